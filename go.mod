@@ -1,6 +1,6 @@
 module github.com/dgtbridge/dgtbridge
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/antithesishq/antithesis-sdk-go v0.8.0-default-no-op
