@@ -1,0 +1,184 @@
+package config
+
+import (
+	"fmt"
+	"time"
+)
+
+// Config is the whole configuration (specs/interfaces.md §2). The
+// mapstructure tags are the key names of the file.
+type Config struct {
+	// DataDir holds state, recordings and the embedded NATS store.
+	DataDir string `mapstructure:"data_dir" json:"data_dir"`
+	// Record keeps every serial byte with timestamps (interfaces.md §4).
+	Record    bool      `mapstructure:"record" json:"record"`
+	NATS      NATS      `mapstructure:"nats" json:"nats"`
+	HTTP      HTTP      `mapstructure:"http" json:"http"`
+	Relay     Relay     `mapstructure:"relay" json:"relay"`
+	Penalties Penalties `mapstructure:"penalties" json:"penalties"`
+	Event     Event     `mapstructure:"event" json:"event"`
+	// Boards lists the games of the hall; empty means no boards (the run
+	// command reports that; demo builds its own).
+	Boards []Board `mapstructure:"boards" json:"boards"`
+
+	// File is the configuration file that was read, "" when none. It is
+	// set by [Load], not read from the file.
+	File string `mapstructure:"-" json:"-"`
+}
+
+// NATS says where to publish.
+type NATS struct {
+	// URL of an external NATS server; empty starts the embedded server.
+	URL string `mapstructure:"url" json:"url"`
+	// Prefix is the first subject token ([a-z0-9_-]+).
+	Prefix string `mapstructure:"prefix" json:"prefix"`
+	// Creds is a NATS credentials file, used when URL is set.
+	Creds    string   `mapstructure:"creds" json:"creds"`
+	Embedded Embedded `mapstructure:"embedded" json:"embedded"`
+}
+
+// Embedded configures the in-process nats-server used when NATS.URL is "".
+type Embedded struct {
+	// Listen is host:port of the client listener.
+	Listen string `mapstructure:"listen" json:"listen"`
+	// WebSocket is host:port of a websocket listener for browsers; "" none.
+	WebSocket string `mapstructure:"websocket" json:"websocket"`
+	// Users; none means no authentication, and then Listen and WebSocket
+	// must be loopback addresses.
+	Users []User `mapstructure:"users" json:"users"`
+}
+
+// User is one account of the embedded server.
+type User struct {
+	User     string `mapstructure:"user" json:"user"`
+	Password string `mapstructure:"password" json:"password"`
+	Role     Role   `mapstructure:"role" json:"role"`
+}
+
+// Role is what a NATS user may read (interfaces.md §3.1).
+type Role string
+
+// The roles.
+const (
+	RoleOrganiser Role = "organiser" // everything but arbiter subjects
+	RoleArbiter   Role = "arbiter"   // arbiter subjects and commands too
+	RolePublic    Role = "public"    // <p>.public.> and the public PGN only
+)
+
+// HTTP configures the PGN feeds and the health endpoint.
+type HTTP struct {
+	// Listen is host:port; "" disables HTTP.
+	Listen string `mapstructure:"listen" json:"listen"`
+}
+
+// Relay configures the blind-player relay (FIDE Laws Appendix D).
+type Relay struct {
+	// Speak is "" (announcements are published, not spoken), "device"
+	// (spoken on the default audio device with espeak-ng) or a folder that
+	// receives one WAV file per announcement.
+	Speak string `mapstructure:"speak" json:"speak"`
+}
+
+// SpeakOff and SpeakDevice are the two fixed values of Relay.Speak.
+const (
+	SpeakOff    = ""
+	SpeakDevice = "device"
+)
+
+// Penalties says who applies time penalties.
+type Penalties string
+
+// The penalty modes.
+const (
+	// PenaltiesAlert: the daemon proposes, the arbiter applies (default).
+	PenaltiesAlert Penalties = "alert"
+	// PenaltiesAuto: time penalties are sent to the DGT 3000 clock.
+	PenaltiesAuto Penalties = "auto"
+)
+
+// Event describes the tournament; its ruleset and time control apply to
+// every board that does not override them.
+type Event struct {
+	// ID is the subject token of the event ([a-z0-9_-]+).
+	ID   string `mapstructure:"id" json:"id"`
+	Name string `mapstructure:"name" json:"name"`
+	Site string `mapstructure:"site" json:"site"`
+	// Ruleset is one of [RulesetNames].
+	Ruleset string `mapstructure:"ruleset" json:"ruleset"`
+	// TimeControl in PGN TimeControl syntax ("5400+30", "40/7200:1800+30").
+	TimeControl string `mapstructure:"time_control" json:"time_control"`
+	// PublicDelay delays the public copy; 0 publishes it at once. In the
+	// file a duration with a unit ("15m", "90s"), or 0.
+	PublicDelay time.Duration `mapstructure:"public_delay" json:"public_delay"`
+}
+
+// Board is one game: a board (and clock) on a port, and its pairing.
+type Board struct {
+	// Port is a device path or "auto".
+	Port string `mapstructure:"port" json:"port"`
+	// BusAddress > 0 selects a board on a DGT bus line shared with others
+	// on Port; 0 is a single board.
+	BusAddress int `mapstructure:"bus_address" json:"bus_address"`
+	// Round and Board number the game (subject tokens; both ≥ 1).
+	Round int `mapstructure:"round" json:"round"`
+	Board int `mapstructure:"board" json:"board"`
+
+	White       string `mapstructure:"white" json:"white"`
+	Black       string `mapstructure:"black" json:"black"`
+	WhiteFideID string `mapstructure:"white_fide_id" json:"white_fide_id"`
+	BlackFideID string `mapstructure:"black_fide_id" json:"black_fide_id"`
+
+	// Variant is one of [VariantNames]; "" is chess.
+	Variant string `mapstructure:"variant" json:"variant"`
+	// Ruleset overrides Event.Ruleset when not "".
+	Ruleset string `mapstructure:"ruleset" json:"ruleset"`
+	// TimeControl overrides Event.TimeControl when not "".
+	TimeControl string `mapstructure:"time_control" json:"time_control"`
+	// FEN is the start position when not the standard one.
+	FEN string `mapstructure:"fen" json:"fen"`
+	// Blind, when set, is the blind player's own board (Appendix D).
+	Blind *Blind `mapstructure:"blind" json:"blind,omitempty"`
+	// Partner is the board number of the partner game in the same round;
+	// required for team-drop, ignored for every other variant.
+	Partner int `mapstructure:"partner" json:"partner"`
+}
+
+// Blind is the blind player's board and announcement language.
+type Blind struct {
+	// Side is the blind player: "white" or "black".
+	Side string `mapstructure:"side" json:"side"`
+	// Port and BusAddress locate that player's board, as for [Board].
+	Port       string `mapstructure:"port" json:"port"`
+	BusAddress int    `mapstructure:"bus_address" json:"bus_address"`
+	// Lang is the announcement language: en, de or vi.
+	Lang string `mapstructure:"lang" json:"lang"`
+}
+
+// GameID returns "<event>.<round>.<board>", the <g> of the NATS subjects.
+func (c *Config) GameID(b Board) string {
+	return fmt.Sprintf("%s.%d.%d", c.Event.ID, b.Round, b.Board)
+}
+
+// Effective returns b with the event's defaults filled in: Variant ""
+// becomes "chess", an empty Ruleset or TimeControl takes the event's.
+func (c *Config) Effective(b Board) Board {
+	if b.Variant == "" {
+		b.Variant = VariantChess
+	}
+	if b.Ruleset == "" {
+		b.Ruleset = c.Event.Ruleset
+	}
+	if b.TimeControl == "" {
+		b.TimeControl = c.Event.TimeControl
+	}
+	return b
+}
+
+// EffectiveBoards returns every board with [Config.Effective] applied.
+func (c *Config) EffectiveBoards() []Board {
+	out := make([]Board, len(c.Boards))
+	for i, b := range c.Boards {
+		out[i] = c.Effective(b)
+	}
+	return out
+}

@@ -1,0 +1,57 @@
+package config
+
+import "time"
+
+// Defaults returns the configuration used when no file, environment or
+// override sets a key. It works with no file at all: embedded NATS on
+// loopback without users, HTTP on loopback, no boards.
+//
+// Choices where the specs leave it open: event.id "event" (a valid subject
+// token until the organiser names the event); event.time_control "?" (PGN
+// for "unknown": the clock tells); event.public_delay 15m, the usual
+// anti-cheating delay of broadcasts, so that forgetting it never exposes
+// live moves to the public.
+func Defaults() Config {
+	return Config{
+		DataDir: "./data",
+		Record:  true,
+		NATS: NATS{
+			Prefix:   "dgt",
+			Embedded: Embedded{Listen: "127.0.0.1:4222"},
+		},
+		HTTP:      HTTP{Listen: "127.0.0.1:8080"},
+		Penalties: PenaltiesAlert,
+		Event: Event{
+			ID:          "event",
+			Ruleset:     "fide2018-standard",
+			TimeControl: "?",
+			PublicDelay: 15 * time.Minute,
+		},
+	}
+}
+
+// defaultKeys returns the defaults as viper keys. Every scalar key is
+// listed, so that the environment can set it; lists default to empty.
+func defaultKeys() map[string]any {
+	d := Defaults()
+	return map[string]any{
+		"data_dir":                d.DataDir,
+		"record":                  d.Record,
+		"nats.url":                d.NATS.URL,
+		"nats.prefix":             d.NATS.Prefix,
+		"nats.creds":              d.NATS.Creds,
+		"nats.embedded.listen":    d.NATS.Embedded.Listen,
+		"nats.embedded.websocket": d.NATS.Embedded.WebSocket,
+		"nats.embedded.users":     []any{},
+		"http.listen":             d.HTTP.Listen,
+		"relay.speak":             d.Relay.Speak,
+		"penalties":               string(d.Penalties),
+		"event.id":                d.Event.ID,
+		"event.name":              d.Event.Name,
+		"event.site":              d.Event.Site,
+		"event.ruleset":           d.Event.Ruleset,
+		"event.time_control":      d.Event.TimeControl,
+		"event.public_delay":      d.Event.PublicDelay.String(),
+		"boards":                  []any{},
+	}
+}

@@ -1,0 +1,42 @@
+package config
+
+// The variants of interfaces.md §2.
+const (
+	VariantChess    = "chess"
+	VariantChess960 = "chess960"
+	VariantTeamDrop = "team-drop"
+	VariantXiangqi  = "xiangqi"
+)
+
+// VariantNames returns the variant names a board may declare.
+func VariantNames() []string {
+	return []string{VariantChess, VariantChess960, VariantTeamDrop, VariantXiangqi}
+}
+
+// rulesetVariants maps every rule set name of interfaces.md §2 to the
+// variants it can judge. The FIDE Laws cover chess and, through Guideline
+// II, Chess960; the 004 sections and the xiangqi rules are variant-specific.
+var rulesetVariants = map[string][]string{
+	"fide2018-standard": {VariantChess, VariantChess960},
+	"fide2018-rapid":    {VariantChess, VariantChess960},
+	"fide2018-blitz":    {VariantChess, VariantChess960},
+	"fide2001-standard": {VariantChess, VariantChess960},
+	"fide2001-rapid":    {VariantChess, VariantChess960},
+	"fide2001-blitz":    {VariantChess, VariantChess960},
+	"bgo2026-960":       {VariantChess960},
+	"bgo2026-team":      {VariantTeamDrop},
+	"xiangqi-vn2004":    {VariantXiangqi},
+}
+
+// RulesetNames returns the rule set names of interfaces.md §2, in that
+// order.
+func RulesetNames() []string {
+	return []string{
+		"fide2018-standard", "fide2018-rapid", "fide2018-blitz",
+		"fide2001-standard", "fide2001-rapid", "fide2001-blitz",
+		"bgo2026-960", "bgo2026-team", "xiangqi-vn2004",
+	}
+}
+
+// Languages returns the announcement languages.
+func Languages() []string { return []string{"en", "de", "vi"} }

@@ -1,0 +1,281 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"slices"
+	"strings"
+)
+
+// maxBusAddress is the largest DGT bus address (14 bits,
+// specs/dgt-protocol.md §4).
+const maxBusAddress = 16383
+
+// Validate checks every value and returns nil, a *KeyError, or several
+// joined with errors.Join. [Load] calls it; call it again after changing a
+// Config by hand.
+func (c *Config) Validate() error {
+	var errs []error
+	add := func(e *KeyError) {
+		if e != nil {
+			errs = append(errs, e)
+		}
+	}
+
+	if c.DataDir == "" {
+		add(keyErr("data_dir", "must not be empty"))
+	}
+	add(checkToken("nats.prefix", c.NATS.Prefix))
+	if c.NATS.Creds != "" && c.NATS.URL == "" {
+		add(keyErr("nats.creds", "is only used with nats.url (the embedded server takes nats.embedded.users)"))
+	}
+	if c.NATS.URL == "" {
+		errs = append(errs, c.validateEmbedded()...)
+	}
+	if c.HTTP.Listen != "" {
+		add(checkHostPort("http.listen", c.HTTP.Listen))
+	}
+	add(checkSpeak(c.Relay.Speak))
+	add(oneOf("penalties", string(c.Penalties), string(PenaltiesAlert), string(PenaltiesAuto)))
+
+	add(checkToken("event.id", c.Event.ID))
+	add(oneOf("event.ruleset", c.Event.Ruleset, RulesetNames()...))
+	add(checkTC("event.time_control", c.Event.TimeControl))
+	if c.Event.PublicDelay < 0 {
+		add(keyErr("event.public_delay", "must not be negative"))
+	}
+
+	errs = append(errs, c.validateBoards()...)
+	return errors.Join(errs...)
+}
+
+func (c *Config) validateEmbedded() []error {
+	var errs []error
+	e := c.NATS.Embedded
+	if err := checkHostPort("nats.embedded.listen", e.Listen); err != nil {
+		errs = append(errs, err)
+	} else if len(e.Users) == 0 && !loopback(e.Listen) {
+		errs = append(errs, keyErr("nats.embedded.listen", "%q is not a loopback address, and nats.embedded.users is empty (no authentication): add users or listen on 127.0.0.1", e.Listen))
+	}
+	if e.WebSocket != "" {
+		if err := checkHostPort("nats.embedded.websocket", e.WebSocket); err != nil {
+			errs = append(errs, err)
+		} else if len(e.Users) == 0 && !loopback(e.WebSocket) {
+			errs = append(errs, keyErr("nats.embedded.websocket", "%q is not a loopback address, and nats.embedded.users is empty (no authentication): add users or listen on 127.0.0.1", e.WebSocket))
+		}
+	}
+	seen := map[string]bool{}
+	for i, u := range e.Users {
+		p := fmt.Sprintf("nats.embedded.users[%d]", i)
+		switch {
+		case u.User == "":
+			errs = append(errs, keyErr(p+".user", "must not be empty"))
+		case seen[u.User]:
+			errs = append(errs, keyErr(p+".user", "%q is listed twice", u.User))
+		}
+		seen[u.User] = true
+		if u.Password == "" {
+			errs = append(errs, keyErr(p+".password", "must not be empty"))
+		}
+		if err := oneOf(p+".role", string(u.Role), string(RoleOrganiser), string(RoleArbiter), string(RolePublic)); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+type portKey struct {
+	port string
+	bus  int
+}
+
+type gameKey struct{ round, board int }
+
+func (c *Config) validateBoards() []error {
+	var errs []error
+	add := func(e *KeyError) {
+		if e != nil {
+			errs = append(errs, e)
+		}
+	}
+	ports := map[portKey]string{}
+	usePort := func(p, port string, bus int) {
+		if port == "" {
+			add(keyErr(p+".port", "must not be empty (a device path, or \"auto\")"))
+			return
+		}
+		if bus < 0 || bus > maxBusAddress {
+			add(keyErr(p+".bus_address", "%d is not between 0 and %d", bus, maxBusAddress))
+		}
+		if port == "auto" {
+			return
+		}
+		k := portKey{port, bus}
+		if other, dup := ports[k]; dup {
+			add(keyErr(p+".port", "%s (bus address %d) is already used by %s", port, bus, other))
+			return
+		}
+		ports[k] = p
+	}
+	games := map[gameKey]int{}
+	for i, b := range c.Boards {
+		p := fmt.Sprintf("boards[%d]", i)
+		usePort(p, b.Port, b.BusAddress)
+		if b.Round < 1 {
+			add(keyErr(p+".round", "must be 1 or more, got %d", b.Round))
+		}
+		if b.Board < 1 {
+			add(keyErr(p+".board", "must be 1 or more, got %d", b.Board))
+		}
+		if j, dup := games[gameKey{b.Round, b.Board}]; dup && b.Round >= 1 && b.Board >= 1 {
+			add(keyErr(p+".board", "round %d board %d is already boards[%d]", b.Round, b.Board, j))
+		}
+		games[gameKey{b.Round, b.Board}] = i
+		add(checkFideID(p+".white_fide_id", b.WhiteFideID))
+		add(checkFideID(p+".black_fide_id", b.BlackFideID))
+
+		eff := c.Effective(b)
+		if err := oneOf(p+".variant", eff.Variant, VariantNames()...); err != nil {
+			add(err)
+		} else if b.Ruleset != "" {
+			if err := oneOf(p+".ruleset", b.Ruleset, RulesetNames()...); err != nil {
+				add(err)
+			} else {
+				add(checkFit(p+".ruleset", eff))
+			}
+		} else {
+			add(checkFit(p+".variant", eff))
+		}
+		if b.TimeControl != "" {
+			add(checkTC(p+".time_control", b.TimeControl))
+		}
+		add(checkFEN(p+".fen", b.FEN, eff.Variant))
+		if b.Blind != nil {
+			bp := p + ".blind"
+			add(oneOf(bp+".side", b.Blind.Side, "white", "black"))
+			add(oneOf(bp+".lang", b.Blind.Lang, Languages()...))
+			usePort(bp, b.Blind.Port, b.Blind.BusAddress)
+		}
+	}
+	for i, b := range c.Boards {
+		if c.Effective(b).Variant != VariantTeamDrop {
+			continue
+		}
+		p := fmt.Sprintf("boards[%d].partner", i)
+		if b.Partner == 0 {
+			add(keyErr(p, "a team-drop board needs the board number of its partner game"))
+			continue
+		}
+		if b.Partner == b.Board {
+			add(keyErr(p, "board %d cannot be its own partner", b.Board))
+			continue
+		}
+		j, ok := games[gameKey{b.Round, b.Partner}]
+		if !ok {
+			add(keyErr(p, "round %d has no board %d", b.Round, b.Partner))
+			continue
+		}
+		q := c.Boards[j]
+		if c.Effective(q).Variant != VariantTeamDrop {
+			add(keyErr(p, "board %d of round %d is not a team-drop game", b.Partner, b.Round))
+		} else if q.Partner != 0 && q.Partner != b.Board {
+			add(keyErr(p, "board %d names board %d as its partner, not %d", b.Partner, q.Partner, b.Board))
+		}
+	}
+	return errs
+}
+
+// checkFit reports a rule set that cannot judge the variant.
+func checkFit(key string, b Board) *KeyError {
+	vs, ok := rulesetVariants[b.Ruleset]
+	if !ok || slices.Contains(vs, b.Variant) {
+		return nil
+	}
+	return keyErr(key, "rule set %s does not apply to variant %s (it applies to %s); set the board's ruleset", b.Ruleset, b.Variant, strings.Join(vs, ", "))
+}
+
+func oneOf(key, v string, allowed ...string) *KeyError {
+	if slices.Contains(allowed, v) {
+		return nil
+	}
+	return keyErr(key, "%q is not one of %s", v, strings.Join(allowed, ", "))
+}
+
+// checkToken checks a NATS subject token of our own: [a-z0-9_-]+.
+func checkToken(key, v string) *KeyError {
+	if v == "" {
+		return keyErr(key, "must not be empty ([a-z0-9_-]+)")
+	}
+	for _, r := range v {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return keyErr(key, "%q may hold only a-z, 0-9, _ and - (it is a NATS subject token)", v)
+		}
+	}
+	return nil
+}
+
+func checkTC(key, v string) *KeyError {
+	if err := CheckTimeControl(v); err != nil {
+		return keyErr(key, "%v", err)
+	}
+	return nil
+}
+
+func checkHostPort(key, v string) *KeyError {
+	_, port, err := net.SplitHostPort(v)
+	if err != nil {
+		return keyErr(key, "%q is not host:port", v)
+	}
+	if !digits(port) {
+		return keyErr(key, "%q: the port must be a number", v)
+	}
+	return nil
+}
+
+// loopback reports whether host:port listens on loopback only.
+func loopback(hostport string) bool {
+	host, _, _ := net.SplitHostPort(hostport)
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func checkSpeak(v string) *KeyError {
+	if v == SpeakOff || v == SpeakDevice {
+		return nil
+	}
+	st, err := os.Stat(v)
+	if err == nil && !st.IsDir() {
+		return keyErr("relay.speak", "%q is a file; use \"\", \"device\" or a folder for WAV files", v)
+	}
+	return nil
+}
+
+func checkFideID(key, v string) *KeyError {
+	if v != "" && !digits(v) {
+		return keyErr(key, "%q is not a FIDE id (digits only)", v)
+	}
+	return nil
+}
+
+// checkFEN checks the shape of a start position: the placement field has
+// one rank per board rank (8, or 10 for xiangqi). The rules engine checks
+// the rest when the game starts.
+func checkFEN(key, fen, variant string) *KeyError {
+	if fen == "" {
+		return nil
+	}
+	fields := strings.Fields(fen)
+	ranks := 8
+	if variant == VariantXiangqi {
+		ranks = 10
+	}
+	if len(fields) == 0 || strings.Count(fields[0], "/")+1 < ranks {
+		return keyErr(key, "%q is not a FEN: the placement needs %d ranks separated by /", fen, ranks)
+	}
+	return nil
+}

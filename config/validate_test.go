@@ -1,0 +1,179 @@
+package config
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// board returns a YAML board list item with the given extra lines.
+func board(round, num int, port string, extra ...string) string {
+	s := "  - port: " + port + "\n    round: " + strconv.Itoa(round) + "\n    board: " + strconv.Itoa(num) + "\n"
+	for _, e := range extra {
+		s += "    " + e + "\n"
+	}
+	return s
+}
+
+func TestErrors(t *testing.T) {
+	two := "boards:\n" + board(1, 1, "/dev/ttyACM0") + board(1, 2, "/dev/ttyACM1")
+	for _, tc := range []struct {
+		name      string
+		yaml      string
+		overrides map[string]any
+		env       map[string]string
+		key       string // the key the error must name
+		unknown   bool   // ErrUnknownKey rather than ErrInvalid
+		msg       string // substring of the message
+	}{
+		{"unknown top key", "nats:\n  ur: x\n", nil, nil, "nats.ur", true, `config: unknown key "nats.ur"`},
+		{"unknown root key", "dat_dir: x\n", nil, nil, "dat_dir", true, `unknown key "dat_dir"`},
+		{"unknown key in list item", "boards:\n" + board(1, 1, "/dev/a") + board(1, 2, "/dev/b", "prot: x"), nil, nil, "boards[1].prot", true, `unknown key "boards[1].prot"`},
+		{"unknown key in blind", "boards:\n" + board(1, 1, "/dev/a", "blind: {side: white, port: /dev/b, lang: de, voice: x}"), nil, nil, "boards[0].blind.voice", true, "unknown key"},
+		{"unknown key in user", "nats:\n  embedded:\n    users:\n      - {user: a, password: b, role: public, group: x}\n", nil, nil, "nats.embedded.users[0].group", true, "unknown key"},
+		{"unknown override", "", map[string]any{"nats.ur": "x"}, nil, "nats.ur", true, "unknown key"},
+		{"list override", "", map[string]any{"boards": "x"}, nil, "boards", false, "list cannot be set"},
+		{"nats not a mapping", "nats: foo\n", nil, nil, "nats", false, "expected a mapping"},
+		{"boards not a list", "boards: foo\n", nil, nil, "boards", false, "expected a list"},
+		{"boards from env", "", nil, map[string]string{"DGTBRIDGE_BOARDS": "x"}, "boards", false, "expected a list"},
+		{"variant", "boards:\n" + board(1, 1, "/dev/a") + board(1, 2, "/dev/b") + board(1, 3, "/dev/c", "variant: chess9LX"), nil, nil, "boards[2].variant", false,
+			`config: boards[2].variant: "chess9LX" is not one of chess, chess960, team-drop, xiangqi`},
+		{"event ruleset", "event: {ruleset: fide2020}\n", nil, nil, "event.ruleset", false, `"fide2020" is not one of fide2018-standard`},
+		{"board ruleset", "boards:\n" + board(1, 1, "/dev/a", "ruleset: nope"), nil, nil, "boards[0].ruleset", false, "is not one of"},
+		{"ruleset does not fit variant", "boards:\n" + board(1, 1, "/dev/a", "variant: xiangqi"), nil, nil, "boards[0].variant", false, "does not apply to variant xiangqi"},
+		{"board ruleset does not fit", "boards:\n" + board(1, 1, "/dev/a", "ruleset: xiangqi-vn2004"), nil, nil, "boards[0].ruleset", false, "does not apply to variant chess"},
+		{"event id", "event: {id: Open 2026}\n", nil, nil, "event.id", false, "a-z, 0-9"},
+		{"empty event id", "event: {id: ''}\n", nil, nil, "event.id", false, "must not be empty"},
+		{"prefix", "nats: {prefix: dgt.x}\n", nil, nil, "nats.prefix", false, "subject token"},
+		{"event time control", "event: {time_control: 90min}\n", nil, nil, "event.time_control", false, "not a PGN time control"},
+		{"board time control", "boards:\n" + board(1, 1, "/dev/a", "time_control: '5400+'"), nil, nil, "boards[0].time_control", false, "increment"},
+		{"duration without unit", "event: {public_delay: 900}\n", nil, nil, "event.public_delay", false, "no unit"},
+		{"duration garbage", "event: {public_delay: soon}\n", nil, nil, "event.public_delay", false, "not a duration"},
+		{"negative duration", "event: {public_delay: -5m}\n", nil, nil, "event.public_delay", false, "negative"},
+		{"duration env", "", nil, map[string]string{"DGTBRIDGE_EVENT_PUBLIC_DELAY": "15 minutes"}, "event.public_delay", false, "not a duration"},
+		{"bool", "record: yes please\n", nil, nil, "record", false, "not a valid boolean"},
+		{"int", "boards:\n" + board(1, 1, "/dev/a", "bus_address: two"), nil, nil, "boards[0].bus_address", false, "not a valid whole number"},
+		{"penalties", "penalties: strict\n", nil, nil, "penalties", false, `"strict" is not one of alert, auto`},
+		{"role", "nats:\n  embedded:\n    users:\n      - {user: a, password: b, role: admin}\n", nil, nil, "nats.embedded.users[0].role", false, "is not one of organiser, arbiter, public"},
+		{"user empty", "nats:\n  embedded:\n    users:\n      - {user: '', password: b, role: public}\n", nil, nil, "nats.embedded.users[0].user", false, "must not be empty"},
+		{"user twice", "nats:\n  embedded:\n    users:\n      - {user: a, password: b, role: public}\n      - {user: a, password: c, role: arbiter}\n", nil, nil, "nats.embedded.users[1].user", false, "listed twice"},
+		{"password empty", "nats:\n  embedded:\n    users:\n      - {user: a, role: public}\n", nil, nil, "nats.embedded.users[0].password", false, "must not be empty"},
+		{"open listen without users", "nats:\n  embedded: {listen: '0.0.0.0:4222'}\n", nil, nil, "nats.embedded.listen", false, "not a loopback"},
+		{"open websocket without users", "nats:\n  embedded: {websocket: ':8443'}\n", nil, nil, "nats.embedded.websocket", false, "not a loopback"},
+		{"bad listen", "nats:\n  embedded: {listen: '4222'}\n", nil, nil, "nats.embedded.listen", false, "host:port"},
+		{"creds without url", "nats: {creds: /x.creds}\n", nil, nil, "nats.creds", false, "only used with nats.url"},
+		{"http listen", "http: {listen: 'localhost:http'}\n", nil, nil, "http.listen", false, "port must be a number"},
+		{"speak file", "relay: {speak: load_test.go}\n", nil, nil, "relay.speak", false, "is a file"},
+		{"lang", "boards:\n" + board(1, 1, "/dev/a", "blind: {side: black, port: /dev/b, lang: fr}"), nil, nil, "boards[0].blind.lang", false, `"fr" is not one of en, de, vi`},
+		{"side", "boards:\n" + board(1, 1, "/dev/a", "blind: {side: red, port: /dev/b, lang: de}"), nil, nil, "boards[0].blind.side", false, "is not one of white, black"},
+		{"blind port empty", "boards:\n" + board(1, 1, "/dev/a", "blind: {side: black, lang: de}"), nil, nil, "boards[0].blind.port", false, "must not be empty"},
+		{"port empty", "boards:\n  - {round: 1, board: 1}\n", nil, nil, "boards[0].port", false, "must not be empty"},
+		{"bus address range", "boards:\n" + board(1, 1, "/dev/a", "bus_address: 20000"), nil, nil, "boards[0].bus_address", false, "not between 0 and 16383"},
+		{"duplicate port", "boards:\n" + board(1, 1, "/dev/a") + board(1, 2, "/dev/a"), nil, nil, "boards[1].port", false, "already used by boards[0]"},
+		{"duplicate blind port", "boards:\n" + board(1, 1, "/dev/a") + board(1, 2, "/dev/b", "blind: {side: black, port: /dev/a, lang: de}"), nil, nil, "boards[1].blind.port", false, "already used by boards[0]"},
+		{"duplicate round board", "boards:\n" + board(1, 1, "/dev/a") + board(1, 1, "/dev/b"), nil, nil, "boards[1].board", false, "already boards[0]"},
+		{"round zero", "boards:\n  - {port: /dev/a, board: 1}\n", nil, nil, "boards[0].round", false, "1 or more"},
+		{"board zero", "boards:\n  - {port: /dev/a, round: 1}\n", nil, nil, "boards[0].board", false, "1 or more"},
+		{"fide id", "boards:\n" + board(1, 1, "/dev/a", "white_fide_id: 'ab12'"), nil, nil, "boards[0].white_fide_id", false, "digits only"},
+		{"fen", "boards:\n" + board(1, 1, "/dev/a", "fen: 'rnbqkbnr/8 w'"), nil, nil, "boards[0].fen", false, "8 ranks"},
+		{"partner missing", "boards:\n" + board(1, 1, "/dev/a", "variant: team-drop", "ruleset: bgo2026-team"), nil, nil, "boards[0].partner", false, "needs the board number"},
+		{"partner absent", "boards:\n" + board(1, 1, "/dev/a", "variant: team-drop", "ruleset: bgo2026-team", "partner: 5"), nil, nil, "boards[0].partner", false, "round 1 has no board 5"},
+		{"partner self", "boards:\n" + board(1, 1, "/dev/a", "variant: team-drop", "ruleset: bgo2026-team", "partner: 1"), nil, nil, "boards[0].partner", false, "its own partner"},
+		{"partner not team-drop", "boards:\n" + board(1, 1, "/dev/a", "variant: team-drop", "ruleset: bgo2026-team", "partner: 2") + board(1, 2, "/dev/b"), nil, nil, "boards[0].partner", false, "not a team-drop game"},
+		{"partner other round", "boards:\n" + board(1, 1, "/dev/a", "variant: team-drop", "ruleset: bgo2026-team", "partner: 2") + board(2, 2, "/dev/b", "variant: team-drop", "ruleset: bgo2026-team", "partner: 1"), nil, nil, "boards[0].partner", false, "round 1 has no board 2"},
+		{"partner not mutual", "boards:\n" + board(1, 1, "/dev/a", "variant: team-drop", "ruleset: bgo2026-team", "partner: 2") + board(1, 2, "/dev/b", "variant: team-drop", "ruleset: bgo2026-team", "partner: 3") + board(1, 3, "/dev/c", "variant: team-drop", "ruleset: bgo2026-team", "partner: 2"), nil, nil, "boards[0].partner", false, "names board 3"},
+		{"two boards valid, one bad env", two, nil, map[string]string{"DGTBRIDGE_PENALTIES": "never"}, "penalties", false, "is not one of"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			_, err := load(t, tc.yaml, tc.overrides)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var ke *KeyError
+			if !errors.As(err, &ke) {
+				t.Fatalf("%v: not a *KeyError", err)
+			}
+			if !hasKey(err, tc.key) {
+				t.Errorf("error %q does not name key %s", err, tc.key)
+			}
+			want := ErrInvalid
+			if tc.unknown {
+				want = ErrUnknownKey
+			}
+			if !errors.Is(err, want) {
+				t.Errorf("error %q does not match %v", err, want)
+			}
+			if !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("error %q lacks %q", err, tc.msg)
+			}
+		})
+	}
+}
+
+// hasKey reports whether one of the *KeyErrors in err is for key.
+func hasKey(err error, key string) bool {
+	var ke *KeyError
+	if errors.As(err, &ke) && ke.Key == key {
+		return true
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			if hasKey(e, key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestAllErrorsReported(t *testing.T) {
+	_, err := load(t, "penalties: x\nevent: {id: 'A B', ruleset: y}\n", nil)
+	for _, key := range []string{"penalties", "event.id", "event.ruleset"} {
+		if !hasKey(err, key) {
+			t.Errorf("error %q does not report %s", err, key)
+		}
+	}
+}
+
+func TestValidConfigs(t *testing.T) {
+	for _, tc := range []struct{ name, yaml string }{
+		{"team-drop pair", "boards:\n" + board(1, 1, "/dev/a", "variant: team-drop", "ruleset: bgo2026-team", "partner: 2") + board(1, 2, "/dev/b", "variant: team-drop", "ruleset: bgo2026-team", "partner: 1")},
+		{"bus line", "boards:\n" + board(1, 1, "/dev/a", "bus_address: 1") + board(1, 2, "/dev/a", "bus_address: 2")},
+		{"auto ports", "boards:\n" + board(1, 1, "auto") + board(1, 2, "auto")},
+		{"chess960 with fide", "boards:\n" + board(1, 1, "/dev/a", "variant: chess960")},
+		{"xiangqi event", "event: {ruleset: xiangqi-vn2004, time_control: '-'}\nboards:\n" + board(1, 1, "/dev/a", "variant: xiangqi", "fen: 'rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w'")},
+		{"multi-period tc", "event: {time_control: '40/7200:1800+30'}\n"},
+		{"sandglass", "event: {time_control: '*180'}\n"},
+		{"public users", "nats:\n  embedded:\n    listen: 0.0.0.0:4222\n    users:\n      - {user: v, password: p, role: public}\n"},
+		{"speak folder", "relay: {speak: testdata}\n"},
+		{"external nats", "nats: {url: 'nats://hall:4222', creds: /etc/x.creds, embedded: {listen: '0.0.0.0:1'}}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := load(t, tc.yaml, nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestCheckTimeControl(t *testing.T) {
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{"?", true}, {"-", true}, {"300", true}, {"5400+30", true}, {"40/9000:3600", true},
+		{"40/7200:20/3600:900+30", true}, {"*180", true},
+		{"", false}, {"90m", false}, {"5400+", false}, {"+30", false}, {"3600:40/900", false},
+		{"0/300", false}, {"*180:300", false}, {"40/", false},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			if err := CheckTimeControl(tc.in); (err == nil) != tc.ok {
+				t.Errorf("CheckTimeControl(%q) = %v, want ok=%v", tc.in, err, tc.ok)
+			}
+		})
+	}
+}
