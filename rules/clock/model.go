@@ -1,0 +1,375 @@
+package clock
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+)
+
+// DefaultTolerance is how far a reading may be from the model's expectation
+// before it counts as an inconsistency: DGT clocks report whole seconds and
+// messages arrive up to a few hundred milliseconds late.
+const DefaultTolerance = 1500 * time.Millisecond
+
+// Options configures a [Model]. The zero value is valid.
+type Options struct {
+	// Tolerance: see DefaultTolerance (used when zero).
+	Tolerance time.Duration
+	// MidGame: the first reading comes from a game already under way (a
+	// restart), so it is not checked against the control's start times.
+	MidGame bool
+}
+
+// Model follows a game's clock through its readings. It is a pure state
+// machine: not safe for concurrent use, no goroutines, time passed in.
+type Model struct {
+	tc      TimeControl
+	tol     time.Duration
+	midGame bool
+
+	started    bool
+	last       Reading
+	lastAt     time.Time
+	running    rules.Color // side whose run the model is timing, NoColor when stopped
+	lastRunner rules.Color // the side that ran before a stop
+	runStart   time.Time
+	runBase    time.Duration    // running side's time at runStart
+	base       [2]time.Duration // each side's time as last accepted
+	moves      [2]int           // completed moves (presses) per side
+	period     [2]int
+	due        [2]int  // period boundaries passed (time additions owed)
+	credited   [2]int  // period time additions seen
+	missing    [2]bool // PeriodTimeMissing raised and not resolved
+	flagged    [2]bool
+	flagAt     [2]time.Time
+	both       bool
+	adjust     *Reading // an arbiter-set reading the clock is expected to show
+}
+
+// NewModel returns a model for time control tc.
+func NewModel(tc TimeControl, opts Options) *Model {
+	tol := opts.Tolerance
+	if tol <= 0 {
+		tol = DefaultTolerance
+	}
+	return &Model{tc: tc, tol: tol, midGame: opts.MidGame, running: rules.NoColor, lastRunner: rules.NoColor}
+}
+
+// TimeControl returns the model's time control.
+func (m *Model) TimeControl() TimeControl { return m.tc }
+
+// Moves returns the moves side c has completed by pressing the clock.
+func (m *Model) Moves(c rules.Color) int { return m.moves[c&1] }
+
+// Period returns the 0-based period side c is in.
+func (m *Model) Period(c rules.Color) int { return m.period[c&1] }
+
+// Last returns the last reading and its time (zero before the first).
+func (m *Model) Last() (Reading, time.Time) { return m.last, m.lastAt }
+
+// Remaining returns the times the model expects the clock to show at t.
+func (m *Model) Remaining(t time.Time) (white, black time.Duration) {
+	w, b := m.base[0], m.base[1]
+	if m.running == White {
+		w = m.expectRun(t)
+	} else if m.running == Black {
+		b = m.expectRun(t)
+	}
+	return w, b
+}
+
+// Adjust tells the model that the arbiter set the clock to white/black
+// (running: which side runs afterwards): the next reading that shows these
+// times (within the tolerance) is accepted without an inconsistency. Used
+// for time penalties sent with SetNRun and arbiter clock adjustments.
+func (m *Model) Adjust(white, black time.Duration, running rules.Color) {
+	m.adjust = &Reading{White: white, Black: black, Running: running}
+}
+
+// MoveCompleted tells the model that side completed a move at t. A move
+// completed while the clock is stopped (after it was started) gives an
+// [Inconsistency] of kind MoveWithClockStopped.
+func (m *Model) MoveCompleted(side rules.Color, t time.Time) []Event {
+	if m.started && m.last.Running == rules.NoColor && m.lastRunner != rules.NoColor {
+		return []Event{Inconsistency{At: t, Kind: MoveWithClockStopped, Side: side,
+			Detail: fmt.Sprintf("%s completed a move while the clock was stopped", side)}}
+	}
+	return nil
+}
+
+// expectRun is the running side's expected time at t: the main time runs
+// once the period's delay has passed (6.3.2); it never goes below zero.
+func (m *Model) expectRun(t time.Time) time.Duration {
+	used := t.Sub(m.runStart) - m.tc.Period(m.period[m.running&1]).Delay
+	if used < 0 {
+		used = 0
+	}
+	if e := m.runBase - used; e > 0 {
+		return e
+	}
+	return 0
+}
+
+// Observe feeds one reading taken at t and returns what it implies.
+func (m *Model) Observe(r Reading, t time.Time) []Event {
+	var out []Event
+	if !m.started {
+		m.started = true
+		out = m.first(r, t)
+	} else if m.adjust != nil && near(r.White, m.adjust.White, m.tol) && near(r.Black, m.adjust.Black, m.tol) {
+		m.adjust = nil
+		m.base = [2]time.Duration{r.White, r.Black}
+		m.restart(r.Running, t, r)
+	} else {
+		out = m.step(r, t)
+	}
+	out = m.flags(r, t, out)
+	m.last, m.lastAt = r, t
+	return out
+}
+
+// first handles the first reading: it checks the setting (7.1, 6.10.2).
+func (m *Model) first(r Reading, t time.Time) []Event {
+	m.base = [2]time.Duration{r.White, r.Black}
+	m.restart(r.Running, t, r)
+	if m.midGame || !m.tc.Timed() || m.tc.Periods[0].Sandclock {
+		return nil
+	}
+	var out []Event
+	b := m.tc.Base()
+	for _, c := range [2]rules.Color{White, Black} {
+		got := r.Time(c)
+		// A side whose clock already ran may show less; more is always wrong.
+		if got > b+m.tol || (c != r.Running && !near(got, b, m.tol)) {
+			out = append(out, Inconsistency{At: t, Kind: SettingMismatch, Side: c, Expected: b, Reported: got,
+				Detail: fmt.Sprintf("%s's clock shows %s, the control %s gives %s", c, fmtDur(got), m.tc, fmtDur(b))})
+		}
+	}
+	return out
+}
+
+// restart starts timing side c (NoColor: stopped) from reading r at t.
+func (m *Model) restart(c rules.Color, t time.Time, r Reading) {
+	if m.running != rules.NoColor {
+		m.lastRunner = m.running
+	}
+	m.running = c
+	if c != rules.NoColor {
+		m.runStart, m.runBase = t, r.Time(c)
+		m.lastRunner = c
+	}
+}
+
+// step compares reading r at t with the expectation and updates the state.
+func (m *Model) step(r Reading, t time.Time) []Event {
+	var out []Event
+	prev := m.running
+	var exp [2]time.Duration
+	exp[0], exp[1] = m.Remaining(t)
+	sand := m.tc.Timed() && m.tc.Periods[0].Sandclock
+	if sand && prev != rules.NoColor {
+		// Sandclock: what the runner used flows to the other side.
+		exp[prev.Other()&1] = m.base[prev.Other()&1] + (m.runBase - exp[prev&1])
+	}
+	switch {
+	case r.Running == prev && prev != rules.NoColor:
+		out = m.check(out, prev, exp[prev&1], r, t, "")
+		out = m.check(out, prev.Other(), exp[prev.Other()&1], r, t, "")
+		if sand {
+			m.base[prev.Other()&1] = r.Time(prev.Other())
+			m.runStart, m.runBase = t, r.Time(prev)
+		}
+	case prev != rules.NoColor && r.Running == prev.Other():
+		out = m.press(out, prev, exp, r, t)
+	case prev != rules.NoColor && r.Running == rules.NoColor:
+		out = m.check(out, prev, exp[prev&1], r, t, " when the clock stopped")
+		out = m.check(out, prev.Other(), exp[prev.Other()&1], r, t, " when the clock stopped")
+		m.base = [2]time.Duration{r.White, r.Black}
+		m.restart(rules.NoColor, t, r)
+	default: // stopped → stopped, or stopped → running (start or resume)
+		if m.resetLike(r, exp) {
+			out = append(out, Inconsistency{At: t, Kind: ClockReset, Side: rules.NoColor,
+				Reported: r.White, Expected: exp[0],
+				Detail: fmt.Sprintf("both clocks went back to %s/%s after %d moves", fmtDur(r.White), fmtDur(r.Black), m.moves[0]+m.moves[1])})
+		} else {
+			out = m.check(out, White, exp[0], r, t, " while the clock was stopped")
+			out = m.check(out, Black, exp[1], r, t, " while the clock was stopped")
+		}
+		m.base = [2]time.Duration{r.White, r.Black}
+		m.restart(r.Running, t, r)
+	}
+	return out
+}
+
+// resetLike reports whether r looks like a clock reset: both sides back at
+// least near the first period's time and both above expectation.
+func (m *Model) resetLike(r Reading, exp [2]time.Duration) bool {
+	if !m.tc.Timed() || m.moves[0]+m.moves[1] == 0 {
+		return false
+	}
+	b := m.tc.Base()
+	return near(r.White, b, m.tol) && near(r.Black, b, m.tol) && r.White > exp[0]+m.tol && r.Black > exp[1]+m.tol
+}
+
+// check compares side c's reported time with want; on a mismatch it
+// reports and re-bases on the reported time.
+func (m *Model) check(out []Event, c rules.Color, want time.Duration, r Reading, t time.Time, when string) []Event {
+	got := r.Time(c)
+	if near(got, want, m.tol) {
+		return out
+	}
+	kind, what := TimeJump, "lost"
+	switch {
+	case c == m.running && got == m.last.Time(c) && t.Sub(m.lastAt) > m.tol:
+		kind, what = TimeFrozen, "did not count down"
+	case got > want:
+		kind, what = TimeAdded, "gained"
+	}
+	out = append(out, Inconsistency{At: t, Kind: kind, Side: c, Expected: want, Reported: got,
+		Detail: fmt.Sprintf("%s's clock %s%s: expected %s, shows %s", c, what, when, fmtDur(want), fmtDur(got))})
+	if c == m.running {
+		m.runStart, m.runBase = t, got
+	} else {
+		m.base[c&1] = got
+	}
+	return out
+}
+
+// press handles side x pressing the clock (x's clock stops, the other's
+// runs). Period additions are counted as credits against the boundaries
+// passed, so a clock whose move counter differs from the moves completed
+// is reported once, where it differs.
+func (m *Model) press(out []Event, x rules.Color, exp [2]time.Duration, r Reading, t time.Time) []Event {
+	xi := x & 1
+	m.moves[xi]++
+	n := m.moves[xi]
+	idx, end := m.tc.PeriodAt(n - 1)
+	p := m.tc.Period(idx)
+	boundary := m.tc.Timed() && end > 0 && n == end
+	if boundary {
+		m.due[xi]++
+	}
+	got := r.Time(x)
+	delta := got - exp[xi]
+	next := m.tc.Period(m.credited[xi] + 1)
+	canAdd := m.tc.Timed() && (len(m.tc.Periods) > m.credited[xi]+1 || m.tc.Periods[len(m.tc.Periods)-1].Moves > 0)
+	m.period[xi], _ = m.tc.PeriodAt(n)
+	switch {
+	case canAdd && near(delta, p.Increment+next.Time, m.tol):
+		m.credited[xi]++
+		newIdx := min(m.credited[xi], len(m.tc.Periods)-1)
+		if m.credited[xi] > m.due[xi] {
+			out = append(out, Inconsistency{At: t, Kind: TimeAdded, Side: x, Expected: exp[xi] + p.Increment, Reported: got,
+				Detail: fmt.Sprintf("the clock added the next period's %s after %s's move %d, before the period's moves were completed: its move counter differs (6.10.2, 8.6)", fmtDur(next.Time), x, n)})
+		} else {
+			m.missing[xi] = false
+			out = append(out, PeriodChange{At: t, Side: x, Period: newIdx, Added: delta - p.Increment, AfterMove: n})
+		}
+	case near(delta, p.Increment, m.tol) || (exp[xi] == 0 && got == 0):
+		if boundary && m.credited[xi] < m.due[xi] {
+			m.missing[xi] = true
+			out = append(out, Inconsistency{At: t, Kind: PeriodTimeMissing, Side: x, Expected: exp[xi] + p.Increment + next.Time, Reported: got,
+				Detail: fmt.Sprintf("%s completed move %d but the clock did not add %s for the next period (6.10.2; its move counter may differ, 8.6)", x, n, fmtDur(next.Time))})
+		}
+	default:
+		out = m.mismatch(out, x, exp[xi]+p.Increment, got, t, "at the clock press")
+	}
+	y := x.Other()
+	if !m.tc.Timed() || !m.tc.Periods[0].Sandclock {
+		out = m.check(out, y, exp[y&1], r, t, " at the clock press")
+	}
+	m.base = [2]time.Duration{r.White, r.Black}
+	m.restart(y, t, r)
+	return out
+}
+
+// mismatch reports side c showing got where want was expected.
+func (m *Model) mismatch(out []Event, c rules.Color, want, got time.Duration, t time.Time, when string) []Event {
+	kind, what := TimeJump, "lost"
+	if got > want {
+		kind, what = TimeAdded, "gained"
+	}
+	return append(out, Inconsistency{At: t, Kind: kind, Side: c, Expected: want, Reported: got,
+		Detail: fmt.Sprintf("%s's clock %s time %s: expected %s, shows %s", c, what, when, fmtDur(want), fmtDur(got))})
+}
+
+// flags detects flag falls and both flags after reading r at t.
+func (m *Model) flags(r Reading, t time.Time, out []Event) []Event {
+	if m.tc.Untimed {
+		return out
+	}
+	newly := 0
+	for _, c := range [2]rules.Color{White, Black} {
+		ci := c & 1
+		down := r.Time(c) <= 0 || r.Flag(c)
+		if !down {
+			m.flagged[ci] = false
+			continue
+		}
+		if m.flagged[ci] {
+			continue
+		}
+		m.flagged[ci] = true
+		newly++
+		est := t
+		if m.last.Running == c && m.lastAt.Before(t) {
+			// The side ran from the last reading: it hit zero when its
+			// expected time did.
+			d := m.tc.Period(m.period[ci]).Delay
+			if z := m.lastAt.Add(m.last.Time(c) + d); z.Before(t) {
+				est = z
+			}
+		}
+		m.flagAt[ci] = est
+		idx, end := m.tc.PeriodAt(m.moves[ci])
+		out = append(out, FlagFall{At: t, Estimated: est, Side: c, Period: idx,
+			MovesDone: m.moves[ci], MovesRequired: end, PeriodTimeMissing: m.missing[ci]})
+	}
+	if !m.flagged[0] || !m.flagged[1] {
+		m.both = false
+		return out
+	}
+	if m.both {
+		return out
+	}
+	m.both = true
+	first := rules.NoColor
+	d := m.flagAt[0].Sub(m.flagAt[1])
+	if newly < 2 || d > m.tol || d < -m.tol {
+		if d < 0 {
+			first = White
+		} else {
+			first = Black
+		}
+	}
+	return append(out, BothFlags{At: t, First: first, WhiteAt: m.flagAt[0], BlackAt: m.flagAt[1],
+		LastPeriod: m.tc.IsLastPeriod(m.moves[0]) && m.tc.IsLastPeriod(m.moves[1])})
+}
+
+// near reports whether a and b differ by at most tol.
+func near(a, b, tol time.Duration) bool {
+	d := a - b
+	return d <= tol && d >= -tol
+}
+
+// fmtDur writes d as h:mm:ss (or m:ss), rounding down to the second.
+func fmtDur(d time.Duration) string {
+	neg := d < 0
+	if neg {
+		d = -d
+	}
+	s := int64(d / time.Second)
+	out := fmt.Sprintf("%d:%02d", s/60, s%60)
+	if s >= 3600 {
+		out = fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	if neg {
+		return "-" + out
+	}
+	return out
+}
+
+// FormatDuration writes d as the clock shows it: h:mm:ss, or m:ss below an
+// hour.
+func FormatDuration(d time.Duration) string { return fmtDur(d) }

@@ -1,0 +1,271 @@
+package clock
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+)
+
+var t0 = time.Date(2026, 2, 8, 8, 0, 0, 0, time.UTC)
+
+// step is one reading at t0+at: white and black in seconds (fractions
+// allowed), the running side, and the events expected, summarised.
+type step struct {
+	at      float64
+	w, b    float64
+	run     rules.Color
+	want    []string
+	moveOf  rules.Color // when set (with move true), MoveCompleted is told first
+	move    bool
+	adjustW float64 // with adjust: Model.Adjust before the reading
+	adjustB float64
+	adjust  bool
+}
+
+func secs(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+
+func summary(e Event) string {
+	switch e := e.(type) {
+	case FlagFall:
+		s := fmt.Sprintf("flag %s p%d %d/%d", e.Side, e.Period, e.MovesDone, e.MovesRequired)
+		if e.PeriodTimeMissing {
+			s += " missing"
+		}
+		return s
+	case BothFlags:
+		return fmt.Sprintf("both first=%s last=%v", e.First, e.LastPeriod)
+	case PeriodChange:
+		return fmt.Sprintf("period %s %d +%s after %d", e.Side, e.Period, FormatDuration(e.Added), e.AfterMove)
+	case Inconsistency:
+		return fmt.Sprintf("%s %s", e.Kind, e.Side)
+	}
+	return fmt.Sprintf("%T", e)
+}
+
+func run(t *testing.T, tc string, opts Options, steps []step) *Model {
+	t.Helper()
+	m := NewModel(MustParse(tc), opts)
+	for i, s := range steps {
+		at := t0.Add(secs(s.at))
+		var got []string
+		if s.move {
+			for _, e := range m.MoveCompleted(s.moveOf, at) {
+				got = append(got, summary(e))
+			}
+		}
+		if s.adjust {
+			m.Adjust(secs(s.adjustW), secs(s.adjustB), s.run)
+		}
+		for _, e := range m.Observe(Reading{White: secs(s.w), Black: secs(s.b), Running: s.run}, at) {
+			if e.When() != at {
+				t.Errorf("step %d: event %s at %v, want %v", i, summary(e), e.When(), at)
+			}
+			got = append(got, summary(e))
+		}
+		if !slices.Equal(got, s.want) {
+			t.Fatalf("step %d (t=%.1f w=%.1f b=%.1f run=%s): events %q, want %q", i, s.at, s.w, s.b, s.run, got, s.want)
+		}
+	}
+	return m
+}
+
+const (
+	W = rules.White
+	B = rules.Black
+	N = rules.NoColor
+)
+
+func TestModelIncrement(t *testing.T) {
+	// 3+2 blitz: every press adds 2 s to the mover.
+	m := run(t, "180+2", Options{}, []step{
+		{at: 0, w: 180, b: 180, run: W},
+		{at: 5, w: 175, b: 180, run: W},
+		{at: 10, w: 172, b: 180, run: B}, // white pressed after 10 s: 170 + 2
+		{at: 14, w: 172, b: 176, run: B},
+		{at: 20, w: 172, b: 172, run: W}, // black pressed after 10 s: 170 + 2
+		{at: 25, w: 167, b: 172, run: W},
+	})
+	if m.Moves(W) != 1 || m.Moves(B) != 1 {
+		t.Errorf("moves %d/%d, want 1/1", m.Moves(W), m.Moves(B))
+	}
+}
+
+func TestModelIncrementMismatch(t *testing.T) {
+	run(t, "180+2", Options{}, []step{
+		{at: 0, w: 180, b: 180, run: W},
+		{at: 10, w: 172, b: 180, run: B},
+		{at: 20, w: 172, b: 176, run: W, want: []string{"time_added black"}}, // 170+2 expected
+		{at: 25, w: 167, b: 176, run: W},
+	})
+}
+
+func TestModelFlagFall(t *testing.T) {
+	run(t, "60", Options{}, []step{
+		{at: 0, w: 60, b: 60, run: W},
+		{at: 10, w: 50, b: 60, run: B},
+		{at: 60, w: 50, b: 10, run: B},
+		{at: 70.4, w: 50, b: 0, run: B, want: []string{"flag black p0 0/0"}},
+		{at: 72, w: 50, b: 0, run: B}, // reported once
+	})
+}
+
+func TestModelFlagEstimate(t *testing.T) {
+	m := NewModel(MustParse("60"), Options{})
+	m.Observe(Reading{White: secs(60), Black: secs(60), Running: W}, t0)
+	m.Observe(Reading{White: secs(3), Black: secs(60), Running: W}, t0.Add(57*time.Second))
+	ev := m.Observe(Reading{White: 0, Black: secs(60), Running: W}, t0.Add(65*time.Second))
+	if len(ev) != 1 {
+		t.Fatalf("events %v", ev)
+	}
+	f := ev[0].(FlagFall)
+	if want := t0.Add(60 * time.Second); !f.Estimated.Equal(want) || !f.At.Equal(t0.Add(65*time.Second)) {
+		t.Errorf("flag estimated %v at %v, want %v at +65s", f.Estimated, f.At, want)
+	}
+}
+
+func TestModelFlagIndicator(t *testing.T) {
+	m := NewModel(MustParse("60"), Options{})
+	m.Observe(Reading{White: secs(60), Black: secs(60), Running: W}, t0)
+	// Some clocks show 0:00 only after the flag; the indicator alone counts.
+	ev := m.Observe(Reading{White: secs(0.4), Black: secs(60), Running: W, WhiteFlag: true}, t0.Add(secs(59.6)))
+	if len(ev) != 1 || summary(ev[0]) != "flag white p0 0/0" {
+		t.Fatalf("events %v", ev)
+	}
+}
+
+func TestModelMultiPeriod(t *testing.T) {
+	// 2/60:30 with 5 s increment: after each player's 2nd move 30 s are added.
+	run(t, "2/60+5:30+5", Options{}, []step{
+		{at: 0, w: 60, b: 60, run: W},
+		{at: 10, w: 55, b: 60, run: B},
+		{at: 20, w: 55, b: 55, run: W},
+		{at: 30, w: 80, b: 55, run: B, want: []string{"period white 1 +0:30 after 2"}},
+		{at: 40, w: 80, b: 50, run: W, want: []string{"period_time_missing black"}},
+		{at: 90, w: 30, b: 50, run: W},
+		{at: 120, w: 0, b: 50, run: W, want: []string{"flag white p1 2/0"}},
+		{at: 125, w: 0, b: 50, run: B},
+		{at: 175, w: 0, b: 0, run: B, want: []string{"flag black p1 2/0 missing", "both first=white last=true"}},
+	})
+}
+
+func TestModelRepeatingPeriodAndCounterMismatch(t *testing.T) {
+	// The clock adds the next period's time one move early: its move counter
+	// is ahead of the moves completed.
+	run(t, "2/60:1/30", Options{}, []step{
+		{at: 0, w: 60, b: 60, run: W},
+		{at: 10, w: 80, b: 60, run: B, want: []string{"time_added white"}},
+		{at: 20, w: 80, b: 50, run: W},
+		{at: 30, w: 70, b: 50, run: B},
+		{at: 40, w: 70, b: 70, run: W, want: []string{"period black 1 +0:30 after 2"}},
+	})
+}
+
+func TestModelDelay(t *testing.T) {
+	// 60 s with a 5 s delay: a move within 5 s costs nothing; after that
+	// the main time runs.
+	run(t, "60d5", Options{}, []step{
+		{at: 0, w: 60, b: 60, run: W},
+		{at: 4, w: 60, b: 60, run: B},
+		{at: 12, w: 60, b: 57, run: W}, // 8 s used, 5 of them free
+		{at: 17, w: 60, b: 57, run: W},
+		{at: 30, w: 47, b: 57, run: W},
+		{at: 40, w: 47, b: 57, run: W, want: []string{"time_frozen white"}},
+	})
+}
+
+func TestModelSandclock(t *testing.T) {
+	run(t, "*60", Options{}, []step{
+		{at: 0, w: 60, b: 60, run: W},
+		{at: 10, w: 50, b: 70, run: W},
+		{at: 15, w: 45, b: 75, run: B},
+		{at: 25, w: 55, b: 65, run: B},
+		{at: 30, w: 70, b: 60, run: B, want: []string{"time_added white"}},
+	})
+}
+
+func TestModelBothFlagsOrderUnknown(t *testing.T) {
+	// The first reading after a gap shows both flags: the order cannot be told.
+	run(t, "60", Options{}, []step{
+		{at: 0, w: 60, b: 60, run: W},
+		{at: 5, w: 55, b: 60, run: N},
+		{at: 6, w: 0, b: 0, run: N, want: []string{"time_jump white", "time_jump black", "flag white p0 0/0", "flag black p0 0/0", "both first=none last=true"}},
+	})
+}
+
+func TestModelTimeJumpAndReset(t *testing.T) {
+	run(t, "300+3", Options{}, []step{
+		{at: 0, w: 300, b: 300, run: W},
+		{at: 10, w: 293, b: 300, run: B},
+		{at: 20, w: 293, b: 293, run: W},
+		{at: 25, w: 230, b: 293, run: W, want: []string{"time_jump white"}},
+		{at: 26, w: 229, b: 293, run: W},
+		{at: 30, w: 225, b: 293, run: N},
+		{at: 31, w: 300, b: 300, run: N, want: []string{"clock_reset none"}},
+	})
+}
+
+func TestModelAdjust(t *testing.T) {
+	// A +2 min penalty for Black sent with SetNRun is expected, not reported.
+	run(t, "300", Options{}, []step{
+		{at: 0, w: 300, b: 300, run: W},
+		{at: 10, w: 290, b: 300, run: B},
+		{at: 12, w: 290, b: 420, run: B, adjust: true, adjustW: 290, adjustB: 420},
+		{at: 22, w: 290, b: 410, run: B},
+		{at: 23, w: 290, b: 530, run: B, want: []string{"time_added black"}},
+	})
+}
+
+func TestModelSetting(t *testing.T) {
+	run(t, "5400+30", Options{}, []step{
+		{at: 0, w: 5400, b: 3600, run: N, want: []string{"setting_mismatch black"}},
+	})
+	run(t, "5400+30", Options{MidGame: true}, []step{
+		{at: 0, w: 1200, b: 3600, run: W},
+	})
+}
+
+func TestModelMoveWithClockStopped(t *testing.T) {
+	run(t, "300", Options{}, []step{
+		{at: 0, w: 300, b: 300, run: W},
+		{at: 10, w: 290, b: 300, run: N},
+		{at: 20, w: 290, b: 300, run: N, move: true, moveOf: W, want: []string{"move_with_clock_stopped white"}},
+	})
+}
+
+func TestFormatDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{0: "0:00", 59 * time.Second: "0:59", 90 * time.Minute: "1:30:00", -5 * time.Second: "-0:05"} {
+		if got := FormatDuration(d); got != want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+	if !strings.Contains(MustParse("40/5400+30:1800+30").String(), ":") {
+		t.Error("multi-period String lost a period")
+	}
+}
+
+func BenchmarkModelObserve(b *testing.B) {
+	m := NewModel(MustParse("40/5400+30:1800+30"), Options{})
+	r := Reading{White: 5400 * time.Second, Black: 5400 * time.Second, Running: W}
+	at := t0
+	for i := 0; b.Loop(); i++ {
+		at = at.Add(time.Second)
+		if r.Running == W {
+			r.White -= time.Second
+		} else {
+			r.Black -= time.Second
+		}
+		if i%10 == 9 {
+			if r.Running == W {
+				r.White += 30 * time.Second
+			} else {
+				r.Black += 30 * time.Second
+			}
+			r.Running = r.Running.Other()
+		}
+		m.Observe(r, at)
+	}
+}
