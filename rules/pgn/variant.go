@@ -1,0 +1,53 @@
+package pgn
+
+import (
+	"fmt"
+	"strings"
+)
+
+// NormalizeVariant maps the value of a Variant tag to the variant name the
+// rules engines use (rules.Position.Variant): "chess", "chess960",
+// "crazyhouse", "team-drop" or "xiangqi". Case, spaces, hyphens and
+// underscores are ignored, so "Standard", "From Position", "Chess960",
+// "chess 960", "chess-960", "Fischerandom", "Fischer Random", "FRC",
+// "Crazyhouse" and "zh" are all understood. An empty tag is standard chess.
+// Anything else returns an error wrapping ErrUnknownVariant.
+func NormalizeVariant(tag string) (string, error) {
+	var b strings.Builder
+	for _, r := range strings.ToLower(tag) {
+		if r == ' ' || r == '-' || r == '_' || r == '\t' {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	switch b.String() {
+	case "", "standard", "chess", "fromposition", "normal", "classical":
+		return "chess", nil
+	case "chess960", "960", "fischerandom", "fischerrandom", "frc", "fischerrandomchess":
+		return "chess960", nil
+	case "crazyhouse", "zh":
+		return "crazyhouse", nil
+	case "teamdrop":
+		return "team-drop", nil
+	case "xiangqi", "chinesechess":
+		return "xiangqi", nil
+	}
+	return "", fmt.Errorf("%w %q", ErrUnknownVariant, tag)
+}
+
+// variantTag returns the Variant tag value the writer uses for a
+// rules-engine variant name (the spelling Lichess uses), or "" for
+// standard chess, which takes no Variant tag.
+func variantTag(variant string) string {
+	switch variant {
+	case "chess", "":
+		return ""
+	case "chess960":
+		return "Chess960"
+	case "crazyhouse":
+		return "Crazyhouse"
+	case "xiangqi":
+		return "Xiangqi"
+	}
+	return variant
+}

@@ -1,0 +1,279 @@
+package pgn
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+)
+
+// WriteOptions configure Write. The zero value writes everything the game
+// holds with lines of at most 80 characters.
+type WriteOptions struct {
+	// Width is the maximum line length of the movetext (a single longer
+	// token gets a line of its own); 0 means 80, the PGN export format's
+	// limit.
+	Width int
+	// NoVariations leaves variations out.
+	NoVariations bool
+	// NoComments leaves comments and NAGs out (clock commands are still
+	// written unless NoClocks).
+	NoComments bool
+	// NoClocks leaves the [%clk] and [%emt] commands out.
+	NoClocks bool
+}
+
+// rosterTags are the Seven Tag Roster in export order with the value
+// written when a game lacks one (PGN standard §8.1.1).
+var rosterTags = [...]Tag{
+	{"Event", "?"}, {"Site", "?"}, {"Date", "????.??.??"}, {"Round", "?"},
+	{"White", "?"}, {"Black", "?"}, {"Result", "*"},
+}
+
+// setupTags are written by Write from g.Start when it is set.
+var setupTags = [...]string{"Variant", "SetUp", "FEN"}
+
+// Write writes g in PGN export format followed by a blank line, so that
+// games written one after another make a multi-game file:
+//
+//   - the Seven Tag Roster first, in its order ("?" for missing values;
+//     Result is g.Result), then Variant/SetUp/FEN, then the other tags in
+//     the order they are held (Round "r.b", WhiteFideId, BlackFideId,
+//     TimeControl, GameId … as the Lichess broadcast convention wants);
+//   - when g.Start is set, Variant (Lichess spelling, e.g. "Chess960";
+//     none for standard chess), SetUp "1" and FEN are derived from it
+//     (a Chess960 game always gets its FEN), overriding those tags; without
+//     Start they are written as held;
+//   - the movetext wrapped at WriteOptions.Width with move numbers, SAN
+//     as held (the position's own SAN for games read with replay), NAGs
+//     as $n, comments as { … } with [%clk h:mm:ss] and [%emt h:mm:ss]
+//     after every move that has them, variations in parentheses, and the
+//     result.
+//
+// A '}' inside comment text would end the comment early, so it is written
+// as ')'. Newlines in tag values become spaces.
+func Write(w io.Writer, g *Game, opts WriteOptions) error {
+	bw := bufio.NewWriterSize(w, 4096)
+	writeTags(bw, g)
+	bw.WriteByte('\n')
+	mw := &movetextWriter{w: bw, width: opts.Width, opts: opts}
+	if mw.width <= 0 {
+		mw.width = 80
+	}
+	number, turn := g.startNumber()
+	force := false
+	if g.Comment != "" && !opts.NoComments {
+		mw.comment(g.Comment, nil)
+		force = true
+	}
+	mw.line(g.Moves, number, turn, force)
+	mw.token(g.result())
+	bw.WriteString("\n\n")
+	return bw.Flush()
+}
+
+// String returns g in PGN as Write writes it with default options.
+func (g *Game) String() string {
+	var b strings.Builder
+	_ = Write(&b, g, WriteOptions{})
+	return b.String()
+}
+
+func (g *Game) result() string {
+	if g.Result != "" {
+		return g.Result
+	}
+	if r, ok := g.Lookup("Result"); ok && isResult(r) {
+		return r
+	}
+	return "*"
+}
+
+func writeTags(w *bufio.Writer, g *Game) {
+	for _, t := range rosterTags {
+		v, ok := g.Lookup(t.Name)
+		if t.Name == "Result" {
+			v, ok = g.result(), true
+		}
+		if !ok || v == "" {
+			v = t.Value
+		}
+		writeTag(w, t.Name, v)
+	}
+	derived := g.Start != nil
+	if derived {
+		variant := g.Start.Variant()
+		if vt := variantTag(variant); vt != "" {
+			writeTag(w, "Variant", vt)
+		}
+		if fen := g.Start.FEN(); variant == "chess960" || !isStandardStart(g.Start) {
+			writeTag(w, "SetUp", "1")
+			writeTag(w, "FEN", fen)
+		}
+	}
+outer:
+	for _, t := range g.Tags {
+		for _, r := range rosterTags {
+			if t.Name == r.Name {
+				continue outer
+			}
+		}
+		if derived {
+			for _, s := range setupTags {
+				if t.Name == s {
+					continue outer
+				}
+			}
+		}
+		writeTag(w, t.Name, t.Value)
+	}
+}
+
+// isStandardStart reports whether pos is its variant's usual start.
+func isStandardStart(pos rules.Position) bool {
+	std, err := defaultPosition(pos.Variant(), "")
+	return err == nil && std.FEN() == pos.FEN()
+}
+
+func writeTag(w *bufio.Writer, name, value string) {
+	w.WriteByte('[')
+	w.WriteString(name)
+	w.WriteString(` "`)
+	for i := 0; i < len(value); i++ {
+		switch c := value[i]; c {
+		case '"', '\\':
+			w.WriteByte('\\')
+			w.WriteByte(c)
+		case '\n', '\r':
+			w.WriteByte(' ')
+		default:
+			w.WriteByte(c)
+		}
+	}
+	w.WriteString("\"]\n")
+}
+
+// startNumber returns the move number and side to move before the first
+// move: from Start, else from the FEN tag, else 1 and White.
+func (g *Game) startNumber() (int, rules.Color) {
+	if g.Start != nil {
+		return g.Start.FullmoveNumber(), g.Start.Turn()
+	}
+	fields := strings.Fields(g.Tag("FEN"))
+	number, turn := 1, rules.White
+	if len(fields) >= 2 && fields[1] == "b" {
+		turn = rules.Black
+	}
+	if len(fields) >= 6 {
+		if n, err := strconv.Atoi(fields[5]); err == nil && n > 0 {
+			number = n
+		}
+	}
+	return number, turn
+}
+
+// movetextWriter writes tokens separated by single spaces, breaking lines
+// before a token that would pass the width.
+type movetextWriter struct {
+	w       *bufio.Writer
+	width   int
+	opts    WriteOptions
+	lineLen int
+	glue    bool // the next token follows the last one without a space
+	scratch []byte
+}
+
+func (m *movetextWriter) token(t string) {
+	n := utf8.RuneCountInString(t)
+	switch {
+	case m.lineLen == 0:
+	case m.glue:
+		if m.lineLen+n > m.width {
+			m.w.WriteByte('\n')
+			m.lineLen = 0
+		}
+	case m.lineLen+1+n > m.width:
+		m.w.WriteByte('\n')
+		m.lineLen = 0
+	default:
+		m.w.WriteByte(' ')
+		m.lineLen++
+	}
+	m.glue = false
+	m.w.WriteString(t)
+	m.lineLen += n
+}
+
+func (m *movetextWriter) tokenBytes(t []byte) { m.token(string(t)) }
+
+// comment writes { text commands… }, breaking lines between words.
+func (m *movetextWriter) comment(text string, n *MoveNode) {
+	m.token("{")
+	if text != "" {
+		for _, word := range strings.Fields(text) {
+			m.token(strings.ReplaceAll(word, "}", ")"))
+		}
+	}
+	if n != nil && !m.opts.NoClocks {
+		if n.HasClock {
+			m.scratch = append(m.scratch[:0], "[%clk "...)
+			m.scratch = append(appendClock(m.scratch, n.Clock), ']')
+			m.tokenBytes(m.scratch)
+		}
+		if n.HasEMT {
+			m.scratch = append(m.scratch[:0], "[%emt "...)
+			m.scratch = append(appendClock(m.scratch, n.EMT), ']')
+			m.tokenBytes(m.scratch)
+		}
+	}
+	m.token("}")
+}
+
+// line writes a line of moves starting at move number and side turn;
+// force writes the number before a Black first move.
+func (m *movetextWriter) line(nodes []MoveNode, number int, turn rules.Color, force bool) {
+	for i := range nodes {
+		n := &nodes[i]
+		if n.PreComment != "" && !m.opts.NoComments {
+			m.comment(n.PreComment, nil)
+			force = true
+		}
+		if turn == rules.White {
+			m.token(strconv.Itoa(number) + ".")
+		} else if force || i == 0 {
+			m.token(strconv.Itoa(number) + "...")
+		}
+		m.token(n.SAN)
+		force = false
+		if !m.opts.NoComments {
+			for _, nag := range n.NAGs {
+				m.token("$" + strconv.Itoa(nag))
+			}
+		}
+		text := n.Comment
+		if m.opts.NoComments {
+			text = ""
+		}
+		if text != "" || (!m.opts.NoClocks && (n.HasClock || n.HasEMT)) {
+			m.comment(text, n)
+			force = true
+		}
+		if !m.opts.NoVariations {
+			for _, v := range n.Variations {
+				m.token("(")
+				m.glue = true
+				m.line(v, number, turn, true)
+				m.glue = true
+				m.token(")")
+				force = true
+			}
+		}
+		if turn == rules.Black {
+			number++
+		}
+		turn = turn.Other()
+	}
+}
