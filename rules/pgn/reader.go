@@ -448,7 +448,7 @@ func isResult(s string) bool {
 }
 
 func appendComment(dst, text []byte) []byte {
-	text = trimSpace(text)
+	text = collapseSpace(text)
 	if len(text) == 0 {
 		return dst
 	}
@@ -469,7 +469,7 @@ func joinComment(a, b string) string {
 }
 
 func joinCommentBytes(a string, b []byte) string {
-	b = trimSpace(b)
+	b = collapseSpace(b)
 	if len(b) == 0 {
 		return a
 	}
@@ -479,12 +479,22 @@ func joinCommentBytes(a string, b []byte) string {
 	return a + " " + string(b)
 }
 
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && isSpace(b[0]) {
-		b = b[1:]
+// collapseSpace rewrites b in place with every run of white space
+// (newlines included) turned into one space and none at the ends: comment
+// text is stored that way since the writer wraps lines anew.
+func collapseSpace(b []byte) []byte {
+	out := b[:0]
+	space := false
+	for _, c := range b {
+		if isSpace(c) {
+			space = len(out) > 0
+			continue
+		}
+		if space {
+			out = append(out, ' ')
+			space = false
+		}
+		out = append(out, c)
 	}
-	for len(b) > 0 && isSpace(b[len(b)-1]) {
-		b = b[:len(b)-1]
-	}
-	return b
+	return out
 }
