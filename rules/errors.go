@@ -33,6 +33,7 @@ const (
 	ReasonEmptyPocket               // no such piece in hand
 	ReasonCapturesKing              // the move takes the king
 	ReasonFlyingGeneral             // xiangqi: generals facing on an open file
+	ReasonMustRemovePawn            // team variant A6: the pawn on the last rank must be removed first
 )
 
 var reasonText = [...]string{
@@ -58,6 +59,7 @@ var reasonText = [...]string{
 	ReasonEmptyPocket:        "no such piece in hand",
 	ReasonCapturesKing:       "the move takes the king",
 	ReasonFlyingGeneral:      "the generals would face each other",
+	ReasonMustRemovePawn:     "the pawn on the last rank must be removed",
 }
 
 // String returns a short English phrase for r.

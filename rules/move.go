@@ -11,6 +11,9 @@ const (
 	FlagCastle                         // castling: From is the king, To the castling rook
 	FlagDouble                         // pawn double step
 	FlagDrop                           // a piece enters from the pocket at To
+	// FlagRemove: team drop variant (A6): the opponent's unpromoted pawn on
+	// From is lifted off the board; To is NoSquare. Added by rules/chess.
+	FlagRemove
 )
 
 // Move is a move in any variant. It is a small comparable value.

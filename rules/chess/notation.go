@@ -1,0 +1,356 @@
+package chess
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+)
+
+// ErrNotation is the sentinel every *NotationError matches with errors.Is.
+var ErrNotation = errors.New("chess: bad move notation")
+
+// NotationError says why a move text could not be read: bad syntax, or
+// ambiguous in the position. A well-formed text naming an illegal move gives
+// a *rules.IllegalMoveError instead.
+type NotationError struct {
+	Text   string
+	Reason string
+}
+
+// Error implements error.
+func (e *NotationError) Error() string {
+	return fmt.Sprintf("chess: bad move %q: %s", e.Text, e.Reason)
+}
+
+// Unwrap returns ErrNotation.
+func (e *NotationError) Unwrap() error { return ErrNotation }
+
+func sqName(s int) string { return rules.Chess8x8.Name(rules.Square(s)) }
+
+// UCI implements rules.Position: e2e4, e7e8q, drops N@f3 and P@e4,
+// castling king-takes-rook (e1h1) under Chess960 options and the king's
+// two-square step (e1g1) otherwise. The team variant's removal of a pawn is
+// written x@e1.
+func (p *Position) UCI(m rules.Move) string {
+	m = p.normalize(m)
+	switch {
+	case m.Drop != rules.NoKind:
+		return string(m.Drop.Letter()) + "@" + sqName(int(m.To))
+	case m.Flags&rules.FlagRemove != 0:
+		return "x@" + sqName(int(m.From))
+	case m.Flags&rules.FlagCastle != 0 && !p.opts.Chess960:
+		kdst, _ := castleTargets(int(p.turn), castleSide(int(m.From), int(m.To)))
+		return sqName(int(m.From)) + sqName(kdst)
+	}
+	s := sqName(int(m.From)) + sqName(int(m.To))
+	if m.Promo != rules.NoKind {
+		s += string(m.Promo.Letter() + 'a' - 'A')
+	}
+	return s
+}
+
+// SAN implements rules.Position: exact SAN with disambiguation by file,
+// then rank, then both; "+" and "#"; "=Q"; O-O and O-O-O (also in
+// Chess960); drops "N@f3" and "P@e4" (BPGN); the team variant's removal of
+// a pawn "x@e1". For a move that is not legal it returns the UCI text.
+func (p *Position) SAN(m rules.Move) string {
+	em, ok := p.find(m)
+	if !ok {
+		return p.UCI(m)
+	}
+	return p.san(em)
+}
+
+func (p *Position) san(em move) string {
+	var b []byte
+	switch em.typ() {
+	case mCastle:
+		if castleSide(em.from(), em.to()) == hSide {
+			b = append(b, "O-O"...)
+		} else {
+			b = append(b, "O-O-O"...)
+		}
+	case mDrop:
+		b = append(b, rules.Kind(em.kind()).Letter(), '@')
+		b = append(b, sqName(em.to())...)
+	case mRemove:
+		b = append(b, "x@"...)
+		b = append(b, sqName(em.from())...)
+	default:
+		from, to := em.from(), em.to()
+		k := int(p.board[from] & 7)
+		capture := p.board[to] != 0 || em.typ() == mEnPassant
+		if k == pawn {
+			if capture {
+				b = append(b, byte('a'+fileOf(from)), 'x')
+			}
+			b = append(b, sqName(to)...)
+			if em.typ() == mPromo {
+				b = append(b, '=', rules.Kind(em.kind()).Letter())
+			}
+			break
+		}
+		b = append(b, rules.Kind(k).Letter())
+		if k != king {
+			// Other pieces of the same kind that can go to the same square.
+			var ml moveList
+			p.genLegal(&ml)
+			var others bitboard
+			for i := 0; i < ml.n; i++ {
+				o := ml.m[i]
+				if o.to() == to && o.from() != from && o.typ() != mDrop && o.typ() != mCastle && o.typ() != mRemove && int(p.board[o.from()]&7) == k {
+					others |= sqBB(o.from())
+				}
+			}
+			if others != 0 {
+				switch {
+				case others&(fileA<<uint(fileOf(from))) == 0:
+					b = append(b, byte('a'+fileOf(from)))
+				case others&(rank1<<uint(8*rankOf(from))) == 0:
+					b = append(b, byte('1'+rankOf(from)))
+				default:
+					b = append(b, sqName(from)...)
+				}
+			}
+		}
+		if capture {
+			b = append(b, 'x')
+		}
+		b = append(b, sqName(to)...)
+	}
+	q := *p
+	q.doMove(em)
+	if q.InCheck() {
+		var ml moveList
+		q.genLegal(&ml)
+		if ml.n == 0 {
+			b = append(b, '#')
+		} else {
+			b = append(b, '+')
+		}
+	}
+	return string(b)
+}
+
+// ParseMove implements rules.Position. It reads UCI (e2e4, e7e8q, e1g1 and
+// e1h1 for castling, N@f3, P@e4), long algebraic (e2-e4, Ng1-f3, e7xd8=Q)
+// and SAN with the usual liberties: O-O / 0-0, promotions as e8=Q, e8Q or
+// e8q, "e.p." and any "+", "#", "!", "?" suffixes, pawn drops as "@e4".
+// Syntax errors and ambiguity give a *NotationError, a well-formed but
+// illegal move a *rules.IllegalMoveError with its Text set.
+func (p *Position) ParseMove(s string) (rules.Move, error) {
+	orig := s
+	s = strings.TrimSpace(s)
+	s = strings.TrimRight(s, "+#!?")
+	s = strings.TrimSuffix(s, "e.p.")
+	s = strings.TrimSuffix(s, " ep")
+	s = strings.TrimSpace(s)
+	bad := func(reason string) (rules.Move, error) {
+		return rules.NoMove, &NotationError{Text: orig, Reason: reason}
+	}
+	illegal := func(m rules.Move) (rules.Move, error) {
+		err := p.Check(m)
+		if e, ok := err.(*rules.IllegalMoveError); ok {
+			e.Text = orig
+		}
+		return rules.NoMove, err
+	}
+	if s == "" {
+		return bad("empty")
+	}
+	// Castling.
+	switch strings.ReplaceAll(s, "0", "O") {
+	case "O-O", "OO":
+		return p.parseCastle(orig, hSide)
+	case "O-O-O", "OOO":
+		return p.parseCastle(orig, aSide)
+	}
+	// Drops and removals.
+	if i := strings.IndexByte(s, '@'); i >= 0 {
+		to, err := rules.Chess8x8.ParseSquare(s[i+1:])
+		if err != nil || i > 1 {
+			return bad("bad drop")
+		}
+		if i == 1 && (s[0] == 'x' || s[0] == 'X') {
+			m := rules.Move{From: to, To: rules.NoSquare, Flags: rules.FlagRemove}
+			if em, ok := p.find(m); ok {
+				return p.toRules(em), nil
+			}
+			return illegal(m)
+		}
+		k := rules.Pawn
+		if i == 1 {
+			var ok bool
+			if k, ok = rules.KindFromLetter(s[0]); !ok || k > rules.Queen {
+				return bad("bad drop piece")
+			}
+		}
+		m := rules.Move{From: rules.NoSquare, To: to, Drop: k, Flags: rules.FlagDrop}
+		if em, ok := p.find(m); ok {
+			return p.toRules(em), nil
+		}
+		return illegal(m)
+	}
+	// Promotion suffix.
+	promo := rules.NoKind
+	if n := len(s); n >= 3 {
+		last := s[n-1]
+		if k, ok := rules.KindFromLetter(last); ok && k >= rules.Knight && k <= rules.Queen && (s[n-2] == '=' || s[n-2] == '1' || s[n-2] == '8' || s[n-2] == '(') {
+			promo = k
+			s = strings.TrimRight(s[:n-1], "=(")
+		} else if n >= 4 && last == ')' {
+			if k, ok := rules.KindFromLetter(s[n-2]); ok && s[n-3] == '(' {
+				promo = k
+				s = s[:n-3]
+			}
+		}
+	}
+	// Coordinates: e2e4, e2-e4, Ng1-f3, e7xd8.
+	c := strings.NewReplacer("-", "", "x", "", ":", "").Replace(s)
+	if len(c) == 5 && c[0] >= 'A' && c[0] <= 'Z' {
+		c = c[1:]
+	}
+	if len(c) == 4 && isFile(c[0]) && isRank(c[1]) && isFile(c[2]) && isRank(c[3]) {
+		from, _ := rules.Chess8x8.ParseSquare(c[:2])
+		to, _ := rules.Chess8x8.ParseSquare(c[2:])
+		m := rules.Move{From: from, To: to, Promo: promo}
+		if em, ok := p.find(m); ok {
+			return p.toRules(em), nil
+		}
+		return illegal(p.normalize(m))
+	}
+	return p.parseSAN(orig, s, promo)
+}
+
+func isFile(b byte) bool { return b >= 'a' && b <= 'h' }
+func isRank(b byte) bool { return b >= '1' && b <= '8' }
+
+func (p *Position) parseCastle(orig string, side int) (rules.Move, error) {
+	var ml moveList
+	p.genLegal(&ml)
+	for i := 0; i < ml.n; i++ {
+		if m := ml.m[i]; m.typ() == mCastle && castleSide(m.from(), m.to()) == side {
+			return p.toRules(m), nil
+		}
+	}
+	us := int(p.turn)
+	ksq := p.kingSq(us)
+	m := rules.Move{From: rules.Square(ksq), To: rules.Square(ksq), Flags: rules.FlagCastle}
+	if rsq := p.castle[us][side]; rsq >= 0 {
+		m.To = rules.Square(rsq)
+	} else {
+		return rules.NoMove, &rules.IllegalMoveError{Move: m, Text: orig, Reason: rules.ReasonCastleRightsGone}
+	}
+	return rules.NoMove, &rules.IllegalMoveError{Move: m, Text: orig, Reason: p.reason(m)}
+}
+
+// parseSAN reads a SAN body (suffixes and promotion already stripped).
+func (p *Position) parseSAN(orig, s string, promo rules.Kind) (rules.Move, error) {
+	bad := func(reason string) (rules.Move, error) {
+		return rules.NoMove, &NotationError{Text: orig, Reason: reason}
+	}
+	kind := pawn
+	if s[0] >= 'A' && s[0] <= 'Z' {
+		k, ok := rules.KindFromLetter(s[0])
+		if !ok || k > rules.King || k == rules.Pawn {
+			if s[0] != 'P' {
+				return bad("unknown piece letter")
+			}
+		} else {
+			kind = int(k)
+		}
+		s = s[1:]
+	}
+	s = strings.NewReplacer("x", "", ":", "", "-", "").Replace(s)
+	if len(s) < 2 || !isFile(s[len(s)-2]) || !isRank(s[len(s)-1]) {
+		return bad("no target square")
+	}
+	to := int(s[len(s)-2]-'a') + 8*int(s[len(s)-1]-'1')
+	dis := s[:len(s)-2]
+	fromFile, fromRank := -1, -1
+	switch {
+	case len(dis) == 0:
+	case len(dis) == 1 && isFile(dis[0]):
+		fromFile = int(dis[0] - 'a')
+	case len(dis) == 1 && isRank(dis[0]):
+		fromRank = int(dis[0] - '1')
+	case len(dis) == 2 && isFile(dis[0]) && isRank(dis[1]):
+		fromFile, fromRank = int(dis[0]-'a'), int(dis[1]-'1')
+	default:
+		return bad("bad disambiguation")
+	}
+	var ml moveList
+	p.genLegal(&ml)
+	var found move
+	n := 0
+	for i := 0; i < ml.n; i++ {
+		m := ml.m[i]
+		if m.typ() == mDrop || m.typ() == mCastle || m.typ() == mRemove || m.to() != to {
+			continue
+		}
+		if int(p.board[m.from()]&7) != kind {
+			continue
+		}
+		if fromFile >= 0 && fileOf(m.from()) != fromFile || fromRank >= 0 && rankOf(m.from()) != fromRank {
+			continue
+		}
+		if m.typ() == mPromo {
+			if rules.Kind(m.kind()) != promo {
+				continue
+			}
+		} else if promo != rules.NoKind {
+			continue
+		}
+		if n > 0 && m == found {
+			continue
+		}
+		found = m
+		n++
+	}
+	switch {
+	case n == 1:
+		return p.toRules(found), nil
+	case n > 1:
+		return bad("ambiguous")
+	}
+	// Illegal: find the piece meant, to say why.
+	us := int(p.turn)
+	var cands bitboard
+	for f := p.bb[us][kind]; f != 0; f &= f - 1 {
+		from := lsb(f)
+		if fromFile >= 0 && fileOf(from) != fromFile || fromRank >= 0 && rankOf(from) != fromRank {
+			continue
+		}
+		var geo bitboard
+		switch kind {
+		case pawn:
+			geo = pawnAttacks[us][from] | fileA<<uint(fileOf(from))&^sqBB(from)
+		case knight:
+			geo = knightAttacks[from]
+		case bishop:
+			geo = bishopRays[from]
+		case rook:
+			geo = rookRays[from]
+		case queen:
+			geo = bishopRays[from] | rookRays[from]
+		case king:
+			geo = kingAttacks[from]
+		}
+		if geo&sqBB(to) != 0 {
+			cands |= sqBB(from)
+		}
+	}
+	m := rules.Move{From: rules.NoSquare, To: rules.Square(to), Promo: promo}
+	reason := rules.ReasonNoPiece
+	if cands != 0 && cands&(cands-1) == 0 {
+		m.From = rules.Square(lsb(cands))
+		reason = p.reason(m)
+	} else if cands != 0 {
+		reason = rules.ReasonUnknown
+	} else if p.bb[us][kind] != 0 {
+		reason = rules.ReasonBadGeometry
+	}
+	return rules.NoMove, &rules.IllegalMoveError{Move: m, Text: orig, Reason: reason}
+}

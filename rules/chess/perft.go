@@ -1,0 +1,56 @@
+package chess
+
+import (
+	"sort"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+)
+
+// Perft returns the number of leaf nodes of the legal move tree of the
+// given depth (CPW definition; depth 0 is 1). The last ply is counted in
+// bulk, not played.
+func (p *Position) Perft(depth int) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	q := *p
+	return q.perft(depth)
+}
+
+func (p *Position) perft(depth int) uint64 {
+	var ml moveList
+	p.genLegal(&ml)
+	if depth == 1 {
+		return uint64(ml.n)
+	}
+	var n uint64
+	for i := 0; i < ml.n; i++ {
+		q := *p
+		q.doMove(ml.m[i])
+		n += q.perft(depth - 1)
+	}
+	return n
+}
+
+// DivideEntry is one root move of Divide with its subtree's leaf count.
+type DivideEntry struct {
+	Move  rules.Move
+	UCI   string
+	Nodes uint64
+}
+
+// Divide returns, for every legal move, the perft count of depth-1 below
+// it, sorted by UCI text (the "divide" used to find movegen bugs).
+func (p *Position) Divide(depth int) []DivideEntry {
+	var ml moveList
+	p.genLegal(&ml)
+	out := make([]DivideEntry, 0, ml.n)
+	for i := 0; i < ml.n; i++ {
+		m := p.toRules(ml.m[i])
+		q := *p
+		q.doMove(ml.m[i])
+		out = append(out, DivideEntry{Move: m, UCI: p.UCI(m), Nodes: q.Perft(depth - 1)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].UCI < out[j].UCI })
+	return out
+}

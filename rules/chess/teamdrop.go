@@ -1,0 +1,49 @@
+package chess
+
+// The removal obligation of the team drop variant (A6, spec §2.6): a pawn
+// that reached the last rank stays a pawn, and on the next move its
+// opponent must take it off the board, either by lifting it (a removal
+// move, rules.FlagRemove) or by capturing it. While that side is in check
+// (R6.3), or when neither removal nor capture is legal (R6.5), the
+// obligation waits and every legal move is allowed.
+
+// stuckPawns returns the opponent's pawns standing on the side to move's
+// first rank (their last rank).
+func (p *Position) stuckPawns() bitboard {
+	us := int(p.turn)
+	if us == white {
+		return p.bb[black][pawn] & rank1
+	}
+	return p.bb[white][pawn] & rank8
+}
+
+func (p *Position) genWithRemoval(ml *moveList) {
+	start := ml.n
+	p.genPlain(ml)
+	us := int(p.turn)
+	ksq := p.kingSq(us)
+	occ := p.occupied()
+	if p.bb[us][king] == 0 || p.attacked(ksq, us^1, occ) {
+		return // R6.3: defend the king first
+	}
+	stuck := p.stuckPawns()
+	n := start
+	for i := start; i < ml.n; i++ {
+		if m := ml.m[i]; m.typ() != mDrop && m.typ() != mCastle && stuck&sqBB(m.to()) != 0 {
+			ml.m[n] = m
+			n++
+		}
+	}
+	for s := stuck; s != 0; s &= s - 1 {
+		sq := lsb(s)
+		// Lifting the pawn must not open a line onto the own king.
+		if !p.attacked(ksq, us^1, occ^sqBB(sq)) {
+			ml.m[n] = mk(sq, sq, 0, mRemove)
+			n++
+		}
+	}
+	if n > start {
+		ml.n = n
+	}
+	// else R6.5: nothing removes the pawn legally; every move stays.
+}
