@@ -1,0 +1,31 @@
+// Package broadcast is the NATS contract of dgtbridge (specs/interfaces.md §3,
+// §5, §6): subjects and payloads, the JetStream streams and KV bucket, message
+// ids, the delayed public copy, the durable outbox, PGN over request/reply and
+// HTTP, and the embedded nats-server.
+//
+// # Publishing
+//
+// A [Publisher] never blocks its callers (the board trackers): every Publish
+// call appends to a durable outbox journal in the data directory and returns.
+// [Publisher.Run] owns the NATS connection: it sends the journal in order,
+// waits for each JetStream acknowledgement, retries with back-off while NATS is
+// unreachable, and trims what was acknowledged. Every message carries a
+// Nats-Msg-Id derived from the fact it states ([Envelope.MsgID]), so a resend
+// after a crash or a lost acknowledgement is dropped by the stream's duplicate
+// window instead of duplicating a move.
+//
+// # Delayed public copy
+//
+// Each organiser message on <p>.game.> (and each GameState) is journalled a
+// second time for <p>.public.>, due event.public_delay later. The due time is
+// stored in the journal, so a restart during the delay neither loses the copy
+// nor publishes it early. Alerts, announcements and board status are never
+// copied to the public subjects.
+//
+// # Roles
+//
+// The embedded server ([StartServer]) knows three roles: organiser (everything
+// but arbiter subjects), arbiter (everything, including arbiter commands) and
+// public (plain subscriptions on <p>.public.> and the public PGN request only;
+// no JetStream API at all). See [Permissions] for the exact subject lists.
+package broadcast

@@ -1,0 +1,166 @@
+package broadcast
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// HealthSource is something /healthz asks: nil means healthy, an error says
+// why not (e.g. "board 3: /dev/ttyACM2 disconnected").
+type HealthSource interface {
+	Health() error
+}
+
+// HealthFunc adapts a function to [HealthSource].
+type HealthFunc func() error
+
+// Health calls f.
+func (f HealthFunc) Health() error { return f() }
+
+// HTTPOptions configures the HTTP feeds (interfaces.md §5).
+type HTTPOptions struct {
+	// Listen is http.listen (host:port).
+	Listen string
+	// Games serves the PGN: the publisher's public (delayed) store.
+	Games *Store
+	// Health sources, all of which must be healthy for /healthz to say 200
+	// (typically the publisher and the boards).
+	Health []HealthSource
+	// Logger (nil: discarded).
+	Logger *slog.Logger
+}
+
+// PGNContentType is the media type of the PGN feeds.
+const PGNContentType = "application/x-chess-pgn; charset=utf-8"
+
+// HTTPServer serves the PGN feeds and the health check.
+type HTTPServer struct {
+	o   HTTPOptions
+	log *slog.Logger
+	mux *http.ServeMux
+}
+
+// NewHTTPServer builds the handlers:
+//
+//	GET /pgn/<event>/<round>.pgn          the round, multi-game PGN, by board
+//	GET /pgn/<event>/<round>/<board>.pgn  one game
+//	GET /healthz                          200 "ok", or 503 and one reason a line
+//
+// A round or game with no public state yet is 404 (a Lichess poller treats
+// it as "nothing yet" rather than an empty game).
+func NewHTTPServer(o HTTPOptions) *HTTPServer {
+	h := &HTTPServer{o: o, log: o.Logger, mux: http.NewServeMux()}
+	if h.log == nil {
+		h.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	h.mux.HandleFunc("GET /pgn/{event}/{file}", h.round)
+	h.mux.HandleFunc("GET /pgn/{event}/{round}/{file}", h.game)
+	h.mux.HandleFunc("GET /healthz", h.health)
+	return h
+}
+
+// Handler returns the HTTP handler (for httptest or another server).
+func (h *HTTPServer) Handler() http.Handler { return h.mux }
+
+func pgnNumber(s string) (int, bool) {
+	base, ok := strings.CutSuffix(s, ".pgn")
+	if !ok {
+		return 0, false
+	}
+	return positive(base)
+}
+
+func positive(s string) (int, bool) {
+	n, err := strconv.Atoi(s)
+	return n, err == nil && n > 0
+}
+
+func (h *HTTPServer) round(w http.ResponseWriter, r *http.Request) {
+	ev := r.PathValue("event")
+	round, ok := pgnNumber(r.PathValue("file"))
+	if !ValidToken(ev) || !ok {
+		http.Error(w, "want /pgn/<event>/<round>.pgn", http.StatusNotFound)
+		return
+	}
+	pgn, n := h.o.Games.RoundPGN(ev, round)
+	if n == 0 {
+		http.Error(w, "no public games in this round yet", http.StatusNotFound)
+		return
+	}
+	writePGN(w, pgn)
+}
+
+func (h *HTTPServer) game(w http.ResponseWriter, r *http.Request) {
+	ev := r.PathValue("event")
+	round, ok1 := positive(r.PathValue("round"))
+	board, ok2 := pgnNumber(r.PathValue("file"))
+	if !ValidToken(ev) || !ok1 || !ok2 {
+		http.Error(w, "want /pgn/<event>/<round>/<board>.pgn", http.StatusNotFound)
+		return
+	}
+	st, ok := h.o.Games.Get(GameID{Event: ev, Round: round, Board: board})
+	if !ok {
+		http.Error(w, "no public game on this board yet", http.StatusNotFound)
+		return
+	}
+	writePGN(w, GamePGN(st))
+}
+
+func writePGN(w http.ResponseWriter, pgn string) {
+	w.Header().Set("Content-Type", PGNContentType)
+	w.Header().Set("Cache-Control", "no-cache")
+	_, _ = io.WriteString(w, pgn)
+}
+
+func (h *HTTPServer) health(w http.ResponseWriter, _ *http.Request) {
+	var bad []string
+	for _, s := range h.o.Health {
+		if err := s.Health(); err != nil {
+			bad = append(bad, err.Error())
+		}
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if len(bad) > 0 {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = io.WriteString(w, strings.Join(bad, "\n")+"\n")
+		return
+	}
+	_, _ = io.WriteString(w, "ok\n")
+}
+
+// Run listens on o.Listen and serves until ctx is done, then shuts down
+// gracefully (up to 5 s for in-flight requests). Cancellation returns nil.
+func (h *HTTPServer) Run(ctx context.Context) error {
+	ln, err := net.Listen("tcp", h.o.Listen)
+	if err != nil {
+		return err
+	}
+	return h.Serve(ctx, ln)
+}
+
+// Serve is Run on an existing listener (which it closes).
+func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{Handler: h.mux, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}

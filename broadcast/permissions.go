@@ -1,0 +1,104 @@
+package broadcast
+
+import (
+	"fmt"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// Role is what a user of the embedded server may see and do.
+type Role string
+
+// Roles (interfaces.md §2, nats.embedded.users).
+const (
+	// RoleOrganiser reads everything but arbiter subjects, asks for the live
+	// round PGN and may use JetStream to read the GAMES and PUBLIC streams and
+	// the KV bucket; it cannot publish on the daemon's feed subjects, nor
+	// create, change or delete streams.
+	RoleOrganiser Role = "organiser"
+	// RoleArbiter reads everything (alerts included) and sends arbiter
+	// commands; it cannot publish on the daemon's feed subjects either.
+	RoleArbiter Role = "arbiter"
+	// RolePublic subscribes to <p>.public.> with plain (core) subscriptions
+	// and requests the delayed round PGN on <p>.api.pgn.public.<event>.<round>.
+	// It has no JetStream API access: history is the public PGN (request or
+	// HTTP). Its replies come on [PublicInboxPrefix], so its client must be
+	// made with nats.CustomInboxPrefix(PublicInboxPrefix).
+	RolePublic Role = "public"
+)
+
+// Inbox prefixes of the restricted roles. A public client must use
+// nats.CustomInboxPrefix(PublicInboxPrefix); an arbiter client should use
+// nats.CustomInboxPrefix(ArbiterInboxPrefix) so organisers (who may subscribe
+// to _INBOX.>) cannot read replies meant for arbiters.
+const (
+	PublicInboxPrefix  = "_INBOX_public"
+	ArbiterInboxPrefix = "_INBOX_arbiter"
+)
+
+// User is one login of the embedded server.
+type User struct {
+	Name     string
+	Password string
+	Role     Role
+}
+
+// Permissions returns the subject permissions of a role under prefix (the
+// daemon's own internal user has none: it may do everything).
+//
+// Organiser and arbiter: publish and subscribe on everything except what is
+// denied; deny always wins. Denied to both on publish: the daemon's feed
+// (<p>.game.>, <p>.public.>, <p>.board.>, <p>.relay.>, the KV subjects of
+// <p>_games) and stream administration ($JS.API.STREAM.CREATE/UPDATE/DELETE/
+// PURGE/RESTORE/MSG.DELETE), so a stream sourcing or mirroring ALERTS cannot
+// be made. Arbiters may not publish alerts (only the daemon does). Organisers
+// are also denied <p>.arbiter.> (publish and subscribe), every JetStream API
+// call naming the ALERTS stream, and subscriptions on [ArbiterInboxPrefix].
+//
+// Public: publish only <p>.api.pgn.public.>; subscribe only <p>.public.> and
+// [PublicInboxPrefix].>.
+func Permissions(prefix string, role Role) (*server.Permissions, error) {
+	s, err := NewSubjects(prefix)
+	if err != nil {
+		return nil, err
+	}
+	p := s.Prefix
+	alerts := s.AlertsStream()
+	feedDeny := []string{
+		p + ".game.>", p + ".public.>", p + ".board.>", p + ".relay.>",
+		"$KV." + s.Bucket() + ".>",
+		"$JS.API.STREAM.CREATE.>", "$JS.API.STREAM.UPDATE.>", "$JS.API.STREAM.DELETE.>",
+		"$JS.API.STREAM.PURGE.>", "$JS.API.STREAM.RESTORE.>", "$JS.API.STREAM.MSG.DELETE.>",
+	}
+	switch role {
+	case RoleOrganiser:
+		alertAPI := []string{
+			"$JS.API.*.*." + alerts, "$JS.API.*.*." + alerts + ".>",
+			"$JS.API.*.*.*." + alerts, "$JS.API.*.*.*." + alerts + ".>",
+		}
+		return &server.Permissions{
+			Publish: &server.SubjectPermission{
+				Allow: []string{">"},
+				Deny:  append(append(append([]string{}, feedDeny...), p+".arbiter.>"), alertAPI...),
+			},
+			Subscribe: &server.SubjectPermission{
+				Allow: []string{">"},
+				Deny:  []string{p + ".arbiter.>", ArbiterInboxPrefix + ".>"},
+			},
+		}, nil
+	case RoleArbiter:
+		return &server.Permissions{
+			Publish: &server.SubjectPermission{
+				Allow: []string{">"},
+				Deny:  append(append([]string{}, feedDeny...), s.AlertFeed()),
+			},
+			Subscribe: &server.SubjectPermission{Allow: []string{">"}},
+		}, nil
+	case RolePublic:
+		return &server.Permissions{
+			Publish:   &server.SubjectPermission{Allow: []string{p + ".api.pgn.public.>"}},
+			Subscribe: &server.SubjectPermission{Allow: []string{p + ".public.>", PublicInboxPrefix + ".>"}},
+		}, nil
+	}
+	return nil, fmt.Errorf("%w %q (want organiser, arbiter or public)", ErrBadRole, role)
+}

@@ -1,0 +1,414 @@
+package broadcast
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Options configures a [Publisher]. Prefix, Dir and Connect are required.
+type Options struct {
+	// Prefix is nats.prefix, the first subject token.
+	Prefix string
+	// Dir holds the outbox journal (e.g. <data_dir>/outbox).
+	Dir string
+	// Connect opens a NATS connection. Run calls it again whenever the
+	// connection it has is closed (embedded: [Server.Dialer]; external: a
+	// nats.Connect with the URL and creds file, which reconnects by itself).
+	Connect func(ctx context.Context) (*nats.Conn, error)
+	// PublicDelay is event.public_delay: how much later each organiser message
+	// is republished on <p>.public.> (0: at once, still after the live one).
+	PublicDelay time.Duration
+	// Streams shapes the streams and KV bucket.
+	Streams StreamOptions
+	// Outbox tunes the journal.
+	Outbox OutboxOptions
+	// RenderPGN fills GameState.PGN when a published state has none (the
+	// wiring passes the rules/pgn renderer); nil: [FallbackPGN] is used when
+	// PGN is served.
+	RenderPGN func(GameState) string
+	// Now is the clock (default time.Now). Due times are computed with it;
+	// waits use real timers.
+	Now func() time.Time
+	// Logger (nil: discarded).
+	Logger *slog.Logger
+	// PublishTimeout bounds one acknowledged publish (default 5 s).
+	PublishTimeout time.Duration
+	// MinBackoff and MaxBackoff bound the retry delay while NATS fails
+	// (defaults 50 ms and 5 s, doubling).
+	MinBackoff, MaxBackoff time.Duration
+}
+
+// Publisher journals messages and sends them to NATS (see the package doc).
+// Publish and the Publish* helpers are safe for concurrent use and never wait
+// for NATS. Run must be called once; Close after Run has returned.
+type Publisher struct {
+	o      Options
+	subj   Subjects
+	ob     *Outbox
+	live   *Store
+	public *Store
+	log    *slog.Logger
+
+	connected atomic.Bool
+	lastErr   atomic.Pointer[string]
+	running   atomic.Bool
+
+	mu       sync.Mutex // guards nc, js, respConn
+	nc       *nats.Conn
+	js       jetstream.JetStream
+	respConn *nats.Conn // the connection the PGN responders are on
+}
+
+// NewPublisher opens the outbox in o.Dir (replaying what a previous run left
+// unsent) and returns a publisher ready to accept messages.
+func NewPublisher(o Options) (*Publisher, error) {
+	s, err := NewSubjects(o.Prefix)
+	if err != nil {
+		return nil, err
+	}
+	if o.Dir == "" {
+		return nil, errors.New("broadcast: Options.Dir is required")
+	}
+	if o.Connect == nil {
+		return nil, errors.New("broadcast: Options.Connect is required")
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.PublishTimeout <= 0 {
+		o.PublishTimeout = 5 * time.Second
+	}
+	if o.MinBackoff <= 0 {
+		o.MinBackoff = 50 * time.Millisecond
+	}
+	if o.MaxBackoff < o.MinBackoff {
+		o.MaxBackoff = max(5*time.Second, o.MinBackoff)
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	ob, err := OpenOutbox(filepath.Clean(o.Dir), o.Outbox)
+	if err != nil {
+		return nil, err
+	}
+	p := &Publisher{o: o, subj: s, ob: ob, live: NewStore(), public: NewStore(), log: log}
+	// Public states already due when the previous run stopped are visible at
+	// once; the rest are applied by Run when they fall due.
+	return p, nil
+}
+
+// Subjects returns the subject builder of this publisher.
+func (p *Publisher) Subjects() Subjects { return p.subj }
+
+// Live is the store of live game states (organisers' PGN).
+func (p *Publisher) Live() *Store { return p.live }
+
+// Public is the store of delayed game states (public PGN).
+func (p *Publisher) Public() *Store { return p.public }
+
+// Pending returns how many journalled messages are not yet acknowledged.
+func (p *Publisher) Pending() int { return p.ob.Pending() }
+
+// Health returns nil while Run holds a working NATS connection, otherwise
+// the reason.
+func (p *Publisher) Health() error {
+	if p.connected.Load() {
+		return nil
+	}
+	if e := p.lastErr.Load(); e != nil {
+		return fmt.Errorf("nats: not connected: %s", *e)
+	}
+	return errors.New("nats: not connected")
+}
+
+// Publish journals e and, for organiser kinds, its delayed public copy
+// ([Subjects.PublicCopy]); it returns once they are in the outbox.
+func (p *Publisher) Publish(e Envelope) error {
+	now := p.o.Now()
+	envs := []Envelope{e}
+	due := []time.Time{now}
+	if pub, ok := p.subj.PublicCopy(e); ok {
+		envs = append(envs, pub)
+		due = append(due, now.Add(p.o.PublicDelay))
+	}
+	return p.ob.Append(envs, due)
+}
+
+func (p *Publisher) publish(e Envelope, err error) error {
+	if err != nil {
+		return err
+	}
+	return p.Publish(e)
+}
+
+// PublishMove journals a MoveEvent (and its public copy).
+func (p *Publisher) PublishMove(ev MoveEvent) error { return p.publish(p.subj.MoveEnvelope(ev)) }
+
+// PublishCorrection journals a Correction (and its public copy).
+func (p *Publisher) PublishCorrection(c Correction) error {
+	return p.publish(p.subj.CorrectionEnvelope(c))
+}
+
+// PublishClock journals a ClockEvent (and its public copy).
+func (p *Publisher) PublishClock(c ClockEvent) error { return p.publish(p.subj.ClockEnvelope(c)) }
+
+// PublishResult journals a Result (and its public copy).
+func (p *Publisher) PublishResult(r Result) error { return p.publish(p.subj.ResultEnvelope(r)) }
+
+// PublishState records st in the live store, and journals the KV put and
+// the delayed public state. st.PGN is filled by Options.RenderPGN when empty.
+func (p *Publisher) PublishState(st GameState) error {
+	if st.PGN == "" && p.o.RenderPGN != nil {
+		st.PGN = p.o.RenderPGN(st)
+	}
+	e, err := p.subj.StateEnvelope(st)
+	if err != nil {
+		return err
+	}
+	if err := p.Publish(e); err != nil {
+		return err
+	}
+	p.live.Put(st)
+	return nil
+}
+
+// PublishAlert journals an arbiter alert (never copied to public). payload is
+// the §3.4 object (e.g. an arbiter.Alert); id is its stable id.
+func (p *Publisher) PublishAlert(g GameID, id string, payload any) error {
+	return p.publish(p.subj.AlertEnvelope(g, id, payload))
+}
+
+// PublishAnnouncement journals a blind-player announcement.
+func (p *Publisher) PublishAnnouncement(a Announcement) error {
+	return p.publish(p.subj.AnnounceEnvelope(a))
+}
+
+// PublishBoardStatus journals a board status.
+func (p *Publisher) PublishBoardStatus(b BoardStatus) error {
+	return p.publish(p.subj.StatusEnvelope(b))
+}
+
+// Close closes the outbox; unsent messages stay journalled for the next run.
+// Call it after Run has returned.
+func (p *Publisher) Close() error { return p.ob.Close() }
+
+func (p *Publisher) setErr(err error) {
+	s := err.Error()
+	p.lastErr.Store(&s)
+}
+
+// Run sends the outbox to NATS until ctx is done; it returns nil on
+// cancellation and an error only when the outbox itself fails. It must be
+// called at most once.
+func (p *Publisher) Run(ctx context.Context) error {
+	if !p.running.CompareAndSwap(false, true) {
+		return errors.New("broadcast: Publisher.Run called twice")
+	}
+	defer p.disconnect()
+	var (
+		applied   uint64
+		backoff   time.Duration
+		loaded    bool
+		needSetup = true
+		timer     = time.NewTimer(time.Hour)
+	)
+	defer timer.Stop()
+	wait := func(d time.Duration) bool {
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		timer.Reset(d)
+		select {
+		case <-ctx.Done():
+			return false
+		case <-timer.C:
+		case <-p.ob.Notify():
+		}
+		return true
+	}
+	fail := func(err error) bool {
+		p.setErr(err)
+		p.connected.Store(false)
+		if backoff == 0 {
+			backoff = p.o.MinBackoff
+		} else {
+			backoff = min(2*backoff, p.o.MaxBackoff)
+		}
+		p.log.Warn("nats publish failed; retrying", "err", err, "backoff", backoff)
+		t := time.NewTimer(backoff)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+			return true
+		}
+	}
+	for ctx.Err() == nil {
+		var err error
+		applied, err = p.ob.DueStates(p.o.Now(), applied, p.applyPublic)
+		if err != nil {
+			return err
+		}
+		if p.conn() == nil || p.conn().IsClosed() {
+			p.disconnect()
+			if err := p.connect(ctx); err != nil {
+				if !fail(err) {
+					break
+				}
+				continue
+			}
+			needSetup = true
+		}
+		if needSetup {
+			if err := p.setup(ctx, !loaded); err != nil {
+				if !fail(err) {
+					break
+				}
+				continue
+			}
+			loaded, needSetup = true, false
+			p.connected.Store(true)
+		}
+		rec, ok, wake, err := p.ob.Next(p.o.Now())
+		if err != nil {
+			return err
+		}
+		if !ok {
+			d := time.Hour
+			if !wake.IsZero() {
+				d = max(wake.Sub(p.o.Now()), time.Millisecond)
+			}
+			if !wait(d) {
+				break
+			}
+			continue
+		}
+		if err := p.ob.SyncThrough(rec.Seq); err != nil {
+			return err
+		}
+		if err := p.send(ctx, rec); err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			needSetup = true
+			if !fail(err) {
+				break
+			}
+			continue
+		}
+		backoff = 0
+		p.connected.Store(true)
+		if rec.Public && rec.Kind == KindState {
+			p.applyPublic(rec) // in case it was sent before the due-state scan saw it
+		}
+		if err := p.ob.Ack(rec.Seq); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *Publisher) applyPublic(r Record) {
+	var st GameState
+	if err := json.Unmarshal(r.Data, &st); err != nil {
+		p.log.Error("outbox: bad public state", "seq", r.Seq, "err", err)
+		return
+	}
+	p.public.Put(st)
+}
+
+func (p *Publisher) conn() *nats.Conn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.nc
+}
+
+func (p *Publisher) connect(ctx context.Context) error {
+	nc, err := p.o.Connect(ctx)
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return fmt.Errorf("jetstream: %w", err)
+	}
+	p.mu.Lock()
+	p.nc, p.js = nc, js
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *Publisher) disconnect() {
+	p.connected.Store(false)
+	p.mu.Lock()
+	nc := p.nc
+	p.nc, p.js = nil, nil
+	p.mu.Unlock()
+	if nc != nil {
+		nc.Close()
+	}
+}
+
+// setup makes sure the streams and the KV bucket exist, subscribes the PGN
+// responders on this connection and, the first time, loads the stores.
+func (p *Publisher) setup(ctx context.Context, load bool) error {
+	p.mu.Lock()
+	nc, js := p.nc, p.js
+	p.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, 2*p.o.PublishTimeout)
+	defer cancel()
+	kv, err := EnsureStreams(ctx, js, p.subj, p.o.Streams)
+	if err != nil {
+		return err
+	}
+	if err := p.subscribeResponders(nc); err != nil {
+		return err
+	}
+	if load {
+		if err := p.loadStores(ctx, js, kv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *Publisher) send(ctx context.Context, r Record) error {
+	p.mu.Lock()
+	nc, js := p.nc, p.js
+	p.mu.Unlock()
+	if nc == nil {
+		return errors.New("not connected")
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.o.PublishTimeout)
+	defer cancel()
+	m := nats.NewMsg(r.Subject)
+	m.Data = r.Data
+	m.Header.Set(jetstream.MsgIDHeader, r.MsgID)
+	switch r.Target {
+	case TargetCore:
+		if err := nc.PublishMsg(m); err != nil {
+			return err
+		}
+		return nc.FlushWithContext(ctx)
+	default:
+		_, err := js.PublishMsg(ctx, m)
+		return err
+	}
+}

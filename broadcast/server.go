@@ -1,0 +1,199 @@
+package broadcast
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+)
+
+// internalUser is the daemon's own login when users are configured.
+const internalUser = "dgtbridge-daemon"
+
+// ServerOptions configures the embedded nats-server.
+type ServerOptions struct {
+	// Prefix is nats.prefix, used to build role permissions.
+	Prefix string
+	// StoreDir holds the JetStream file store (e.g. <data_dir>/nats).
+	StoreDir string
+	// Listen is host:port for NATS clients; "" means no network listener
+	// (in-process connections only, as in tests).
+	Listen string
+	// Websocket is host:port for browser clients (no TLS: put a TLS proxy in
+	// front when exposed); "" disables it.
+	Websocket string
+	// Users with roles. None: no authentication, and then Listen and Websocket
+	// must be loopback addresses ([ErrInsecureListen] otherwise).
+	Users []User
+	// ServerName defaults to "dgtbridge".
+	ServerName string
+	// Logger receives the server's log (nil: discarded).
+	Logger *slog.Logger
+	// ReadyTimeout bounds the wait for the server to accept clients
+	// (default 10 s).
+	ReadyTimeout time.Duration
+}
+
+// Server is a running embedded nats-server with JetStream.
+type Server struct {
+	ns       *server.Server
+	password string // of the internal user; "" without authentication
+}
+
+// StartServer starts an embedded nats-server with JetStream stored in
+// opts.StoreDir, and waits until it accepts clients.
+func StartServer(opts ServerOptions) (*Server, error) {
+	if _, err := NewSubjects(opts.Prefix); err != nil {
+		return nil, err
+	}
+	so := &server.Options{
+		ServerName: opts.ServerName,
+		JetStream:  true,
+		StoreDir:   opts.StoreDir,
+		NoSigs:     true,
+		DontListen: opts.Listen == "",
+	}
+	if so.ServerName == "" {
+		so.ServerName = "dgtbridge"
+	}
+	if opts.Listen != "" {
+		host, port, err := splitListen("nats.embedded.listen", opts.Listen)
+		if err != nil {
+			return nil, err
+		}
+		if len(opts.Users) == 0 && !isLoopback(host) {
+			return nil, fmt.Errorf("%w: nats.embedded.listen %q (configure nats.embedded.users, or listen on 127.0.0.1)", ErrInsecureListen, opts.Listen)
+		}
+		so.Host, so.Port = host, port
+	}
+	if opts.Websocket != "" {
+		host, port, err := splitListen("nats.embedded.websocket", opts.Websocket)
+		if err != nil {
+			return nil, err
+		}
+		if len(opts.Users) == 0 && !isLoopback(host) {
+			return nil, fmt.Errorf("%w: nats.embedded.websocket %q", ErrInsecureListen, opts.Websocket)
+		}
+		so.Websocket.Host, so.Websocket.Port, so.Websocket.NoTLS = host, port, true
+	}
+	s := &Server{}
+	if len(opts.Users) > 0 {
+		s.password = randomSecret()
+		so.Users = append(so.Users, &server.User{Username: internalUser, Password: s.password})
+		for _, u := range opts.Users {
+			if u.Name == "" || u.Name == internalUser {
+				return nil, fmt.Errorf("broadcast: nats.embedded.users: bad user name %q", u.Name)
+			}
+			perm, err := Permissions(opts.Prefix, u.Role)
+			if err != nil {
+				return nil, fmt.Errorf("broadcast: nats.embedded.users %q: %w", u.Name, err)
+			}
+			so.Users = append(so.Users, &server.User{Username: u.Name, Password: u.Password, Permissions: perm})
+		}
+	}
+	ns, err := server.NewServer(so)
+	if err != nil {
+		return nil, fmt.Errorf("broadcast: embedded server: %w", err)
+	}
+	if opts.Logger != nil {
+		ns.SetLoggerV2(slogAdapter{opts.Logger}, false, false, false)
+	}
+	ns.Start()
+	timeout := opts.ReadyTimeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	if !ns.ReadyForConnections(timeout) {
+		ns.Shutdown()
+		return nil, ErrNotReady
+	}
+	s.ns = ns
+	return s, nil
+}
+
+func splitListen(key, addr string) (string, int, error) {
+	host, ps, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, fmt.Errorf("broadcast: %s %q: %w", key, addr, err)
+	}
+	port, err := strconv.Atoi(ps)
+	if err != nil || port < 0 || port > 65535 {
+		return "", 0, fmt.Errorf("broadcast: %s %q: bad port", key, addr)
+	}
+	return host, port, nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func randomSecret() string {
+	var b [24]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return hex.EncodeToString(b[:])
+}
+
+// Connect opens an in-process connection as the daemon's internal user
+// (allowed everything). It never reconnects: when this server shuts down the
+// connection closes.
+func (s *Server) Connect(opts ...nats.Option) (*nats.Conn, error) {
+	o := []nats.Option{nats.InProcessServer(s.ns), nats.Name("dgtbridge"), nats.MaxReconnects(0)}
+	if s.password != "" {
+		o = append(o, nats.UserInfo(internalUser, s.password))
+	}
+	return nats.Connect("", append(o, opts...)...)
+}
+
+// Dialer returns a function suitable for [Options.Connect].
+func (s *Server) Dialer() func(context.Context) (*nats.Conn, error) {
+	return func(context.Context) (*nats.Conn, error) { return s.Connect() }
+}
+
+// ClientURL is the nats:// URL of the TCP listener ("" without one).
+func (s *Server) ClientURL() string {
+	if s.ns.Addr() == nil {
+		return ""
+	}
+	return s.ns.ClientURL()
+}
+
+// NATS returns the underlying server (for in-process clients of tests).
+func (s *Server) NATS() *server.Server { return s.ns }
+
+// Shutdown stops the server and waits for it to finish.
+func (s *Server) Shutdown() {
+	s.ns.Shutdown()
+	s.ns.WaitForShutdown()
+}
+
+type slogAdapter struct{ l *slog.Logger }
+
+func (a slogAdapter) Noticef(f string, v ...any) {
+	a.l.Info(fmt.Sprintf(f, v...), "component", "nats-server")
+}
+func (a slogAdapter) Warnf(f string, v ...any) {
+	a.l.Warn(fmt.Sprintf(f, v...), "component", "nats-server")
+}
+func (a slogAdapter) Fatalf(f string, v ...any) {
+	a.l.Error(fmt.Sprintf(f, v...), "component", "nats-server")
+}
+func (a slogAdapter) Errorf(f string, v ...any) {
+	a.l.Error(fmt.Sprintf(f, v...), "component", "nats-server")
+}
+func (a slogAdapter) Debugf(f string, v ...any) {
+	a.l.Debug(fmt.Sprintf(f, v...), "component", "nats-server")
+}
+func (a slogAdapter) Tracef(f string, v ...any) {
+	a.l.Debug(fmt.Sprintf(f, v...), "component", "nats-server")
+}

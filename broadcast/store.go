@@ -1,0 +1,124 @@
+package broadcast
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Store holds the latest GameState of every game, for the PGN feeds. The
+// publisher keeps two: the live one (updated on Publish) and the public one
+// (updated when each delayed copy falls due). Safe for concurrent use.
+type Store struct {
+	mu    sync.RWMutex
+	games map[GameID]GameState
+}
+
+// NewStore returns an empty store.
+func NewStore() *Store { return &Store{games: map[GameID]GameState{}} }
+
+// Put records st as its game's latest state.
+func (s *Store) Put(st GameState) {
+	s.mu.Lock()
+	s.games[st.Game] = st
+	s.mu.Unlock()
+}
+
+// PutIfAbsent records st unless its game already has a state; it reports
+// whether it did.
+func (s *Store) PutIfAbsent(st GameState) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.games[st.Game]; ok {
+		return false
+	}
+	s.games[st.Game] = st
+	return true
+}
+
+// Get returns a game's latest state.
+func (s *Store) Get(g GameID) (GameState, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	st, ok := s.games[g]
+	return st, ok
+}
+
+// Round returns the states of one round, by board number.
+func (s *Store) Round(event string, round int) []GameState {
+	s.mu.RLock()
+	var out []GameState
+	for g, st := range s.games {
+		if g.Event == event && g.Round == round {
+			out = append(out, st)
+		}
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(out, func(a, b GameState) int { return cmp.Compare(a.Game.Board, b.Game.Board) })
+	return out
+}
+
+// RoundPGN returns the round as multi-game PGN (games by board, separated by
+// a blank line) and the number of games.
+func (s *Store) RoundPGN(event string, round int) (string, int) {
+	games := s.Round(event, round)
+	var b strings.Builder
+	for i, st := range games {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(GamePGN(st))
+	}
+	return b.String(), len(games)
+}
+
+// GamePGN returns st.PGN, ending in exactly one newline; when st.PGN is empty
+// it renders [FallbackPGN].
+func GamePGN(st GameState) string {
+	p := strings.TrimRight(st.PGN, "\n\r\t ")
+	if p == "" {
+		p = strings.TrimRight(FallbackPGN(st), "\n")
+	}
+	return p + "\n"
+}
+
+// FallbackPGN renders a minimal PGN from a GameState that carries none: the
+// seven tag roster, Round "<round>.<board>", GameId, Variant when set and not
+// standard chess, and the SAN moves from the standard start (no clock
+// comments, no SetUp/FEN: GameState.FEN is the current position). The daemon's
+// wiring normally fills GameState.PGN with the full rendering (§6).
+func FallbackPGN(st GameState) string {
+	var b strings.Builder
+	tag := func(k, v string) { fmt.Fprintf(&b, "[%s %q]\n", k, v) }
+	or := func(v, d string) string {
+		if v == "" {
+			return d
+		}
+		return v
+	}
+	result := or(st.Result, "*")
+	tag("Event", or(st.Event, "?"))
+	tag("Site", "?")
+	tag("Date", "????.??.??")
+	tag("Round", fmt.Sprintf("%d.%d", st.Round, st.Board))
+	tag("White", or(st.White, "?"))
+	tag("Black", or(st.Black, "?"))
+	tag("Result", result)
+	tag("GameId", st.Game.String())
+	if st.Variant != "" && st.Variant != "chess" {
+		tag("Variant", st.Variant)
+	}
+	b.WriteString("\n")
+	for i, san := range st.SAN {
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "%d. ", i/2+1)
+		}
+		b.WriteString(san)
+		b.WriteString(" ")
+	}
+	b.WriteString(result)
+	b.WriteString("\n")
+	return b.String()
+}

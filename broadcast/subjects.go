@@ -1,0 +1,193 @@
+package broadcast
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// ValidToken reports whether s is a valid subject token: one or more of
+// [a-z0-9_-] (interfaces.md §2, event.id).
+func ValidToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func checkToken(field, s string) error {
+	if !ValidToken(s) {
+		return &TokenError{Field: field, Token: s, Err: ErrBadToken}
+	}
+	return nil
+}
+
+// GameID names one game: <event>.<round>.<board>. It marshals to and from that
+// string (the "game" field of every payload).
+type GameID struct {
+	Event string
+	Round int
+	Board int
+}
+
+// String returns <event>.<round>.<board>.
+func (g GameID) String() string {
+	return g.Event + "." + strconv.Itoa(g.Round) + "." + strconv.Itoa(g.Board)
+}
+
+// Validate checks the event token and that round and board are positive.
+func (g GameID) Validate() error {
+	if err := checkToken("event", g.Event); err != nil {
+		return err
+	}
+	if g.Round < 1 || g.Board < 1 {
+		return &TokenError{Field: "game", Token: g.String(), Err: ErrBadGameID}
+	}
+	return nil
+}
+
+// ParseGameID parses <event>.<round>.<board>.
+func ParseGameID(s string) (GameID, error) {
+	parts := strings.Split(s, ".")
+	if len(parts) != 3 {
+		return GameID{}, &TokenError{Field: "game", Token: s, Err: ErrBadGameID}
+	}
+	r, err1 := strconv.Atoi(parts[1])
+	b, err2 := strconv.Atoi(parts[2])
+	if err := errors.Join(err1, err2); err != nil {
+		return GameID{}, &TokenError{Field: "game", Token: s, Err: ErrBadGameID}
+	}
+	g := GameID{Event: parts[0], Round: r, Board: b}
+	return g, g.Validate()
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (g GameID) MarshalText() ([]byte, error) {
+	if g == (GameID{}) {
+		return []byte{}, nil
+	}
+	return []byte(g.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (g *GameID) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*g = GameID{}
+		return nil
+	}
+	id, err := ParseGameID(string(b))
+	if err != nil {
+		return err
+	}
+	*g = id
+	return nil
+}
+
+// Subjects builds every subject of interfaces.md §3.1 under one prefix.
+// The zero value is not usable; build it with [NewSubjects].
+type Subjects struct {
+	Prefix string
+}
+
+// NewSubjects validates the prefix (a single token) and returns the builder.
+func NewSubjects(prefix string) (Subjects, error) {
+	if err := checkToken("prefix", prefix); err != nil {
+		return Subjects{}, err
+	}
+	return Subjects{Prefix: prefix}, nil
+}
+
+func (s Subjects) game(root string, g GameID, leaf string) string {
+	return s.Prefix + "." + root + "." + g.String() + "." + leaf
+}
+
+// Move is <p>.game.<g>.move.
+func (s Subjects) Move(g GameID) string { return s.game("game", g, "move") }
+
+// Correction is <p>.game.<g>.correction.
+func (s Subjects) Correction(g GameID) string { return s.game("game", g, "correction") }
+
+// Clock is <p>.game.<g>.clock.
+func (s Subjects) Clock(g GameID) string { return s.game("game", g, "clock") }
+
+// End is <p>.game.<g>.end.
+func (s Subjects) End(g GameID) string { return s.game("game", g, "end") }
+
+// PublicMove is <p>.public.<g>.move.
+func (s Subjects) PublicMove(g GameID) string { return s.game("public", g, "move") }
+
+// PublicCorrection is <p>.public.<g>.correction.
+func (s Subjects) PublicCorrection(g GameID) string { return s.game("public", g, "correction") }
+
+// PublicClock is <p>.public.<g>.clock.
+func (s Subjects) PublicClock(g GameID) string { return s.game("public", g, "clock") }
+
+// PublicEnd is <p>.public.<g>.end.
+func (s Subjects) PublicEnd(g GameID) string { return s.game("public", g, "end") }
+
+// PublicState is <p>.public.<g>.state: the delayed GameState (an extension of
+// §3.1: the public counterpart of the KV bucket, and what the public PGN feed
+// is rebuilt from after a restart).
+func (s Subjects) PublicState(g GameID) string { return s.game("public", g, "state") }
+
+// Alert is <p>.arbiter.<g>.alert.
+func (s Subjects) Alert(g GameID) string { return s.game("arbiter", g, "alert") }
+
+// Command is <p>.arbiter.<g>.cmd (request/reply).
+func (s Subjects) Command(g GameID) string { return s.game("arbiter", g, "cmd") }
+
+// Announce is <p>.relay.<g>.announce.
+func (s Subjects) Announce(g GameID) string { return s.game("relay", g, "announce") }
+
+// BoardStatus is <p>.board.<board_id>.status; boardID must be a valid token.
+func (s Subjects) BoardStatus(boardID string) (string, error) {
+	if err := checkToken("board_id", boardID); err != nil {
+		return "", err
+	}
+	return s.Prefix + ".board." + boardID + ".status", nil
+}
+
+// RoundPGN is <p>.api.pgn.<event>.<round>: the live round PGN (organisers).
+func (s Subjects) RoundPGN(event string, round int) string {
+	return s.Prefix + ".api.pgn." + event + "." + strconv.Itoa(round)
+}
+
+// PublicRoundPGN is <p>.api.pgn.public.<event>.<round>: the delayed round PGN,
+// the one request subject the public role may use. It has one token more than
+// [Subjects.RoundPGN], so an event named "public" cannot collide with it.
+func (s Subjects) PublicRoundPGN(event string, round int) string {
+	return s.Prefix + ".api.pgn.public." + event + "." + strconv.Itoa(round)
+}
+
+// GameFeed is <p>.game.>, the subjects of the GAMES stream.
+func (s Subjects) GameFeed() string { return s.Prefix + ".game.>" }
+
+// PublicFeed is <p>.public.>, the subjects of the PUBLIC stream.
+func (s Subjects) PublicFeed() string { return s.Prefix + ".public.>" }
+
+// AlertFeed is <p>.arbiter.*.*.*.alert, the subjects of the ALERTS stream.
+func (s Subjects) AlertFeed() string { return s.Prefix + ".arbiter.*.*.*.alert" }
+
+// GamesStream is <P>_GAMES.
+func (s Subjects) GamesStream() string { return strings.ToUpper(s.Prefix) + "_GAMES" }
+
+// PublicStream is <P>_PUBLIC.
+func (s Subjects) PublicStream() string { return strings.ToUpper(s.Prefix) + "_PUBLIC" }
+
+// AlertsStream is <P>_ALERTS.
+func (s Subjects) AlertsStream() string { return strings.ToUpper(s.Prefix) + "_ALERTS" }
+
+// Bucket is the KV bucket <p>_games.
+func (s Subjects) Bucket() string { return s.Prefix + "_games" }
+
+// KVKey is the KV key of a game: <event>.<round>.<board>.
+func (s Subjects) KVKey(g GameID) string { return g.String() }
+
+// KVSubject is the subject a KV put of that game's key is stored under.
+func (s Subjects) KVSubject(g GameID) string { return "$KV." + s.Bucket() + "." + g.String() }

@@ -1,0 +1,166 @@
+package broadcast
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+func TestValidToken(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"open2026", true}, {"a_b-c9", true}, {"", false}, {"Open", false},
+		{"a.b", false}, {"a*", false}, {"a>", false}, {"a b", false}, {"é", false},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			if got := ValidToken(tc.in); got != tc.want {
+				t.Errorf("ValidToken(%q) = %v, want %v", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseGameID(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		want    GameID
+		wantErr error
+	}{
+		{"open2026.3.12", GameID{"open2026", 3, 12}, nil},
+		{"open2026.3", GameID{}, ErrBadGameID},
+		{"open2026.x.1", GameID{}, ErrBadGameID},
+		{"Open.1.1", GameID{}, ErrBadToken},
+		{"open.0.1", GameID{}, ErrBadGameID},
+		{"open.1.1.1", GameID{}, ErrBadGameID},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			got, err := ParseGameID(tc.in)
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("err = %v, want %v", err, tc.wantErr)
+			}
+			var te *TokenError
+			if err != nil && !errors.As(err, &te) {
+				t.Errorf("error %v is not a *TokenError", err)
+			}
+			if err == nil && (got != tc.want || got.String() != tc.in) {
+				t.Errorf("got %v (%s), want %v", got, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestGameIDJSON(t *testing.T) {
+	b, err := json.Marshal(struct {
+		G GameID `json:"game"`
+	}{testGame})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != `{"game":"open2026.1.1"}` {
+		t.Errorf("got %s", b)
+	}
+	var back struct {
+		G GameID `json:"game"`
+	}
+	if err := json.Unmarshal(b, &back); err != nil || back.G != testGame {
+		t.Errorf("round trip: %v %v", back.G, err)
+	}
+	if err := json.Unmarshal([]byte(`{"game":"x.y"}`), &back); !errors.Is(err, ErrBadGameID) {
+		t.Errorf("bad game id unmarshalled: %v", err)
+	}
+}
+
+func TestSubjects(t *testing.T) {
+	s, err := NewSubjects("dgt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := GameID{"open2026", 3, 7}
+	status, err := s.BoardStatus("b7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, got, want string }{
+		{"move", s.Move(g), "dgt.game.open2026.3.7.move"},
+		{"correction", s.Correction(g), "dgt.game.open2026.3.7.correction"},
+		{"clock", s.Clock(g), "dgt.game.open2026.3.7.clock"},
+		{"end", s.End(g), "dgt.game.open2026.3.7.end"},
+		{"public move", s.PublicMove(g), "dgt.public.open2026.3.7.move"},
+		{"public correction", s.PublicCorrection(g), "dgt.public.open2026.3.7.correction"},
+		{"public clock", s.PublicClock(g), "dgt.public.open2026.3.7.clock"},
+		{"public end", s.PublicEnd(g), "dgt.public.open2026.3.7.end"},
+		{"public state", s.PublicState(g), "dgt.public.open2026.3.7.state"},
+		{"alert", s.Alert(g), "dgt.arbiter.open2026.3.7.alert"},
+		{"cmd", s.Command(g), "dgt.arbiter.open2026.3.7.cmd"},
+		{"announce", s.Announce(g), "dgt.relay.open2026.3.7.announce"},
+		{"status", status, "dgt.board.b7.status"},
+		{"pgn", s.RoundPGN("open2026", 3), "dgt.api.pgn.open2026.3"},
+		{"public pgn", s.PublicRoundPGN("open2026", 3), "dgt.api.pgn.public.open2026.3"},
+		{"games stream", s.GamesStream(), "DGT_GAMES"},
+		{"public stream", s.PublicStream(), "DGT_PUBLIC"},
+		{"alerts stream", s.AlertsStream(), "DGT_ALERTS"},
+		{"alert feed", s.AlertFeed(), "dgt.arbiter.*.*.*.alert"},
+		{"bucket", s.Bucket(), "dgt_games"},
+		{"kv key", s.KVKey(g), "open2026.3.7"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("got %q, want %q", tc.got, tc.want)
+			}
+		})
+	}
+	if _, err := NewSubjects("d.g"); !errors.Is(err, ErrBadToken) {
+		t.Errorf("prefix with a dot accepted: %v", err)
+	}
+	if _, err := s.BoardStatus("B 1"); !errors.Is(err, ErrBadToken) {
+		t.Errorf("bad board id accepted: %v", err)
+	}
+}
+
+func TestEnvelopeIDs(t *testing.T) {
+	s := Subjects{Prefix: "dgt"}
+	mk := func(e Envelope, err error) Envelope {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	a := mk(s.MoveEnvelope(move(5, 0)))
+	b := mk(s.MoveEnvelope(move(5, 0)))
+	c := mk(s.MoveEnvelope(move(5, 1)))
+	if a.MsgID != "open2026.1.1.move.5.0" || a.MsgID != b.MsgID {
+		t.Errorf("same fact, ids %q %q", a.MsgID, b.MsgID)
+	}
+	if c.MsgID == a.MsgID {
+		t.Errorf("a corrected ply kept the id %q", c.MsgID)
+	}
+	r1 := mk(s.ResultEnvelope(Result{Game: testGame, Result: "1-0", Provisional: true}))
+	r2 := mk(s.ResultEnvelope(Result{Game: testGame, Result: "1-0"}))
+	if r1.MsgID == r2.MsgID {
+		t.Errorf("provisional and final result share id %q", r1.MsgID)
+	}
+	if _, err := s.MoveEnvelope(MoveEvent{Game: GameID{"x", 0, 1}}); !errors.Is(err, ErrBadGameID) {
+		t.Errorf("bad game accepted: %v", err)
+	}
+	pub, ok := s.PublicCopy(a)
+	if !ok || pub.Subject != "dgt.public.open2026.1.1.move" || pub.MsgID != a.MsgID || !pub.Public {
+		t.Errorf("public copy %+v", pub)
+	}
+	st := mk(s.StateEnvelope(GameState{Game: testGame}))
+	pst, ok := s.PublicCopy(st)
+	if !ok || pst.Subject != "dgt.public.open2026.1.1.state" || pst.Target != TargetStream || st.Subject != "$KV.dgt_games.open2026.1.1" {
+		t.Errorf("state copy %+v of %+v", pst, st)
+	}
+	for _, e := range []Envelope{
+		mk(s.AlertEnvelope(testGame, "a1", map[string]string{"kind": "flag_fall"})),
+		mk(s.AnnounceEnvelope(Announcement{Game: testGame, Kind: AnnounceMove, Lang: "de"})),
+		mk(s.StatusEnvelope(BoardStatus{BoardID: "b1"})),
+	} {
+		if _, ok := s.PublicCopy(e); ok {
+			t.Errorf("%s envelope copied to public", e.Kind)
+		}
+	}
+}
