@@ -18,6 +18,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"version", "", "print version, commit and Go version", runVersion},
+		{"perft", "--variant V [--fen FEN] --depth D", "count the leaves of the legal move tree (rules engine check)", runPerft},
 	}
 }
 

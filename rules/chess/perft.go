@@ -13,21 +13,24 @@ func (p *Position) Perft(depth int) uint64 {
 	if depth <= 0 {
 		return 1
 	}
-	q := *p
-	return q.perft(depth)
+	// One child slot per ply, so the recursion copies positions without
+	// allocating.
+	stack := make([]Position, depth)
+	return p.perft(depth, stack)
 }
 
-func (p *Position) perft(depth int) uint64 {
+func (p *Position) perft(depth int, stack []Position) uint64 {
 	var ml moveList
 	p.genLegal(&ml)
 	if depth == 1 {
 		return uint64(ml.n)
 	}
 	var n uint64
+	q := &stack[0]
 	for i := 0; i < ml.n; i++ {
-		q := *p
+		*q = *p
 		q.doMove(ml.m[i])
-		n += q.perft(depth - 1)
+		n += q.perft(depth-1, stack[1:])
 	}
 	return n
 }

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+)
+
+// errXiangqiNotBuilt is returned for --variant xiangqi until the xiangqi
+// engine exists.
+var errXiangqiNotBuilt = errors.New("perft: the xiangqi engine is not built yet")
+
+// runPerft implements "dgtbridge perft --variant V [--fen FEN] --depth D"
+// (specs/interfaces.md §1): it prints the leaf count of the legal move tree,
+// alone on the last line. With --divide it first prints every root move
+// with its subtree count.
+func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("perft", "--variant V [--fen FEN] --depth D",
+		"Print the number of leaf nodes of the legal move tree (a check of the rules engine).\nVariants: chess, chess960, crazyhouse, xiangqi.", stderr)
+	variant := fs.String("variant", "chess", "rule set: chess, chess960, crazyhouse, xiangqi")
+	fen := fs.String("fen", "", "start position (default: the variant's start position)")
+	depth := fs.Int("depth", 0, "depth in plies (1 or more)")
+	divide := fs.Bool("divide", false, "also print the count below each root move")
+	timing := fs.Bool("time", false, "also print the time taken and nodes per second (on stderr)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("perft: unexpected argument %q", fs.Arg(0))}
+	}
+	if *depth < 1 {
+		return usageError{errors.New("perft: --depth must be 1 or more")}
+	}
+	if *variant == "xiangqi" {
+		return errXiangqiNotBuilt
+	}
+	v, err := chess.ParseVariant(*variant)
+	if err != nil || v == chess.TeamDrop {
+		return usageError{fmt.Errorf("perft: unknown variant %q (want chess, chess960, crazyhouse or xiangqi)", *variant)}
+	}
+	f := *fen
+	if f == "" {
+		f = v.StartFEN()
+	}
+	pos, err := chess.NewPosition(v, f)
+	if err != nil {
+		return fmt.Errorf("perft: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	start := time.Now()
+	var n uint64
+	if *divide {
+		for _, e := range pos.Divide(*depth) {
+			fmt.Fprintf(stdout, "%s: %d\n", e.UCI, e.Nodes)
+			n += e.Nodes
+		}
+	} else {
+		n = pos.Perft(*depth)
+	}
+	if *timing {
+		el := time.Since(start)
+		fmt.Fprintf(stderr, "%v, %.1f M nodes/s\n", el.Round(time.Millisecond), float64(n)/el.Seconds()/1e6)
+	}
+	fmt.Fprintln(stdout, n)
+	return nil
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestPerftCommand(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"start d3", []string{"--depth", "3"}, "8902"},
+		{"kiwipete d2", []string{"--variant", "chess", "--fen", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -", "--depth", "2"}, "2039"},
+		{"chess960 d3", []string{"--variant", "chess960", "--fen", "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", "--depth", "3"}, "12189"},
+		{"chess960 start d2", []string{"--variant", "chess960", "--depth", "2"}, "400"},
+		{"crazyhouse d2", []string{"--variant", "crazyhouse", "--fen", "2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1", "--depth", "2"}, "3083"},
+		{"divide", []string{"--depth", "2", "--divide"}, "400"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if err := run(context.Background(), append([]string{"perft"}, tc.args...), &out, &errb); err != nil {
+				t.Fatalf("perft: %v (stderr %q)", err, errb.String())
+			}
+			lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+			if got := lines[len(lines)-1]; got != tc.want {
+				t.Errorf("last line %q, want %q", got, tc.want)
+			}
+			if tc.name == "divide" && len(lines) != 21 {
+				t.Errorf("divide printed %d lines, want 20 moves and the total", len(lines))
+			}
+		})
+	}
+}
+
+func TestPerftCommandErrors(t *testing.T) {
+	tests := []struct {
+		name      string
+		args      []string
+		usage     bool
+		errSubstr string
+	}{
+		{"no depth", []string{}, true, "--depth"},
+		{"bad variant", []string{"--variant", "shogi", "--depth", "1"}, true, "unknown variant"},
+		{"xiangqi", []string{"--variant", "xiangqi", "--depth", "1"}, false, "xiangqi engine is not built yet"},
+		{"bad fen", []string{"--fen", "8/8/8 w - - 0 1", "--depth", "1"}, false, "placement"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			err := run(context.Background(), append([]string{"perft"}, tc.args...), &out, &errb)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var u usageError
+			if errors.As(err, &u) != tc.usage {
+				t.Errorf("usage error = %v, want %v (%v)", !tc.usage, tc.usage, err)
+			}
+			if !strings.Contains(err.Error(), tc.errSubstr) {
+				t.Errorf("error %q does not mention %q", err, tc.errSubstr)
+			}
+		})
+	}
+}
