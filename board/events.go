@@ -206,3 +206,36 @@ type OrientationChanged struct {
 	Stamp
 	Rotated bool
 }
+
+// MoveRetracted: moves made but not completed were taken back or replaced
+// on the board before completion (a slide that rested on a legal square and
+// went on, rook-first castling read first as a rook move, a player changing
+// his mind before pressing). Made moves after Ply are void; the record of
+// completed moves is unchanged.
+type MoveRetracted struct {
+	Stamp
+	Ply      int // the last ply still made
+	Position rules.Position
+}
+
+// TurnStarted: the side having the move lifted a piece for the first time
+// this turn (FIDE 2018 4.8, 9.4, 9.1.2.1: claims against the opponent's
+// touch-move breaches lapse, this player's 9.2/9.3 draw claim window on
+// this move closes, an open draw offer to him is rejected; TM-10, TM-12).
+type TurnStarted struct {
+	Stamp
+	Ply    int // the ply the side is about to make
+	Side   rules.Color
+	Square rules.Square
+	Piece  rules.Piece
+}
+
+// Ambiguous: the board was explained by more than one legal sequence of
+// the same length; the tracker took Chosen and tells the arbiter. Other is
+// the first alternative.
+type Ambiguous struct {
+	Stamp
+	Ply    int // the first ply of the sequences
+	Chosen []rules.Move
+	Other  []rules.Move
+}

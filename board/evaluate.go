@@ -1,0 +1,249 @@
+package board
+
+import (
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+)
+
+// maxTakeback bounds how far back a takeback of completed moves is looked
+// for (an earlier position further back is more likely a repetition or a
+// new game than a takeback).
+const maxTakeback = 10
+
+// evaluate judges the settled placement at time at, searching up to depth
+// plies for moves.
+func (t *Tracker) evaluate(at time.Time, depth int, evs []Event) []Event {
+	t.dirty = false
+	t.stableSince = at
+	p := &t.sensed
+	if t.over {
+		return t.evaluateOver(at, evs)
+	}
+	top := t.top()
+	if *p == top.place {
+		evs = t.resolved(at, evs)
+		return t.tryPress(evs)
+	}
+	// An illegal move still standing on the board: nothing new.
+	if t.illegal != nil && *p == t.illegal.place {
+		return t.tryPress(evs)
+	}
+	// Moves from the last position (fast replies included).
+	if pth, amb := t.find(top, p, depth); len(pth.moves) > 0 {
+		evs = t.resolved(at, evs)
+		evs = t.appendMoves(len(t.hist)-1, pth, amb, false, evs)
+		return t.tryPress(evs)
+	}
+	// Moves made but not completed, taken back or replaced.
+	for base := len(t.hist) - 2; base >= t.done; base-- {
+		n := t.hist[base]
+		if *p == n.place {
+			evs = t.resolved(at, evs)
+			evs = t.retract(at, base, evs)
+			return t.tryPress(evs)
+		}
+		if pth, amb := t.find(n, p, depth); len(pth.moves) > 0 {
+			old := t.moves[base]
+			evs = t.resolved(at, evs)
+			evs = t.retract(at, base, evs)
+			evs = t.appendMoves(base, pth, amb, true, evs)
+			evs = t.restedElsewhere(base, old, pth.moves[0], evs)
+			return t.tryPress(evs)
+		}
+	}
+	// The opponent carries on after a completed illegal move that stands.
+	if il := t.illegal; il != nil && il.completed && il.pos != nil && t.opts.IllegalStands {
+		n := newNode(il.pos)
+		if pth, amb := t.find(n, p, depth); len(pth.moves) > 0 {
+			evs = t.standIllegal(at, il, n, evs)
+			evs = t.resolved(at, evs)
+			evs = t.appendMoves(len(t.hist)-1, pth, amb, false, evs)
+			return t.tryPress(evs)
+		}
+	}
+	// A takeback of completed moves.
+	for k := t.done - 1; k >= 0 && k >= t.done-maxTakeback; k-- {
+		if *p == t.hist[k].place {
+			evs = t.resolved(at, evs)
+			evs = t.retract(at, k, evs)
+			return t.tryPress(evs)
+		}
+	}
+	// A board turned around.
+	if t.opts.AutoOrientation {
+		if ev, ok := t.tryRotation(at, depth, evs); ok {
+			return ev
+		}
+	}
+	if ev, ok := t.trySetup(at, evs); ok {
+		return ev
+	}
+	if ev, ok := t.tryGesture(at, evs); ok {
+		return ev
+	}
+	if il := t.classify(at); il != nil {
+		t.unexplained = false
+		t.illegal = il
+		ev := il.ev
+		evs = append(evs, &ev)
+		return t.tryPress(evs)
+	}
+	if !t.unexplained {
+		t.unexplained = true
+		t.unexplSince = t.lastChange
+		t.unexplReport = false
+	}
+	return evs
+}
+
+// resolved is called when the board is explained again: it ends a hold and
+// clears an illegal move taken back.
+func (t *Tracker) resolved(at time.Time, evs []Event) []Event {
+	if t.unexplained {
+		t.unexplained = false
+		if t.unexplReport {
+			evs = append(evs, &Explained{Stamp: Stamp{At: at}})
+		}
+		t.unexplReport = false
+	}
+	t.displacedSent = false
+	if il := t.illegal; il != nil {
+		t.illegal = nil
+		if il.completed {
+			evs = append(evs, &Correction{Stamp: Stamp{At: at}, Ply: t.done, Reason: Reinstatement, Position: t.hist[t.done].pos})
+		}
+	}
+	return evs
+}
+
+// appendMoves makes the moves of pth after ply base (== len(hist)-1).
+// replaced says the moves replace moves just retracted.
+func (t *Tracker) appendMoves(base int, pth path, amb bool, replaced bool, evs []Event) []Event {
+	made := t.lastChange
+	if amb {
+		var other path
+		// Re-run to report the alternative: find returned the first of two.
+		var found []path
+		t.walk(t.hist[base], &t.sensed, len(pth.moves), path{}, &found)
+		if len(found) > 1 {
+			other = found[1]
+		}
+		evs = append(evs, &Ambiguous{Stamp: Stamp{At: made}, Ply: base + 1, Chosen: pth.moves, Other: other.moves})
+	}
+	for i, m := range pth.moves {
+		prev := t.hist[len(t.hist)-1]
+		next := pth.nodes[i]
+		ply := len(t.hist)
+		if len(pth.moves) == 1 {
+			ts, tt := t.turn.touches, t.turn.touched
+			if replaced {
+				ts, tt = t.turn.merged()
+			}
+			evs = t.touchMove(tmInput{at: made, ply: ply, x: prev, m: m, touches: ts, touched: tt}, evs)
+		}
+		t.hist = append(t.hist, next)
+		t.moves = append(t.moves, m)
+		t.madeAt = append(t.madeAt, made)
+		t.illeg = append(t.illeg, false)
+		evs = append(evs, &MoveMade{Stamp: Stamp{At: made}, Ply: ply, Side: prev.pos.Turn(), Move: m,
+			SAN: prev.pos.SAN(m), UCI: prev.pos.UCI(m), Position: next.pos})
+		switch {
+		case t.opts.Completion == Release || next.pos.Status() != rules.Ongoing:
+			evs = t.completeUpTo(made, ply, t.clock, evs)
+		case ply-2 > t.done:
+			// FIDE 2018 6.2.1.2: the player made his next move.
+			evs = t.completeUpTo(made, ply-2, nil, evs)
+		}
+		t.turn.reset(next.pos.Turn())
+	}
+	return evs
+}
+
+// completeUpTo completes the made plies up to ply.
+func (t *Tracker) completeUpTo(at time.Time, ply int, clk *ClockReading, evs []Event) []Event {
+	for t.done < ply && t.done < len(t.moves) {
+		i := t.done
+		t.done++
+		var c *ClockReading
+		if clk != nil {
+			cc := *clk
+			c = &cc
+		}
+		made := t.madeAt[i]
+		if made.After(at) {
+			made = at // the scan lagged behind the lever
+		}
+		prev := t.hist[i].pos
+		evs = append(evs, &MoveCompleted{Stamp: Stamp{At: at}, Ply: i + 1, Side: prev.Turn(), Move: t.moves[i],
+			SAN: t.san(prev, t.moves[i], t.illeg[i]), UCI: prev.UCI(t.moves[i]), Position: t.hist[i+1].pos,
+			MadeAt: made, Clock: c, Illegal: t.illeg[i]})
+	}
+	return evs
+}
+
+// san writes m; an illegal move that stood has no SAN, so it is written as
+// coordinates.
+func (t *Tracker) san(p rules.Position, m rules.Move, illegal bool) string {
+	if illegal {
+		return attemptText(t.geo, p.Placement(), m)
+	}
+	return p.SAN(m)
+}
+
+// retract takes the board back to ply base: moves made but not completed
+// are retracted; completed ones are corrected (takeback).
+func (t *Tracker) retract(at time.Time, base int, evs []Event) []Event {
+	if base >= len(t.hist)-1 {
+		return evs
+	}
+	pos := t.hist[base].pos
+	if base < t.done {
+		t.done = base
+		evs = append(evs, &Correction{Stamp: Stamp{At: at}, Ply: base, Reason: Takeback, Position: pos})
+	} else {
+		evs = append(evs, &MoveRetracted{Stamp: Stamp{At: at}, Ply: base, Position: pos})
+	}
+	t.hist = t.hist[:base+1]
+	t.moves = t.moves[:base]
+	t.madeAt = t.madeAt[:base]
+	t.illeg = t.illeg[:base]
+	return evs
+}
+
+// restedElsewhere reports TM-8 (FIDE 4.7): a move was made (the piece
+// rested on a legal square) and then replaced before completion. Castling
+// made in two steps (a king or rook move first) is not reported: in
+// Chess960 that is a normal way to castle, and rook-first castling is
+// TM-5's business.
+func (t *Tracker) restedElsewhere(base int, old, now rules.Move, evs []Event) []Event {
+	if now.IsCastle() && (old.From == now.From || old.From == now.To) {
+		return evs
+	}
+	x := t.hist[base]
+	c, msg := Likely, "a move was made and released on a legal square, then replaced"
+	if old.From == now.From {
+		c, msg = Possible, "the piece rested on a legal square and moved on (or slid slowly)"
+	}
+	return append(evs, &TouchEvidence{
+		Stamp: Stamp{At: t.lastChange}, Ply: base + 1, Side: x.pos.Turn(), Rule: "TM-8", Article: "4.7",
+		Certainty: c, Message: msg + ": " + x.pos.SAN(old) + " then " + x.pos.SAN(now),
+		Touched: []rules.Square{old.From}, Made: now, Evidence: append([]Touch(nil), t.turn.prev...),
+	})
+}
+
+// standIllegal enters a completed illegal move into the record (it stands:
+// FIDE 2018 A.4.2/B.4, or the arbiter accepted it).
+func (t *Tracker) standIllegal(at time.Time, il *pendingIllegal, n *node, evs []Event) []Event {
+	t.illegal = nil
+	prev := t.top().pos
+	ply := len(t.hist)
+	t.hist = append(t.hist, n)
+	t.moves = append(t.moves, il.ev.Attempt)
+	t.madeAt = append(t.madeAt, il.ev.At)
+	t.illeg = append(t.illeg, true)
+	_ = prev
+	evs = t.completeUpTo(at, ply, il.clock, evs)
+	t.turn.reset(n.pos.Turn())
+	return evs
+}

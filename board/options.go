@@ -1,0 +1,132 @@
+package board
+
+import (
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+)
+
+// Completion says when a made move is completed, i.e. enters the record.
+type Completion uint8
+
+// Completion rules.
+const (
+	// ClockPress: the move is completed when the mover presses the clock
+	// (FIDE 2018 6.2.1, 7.5.1), or when the mover makes their next move
+	// before pressing (6.2.1.2).
+	ClockPress Completion = iota
+	// Release: the move is completed once the piece is released, i.e. as
+	// soon as the placement is settled (the FIDE 2001 notion).
+	Release
+	// StableWindow: no clock. A made move is completed when the opponent
+	// starts their turn (lifts a piece) or the placement has been stable
+	// for [Options.CompleteAfter], whichever comes first.
+	StableWindow
+)
+
+// String returns "clock_press", "release" or "stable_window".
+func (c Completion) String() string {
+	switch c {
+	case ClockPress:
+		return "clock_press"
+	case Release:
+		return "release"
+	case StableWindow:
+		return "stable_window"
+	}
+	return "completion(?)"
+}
+
+// SetupFunc recognises a start position in a placement: it returns the
+// position (side to move, castling rights and all) and its Chess960 number
+// (0…959, -1 for the standard position and for positions outside 960), or
+// ok false. [ChessSetup] is the one for chess and Chess960.
+type SetupFunc func(p rules.Placement) (pos rules.Position, n960 int, ok bool)
+
+// Options configure a [Tracker]. The zero value of every duration means
+// its default.
+type Options struct {
+	// Start is the position the game starts from (any FEN, standard,
+	// Chess960, …). Required. The geometry comes from it.
+	Start rules.Position
+	// Completion: when a made move enters the record. Default ClockPress.
+	Completion Completion
+	// Settle: the sensed placement is judged once it has not changed for
+	// this long (a DGT board scans in 200–250 ms). Default 300 ms.
+	Settle time.Duration
+	// CompleteAfter: under StableWindow, a made move is completed after
+	// the placement has been stable this long. Default 3 s.
+	CompleteAfter time.Duration
+	// HoldAfter: a placement that nothing explains is reported as
+	// [Unexplained] once it has lasted this long (pieces in the air are
+	// normal for a moment). Default 2 s.
+	HoldAfter time.Duration
+	// PressGrace: after a lever press the board's scan may still be
+	// catching up; the tracker waits up to this long for the placement to
+	// show the move before it judges the press. Default 600 ms.
+	PressGrace time.Duration
+	// AdjustWindow: a piece lifted and put back on its own square within
+	// this long may have been an announced adjustment (FIDE 4.2.1); the
+	// touch-move evidence says so and is graded lower. Default 2 s.
+	AdjustWindow time.Duration
+	// TwoHandWindow: king and rook both off the board and both put down
+	// within this long of each other in castling suggests two hands (TM-11,
+	// FIDE 4.1/7.5.4). Default 250 ms.
+	TwoHandWindow time.Duration
+	// Flicker: a piece lifted and back on its square within this long is
+	// read as sensor noise or a brush, not a touch (one scan cycle cannot
+	// tell them apart). Default 300 ms.
+	Flicker time.Duration
+	// MaxDepth bounds the search for several plies made between two
+	// settled placements (fast replies). Default 2; at most 4.
+	MaxDepth int
+	// CatchUpDepth bounds the search after a full board read (reconnect):
+	// moves made while the board was not heard. Default 4; at most 6.
+	CatchUpDepth int
+	// IllegalStands: an illegal move that was completed stands once the
+	// opponent makes a move from the illegal position (rapid and blitz,
+	// FIDE 2018 A.4.2/B.4). Otherwise the tracker holds at the last legal
+	// position until the board is reinstated or the arbiter acts.
+	IllegalStands bool
+	// AutoOrientation: detect a board turned around (start position or
+	// game position seen rotated by 180°) and read it rotated.
+	AutoOrientation bool
+	// Rotated: the board is known to be turned around from the start.
+	Rotated bool
+	// Setup recognises start positions (new games). Nil: no set-up
+	// detection beyond the start position given.
+	Setup SetupFunc
+	// KingsCentre: read both kings placed on the four centre squares as a
+	// result gesture (the DGT convention: e4+d5 1-0, d4+e5 0-1, other
+	// pairs 1/2-1/2). Only on 8×8 boards.
+	KingsCentre bool
+}
+
+// withDefaults returns o with zero durations replaced by their defaults.
+func (o Options) withDefaults() Options {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.Settle, 300*time.Millisecond)
+	def(&o.CompleteAfter, 3*time.Second)
+	def(&o.HoldAfter, 2*time.Second)
+	def(&o.PressGrace, 600*time.Millisecond)
+	def(&o.AdjustWindow, 2*time.Second)
+	def(&o.TwoHandWindow, 250*time.Millisecond)
+	def(&o.Flicker, 300*time.Millisecond)
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = 2
+	}
+	if o.MaxDepth > 4 {
+		o.MaxDepth = 4
+	}
+	if o.CatchUpDepth <= 0 {
+		o.CatchUpDepth = 4
+	}
+	if o.CatchUpDepth > 6 {
+		o.CatchUpDepth = 6
+	}
+	return o
+}

@@ -1,0 +1,138 @@
+package board
+
+import (
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+)
+
+// ChessSetup returns the [SetupFunc] for chess and Chess960 games of
+// variant v: it recognises the standard start position and all 960
+// Chess960 start arrays. In a standard game the standard array is a
+// standard game (n960 -1) and any other array a Chess960 game; in a
+// Chess960 game every array, 518 (the standard one) included, is a
+// Chess960 game with its Scharnagl number.
+func ChessSetup(v chess.Variant) SetupFunc {
+	return func(p rules.Placement) (rules.Position, int, bool) {
+		n, ok := chess.Chess960Number(p)
+		if !ok {
+			return nil, 0, false
+		}
+		if v != chess.Chess960 && n == 518 {
+			return chess.StartPosition(chess.Standard), -1, true
+		}
+		pos := chess.Chess960Start(n)
+		if pos == nil {
+			return nil, 0, false
+		}
+		return pos, n, true
+	}
+}
+
+// trySetup starts a new game when the board shows a start position that
+// differs from the record's.
+func (t *Tracker) trySetup(at time.Time, evs []Event) ([]Event, bool) {
+	if t.opts.Setup == nil {
+		return evs, false
+	}
+	pos, n, ok := t.opts.Setup(t.sensed)
+	if !ok {
+		return evs, false
+	}
+	t.reset(pos)
+	return append(evs, &SetupDetected{Stamp: Stamp{At: at}, Position: pos, N960: n}), true
+}
+
+// tryRotation checks whether the board reads as turned around: the rotated
+// placement is the record's position, a legal continuation, or a start
+// position.
+func (t *Tracker) tryRotation(at time.Time, depth int, evs []Event) ([]Event, bool) {
+	r := rotate(t.sensed)
+	ok := r == t.top().place
+	if !ok {
+		if pth, _ := t.find(t.top(), &r, depth); len(pth.moves) > 0 {
+			ok = true
+		}
+	}
+	if !ok && t.opts.Setup != nil {
+		_, _, ok = t.opts.Setup(r)
+	}
+	if !ok {
+		return evs, false
+	}
+	t.rotated = !t.rotated
+	t.sensed = r
+	t.turn.reset(t.top().pos.Turn())
+	evs = append(evs, &OrientationChanged{Stamp: Stamp{At: at}, Rotated: t.rotated})
+	t.dirty = true
+	return t.evaluate(at, depth, evs), true
+}
+
+// tryGesture reads both kings put on the centre squares, with nothing else
+// changed, as a result signal (DGT convention: kings on e4 and d5, the
+// light centre squares, 1-0; on d4 and e5, the dark ones, 0-1; one on each
+// colour 1/2-1/2).
+func (t *Tracker) tryGesture(at time.Time, evs []Event) ([]Event, bool) {
+	if !t.opts.KingsCentre || t.geo != rules.Chess8x8 {
+		return evs, false
+	}
+	top := &t.top().place
+	p := &t.sensed
+	var wk, bk rules.Square = rules.NoSquare, rules.NoSquare
+	for _, s := range p.Diff(top, nil) {
+		before, now := top.Sq[s], p.Sq[s]
+		if (!before.IsEmpty() && before.Kind != rules.King) || (!now.IsEmpty() && now.Kind != rules.King) {
+			return evs, false
+		}
+	}
+	for s := 0; s < 64; s++ {
+		if p.Sq[s].Kind == rules.King {
+			if p.Sq[s].Color == rules.White {
+				wk = rules.Square(s)
+			} else {
+				bk = rules.Square(s)
+			}
+		}
+	}
+	centre := func(s rules.Square) bool {
+		f, r := t.geo.File(s), t.geo.Rank(s)
+		return s != rules.NoSquare && (f == 3 || f == 4) && (r == 3 || r == 4)
+	}
+	if !centre(wk) || !centre(bk) {
+		return evs, false
+	}
+	light := func(s rules.Square) bool { return (t.geo.File(s)+t.geo.Rank(s))%2 == 1 }
+	res := "1/2-1/2"
+	switch {
+	case light(wk) && light(bk):
+		res = "1-0"
+	case !light(wk) && !light(bk):
+		res = "0-1"
+	}
+	evs = t.resolved(at, evs)
+	t.over = true
+	t.press = nil
+	// The game ended on the board: moves made before the gesture stand
+	// (FIDE 6.2.1.1 by analogy; a result agreed after a move was made).
+	evs = t.completeUpTo(at, len(t.moves), t.clock, evs)
+	return append(evs, &ResultGesture{Stamp: Stamp{At: at}, Result: res, Gesture: "kings_centre"}), true
+}
+
+// evaluateOver judges the board after a result gesture: only a new set-up
+// (or the orientation) matters until the arbiter says otherwise.
+func (t *Tracker) evaluateOver(at time.Time, evs []Event) []Event {
+	if ev, ok := t.trySetup(at, evs); ok {
+		return ev
+	}
+	if t.opts.AutoOrientation && t.opts.Setup != nil {
+		if _, _, ok := t.opts.Setup(rotate(t.sensed)); ok {
+			t.rotated = !t.rotated
+			t.sensed = rotate(t.sensed)
+			evs = append(evs, &OrientationChanged{Stamp: Stamp{At: at}, Rotated: t.rotated})
+			ev, _ := t.trySetup(at, evs)
+			return ev
+		}
+	}
+	return evs
+}
