@@ -183,7 +183,11 @@ type movetextWriter struct {
 	opts    WriteOptions
 	lineLen int
 	glue    bool // the next token follows the last one without a space
-	scratch []byte
+	// inComment is set between { and }: a word that looks like the start
+	// of a tag pair is then never put at the start of a line, where the
+	// reader would take it for the next game's tag section.
+	inComment bool
+	scratch   []byte
 }
 
 func (m *movetextWriter) token(t string) {
@@ -195,7 +199,7 @@ func (m *movetextWriter) token(t string) {
 			m.w.WriteByte('\n')
 			m.lineLen = 0
 		}
-	case m.lineLen+1+n > m.width:
+	case m.lineLen+1+n > m.width && !(m.inComment && startsTag(t)):
 		m.w.WriteByte('\n')
 		m.lineLen = 0
 	default:
@@ -209,9 +213,13 @@ func (m *movetextWriter) token(t string) {
 
 func (m *movetextWriter) tokenBytes(t []byte) { m.token(string(t)) }
 
+// startsTag reports whether t begins like a tag pair: [ and a letter.
+func startsTag(t string) bool { return len(t) > 1 && t[0] == '[' && isLetter(t[1]) }
+
 // comment writes { text commands… }, breaking lines between words.
 func (m *movetextWriter) comment(text string, n *MoveNode) {
 	m.token("{")
+	m.inComment = true
 	if text != "" {
 		for _, word := range strings.Fields(text) {
 			m.token(strings.ReplaceAll(word, "}", ")"))
@@ -229,6 +237,7 @@ func (m *movetextWriter) comment(text string, n *MoveNode) {
 			m.tokenBytes(m.scratch)
 		}
 	}
+	m.inComment = false
 	m.token("}")
 }
 

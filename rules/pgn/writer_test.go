@@ -100,6 +100,24 @@ func TestWriteWrapsAt80(t *testing.T) {
 	}
 }
 
+// TestWriteNoTagAtLineStartInComment makes sure a comment quoting a tag
+// pair is not wrapped so that the tag starts a line, which would end the
+// game on reading.
+func TestWriteNoTagAtLineStartInComment(t *testing.T) {
+	long := strings.Repeat("word ", 15) + `[Event "x"] more`
+	g := &Game{Moves: []MoveNode{{SAN: "e4", Comment: long}, {SAN: "e5"}}, Result: "*"}
+	for width := 10; width <= 80; width++ {
+		var b strings.Builder
+		if err := Write(&b, g, WriteOptions{Width: width}); err != nil {
+			t.Fatal(err)
+		}
+		back := readOne(t, b.String(), parseOnly)
+		if len(back.Moves) != 2 || back.Moves[0].Comment != long {
+			t.Fatalf("width %d: read back %+v from\n%s", width, back.Moves, b.String())
+		}
+	}
+}
+
 func TestWriteOptionsLeaveOut(t *testing.T) {
 	g := readOne(t, "1. e4 $1 {[%clk 0:01:00] [%emt 0:00:02] nice} (1. d4) e5 *", parseOnly)
 	tests := []struct {
