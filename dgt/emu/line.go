@@ -1,0 +1,133 @@
+package emu
+
+import (
+	"slices"
+	"sync"
+	"time"
+)
+
+// Line is several emulated boards on one DGT bus (§4.1): they hear every
+// byte the host sends and share one line back to it. The line runs at 9600
+// baud: each board's reply occupies the line for 1/960 s per byte, and
+// replies that overlap in time collide — the line is a wired OR, so the
+// host receives the bitwise OR of the colliding bytes, which a checksum
+// catches. That is what makes broadcast pings (answered at random moments
+// within 1.1 s) collide sometimes, as on the real bus (§4.6).
+//
+// Like [Emulator], Line is a pure state machine with time passed in, safe
+// for concurrent use.
+type Line struct {
+	mu     sync.Mutex
+	boards []*Emulator
+	p      cmdParser
+	epoch  time.Time
+	slots  map[int64]byte // byte slots on the wire, index = time since epoch / byteTime
+	busy   []int64        // per board: first free slot
+	now    time.Time
+}
+
+// NewLine returns a line with the given boards, starting at start. The
+// boards should have distinct bus addresses.
+func NewLine(start time.Time, boards ...*Emulator) *Line {
+	return &Line{boards: boards, epoch: start, now: start, slots: map[int64]byte{}, busy: make([]int64, len(boards))}
+}
+
+// Boards returns the boards on the line.
+func (l *Line) Boards() []*Emulator { return slices.Clone(l.boards) }
+
+// Input feeds bytes the host sent at now to every board.
+func (l *Line) Input(now time.Time, p []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.advance(now)
+	l.p.feed(p)
+	for {
+		c, ok := l.p.next()
+		if !ok {
+			break
+		}
+		for _, b := range l.boards {
+			b.mu.Lock()
+			b.exec(now, c)
+			b.mu.Unlock()
+		}
+	}
+	l.collect()
+}
+
+// Advance moves every board to now.
+func (l *Line) Advance(now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.advance(now)
+}
+
+func (l *Line) advance(now time.Time) {
+	for _, b := range l.boards {
+		b.Advance(now)
+	}
+	if now.After(l.now) {
+		l.now = now
+	}
+	l.collect()
+}
+
+// collect puts the boards' new output on the wire.
+func (l *Line) collect() {
+	for i, b := range l.boards {
+		for _, c := range b.outputChunks() {
+			slot := int64(c.at.Sub(l.epoch) / byteTime)
+			if slot < l.busy[i] {
+				slot = l.busy[i]
+			}
+			for _, x := range c.b {
+				l.slots[slot] |= x
+				slot++
+			}
+			l.busy[i] = slot
+		}
+	}
+}
+
+// Output returns and forgets the bytes whose transmission has finished.
+func (l *Line) Output() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	done := int64(l.now.Sub(l.epoch) / byteTime) // slots ending by now
+	var keys []int64
+	for k := range l.slots {
+		if k < done {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	out := make([]byte, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, l.slots[k])
+		delete(l.slots, k)
+	}
+	return out
+}
+
+// NextEvent returns the earliest time something happens on the line: a
+// board's next event or the end of a byte in transmission.
+func (l *Line) NextEvent() (t time.Time, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, b := range l.boards {
+		if u, has := b.NextEvent(); has && (!ok || u.Before(t)) {
+			t, ok = u, true
+		}
+	}
+	if len(l.slots) > 0 {
+		last := int64(-1)
+		for k := range l.slots {
+			last = max(last, k)
+		}
+		u := l.epoch.Add(time.Duration(last+1) * byteTime)
+		if !ok || u.Before(t) {
+			t, ok = u, true
+		}
+	}
+	return t, ok
+}
