@@ -80,9 +80,18 @@ func (t *Tracker) tryGesture(at time.Time, evs []Event) ([]Event, bool) {
 	top := &t.top().place
 	p := &t.sensed
 	var wk, bk rules.Square = rules.NoSquare, rules.NoSquare
+	centre := func(s rules.Square) bool {
+		f, r := t.geo.File(s), t.geo.Rank(s)
+		return s != rules.NoSquare && (f == 3 || f == 4) && (r == 3 || r == 4)
+	}
+	// Only kings moved; other pieces may have been cleared off the centre
+	// to make room (the real capture johan.inbytes does that).
 	for _, s := range p.Diff(top, nil) {
 		before, now := top.Sq[s], p.Sq[s]
-		if (!before.IsEmpty() && before.Kind != rules.King) || (!now.IsEmpty() && now.Kind != rules.King) {
+		if !now.IsEmpty() && now.Kind != rules.King {
+			return evs, false
+		}
+		if !before.IsEmpty() && before.Kind != rules.King && !(now.IsEmpty() && centre(s)) {
 			return evs, false
 		}
 	}
@@ -94,10 +103,6 @@ func (t *Tracker) tryGesture(at time.Time, evs []Event) ([]Event, bool) {
 				bk = rules.Square(s)
 			}
 		}
-	}
-	centre := func(s rules.Square) bool {
-		f, r := t.geo.File(s), t.geo.Rank(s)
-		return s != rules.NoSquare && (f == 3 || f == 4) && (r == 3 || r == 4)
 	}
 	if !centre(wk) || !centre(bk) {
 		return evs, false

@@ -181,6 +181,21 @@ func (t *Tracker) Dump(at time.Time, p rules.Placement) []Event {
 	return t.evaluate(at, t.opts.CatchUpDepth, evs)
 }
 
+// Finish ends the input (the end of a recording, or the game was stopped
+// at the board): the board is judged at once, as after a full read, and
+// moves made but not completed are completed, as a move that ends the game
+// is (FIDE 2018 6.2.1.1). The tracker can be fed again afterwards.
+func (t *Tracker) Finish(at time.Time) []Event {
+	evs := t.advance(at, nil)
+	if t.dirty {
+		evs = t.evaluate(at, t.opts.MaxDepth, evs)
+	}
+	if t.press != nil {
+		evs = t.judgePress(at, evs)
+	}
+	return t.completeUpTo(at, len(t.moves), t.clock, evs)
+}
+
 // Tick lets time pass: settle windows, holds, press graces and stable
 // windows that expire by at produce their events.
 func (t *Tracker) Tick(at time.Time) []Event { return t.advance(at, nil) }

@@ -1,0 +1,163 @@
+package board
+
+import (
+	"bufio"
+	"encoding/base64"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+)
+
+// capturesDir holds the real DGT traffic of specs/dgt-protocol.md §7
+// (AGPL data: read in place, never copied into the repository).
+const capturesDir = "../../shared/data/dgt-captures"
+
+// captureGap is the time assumed between two messages of a capture (they
+// carry no timestamps): longer than the settle window, so every message
+// is judged, and shorter than the hold, so pieces in the air are never
+// reported. Completion is the clock lever, read from the clock messages.
+const captureGap = 500 * time.Millisecond
+
+// readCapture decodes a base64 capture, one board message per line.
+func readCapture(t testing.TB, name string) []dgt.Message {
+	t.Helper()
+	f, err := os.Open(filepath.Join(capturesDir, name))
+	if errors.Is(err, os.ErrNotExist) {
+		t.Skipf("captures not present at %s (../shared is absent)", capturesDir)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []dgt.Message
+	d := dgt.NewDecoder(dgt.SingleBoard)
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		b, err := base64.StdEncoding.DecodeString(line)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		d.Feed(b)
+		for {
+			m, err := d.Next()
+			if errors.Is(err, dgt.ErrNeedMore) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// expectedMoves reads 1.uci / 2.uci ("1. e2e4 e7e5" lines) or a PGN's SAN
+// movetext, as UCI.
+func expectedMoves(t *testing.T, name string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(capturesDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	text = regexp.MustCompile(`(?s)\[[^\]]*\]`).ReplaceAllString(text, " ")
+	text = regexp.MustCompile(`(?s)\{[^}]*\}`).ReplaceAllString(text, " ")
+	pos := rules.Position(chess.StartPosition(chess.Standard))
+	var out []string
+	for _, tok := range strings.Fields(text) {
+		if strings.HasSuffix(tok, ".") || tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*" {
+			continue
+		}
+		if i := strings.LastIndexByte(tok, '.'); i >= 0 {
+			tok = tok[i+1:]
+		}
+		m, err := pos.ParseMove(tok)
+		if err != nil {
+			t.Fatalf("%s: move %q: %v", name, tok, err)
+		}
+		out = append(out, pos.UCI(m))
+		if pos, err = pos.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// replayCapture feeds a capture to a tracker and returns all events.
+func replayCapture(t testing.TB, msgs []dgt.Message, opts Options) ([]Event, *Tracker) {
+	tr, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := t0
+	var evs []Event
+	for _, m := range msgs {
+		at = at.Add(captureGap)
+		evs = append(evs, FeedMessage(tr, at, m)...)
+	}
+	evs = append(evs, tr.Finish(at.Add(time.Minute))...)
+	return evs, tr
+}
+
+func captureOptions() Options {
+	return Options{
+		Start:           chess.StartPosition(chess.Standard),
+		AutoOrientation: true,
+		KingsCentre:     true,
+		Setup:           ChessSetup(chess.Standard),
+	}
+}
+
+func TestRealCaptures(t *testing.T) {
+	for _, c := range []struct{ in, want, result string }{
+		{"1.inbytes", "1.uci", ""},
+		{"2.inbytes", "2.uci", ""},
+		{"johan.inbytes", "johan.pgn", "1-0"},
+	} {
+		t.Run(c.in, func(t *testing.T) {
+			msgs := readCapture(t, c.in)
+			want := expectedMoves(t, c.want)
+			evs, tr := replayCapture(t, msgs, captureOptions())
+			got := ucis(evs)
+			if strings.Join(got, " ") != strings.Join(want, " ") {
+				for _, e := range evs {
+					switch e.(type) {
+					case *ClockChanged, *TurnStarted:
+						continue
+					}
+					t.Logf("%v %T %+v", e.When().Sub(t0), e, e)
+				}
+				t.Fatalf("moves\n got %v\nwant %v", got, want)
+			}
+			var gestures []string
+			for _, e := range evs {
+				if g, ok := e.(*ResultGesture); ok {
+					gestures = append(gestures, g.Result)
+				}
+				if il, ok := e.(*IllegalMove); ok && il.Completed {
+					t.Errorf("completed illegal move %+v", il)
+				}
+			}
+			if c.result != "" && (len(gestures) != 1 || gestures[0] != c.result) {
+				t.Errorf("result gestures %v, want [%s]", gestures, c.result)
+			}
+			if c.result == "" && len(gestures) != 0 {
+				t.Errorf("result gestures %v, want none", gestures)
+			}
+			t.Logf("%s: %d messages, %d plies, rotated %v", c.in, len(msgs), tr.Completed(), tr.Rotated())
+		})
+	}
+}
