@@ -161,7 +161,7 @@ func NewPositionOptions(v Variant, opts Options, fen string) (*Position, error) 
 		// Keep it only when it matters: the double-stepped pawn is there, the
 		// squares it crossed are empty and a pawn may take.
 		them := int(p.turn) ^ 1
-		from := 2*capSq - ep
+		from := 2*ep - capSq
 		if p.bb[them][pawn]&sqBB(capSq) != 0 && p.occupied()&(sqBB(ep)|sqBB(from)) == 0 &&
 			pawnAttacks[them][ep]&p.bb[p.turn][pawn] != 0 {
 			p.ep = int8(ep)
