@@ -23,7 +23,6 @@ var (
 	ErrBadMove             = errors.New("pgn: bad move")
 	ErrTooDeep             = errors.New("pgn: variations nested too deeply")
 	ErrNoStart             = errors.New("pgn: game has no start position (read with ParseOnly)")
-	ErrNoEngine            = errors.New("pgn: no position constructor for replaying moves")
 )
 
 // GameRef identifies a game in a multi-game stream for error messages:

@@ -69,7 +69,7 @@ type tagPos struct{ line, col int }
 func NewReader(r io.Reader, opts ReaderOptions) *Reader {
 	np := opts.NewPosition
 	if np == nil {
-		np = defaultPosition
+		np = ChessPosition
 	}
 	return &Reader{s: newScanner(r), opts: opts, newPos: np, scratch: make([]byte, 0, 256)}
 }

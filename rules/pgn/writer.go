@@ -134,7 +134,7 @@ outer:
 
 // isStandardStart reports whether pos is its variant's usual start.
 func isStandardStart(pos rules.Position) bool {
-	std, err := defaultPosition(pos.Variant(), "")
+	std, err := ChessPosition(pos.Variant(), "")
 	return err == nil && std.FEN() == pos.FEN()
 }
 
