@@ -1,0 +1,200 @@
+package broadcast
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func env(i int, public bool) Envelope {
+	return Envelope{Subject: fmt.Sprintf("s.%d", i), MsgID: fmt.Sprintf("id%d", i), Data: []byte(fmt.Sprintf(`{"n":%d}`, i)),
+		Target: TargetStream, Kind: KindMove, Game: testGame, Public: public}
+}
+
+func openOutbox(t *testing.T, dir string, o OutboxOptions) *Outbox {
+	t.Helper()
+	ob, err := OpenOutbox(dir, o)
+	if err != nil {
+		t.Fatalf("OpenOutbox: %v", err)
+	}
+	t.Cleanup(func() { ob.Close() })
+	return ob
+}
+
+// drain takes every due record in order, acking each.
+func drain(t *testing.T, ob *Outbox, now time.Time) []string {
+	t.Helper()
+	var ids []string
+	for {
+		rec, ok, _, err := ob.Next(now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			return ids
+		}
+		ids = append(ids, rec.MsgID)
+		if err := ob.Ack(rec.Seq); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestOutboxOrderAndDue(t *testing.T) {
+	ob := openOutbox(t, t.TempDir(), OutboxOptions{})
+	t0 := time.UnixMilli(1_000_000)
+	delay := 10 * time.Second
+	for i := range 3 {
+		at := t0.Add(time.Duration(i) * time.Second)
+		if err := ob.Append([]Envelope{env(i, false), env(100+i, true)}, []time.Time{at, at.Add(delay)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := drain(t, ob, t0.Add(5*time.Second))
+	if want := "[id0 id1 id2]"; fmt.Sprint(got) != want {
+		t.Errorf("live: %v, want %s", got, want)
+	}
+	_, ok, wake, err := ob.Next(t0.Add(5 * time.Second))
+	if ok || err != nil || !wake.Equal(t0.Add(delay)) {
+		t.Errorf("before due: ok=%v wake=%v err=%v, want wake %v", ok, wake, err, t0.Add(delay))
+	}
+	got = drain(t, ob, t0.Add(delay+time.Second))
+	if want := "[id100 id101]"; fmt.Sprint(got) != want {
+		t.Errorf("public at +11s: %v, want %s (not id102, due at +12s)", got, want)
+	}
+	if ob.Pending() != 1 {
+		t.Errorf("pending %d, want 1", ob.Pending())
+	}
+}
+
+func TestOutboxDueNeverGoesBack(t *testing.T) {
+	ob := openOutbox(t, t.TempDir(), OutboxOptions{})
+	t0 := time.UnixMilli(5_000_000)
+	ob.Append([]Envelope{env(1, true)}, []time.Time{t0})
+	ob.Append([]Envelope{env(2, true)}, []time.Time{t0.Add(-time.Minute)}) // clock stepped back
+	got := drain(t, ob, t0.Add(-time.Second))
+	if len(got) != 0 {
+		t.Errorf("a later record became due before an earlier one: %v", got)
+	}
+	if got := drain(t, ob, t0); fmt.Sprint(got) != "[id1 id2]" {
+		t.Errorf("got %v", got)
+	}
+}
+
+func TestOutboxReopenKeepsPending(t *testing.T) {
+	dir := t.TempDir()
+	ob, err := OpenOutbox(dir, OutboxOptions{SyncEachAppend: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.UnixMilli(1_000)
+	for i := range 5 {
+		ob.Append([]Envelope{env(i, false)}, []time.Time{now})
+	}
+	drain2 := func() { // ack two
+		for range 2 {
+			rec, _, _, _ := ob.Next(now)
+			ob.Ack(rec.Seq)
+		}
+	}
+	drain2()
+	ob.Close()
+	ob2 := openOutbox(t, dir, OutboxOptions{})
+	if got := drain(t, ob2, now); fmt.Sprint(got) != "[id2 id3 id4]" {
+		t.Errorf("after reopen: %v", got)
+	}
+	ob2.Append([]Envelope{env(9, false)}, []time.Time{now})
+	rec, ok, _, _ := ob2.Next(now)
+	if !ok || rec.Seq <= 5 {
+		t.Errorf("sequence numbers restarted: %+v", rec)
+	}
+}
+
+func TestOutboxTornTail(t *testing.T) {
+	dir := t.TempDir()
+	ob, _ := OpenOutbox(dir, OutboxOptions{})
+	now := time.UnixMilli(1_000)
+	ob.Append([]Envelope{env(1, false), env(2, false)}, []time.Time{now, now})
+	ob.Close()
+	path := filepath.Join(dir, journalName)
+	full, _ := os.ReadFile(path)
+	for _, cut := range []int{1, 5, 9, 20} {
+		t.Run(fmt.Sprint("cut", cut), func(t *testing.T) {
+			os.WriteFile(path, full[:len(full)-cut], 0o640)
+			ob := openOutbox(t, dir, OutboxOptions{})
+			if got := drain(t, ob, now); fmt.Sprint(got) != "[id1]" {
+				t.Errorf("got %v, want the intact first record", got)
+			}
+			ob.Close()
+		})
+	}
+	t.Run("flipped checksum at tail", func(t *testing.T) {
+		b := append([]byte{}, full...)
+		b[len(b)-1] ^= 0xff
+		os.WriteFile(path, b, 0o640)
+		ob := openOutbox(t, dir, OutboxOptions{})
+		if got := drain(t, ob, now); fmt.Sprint(got) != "[id1]" {
+			t.Errorf("got %v", got)
+		}
+	})
+}
+
+func TestOutboxCorruptMiddle(t *testing.T) {
+	dir := t.TempDir()
+	ob, _ := OpenOutbox(dir, OutboxOptions{})
+	now := time.UnixMilli(1_000)
+	ob.Append([]Envelope{env(1, false), env(2, false)}, []time.Time{now, now})
+	ob.Close()
+	path := filepath.Join(dir, journalName)
+	b, _ := os.ReadFile(path)
+	b[frameHeader+3] ^= 0xff // inside the first record's body
+	os.WriteFile(path, b, 0o640)
+	_, err := OpenOutbox(dir, OutboxOptions{})
+	var je *JournalError
+	if !errors.Is(err, ErrCorruptJournal) || !errors.As(err, &je) || je.Offset != 0 {
+		t.Fatalf("err = %v, want a JournalError at offset 0", err)
+	}
+	after, _ := os.ReadFile(path)
+	if len(after) != len(b) {
+		t.Errorf("corrupt journal was modified (%d → %d bytes)", len(b), len(after))
+	}
+}
+
+func TestOutboxCompaction(t *testing.T) {
+	dir := t.TempDir()
+	ob := openOutbox(t, dir, OutboxOptions{CompactBytes: 4096})
+	now := time.UnixMilli(1_000)
+	for i := range 200 {
+		envs, due := []Envelope{env(i, false)}, []time.Time{now}
+		if i < 10 {
+			envs, due = append(envs, env(1000+i, true)), append(due, now.Add(time.Hour))
+		}
+		ob.Append(envs, due)
+	}
+	before := ob.Size()
+	if got := drain(t, ob, now); len(got) != 200 {
+		t.Fatalf("drained %d", len(got))
+	}
+	if ob.Size() >= before/4 {
+		t.Errorf("journal not compacted: %d → %d bytes", before, ob.Size())
+	}
+	ob.Append([]Envelope{env(5000, false)}, []time.Time{now})
+	ob.Close()
+	ob2 := openOutbox(t, dir, OutboxOptions{})
+	got := drain(t, ob2, now.Add(2*time.Hour))
+	want := "[id5000 id1000 id1001 id1002 id1003 id1004 id1005 id1006 id1007 id1008 id1009]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("after compaction and reopen: %v, want %s", got, want)
+	}
+}
+
+func TestOutboxClosed(t *testing.T) {
+	ob, _ := OpenOutbox(t.TempDir(), OutboxOptions{})
+	ob.Close()
+	if err := ob.Append([]Envelope{env(1, false)}, []time.Time{time.Now()}); !errors.Is(err, ErrClosed) {
+		t.Errorf("append after close: %v", err)
+	}
+}
