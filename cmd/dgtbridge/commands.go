@@ -19,6 +19,7 @@ func commands() []command {
 	return []command{
 		{"version", "", "print version, commit and Go version", runVersion},
 		{"perft", "--variant V [--fen FEN] --depth D", "count the leaves of the legal move tree (rules engine check)", runPerft},
+		{"announce", "--lang L [--variant V] [--fen FEN] MOVE", "print the blind-player announcement of a move (FIDE Laws App. D)", runAnnounce},
 	}
 }
 

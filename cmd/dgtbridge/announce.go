@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules/announce"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+)
+
+// runAnnounce implements "dgtbridge announce --lang L [--variant V] [--fen
+// FEN] MOVE" (specs/interfaces.md §1, §3.5): it prints the blind-player
+// announcement of one move (UCI or SAN) in that position. With --clock
+// instead of MOVE it prints the talking-clock announcement (D.2.6.1).
+func runAnnounce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	const synopsis = "--lang L [--variant V] [--fen FEN] [--style long|short] MOVE\n       dgtbridge announce --lang L --clock WHITE/BLACK [--moves N]"
+	fs := newFlags("announce", synopsis,
+		"Print the blind-player announcement (FIDE Laws Appendix D) of one move, written in UCI or SAN,\n"+
+			"in the given position; or, with --clock, the talking-clock announcement of the times and move count.", stderr)
+	lang := fs.String("lang", "en", "language: en, de (FIDE D.2.1 wording) or vi")
+	variant := fs.String("variant", "chess", "variant: chess, chess960, crazyhouse, team-drop")
+	fen := fs.String("fen", "", "position before the move (default: the variant's start position)")
+	style := fs.String("style", "long", "long (piece, from and to squares) or short (SAN-like)")
+	noCheck := fs.Bool("no-check", false, "leave out check and checkmate")
+	clock := fs.String("clock", "", "announce the clock instead of a move: WHITE/BLACK remaining times, e.g. 1h25m30s/58m2s")
+	moves := fs.Int("moves", 0, "with --clock: the number of moves completed")
+	speak := fs.String("speak", "", `also speak it with espeak-ng: "device", or a folder for announce.wav`)
+
+	// Flags may follow MOVE: parse, take one positional, parse the rest.
+	var pos []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+
+	l, err := announce.ParseLang(*lang)
+	if err != nil {
+		return usageError{err}
+	}
+	var text string
+	switch {
+	case *clock != "":
+		if len(pos) > 0 {
+			return usageError{fmt.Errorf("announce: give either MOVE or --clock, not both")}
+		}
+		text, err = clockText(*clock, *moves, l)
+	case len(pos) == 1:
+		text, err = moveText(pos[0], *variant, *fen, *style, *noCheck, l)
+	case len(pos) == 0:
+		return usageError{errors.New("announce: give the MOVE to announce (UCI or SAN), e.g. dgtbridge announce --lang de Nf3")}
+	default:
+		return usageError{fmt.Errorf("announce: one MOVE only, got %q", strings.Join(pos, " "))}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, text)
+	if *speak != "" {
+		s, err := announce.NewSpeaker(*speak)
+		if err != nil {
+			return err
+		}
+		path, err := s.Speak(ctx, l, text, "announce")
+		if err != nil {
+			return err
+		}
+		if path != "" {
+			fmt.Fprintln(stderr, "wrote", path)
+		}
+	}
+	return nil
+}
+
+func moveText(move, variant, fen, style string, noCheck bool, l announce.Lang) (string, error) {
+	if variant == "xiangqi" {
+		return "", usageError{errors.New("announce: xiangqi moves are not announced (chess variants only)")}
+	}
+	v, err := chess.ParseVariant(variant)
+	if err != nil {
+		return "", usageError{fmt.Errorf("announce: unknown variant %q (want chess, chess960, crazyhouse or team-drop)", variant)}
+	}
+	st, err := announce.ParseStyle(style)
+	if err != nil {
+		return "", usageError{err}
+	}
+	if fen == "" {
+		fen = v.StartFEN()
+	}
+	p, err := chess.NewPosition(v, fen)
+	if err != nil {
+		return "", fmt.Errorf("announce: --fen: %w", err)
+	}
+	m, err := p.ParseMove(move)
+	if err != nil {
+		return "", fmt.Errorf("announce: %w", err)
+	}
+	return announce.Move(p, m, l, announce.Options{Style: st, OmitCheck: noCheck})
+}
+
+func clockText(clock string, moves int, l announce.Lang) (string, error) {
+	w, b, ok := strings.Cut(clock, "/")
+	if !ok {
+		return "", usageError{fmt.Errorf("announce: --clock %q: want WHITE/BLACK, e.g. 1h25m30s/58m2s", clock)}
+	}
+	wd, err1 := time.ParseDuration(w)
+	bd, err2 := time.ParseDuration(b)
+	if err := errors.Join(err1, err2); err != nil || moves < 0 {
+		return "", usageError{fmt.Errorf("announce: --clock %q --moves %d: want durations such as 1h25m30s/58m2s and a move count of 0 or more", clock, moves)}
+	}
+	return announce.Time(announce.Clock{White: wd, Black: bd, Moves: moves}, l)
+}
