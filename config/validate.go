@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/dgtbridge/dgtbridge/rules/clock"
 )
 
 // maxBusAddress is the largest DGT bus address (14 bits,
@@ -216,9 +218,11 @@ func checkToken(key, v string) *KeyError {
 	return nil
 }
 
+// checkTC checks a PGN TimeControl with the parser the clock model uses
+// (rules/clock), so that what loads also runs.
 func checkTC(key, v string) *KeyError {
-	if err := CheckTimeControl(v); err != nil {
-		return keyErr(key, "%v", err)
+	if _, err := clock.ParseTimeControl(v); err != nil {
+		return keyErr(key, "%v (PGN TimeControl, e.g. 5400+30 or 40/7200:1800+30)", err)
 	}
 	return nil
 }
@@ -278,4 +282,16 @@ func checkFEN(key, fen, variant string) *KeyError {
 		return keyErr(key, "%q is not a FEN: the placement needs %d ranks separated by /", fen, ranks)
 	}
 	return nil
+}
+
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -2,9 +2,12 @@ package config
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
 // board returns a YAML board list item with the given extra lines.
@@ -46,7 +49,7 @@ func TestErrors(t *testing.T) {
 		{"event id", "event: {id: Open 2026}\n", nil, nil, "event.id", false, "a-z, 0-9"},
 		{"empty event id", "event: {id: ''}\n", nil, nil, "event.id", false, "must not be empty"},
 		{"prefix", "nats: {prefix: dgt.x}\n", nil, nil, "nats.prefix", false, "subject token"},
-		{"event time control", "event: {time_control: 90min}\n", nil, nil, "event.time_control", false, "not a PGN time control"},
+		{"event time control", "event: {time_control: 90min}\n", nil, nil, "event.time_control", false, "PGN TimeControl"},
 		{"board time control", "boards:\n" + board(1, 1, "/dev/a", "time_control: '5400+'"), nil, nil, "boards[0].time_control", false, "increment"},
 		{"duration without unit", "event: {public_delay: 900}\n", nil, nil, "event.public_delay", false, "no unit"},
 		{"duration garbage", "event: {public_delay: soon}\n", nil, nil, "event.public_delay", false, "not a duration"},
@@ -160,20 +163,42 @@ func TestValidConfigs(t *testing.T) {
 	}
 }
 
-func TestCheckTimeControl(t *testing.T) {
+func TestTimeControls(t *testing.T) {
 	for _, tc := range []struct {
 		in string
 		ok bool
 	}{
 		{"?", true}, {"-", true}, {"300", true}, {"5400+30", true}, {"40/9000:3600", true},
 		{"40/7200:20/3600:900+30", true}, {"*180", true},
-		{"", false}, {"90m", false}, {"5400+", false}, {"+30", false}, {"3600:40/900", false},
-		{"0/300", false}, {"*180:300", false}, {"40/", false},
+		{"90m", false}, {"5400+", false}, {"+30", false}, {"3600:40/900", false}, {"40/", false},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
-			if err := CheckTimeControl(tc.in); (err == nil) != tc.ok {
-				t.Errorf("CheckTimeControl(%q) = %v, want ok=%v", tc.in, err, tc.ok)
+			_, err := load(t, "event: {time_control: '"+tc.in+"'}\n", nil)
+			if (err == nil) != tc.ok {
+				t.Errorf("event.time_control %q: %v, want ok=%v", tc.in, err, tc.ok)
+			}
+			if err != nil && !hasKey(err, "event.time_control") {
+				t.Errorf("error %q does not name event.time_control", err)
 			}
 		})
+	}
+}
+
+// TestRulesetNamesAgree keeps the contract's list in step with the rule
+// sets that exist: every implemented rule set is a valid name here, for
+// the variant it judges.
+func TestRulesetNamesAgree(t *testing.T) {
+	for _, name := range ruleset.Names() {
+		if !slices.Contains(RulesetNames(), name) {
+			t.Errorf("ruleset %q exists but config does not accept it", name)
+			continue
+		}
+		rs, err := ruleset.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(rulesetVariants[name], rs.Variant) {
+			t.Errorf("ruleset %q judges %q, config allows it for %v", name, rs.Variant, rulesetVariants[name])
+		}
 	}
 }
