@@ -132,6 +132,13 @@ func TestNextFrameAliasesNoAlloc(t *testing.T) {
 	if allocs != 0 {
 		t.Fatalf("%v allocations per field update", allocs)
 	}
+	allocs = testing.AllocsPerRun(100, func() {
+		d.Feed(e4)
+		_, _ = d.Next()
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per field update through Next", allocs)
+	}
 }
 
 // chunkReader returns its data in the given chunk sizes, then err.

@@ -1,6 +1,9 @@
 package dgt
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // Frame is one well-formed board→host frame as cut from a stream by
 // [Decoder.NextFrame]: length and (bus) checksum already verified, content
@@ -124,6 +127,9 @@ func ParseFrame(m Mode, f Frame) (Message, error) {
 		if err != nil {
 			return nil, err
 		}
+		if u.Extra == 0 {
+			return boxedUpdates()[u.Field][u.Piece], nil
+		}
 		return u, nil
 	case MsgEEMoves:
 		return EEMoves{Data: string(d)}, nil
@@ -213,3 +219,15 @@ func parseBus(f Frame) (Message, error) {
 	}
 	return nil, fmt.Errorf("%w 0x%02x in bus mode", ErrUnknownMessage, f.ID)
 }
+
+// boxedUpdates holds every ordinary field update already boxed in a
+// Message, so the hot path of [Decoder.Next] does not allocate.
+var boxedUpdates = sync.OnceValue(func() *[NumFields][16]Message {
+	var t [NumFields][16]Message
+	for f := range t {
+		for p := range t[f] {
+			t[f][p] = FieldUpdate{Field: Field(f), Piece: PieceCode(p)}
+		}
+	}
+	return &t
+})
