@@ -106,7 +106,7 @@ func body(pos rules.Position, m rules.Move, legal []rules.Move, w *words, style 
 		return w.long
 	case m.IsDrop():
 		return fmt.Sprintf(w.drop, w.piece(m.Drop), w.square(g, m.To))
-	case m.To == rules.NoSquare:
+	case m.Flags&rules.FlagRemove != 0 || m.To == rules.NoSquare:
 		// Team variant A6: the opponent's unpromoted pawn is taken off.
 		return fmt.Sprintf(w.remove, w.piece(pos.At(m.From).Kind), w.square(g, m.From))
 	}

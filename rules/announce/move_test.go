@@ -69,6 +69,10 @@ var cases = []announceCase{
 		en: "Bishop c1 to h6", de: "Laeufer Cesar eins – Hector sechs", vi: "Tượng c1 – h6"},
 	{name: "drop", variant: chess.Crazyhouse, fen: "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1", move: "N@f3",
 		en: "Knight dropped on f3", de: "Springer eingesetzt auf Felix drei", vi: "Đặt Mã f3"},
+	{name: "team-drop drop", variant: chess.TeamDrop, fen: "k7/8/8/8/8/8/8/4K3[Q] w - - 0 1", move: "Q@c3",
+		en: "Queen dropped on c3", de: "Dame eingesetzt auf Cesar drei", vi: "Đặt Hậu c3"},
+	{name: "team-drop removal of the unpromoted pawn", variant: chess.TeamDrop, fen: "k3P3/8/8/8/8/8/8/4K3[] b - - 0 1", move: "x@e8",
+		en: "Pawn on e8 removed", de: "Bauer auf Eva acht entfernt", vi: "Bỏ Tốt e8"},
 }
 
 func TestMove(t *testing.T) {
