@@ -27,6 +27,7 @@ var overrideKeys = map[string]setter{
 	"clock_press_no_move_is_illegal":  boolSetter(func(rs *RuleSet) *bool { return &rs.Illegal.ClockWithoutMoveIsIllegal }),
 	"two_hands_is_illegal":            boolSetter(func(rs *RuleSet) *bool { return &rs.Illegal.TwoHandsIsIllegal }),
 	"unpromoted_pawn_to_queen":        boolSetter(func(rs *RuleSet) *bool { return &rs.Illegal.UnpromotedPawnToQueen }),
+	"illegal_position_draw":           boolSetter(func(rs *RuleSet) *bool { return &rs.Illegal.IllegalPositionDraw }),
 	"te_loss_threshold":               intSetter(func(rs *RuleSet) *int { return &rs.TechnicalErrors.LossAt }),
 	"te_requires_arbiter":             boolSetter(func(rs *RuleSet) *bool { return &rs.TechnicalErrors.RequiresArbiter }),
 	"draw_claim_right_lost_on":        enumSetter(lapseNames, func(rs *RuleSet, i int) { rs.Claims.LapseOn = Lapse(i) }),

@@ -78,6 +78,7 @@ func fide2018(g GameType) RuleSet {
 			Threefold: "9.2", FiftyMove: "9.3", Fivefold: "9.6.1", SeventyFive: "9.6.2", WrongClaim: "9.5.3",
 			Flag: "6.9", FlagNoMate: "6.9", BothFlags: "III.3.1", TimeWinClaim: "A.4.3",
 			Displaced: "7.4", ClockDefect: "6.10.1", ClockSetting: "6.10.2", Scoresheet: "8.4", Agreement: "5.2.3",
+			Resignation: "5.1.2", Setup: "7.2.1", Orientation: "7.2.2",
 		},
 	}
 	switch g {
@@ -85,13 +86,17 @@ func fide2018(g GameType) RuleSet {
 		// A.5 makes the event declare A.3 or A.4; A.4 is the default here.
 		rs.Supervision = Limited
 		rs.Illegal.Window = UntilOpponentMoves
+		rs.Illegal.IllegalPositionDraw = true
 		rs.SetupClaimCutoffMoves = 10
 		rs.Articles.IllegalWindow = "A.4.2"
+		rs.Articles.IllegalPosition = "A.4.4"
 		rs.Articles.Flag = "6.9, A.4.5"
 	case Blitz:
 		rs.Supervision = Limited
 		rs.Illegal.Window = UntilOpponentMoves
+		rs.Illegal.IllegalPositionDraw = true
 		rs.SetupClaimCutoffMoves = 10
+		rs.Articles.IllegalPosition = "B.4, A.4.4"
 		rs.Flags.BothFlags = BothFlagsArbiter // Guideline III does not apply to blitz (III.2.2)
 		rs.Articles.IllegalWindow = "B.4, A.4.2"
 		rs.Articles.IllegalLadder = "7.5.5, B.2"
@@ -131,6 +136,7 @@ func fide2001(g GameType) RuleSet {
 			Flag: "2001 6.10", FlagNoMate: "2001 6.10", BothFlags: "2001 6.12, 10.3",
 			Displaced: "2001 7.3", ClockDefect: "2001 6 (defective clock)", ClockSetting: "2001 6 (clock setting)",
 			Scoresheet: "2001 8.4", Agreement: "2001 9.1",
+			Resignation: "2001 5.1(b)", Setup: "2001 7.1(a)", Orientation: "2001 7.1(b)",
 		},
 	}
 	if g == Standard {

@@ -85,6 +85,10 @@ type IllegalMoves struct {
 	// UnpromotedPawnToQueen: a pawn left unpromoted is an illegal move and
 	// is replaced by a queen (7.5.2).
 	UnpromotedPawnToQueen bool
+	// IllegalPositionDraw: an illegal position (an unpromoted pawn on the
+	// last rank) still on the board after the next completed move is a
+	// draw (A.4.4, rapid/blitz under Limited supervision).
+	IllegalPositionDraw bool
 }
 
 // TechnicalErrors is the technical-error count of 004 (Reg. §11, App. I A10).
@@ -175,5 +179,6 @@ type Articles struct {
 	Threefold, FiftyMove, Fivefold, SeventyFive, WrongClaim                 string
 	Flag, FlagNoMate, BothFlags, TimeWinClaim                               string
 	Displaced, ClockDefect, ClockSetting, Scoresheet                        string
-	TechnicalError, Agreement                                               string
+	TechnicalError, Agreement, Resignation, Setup, Orientation              string
+	IllegalPosition                                                         string
 }

@@ -1,0 +1,316 @@
+package arbiter
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/board"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/clock"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
+)
+
+// GameInfo identifies the game.
+type GameInfo struct {
+	// ID is "<event>.<round>.<board>" (specs/interfaces.md §3).
+	ID           string
+	White, Black string
+}
+
+// Penalties says who applies time penalties (config key penalties).
+type Penalties uint8
+
+// Penalty modes.
+const (
+	// PenaltiesAlert: the daemon proposes, the arbiter applies (default).
+	PenaltiesAlert Penalties = iota
+	// PenaltiesAuto: time penalties are also sent to the clock as a
+	// [ClockCommand].
+	PenaltiesAuto
+)
+
+// Options configures an [Adjudicator]. The zero value is valid: penalties
+// are alerts only, the time control is unknown, the start position comes
+// from the tracker's SetupDetected event.
+type Options struct {
+	Penalties Penalties
+	// TimeControl of the game; the zero value means unknown (flags are
+	// still detected from the readings).
+	TimeControl clock.TimeControl
+	// ClockTolerance: see clock.DefaultTolerance.
+	ClockTolerance time.Duration
+	// Start is the initial position when the tracker will not report one
+	// (replay with --fen); nil: wait for SetupDetected or the first move.
+	Start rules.Position
+	// MidGame: the game is resumed (daemon restart), so the first clock
+	// reading is not checked against the control's starting times.
+	MidGame bool
+}
+
+// plyRec is one completed move of the record.
+type plyRec struct {
+	side     rules.Color
+	uci, san string
+	pos      rules.Position // after the move
+	key      rules.RepetitionKey
+	at       time.Time
+	illegal  bool // stood although illegal
+}
+
+// pendingIllegal is an illegal move whose window is open.
+type pendingIllegal struct {
+	alertID string
+	side    rules.Color
+	ply     int
+	counted bool // counted towards the ladder (undone when it stands unpunished)
+	acted   bool // the arbiter acknowledged or applied a penalty
+	kind    string
+}
+
+// Adjudicator applies one rule set to one game. It is not safe for
+// concurrent use: the board's tracker goroutine owns it.
+type Adjudicator struct {
+	game GameInfo
+	rs   ruleset.RuleSet
+	opts Options
+	clk  *clock.Model
+
+	start    rules.Position
+	plies    []plyRec
+	counts   map[rules.RepetitionKey]int
+	result   *Result
+	revision int
+
+	illegal [2]int                     // illegal moves counted (7.5.5 ladder)
+	te      [2]int                     // confirmed technical errors (004 Reg. §11)
+	pending []*pendingIllegal          // illegal moves whose window is open
+	byAlert map[string]*pendingIllegal // every illegal move, by alert id
+	alerts  map[string]*Alert
+	seq     map[string]int
+
+	lastReading  *clock.Reading
+	unexplained  bool
+	notified     map[string]bool // one-shot alerts already sent (keys by topic)
+	illegalStood int             // ply of an illegal move that stood (A.4.4 check), 0 if none
+}
+
+// New returns the adjudicator of game under rule set rs.
+func New(game GameInfo, rs ruleset.RuleSet, opts Options) *Adjudicator {
+	a := &Adjudicator{game: game, rs: rs, opts: opts}
+	a.reset(opts.Start)
+	return a
+}
+
+// reset starts a new game from start (nil: unknown yet).
+func (a *Adjudicator) reset(start rules.Position) {
+	a.start = start
+	a.plies = nil
+	a.counts = map[rules.RepetitionKey]int{}
+	if start != nil {
+		a.counts[start.RepetitionKey()] = 1
+	}
+	a.result = nil
+	a.illegal, a.te = [2]int{}, [2]int{}
+	a.pending = nil
+	a.byAlert = map[string]*pendingIllegal{}
+	a.alerts = map[string]*Alert{}
+	a.seq = map[string]int{}
+	a.notified = map[string]bool{}
+	a.unexplained = false
+	a.illegalStood = 0
+	a.lastReading = nil
+	if !a.opts.TimeControl.Untimed {
+		a.clk = clock.NewModel(a.opts.TimeControl, clock.Options{Tolerance: a.opts.ClockTolerance, MidGame: a.opts.MidGame})
+	}
+}
+
+// RuleSet returns the rule set in force.
+func (a *Adjudicator) RuleSet() ruleset.RuleSet { return a.rs }
+
+// Result returns the game's result so far, nil while it is in progress.
+func (a *Adjudicator) Result() *Result {
+	if a.result == nil {
+		return nil
+	}
+	r := *a.result
+	return &r
+}
+
+// IllegalMoves returns how many illegal moves of side c count towards the
+// ladder, and TechnicalErrors how many confirmed technical errors it has.
+func (a *Adjudicator) IllegalMoves(c rules.Color) int { return a.illegal[c&1] }
+
+// TechnicalErrors returns side c's confirmed technical errors.
+func (a *Adjudicator) TechnicalErrors(c rules.Color) int { return a.te[c&1] }
+
+// Alert returns the alert with id, if the adjudicator raised it.
+func (a *Adjudicator) Alert(id string) (Alert, bool) {
+	al, ok := a.alerts[id]
+	if !ok {
+		return Alert{}, false
+	}
+	return *al, true
+}
+
+// Ply returns the number of completed moves in the record.
+func (a *Adjudicator) Ply() int { return len(a.plies) }
+
+// position returns the current position of the record (nil if unknown).
+func (a *Adjudicator) position() rules.Position {
+	if n := len(a.plies); n > 0 {
+		return a.plies[n-1].pos
+	}
+	return a.start
+}
+
+// positionAt returns the position after ply (0: the start).
+func (a *Adjudicator) positionAt(ply int) rules.Position {
+	if ply <= 0 || len(a.plies) == 0 {
+		return a.start
+	}
+	if ply > len(a.plies) {
+		ply = len(a.plies)
+	}
+	return a.plies[ply-1].pos
+}
+
+// Handle consumes one tracker event and returns the outputs it causes, in
+// order. Events of the types declared in this package ([DeviceLost],
+// [DeviceBack]) are accepted too.
+func (a *Adjudicator) Handle(ev board.Event) []Output {
+	var out []Output
+	switch e := ev.(type) {
+	case board.SetupDetected:
+		a.reset(e.Position)
+	case board.MoveMade:
+		out = a.onMoveMade(e.At, e.Side, e.Ply)
+	case board.MoveCompleted:
+		out = a.onMoveCompleted(e)
+	case board.IllegalMove:
+		out = a.onIllegal(e)
+	case board.ClockWithoutMove:
+		out = a.onClockWithoutMove(e)
+	case board.ClockChanged:
+		out = a.onClock(e.Clock, e.At)
+	case board.TouchEvidence:
+		out = a.onTouch(e)
+	case board.TurnStarted:
+		out = a.onTurnStarted(e)
+	case board.ResultGesture:
+		out = a.onGesture(e)
+	case board.DisplacedPieces:
+		out = a.onDisplaced(e.At, e.Squares, "pieces stand on wrong squares without a move")
+	case board.Unexplained:
+		a.unexplained = true
+		out = a.onDisplaced(e.At, e.Squares, "the board differs from the game position and no legal move explains it")
+	case board.Explained:
+		out = a.onExplained(e.At)
+	case board.OrientationChanged:
+		out = a.onOrientation(e)
+	case board.Correction:
+		a.truncate(e.Ply)
+	case board.Ambiguous:
+		out = a.onAmbiguous(e)
+	case DeviceLost:
+		out = a.onDevice(e.At, e.Device, e.Detail, false)
+	case DeviceBack:
+		out = a.onDevice(e.At, e.Device, "", true)
+	}
+	return out
+}
+
+// newAlert builds an alert with a deterministic id and remembers it.
+func (a *Adjudicator) newAlert(at time.Time, kind, sev, article string, side rules.Color, ply int, msg string) *Alert {
+	k := fmt.Sprintf("%s.%d", kind, ply)
+	seq := a.seq[k]
+	a.seq[k] = seq + 1
+	al := &Alert{
+		ID:       fmt.Sprintf("%s.%s.%d.%d", a.game.ID, kind, ply, seq),
+		Game:     a.game.ID,
+		Kind:     kind,
+		Severity: sev,
+		Article:  article,
+		Ply:      ply,
+		Message:  msg,
+		At:       at,
+	}
+	if side == rules.White || side == rules.Black {
+		al.Side = side.String()
+	}
+	a.alerts[al.ID] = al
+	return al
+}
+
+// once reports whether topic has not been notified yet, and marks it.
+func (a *Adjudicator) once(topic string) bool {
+	if a.notified[topic] {
+		return false
+	}
+	a.notified[topic] = true
+	return true
+}
+
+// setResult records a result and returns it as an output.
+func (a *Adjudicator) setResult(at time.Time, result, termination, article string, provisional bool) *Result {
+	r := &Result{Game: a.game.ID, Result: result, Termination: termination, Article: article, Provisional: provisional, At: at}
+	a.result = r
+	cp := *r
+	return &cp
+}
+
+// over reports whether the game has a result (provisional or not).
+func (a *Adjudicator) over() bool { return a.result != nil && a.result.Result != "*" }
+
+// winFor returns the result string of a win by c.
+func winFor(c rules.Color) string {
+	if c == rules.White {
+		return "1-0"
+	}
+	return "0-1"
+}
+
+// Draw is the result string of a draw.
+const Draw = "1/2-1/2"
+
+// name returns "White" or "Black".
+func name(c rules.Color) string {
+	switch c {
+	case rules.White:
+		return "White"
+	case rules.Black:
+		return "Black"
+	}
+	return "Neither side"
+}
+
+// sq returns the algebraic name of s on the game's board.
+func (a *Adjudicator) sq(s rules.Square) string {
+	if p := a.position(); p != nil {
+		return p.Geometry().Name(s)
+	}
+	return rules.Chess8x8.Name(s)
+}
+
+// touches converts tracker touches to evidence.
+func (a *Adjudicator) touches(ts []board.Touch) []Evidence {
+	var ev []Evidence
+	for _, t := range ts {
+		e := Evidence{At: t.At, Square: a.sq(t.Square), Event: "place"}
+		if t.Lift {
+			e.Event = "lift"
+		}
+		if !t.Piece.IsEmpty() {
+			e.Piece = t.Piece.String()
+		}
+		ev = append(ev, e)
+	}
+	return ev
+}
+
+// moveNo returns the move number ("23." or "23...") of ply.
+func moveNo(ply int) string {
+	if ply%2 == 1 {
+		return fmt.Sprintf("%d.", (ply+1)/2)
+	}
+	return fmt.Sprintf("%d...", ply/2)
+}

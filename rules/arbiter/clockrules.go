@@ -1,0 +1,202 @@
+package arbiter
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/board"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/clock"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
+)
+
+// onClock feeds a clock reading to the clock model and judges what it
+// implies.
+func (a *Adjudicator) onClock(r board.ClockReading, at time.Time) []Output {
+	cr := clock.Reading{White: r.White, Black: r.Black, Running: r.Running, WhiteFlag: r.WhiteFlag, BlackFlag: r.BlackFlag}
+	a.lastReading = &cr
+	if a.clk == nil {
+		return nil
+	}
+	var out []Output
+	for _, ce := range a.clk.Observe(cr, at) {
+		out = append(out, a.clockEvent(ce)...)
+	}
+	return append(out, a.scoresheet(cr, at)...)
+}
+
+// clockEvent turns a clock-model event into alerts.
+func (a *Adjudicator) clockEvent(ce clock.Event) []Output {
+	switch e := ce.(type) {
+	case clock.FlagFall:
+		return a.onFlag(e)
+	case clock.BothFlags:
+		return a.onBothFlags(e)
+	case clock.Inconsistency:
+		return a.onInconsistency(e)
+	}
+	return nil // PeriodChange: normal play
+}
+
+// onFlag applies 6.9 (2001 6.10, B6): a flag fall is a loss unless the
+// opponent cannot mate; after the end of the game it is only information.
+func (a *Adjudicator) onFlag(e clock.FlagFall) []Output {
+	ply := len(a.plies)
+	ev := []Evidence{{At: e.Estimated, Event: "flag"}}
+	arts := a.rs.Articles
+	if a.over() {
+		return []Output{a.newAlert(e.At, KindFlagFall, Info, arts.Flag, e.Side, ply,
+			fmt.Sprintf("%s's flag fell after the game had ended (%s): no effect.", name(e.Side), a.result.Result))}
+	}
+	if e.PeriodTimeMissing {
+		al := a.newAlert(e.At, KindClockSetting, Crit, arts.ClockSetting, e.Side, ply,
+			fmt.Sprintf("%s's flag fell after completing %d moves, but the clock never added the next period's time: check the setting and the move counter before ruling on time (6.4, 6.10.2).", name(e.Side), e.MovesDone))
+		al.Evidence = ev
+		return []Output{al}
+	}
+	opp := e.Side.Other()
+	pos := a.position()
+	oppCanMate := pos == nil || pos.CanMate(opp)
+	result, article := winFor(opp), arts.Flag
+	msg := fmt.Sprintf("%s's flag fell at %s", name(e.Side), timeJSON(e.Estimated))
+	if e.MovesRequired > 0 {
+		msg += fmt.Sprintf(" with %d of the %d moves of the period completed (6.4)", e.MovesDone, e.MovesRequired)
+	}
+	if a.rs.Flags.NoMateDraw && !oppCanMate {
+		result, article = Draw, arts.FlagNoMate
+		msg += fmt.Sprintf(", but %s cannot checkmate by any series of legal moves: draw.", name(opp))
+	} else {
+		msg += fmt.Sprintf(": %s wins on time.", name(opp))
+	}
+	sev := Crit
+	if !a.rs.Flags.ArbiterCalls {
+		sev = Info
+		msg += fmt.Sprintf(" Logged as evidence for a claim only: the arbiter must not signal flag falls (%s); a win needs %s's claim with his own flag up.", arts.Flag, name(opp))
+	} else if a.rs.GameType != ruleset.Standard {
+		msg += " The arbiter calls the flag (A.4.5)."
+	}
+	al := a.newAlert(e.At, KindFlagFall, sev, article, e.Side, ply, msg)
+	al.Proposal = map[string]any{"result": result}
+	al.Evidence = ev
+	return []Output{al}
+}
+
+// onBothFlags applies the both-flags rule of the set (III.3.1; 2001 6.12,
+// 10.3, B8; otherwise the arbiter decides from the flag times).
+func (a *Adjudicator) onBothFlags(e clock.BothFlags) []Output {
+	ply := len(a.plies)
+	ev := []Evidence{{At: e.WhiteAt, Event: "flag", Piece: "K"}, {At: e.BlackAt, Event: "flag", Piece: "k"}}
+	if a.over() {
+		return []Output{a.newAlert(e.At, KindBothFlags, Info, a.rs.Articles.BothFlags, rules.NoColor, ply, "Both flags are down after the game had ended: no effect.")}
+	}
+	order := "the order cannot be established from the clock"
+	if e.First != rules.NoColor {
+		order = fmt.Sprintf("%s's fell first (%s, the other at %s)", name(e.First), timeJSON(pick(e, e.First)), timeJSON(pick(e, e.First.Other())))
+	}
+	msg := "Both flags are down; " + order + ". "
+	prop := map[string]any{}
+	rule := a.rs.Flags.BothFlags
+	if rule == ruleset.BothFlagsQuickplay && (!a.rs.QuickplayFinish || a.opts.TimeControl.HasIncrement() || !a.opts.TimeControl.Timed()) {
+		rule = ruleset.BothFlagsArbiter // III.2, III.2.2: only announced, only without increment
+	}
+	switch rule {
+	case ruleset.BothFlagsDraw:
+		msg += "The game is drawn."
+		prop["result"] = Draw
+	case ruleset.BothFlagsQuickplay:
+		switch {
+		case e.First != rules.NoColor:
+			msg += fmt.Sprintf("The first flag decides: %s lost on time unless the arbiter rules otherwise.", name(e.First))
+			prop["result"] = winFor(e.First.Other())
+		case e.LastPeriod:
+			msg += "In the period in which all remaining moves must be completed: the game is drawn."
+			prop["result"] = Draw
+		default:
+			msg += "Not in the last period: the game continues."
+			prop["continue"] = true
+		}
+	default:
+		msg += "No rule decides this: the arbiter decides from the flag times."
+		if e.First != rules.NoColor {
+			prop["first"] = e.First.String()
+		}
+	}
+	al := a.newAlert(e.At, KindBothFlags, Crit, a.rs.Articles.BothFlags, e.First, ply, msg)
+	if len(prop) > 0 {
+		al.Proposal = prop
+	}
+	al.Evidence = ev
+	return []Output{al}
+}
+
+func pick(e clock.BothFlags, c rules.Color) time.Time {
+	if c == rules.White {
+		return e.WhiteAt
+	}
+	return e.BlackAt
+}
+
+// onInconsistency reports clock defects (6.10.1), setting or move-counter
+// errors (6.10.2, 7.1, 8.6) and moves completed with the clock stopped.
+func (a *Adjudicator) onInconsistency(e clock.Inconsistency) []Output {
+	ply := len(a.plies)
+	arts := a.rs.Articles
+	var al *Alert
+	switch e.Kind {
+	case clock.TimeJump, clock.TimeFrozen, clock.ClockReset:
+		al = a.newAlert(e.At, KindClockDefect, Crit, arts.ClockDefect, e.Side, ply,
+			"Possible clock defect: "+e.Detail+". The arbiter sets the times on a replacement clock.")
+		if e.Kind != clock.ClockReset {
+			w, b := a.clk.Remaining(e.At)
+			if e.Side == rules.White {
+				w = e.Expected
+			} else if e.Side == rules.Black {
+				b = e.Expected
+			}
+			al.Proposal = map[string]any{"white_ms": w.Milliseconds(), "black_ms": b.Milliseconds()}
+		}
+	case clock.MoveWithClockStopped:
+		al = a.newAlert(e.At, KindClockMisuse, Warn, arts.ClockSetting, e.Side, ply, e.Detail+".")
+	case clock.SettingMismatch:
+		sev := Crit
+		if a.pastSetupCutoff() {
+			sev = Warn
+		}
+		al = a.newAlert(e.At, KindClockSetting, sev, arts.ClockSetting, e.Side, ply, "Clock setting differs from the time control: "+e.Detail+".")
+		al.Proposal = map[string]any{e.Side.String() + "_ms": e.Expected.Milliseconds()}
+	default: // TimeAdded, PeriodTimeMissing
+		sev := Warn
+		al = a.newAlert(e.At, KindClockSetting, sev, arts.ClockSetting, e.Side, ply, e.Detail+".")
+		al.Proposal = map[string]any{e.Side.String() + "_ms": e.Expected.Milliseconds()}
+	}
+	al.Evidence = []Evidence{{At: e.At, Event: "clock"}}
+	return []Output{al}
+}
+
+// pastSetupCutoff reports whether each player has completed the moves after
+// which set-up and clock-setting claims are barred (A.4.1; 2001 B4).
+func (a *Adjudicator) pastSetupCutoff() bool {
+	n := a.rs.SetupClaimCutoffMoves
+	return n > 0 && a.rs.Supervision == ruleset.Limited && a.rs.GameType != ruleset.Standard && len(a.plies) >= 2*n
+}
+
+// scoresheet raises the INFO of 8.4 once per player and period: less than
+// five minutes left without an increment of 30 s or more.
+func (a *Adjudicator) scoresheet(r clock.Reading, at time.Time) []Output {
+	sc := a.rs.Scoresheet
+	if sc.Below <= 0 || !a.opts.TimeControl.Timed() || a.over() {
+		return nil
+	}
+	var out []Output
+	for _, c := range [2]rules.Color{rules.White, rules.Black} {
+		p := a.clk.Period(c)
+		if a.opts.TimeControl.Period(p).Increment >= sc.IncrementBelow || r.Time(c) >= sc.Below || r.Time(c) <= 0 {
+			continue
+		}
+		if a.once(fmt.Sprintf("scoresheet-%s-%d 0", c, p)) {
+			out = append(out, a.newAlert(at, KindScoresheet, Info, a.rs.Articles.Scoresheet, c, len(a.plies),
+				fmt.Sprintf("%s has less than %s left in this period: no need to record moves until it ends (8.4).", name(c), minutes(sc.Below))))
+		}
+	}
+	return out
+}

@@ -1,0 +1,348 @@
+package arbiter
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+)
+
+// Command is an arbiter command, the JSON request on <p>.arbiter.<g>.cmd
+// (the reply is {"ok":bool,"error":string}). Cmd selects the action; the
+// other fields are used as listed:
+//
+//	acknowledge    alert_id                 the arbiter has seen it and acts on it (an illegal move then counts)
+//	reject         alert_id                 the alert was wrong: an illegal move no longer counts
+//	apply_penalty  alert_id                 apply the alert's proposal (time, result or technical error)
+//	apply_penalty  penalty side [time_add_ms]  penalty: time_add | technical_error | loss, without an alert
+//	reinstate      ply                      the record goes back to the position after ply (7.5.1, 7.6)
+//	set_result     result [termination article]  "1-0", "0-1", "1/2-1/2" or "*" (game resumes)
+//	adjust_clock   white_ms black_ms [running]   set the clock (7.1, 6.10)
+//	claim          side claim [move]        verify a draw claim (claim: threefold | fifty; move: the intended
+//	                                         move of 9.2.1.1/9.3.1, UCI or SAN); the reply is a "claim" alert
+//	uphold_claim   alert_id                 the claim alert was right: the game is drawn
+//	reject_claim   alert_id                 the claim was wrong: the opponent's award (9.5.3; 2001 9.5(b))
+//
+// Example: {"cmd":"apply_penalty","alert_id":"open2026.1.1.illegal_move.23.0"}.
+type Command struct {
+	Cmd         string `json:"cmd"`
+	AlertID     string `json:"alert_id,omitempty"`
+	Side        string `json:"side,omitempty"` // "white" | "black"
+	Ply         *int   `json:"ply,omitempty"`
+	Result      string `json:"result,omitempty"`
+	Termination string `json:"termination,omitempty"`
+	Article     string `json:"article,omitempty"`
+	Penalty     string `json:"penalty,omitempty"`
+	TimeAddMs   int64  `json:"time_add_ms,omitempty"`
+	WhiteMs     *int64 `json:"white_ms,omitempty"`
+	BlackMs     *int64 `json:"black_ms,omitempty"`
+	Running     string `json:"running,omitempty"` // "white" | "black" | "none"
+	Claim       string `json:"claim,omitempty"`
+	Move        string `json:"move,omitempty"`
+	By          string `json:"by,omitempty"` // the arbiter, for the log
+}
+
+// Command applies an arbiter command at time at and returns its effects:
+// a record alert (kind arbiter_action) and, as the command requires, a
+// *Result, *Correction or *ClockCommand. A bad command changes nothing and
+// returns a *CommandError.
+func (a *Adjudicator) Command(c Command, at time.Time) ([]Output, error) {
+	bad := func(field, msg string, err error) ([]Output, error) {
+		return nil, &CommandError{Cmd: c.Cmd, Field: field, Msg: msg, Err: err}
+	}
+	alert := func() (*Alert, error) {
+		if c.AlertID == "" {
+			_, err := bad("alert_id", "required", ErrBadCommand)
+			return nil, err
+		}
+		al, ok := a.alerts[c.AlertID]
+		if !ok {
+			_, err := bad("alert_id", fmt.Sprintf("no alert %q in game %s", c.AlertID, a.game.ID), ErrUnknownAlert)
+			return nil, err
+		}
+		return al, nil
+	}
+	switch c.Cmd {
+	case "acknowledge", "reject":
+		al, err := alert()
+		if err != nil {
+			return nil, err
+		}
+		p := a.byAlert[al.ID]
+		if p != nil && c.Cmd == "acknowledge" {
+			p.acted = true
+		}
+		if p != nil && c.Cmd == "reject" && p.counted {
+			a.illegal[p.side&1]--
+			p.counted, p.acted = false, true
+		}
+		return []Output{a.record(at, c, al.Ply, fmt.Sprintf("Arbiter %sd alert %s.", c.Cmd, al.ID))}, nil
+	case "apply_penalty":
+		return a.applyPenalty(c, at, bad, alert)
+	case "reinstate":
+		if c.Ply == nil || *c.Ply < 0 || *c.Ply > len(a.plies) {
+			return bad("ply", fmt.Sprintf("want 0 to %d", len(a.plies)), ErrBadCommand)
+		}
+		return a.reinstate(c, *c.Ply, at), nil
+	case "set_result":
+		switch c.Result {
+		case "1-0", "0-1", Draw, "*":
+		default:
+			return bad("result", `want "1-0", "0-1", "1/2-1/2" or "*"`, ErrBadCommand)
+		}
+		term := c.Termination
+		if term == "" {
+			term = "arbiter decision"
+		}
+		out := []Output{a.setResult(at, c.Result, term, c.Article, false)}
+		if c.Result == "*" {
+			a.result = nil
+		}
+		return append(out, a.record(at, c, len(a.plies), "Arbiter set the result "+c.Result+".")), nil
+	case "adjust_clock":
+		if c.WhiteMs == nil || c.BlackMs == nil || *c.WhiteMs < 0 || *c.BlackMs < 0 {
+			return bad("white_ms/black_ms", "both required, not negative", ErrBadCommand)
+		}
+		run, ok := parseSide(c.Running, true)
+		if !ok {
+			return bad("running", `want "white", "black" or "none"`, ErrBadCommand)
+		}
+		cc := a.setClock(at, time.Duration(*c.WhiteMs)*time.Millisecond, time.Duration(*c.BlackMs)*time.Millisecond, run, "adjust_clock")
+		return []Output{cc, a.record(at, c, len(a.plies), "Arbiter set the clock.")}, nil
+	case "claim":
+		return a.claim(c, at, bad)
+	case "uphold_claim", "reject_claim":
+		al, err := alert()
+		if err != nil {
+			return nil, err
+		}
+		if al.Kind != KindClaim {
+			return bad("alert_id", "not a claim alert", ErrBadCommand)
+		}
+		side, _ := parseSide(al.Side, false)
+		if c.Cmd == "uphold_claim" {
+			out := []Output{a.setResult(at, Draw, al.Proposal["claim"].(string)+" claim", al.Article, false)}
+			return append(out, a.record(at, c, al.Ply, "Arbiter upheld the claim: draw.")), nil
+		}
+		return a.wrongClaim(c, at, side, al), nil
+	}
+	return bad("cmd", fmt.Sprintf("unknown command %q", c.Cmd), ErrBadCommand)
+}
+
+// record is the alert that logs an arbiter action on the arbiter stream.
+func (a *Adjudicator) record(at time.Time, c Command, ply int, msg string) *Alert {
+	if c.By != "" {
+		msg += " (" + c.By + ")"
+	}
+	al := a.newAlert(at, KindCommand, Info, c.Article, rules.NoColor, ply, msg)
+	al.Proposal = map[string]any{"cmd": c.Cmd}
+	if c.AlertID != "" {
+		al.Proposal["alert"] = c.AlertID
+	}
+	return al
+}
+
+// applyPenalty applies an alert's proposal or an explicit penalty.
+func (a *Adjudicator) applyPenalty(c Command, at time.Time, bad func(string, string, error) ([]Output, error), alert func() (*Alert, error)) ([]Output, error) {
+	var out []Output
+	if c.AlertID != "" {
+		al, err := alert()
+		if err != nil {
+			return nil, err
+		}
+		if p := a.byAlert[al.ID]; p != nil {
+			p.acted = true
+		}
+		prop := al.Proposal
+		switch {
+		case prop["technical_error"] != nil:
+			side, _ := parseSide(prop["technical_error"].(string), false)
+			out = append(out, a.technicalError(at, side, al.Ply, al.ID)...)
+		case prop["result"] != nil:
+			out = append(out, a.setResult(at, prop["result"].(string), al.Kind, al.Article, false))
+		case prop["time_add_ms"] != nil:
+			side, _ := parseSide(fmt.Sprint(prop["side"]), false)
+			cc := a.addTime(at, side, time.Duration(prop["time_add_ms"].(int64))*time.Millisecond, al.ID)
+			if cc == nil {
+				return bad("alert_id", "no clock readings to add time to", ErrNotApplicable)
+			}
+			out = append(out, cc)
+		default:
+			return bad("alert_id", "the alert proposes no penalty", ErrNotApplicable)
+		}
+		return append(out, a.record(at, c, al.Ply, "Arbiter applied the penalty of alert "+al.ID+".")), nil
+	}
+	side, ok := parseSide(c.Side, false)
+	if !ok {
+		return bad("side", `want "white" or "black"`, ErrBadCommand)
+	}
+	switch c.Penalty {
+	case "time_add":
+		if c.TimeAddMs == 0 {
+			return bad("time_add_ms", "required", ErrBadCommand)
+		}
+		cc := a.addTime(at, side, time.Duration(c.TimeAddMs)*time.Millisecond, "apply_penalty")
+		if cc == nil {
+			return bad("time_add_ms", "no clock readings to add time to", ErrNotApplicable)
+		}
+		out = append(out, cc)
+	case "technical_error":
+		out = append(out, a.technicalError(at, side, len(a.plies), "")...)
+	case "loss":
+		out = append(out, a.setResult(at, winFor(side.Other()), "arbiter penalty", c.Article, false))
+	default:
+		return bad("penalty", "want time_add, technical_error or loss", ErrBadCommand)
+	}
+	return append(out, a.record(at, c, len(a.plies), fmt.Sprintf("Arbiter applied %s to %s.", c.Penalty, name(side)))), nil
+}
+
+// technicalError counts a confirmed technical error (004 Reg. §11); at the
+// threshold the offender's loss is proposed.
+func (a *Adjudicator) technicalError(at time.Time, side rules.Color, ply int, from string) []Output {
+	te := a.rs.TechnicalErrors
+	if te.LossAt == 0 {
+		return nil
+	}
+	a.te[side&1]++
+	n := a.te[side&1]
+	sev, msg := Info, fmt.Sprintf("%s's technical error number %d confirmed; %d lose.", name(side), n, te.LossAt)
+	var prop map[string]any
+	if n >= te.LossAt {
+		sev = Crit
+		msg = fmt.Sprintf("%s's technical error number %d: the game is lost.", name(side), n)
+		prop = map[string]any{"result": winFor(side.Other())}
+	}
+	al := a.newAlert(at, KindTechnicalError, sev, a.rs.Articles.TechnicalError, side, ply, msg)
+	al.Proposal = prop
+	if from != "" {
+		al.Evidence = []Evidence{{At: at, Event: "alert " + from}}
+	}
+	return []Output{al}
+}
+
+// reinstate cuts the record back to ply (7.5.1, 7.6).
+func (a *Adjudicator) reinstate(c Command, ply int, at time.Time) []Output {
+	a.truncate(ply)
+	a.revision++
+	moves := make([]string, 0, ply)
+	for _, p := range a.plies {
+		moves = append(moves, p.uci)
+	}
+	fen := ""
+	if p := a.positionAt(ply); p != nil {
+		fen = p.FEN()
+	}
+	if a.over() && a.result.Provisional {
+		a.result = nil // an automatic result after the reinstated ply no longer holds
+	}
+	corr := &Correction{Game: a.game.ID, Ply: ply, FEN: fen, Moves: moves, Reason: "reinstatement", At: at, Revision: a.revision}
+	return []Output{corr, a.record(at, c, ply, fmt.Sprintf("Arbiter reinstated the position after ply %d.", ply))}
+}
+
+// claim verifies a draw claim by the side having the move (9.2, 9.3).
+func (a *Adjudicator) claim(c Command, at time.Time, bad func(string, string, error) ([]Output, error)) ([]Output, error) {
+	side, ok := parseSide(c.Side, false)
+	if !ok {
+		return bad("side", `want "white" or "black"`, ErrBadCommand)
+	}
+	pos := a.position()
+	if pos == nil {
+		return bad("", "no position yet", ErrNotApplicable)
+	}
+	if pos.Turn() != side {
+		return bad("side", fmt.Sprintf("%s does not have the move; only the player having the move may claim (9.2.1)", name(side)), ErrNotApplicable)
+	}
+	var art, why string
+	correct := false
+	target, hm := pos, pos.HalfmoveClock()
+	if c.Move != "" {
+		m, err := pos.ParseMove(c.Move)
+		if err != nil {
+			return bad("move", err.Error(), ErrBadCommand)
+		}
+		if target, err = pos.Play(m); err != nil {
+			return bad("move", err.Error(), ErrBadCommand)
+		}
+		hm = target.HalfmoveClock()
+	}
+	extra := 0
+	if c.Move != "" {
+		extra = 1 // the intended position would appear once more
+	}
+	switch c.Claim {
+	case "threefold":
+		art = a.rs.Articles.Threefold
+		n := a.counts[target.RepetitionKey()] + extra
+		correct = n >= 3
+		why = fmt.Sprintf("the position occurs %d times (plies %s)", n, a.pliesOf(target.RepetitionKey()))
+	case "fifty":
+		art = a.rs.Articles.FiftyMove
+		correct = hm >= 100
+		why = fmt.Sprintf("%d plies without a pawn move or capture", hm)
+	default:
+		return bad("claim", "want threefold or fifty", ErrBadCommand)
+	}
+	var al *Alert
+	if correct {
+		al = a.newAlert(at, KindClaim, Crit, art, side, len(a.plies), fmt.Sprintf("%s's %s claim is correct: %s. Uphold it: the game is drawn.", name(side), c.Claim, why))
+		al.Proposal = map[string]any{"claim": c.Claim, "result": Draw}
+	} else {
+		al = a.newAlert(at, KindClaim, Crit, a.rs.Articles.WrongClaim, side, len(a.plies), fmt.Sprintf("%s's %s claim is incorrect: %s. %s", name(side), c.Claim, why, a.wrongClaimText(side)))
+		al.Proposal = map[string]any{"claim": c.Claim, "time_add_ms": a.rs.Claims.WrongClaimAward.Milliseconds(), "side": side.Other().String()}
+		if c.Move != "" {
+			al.Proposal["move"] = c.Move // 9.5.3: the intended move must be played
+		}
+	}
+	return []Output{al}, nil
+}
+
+// wrongClaimText says what an incorrect claim costs.
+func (a *Adjudicator) wrongClaimText(side rules.Color) string {
+	s := fmt.Sprintf("%s gets %s extra", name(side.Other()), minutes(a.rs.Claims.WrongClaimAward))
+	if a.rs.Claims.WrongClaimCut {
+		s += fmt.Sprintf(" and %s's time is cut", name(side))
+	}
+	return s + " (" + a.rs.Articles.WrongClaim + "); play continues."
+}
+
+// wrongClaim applies the penalty of a rejected claim: always the record,
+// and the clock command under PenaltiesAuto.
+func (a *Adjudicator) wrongClaim(c Command, at time.Time, side rules.Color, al *Alert) []Output {
+	out := []Output{a.record(at, c, al.Ply, "Arbiter rejected the claim: "+a.wrongClaimText(side))}
+	if a.opts.Penalties != PenaltiesAuto || a.clk == nil || a.lastReading == nil {
+		return out
+	}
+	w, b := a.clk.Remaining(at)
+	times := map[rules.Color]*time.Duration{rules.White: &w, rules.Black: &b}
+	*times[side.Other()] += a.rs.Claims.WrongClaimAward
+	if a.rs.Claims.WrongClaimCut {
+		*times[side] = CutClaimant(*times[side])
+	}
+	return append(out, a.setClock(at, w, b, a.lastReading.Running, al.ID))
+}
+
+// CutClaimant returns the claimant's time after an incorrect claim under
+// 2001 9.5(b): more than 2 minutes: half is deducted, at most 3 minutes;
+// between 1 and 2 minutes: set to 1 minute; less than 1 minute: unchanged.
+func CutClaimant(t time.Duration) time.Duration {
+	switch {
+	case t > 2*time.Minute:
+		return t - min(t/2, 3*time.Minute)
+	case t > time.Minute:
+		return time.Minute
+	}
+	return t
+}
+
+// parseSide parses "white"/"black" (and "none"/"" when allowNone).
+func parseSide(s string, allowNone bool) (rules.Color, bool) {
+	switch s {
+	case "white":
+		return rules.White, true
+	case "black":
+		return rules.Black, true
+	case "none", "":
+		return rules.NoColor, allowNone
+	}
+	return rules.NoColor, false
+}

@@ -1,0 +1,186 @@
+package arbiter
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/board"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
+)
+
+// onIllegal handles an illegal move (7.5; 2001 7.4; 004 Reg. §11).
+func (a *Adjudicator) onIllegal(e board.IllegalMove) []Output {
+	if a.over() {
+		return nil
+	}
+	ev := a.touches(e.Evidence)
+	if !e.Completed && a.rs.Illegal.Trigger == ruleset.OnCompletion {
+		// 7.5.1: not yet an illegal move in the sense of 7.5; INFO only and
+		// never to the player (12.6).
+		al := a.newAlert(e.At, KindIllegalMove, Info, a.rs.Articles.Illegal, e.Side, e.Ply,
+			fmt.Sprintf("%s made an illegal move (%s: %s) but has not pressed the clock: not yet completed (7.5.1); nothing to do unless it is completed. Do not tell the player (12.6).", name(e.Side), e.Text, e.Reason))
+		al.Evidence = ev
+		return []Output{al}
+	}
+	kind, art := KindIllegalMove, a.rs.Articles.Illegal
+	what := fmt.Sprintf("an illegal move (%s: %s)", e.Text, e.Reason)
+	extra := map[string]any{}
+	if e.Reason == rules.ReasonMissingPromotion && a.rs.Illegal.UnpromotedPawnToQueen {
+		kind, art = KindUnpromotedPawn, a.rs.Articles.UnpromotedPawn
+		what = fmt.Sprintf("a pawn move to the last rank without promotion (%s)", e.Text)
+		extra["replace_with"] = "queen" // 7.5.2
+	}
+	return a.illegalAct(e.At, e.Side, e.Ply, kind, art, what, ev, extra)
+}
+
+// onClockWithoutMove handles a press with no move on the board: an illegal
+// move under 7.5.3, clock misuse otherwise; with the board still
+// unexplained, 7.4/7.6 (#22 still wrong at the press).
+func (a *Adjudicator) onClockWithoutMove(e board.ClockWithoutMove) []Output {
+	var out []Output
+	out = append(out, a.onClock(e.Clock, e.At)...)
+	if a.over() {
+		return out
+	}
+	ply := len(a.plies)
+	if a.unexplained {
+		al := a.newAlert(e.At, KindDisplaced, Crit, a.rs.Articles.Displaced, e.Side, ply,
+			fmt.Sprintf("%s pressed the clock with the position still wrong: reinstate the last identifiable position (after ply %d).", name(e.Side), ply))
+		al.Proposal = a.reinstateProposal(ply)
+		return append(out, al)
+	}
+	if a.rs.Illegal.ClockWithoutMoveIsIllegal {
+		return append(out, a.illegalAct(e.At, e.Side, ply+1, KindClockWithoutMove, a.rs.Articles.ClockWithoutMove,
+			"a clock press without a move (treated as an illegal move)", nil, map[string]any{})...)
+	}
+	al := a.newAlert(e.At, KindClockWithoutMove, Warn, a.rs.Articles.ClockWithoutMove, e.Side, ply,
+		fmt.Sprintf("%s pressed the clock without making a move: clock misuse, the arbiter may penalise it; restore the clock.", name(e.Side)))
+	return append(out, al)
+}
+
+// illegalAct raises the crit alert of a counted illegal move at ply with
+// the ladder step the rule set prescribes, and opens its window.
+func (a *Adjudicator) illegalAct(at time.Time, side rules.Color, ply int, kind, art, what string, ev []Evidence, prop map[string]any) []Output {
+	var out []Output
+	il := a.rs.Illegal
+	opp := side.Other()
+	before := a.positionAt(ply - 1)
+	oppCanMate := before == nil || before.CanMate(opp)
+	prop["reinstate_ply"] = ply - 1
+	if before != nil {
+		prop["reinstate_fen"] = before.FEN()
+	}
+	msg := fmt.Sprintf("%s made %s at ply %d.", name(side), what, ply)
+	if ply-1 >= 0 {
+		msg += fmt.Sprintf(" Reinstate the position after ply %d; the touched piece must be moved if it can be (4.3, 7.5.1).", ply-1)
+	}
+	p := &pendingIllegal{side: side, ply: ply, kind: kind}
+	switch {
+	case a.rs.TechnicalErrors.LossAt > 0:
+		// 004 Reg. §11: a technical error counts only when processed
+		// through the arbiter; this is a candidate.
+		prop["technical_error"] = side.String()
+		msg += fmt.Sprintf(" Technical error candidate (%s): it counts only when the arbiter confirms it; %s has %d confirmed, %d lose.",
+			a.rs.Articles.TechnicalError, name(side), a.te[side&1], a.rs.TechnicalErrors.LossAt)
+		if il.TimeAward > 0 {
+			prop["time_add_ms"] = il.TimeAward.Milliseconds()
+			prop["side"] = opp.String()
+		}
+	case il.ClaimWinAt > 0 && a.illegal[side&1]+1 >= il.ClaimWinAt:
+		a.illegal[side&1]++
+		p.counted = true
+		res := winFor(opp)
+		if il.DrawIfOpponentCannotMate && !oppCanMate {
+			res = Draw
+			msg += fmt.Sprintf(" %s may claim a draw before making his own move (he cannot checkmate); after his move the illegal move stands.", name(opp))
+		} else {
+			msg += fmt.Sprintf(" %s may claim a win before making his own move; after his move the illegal move stands.", name(opp))
+		}
+		prop["result"] = res
+		prop["on_claim_by"] = opp.String()
+	case il.LossAt > 0 && a.illegal[side&1]+1 >= il.LossAt:
+		a.illegal[side&1]++
+		p.counted = true
+		n := a.illegal[side&1]
+		if il.DrawIfOpponentCannotMate && !oppCanMate {
+			prop["result"] = Draw
+			msg += fmt.Sprintf(" This is %s's illegal move number %d: the game is lost, but %s cannot checkmate, so it is drawn (%s).", name(side), n, name(opp), a.rs.Articles.IllegalLadder)
+		} else {
+			prop["result"] = winFor(opp)
+			msg += fmt.Sprintf(" This is %s's illegal move number %d: the game is lost (%s).", name(side), n, a.rs.Articles.IllegalLadder)
+		}
+	default:
+		if il.LossAt > 0 || il.TimeAward > 0 {
+			a.illegal[side&1]++
+			p.counted = true
+		}
+		if il.TimeAward > 0 {
+			prop["time_add_ms"] = il.TimeAward.Milliseconds()
+			prop["side"] = opp.String()
+			msg += fmt.Sprintf(" This is %s's illegal move number %d: %s gets %s extra (%s).", name(side), a.illegal[side&1], name(opp), minutes(il.TimeAward), a.rs.Articles.IllegalLadder)
+		}
+	}
+	switch il.Window {
+	case ruleset.UntilOpponentMoves:
+		msg += fmt.Sprintf(" Act before %s's next move (%s), or it stands.", name(opp), a.rs.Articles.IllegalWindow)
+	case ruleset.UntilClaimantTouches:
+		msg += fmt.Sprintf(" %s's right to claim ends when he touches a piece (%s).", name(opp), a.rs.Articles.IllegalWindow)
+	}
+	al := a.newAlert(at, kind, Crit, art, side, ply, msg)
+	al.Proposal = prop
+	al.Evidence = ev
+	p.alertID = al.ID
+	a.byAlert[al.ID] = p
+	out = append(out, al)
+	if il.Window != ruleset.WholeGame || a.rs.TechnicalErrors.LossAt > 0 {
+		a.pending = append(a.pending, p)
+	}
+	if a.opts.Penalties == PenaltiesAuto && il.TimeAward > 0 && prop["time_add_ms"] != nil && prop["result"] == nil {
+		if cc := a.addTime(at, opp, il.TimeAward, al.ID); cc != nil {
+			p.acted = true
+			out = append(out, cc)
+		}
+	}
+	return out
+}
+
+// reinstateProposal proposes reinstating the position after ply.
+func (a *Adjudicator) reinstateProposal(ply int) map[string]any {
+	prop := map[string]any{"reinstate_ply": ply}
+	if p := a.positionAt(ply); p != nil {
+		prop["reinstate_fen"] = p.FEN()
+	}
+	return prop
+}
+
+// addTime returns the clock command that gives side d more time, from the
+// clock model's current expectation; nil without clock readings.
+func (a *Adjudicator) addTime(at time.Time, side rules.Color, d time.Duration, reason string) *ClockCommand {
+	if a.clk == nil || a.lastReading == nil {
+		return nil
+	}
+	w, b := a.clk.Remaining(at)
+	if side == rules.White {
+		w += d
+	} else {
+		b += d
+	}
+	return a.setClock(at, w, b, a.lastReading.Running, reason)
+}
+
+// setClock builds a clock command and tells the model to expect it.
+func (a *Adjudicator) setClock(at time.Time, w, b time.Duration, running rules.Color, reason string) *ClockCommand {
+	if a.clk != nil {
+		a.clk.Adjust(w, b, running)
+	}
+	return &ClockCommand{Game: a.game.ID, White: w, Black: b, Running: running, Reason: reason, At: at}
+}
+
+// minutes writes d as "2 min" or "90 s".
+func minutes(d time.Duration) string {
+	if d%time.Minute == 0 {
+		return fmt.Sprintf("%d min", d/time.Minute)
+	}
+	return fmt.Sprintf("%d s", d/time.Second)
+}

@@ -1,0 +1,192 @@
+package arbiter
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/board"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
+)
+
+// Device names the hardware of a [DeviceLost] or [DeviceBack] event.
+type Device string
+
+// Devices.
+const (
+	DeviceBoard Device = "board"
+	DeviceClock Device = "clock"
+)
+
+// DeviceLost: the wiring lost the connection to the game's board or clock.
+// It implements board.Event so it goes through [Adjudicator.Handle].
+type DeviceLost struct {
+	board.Stamp
+	Device Device
+	Detail string // e.g. the port and the error
+}
+
+// DeviceBack: the device answers again.
+type DeviceBack struct {
+	board.Stamp
+	Device Device
+}
+
+var (
+	_ board.Event = DeviceLost{}
+	_ board.Event = DeviceBack{}
+)
+
+// onTouch turns touch-move evidence into a warning (claim-driven, 4.8),
+// or INFO where the arbiter rules on Art 4 only on request (2001 B5(a)).
+func (a *Adjudicator) onTouch(e board.TouchEvidence) []Output {
+	if a.over() {
+		return nil
+	}
+	sev := Warn
+	art := e.Article
+	if a.rs.Articles.TouchMove != "" {
+		art = a.rs.Articles.TouchMove
+	}
+	msg := fmt.Sprintf("%s: %s (%s, %s evidence).", name(e.Side), e.Message, e.Rule, e.Certainty)
+	if a.rs.TouchMoveOnRequestOnly {
+		sev = Info
+		msg += " The arbiter applies touch-move only when a player asks for it."
+	} else {
+		msg += fmt.Sprintf(" Claimable by %s until he touches a piece (4.8).", name(e.Side.Other()))
+	}
+	al := a.newAlert(e.At, KindTouchMove, sev, art, e.Side, e.Ply, msg)
+	al.Evidence = a.touches(e.Evidence)
+	if len(e.Touched) > 0 {
+		sqs := make([]string, len(e.Touched))
+		for i, s := range e.Touched {
+			sqs[i] = a.sq(s)
+		}
+		al.Proposal = map[string]any{"touched": sqs}
+		if e.Made != rules.NoMove && e.Made.From != rules.NoSquare {
+			al.Proposal["made_from"] = a.sq(e.Made.From)
+		}
+	}
+	return []Output{al}
+}
+
+// onTurnStarted: the side having the move lifted a piece. Windows that end
+// when the claimant touches a piece close (2001 B5(b)).
+func (a *Adjudicator) onTurnStarted(e board.TurnStarted) []Output {
+	if a.rs.Illegal.Window != ruleset.UntilClaimantTouches {
+		return nil
+	}
+	var out []Output
+	keep := a.pending[:0]
+	for _, p := range a.pending {
+		if e.Side == p.side.Other() {
+			out = append(out, a.stands(e.At, p)...)
+			continue
+		}
+		keep = append(keep, p)
+	}
+	a.pending = keep
+	return out
+}
+
+// onGesture: a DGT result gesture is a hint, never a result (5.1.2, 5.2.3).
+func (a *Adjudicator) onGesture(e board.ResultGesture) []Output {
+	ply := len(a.plies)
+	art := a.rs.Articles.Resignation
+	msg := fmt.Sprintf("The players signalled %s on the board (%s). A gesture is not a result: confirm resignation or agreement.", e.Result, strings.ReplaceAll(e.Gesture, "_", " "))
+	if e.Result == Draw {
+		art = a.rs.Articles.Agreement
+		if min := a.rs.Draws.AgreementMinMovesEach; min > 0 && ply < 2*min {
+			msg += fmt.Sprintf(" An agreed draw needs at least %d move(s) by each player (%s).", min, art)
+		}
+	}
+	al := a.newAlert(e.At, KindResultGesture, Warn, art, rules.NoColor, ply, msg)
+	al.Proposal = map[string]any{"result": e.Result}
+	return []Output{al}
+}
+
+// onDisplaced: the board shows pieces off their squares (7.4, 7.6).
+func (a *Adjudicator) onDisplaced(at time.Time, squares []rules.Square, what string) []Output {
+	ply := len(a.plies)
+	names := make([]string, len(squares))
+	ev := make([]Evidence, len(squares))
+	for i, s := range squares {
+		names[i] = a.sq(s)
+		ev[i] = Evidence{At: at, Square: names[i], Event: "displaced"}
+	}
+	running := "no clock"
+	if a.lastReading != nil {
+		running = fmt.Sprintf("%s's clock running", name(a.lastReading.Running))
+	}
+	al := a.newAlert(at, KindDisplaced, Warn, a.rs.Articles.Displaced, rules.NoColor, ply,
+		fmt.Sprintf("%s (%s; %s). The player who displaced them restores them in his own time.", capitalise(what), strings.Join(names, " "), running))
+	al.Proposal = a.reinstateProposal(ply)
+	al.Evidence = ev
+	return []Output{al}
+}
+
+// onExplained: the board matches the record again.
+func (a *Adjudicator) onExplained(at time.Time) []Output {
+	if !a.unexplained {
+		return nil
+	}
+	a.unexplained = false
+	return []Output{a.newAlert(at, KindDisplaced, Info, a.rs.Articles.Displaced, rules.NoColor, len(a.plies),
+		"The position on the board was restored.")}
+}
+
+// onOrientation: a board used rotated (2.1, 7.2.2; A.4.1.2 cut-off).
+func (a *Adjudicator) onOrientation(e board.OrientationChanged) []Output {
+	if !e.Rotated {
+		return nil
+	}
+	sev := Crit
+	msg := "The board is used rotated: the game continues on a correctly placed board (transfer the position)."
+	if a.pastSetupCutoff() {
+		sev = Info
+		msg += fmt.Sprintf(" No claim after %d moves by each player.", a.rs.SetupClaimCutoffMoves)
+	}
+	return []Output{a.newAlert(e.At, KindSetupMismatch, sev, a.rs.Articles.Orientation, rules.NoColor, len(a.plies), msg)}
+}
+
+// onAmbiguous: the tracker had to choose between explanations.
+func (a *Adjudicator) onAmbiguous(e board.Ambiguous) []Output {
+	return []Output{a.newAlert(e.At, KindAmbiguous, Warn, "", rules.NoColor, e.Ply,
+		fmt.Sprintf("The board could be read as %d or %d moves from ply %d; the tracker chose the first. Check the record.", len(e.Chosen), len(e.Other), e.Ply))}
+}
+
+// onDevice: a board or clock disconnected or came back (6.10.1 for the
+// clock: keep the last reliable times).
+func (a *Adjudicator) onDevice(at time.Time, d Device, detail string, back bool) []Output {
+	kind := KindBoardDisconnected
+	if d == DeviceClock {
+		kind = KindClockDisconnected
+	}
+	ply := len(a.plies)
+	if back {
+		return []Output{a.newAlert(at, kind, Info, "", rules.NoColor, ply, fmt.Sprintf("The %s is connected again; check the position and the clock against the record.", d))}
+	}
+	sev := Crit
+	if a.over() {
+		sev = Info
+	}
+	al := a.newAlert(at, kind, sev, "", rules.NoColor, ply, fmt.Sprintf("The %s is disconnected: moves and times are not being recorded.", d))
+	if detail != "" {
+		al.Message += " (" + detail + ")"
+	}
+	if d == DeviceClock && a.clk != nil && a.lastReading != nil {
+		al.Article = a.rs.Articles.ClockDefect
+		w, b := a.clk.Remaining(at)
+		al.Proposal = map[string]any{"white_ms": w.Milliseconds(), "black_ms": b.Milliseconds()}
+		al.Message += " Last reliable times are proposed for a replacement clock."
+	}
+	return []Output{al}
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
