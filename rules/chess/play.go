@@ -21,10 +21,14 @@ func (p *Position) NumLegalMoves() int {
 }
 
 // normalize rewrites the ways a castling can be written into the
-// king-takes-rook form: a king move onto its own castling rook, or (outside
-// Chess960) the two-square king move e1g1/e1c1 when that right exists.
+// king-takes-rook form: a king move onto its own rook on the same rank, or
+// the king's move to its castling square (g- or c-file of the first rank)
+// when that is not a one-square step (e1g1 in standard chess; in Chess960
+// a one-square king move stays an ordinary king move, so f1g1 is never
+// read as castling). Without the castling right the standard corner rook
+// stands in, so e1g1 without the right is reported as "rights gone".
 func (p *Position) normalize(m rules.Move) rules.Move {
-	if m.Drop != rules.NoKind || m.From < 0 || m.From >= 64 || m.To < 0 || m.To >= 64 {
+	if m.Drop != rules.NoKind || m.Flags&rules.FlagRemove != 0 || m.From < 0 || m.From >= 64 || m.To < 0 || m.To >= 64 {
 		return m
 	}
 	us := int(p.turn)
@@ -36,13 +40,29 @@ func (p *Position) normalize(m rules.Move) rules.Move {
 		m.Flags |= rules.FlagCastle
 		return m
 	}
-	if !p.opts.Chess960 && rankOf(to) == rankOf(from) && (to-from == 2 || from-to == 2) {
-		side := hSide
-		if to < from {
-			side = aSide
+	if rankOf(to) != rankOf(from) || to-from == 1 || from-to == 1 || to == from {
+		return m
+	}
+	side := hSide
+	if to < from {
+		side = aSide
+	}
+	kdst, _ := castleTargets(us, side)
+	if kdst != to {
+		return m
+	}
+	if r := p.castle[us][side]; r >= 0 {
+		m.To = rules.Square(r)
+		m.Flags |= rules.FlagCastle
+		return m
+	}
+	if !p.opts.Chess960 && fileOf(from) == 4 {
+		corner := from&^7 + 7
+		if side == aSide {
+			corner = from &^ 7
 		}
-		if kdst, _ := castleTargets(us, side); kdst == to && p.castle[us][side] >= 0 {
-			m.To = rules.Square(p.castle[us][side])
+		if p.board[corner] == pc(us, rook) {
+			m.To = rules.Square(corner)
 			m.Flags |= rules.FlagCastle
 		}
 	}
@@ -146,7 +166,7 @@ func (p *Position) PlayIllegalMove(m rules.Move) (*Position, error) {
 		case int(x>>3) != us:
 			return fail(rules.ReasonNotYourTurn)
 		}
-		if m.Flags&rules.FlagCastle != 0 {
+		if m.Flags&rules.FlagCastle != 0 && int(x&7) == king && p.board[m.To] == pc(us, rook) && rankOf(int(m.To)) == rankOf(int(m.From)) && (rankOf(int(m.From)) == 0 && us == white || rankOf(int(m.From)) == 7 && us == black) {
 			q.doMove(mk(int(m.From), int(m.To), 0, mCastle))
 			break
 		}
