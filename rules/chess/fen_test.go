@@ -95,9 +95,9 @@ func TestFENErrors(t *testing.T) {
 // generation must cope.
 func TestOddPositions(t *testing.T) {
 	for _, fen := range []string{
-		"4k3/8/8/8/8/8/8/4RK2 w - - 0 1",   // Black in check, White to move
-		"P3k3/8/8/8/8/8/8/p3K3 w - - 0 1",  // unpromoted pawns on the last ranks
-		"4k3/8/8/8/8/8/8/p3K2P b - - 0 1",  // pawns on their own first rank
+		"4k3/8/8/8/8/8/8/4RK2 w - - 0 1",  // Black in check, White to move
+		"P3k3/8/8/8/8/8/8/p3K3 w - - 0 1", // unpromoted pawns on the last ranks
+		"4k3/8/8/8/8/8/8/p3K2P b - - 0 1", // pawns on their own first rank
 		"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
 	} {
 		p := mustPos(t, Standard, fen)
