@@ -1,0 +1,34 @@
+// Package link is the transport of one DGT board on its own serial line:
+// one goroutine ([Link.Run]) owns the port, identifies the board, keeps it
+// in UPDATE_NICE mode, sends clock commands one at a time waiting for each
+// ACK, watches that the board is alive, and reconnects with capped
+// exponential back-off when the cable is pulled or a Bluetooth link drops.
+// It emits typed [Event]s on a channel it owns and closes.
+//
+// The port is opened through an [Opener] (a func), so this package never
+// imports a serial library: cmd/dgtbridge passes one built on
+// go.bug.st/serial, tests pass one that opens a pseudo-terminal or a pipe.
+//
+// # Connection sequence (dgt-protocol.md §1.4)
+//
+//  1. DGT_SEND_RESET (0x40) to leave bus mode quietly, then
+//     DGT_SEND_VERSION (0x4D), re-sent every IdentifyInterval until a
+//     version reply arrives (IdentifyTries times, then [ErrNoBoard]).
+//  2. DGT_RETURN_SERIALNR (0x45) and DGT_RETURN_LONG_SERIALNR (0x55; old
+//     boards do not answer it, which is fine).
+//  3. DGT_SEND_UPDATE_NICE (0x4B): field updates, clock times on change,
+//     clock ACKs.
+//  4. The clock's version (`2B 03 03 09 00`): its ACK tells DGT 3000 (2.x)
+//     from XL; no ACK and a "no clock" status mean no clock.
+//  5. DGT_SEND_BRD (0x42): the board dump re-reads the position, so after
+//     a reconnect nothing that happened meanwhile is lost.
+//
+// Then [Connected] is emitted, followed by every message in arrival order
+// (the dump among them).
+//
+// # Orientation
+//
+// The link reports dumps and field updates in the board's own numbering
+// (§2.5) and decides nothing; [DetectOrientation] is a helper for the
+// board tracker, which owns that decision.
+package link

@@ -1,0 +1,61 @@
+package link
+
+import (
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt"
+)
+
+// Event is what a [Link] reports. The concrete types are [Connected],
+// [Message], [Resync] and [Disconnected]; consumers switch on them.
+type Event interface {
+	When() time.Time
+	linkEvent()
+}
+
+// Connected: a board was identified (once per connection, before any
+// [Message] of that connection).
+type Connected struct {
+	At         time.Time
+	Version    dgt.Version
+	Serial     string // 5-digit serial number (DGT_SERIALNR)
+	LongSerial string // 10-digit serial, "" when the board does not answer 0x55
+	// Clock is true when a clock answered; ClockVersion is its version
+	// ACK (2.x = DGT 3000, otherwise XL).
+	Clock        bool
+	ClockVersion [2]uint8
+}
+
+// Message is a message from the board, in arrival order. At is when its
+// last byte was read.
+type Message struct {
+	At  time.Time
+	Msg dgt.Message
+}
+
+// Resync: bytes that were no valid frame were skipped (noise on the line,
+// a frame cut short); the decoder has resynchronised. Err is a
+// *dgt.FrameError.
+type Resync struct {
+	At  time.Time
+	Err error
+}
+
+// Disconnected: the connection was lost (Err says why: a read or write
+// error such as io.EOF, or ErrDead from the watchdog). The link reconnects
+// by itself.
+type Disconnected struct {
+	At  time.Time
+	Err error
+}
+
+// When returns the time of the event.
+func (e Connected) When() time.Time    { return e.At }
+func (e Message) When() time.Time      { return e.At }
+func (e Resync) When() time.Time       { return e.At }
+func (e Disconnected) When() time.Time { return e.At }
+
+func (Connected) linkEvent()    {}
+func (Message) linkEvent()      {}
+func (Resync) linkEvent()       {}
+func (Disconnected) linkEvent() {}

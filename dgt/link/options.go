@@ -1,0 +1,84 @@
+package link
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"time"
+)
+
+// Opener opens the board's port. It is called again for every reconnect;
+// an error is retried after the back-off. The link closes what it returns.
+type Opener func(ctx context.Context) (io.ReadWriteCloser, error)
+
+// Options tune a [Link]. The zero value is usable: every field documents
+// its default.
+type Options struct {
+	// Logger receives connection and retry messages; nil discards them.
+	Logger *slog.Logger
+	// IdentifyInterval is how long to wait for the version reply before
+	// asking again (picochess: 2 s); default 2 s.
+	IdentifyInterval time.Duration
+	// IdentifyTries is how often the version is asked before the port is
+	// given up as "no board" (ErrNoBoard); default 3.
+	IdentifyTries int
+	// ReplyTimeout bounds the wait for the serial number, the clock
+	// version and the board dump during the connection sequence; default
+	// 2 s.
+	ReplyTimeout time.Duration
+	// Watchdog: after this long without a byte from the board, it is
+	// polled with a harmless DGT_RETURN_SERIALNR; if the poll gets no
+	// reply within another Watchdog, the connection counts as dead
+	// (ErrDead) and is reopened. Default 2 s (picochess polls every 1 s).
+	Watchdog time.Duration
+	// AckTimeout is how long to wait for a clock ACK before re-sending
+	// the command; default 2 s (§3.3).
+	AckTimeout time.Duration
+	// AckTries is how many times a clock command is sent before it fails
+	// with ErrAckTimeout; default 3 (§3.3).
+	AckTries int
+	// BackoffMin and BackoffMax bound the wait between reconnection
+	// attempts, doubling from min to max; defaults 250 ms and 30 s.
+	BackoffMin, BackoffMax time.Duration
+	// EventBuffer is the capacity of the event channel; default 256. When
+	// the consumer falls behind, the link stops reading the port (bytes
+	// wait in the OS buffer) rather than drop events.
+	EventBuffer int
+}
+
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.IdentifyInterval <= 0 {
+		o.IdentifyInterval = 2 * time.Second
+	}
+	if o.IdentifyTries <= 0 {
+		o.IdentifyTries = 3
+	}
+	if o.ReplyTimeout <= 0 {
+		o.ReplyTimeout = 2 * time.Second
+	}
+	if o.Watchdog <= 0 {
+		o.Watchdog = 2 * time.Second
+	}
+	if o.AckTimeout <= 0 {
+		o.AckTimeout = 2 * time.Second
+	}
+	if o.AckTries <= 0 {
+		o.AckTries = 3
+	}
+	if o.BackoffMin <= 0 {
+		o.BackoffMin = 250 * time.Millisecond
+	}
+	if o.BackoffMax <= 0 {
+		o.BackoffMax = 30 * time.Second
+	}
+	if o.BackoffMax < o.BackoffMin {
+		o.BackoffMax = o.BackoffMin
+	}
+	if o.EventBuffer <= 0 {
+		o.EventBuffer = 256
+	}
+	return o
+}

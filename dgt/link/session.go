@@ -1,0 +1,344 @@
+package link
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt"
+)
+
+// session is one connection: from open to the first read or write error.
+// It runs on the Run goroutine; only readLoop runs beside it.
+type session struct {
+	l      *Link
+	ctx    context.Context
+	rwc    io.ReadWriteCloser
+	in     chan chunk
+	dec    *dgt.Decoder
+	queue  []Event
+	lastRx time.Time
+	polled time.Time // watchdog poll outstanding since, zero if none
+	clock  bool
+
+	pending []request
+	cur     *inflight
+}
+
+type inflight struct {
+	req   request
+	cmd   dgt.ClockCmd
+	wire  []byte
+	tries int
+	timer *time.Timer
+}
+
+var errTimeout = errors.New("link: timeout")
+
+// session serves one connection; connected reports whether the board was
+// identified (and Connected emitted).
+func (l *Link) session(ctx context.Context, rwc io.ReadWriteCloser) (connected bool, err error) {
+	stop := make(chan struct{})
+	s := &session{l: l, ctx: ctx, rwc: rwc, in: make(chan chunk, 16), dec: dgt.NewDecoder(dgt.SingleBoard), lastRx: time.Now()}
+	var wg sync.WaitGroup
+	wg.Go(func() { readLoop(rwc, s.in, stop) })
+	defer func() {
+		close(stop)
+		rwc.Close()
+		wg.Wait()
+		s.failAll()
+	}()
+	info, err := s.identify()
+	if err != nil {
+		return false, err
+	}
+	l.opts.Logger.Info("dgt board connected", "serial", info.Serial, "version", fmt.Sprintf("%d.%02d", info.Version.Major, info.Version.Minor), "clock", info.Clock)
+	l.emit(ctx, info)
+	s.flush()
+	return true, s.serve()
+}
+
+// write sends a command.
+func (s *session) write(c dgt.Command) error {
+	b, err := c.AppendBinary(nil)
+	if err != nil {
+		return err
+	}
+	_, err = s.rwc.Write(b)
+	return err
+}
+
+// identify runs the connection sequence (see the package comment).
+func (s *session) identify() (Connected, error) {
+	o := s.l.opts
+	var info Connected
+	if err := s.write(dgt.CmdReset); err != nil {
+		return info, err
+	}
+	found := false
+	for try := 0; try < o.IdentifyTries && !found; try++ {
+		if err := s.write(dgt.CmdSendVersion); err != nil {
+			return info, err
+		}
+		m, err := s.await(o.IdentifyInterval, func(m dgt.Message) bool { _, ok := m.(dgt.Version); return ok })
+		switch {
+		case err == nil:
+			info.Version, found = m.(dgt.Version), true
+		case !errors.Is(err, errTimeout):
+			return info, err
+		}
+	}
+	if !found {
+		return info, ErrNoBoard
+	}
+	if err := s.write(dgt.CmdReturnSerialNr); err != nil {
+		return info, err
+	}
+	m, err := s.await(o.ReplyTimeout, func(m dgt.Message) bool { _, ok := m.(dgt.SerialNumber); return ok })
+	if err != nil {
+		return info, fmt.Errorf("%w: no serial number: %w", ErrNoBoard, err)
+	}
+	info.Serial = m.(dgt.SerialNumber).Serial
+	if err := s.write(dgt.CmdReturnLongSerialNr); err != nil {
+		return info, err
+	}
+	m, err = s.await(o.ReplyTimeout/4, func(m dgt.Message) bool { _, ok := m.(dgt.LongSerialNumber); return ok })
+	switch {
+	case err == nil:
+		info.LongSerial = m.(dgt.LongSerialNumber).Serial
+	case !errors.Is(err, errTimeout):
+		return info, err
+	}
+	if err := s.write(dgt.CmdSendUpdateNice); err != nil {
+		return info, err
+	}
+	if err := s.write(dgt.ClockRequest{Cmd: dgt.ClockCmdVersion}); err != nil {
+		return info, err
+	}
+	m, err = s.await(o.ReplyTimeout, func(m dgt.Message) bool {
+		switch m := m.(type) {
+		case dgt.ClockAck:
+			_, _, ok := m.Version()
+			return ok
+		case dgt.ClockTimes:
+			return m.Status.NoClock()
+		}
+		return false
+	})
+	switch {
+	case err == nil:
+		if a, ok := m.(dgt.ClockAck); ok {
+			maj, min, _ := a.Version()
+			info.Clock, info.ClockVersion = true, [2]uint8{maj, min}
+		}
+	case !errors.Is(err, errTimeout):
+		return info, err
+	}
+	s.clock = info.Clock
+	if err := s.write(dgt.CmdSendBoard); err != nil {
+		return info, err
+	}
+	if _, err := s.await(o.ReplyTimeout, func(m dgt.Message) bool { _, ok := m.(dgt.BoardDump); return ok }); err != nil {
+		return info, fmt.Errorf("%w: no board dump: %w", ErrNoBoard, err)
+	}
+	info.At = time.Now()
+	return info, nil
+}
+
+// await queues messages until one satisfies pred, for at most d; it
+// returns errTimeout, or the read error that ended the connection.
+func (s *session) await(d time.Duration, pred func(dgt.Message) bool) (dgt.Message, error) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		if m, ok := s.decode(time.Now(), pred); ok {
+			return m, nil
+		}
+		select {
+		case <-s.ctx.Done():
+			return nil, s.ctx.Err()
+		case <-t.C:
+			return nil, errTimeout
+		case c := <-s.in:
+			if err := s.take(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// take feeds a chunk to the decoder.
+func (s *session) take(c chunk) error {
+	if len(c.b) > 0 {
+		s.lastRx, s.polled = c.at, time.Time{}
+		s.dec.Feed(c.b)
+	}
+	if c.err != nil {
+		return c.err
+	}
+	return nil
+}
+
+// decode queues the buffered messages as events, stopping after the first
+// one pred accepts (pred may be nil), which it returns.
+func (s *session) decode(at time.Time, pred func(dgt.Message) bool) (dgt.Message, bool) {
+	for {
+		m, err := s.dec.Next()
+		if errors.Is(err, dgt.ErrNeedMore) {
+			return nil, false
+		}
+		if err != nil {
+			s.queue = append(s.queue, Resync{At: at, Err: err})
+			continue
+		}
+		if a, ok := m.(dgt.ClockAck); ok {
+			s.ack(a)
+		}
+		s.queue = append(s.queue, Message{At: at, Msg: m})
+		if pred != nil && pred(m) {
+			return m, true
+		}
+	}
+}
+
+// flush emits the queued events.
+func (s *session) flush() {
+	for _, e := range s.queue {
+		s.l.emit(s.ctx, e)
+	}
+	s.queue = s.queue[:0]
+}
+
+// serve is the connected state: messages out, commands in, the watchdog.
+func (s *session) serve() error {
+	o := s.l.opts
+	wd := time.NewTicker(o.Watchdog / 4)
+	defer wd.Stop()
+	for {
+		var ackC <-chan time.Time
+		if s.cur != nil {
+			ackC = s.cur.timer.C
+		}
+		select {
+		case <-s.ctx.Done():
+			return s.ctx.Err()
+		case c := <-s.in:
+			err := s.take(c)
+			s.decode(c.at, nil)
+			s.dropPollReplies()
+			s.flush()
+			if err != nil {
+				return err
+			}
+		case r := <-s.l.reqs:
+			if !r.clock {
+				r.reply <- s.write(r.cmd)
+				continue
+			}
+			if !s.clock {
+				r.reply <- &ClockError{Cmd: clockCmdOf(r.cmd), Err: ErrNoClock}
+				continue
+			}
+			s.pending = append(s.pending, r)
+			if err := s.pump(); err != nil {
+				return err
+			}
+		case <-ackC:
+			if err := s.retry(); err != nil {
+				return err
+			}
+		case now := <-wd.C:
+			switch {
+			case !s.polled.IsZero() && now.Sub(s.polled) >= o.Watchdog:
+				return ErrDead
+			case s.polled.IsZero() && now.Sub(s.lastRx) >= o.Watchdog:
+				s.polled = now
+				if err := s.write(dgt.CmdReturnSerialNr); err != nil {
+					return err
+				}
+			}
+		}
+	}
+}
+
+// dropPollReplies removes the serial-number replies to watchdog polls
+// from the queue: they are the link's business, not news.
+func (s *session) dropPollReplies() {
+	q := s.queue[:0]
+	for _, e := range s.queue {
+		if m, ok := e.(Message); ok {
+			if _, serial := m.Msg.(dgt.SerialNumber); serial {
+				continue
+			}
+		}
+		q = append(q, e)
+	}
+	s.queue = q
+}
+
+// pump sends the next clock command when none is in flight.
+func (s *session) pump() error {
+	if s.cur != nil || len(s.pending) == 0 {
+		return nil
+	}
+	r := s.pending[0]
+	s.pending = s.pending[1:]
+	b, err := r.cmd.AppendBinary(nil)
+	if err != nil {
+		r.reply <- err
+		return s.pump()
+	}
+	s.cur = &inflight{req: r, cmd: clockCmdOf(r.cmd), wire: b, tries: 1, timer: time.NewTimer(s.l.opts.AckTimeout)}
+	_, err = s.rwc.Write(b)
+	return err
+}
+
+// retry re-sends the command in flight after an ACK time-out, or fails it.
+func (s *session) retry() error {
+	c := s.cur
+	if c.tries >= s.l.opts.AckTries {
+		s.cur = nil
+		c.req.reply <- &ClockError{Cmd: c.cmd, Tries: c.tries, Err: ErrAckTimeout}
+		return s.pump()
+	}
+	c.tries++
+	s.l.opts.Logger.Warn("clock ACK missing, re-sending", "cmd", c.cmd, "try", c.tries)
+	c.timer.Reset(s.l.opts.AckTimeout)
+	_, err := s.rwc.Write(c.wire)
+	return err
+}
+
+// ack completes the command in flight when a matches it.
+func (s *session) ack(a dgt.ClockAck) {
+	cmd, ok := a.Command()
+	if !ok || s.cur == nil || cmd != s.cur.cmd {
+		return
+	}
+	c := s.cur
+	s.cur = nil
+	c.timer.Stop()
+	if a.OK() {
+		c.req.reply <- nil
+	} else {
+		c.req.reply <- &ClockError{Cmd: c.cmd, Tries: c.tries, Ack: &a, Err: ErrRejected}
+	}
+	if err := s.pump(); err != nil {
+		s.l.opts.Logger.Warn("clock command write failed", "err", err)
+	}
+}
+
+// failAll answers every outstanding clock command with ErrNotConnected.
+func (s *session) failAll() {
+	if s.cur != nil {
+		s.cur.timer.Stop()
+		s.cur.req.reply <- &ClockError{Cmd: s.cur.cmd, Tries: s.cur.tries, Err: ErrNotConnected}
+		s.cur = nil
+	}
+	for _, r := range s.pending {
+		r.reply <- &ClockError{Cmd: clockCmdOf(r.cmd), Err: ErrNotConnected}
+	}
+	s.pending = nil
+}
