@@ -24,7 +24,7 @@ type ServerOptions struct {
 	// StoreDir holds the JetStream file store (e.g. <data_dir>/nats).
 	StoreDir string
 	// Listen is host:port for NATS clients; "" means no network listener
-	// (in-process connections only, as in tests).
+	// (in-process connections only, as in tests); port 0 picks a free port.
 	Listen string
 	// Websocket is host:port for browser clients (no TLS: put a TLS proxy in
 	// front when exposed); "" disables it.
@@ -126,6 +126,9 @@ func splitListen(key, addr string) (string, int, error) {
 	port, err := strconv.Atoi(ps)
 	if err != nil || port < 0 || port > 65535 {
 		return "", 0, fmt.Errorf("broadcast: %s %q: bad port", key, addr)
+	}
+	if port == 0 {
+		port = server.RANDOM_PORT // nats-server reads 0 as its default port
 	}
 	return host, port, nil
 }
