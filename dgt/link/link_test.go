@@ -413,3 +413,5 @@ func TestDetectOrientation(t *testing.T) {
 		})
 	}
 }
+
+var emuVersionRequest = dgt.ClockRequest{Cmd: dgt.ClockCmdVersion}
