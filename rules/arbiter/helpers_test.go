@@ -285,3 +285,7 @@ func turnStarted(g *game, side rules.Color) board.TurnStarted {
 func clockWithoutMove(g *game, side rules.Color) board.ClockWithoutMove {
 	return board.ClockWithoutMove{Stamp: board.Stamp{At: g.at}, Side: side, Clock: g.clockReading()}
 }
+
+func gesture(g *game, result string) board.ResultGesture {
+	return board.ResultGesture{Stamp: board.Stamp{At: g.at}, Result: result, Gesture: "kings_centre"}
+}
