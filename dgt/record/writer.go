@@ -1,0 +1,146 @@
+package record
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// TimeLayout is the timestamp layout the hexlog writer uses: RFC 3339 in
+// UTC with microseconds.
+const TimeLayout = "2006-01-02T15:04:05.000000Z07:00"
+
+// LogWriter writes hexlog lines to an io.Writer, one Write per line. It
+// is safe for concurrent use. After the first write error it writes
+// nothing more and reports that error from every call and from Err.
+type LogWriter struct {
+	mu  sync.Mutex
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+// NewLogWriter returns a LogWriter on w.
+func NewLogWriter(w io.Writer) *LogWriter { return &LogWriter{w: w} }
+
+const hexDigits = "0123456789abcdef"
+
+// AppendLine appends the hexlog line for a chunk, newline included.
+func AppendLine(b []byte, at time.Time, dir Dir, p []byte) []byte {
+	b = at.UTC().AppendFormat(b, TimeLayout)
+	b = append(b, ' ', byte(dir))
+	for _, c := range p {
+		b = append(b, ' ', hexDigits[c>>4], hexDigits[c&0x0F])
+	}
+	return append(b, '\n')
+}
+
+// Log writes one line. Empty chunks are not logged.
+func (l *LogWriter) Log(at time.Time, dir Dir, p []byte) error {
+	if len(p) == 0 {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err != nil {
+		return l.err
+	}
+	l.buf = AppendLine(l.buf[:0], at, dir, p)
+	if _, err := l.w.Write(l.buf); err != nil {
+		l.err = fmt.Errorf("record: %w", err)
+	}
+	return l.err
+}
+
+// Err returns the first write error, or nil.
+func (l *LogWriter) Err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
+// Tap is a port that records its traffic: every Read is logged as
+// board→host and every Write as host→board, with the time from its
+// clock. A failing log does not fail the port (the board matters more
+// than its recording); the first log error is kept in [Tap.Err]. Read
+// and Write may be called from different goroutines.
+type Tap struct {
+	rw  io.ReadWriter
+	log *LogWriter
+	now func() time.Time
+}
+
+// NewTap returns a Tap on port rw logging to log. now is the time source
+// (nil: time.Now).
+func NewTap(rw io.ReadWriter, log *LogWriter, now func() time.Time) *Tap {
+	if now == nil {
+		now = time.Now
+	}
+	return &Tap{rw: rw, log: log, now: now}
+}
+
+// Read reads from the port and logs the bytes read, stamped when Read
+// returns.
+func (t *Tap) Read(p []byte) (int, error) {
+	n, err := t.rw.Read(p)
+	if n > 0 {
+		_ = t.log.Log(t.now(), FromBoard, p[:n])
+	}
+	return n, err
+}
+
+// Write writes to the port and logs the bytes written, stamped when
+// Write was called.
+func (t *Tap) Write(p []byte) (int, error) {
+	at := t.now()
+	n, err := t.rw.Write(p)
+	if n > 0 {
+		_ = t.log.Log(at, ToBoard, p[:n])
+	}
+	return n, err
+}
+
+// Close closes the port if it is an io.Closer (the log is the caller's).
+func (t *Tap) Close() error {
+	if c, ok := t.rw.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// Err returns the first logging error, or nil.
+func (t *Tap) Err() error { return t.log.Err() }
+
+// FileTimeLayout names recording files: the start time in UTC, with no
+// characters that need quoting in a shell.
+const FileTimeLayout = "20060102T150405.000Z"
+
+// Path returns `<dataDir>/record/<boardID>/<start>.hexlog`. boardID must
+// be a single path element.
+func Path(dataDir, boardID string, start time.Time) (string, error) {
+	if boardID == "" || boardID == "." || boardID == ".." || strings.ContainsAny(boardID, `/\`) {
+		return "", fmt.Errorf("record: board id %q is not a plain name", boardID)
+	}
+	return filepath.Join(dataDir, "record", boardID, start.UTC().Format(FileTimeLayout)+".hexlog"), nil
+}
+
+// Create makes the directories and creates (or appends to) the recording
+// file of a board started at start; see [Path].
+func Create(dataDir, boardID string, start time.Time) (*os.File, error) {
+	p, err := Path(dataDir, boardID, start)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	return f, nil
+}
