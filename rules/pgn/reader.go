@@ -58,6 +58,7 @@ type Reader struct {
 	err     error // sticky I/O error
 	scratch []byte
 	sink    commandSink
+	rv      resolver
 
 	tagPos []tagPos // where each tag of the current game starts
 }
@@ -340,15 +341,14 @@ func (r *Reader) playMove(g *Game, nodes []MoveNode, pos rules.Position, depth i
 	if len(text) >= 3 && text[0] == '0' && text[1] == '-' && text[2] == '0' {
 		text = zeroCastle(text)
 	}
-	s := string(text)
-	m, err := pos.ParseMove(s)
+	m, err := r.rv.resolve(pos, text)
 	var next rules.Position
 	if err == nil {
 		next, err = pos.Play(m)
 	}
 	if err != nil {
 		e := &MoveError{Game: g.Ref(), Line: r.s.tokLine, Col: r.s.tokCol, Ply: len(nodes) + 1, Variation: depth > 0,
-			Number: pos.FullmoveNumber(), Turn: pos.Turn(), Text: s, Err: fmt.Errorf("%w: %w", ErrBadMove, err)}
+			Number: pos.FullmoveNumber(), Turn: pos.Turn(), Text: string(text), Err: fmt.Errorf("%w: %w", ErrBadMove, err)}
 		r.consume()
 		return nodes, pos, pos, e
 	}

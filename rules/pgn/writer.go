@@ -40,7 +40,7 @@ var setupTags = [...]string{"Variant", "SetUp", "FEN"}
 // games written one after another make a multi-game file:
 //
 //   - the Seven Tag Roster first, in its order ("?" for missing values;
-//     Result is g.Result), then Variant/SetUp/FEN, then the other tags in
+//     Result is g.Result; values held are kept, empty ones too), then Variant/SetUp/FEN, then the other tags in
 //     the order they are held (Round "r.b", WhiteFideId, BlackFideId,
 //     TimeControl, GameId … as the Lichess broadcast convention wants);
 //   - when g.Start is set, Variant (Lichess spelling, e.g. "Chess960";
@@ -98,7 +98,7 @@ func writeTags(w *bufio.Writer, g *Game) {
 		if t.Name == "Result" {
 			v, ok = g.result(), true
 		}
-		if !ok || v == "" {
+		if !ok {
 			v = t.Value
 		}
 		writeTag(w, t.Name, v)
