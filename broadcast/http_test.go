@@ -1,0 +1,205 @@
+package broadcast
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestHTTPFeeds(t *testing.T) {
+	games := NewStore()
+	for b := 3; b >= 1; b-- {
+		st := GameState{Game: GameID{"open2026", 2, b}, Event: "open2026", Round: 2, Board: b, White: "W", Black: "B", SAN: []string{"d4"}, Result: "*"}
+		if b == 2 {
+			st.PGN = "[Event \"open2026\"]\n[Round \"2.2\"]\n\n1. c4 {[%clk 1:30:00]} *\n\n\n"
+		}
+		games.Put(st)
+	}
+	games.Put(GameState{Game: GameID{"open2026", 1, 1}, Round: 1, Board: 1})
+	var boardErr error
+	h := NewHTTPServer(HTTPOptions{Games: games, Health: []HealthSource{
+		HealthFunc(func() error { return nil }),
+		HealthFunc(func() error { return boardErr }),
+	}})
+	ts := httptest.NewServer(h.Handler())
+	defer ts.Close()
+	get := func(path string) (int, string, http.Header) {
+		t.Helper()
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), resp.Header
+	}
+	t.Run("round", func(t *testing.T) {
+		code, body, hdr := get("/pgn/open2026/2.pgn")
+		if code != 200 || hdr.Get("Content-Type") != PGNContentType {
+			t.Fatalf("%d %s", code, hdr.Get("Content-Type"))
+		}
+		if n := strings.Count(body, "[Event "); n != 3 {
+			t.Errorf("%d games in round PGN:\n%s", n, body)
+		}
+		i1, i2, i3 := strings.Index(body, `[Round "2.1"]`), strings.Index(body, `[Round "2.2"]`), strings.Index(body, `[Round "2.3"]`)
+		if !(i1 >= 0 && i1 < i2 && i2 < i3) {
+			t.Errorf("games not in board order:\n%s", body)
+		}
+		if !strings.Contains(body, "*\n\n[Event") || strings.Contains(body, "\n\n\n") {
+			t.Errorf("games must be separated by exactly one blank line:\n%q", body)
+		}
+		if !strings.Contains(body, "{[%clk 1:30:00]}") {
+			t.Errorf("a state's own PGN was not used")
+		}
+	})
+	t.Run("game", func(t *testing.T) {
+		code, body, _ := get("/pgn/open2026/2/3.pgn")
+		if code != 200 || !strings.Contains(body, `[Round "2.3"]`) || !strings.Contains(body, "1. d4 *") || strings.Count(body, "[Event ") != 1 {
+			t.Errorf("%d\n%s", code, body)
+		}
+	})
+	for _, path := range []string{"/pgn/open2026/9.pgn", "/pgn/open2026/2/9.pgn", "/pgn/open2026/x.pgn", "/pgn/Open/2.pgn", "/pgn/open2026/2.txt", "/pgn/open2026/0/1.pgn"} {
+		t.Run("404 "+path, func(t *testing.T) {
+			if code, _, _ := get(path); code != 404 {
+				t.Errorf("%s: %d, want 404", path, code)
+			}
+		})
+	}
+	t.Run("method", func(t *testing.T) {
+		resp, err := http.Post(ts.URL+"/pgn/open2026/2.pgn", "text/plain", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("POST: %d", resp.StatusCode)
+		}
+	})
+	t.Run("healthz", func(t *testing.T) {
+		if code, body, _ := get("/healthz"); code != 200 || body != "ok\n" {
+			t.Errorf("healthy: %d %q", code, body)
+		}
+		boardErr = errors.New("board 3: /dev/ttyACM2 disconnected")
+		if code, body, _ := get("/healthz"); code != 503 || !strings.Contains(body, "ttyACM2 disconnected") {
+			t.Errorf("unhealthy: %d %q", code, body)
+		}
+	})
+}
+
+// TestHealthzFollowsNATS: /healthz is 503 while the publisher has no NATS
+// connection and 200 once it has.
+func TestHealthzFollowsNATS(t *testing.T) {
+	var d switchable
+	p := newPublisher(t, t.TempDir(), d.dial, 0)
+	runPublisher(t, p)
+	h := NewHTTPServer(HTTPOptions{Games: p.Public(), Health: []HealthSource{p}})
+	ts := httptest.NewServer(h.Handler())
+	defer ts.Close()
+	code := func() int {
+		resp, err := http.Get(ts.URL + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	waitFor(t, "a failed connect", 5*time.Second, func() bool { return p.Health() != nil && strings.Contains(p.Health().Error(), "no server") })
+	if c := code(); c != 503 {
+		t.Errorf("without NATS: %d", c)
+	}
+	srv := startServer(t, t.TempDir())
+	defer srv.Shutdown()
+	d.set(srv)
+	waitFor(t, "healthy", 5*time.Second, func() bool { return code() == 200 })
+}
+
+func TestHTTPRunShutdown(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHTTPServer(HTTPOptions{Games: NewStore()})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.Serve(ctx, ln) }()
+	resp, err := http.Get("http://" + ln.Addr().String() + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve after cancel: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after cancel")
+	}
+	if _, err := http.Get("http://" + ln.Addr().String() + "/healthz"); err == nil {
+		t.Error("still serving after shutdown")
+	}
+}
+
+// TestHTTPServesDelayedCopy: the public round PGN appears only once the
+// delayed state is due, while the organisers' live PGN has it at once.
+func TestHTTPServesDelayedCopy(t *testing.T) {
+	srv := startServer(t, t.TempDir())
+	defer srv.Shutdown()
+	const delay = 300 * time.Millisecond
+	p := newPublisher(t, t.TempDir(), srv.Dialer(), delay)
+	runPublisher(t, p)
+	ts := httptest.NewServer(NewHTTPServer(HTTPOptions{Games: p.Public()}).Handler())
+	defer ts.Close()
+	status := func() int {
+		resp, err := http.Get(ts.URL + "/pgn/open2026/1.pgn")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	start := time.Now()
+	p.PublishState(GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, SAN: []string{"e4"}, Result: "*"})
+	if pgn, n := p.Live().RoundPGN("open2026", 1); n != 1 || !strings.Contains(pgn, "1. e4") {
+		t.Errorf("live store: %d %q", n, pgn)
+	}
+	if c := status(); c != 404 && time.Since(start) < delay {
+		t.Errorf("public PGN served before the delay: %d", c)
+	}
+	waitFor(t, "public PGN", 5*time.Second, func() bool { return status() == 200 })
+	if early := start.Add(delay).Sub(time.Now()); early > 0 {
+		t.Errorf("public PGN appeared %v early", early)
+	}
+}
+
+// TestStoresReloadedAfterRestart: a new process (fresh outbox) rebuilds the
+// live store from the KV bucket and the public one from the PUBLIC stream.
+func TestStoresReloadedAfterRestart(t *testing.T) {
+	srv := startServer(t, t.TempDir())
+	defer srv.Shutdown()
+	p1 := newPublisher(t, t.TempDir(), srv.Dialer(), 0)
+	stop := runPublisher(t, p1)
+	for b := 1; b <= 3; b++ {
+		p1.PublishState(GameState{Game: GameID{"open2026", 1, b}, Event: "open2026", Round: 1, Board: b, SAN: []string{"e4"}, Revision: b})
+	}
+	waitFor(t, "sent", 5*time.Second, func() bool { return p1.Pending() == 0 })
+	stop()
+	p2 := newPublisher(t, t.TempDir(), srv.Dialer(), 0)
+	runPublisher(t, p2)
+	waitFor(t, "reloaded", 5*time.Second, func() bool {
+		_, n1 := p2.Live().RoundPGN("open2026", 1)
+		_, n2 := p2.Public().RoundPGN("open2026", 1)
+		return n1 == 3 && n2 == 3
+	})
+	st, _ := p2.Public().Get(GameID{"open2026", 1, 2})
+	if st.Revision != 2 {
+		t.Errorf("reloaded public state %+v", st)
+	}
+}
