@@ -120,7 +120,8 @@ func (s ClockStatus) NoClock() bool { return s&0x20 != 0 }
 
 // ClockTimes is the clock-times form of DGT_BWTIME (0x8D, §3.1). The first
 // triple on the wire is the right display, the second the left (2011
-// header naming, confirmed by the captures).
+// header naming, confirmed by the captures). When Status.NoClock() is
+// set the reading is invalid and Right and Left are zero.
 type ClockTimes struct {
 	Right, Left ClockSide
 	Status      ClockStatus
@@ -144,6 +145,9 @@ func (t ClockTimes) AppendBinary(b []byte) ([]byte, error) {
 func (t ClockTimes) appendData(b []byte) ([]byte, error) {
 	if t.Status >= 0x80 {
 		return b, invalidf("clock status 0x%02x", t.Status)
+	}
+	if t.Status.NoClock() && (t.Right != ClockSide{} || t.Left != ClockSide{}) {
+		return b, invalidf("times with the no-clock bit")
 	}
 	b, err := t.Right.append(b)
 	if err != nil {
@@ -307,6 +311,11 @@ func DecodeClockTimes(p []byte) (ClockTimes, error) {
 	}
 	if p[0] >= 0x80 || p[3] >= 0x80 || p[6] >= 0x80 {
 		return ClockTimes{}, invalidf("clock byte with bit 7 set")
+	}
+	if p[6]&0x20 != 0 {
+		// No clock connected: the reading is invalid (§3.1), whatever
+		// the bytes hold, so it is not decoded.
+		return ClockTimes{Status: ClockStatus(p[6])}, nil
 	}
 	r, err := decodeClockSide(p[0:3])
 	if err != nil {

@@ -68,6 +68,7 @@ func TestDecoderResync(t *testing.T) {
 		{"header in length", SingleBoard, cat([]byte{0x8E, 0}, e4), []error{ErrTruncated}, []int64{0}, 1},
 		{"bad field", SingleBoard, cat([]byte{0x8E, 0, 5, 64, 1}, e4), []error{ErrInvalid}, []int64{0}, 1},
 		{"bad BCD", SingleBoard, cat([]byte{0x8D, 0, 10, 0, 0x0B, 0, 0, 0, 0, 0}, e4), []error{ErrInvalid}, []int64{0}, 1},
+		{"bad BCD without a clock is no error", SingleBoard, cat([]byte{0x8D, 0, 10, 0, 0x0B, 0, 0, 0, 0, 0x20}, e4), nil, nil, 2},
 		{"truncated at end", SingleBoard, cat(e4, e4[:4]), []error{ErrTruncated}, []int64{5}, 1},
 		{"bus ok", Bus, pingBus, nil, nil, 1},
 		{"bus checksum", Bus, cat([]byte{0x87, 0, 6, 8, 1, 0x17}, pingBus), []error{ErrChecksum}, []int64{0}, 1},
@@ -82,7 +83,7 @@ func TestDecoderResync(t *testing.T) {
 				t.Fatalf("%d messages %v, want %d; errors %v", len(msgs), msgs, tt.want, errs)
 			}
 			for _, m := range msgs {
-				if m != e4Msg && m != (BusPing{Address: 1025}) {
+				if m != e4Msg && m != (BusPing{Address: 1025}) && m != (ClockTimes{Status: 0x20}) {
 					t.Fatalf("unexpected message %#v", m)
 				}
 			}
