@@ -26,6 +26,8 @@ func (p *Position) doMove(m move) {
 		p.put(us, rook, rdst)
 		p.castle[us] = [2]int8{-1, -1}
 	case mRemove:
+		// Lifting the pawn counts as a capture (A4, A6).
+		p.half = 0
 		p.remove(from)
 		p.promoted &^= sqBB(from)
 	default:
