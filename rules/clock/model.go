@@ -138,10 +138,13 @@ func (m *Model) first(r Reading, t time.Time) []Event {
 	}
 	var out []Event
 	b := m.tc.Base()
+	// DGT clocks in Fischer mode add the first increment at set-up (a 3+2
+	// game starts at 3:02), so base + increment is a correct start too.
+	inc := m.tc.Periods[0].Increment
 	for _, c := range [2]rules.Color{White, Black} {
 		got := r.Time(c)
 		// A side whose clock already ran may show less; more is always wrong.
-		if got > b+m.tol || (c != r.Running && !near(got, b, m.tol)) {
+		if got > b+inc+m.tol || (c != r.Running && !near(got, b, m.tol) && !near(got, b+inc, m.tol)) {
 			out = append(out, Inconsistency{At: t, Kind: SettingMismatch, Side: c, Expected: b, Reported: got,
 				Detail: fmt.Sprintf("%s's clock shows %s, the control %s gives %s", c, fmtDur(got), m.tc, fmtDur(b))})
 		}
