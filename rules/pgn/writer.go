@@ -188,6 +188,7 @@ type movetextWriter struct {
 	// reader would take it for the next game's tag section.
 	inComment bool
 	scratch   []byte
+	words     []string
 }
 
 func (m *movetextWriter) token(t string) {
@@ -211,34 +212,40 @@ func (m *movetextWriter) token(t string) {
 	m.lineLen += n
 }
 
-func (m *movetextWriter) tokenBytes(t []byte) { m.token(string(t)) }
-
 // startsTag reports whether t begins like a tag pair: [ and a letter.
 func startsTag(t string) bool { return len(t) > 1 && t[0] == '[' && isLetter(t[1]) }
 
-// comment writes { text commands… }, breaking lines between words.
+// comment writes { text commands… }. A comment that fits on one line is
+// kept on one line; a longer one breaks between words.
 func (m *movetextWriter) comment(text string, n *MoveNode) {
-	m.token("{")
-	m.inComment = true
-	if text != "" {
-		for _, word := range strings.Fields(text) {
-			m.token(strings.ReplaceAll(word, "}", ")"))
-		}
+	words := m.words[:0]
+	words = append(words, "{")
+	for _, word := range strings.Fields(text) {
+		words = append(words, strings.ReplaceAll(word, "}", ")"))
 	}
 	if n != nil && !m.opts.NoClocks {
 		if n.HasClock {
-			m.scratch = append(m.scratch[:0], "[%clk "...)
-			m.scratch = append(appendClock(m.scratch, n.Clock), ']')
-			m.tokenBytes(m.scratch)
+			words = append(words, string(appendClock(append(m.scratch[:0], "[%clk "...), n.Clock))+"]")
 		}
 		if n.HasEMT {
-			m.scratch = append(m.scratch[:0], "[%emt "...)
-			m.scratch = append(appendClock(m.scratch, n.EMT), ']')
-			m.tokenBytes(m.scratch)
+			words = append(words, string(appendClock(append(m.scratch[:0], "[%emt "...), n.EMT))+"]")
 		}
 	}
+	words = append(words, "}")
+	m.words = words
+	total := len(words) - 1
+	for _, w := range words {
+		total += utf8.RuneCountInString(w)
+	}
+	if m.lineLen > 0 && !m.glue && total <= m.width && m.lineLen+1+total > m.width {
+		m.w.WriteByte('\n')
+		m.lineLen = 0
+	}
+	for i, w := range words {
+		m.inComment = i > 0 && i < len(words)-1
+		m.token(w)
+	}
 	m.inComment = false
-	m.token("}")
 }
 
 // line writes a line of moves starting at move number and side turn;

@@ -39,8 +39,9 @@ func TestWriteParseOnlyGame(t *testing.T) {
 [GameId "r3b12"]
 [TimeControl "5400+30"]
 
-{ Intro } 1. e4 $1 { [%clk 1:30:00] [%emt 0:00:03] } 1... e5 { [%clk 1:29:59.4]
-} ({ Sicilian } 1... c5 { sharp } 2. Nf3) 2. Nf3 { develops {really) } 1-0
+{ Intro } 1. e4 $1 { [%clk 1:30:00] [%emt 0:00:03] } 1... e5
+{ [%clk 1:29:59.4] } ({ Sicilian } 1... c5 { sharp } 2. Nf3) 2. Nf3
+{ develops {really) } 1-0
 
 `
 	if got := b.String(); got != want {
