@@ -289,3 +289,5 @@ func clockWithoutMove(g *game, side rules.Color) board.ClockWithoutMove {
 func gesture(g *game, result string) board.ResultGesture {
 	return board.ResultGesture{Stamp: board.Stamp{At: g.at}, Result: result, Gesture: "kings_centre"}
 }
+
+func mustTC(s string) clock.TimeControl { return clock.MustParse(s) }
