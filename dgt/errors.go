@@ -57,14 +57,21 @@ func (e *FrameError) Error() string {
 	if e.Detail != "" {
 		s += ": " + e.Detail
 	}
-	if e.Skipped > 0 {
-		s += fmt.Sprintf(" (%d bytes skipped)", e.Skipped)
-	}
-	return s
+	return s + skipped(e.Skipped)
 }
 
 // Unwrap returns Reason.
 func (e *FrameError) Unwrap() error { return e.Reason }
+
+func skipped(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " (1 byte skipped)"
+	}
+	return fmt.Sprintf(" (%d bytes skipped)", n)
+}
 
 // CommandError reports a problem in a host→board byte stream, like
 // [FrameError].
@@ -82,10 +89,7 @@ func (e *CommandError) Error() string {
 	if e.Detail != "" {
 		s += ": " + e.Detail
 	}
-	if e.Skipped > 0 {
-		s += fmt.Sprintf(" (%d bytes skipped)", e.Skipped)
-	}
-	return s
+	return s + skipped(e.Skipped)
 }
 
 // Unwrap returns Reason.

@@ -29,7 +29,7 @@ func ExampleDecoder() {
 	}
 	// Output:
 	// e2 . = 12
-	// skipped: dgt: bytes outside a frame at offset 5 (1 bytes skipped)
+	// skipped: dgt: bytes outside a frame at offset 5 (1 byte skipped)
 	// e4 P = 28
 }
 
