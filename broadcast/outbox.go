@@ -2,6 +2,7 @@ package broadcast
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 )
@@ -339,12 +341,11 @@ func (o *Outbox) DueStates(now time.Time, after uint64, fn func(Record)) (uint64
 	var recs []Record
 	t := now.UnixMilli()
 	q := o.queues[1][o.heads[1]:]
-	for _, e := range q {
+	// records are in sequence order: skip those already visited at once
+	i, _ := slices.BinarySearchFunc(q, after+1, func(e qentry, seq uint64) int { return cmp.Compare(e.seq, seq) })
+	for _, e := range q[i:] {
 		if e.due > t {
 			break
-		}
-		if e.seq <= after {
-			continue
 		}
 		after = e.seq
 		if e.kind != KindState {

@@ -198,3 +198,29 @@ func TestOutboxClosed(t *testing.T) {
 		t.Errorf("append after close: %v", err)
 	}
 }
+
+func TestOutboxDueStates(t *testing.T) {
+	ob := openOutbox(t, t.TempDir(), OutboxOptions{})
+	t0 := time.UnixMilli(1_000_000)
+	for i := range 4 {
+		e := env(i, true)
+		if i%2 == 1 {
+			e.Kind = KindState
+		}
+		ob.Append([]Envelope{e}, []time.Time{t0.Add(time.Duration(i) * time.Second)})
+	}
+	var seen []string
+	collect := func(r Record) { seen = append(seen, r.MsgID) }
+	after, err := ob.DueStates(t0.Add(1500*time.Millisecond), 0, collect)
+	if err != nil || fmt.Sprint(seen) != "[id1]" {
+		t.Fatalf("first scan: %v %v", seen, err)
+	}
+	after, _ = ob.DueStates(t0.Add(1500*time.Millisecond), after, collect)
+	if fmt.Sprint(seen) != "[id1]" {
+		t.Errorf("a state was applied twice: %v", seen)
+	}
+	ob.DueStates(t0.Add(time.Hour), after, collect)
+	if fmt.Sprint(seen) != "[id1 id3]" {
+		t.Errorf("later scan: %v", seen)
+	}
+}

@@ -37,6 +37,9 @@ type Options struct {
 	// wiring passes the rules/pgn renderer); nil: [FallbackPGN] is used when
 	// PGN is served.
 	RenderPGN func(GameState) string
+	// Commands answers arbiter commands on <p>.arbiter.<g>.cmd; nil: no
+	// responder (requests get "no responders").
+	Commands CommandHandler
 	// Now is the clock (default time.Now). Due times are computed with it;
 	// waits use real timers.
 	Now func() time.Time

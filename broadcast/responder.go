@@ -41,6 +41,11 @@ func (p *Publisher) subscribeResponders(nc *nats.Conn) error {
 	if _, err := nc.Subscribe(base+"public.*.*", func(m *nats.Msg) { p.answerPGN(m, p.public, m.Subject[len(base+"public."):]) }); err != nil {
 		return fmt.Errorf("subscribe public pgn api: %w", err)
 	}
+	if h := p.o.Commands; h != nil {
+		if _, err := nc.Subscribe(p.subj.Prefix+".arbiter.*.*.*.cmd", func(m *nats.Msg) { p.answerCommand(m, h) }); err != nil {
+			return fmt.Errorf("subscribe arbiter commands: %w", err)
+		}
+	}
 	if err := nc.Flush(); err != nil {
 		return err
 	}
@@ -67,6 +72,43 @@ func (p *Publisher) answerPGN(m *nats.Msg, st *Store, rest string) {
 	}
 	if err := m.RespondMsg(r); err != nil {
 		p.log.Warn("pgn reply failed", "err", err)
+	}
+}
+
+// CommandHandler handles one arbiter command (interfaces.md §3.1,
+// <p>.arbiter.<g>.cmd) for game g; body is the ArbiterCommand JSON as sent.
+// It runs on the NATS connection's callback goroutine, one command at a
+// time, and must return promptly (hand the work to the game's owner). A nil
+// error replies {"ok":true,"error":""}; an error replies {"ok":false,
+// "error":"<message>"}.
+type CommandHandler func(ctx context.Context, g GameID, body []byte) error
+
+// CommandReply is the reply to an arbiter command.
+type CommandReply struct {
+	OK    bool   `json:"ok"`
+	Error string `json:"error"`
+}
+
+func (p *Publisher) answerCommand(m *nats.Msg, h CommandHandler) {
+	if !strings.HasPrefix(m.Reply, "_INBOX") {
+		p.log.Warn("arbiter command without an inbox reply subject ignored", "subject", m.Subject, "reply", m.Reply)
+		return
+	}
+	var rep CommandReply
+	g, err := ParseGameID(strings.TrimSuffix(strings.TrimPrefix(m.Subject, p.subj.Prefix+".arbiter."), ".cmd"))
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), p.o.PublishTimeout)
+		err = h(ctx, g, m.Data)
+		cancel()
+	}
+	if err != nil {
+		rep.Error = err.Error()
+	} else {
+		rep.OK = true
+	}
+	b, _ := json.Marshal(rep)
+	if err := m.Respond(b); err != nil {
+		p.log.Warn("arbiter command reply failed", "err", err)
 	}
 }
 

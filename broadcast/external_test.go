@@ -1,0 +1,97 @@
+package broadcast
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// TestExternalServerRestart publishes through a TCP connection to a
+// separate server (the nats.url path): the server goes away mid-game and
+// comes back on the same address and store; the client reconnects by itself
+// and every move arrives exactly once, in order.
+func TestExternalServerRestart(t *testing.T) {
+	store := t.TempDir()
+	srv, err := StartServer(ServerOptions{Prefix: testPrefix, StoreDir: store, Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(srv.ClientURL())
+	p := newPublisher(t, t.TempDir(), ExternalDialer(ExternalOptions{URL: srv.ClientURL()}), 0)
+	runPublisher(t, p)
+	for i := 1; i <= 15; i++ {
+		p.PublishMove(move(i, 0))
+	}
+	waitFor(t, "some sent", 10*time.Second, func() bool { return p.Pending() < 30 })
+	srv.Shutdown()
+	for i := 16; i <= 30; i++ {
+		p.PublishMove(move(i, 0))
+	}
+	time.Sleep(100 * time.Millisecond)
+	srv2, err := StartServer(ServerOptions{Prefix: testPrefix, StoreDir: store, Listen: u.Host})
+	if err != nil {
+		t.Fatalf("restart on %s: %v", u.Host, err)
+	}
+	defer srv2.Shutdown()
+	nc, _ := srv2.Connect()
+	defer nc.Close()
+	if got := plies(t, streamMsgs(t, nc, "DGT_GAMES", "", 30, 20*time.Second)); fmt.Sprint(got) != fmt.Sprint(seq(1, 30)) {
+		t.Errorf("GAMES after restart: %v", got)
+	}
+}
+
+func TestArbiterCommands(t *testing.T) {
+	srv := startServer(t, t.TempDir(), testUsers...)
+	defer srv.Shutdown()
+	type call struct {
+		g    GameID
+		body string
+	}
+	calls := make(chan call, 4)
+	p, err := NewPublisher(Options{Prefix: testPrefix, Dir: t.TempDir(), Connect: srv.Dialer(),
+		Commands: func(_ context.Context, g GameID, body []byte) error {
+			calls <- call{g, string(body)}
+			if string(body) == `{"cmd":"bad"}` {
+				return errors.New("unknown command bad")
+			}
+			return nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	runPublisher(t, p)
+	waitFor(t, "connected", 5*time.Second, func() bool { return p.Health() == nil })
+	arb := connectAs(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(ArbiterInboxPrefix))
+	for _, tc := range []struct {
+		body string
+		want CommandReply
+	}{
+		{`{"cmd":"ack","alert":"a1"}`, CommandReply{OK: true}},
+		{`{"cmd":"bad"}`, CommandReply{Error: "unknown command bad"}},
+	} {
+		m, err := arb.nc.Request("dgt.arbiter.open2026.1.1.cmd", []byte(tc.body), 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep CommandReply
+		if err := json.Unmarshal(m.Data, &rep); err != nil || rep != tc.want {
+			t.Errorf("%s: reply %s, want %+v", tc.body, m.Data, tc.want)
+		}
+		c := <-calls
+		if c.g != testGame || c.body != tc.body {
+			t.Errorf("handler got %+v", c)
+		}
+	}
+	hall := connectAs(t, srv, "hall", "hall-pw")
+	hall.nc.Request("dgt.arbiter.open2026.1.1.cmd", []byte(`{"cmd":"ack"}`), 300*time.Millisecond)
+	if !hall.violation("dgt.arbiter.open2026.1.1.cmd", 2*time.Second) {
+		t.Error("an organiser sent an arbiter command")
+	}
+}

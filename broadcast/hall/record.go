@@ -1,0 +1,241 @@
+package hall
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/rules/pgn"
+)
+
+// Game statuses of Record.Status and GameState.status.
+const (
+	StatusWaiting = "waiting" // no move yet
+	StatusPlaying = "playing" // moves, no result
+	StatusEnded   = "ended"   // a final result
+	// StatusProvisional: an automatic result (checkmate, stalemate, …) waits
+	// for the arbiter's confirmation.
+	StatusProvisional = "provisional"
+)
+
+// Info identifies a game and what the PGN's tags say about it.
+type Info struct {
+	Game        broadcast.GameID `json:"game"`
+	EventName   string           `json:"event_name,omitempty"`
+	Site        string           `json:"site,omitempty"`
+	White       string           `json:"white,omitempty"`
+	Black       string           `json:"black,omitempty"`
+	WhiteFideID string           `json:"white_fide_id,omitempty"`
+	BlackFideID string           `json:"black_fide_id,omitempty"`
+	// Variant is the rules engine's variant name ("chess", "chess960",
+	// "team-drop"); "" is chess.
+	Variant     string `json:"variant,omitempty"`
+	Ruleset     string `json:"ruleset,omitempty"`
+	TimeControl string `json:"time_control,omitempty"`
+}
+
+// Ply is one completed move of a record.
+type Ply struct {
+	UCI string `json:"uci"`
+	SAN string `json:"san"`
+	FEN string `json:"fen"` // after the move
+	// Clock is both remaining times after the move; nil without a clock.
+	Clock *broadcast.ClockPair `json:"clock,omitempty"`
+	// EMTMS is the time the mover used: from the completion of the previous
+	// ply (or the start of the game) to the completion of this one.
+	EMTMS int64     `json:"emt_ms"`
+	At    time.Time `json:"at"`
+}
+
+// Record is the persisted state of one game: everything the payloads of
+// interfaces.md §3 and the PGN of §6 are made from. It is a plain value;
+// the board goroutine owns it.
+type Record struct {
+	Info Info `json:"info"`
+	// StartFEN is the position before the first move ("" standard chess).
+	StartFEN string `json:"start_fen,omitempty"`
+	// Started is when the game began (set-up seen or first message).
+	Started time.Time `json:"started"`
+	Moves   []Ply     `json:"moves"`
+	// Revision increases whenever a correction rewrites the record.
+	Revision    int    `json:"revision"`
+	Result      string `json:"result"` // "*" while in progress
+	Termination string `json:"termination,omitempty"`
+	Article     string `json:"article,omitempty"`
+	Provisional bool   `json:"provisional,omitempty"`
+	// Clock is the last clock reading; nil when no clock was seen.
+	Clock *broadcast.ClockPair `json:"clock,omitempty"`
+	// Rotated: the board is read turned around (kept across restarts).
+	Rotated bool `json:"rotated,omitempty"`
+	// Published is how many moves of this revision were handed to the sink
+	// (their MoveEvents journalled); a restart hands the rest again.
+	Published int       `json:"published"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// NewRecord returns the empty record of a game starting at startFEN ("" for
+// the variant's standard start).
+func NewRecord(info Info, startFEN string, started time.Time) *Record {
+	return &Record{Info: info, StartFEN: startFEN, Started: started, Result: "*", UpdatedAt: started}
+}
+
+// Status returns waiting, playing, provisional or ended.
+func (r *Record) Status() string {
+	switch {
+	case r.Result != "" && r.Result != "*" && r.Provisional:
+		return StatusProvisional
+	case r.Result != "" && r.Result != "*":
+		return StatusEnded
+	case len(r.Moves) == 0:
+		return StatusWaiting
+	}
+	return StatusPlaying
+}
+
+// lastAt returns when the last move was completed, or the start.
+func (r *Record) lastAt() time.Time {
+	if n := len(r.Moves); n > 0 {
+		return r.Moves[n-1].At
+	}
+	return r.Started
+}
+
+// FEN returns the current position's FEN.
+func (r *Record) FEN() string {
+	if n := len(r.Moves); n > 0 {
+		return r.Moves[n-1].FEN
+	}
+	if r.StartFEN != "" {
+		return r.StartFEN
+	}
+	p, err := pgn.ChessPosition(r.variant(), "")
+	if err != nil {
+		return ""
+	}
+	return p.FEN()
+}
+
+func (r *Record) variant() string {
+	if r.Info.Variant == "" {
+		return "chess"
+	}
+	return r.Info.Variant
+}
+
+// UCIs returns the moves in coordinate notation.
+func (r *Record) UCIs() []string {
+	out := make([]string, len(r.Moves))
+	for i, m := range r.Moves {
+		out[i] = m.UCI
+	}
+	return out
+}
+
+// MoveEvent returns the §3.2 payload of ply (1-based).
+func (r *Record) MoveEvent(ply int) broadcast.MoveEvent {
+	m := r.Moves[ply-1]
+	return broadcast.MoveEvent{Game: r.Info.Game, Ply: ply, SAN: m.SAN, UCI: m.UCI, FEN: m.FEN,
+		Clock: m.Clock, EMTMS: m.EMTMS, At: broadcast.T(m.At), Revision: r.Revision}
+}
+
+// ResultPayload returns the §3.3 Result of the record at time at.
+func (r *Record) ResultPayload(at time.Time) broadcast.Result {
+	return broadcast.Result{Game: r.Info.Game, Result: r.Result, Termination: r.Termination,
+		Article: r.Article, Provisional: r.Provisional, At: broadcast.T(at), Revision: r.Revision}
+}
+
+// State returns the GameState (the KV value) with its PGN.
+func (r *Record) State() broadcast.GameState {
+	san := make([]string, len(r.Moves))
+	for i, m := range r.Moves {
+		san[i] = m.SAN
+	}
+	g := r.Info.Game
+	return broadcast.GameState{Game: g, Event: g.Event, Round: g.Round, Board: g.Board,
+		White: r.Info.White, Black: r.Info.Black, Variant: r.variant(), Ruleset: r.Info.Ruleset,
+		FEN: r.FEN(), Moves: r.UCIs(), SAN: san, Clock: r.Clock, Result: r.Result, Status: r.Status(),
+		PGN: r.PGN(), Revision: r.Revision, UpdatedAt: broadcast.T(r.UpdatedAt)}
+}
+
+// PGNGame returns the record as a rules/pgn game (interfaces.md §6): the
+// seven tag roster, Round "r.b", WhiteFideId, BlackFideId, TimeControl,
+// GameId, Variant/SetUp/FEN where not standard chess, and [%clk] (the
+// mover's remaining time) and [%emt] after every move. A start position that
+// does not parse leaves Start nil: the tags are then written as held.
+func (r *Record) PGNGame() *pgn.Game {
+	g := &pgn.Game{Result: r.Result}
+	if g.Result == "" {
+		g.Result = "*"
+	}
+	id := r.Info.Game
+	date := "????.??.??"
+	if !r.Started.IsZero() {
+		date = r.Started.UTC().Format("2006.01.02")
+	}
+	g.SetTag("Event", orQ(r.Info.EventName, id.Event))
+	g.SetTag("Site", orQ(r.Info.Site, "?"))
+	g.SetTag("Date", date)
+	g.SetTag("Round", strconv.Itoa(id.Round)+"."+strconv.Itoa(id.Board))
+	g.SetTag("White", orQ(r.Info.White, "?"))
+	g.SetTag("Black", orQ(r.Info.Black, "?"))
+	g.SetTag("Result", g.Result)
+	if r.Info.WhiteFideID != "" {
+		g.SetTag("WhiteFideId", r.Info.WhiteFideID)
+	}
+	if r.Info.BlackFideID != "" {
+		g.SetTag("BlackFideId", r.Info.BlackFideID)
+	}
+	if r.Info.TimeControl != "" {
+		g.SetTag("TimeControl", r.Info.TimeControl)
+	}
+	if id.Event != "" {
+		g.SetTag("GameId", id.String())
+	}
+	if r.Termination != "" {
+		g.SetTag("Termination", r.Termination)
+	}
+	if start, err := pgn.ChessPosition(r.variant(), r.StartFEN); err == nil {
+		g.Start = start
+	}
+	for i, m := range r.Moves {
+		n := pgn.MoveNode{SAN: m.SAN, EMT: time.Duration(m.EMTMS) * time.Millisecond, HasEMT: true}
+		if m.Clock != nil {
+			n.HasClock = true
+			if whiteMoved(r, i) {
+				n.Clock = time.Duration(m.Clock.WhiteMS) * time.Millisecond
+			} else {
+				n.Clock = time.Duration(m.Clock.BlackMS) * time.Millisecond
+			}
+		}
+		g.Moves = append(g.Moves, n)
+	}
+	return g
+}
+
+// whiteMoved reports whether ply index i (0-based) was White's move.
+func whiteMoved(r *Record, i int) bool {
+	whiteFirst := true
+	if r.StartFEN != "" {
+		if f := strings.Fields(r.StartFEN); len(f) > 1 && f[1] == "b" {
+			whiteFirst = false
+		}
+	}
+	return (i%2 == 0) == whiteFirst
+}
+
+// PGN renders the record with rules/pgn.
+func (r *Record) PGN() string {
+	var b strings.Builder
+	if err := pgn.Write(&b, r.PGNGame(), pgn.WriteOptions{}); err != nil {
+		return ""
+	}
+	return b.String()
+}
+
+func orQ(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
