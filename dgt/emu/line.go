@@ -24,6 +24,8 @@ type Line struct {
 	slots  map[int64]byte // byte slots on the wire, index = time since epoch / byteTime
 	busy   []int64        // per board: first free slot
 	now    time.Time
+	gone   map[uint16]bool // unplugged addresses
+	spoil  int             // replies still to corrupt
 }
 
 // NewLine returns a line with the given boards, starting at start. The
@@ -47,6 +49,9 @@ func (l *Line) Input(now time.Time, p []byte) {
 			break
 		}
 		for _, b := range l.boards {
+			if l.gone[b.Address()] {
+				continue
+			}
 			b.mu.Lock()
 			b.exec(now, c)
 			b.mu.Unlock()
@@ -76,6 +81,14 @@ func (l *Line) advance(now time.Time) {
 func (l *Line) collect() {
 	for i, b := range l.boards {
 		for _, c := range b.outputChunks() {
+			if l.gone[b.Address()] {
+				continue
+			}
+			if l.spoil > 0 && len(c.b) > 0 {
+				l.spoil--
+				c.b = append([]byte(nil), c.b...)
+				c.b[len(c.b)-1] ^= 0x01 // a bit error in the checksum byte
+			}
 			slot := int64(c.at.Sub(l.epoch) / byteTime)
 			if slot < l.busy[i] {
 				slot = l.busy[i]
@@ -87,6 +100,32 @@ func (l *Line) collect() {
 			l.busy[i] = slot
 		}
 	}
+}
+
+// Unplug disconnects the board at addr from the line (it keeps running
+// but hears and says nothing); Plug reconnects it.
+func (l *Line) Unplug(addr uint16) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.gone == nil {
+		l.gone = map[uint16]bool{}
+	}
+	l.gone[addr] = true
+}
+
+// Plug reconnects a board disconnected with Unplug.
+func (l *Line) Plug(addr uint16) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.gone, addr)
+}
+
+// Corrupt flips one bit in the checksum byte of the next n replies (noise
+// on the line), so the host sees checksum errors.
+func (l *Line) Corrupt(n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.spoil = n
 }
 
 // Output returns and forgets the bytes whose transmission has finished.

@@ -148,8 +148,9 @@ func (e *Emulator) DropAcks(n int) {
 	e.dropAcks = n
 }
 
-// Received returns the command bytes the host has sent, in order (0x2B
-// for every clock command), and the clock sub-commands (0x0A SetNRun …).
+// Received returns the command bytes the host has sent to this board, in
+// order (0x2B for every clock command; bus commands addressed to it or
+// broadcast), and the clock sub-commands (0x0A SetNRun …).
 func (e *Emulator) Received() (cmds, clockCmds []byte) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

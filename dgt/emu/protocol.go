@@ -8,7 +8,9 @@ import (
 
 // exec executes one host command at now.
 func (e *Emulator) exec(now time.Time, c hostCmd) {
-	e.received = append(e.received, c.op)
+	if !isBusOp(c.op) || c.addr == 0 || c.addr == e.opts.BusAddress {
+		e.received = append(e.received, c.op)
+	}
 	if isBusOp(c.op) {
 		e.execBus(now, c)
 		return

@@ -1,0 +1,290 @@
+package bus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt"
+)
+
+// Bus drives one bus line. Create it with [New], run [Bus.Run] in a
+// goroutine and read [Bus.Events]. Run must be called at most once.
+type Bus struct {
+	open   Opener
+	opts   Options
+	events chan Event
+	once   sync.Once
+}
+
+// New returns a bus that opens its line with open.
+func New(open Opener, opts Options) *Bus {
+	opts = opts.withDefaults()
+	return &Bus{open: open, opts: opts, events: make(chan Event, opts.EventBuffer)}
+}
+
+// Events returns the event channel; Run closes it when it returns. The
+// caller must drain it.
+func (b *Bus) Events() <-chan Event { return b.events }
+
+// Run opens the line, discovers and polls the boards, and reopens the
+// line after failures, until ctx is done; then it closes the port and
+// the event channel and returns nil.
+func (b *Bus) Run(ctx context.Context) error {
+	started := false
+	b.once.Do(func() { started = true })
+	if !started {
+		return errors.New("bus: Run called twice")
+	}
+	defer close(b.events)
+	backoff := b.opts.BackoffMin
+	for ctx.Err() == nil {
+		rwc, err := b.open(ctx)
+		if err == nil {
+			b.emit(ctx, LineUp{At: time.Now()})
+			l := newLine(b, ctx, rwc)
+			err = l.run()
+			l.close()
+			if ctx.Err() != nil {
+				return nil
+			}
+			b.emit(ctx, LineDown{At: time.Now(), Err: err})
+			backoff = b.opts.BackoffMin
+		}
+		b.opts.Logger.Warn("dgt bus line down, retrying", "err", err, "backoff", backoff)
+		t := time.NewTimer(backoff)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-t.C:
+		}
+		backoff = min(2*backoff, b.opts.BackoffMax)
+	}
+	return nil
+}
+
+func (b *Bus) emit(ctx context.Context, e Event) {
+	select {
+	case b.events <- e:
+	case <-ctx.Done():
+	}
+}
+
+// board is the state of one known board.
+type board struct {
+	addr      uint16
+	lost      bool
+	lastClock dgt.ClockTimes
+	haveClock bool
+}
+
+// line is one open port: the Run goroutine's state while it lasts.
+type line struct {
+	b      *Bus
+	ctx    context.Context
+	rwc    io.ReadWriteCloser
+	in     chan chunk
+	stop   chan struct{}
+	wg     sync.WaitGroup
+	dec    *dgt.Decoder
+	boards []*board // in polling order
+	err    error    // the port's read error, once seen
+}
+
+type chunk struct {
+	b   []byte
+	err error
+}
+
+func newLine(b *Bus, ctx context.Context, rwc io.ReadWriteCloser) *line {
+	l := &line{b: b, ctx: ctx, rwc: rwc, in: make(chan chunk, 64), stop: make(chan struct{}), dec: dgt.NewDecoder(dgt.Bus)}
+	l.wg.Go(func() {
+		buf := make([]byte, 1024)
+		for {
+			n, err := rwc.Read(buf)
+			c := chunk{err: err}
+			if n > 0 {
+				c.b = append([]byte(nil), buf[:n]...)
+			}
+			select {
+			case l.in <- c:
+			case <-l.stop:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	})
+	return l
+}
+
+func (l *line) close() {
+	close(l.stop)
+	l.rwc.Close()
+	l.wg.Wait()
+	for _, bd := range l.boards {
+		if !bd.lost {
+			l.b.emit(l.ctx, BoardLost{At: time.Now(), Address: bd.addr, Err: errors.New("bus: line down")})
+		}
+	}
+}
+
+// run discovers and polls until the port fails or ctx is done.
+func (l *line) run() error {
+	o := l.b.opts
+	if err := l.discover(); err != nil {
+		return err
+	}
+	lastDiscovery := time.Now()
+	for cycle := 0; ; cycle++ {
+		start := time.Now()
+		for _, bd := range l.boards {
+			if bd.lost {
+				continue
+			}
+			if err := l.poll(bd, cycle%o.ClockEvery == 0); err != nil {
+				return err
+			}
+		}
+		if time.Since(lastDiscovery) >= o.Rediscover {
+			if err := l.discover(); err != nil {
+				return err
+			}
+			lastDiscovery = time.Now()
+		}
+		wait := o.Cycle - time.Since(start)
+		if wait < 0 {
+			wait = 0
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-l.ctx.Done():
+			t.Stop()
+			return l.ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// send writes one bus command.
+func (l *line) send(cmd dgt.BusCmd, addr uint16) error {
+	b, err := dgt.BusCommand{Cmd: cmd, Address: addr}.AppendBinary(nil)
+	if err != nil {
+		return err
+	}
+	_, err = l.rwc.Write(b)
+	return err
+}
+
+// errPort marks an error of the port itself (not of a board).
+type errPort struct{ err error }
+
+func (e errPort) Error() string { return e.err.Error() }
+func (e errPort) Unwrap() error { return e.err }
+
+// next returns the next message or frame error from the line, waiting
+// until deadline; ok false on time-out. A port failure is returned as
+// errPort.
+func (l *line) next(deadline time.Time) (msg dgt.Message, frameErr error, ok bool, err error) {
+	for {
+		m, ferr := l.dec.Next()
+		if !errors.Is(ferr, dgt.ErrNeedMore) {
+			return m, ferr, true, nil
+		}
+		if l.err != nil {
+			return nil, nil, false, errPort{l.err}
+		}
+		t := time.NewTimer(time.Until(deadline))
+		select {
+		case <-l.ctx.Done():
+			t.Stop()
+			return nil, nil, false, l.ctx.Err()
+		case c := <-l.in:
+			t.Stop()
+			l.dec.Feed(c.b)
+			if c.err != nil {
+				l.err = c.err
+			}
+		case <-t.C:
+			return nil, nil, false, nil
+		}
+	}
+}
+
+// exchange sends cmd to addr and waits for its reply (a message of type
+// T from addr). A checksum error or time-out is retried with retryCmd
+// (REPEAT_CHANGES for changes, the same command otherwise). It returns
+// ErrNoReply or ErrBadReply when all tries fail; port errors as errPort.
+func exchange[T dgt.Message](l *line, cmd, retryCmd dgt.BusCmd, addr uint16, from func(T) uint16) (T, error) {
+	var zero T
+	var last error = ErrNoReply
+	for try := 0; try <= l.b.opts.Retries; try++ {
+		c := cmd
+		if try > 0 {
+			c = retryCmd
+		}
+		if err := l.send(c, addr); err != nil {
+			return zero, errPort{err}
+		}
+		deadline := time.Now().Add(l.b.opts.ReplyTimeout)
+		for {
+			m, ferr, ok, err := l.next(deadline)
+			if err != nil {
+				return zero, err
+			}
+			if !ok {
+				last = ErrNoReply
+				break
+			}
+			if ferr != nil {
+				last = fmt.Errorf("%w: %w", ErrBadReply, ferr)
+				l.b.opts.Logger.Debug("bus frame error", "addr", addr, "err", ferr)
+				// let the rest of the garbled reply arrive, then retry
+				l.drain(time.Now().Add(l.b.opts.ReplyTimeout / 4))
+				break
+			}
+			if r, isT := m.(T); isT && from(r) == addr {
+				return r, nil
+			}
+			l.b.opts.Logger.Debug("bus stray message", "want", addr, "msg", fmt.Sprintf("%T", m))
+		}
+	}
+	return zero, last
+}
+
+// drain discards what arrives until deadline.
+func (l *line) drain(deadline time.Time) error {
+	for {
+		_, _, ok, err := l.next(deadline)
+		if err != nil || !ok {
+			return err
+		}
+	}
+}
+
+// isPort reports whether err ends the line (port failure or ctx done).
+func isPort(err error) bool {
+	var pe errPort
+	return errors.As(err, &pe) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// known returns the board with address a, or nil.
+func (l *line) known(a uint16) *board {
+	for _, bd := range l.boards {
+		if bd.addr == a {
+			return bd
+		}
+	}
+	return nil
+}
+
+// sortBoards keeps the polling order by address.
+func (l *line) sortBoards() {
+	slices.SortFunc(l.boards, func(x, y *board) int { return int(x.addr) - int(y.addr) })
+}

@@ -1,0 +1,288 @@
+package bus_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/dgt/bus"
+	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/rules"
+)
+
+// hall is N emulated boards on one bus line served over a pipe.
+type hall struct {
+	line   *emu.Line
+	boards map[uint16]*emu.Emulator
+	wg     sync.WaitGroup
+	cancel context.CancelFunc
+}
+
+func newHall(n int) *hall {
+	h := &hall{boards: map[uint16]*emu.Emulator{}}
+	var es []*emu.Emulator
+	now := time.Now()
+	for i := 1; i <= n; i++ {
+		e := emu.New(emu.Options{Serial: fmt.Sprintf("%05d", 2000+i), Seed: uint64(i)}, now)
+		es = append(es, e)
+		h.boards[e.Address()] = e
+	}
+	h.line = emu.NewLine(now, es...)
+	return h
+}
+
+func (h *hall) open(ctx context.Context) (io.ReadWriteCloser, error) {
+	host, dev := net.Pipe()
+	rctx, cancel := context.WithCancel(context.Background())
+	h.cancel = cancel
+	h.wg.Go(func() { emu.Run(rctx, dev, h.line) })
+	return host, nil
+}
+
+func (h *hall) close() {
+	if h.cancel != nil {
+		h.cancel()
+	}
+	h.wg.Wait()
+}
+
+// state mirrors every board from the bus events.
+type state struct {
+	mu       sync.Mutex
+	found    map[uint16]int
+	lost     map[uint16]int
+	fields   map[uint16]*[64]dgt.PieceCode
+	clocks   map[uint16]dgt.ClockTimes
+	nClock   map[uint16]int
+	eeClocks map[uint16]int
+}
+
+func newState() *state {
+	return &state{found: map[uint16]int{}, lost: map[uint16]int{}, fields: map[uint16]*[64]dgt.PieceCode{},
+		clocks: map[uint16]dgt.ClockTimes{}, nClock: map[uint16]int{}, eeClocks: map[uint16]int{}}
+}
+
+func (s *state) apply(ev bus.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch ev := ev.(type) {
+	case bus.BoardFound:
+		s.found[ev.Address]++
+	case bus.BoardLost:
+		s.lost[ev.Address]++
+	case bus.Position:
+		f := ev.Board.Fields
+		s.fields[ev.Address] = &f
+	case bus.Changes:
+		f := s.fields[ev.Address]
+		for _, r := range ev.Records {
+			switch r.Kind {
+			case dgt.EEPiece:
+				f[r.Field] = r.Piece
+			case dgt.EEClock:
+				s.eeClocks[ev.Address]++
+			}
+		}
+	case bus.Clock:
+		s.clocks[ev.Address] = ev.Clock
+		s.nClock[ev.Address]++
+	}
+}
+
+func (s *state) placement(a uint16) rules.Placement {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := dgt.BoardDump{Fields: *s.fields[a]}
+	return d.Placement(dgt.Normal)
+}
+
+func run(t *testing.T, h *hall, opts bus.Options) (*state, func()) {
+	b := bus.New(h.open, opts)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { b.Run(ctx) })
+	s := newState()
+	wg.Go(func() {
+		for ev := range b.Events() {
+			s.apply(ev)
+		}
+	})
+	return s, func() {
+		cancel()
+		wg.Wait()
+		h.close()
+	}
+}
+
+func sq(n string) rules.Square {
+	s, err := rules.Chess8x8.ParseSquare(n)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// TestThirtyTwoBoards: 32 boards on one line are all found by broadcast
+// discovery alone (answers collide, rounds repeat), read in full, and
+// then followed: a move on any board arrives as changes, a lever press as
+// a clock change.
+func TestThirtyTwoBoards(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHall(32)
+		s, stop := run(t, h, bus.Options{})
+		defer stop()
+		time.Sleep(15 * time.Second)
+		synctest.Wait()
+		s.mu.Lock()
+		nFound := len(s.found)
+		s.mu.Unlock()
+		if nFound != 32 {
+			t.Fatalf("found %d of 32 boards: %v", nFound, s.found)
+		}
+		for a := range h.boards {
+			if p := s.placement(a); p != emu.StartPlacement() {
+				t.Fatalf("board %d: %s", a, p.String())
+			}
+		}
+		// The polling cycle, measured on the emulated 9600-baud line (which
+		// times the boards' replies, not the host's commands).
+		before, _ := h.boards[2001].Received()
+		time.Sleep(10 * time.Second)
+		after, _ := h.boards[2001].Received()
+		polls := 0
+		for _, c := range after[len(before):] {
+			if c == byte(dgt.BusCmdSendChanges) {
+				polls++
+			}
+		}
+		if polls == 0 {
+			t.Fatal("board 2001 not polled in 10 s")
+		}
+		t.Logf("32 boards: %d polls in 10 s, cycle %v", polls, 10*time.Second/time.Duration(polls))
+		wn := rules.Piece{Color: rules.White, Kind: rules.Knight}
+		bp := rules.Piece{Color: rules.Black, Kind: rules.Pawn}
+		now := time.Now()
+		i := 0
+		for _, e := range h.boards {
+			i++
+			if i%2 == 0 {
+				continue
+			}
+			e.Schedule(now, emu.Script{
+				{At: 0, Kind: emu.Press, Side: emu.Left},
+				{At: time.Second, Kind: emu.Lift, Square: sq("g1")},
+				{At: 1200 * time.Millisecond, Kind: emu.Place, Square: sq("f3"), Piece: wn},
+				{At: 1500 * time.Millisecond, Kind: emu.Press, Side: emu.Right},
+				{At: 3 * time.Second, Kind: emu.Lift, Square: sq("e7")},
+				{At: 3100 * time.Millisecond, Kind: emu.Place, Square: sq("e5"), Piece: bp},
+				{At: 3500 * time.Millisecond, Kind: emu.Press, Side: emu.Left},
+			})
+		}
+		time.Sleep(10 * time.Second)
+		synctest.Wait()
+		for a, e := range h.boards {
+			if got, want := s.placement(a), e.Placement(); got != want {
+				t.Fatalf("board %d: mirror %s, board %s", a, got.String(), want.String())
+			}
+			s.mu.Lock()
+			moved := e.Placement() != emu.StartPlacement()
+			nc, ee, lost := s.nClock[a], s.eeClocks[a], s.lost[a]
+			s.mu.Unlock()
+			if lost != 0 {
+				t.Fatalf("board %d lost on a clean line", a)
+			}
+			if moved && (nc < 3 || ee != 2) {
+				t.Fatalf("board %d: %d clock readings, %d EEPROM clock records; want ≥ 3 and 2", a, nc, ee)
+			}
+		}
+	})
+}
+
+// TestChecksumErrorsLoseNothing: corrupted replies are retried (changes
+// with REPEAT_CHANGES), so no change and no board is lost.
+func TestChecksumErrorsLoseNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHall(16)
+		var addrs []uint16
+		for a := range h.boards {
+			addrs = append(addrs, a)
+		}
+		s, stop := run(t, h, bus.Options{Addresses: addrs, NoBroadcast: true})
+		defer stop()
+		time.Sleep(5 * time.Second)
+		wp := rules.Piece{Color: rules.White, Kind: rules.Pawn}
+		for _, e := range h.boards {
+			e.Schedule(time.Now(), emu.Script{
+				{At: 0, Kind: emu.Lift, Square: sq("d2")},
+				{At: 100 * time.Millisecond, Kind: emu.Place, Square: sq("d4"), Piece: wp},
+			})
+		}
+		// Noise: one bad reply every 150 ms for 3 s; a retry takes far less
+		// than 150 ms, so no exchange fails more than once.
+		for i := 0; i < 20; i++ {
+			h.line.Corrupt(1)
+			time.Sleep(150 * time.Millisecond)
+		}
+		time.Sleep(3 * time.Second)
+		synctest.Wait()
+		repeats := 0
+		for a, e := range h.boards {
+			if got, want := s.placement(a), e.Placement(); got != want {
+				t.Fatalf("board %d: mirror %s, board %s", a, got.String(), want.String())
+			}
+			cmds, _ := e.Received()
+			for _, c := range cmds {
+				if c == byte(dgt.BusCmdRepeatChanges) {
+					repeats++
+				}
+			}
+		}
+		if repeats == 0 {
+			t.Fatal("no REPEAT_CHANGES after checksum errors")
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if len(s.found) != 16 || len(s.lost) != 0 {
+			t.Fatalf("found %d of 16 expected boards, lost %v", len(s.found), s.lost)
+		}
+		t.Logf("%d REPEAT_CHANGES", repeats)
+	})
+}
+
+// TestBoardLostAndFound: a board unplugged from the line is reported lost;
+// plugged back (with a move made meanwhile) it is found again by the
+// periodic rediscovery and re-read in full.
+func TestBoardLostAndFound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHall(16)
+		s, stop := run(t, h, bus.Options{Rediscover: 10 * time.Second})
+		defer stop()
+		time.Sleep(12 * time.Second)
+		h.line.Unplug(2007)
+		time.Sleep(2 * time.Second)
+		e := h.boards[2007]
+		e.Schedule(time.Now(), emu.Script{
+			{At: 0, Kind: emu.Lift, Square: sq("b1")},
+			{At: 100 * time.Millisecond, Kind: emu.Place, Square: sq("c3"), Piece: rules.Piece{Color: rules.White, Kind: rules.Knight}},
+		})
+		time.Sleep(time.Second)
+		h.line.Plug(2007)
+		time.Sleep(25 * time.Second)
+		synctest.Wait()
+		s.mu.Lock()
+		found, lost := s.found[2007], s.lost[2007]
+		s.mu.Unlock()
+		if lost != 1 || found != 2 {
+			t.Fatalf("board 2007 lost %d times and found %d times, want 1 and 2", lost, found)
+		}
+		if got, want := s.placement(2007), e.Placement(); got != want {
+			t.Fatalf("mirror %s, board %s", got.String(), want.String())
+		}
+	})
+}

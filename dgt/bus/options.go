@@ -1,0 +1,93 @@
+package bus
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"time"
+)
+
+// Opener opens the line's port; it is called again after a failure.
+type Opener func(ctx context.Context) (io.ReadWriteCloser, error)
+
+// Sentinel errors; match them with errors.Is.
+var (
+	// ErrNoReply: a board did not answer a command within ReplyTimeout
+	// (after all retries).
+	ErrNoReply = errors.New("bus: no reply")
+	// ErrBadReply: a board's replies kept failing their checksum.
+	ErrBadReply = errors.New("bus: corrupt reply")
+)
+
+// Options tune a [Bus]; the zero value is usable.
+type Options struct {
+	// Logger receives discovery and retry messages; nil discards them.
+	Logger *slog.Logger
+	// Addresses are the boards expected on the line (configured bus
+	// addresses); they are pinged directly, before broadcast discovery.
+	Addresses []uint16
+	// NoBroadcast disables broadcast discovery: only Addresses are used.
+	NoBroadcast bool
+	// ReplyTimeout is the wait for a board's reply; default 100 ms (§4.6
+	// recommends ~80 ms; boards answer within milliseconds, up to 20 ms
+	// while writing EEPROM).
+	ReplyTimeout time.Duration
+	// Retries is how many times a failed exchange (time-out or checksum
+	// error) is retried before the board counts as lost; default 3.
+	Retries int
+	// ClockEvery: the clock is read every ClockEvery cycles; default 1.
+	ClockEvery int
+	// Cycle is the minimum time of one polling cycle; default 250 ms. A
+	// cycle that takes longer (many boards) starts the next at once.
+	Cycle time.Duration
+	// Rediscover is how often a broadcast discovery round runs and lost
+	// boards are pinged again; default 30 s.
+	Rediscover time.Duration
+	// DiscoverRounds bounds the broadcast rounds of one discovery; default
+	// 5.
+	DiscoverRounds int
+	// BackoffMin and BackoffMax bound the wait before reopening a failed
+	// port; defaults 250 ms and 30 s.
+	BackoffMin, BackoffMax time.Duration
+	// EventBuffer is the capacity of the event channel; default 1024.
+	EventBuffer int
+}
+
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.ReplyTimeout <= 0 {
+		o.ReplyTimeout = 100 * time.Millisecond
+	}
+	if o.Retries <= 0 {
+		o.Retries = 3
+	}
+	if o.ClockEvery <= 0 {
+		o.ClockEvery = 1
+	}
+	if o.Cycle <= 0 {
+		o.Cycle = 250 * time.Millisecond
+	}
+	if o.Rediscover <= 0 {
+		o.Rediscover = 30 * time.Second
+	}
+	if o.DiscoverRounds <= 0 {
+		o.DiscoverRounds = 5
+	}
+	if o.BackoffMin <= 0 {
+		o.BackoffMin = 250 * time.Millisecond
+	}
+	if o.BackoffMax < o.BackoffMin {
+		o.BackoffMax = max(30*time.Second, o.BackoffMin)
+	}
+	if o.EventBuffer <= 0 {
+		o.EventBuffer = 1024
+	}
+	return o
+}
+
+// pingWindow is how long broadcast ping answers are collected (§4.5:
+// boards answer within 1100 ms).
+const pingWindow = 1200 * time.Millisecond

@@ -1,0 +1,189 @@
+package bus
+
+import (
+	"errors"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt"
+)
+
+// discover finds boards: expected and lost ones by direct ping, new ones
+// by broadcast rounds (§4.6). Found boards are registered and read.
+func (l *line) discover() error {
+	o := l.b.opts
+	var candidates []uint16
+	for _, a := range o.Addresses {
+		if bd := l.known(a); bd == nil || bd.lost {
+			candidates = append(candidates, a)
+		}
+	}
+	for _, bd := range l.boards {
+		if bd.lost && !contains(candidates, bd.addr) {
+			candidates = append(candidates, bd.addr)
+		}
+	}
+	for _, a := range candidates {
+		_, err := exchange(l, dgt.BusCmdPing, dgt.BusCmdPing, a, func(p dgt.BusPing) uint16 { return p.Address })
+		if isPort(err) {
+			return err
+		}
+		if err == nil {
+			if err := l.register(a); err != nil {
+				return err
+			}
+		}
+	}
+	if o.NoBroadcast {
+		return nil
+	}
+	for round := 0; round < o.DiscoverRounds; round++ {
+		found, err := l.broadcastRound()
+		if err != nil {
+			return err
+		}
+		if len(found) == 0 {
+			return nil
+		}
+		for _, a := range found {
+			if err := l.register(a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// broadcastRound tells every known board to ignore the next broadcast,
+// pings address 0 and collects the answers of the others.
+func (l *line) broadcastRound() ([]uint16, error) {
+	for _, bd := range l.boards {
+		if bd.lost {
+			continue
+		}
+		_, err := exchange(l, dgt.BusCmdIgnoreNextBusPing, dgt.BusCmdIgnoreNextBusPing, bd.addr, func(p dgt.BusPing) uint16 { return p.Address })
+		if isPort(err) {
+			return nil, err
+		}
+	}
+	if err := l.send(dgt.BusCmdPing, 0); err != nil {
+		return nil, errPort{err}
+	}
+	deadline := time.Now().Add(pingWindow)
+	var found []uint16
+	for {
+		m, ferr, ok, err := l.next(deadline)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return found, nil
+		}
+		if ferr != nil {
+			l.b.opts.Logger.Debug("bus ping collision", "err", ferr)
+			continue
+		}
+		if p, isPing := m.(dgt.BusPing); isPing && p.Address != 0 {
+			if bd := l.known(p.Address); (bd == nil || bd.lost) && !contains(found, p.Address) {
+				found = append(found, p.Address)
+			}
+		}
+	}
+}
+
+// register reads a newly found (or returning) board: version, pending
+// changes discarded, full position, clock.
+func (l *line) register(a uint16) error {
+	now := time.Now
+	v, err := exchange(l, dgt.BusCmdSendVersion, dgt.BusCmdSendVersion, a, func(v dgt.BusVersion) uint16 { return v.Address })
+	if err != nil {
+		return l.boardErr(a, err)
+	}
+	bd := l.known(a)
+	if bd == nil {
+		bd = &board{addr: a}
+		l.boards = append(l.boards, bd)
+		l.sortBoards()
+	}
+	bd.lost, bd.haveClock = false, false
+	l.b.opts.Logger.Info("dgt bus board found", "addr", a)
+	l.b.emit(l.ctx, BoardFound{At: now(), Address: a, Version: v})
+	if _, err := exchange(l, dgt.BusCmdSendChanges, dgt.BusCmdRepeatChanges, a, func(u dgt.BusUpdate) uint16 { return u.Address }); err != nil {
+		return l.boardErr(a, err)
+	}
+	d, err := exchange(l, dgt.BusCmdSendBoard, dgt.BusCmdSendBoard, a, func(d dgt.BusBoardDump) uint16 { return d.Address })
+	if err != nil {
+		return l.boardErr(a, err)
+	}
+	l.b.emit(l.ctx, Position{At: now(), Address: a, Board: d.Board})
+	return l.readClock(bd)
+}
+
+// poll reads one board's changes and, if asked, its clock.
+func (l *line) poll(bd *board, clock bool) error {
+	u, err := exchange(l, dgt.BusCmdSendChanges, dgt.BusCmdRepeatChanges, bd.addr, func(u dgt.BusUpdate) uint16 { return u.Address })
+	if err != nil {
+		return l.boardErr(bd.addr, err)
+	}
+	if u.Data != "" {
+		recs, perr := dgt.ParseEE([]byte(u.Data))
+		if perr != nil {
+			l.b.opts.Logger.Warn("bus: bad EEPROM records", "addr", bd.addr, "err", perr)
+		}
+		if len(recs) > 0 {
+			l.b.emit(l.ctx, Changes{At: time.Now(), Address: bd.addr, Records: recs})
+		}
+		if perr != nil {
+			// Records were lost: re-read the whole position.
+			d, err := exchange(l, dgt.BusCmdSendBoard, dgt.BusCmdSendBoard, bd.addr, func(d dgt.BusBoardDump) uint16 { return d.Address })
+			if err != nil {
+				return l.boardErr(bd.addr, err)
+			}
+			l.b.emit(l.ctx, Position{At: time.Now(), Address: bd.addr, Board: d.Board})
+		}
+	}
+	if clock {
+		return l.readClock(bd)
+	}
+	return nil
+}
+
+// readClock reads the clock and reports it when it changed.
+func (l *line) readClock(bd *board) error {
+	c, err := exchange(l, dgt.BusCmdSendClock, dgt.BusCmdSendClock, bd.addr, func(c dgt.BusClock) uint16 { return c.Address })
+	if err != nil {
+		return l.boardErr(bd.addr, err)
+	}
+	t, ok := c.Clock.(dgt.ClockTimes)
+	if !ok || (bd.haveClock && t == bd.lastClock) {
+		return nil
+	}
+	bd.lastClock, bd.haveClock = t, true
+	l.b.emit(l.ctx, Clock{At: time.Now(), Address: bd.addr, Clock: t})
+	return nil
+}
+
+// boardErr turns a board's failure into BoardLost (nil: polling goes on);
+// port failures are returned.
+func (l *line) boardErr(a uint16, err error) error {
+	if isPort(err) {
+		return err
+	}
+	if bd := l.known(a); bd != nil && !bd.lost {
+		bd.lost = true
+		l.b.opts.Logger.Warn("dgt bus board lost", "addr", a, "err", err)
+		l.b.emit(l.ctx, BoardLost{At: time.Now(), Address: a, Err: err})
+	}
+	if errors.Is(err, ErrNoReply) || errors.Is(err, ErrBadReply) {
+		return nil
+	}
+	return err
+}
+
+func contains(s []uint16, a uint16) bool {
+	for _, x := range s {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
