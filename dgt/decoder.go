@@ -112,9 +112,11 @@ func (d *Decoder) Next() (Message, error) {
 	return m, nil
 }
 
-// Flush drops the bytes of an incomplete frame at the end of the stream
-// and reports them as ErrTruncated (nil when nothing was pending or the
-// pending bytes belonged to an already reported frame).
+// Flush drops the bytes of an incomplete frame and reports them as
+// ErrTruncated (nil when nothing was pending or the pending bytes belonged
+// to an already reported frame). Call it after Next returned ErrNeedMore:
+// at the end of a stream, or when a reply timed out and what is left of
+// it must not be joined to the next board's reply (bus polling).
 func (d *Decoder) Flush() error {
 	n := d.Buffered()
 	if n == 0 {
