@@ -47,6 +47,13 @@ type SessionOptions struct {
 	// the start (a Correction), and after a result it is ignored (players
 	// set the pieces up for the next round).
 	NewGameOnSetup bool
+	// GestureNoResult: a result gesture (kings in the centre, a magic
+	// piece) only raises the adjudicator's alert. By default it also
+	// records a provisional result (Result.Provisional, termination
+	// "result gesture") that the arbiter confirms or replaces with
+	// set_result: the players did signal the end of the game, and the PGN
+	// should say so, but the arbiter decides.
+	GestureNoResult bool
 }
 
 // Step is what one input caused, in order: payloads to publish
@@ -242,6 +249,13 @@ func (s *Session) handle(evs []board.Event, st *Step) {
 		case board.OrientationChanged:
 			s.rec.Rotated = e.Rotated
 			st.Changed = true
+		case board.ResultGesture:
+			s.adjudicate(ev, st)
+			if !s.o.GestureNoResult && !s.over() {
+				s.outputs([]arbiter.Output{&arbiter.Result{Game: s.rec.Info.Game.String(), Result: e.Result,
+					Termination: "result gesture", Provisional: true, At: e.At}}, e.At, st)
+			}
+			continue
 		}
 		s.adjudicate(ev, st)
 	}
