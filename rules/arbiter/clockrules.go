@@ -14,6 +14,7 @@ import (
 // implies.
 func (a *Adjudicator) onClock(r board.ClockReading, at time.Time) []Output {
 	cr := clock.Reading{White: r.White, Black: r.Black, Running: r.Running, WhiteFlag: r.WhiteFlag, BlackFlag: r.BlackFlag}
+	prev := a.lastReading
 	a.lastReading = &cr
 	if a.clk == nil {
 		return nil
@@ -22,7 +23,41 @@ func (a *Adjudicator) onClock(r board.ClockReading, at time.Time) []Output {
 	for _, ce := range a.clk.Observe(cr, at) {
 		out = append(out, a.clockEvent(ce)...)
 	}
+	if prev != nil && prev.Running != rules.NoColor && cr.Running == rules.NoColor && cr.Time(prev.Running) > 0 && !a.over() {
+		out = append(out, a.stopped(at, prev.Running, cr))
+	}
 	return append(out, a.scoresheet(cr, at)...)
+}
+
+// stopped: the clock was stopped (6.11.2, 9.5.1, A.4.3): the arbiter gets
+// the context of a possible claim. It cannot tell who pressed the button.
+func (a *Adjudicator) stopped(at time.Time, was rules.Color, r clock.Reading) *Alert {
+	ply := len(a.plies)
+	msg := fmt.Sprintf("The clock was stopped while %s's time was running (%s – %s).", name(was), clock.FormatDuration(r.White), clock.FormatDuration(r.Black))
+	prop := map[string]any{"white_ms": r.White.Milliseconds(), "black_ms": r.Black.Milliseconds()}
+	if pos := a.position(); pos != nil {
+		n := a.counts[pos.RepetitionKey()]
+		msg += fmt.Sprintf(" %s to move", name(pos.Turn()))
+		if pos.InCheck() {
+			msg += ", in check"
+		}
+		msg += fmt.Sprintf("; the position has occurred %d time(s); %d plies without a pawn move or capture.", n, pos.HalfmoveClock())
+		prop["repetitions"] = n
+		prop["halfmove_clock"] = pos.HalfmoveClock()
+		for _, c := range [2]rules.Color{rules.White, rules.Black} {
+			prop[c.String()+"_can_mate"] = pos.CanMate(c)
+		}
+	}
+	for _, p := range a.pending {
+		msg += fmt.Sprintf(" Illegal move at ply %d still open (%s).", p.ply, p.alertID)
+	}
+	if r.WhiteFlag || r.BlackFlag {
+		msg += fmt.Sprintf(" Flags: white %v, black %v (%s).", r.WhiteFlag, r.BlackFlag, a.rs.Articles.TimeWinClaim)
+	}
+	al := a.newAlert(at, KindClockStopped, Crit, a.rs.Articles.ClockStopped, was, ply, msg)
+	al.Proposal = prop
+	al.Evidence = []Evidence{{At: at, Event: "clock"}}
+	return al
 }
 
 // clockEvent turns a clock-model event into alerts.

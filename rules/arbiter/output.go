@@ -45,6 +45,7 @@ const (
 	KindClockDefect     = "clock_defect"     // 6.10.1: jump, freeze, reset
 	KindClockSetting    = "clock_setting"    // 6.10.2, 7.1: setting or move counter
 	KindClockMisuse     = "clock_misuse"     // a move completed with the clock stopped
+	KindClockStopped    = "clock_stopped"    // 6.11.2, 9.5.1, A.4.3: a player or the arbiter stopped the clock
 	KindScoresheet      = "scoresheet_exemption"
 	KindClaim           = "claim" // the verification of a claim the arbiter entered
 	KindAmbiguous       = "ambiguous_move"

@@ -78,7 +78,7 @@ func fide2018(g GameType) RuleSet {
 			Threefold: "9.2", FiftyMove: "9.3", Fivefold: "9.6.1", SeventyFive: "9.6.2", WrongClaim: "9.5.3",
 			Flag: "6.9", FlagNoMate: "6.9", BothFlags: "III.3.1", TimeWinClaim: "A.4.3",
 			Displaced: "7.4", ClockDefect: "6.10.1", ClockSetting: "6.10.2", Scoresheet: "8.4", Agreement: "5.2.3",
-			Resignation: "5.1.2", Setup: "7.2.1", Orientation: "7.2.2",
+			Resignation: "5.1.2", Setup: "7.2.1", Orientation: "7.2.2", ClockStopped: "6.11.2, 9.5.1",
 		},
 	}
 	switch g {
@@ -136,7 +136,7 @@ func fide2001(g GameType) RuleSet {
 			Flag: "2001 6.10", FlagNoMate: "2001 6.10", BothFlags: "2001 6.12, 10.3",
 			Displaced: "2001 7.3", ClockDefect: "2001 6 (defective clock)", ClockSetting: "2001 6 (clock setting)",
 			Scoresheet: "2001 8.4", Agreement: "2001 9.1",
-			Resignation: "2001 5.1(b)", Setup: "2001 7.1(a)", Orientation: "2001 7.1(b)",
+			Resignation: "2001 5.1(b)", Setup: "2001 7.1(a)", Orientation: "2001 7.1(b)", ClockStopped: "2001 9.5",
 		},
 	}
 	if g == Standard {

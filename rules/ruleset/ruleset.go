@@ -180,5 +180,5 @@ type Articles struct {
 	Flag, FlagNoMate, BothFlags, TimeWinClaim                               string
 	Displaced, ClockDefect, ClockSetting, Scoresheet                        string
 	TechnicalError, Agreement, Resignation, Setup, Orientation              string
-	IllegalPosition                                                         string
+	IllegalPosition, ClockStopped                                           string
 }

@@ -1,0 +1,90 @@
+package arbiter
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/board"
+	"github.com/dgtbridge/dgtbridge/rules"
+)
+
+func touchEvidence(g *game, rule, article string) board.TouchEvidence {
+	g1, _ := rules.Chess8x8.ParseSquare("g1")
+	f3, _ := rules.Chess8x8.ParseSquare("f3")
+	n := rules.Piece{Color: rules.White, Kind: rules.Knight}
+	return board.TouchEvidence{Stamp: board.Stamp{At: g.at}, Ply: g.ply + 1, Side: rules.White, Rule: rule, Article: article,
+		Certainty: board.Likely, Message: "the knight on g1 was lifted and put back, then e2-e4 was played",
+		Touched: []rules.Square{g1}, Made: rules.Move{From: 12, To: 28},
+		Evidence: []board.Touch{{At: g.at, Square: g1, Piece: n, Lift: true}, {At: g.at.Add(time.Second), Square: g1, Piece: n}, {At: g.at.Add(2 * time.Second), Square: f3, Piece: n}}}
+}
+
+// Checklist #7–#13 (4.2–4.7, TM-1…TM-9) and TM-13 (2001 B5(a)): touch-move
+// evidence is a warning in 2018 and 2001 standard, INFO in 2001 rapid/blitz.
+func TestTouchMove(t *testing.T) {
+	tests := []struct{ rs, rule, art, sev, wantArt string }{
+		{"fide2018-standard", "TM-1", "4.3.1", Warn, "4.3.1"},
+		{"fide2018-blitz", "TM-5", "4.4.2", Warn, "4.4.2"},
+		{"fide2001-standard", "TM-1", "4.3.1", Warn, "2001 4.3"},
+		{"fide2001-rapid", "TM-1", "4.3.1", Info, "2001 B5(a)"},
+		{"fide2001-blitz", "TM-2", "4.3.2", Info, "2001 B5(a)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rs+" "+tt.rule, func(t *testing.T) {
+			g := newGame(t, tt.rs, "", "", Options{})
+			al := one(t, g.handle(touchEvidence(g, tt.rule, tt.art)), KindTouchMove)
+			if al.Severity != tt.sev || al.Article != tt.wantArt || al.Side != "white" || len(al.Evidence) != 3 {
+				t.Errorf("%s %s %s %d", al.Severity, al.Article, al.Side, len(al.Evidence))
+			}
+			if al.Evidence[0].Square != "g1" || al.Evidence[0].Event != "lift" || al.Evidence[0].Piece != "N" {
+				t.Errorf("evidence %+v", al.Evidence[0])
+			}
+			if tt.sev == Warn && !strings.Contains(al.Message, "Black until he touches a piece (4.8)") {
+				t.Errorf("claim window missing: %s", al.Message)
+			}
+		})
+	}
+}
+
+// Checklist #22 (7.4, 7.6): displaced pieces warn; restored is INFO;
+// still wrong at the clock press is crit with the position to reinstate.
+func TestDisplacedPieces(t *testing.T) {
+	g := newGame(t, "fide2018-standard", "", "5400+30", Options{})
+	g.moves("e4 e5")
+	d4, _ := rules.Chess8x8.ParseSquare("d4")
+	out := g.handle(board.Unexplained{Stamp: board.Stamp{At: g.at}, Since: g.at, Squares: []rules.Square{d4}})
+	al := one(t, out, KindDisplaced)
+	if al.Severity != Warn || al.Article != "7.4" || !strings.Contains(al.Message, "d4") || al.Proposal["reinstate_ply"] != 2 {
+		t.Errorf("%s %s %v %s", al.Severity, al.Article, al.Proposal, al.Message)
+	}
+	al = one(t, g.handle(board.Explained{Stamp: board.Stamp{At: g.at}}), KindDisplaced)
+	if al.Severity != Info {
+		t.Errorf("restored: %s", al.Severity)
+	}
+	g.handle(board.Unexplained{Stamp: board.Stamp{At: g.at}, Since: g.at, Squares: []rules.Square{d4}})
+	g.spend(3 * time.Second)
+	g.press(rules.White)
+	out = g.handle(clockWithoutMove(g, rules.White))
+	al = one(t, out, KindDisplaced)
+	if al.Severity != Crit || al.Proposal["reinstate_fen"] == nil || len(alerts(out, KindClockWithoutMove)) != 0 {
+		t.Errorf("%s %v %s", al.Severity, al.Proposal, describe(out))
+	}
+}
+
+// Checklist #2 (2.1, 7.2.2, A.4.1.2): a rotated board is crit, INFO in
+// rapid after 10 moves by each player.
+func TestOrientation(t *testing.T) {
+	g := newGame(t, "fide2018-rapid", "", "", Options{})
+	al := one(t, g.handle(board.OrientationChanged{Stamp: board.Stamp{At: g.at}, Rotated: true}), KindSetupMismatch)
+	if al.Severity != Crit || al.Article != "7.2.2" {
+		t.Errorf("%s %s", al.Severity, al.Article)
+	}
+	g.moves("e4 e5 Nf3 Nc6 Bc4 Bc5 d3 d6 O-O Nf6 c3 O-O Re1 a6 h3 h6 Nbd2 Re8 Nf1 Be6")
+	if g.a.Result() != nil {
+		t.Fatal("game ended")
+	}
+	al = one(t, g.handle(board.OrientationChanged{Stamp: board.Stamp{At: g.at}, Rotated: true}), KindSetupMismatch)
+	if al.Severity != Info {
+		t.Errorf("after 10 moves: %s (ply %d)", al.Severity, g.a.Ply())
+	}
+}
