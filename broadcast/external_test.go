@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"testing"
 	"time"
@@ -30,6 +31,7 @@ func TestExternalServerRestart(t *testing.T) {
 	}
 	waitFor(t, "some sent", 10*time.Second, func() bool { return p.Pending() < 30 })
 	srv.Shutdown()
+	waitFor(t, "health reports the outage", 5*time.Second, func() bool { return p.Health() != nil })
 	for i := 16; i <= 30; i++ {
 		p.PublishMove(move(i, 0))
 	}
@@ -93,5 +95,34 @@ func TestArbiterCommands(t *testing.T) {
 	hall.nc.Request("dgt.arbiter.open2026.1.1.cmd", []byte(`{"cmd":"ack"}`), 300*time.Millisecond)
 	if !hall.violation("dgt.arbiter.open2026.1.1.cmd", 2*time.Second) {
 		t.Error("an organiser sent an arbiter command")
+	}
+}
+
+// TestWebsocketListener: browsers reach the embedded server over a
+// websocket (binary frames, nats.go speaks ws:// too), with the same roles.
+func TestWebsocketListener(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	srv, err := StartServer(ServerOptions{Prefix: testPrefix, StoreDir: t.TempDir(), Websocket: addr, Users: testUsers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	nc, err := nats.Connect("ws://"+addr, nats.UserInfo("viewer", "viewer-pw"), nats.CustomInboxPrefix(PublicInboxPrefix))
+	if err != nil {
+		t.Fatalf("websocket connect: %v", err)
+	}
+	defer nc.Close()
+	sub, _ := nc.SubscribeSync("dgt.public.>")
+	nc.Flush()
+	daemon, _ := srv.Connect()
+	defer daemon.Close()
+	daemon.Publish("dgt.public.open2026.1.1.move", []byte(`{}`))
+	if m, err := sub.NextMsg(5 * time.Second); err != nil || m.Subject != "dgt.public.open2026.1.1.move" {
+		t.Errorf("over websocket: %v %v", m, err)
 	}
 }

@@ -127,6 +127,9 @@ func (p *Publisher) Pending() int { return p.ob.Pending() }
 // Health returns nil while Run holds a working NATS connection, otherwise
 // the reason.
 func (p *Publisher) Health() error {
+	if nc := p.conn(); nc != nil && !nc.IsConnected() {
+		return fmt.Errorf("nats: %s", nc.Status())
+	}
 	if p.connected.Load() {
 		return nil
 	}
