@@ -415,3 +415,26 @@ func TestDetectOrientation(t *testing.T) {
 }
 
 var emuVersionRequest = dgt.ClockRequest{Cmd: dgt.ClockCmdVersion}
+
+func TestProbe(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := emu.New(emu.Options{Serial: "33333", ClockVersion: [2]byte{1, 14}}, time.Now())
+		pb := &pipeBoard{e: e}
+		defer pb.Close()
+		rwc, _ := pb.Open(context.Background())
+		c, err := link.Probe(context.Background(), rwc, link.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Serial != "33333" || !c.Clock || c.ClockVersion != [2]uint8{1, 14} {
+			t.Fatalf("probe %+v", c)
+		}
+		// A silent port is no board.
+		a, b := net.Pipe()
+		defer b.Close()
+		go io.Copy(io.Discard, b)
+		if _, err := link.Probe(context.Background(), a, link.Options{IdentifyTries: 1}); !errors.Is(err, link.ErrNoBoard) {
+			t.Fatalf("probe of a silent port: %v", err)
+		}
+	})
+}

@@ -41,16 +41,8 @@ var errTimeout = errors.New("link: timeout")
 // session serves one connection; connected reports whether the board was
 // identified (and Connected emitted).
 func (l *Link) session(ctx context.Context, rwc io.ReadWriteCloser) (connected bool, err error) {
-	stop := make(chan struct{})
-	s := &session{l: l, ctx: ctx, rwc: rwc, in: make(chan chunk, 16), dec: dgt.NewDecoder(dgt.SingleBoard), lastRx: time.Now()}
-	var wg sync.WaitGroup
-	wg.Go(func() { readLoop(rwc, s.in, stop) })
-	defer func() {
-		close(stop)
-		rwc.Close()
-		wg.Wait()
-		s.failAll()
-	}()
+	s, end := l.start(ctx, rwc)
+	defer end()
 	info, err := s.identify()
 	if err != nil {
 		return false, err
@@ -59,6 +51,22 @@ func (l *Link) session(ctx context.Context, rwc io.ReadWriteCloser) (connected b
 	l.emit(ctx, info)
 	s.flush()
 	return true, s.serve()
+}
+
+// start begins a session on rwc: its reader goroutine runs until end is
+// called, which closes rwc, joins the reader and fails outstanding clock
+// commands.
+func (l *Link) start(ctx context.Context, rwc io.ReadWriteCloser) (*session, func()) {
+	stop := make(chan struct{})
+	s := &session{l: l, ctx: ctx, rwc: rwc, in: make(chan chunk, 16), dec: dgt.NewDecoder(dgt.SingleBoard), lastRx: time.Now()}
+	var wg sync.WaitGroup
+	wg.Go(func() { readLoop(rwc, s.in, stop) })
+	return s, func() {
+		close(stop)
+		rwc.Close()
+		wg.Wait()
+		s.failAll()
+	}
 }
 
 // write sends a command.
