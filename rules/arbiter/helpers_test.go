@@ -19,7 +19,7 @@ var t0 = time.Date(2026, 2, 8, 8, 0, 0, 0, time.UTC)
 // for real chess positions (rules/chess), and a clock that behaves like a
 // DGT clock under the game's time control: each move takes think seconds.
 type game struct {
-	t     *testing.T
+	t     testing.TB
 	a     *Adjudicator
 	pos   rules.Position
 	ply   int
@@ -33,7 +33,7 @@ type game struct {
 
 // newGame starts a game of rule set rsName from fen ("" = standard start)
 // with time control tc ("" = no clock readings).
-func newGame(t *testing.T, rsName, fen, tc string, opts Options) *game {
+func newGame(t testing.TB, rsName, fen, tc string, opts Options) *game {
 	t.Helper()
 	rs, err := ruleset.Lookup(rsName)
 	if err != nil {
