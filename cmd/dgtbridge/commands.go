@@ -17,6 +17,7 @@ type command struct {
 // commands lists the subcommands in the order of specs/interfaces.md §1.
 func commands() []command {
 	return []command{
+		{"replay", "[flags] FILE…", "reconstruct games from recorded serial traffic (PGN on stdout, alerts as JSON lines)", runReplay},
 		{"version", "", "print version, commit and Go version", runVersion},
 		{"perft", "--variant V [--fen FEN] --depth D", "count the leaves of the legal move tree (rules engine check)", runPerft},
 		{"announce", "--lang L [--variant V] [--fen FEN] MOVE", "print the blind-player announcement of a move (FIDE Laws App. D)", runAnnounce},
