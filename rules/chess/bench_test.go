@@ -45,3 +45,46 @@ func BenchmarkLegalMoves(b *testing.B) {
 		buf = p.LegalMoves(buf[:0])
 	}
 }
+
+// BenchmarkSAN formats every legal move of Kiwipete as SAN.
+func BenchmarkSAN(b *testing.B) {
+	p, _ := NewPosition(Standard, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -")
+	ms := p.LegalMoves(nil)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, m := range ms {
+			_ = p.SAN(m)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(ms))/b.Elapsed().Seconds(), "moves/s")
+}
+
+// BenchmarkParseSAN parses the SAN of every legal move of Kiwipete.
+func BenchmarkParseSAN(b *testing.B) {
+	p, _ := NewPosition(Standard, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -")
+	var sans []string
+	for _, m := range p.LegalMoves(nil) {
+		sans = append(sans, p.SAN(m))
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, s := range sans {
+			if _, err := p.ParseMove(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N*len(sans))/b.Elapsed().Seconds(), "moves/s")
+}
+
+// BenchmarkPlay measures rules.Position.Play (validation and copy).
+func BenchmarkPlay(b *testing.B) {
+	p := StartPosition(Standard)
+	m, _ := p.ParseMove("e4")
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.Play(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

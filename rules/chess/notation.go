@@ -31,7 +31,10 @@ func sqName(s int) string { return rules.Chess8x8.Name(rules.Square(s)) }
 
 // UCI implements rules.Position: e2e4, e7e8q, drops N@f3 and P@e4,
 // castling king-takes-rook (e1h1) under Chess960 options and the king's
-// two-square step (e1g1) otherwise. The team variant's removal of a pawn is
+// two-square step (e1g1) otherwise (when a FEN gave a non-960 variant an
+// unusual castling set-up, king not on e1/e8 or rook not in the corner,
+// king-takes-rook is used there too, because the other form would be
+// ambiguous). The team variant's removal of a pawn is
 // written x@e1.
 func (p *Position) UCI(m rules.Move) string {
 	m = p.normalize(m)
@@ -40,7 +43,7 @@ func (p *Position) UCI(m rules.Move) string {
 		return string(m.Drop.Letter()) + "@" + sqName(int(m.To))
 	case m.Flags&rules.FlagRemove != 0:
 		return "x@" + sqName(int(m.From))
-	case m.Flags&rules.FlagCastle != 0 && !p.opts.Chess960:
+	case m.Flags&rules.FlagCastle != 0 && !p.opts.Chess960 && fileOf(int(m.From)) == 4 && (fileOf(int(m.To)) == 0 || fileOf(int(m.To)) == 7):
 		kdst, _ := castleTargets(int(p.turn), castleSide(int(m.From), int(m.To)))
 		return sqName(int(m.From)) + sqName(kdst)
 	}
@@ -64,7 +67,8 @@ func (p *Position) SAN(m rules.Move) string {
 }
 
 func (p *Position) san(em move) string {
-	var b []byte
+	var buf [16]byte
+	b := buf[:0]
 	switch em.typ() {
 	case mCastle:
 		if castleSide(em.from(), em.to()) == hSide {
@@ -208,7 +212,7 @@ func (p *Position) ParseMove(s string) (rules.Move, error) {
 		}
 	}
 	// Coordinates: e2e4, e2-e4, Ng1-f3, e7xd8.
-	c := strings.NewReplacer("-", "", "x", "", ":", "").Replace(s)
+	c := stripSeparators(s)
 	if len(c) == 5 && c[0] >= 'A' && c[0] <= 'Z' {
 		c = c[1:]
 	}
@@ -222,6 +226,20 @@ func (p *Position) ParseMove(s string) (rules.Move, error) {
 		return illegal(p.normalize(m))
 	}
 	return p.parseSAN(orig, s, promo)
+}
+
+// stripSeparators drops the capture and move signs "x", ":" and "-".
+func stripSeparators(s string) string {
+	if !strings.ContainsAny(s, "x:-") {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != 'x' && c != ':' && c != '-' {
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
 
 func isFile(b byte) bool { return b >= 'a' && b <= 'h' }
@@ -263,7 +281,7 @@ func (p *Position) parseSAN(orig, s string, promo rules.Kind) (rules.Move, error
 		}
 		s = s[1:]
 	}
-	s = strings.NewReplacer("x", "", ":", "", "-", "").Replace(s)
+	s = stripSeparators(s)
 	if len(s) < 2 || !isFile(s[len(s)-2]) || !isRank(s[len(s)-1]) {
 		return bad("no target square")
 	}
