@@ -117,6 +117,28 @@ func TestStatus(t *testing.T) {
 	}
 }
 
+func TestCheckmateAnyDrop(t *testing.T) {
+	tests := []struct {
+		name string
+		v    Variant
+		fen  string
+		want bool
+	}{
+		{"empty pocket, blockable check", TeamDrop, "R5k1/5ppp/8/8/8/8/8/4K3[] b - - 1 1", false},
+		{"contact mate", TeamDrop, "6k1/5pQp/6pP/8/8/8/8/4K3[] b - - 1 1", true},
+		{"only blocks on the last rank", TeamDrop, "8/8/8/8/8/6K1/8/R6k[] b - - 1 1", true},
+		{"standard back-rank mate", Standard, "R5k1/5ppp/8/8/8/8/8/4K3 b - - 1 1", true},
+		{"not in check", TeamDrop, "4k3/8/8/8/8/8/8/4K3[] b - - 1 1", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := mustPos(t, tc.v, tc.fen).CheckmateAnyDrop(); got != tc.want {
+				t.Errorf("CheckmateAnyDrop = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestChess960Numbering(t *testing.T) {
 	if got := Chess960Start(518).FEN(); got != Standard.StartFEN() {
 		t.Errorf("Chess960Start(518) = %q, want the standard start", got)

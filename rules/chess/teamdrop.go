@@ -47,3 +47,27 @@ func (p *Position) genWithRemoval(ml *moveList) {
 	}
 	// else R6.5: nothing removes the pawn legally; every move stays.
 }
+
+// CheckmateAnyDrop reports whether the side to move is checkmated even if
+// it held one piece of every kind in hand: the "any possible drop" mate
+// definition of the team variant (R9.5, mate_definition =
+// any_possible_drop), under which a check that some drop could block is
+// not mate because the player may wait for a piece. The drop rules of the
+// variant (D3–D5) still apply. Outside drop variants it is Status() ==
+// Checkmate.
+func (p *Position) CheckmateAnyDrop() bool {
+	if !p.InCheck() {
+		return false
+	}
+	q := *p
+	if q.opts.Drops {
+		for k := pawn; k <= queen; k++ {
+			if q.pocket[q.turn][k] == 0 {
+				q.pocket[q.turn][k] = 1
+			}
+		}
+	}
+	var ml moveList
+	q.genLegal(&ml)
+	return ml.n == 0
+}
