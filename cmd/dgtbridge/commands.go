@@ -18,6 +18,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"replay", "[flags] FILE…", "reconstruct games from recorded serial traffic (PGN on stdout, alerts as JSON lines)", runReplay},
+		{"ports", "[PATH…]", "list serial ports and probe each for a DGT board (version, serial number, clock)", runPorts},
+		{"emulate", "[--pty] [--game PGN]", "run one emulated DGT board + clock on a pseudo-terminal and print its path", runEmulate},
 		{"version", "", "print version, commit and Go version", runVersion},
 		{"perft", "--variant V [--fen FEN] --depth D", "count the leaves of the legal move tree (rules engine check)", runPerft},
 		{"announce", "--lang L [--variant V] [--fen FEN] MOVE", "print the blind-player announcement of a move (FIDE Laws App. D)", runAnnounce},

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.bug.st/serial"
+
+	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/dgt/pty"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+)
+
+// servedPTY serves an emulator on a new pseudo-terminal until stop.
+func servedPTY(t *testing.T, e emu.Device) (path string, stop func()) {
+	t.Helper()
+	m, path, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { emu.ServePTY(ctx, m, e) })
+	return path, func() { cancel(); wg.Wait() }
+}
+
+func TestOpenSerialErrors(t *testing.T) {
+	_, err := openSerial("/dev/does-not-exist-dgt")
+	if err == nil || !errors.Is(err, os.ErrNotExist) && !isPortError(err) {
+		t.Fatalf("open of a missing device: %v", err)
+	}
+	if _, err := openSerial("/dev/null"); err == nil {
+		t.Fatal("/dev/null opened as a serial port")
+	} else if !isPortError(err) {
+		t.Fatalf("/dev/null: %v, want a wrapped *serial.PortError", err)
+	}
+}
+
+func isPortError(err error) bool {
+	var pe *serial.PortError
+	return errors.As(err, &pe)
+}
+
+// TestSerialLinkAcrossReplug is the end-to-end test through the serial
+// code real boards use: the emulator on a pty, the daemon's side opened
+// with go.bug.st/serial (openSerial), the link following moves and the
+// clock, and the board vanishing and returning on a new device path.
+func TestSerialLinkAcrossReplug(t *testing.T) {
+	e := emu.New(emu.Options{Serial: "07777"}, time.Now())
+	var path atomic.Value
+	p, stop := servedPTY(t, e)
+	path.Store(p)
+	l := link.New(func(ctx context.Context) (io.ReadWriteCloser, error) { return openSerial(path.Load().(string)) },
+		link.Options{BackoffMin: 50 * time.Millisecond, BackoffMax: 200 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { l.Run(ctx) })
+	defer func() {
+		cancel()
+		wg.Wait()
+		stop()
+	}()
+	var fields [64]dgt.PieceCode
+	connects, disconnects, dumps, clocks := 0, 0, 0, 0
+	wait := func(what string, done func() bool) {
+		t.Helper()
+		deadline := time.After(30 * time.Second)
+		for !done() {
+			select {
+			case ev := <-l.Events():
+				switch ev := ev.(type) {
+				case link.Connected:
+					connects++
+				case link.Disconnected:
+					disconnects++
+				case link.Message:
+					switch m := ev.Msg.(type) {
+					case dgt.BoardDump:
+						fields, dumps = m.Fields, dumps+1
+					case dgt.FieldUpdate:
+						fields[m.Field] = m.Piece
+					case dgt.ClockTimes:
+						clocks++
+					}
+				}
+			case <-deadline:
+				t.Fatalf("no %s within 30 s", what)
+			}
+		}
+	}
+	placement := func() rules.Placement { d := dgt.BoardDump{Fields: fields}; return d.Placement(dgt.Normal) }
+	wait("connect", func() bool { return dumps == 1 })
+
+	pos := rules.Position(chess.StartPosition(chess.Standard))
+	var moves []rules.Move
+	for _, u := range []string{"d2d4", "g8f6", "c2c4", "e7e6", "b1c3", "f8b4"} {
+		m, err := pos.ParseMove(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves = append(moves, m)
+		if pos, err = pos.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := emu.GameScript(chess.StartPosition(chess.Standard), moves, emu.GameOptions{
+		Think:    func(int) time.Duration { return 150 * time.Millisecond },
+		Handling: func(int) emu.Handling { return emu.Handling{Speed: 3} },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Schedule(time.Now(), s)
+	if err := l.Clock(ctx, dgt.ClockText{Text: "dgtbr"}); err != nil {
+		t.Fatalf("clock command through the serial port: %v", err)
+	}
+	time.Sleep(s.Duration() / 2)
+	stop() // the board vanishes
+	wait("disconnect", func() bool { return disconnects == 1 })
+	p, stop = servedPTY(t, e)
+	path.Store(p)
+	wait("reconnect", func() bool { return dumps == 2 })
+	want := pos.Placement()
+	wait("final position", func() bool { return placement() == want })
+	if connects != 2 || clocks == 0 {
+		t.Fatalf("%d connects, %d clock messages", connects, clocks)
+	}
+}
