@@ -15,6 +15,7 @@ func (t *Tracker) Reinstate(at time.Time, ply int) ([]Event, error) {
 		return nil, &CommandError{Command: "reinstate", Ply: ply, Err: ErrNoSuchPly}
 	}
 	t.hist = t.hist[:ply+1]
+	t.clearChain()
 	t.moves = t.moves[:ply]
 	t.madeAt = t.madeAt[:ply]
 	t.illeg = t.illeg[:ply]
@@ -22,7 +23,7 @@ func (t *Tracker) Reinstate(at time.Time, ply int) ([]Event, error) {
 		t.done = ply
 	}
 	t.illegal = nil
-	t.press = nil
+	t.presses = t.presses[:0]
 	t.over = false
 	t.turn.reset(t.top().pos.Turn())
 	evs := []Event{&Correction{Stamp: Stamp{At: at}, Ply: ply, Reason: ArbiterEdit, Position: t.top().pos}}

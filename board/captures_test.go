@@ -24,7 +24,7 @@ const capturesDir = "../../shared/data/dgt-captures"
 // carry no timestamps): longer than the settle window, so every message
 // is judged, and shorter than the hold, so pieces in the air are never
 // reported. Completion is the clock lever, read from the clock messages.
-const captureGap = 500 * time.Millisecond
+const captureGap = 700 * time.Millisecond
 
 // readCapture decodes a base64 capture, one board message per line.
 func readCapture(t testing.TB, name string) []dgt.Message {

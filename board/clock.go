@@ -29,19 +29,17 @@ func (t *Tracker) Clock(at time.Time, r ClockReading) []Event {
 	if !pressed || t.opts.Completion != ClockPress || t.over {
 		return evs
 	}
-	if t.press != nil {
-		evs = t.judgePress(at, evs) // a second press before the first was judged
-	}
-	t.press = &pendingPress{at: at, side: side, clock: r}
+	t.presses = append(t.presses, pendingPress{at: at, side: side, clock: r})
 	if !t.dirty {
 		evs = t.tryPress(evs)
 	}
 	return evs
 }
 
-// lastPlyBy returns the last made, not completed ply by side (0 if none).
-func (t *Tracker) lastPlyBy(side rules.Color) int {
-	for ply := len(t.hist) - 1; ply > t.done; ply-- {
+// firstPlyBy returns the first made, not completed ply by side (0 if
+// none): a press completes the presser's oldest pending move.
+func (t *Tracker) firstPlyBy(side rules.Color) int {
+	for ply := t.done + 1; ply < len(t.hist); ply++ {
 		if t.hist[ply-1].pos.Turn() == side {
 			return ply
 		}
@@ -49,34 +47,46 @@ func (t *Tracker) lastPlyBy(side rules.Color) int {
 	return 0
 }
 
-// tryPress judges a pending press when the board already answers it: the
-// presser has a made move, or an illegal move of his stands on the board.
+// tryPress judges pending presses, oldest first, while the board answers
+// them: the presser has a made move, or an illegal move of his stands on
+// the board.
 func (t *Tracker) tryPress(evs []Event) []Event {
-	p := t.press
-	if p == nil {
-		return evs
-	}
-	if ply := t.lastPlyBy(p.side); ply > 0 {
-		t.press = nil
-		return t.completeUpTo(p.at, ply, &p.clock, evs)
-	}
-	if il := t.illegal; il != nil && il.ev.Side == p.side && t.sensed == il.place {
-		t.press = nil
-		return t.completeIllegal(p, evs)
+	for len(t.presses) > 0 {
+		p := t.presses[0]
+		switch {
+		case t.firstPlyBy(p.side) > 0:
+			t.unpressed = 0
+			evs = t.completeUpTo(p.at, t.firstPlyBy(p.side), &p.clock, evs)
+		case t.unpressed > 0 && t.unpressed <= t.done && t.hist[t.unpressed-1].pos.Turn() == p.side:
+			// The press that goes with a move already completed without it
+			// (a move that ended the game, or the player's next move came
+			// first).
+			t.unpressed = 0
+		case t.illegal != nil && t.illegal.ev.Side == p.side && t.sensed == t.illegal.place:
+			evs = t.completeIllegal(&p, evs)
+		default:
+			return evs
+		}
+		t.presses = t.presses[1:]
 	}
 	return evs
 }
 
-// judgePress decides a press once its grace has passed.
-func (t *Tracker) judgePress(at time.Time, evs []Event) []Event {
+// judgePress decides the oldest pending press once its grace has passed
+// (force: at the end of the input, whatever the board shows).
+func (t *Tracker) judgePress(at time.Time, force bool, evs []Event) []Event {
+	n := len(t.presses)
 	evs = t.tryPress(evs)
-	p := t.press
-	if p == nil {
+	if len(t.presses) < n || len(t.presses) == 0 {
 		return evs
 	}
-	t.press = nil
+	if !force && t.unexplained && at.Before(t.unexplSince.Add(t.opts.HoldAfter)) {
+		return evs // pieces in the air: judge once the board is explained or held
+	}
+	p := t.presses[0]
+	t.presses = t.presses[1:]
 	if il := t.illegal; il != nil && t.sensed == il.place {
-		return t.completeIllegal(p, evs)
+		return t.completeIllegal(&p, evs)
 	}
 	if t.sensed == t.top().place {
 		return append(evs, &ClockWithoutMove{Stamp: Stamp{At: p.at}, Side: p.side, Clock: p.clock})

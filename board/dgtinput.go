@@ -93,7 +93,7 @@ func (t *Tracker) magic(at time.Time, c dgt.PieceCode) []Event {
 	}
 	evs := t.advance(at, nil)
 	t.over = true
-	t.press = nil
+	t.presses = t.presses[:0]
 	evs = t.completeUpTo(at, len(t.moves), t.clock, evs)
 	return append(evs, &ResultGesture{Stamp: Stamp{At: at}, Result: res, Gesture: "magic_piece"})
 }

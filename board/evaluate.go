@@ -16,12 +16,25 @@ const maxTakeback = 10
 func (t *Tracker) evaluate(at time.Time, depth int, evs []Event) []Event {
 	t.dirty = false
 	t.stableSince = at
+	// Each pending press is a ply the hands finished: search that deep.
+	if n := len(t.presses) + 1; n > depth {
+		depth = min(n, max(t.opts.CatchUpDepth, t.opts.MaxDepth))
+	}
 	p := &t.sensed
 	if t.over {
 		return t.evaluateOver(at, evs)
 	}
 	top := t.top()
 	if *p == top.place {
+		if n := len(t.chain); n > 0 && t.chain[n-1].place == *p && len(t.presses) >= n-1 {
+			// Moves that went round in a circle (a repetition made in a
+			// burst), each press one of them.
+			pth := path{moves: append([]rules.Move(nil), t.chainMoves...), nodes: append([]*node(nil), t.chain...)}
+			evs = t.resolved(at, evs)
+			evs = t.appendMoves(len(t.hist)-1, pth, false, false, evs)
+			return t.tryPress(evs)
+		}
+		t.clearChain()
 		evs = t.resolved(at, evs)
 		return t.tryPress(evs)
 	}
@@ -29,8 +42,28 @@ func (t *Tracker) evaluate(at time.Time, depth int, evs []Event) []Event {
 	if t.illegal != nil && *p == t.illegal.place {
 		return t.tryPress(evs)
 	}
-	// Moves from the last position (fast replies included).
-	if pth, amb := t.find(top, p, depth); len(pth.moves) > 0 {
+	// Moves from the last position (fast replies included), following the
+	// trail of positions the board showed on the way.
+	// The explanation whose length fits the lever presses not yet judged
+	// wins (each press is a ply the hands finished), else the shorter one
+	// (a slide resting on a legal square leaves a trail one ply longer);
+	// on a tie the trail, which the sensors saw, wins.
+	chained, chainAmb := t.findViaChain(min(depth, 2))
+	if len(chained.moves) == 0 && len(t.chain) > 0 && t.liftedFrom(t.chain[len(t.chain)-1]) {
+		// The board showed a position a few moves on and now only has
+		// pieces lifted off it: a hand in the air, not a different game.
+		if !t.unexplained {
+			t.unexplained = true
+			t.unexplSince = t.lastChange
+			t.unexplReport = false
+		}
+		return evs
+	}
+	direct, directAmb := t.find(top, p, depth)
+	if len(chained.moves) > 0 && (len(direct.moves) == 0 || t.plyFit(len(chained.moves)) <= t.plyFit(len(direct.moves))) {
+		direct, directAmb = chained, chainAmb
+	}
+	if pth, amb := direct, directAmb; len(pth.moves) > 0 {
 		evs = t.resolved(at, evs)
 		evs = t.appendMoves(len(t.hist)-1, pth, amb, false, evs)
 		return t.tryPress(evs)
@@ -45,10 +78,13 @@ func (t *Tracker) evaluate(at time.Time, depth int, evs []Event) []Event {
 		}
 		if pth, amb := t.find(n, p, depth); len(pth.moves) > 0 {
 			old := t.moves[base]
+			rest := t.restTime(base)
 			evs = t.resolved(at, evs)
 			evs = t.retract(at, base, evs)
 			evs = t.appendMoves(base, pth, amb, true, evs)
-			evs = t.restedElsewhere(base, old, pth.moves[0], evs)
+			if rest >= t.opts.RestFor {
+				evs = t.restedElsewhere(base, old, pth.moves[0], evs)
+			}
 			return t.tryPress(evs)
 		}
 	}
@@ -83,10 +119,11 @@ func (t *Tracker) evaluate(at time.Time, depth int, evs []Event) []Event {
 		return ev
 	}
 	if il := t.classify(at); il != nil {
+		// Reported once completed, or once it has stood Options.HoldAfter
+		// (a hand in the middle of en passant or a capture looks the same
+		// for a moment).
 		t.unexplained = false
 		t.illegal = il
-		ev := il.ev
-		evs = append(evs, &ev)
 		return t.tryPress(evs)
 	}
 	if !t.unexplained {
@@ -95,6 +132,35 @@ func (t *Tracker) evaluate(at time.Time, depth int, evs []Event) []Event {
 		t.unexplReport = false
 	}
 	return evs
+}
+
+// liftedFrom reports whether the sensed placement is n's with some pieces
+// lifted off (and nothing else changed).
+func (t *Tracker) liftedFrom(n *node) bool {
+	size := t.geo.Size()
+	for i := 0; i < size; i++ {
+		if t.sensed.Sq[i] != n.place.Sq[i] && !t.sensed.Sq[i].IsEmpty() {
+			return false
+		}
+	}
+	return true
+}
+
+// clearChain forgets the trail of fast moves (the record changed).
+func (t *Tracker) clearChain() {
+	t.chain, t.chainMoves = t.chain[:0], t.chainMoves[:0]
+}
+
+// plyFit scores an explanation of n plies: its distance from the number
+// of pending presses, or n itself without presses (lower is better).
+func (t *Tracker) plyFit(n int) int {
+	if p := len(t.presses); p > 0 {
+		if n > p {
+			return n - p
+		}
+		return p - n
+	}
+	return n
 }
 
 // resolved is called when the board is explained again: it ends a hold and
@@ -120,6 +186,7 @@ func (t *Tracker) resolved(at time.Time, evs []Event) []Event {
 // appendMoves makes the moves of pth after ply base (== len(hist)-1).
 // replaced says the moves replace moves just retracted.
 func (t *Tracker) appendMoves(base int, pth path, amb bool, replaced bool, evs []Event) []Event {
+	t.clearChain()
 	made := t.lastChange
 	if amb {
 		var other path
@@ -148,12 +215,15 @@ func (t *Tracker) appendMoves(base int, pth path, amb bool, replaced bool, evs [
 		t.illeg = append(t.illeg, false)
 		evs = append(evs, &MoveMade{Stamp: Stamp{At: made}, Ply: ply, Side: prev.pos.Turn(), Move: m,
 			SAN: prev.pos.SAN(m), UCI: prev.pos.UCI(m), Position: next.pos})
+		evs = t.tryPress(evs) // presses made during the burst, in order
 		switch {
 		case t.opts.Completion == Release || next.pos.Status() != rules.Ongoing:
 			evs = t.completeUpTo(made, ply, t.clock, evs)
+			t.unpressed = ply
 		case ply-2 > t.done:
 			// FIDE 2018 6.2.1.2: the player made his next move.
 			evs = t.completeUpTo(made, ply-2, nil, evs)
+			t.unpressed = ply - 2
 		}
 		t.turn.reset(next.pos.Turn())
 	}
@@ -198,6 +268,7 @@ func (t *Tracker) retract(at time.Time, base int, evs []Event) []Event {
 		return evs
 	}
 	pos := t.hist[base].pos
+	t.clearChain()
 	if base < t.done {
 		t.done = base
 		evs = append(evs, &Correction{Stamp: Stamp{At: at}, Ply: base, Reason: Takeback, Position: pos})
@@ -209,6 +280,18 @@ func (t *Tracker) retract(at time.Time, base int, evs []Event) []Event {
 	t.madeAt = t.madeAt[:base]
 	t.illeg = t.illeg[:base]
 	return evs
+}
+
+// restTime returns how long the board stood still after ply base+1 was
+// made: until the first touch that followed.
+func (t *Tracker) restTime(base int) time.Duration {
+	made := t.madeAt[base]
+	for _, tc := range t.turn.touches {
+		if tc.At.After(made) {
+			return tc.At.Sub(made)
+		}
+	}
+	return t.lastChange.Sub(made)
 }
 
 // restedElsewhere reports TM-8 (FIDE 4.7): a move was made (the piece
@@ -236,6 +319,7 @@ func (t *Tracker) restedElsewhere(base int, old, now rules.Move, evs []Event) []
 // FIDE 2018 A.4.2/B.4, or the arbiter accepted it).
 func (t *Tracker) standIllegal(at time.Time, il *pendingIllegal, n *node, evs []Event) []Event {
 	t.illegal = nil
+	t.clearChain()
 	prev := t.top().pos
 	ply := len(t.hist)
 	t.hist = append(t.hist, n)

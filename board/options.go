@@ -52,19 +52,30 @@ type Options struct {
 	// Completion: when a made move enters the record. Default ClockPress.
 	Completion Completion
 	// Settle: the sensed placement is judged once it has not changed for
-	// this long (a DGT board scans in 200–250 ms). Default 300 ms.
+	// this long (a DGT board scans in 200–250 ms; a hand sliding a piece
+	// rests up to two scans on a square). Default 500 ms, picochess's
+	// Bluetooth value.
 	Settle time.Duration
 	// CompleteAfter: under StableWindow, a made move is completed after
 	// the placement has been stable this long. Default 3 s.
 	CompleteAfter time.Duration
 	// HoldAfter: a placement that nothing explains is reported as
 	// [Unexplained] once it has lasted this long (pieces in the air are
-	// normal for a moment). Default 2 s.
+	// normal for a moment); an illegal move made but not completed is
+	// reported (as information) once it has stood this long. Default 2 s.
 	HoldAfter time.Duration
 	// PressGrace: after a lever press the board's scan may still be
 	// catching up; the tracker waits up to this long for the placement to
 	// show the move before it judges the press. Default 600 ms.
 	PressGrace time.Duration
+	// ScanPeriod: the time the board takes to scan all squares; changes
+	// reported less than this apart may have happened in either order or
+	// together, so touch-order findings need a larger gap. Default 250 ms.
+	ScanPeriod time.Duration
+	// RestFor: a made move replaced before completion is touch-move
+	// evidence (TM-8, FIDE 4.7) only when the piece rested at least this
+	// long; shorter stops are a hand sliding a piece. Default 1.5 s.
+	RestFor time.Duration
 	// AdjustWindow: a piece lifted and put back on its own square within
 	// this long may have been an announced adjustment (FIDE 4.2.1); the
 	// touch-move evidence says so and is graded lower. Default 2 s.
@@ -78,7 +89,7 @@ type Options struct {
 	// tell them apart). Default 300 ms.
 	Flicker time.Duration
 	// MaxDepth bounds the search for several plies made between two
-	// settled placements (fast replies). Default 2; at most 4.
+	// settled placements (fast replies). Default 3; at most 4.
 	MaxDepth int
 	// CatchUpDepth bounds the search after a full board read (reconnect):
 	// moves made while the board was not heard. Default 4; at most 6.
@@ -109,15 +120,17 @@ func (o Options) withDefaults() Options {
 			*d = v
 		}
 	}
-	def(&o.Settle, 300*time.Millisecond)
+	def(&o.Settle, 500*time.Millisecond)
 	def(&o.CompleteAfter, 3*time.Second)
 	def(&o.HoldAfter, 2*time.Second)
 	def(&o.PressGrace, 600*time.Millisecond)
 	def(&o.AdjustWindow, 2*time.Second)
+	def(&o.RestFor, 1500*time.Millisecond)
+	def(&o.ScanPeriod, 250*time.Millisecond)
 	def(&o.TwoHandWindow, 250*time.Millisecond)
 	def(&o.Flicker, 300*time.Millisecond)
 	if o.MaxDepth <= 0 {
-		o.MaxDepth = 2
+		o.MaxDepth = 3
 	}
 	if o.MaxDepth > 4 {
 		o.MaxDepth = 4

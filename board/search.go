@@ -1,6 +1,8 @@
 package board
 
 import (
+	"time"
+
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
@@ -107,6 +109,55 @@ func diffAtMost(p, q *rules.Placement, limit int) bool {
 	return true
 }
 
+// maxFound bounds the sequences collected at one depth.
+const maxFound = 8
+
+// liftOrderFits reports whether the moves' pieces were first lifted in
+// the order of the moves (a move whose origin was not seen lifted fits
+// anywhere).
+func (t *Tracker) liftOrderFits(moves []rules.Move) bool {
+	var last time.Time
+	for _, m := range moves {
+		at, seen := time.Time{}, false
+		for _, tc := range t.turn.touches {
+			if tc.Lift && (tc.Square == m.From || (m.IsCastle() && tc.Square == m.To)) {
+				at, seen = tc.At, true
+				break
+			}
+		}
+		if !seen {
+			continue
+		}
+		if at.Before(last) {
+			return false
+		}
+		last = at
+	}
+	return true
+}
+
+// pathSeen reports whether the sensors saw every move of p: its piece
+// put on the move's destination (castling and drops count as seen).
+func (t *Tracker) pathSeen(p path) bool {
+	for i, m := range p.moves {
+		if m.IsCastle() || m.IsDrop() {
+			continue
+		}
+		pc := p.nodes[i].place.Sq[m.To]
+		ok := false
+		for _, tc := range t.turn.touches {
+			if !tc.Lift && tc.Square == m.To && tc.Piece == pc {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // maxChange is the most squares one move changes (castling: 4).
 const maxChange = 4
 
@@ -120,12 +171,49 @@ type path struct {
 // target. It returns the first one found and whether another sequence of
 // the same length also fits (an ambiguity the arbiter should hear of).
 func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, ambiguous bool) {
+	t.diffBuf = target.Diff(&n.place, t.diffBuf[:0])
+	diff := len(t.diffBuf)
+	t.changed = [rules.MaxSquares]bool{}
+	for _, s := range t.diffBuf {
+		t.changed[s] = true
+	}
 	for d := 1; d <= depth; d++ {
+		if d >= 3 && diff < d+1 {
+			// Three plies or more leave at least four squares changed in
+			// any real game; fewer is a hand in the middle of a move, and
+			// searching deeper for it is expensive and pointless.
+			break
+		}
 		var found []path
 		t.walk(n, target, d, path{}, &found)
-		if len(found) > 0 {
-			return found[0], len(found) > 1
+		switch len(found) {
+		case 0:
+			continue
+		case 1:
+			return found[0], false
 		}
+		// Several orders of the same moves (transpositions) or different
+		// moves: the order of the lifts decides when it can.
+		var ok []path
+		for _, p := range found {
+			if t.liftOrderFits(p.moves) {
+				ok = append(ok, p)
+			}
+		}
+		if len(ok) == 1 {
+			return ok[0], false
+		}
+		// Then the squares the sensors saw the pieces pass through.
+		var seen []path
+		for _, p := range ok {
+			if t.pathSeen(p) {
+				seen = append(seen, p)
+			}
+		}
+		if len(seen) == 1 {
+			return seen[0], false
+		}
+		return found[0], true
 	}
 	return path{}, false
 }
@@ -134,7 +222,7 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 func (t *Tracker) walk(n *node, target *rules.Placement, d int, pre path, found *[]path) {
 	n.expand(&t.scratch)
 	for i := range n.kids {
-		if len(*found) >= 2 {
+		if len(*found) >= maxFound {
 			return
 		}
 		k := &n.kids[i]
@@ -152,6 +240,12 @@ func (t *Tracker) walk(n *node, target *rules.Placement, d int, pre path, found 
 			})
 			continue
 		}
+		// Every move of a burst starts on a square that changed (a piece
+		// coming back to a square another left in the same burst is
+		// rare enough to leave to the next settled read).
+		if !t.changed[k.m.From] && !(k.m.IsCastle() && t.changed[k.m.To]) && !k.m.IsDrop() {
+			continue
+		}
 		if !diffAtMost(&k.place, target, maxChange*(d-1)) {
 			continue
 		}
@@ -161,4 +255,93 @@ func (t *Tracker) walk(n *node, target *rules.Placement, d int, pre path, found 
 		}
 		t.walk(c, target, d-1, path{moves: append(pre.moves, k.m), nodes: append(pre.nodes, c)}, found)
 	}
+}
+
+// maxChain bounds the trail of fast moves followed between judgements.
+const maxChain = 12
+
+// follow notes the sensed placement when it is exactly one legal move
+// after the trail's tip (or back on a position of the trail). It costs a
+// comparison per legal move; the placements are cached per position.
+func (t *Tracker) follow() {
+	p := &t.sensed
+	tip := t.top()
+	if len(t.chain) > 0 {
+		tip = t.chain[len(t.chain)-1]
+	}
+	// One more legal move from the tip (first: moves that go round in a
+	// circle come back to earlier placements).
+	if len(t.chain) < maxChain {
+		tip.expand(&t.scratch)
+		for i := range tip.kids {
+			if tip.kids[i].place != *p {
+				continue
+			}
+			if c := tip.child(i); c != nil {
+				t.chain = append(t.chain, c)
+				t.chainMoves = append(t.chainMoves, tip.kids[i].m)
+			}
+			return
+		}
+	}
+	if *p == t.top().place {
+		t.clearChain() // everything taken back
+		return
+	}
+	for j := len(t.chain) - 1; j >= 0; j-- {
+		if t.chain[j].place == *p {
+			t.chain, t.chainMoves = t.chain[:j+1], t.chainMoves[:j+1]
+			return
+		}
+	}
+	if len(t.chain) >= maxChain {
+		return
+	}
+	// The last move of the trail replaced by another one of the same side
+	// (a slide that went on from a square it touched).
+	if len(t.chain) > 0 {
+		parent := t.top()
+		if len(t.chain) > 1 {
+			parent = t.chain[len(t.chain)-2]
+		}
+		parent.expand(&t.scratch)
+		for i := range parent.kids {
+			if parent.kids[i].place != *p {
+				continue
+			}
+			if c := parent.child(i); c != nil {
+				t.chain[len(t.chain)-1] = c
+				t.chainMoves[len(t.chainMoves)-1] = parent.kids[i].m
+			}
+			return
+		}
+	}
+	// Two or three plies at once (the scan saw the next hand before the
+	// last move's last square): at least three squares differ.
+	if diffAtMost(&tip.place, p, 2) {
+		return
+	}
+	if pth, amb := t.find(tip, p, 3); len(pth.moves) >= 2 && !amb {
+		t.chain = append(t.chain, pth.nodes...)
+		t.chainMoves = append(t.chainMoves, pth.moves...)
+	}
+}
+
+// findViaChain explains the sensed placement from the trail of fast
+// moves: the deepest trail position from which it is reached (exactly, or
+// by up to depth more plies) wins.
+func (t *Tracker) findViaChain(depth int) (path, bool) {
+	p := &t.sensed
+	for j := len(t.chain) - 1; j >= 0; j-- {
+		pre := path{moves: append([]rules.Move(nil), t.chainMoves[:j+1]...), nodes: append([]*node(nil), t.chain[:j+1]...)}
+		if t.chain[j].place == *p {
+			return pre, false
+		}
+		if rest, amb := t.find(t.chain[j], p, depth); len(rest.moves) > 0 {
+			pre.moves = append(pre.moves, rest.moves...)
+			pre.nodes = append(pre.nodes, rest.nodes...)
+			return pre, amb
+		}
+	}
+	return path{}, false
 }

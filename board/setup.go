@@ -117,7 +117,7 @@ func (t *Tracker) tryGesture(at time.Time, evs []Event) ([]Event, bool) {
 	}
 	evs = t.resolved(at, evs)
 	t.over = true
-	t.press = nil
+	t.presses = t.presses[:0]
 	// The game ended on the board: moves made before the gesture stand
 	// (FIDE 6.2.1.1 by analogy; a result agreed after a move was made).
 	evs = t.completeUpTo(at, len(t.moves), t.clock, evs)

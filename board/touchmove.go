@@ -111,7 +111,7 @@ func (t *Tracker) touchMove(in tmInput, evs []Event) []Event {
 		return rules.NoMove, false
 	}
 	if m.IsCastle() {
-		if ki >= 0 && ri >= 0 && own[ri].sq == m.To && ri < ki {
+		if ki >= 0 && ri >= 0 && own[ri].sq == m.To && ri < ki && own[ki].at.Sub(own[ri].at) > t.opts.ScanPeriod {
 			c := Likely
 			if x.pos.Variant() == "chess960" {
 				c = Possible // Guideline II does not adapt 4.4.2 to 960
@@ -119,7 +119,9 @@ func (t *Tracker) touchMove(in tmInput, evs []Event) []Event {
 			evs = append(evs, ev("TM-5", "4.4.2", c,
 				fmt.Sprintf("the rook on %s was lifted before the king, then castled", name(m.To)), own[ri].sq, own[ki].sq))
 		}
-		if ki >= 0 && ri >= 0 && twoHands(in.touches, own[ki].sq, own[ri].sq, t.opts.TwoHandWindow) {
+		swap := x.place.Sq[m.To].Kind == rules.Rook && applyPlacement(&x.place, side, m).Sq[m.From].Kind == rules.Rook ||
+			applyPlacement(&x.place, side, m).Sq[m.To].Kind == rules.King
+		if ki >= 0 && ri >= 0 && !swap && twoHands(in.touches, own[ki].sq, own[ri].sq, t.opts.TwoHandWindow, t.opts.ScanPeriod) {
 			evs = append(evs, ev("TM-11", "4.1", Possible,
 				"king and rook were off the board together and put down together: possibly two hands", own[ki].sq, own[ri].sq))
 		}
@@ -233,7 +235,7 @@ func mergeTouched(own, opp []touched) []touched {
 
 // twoHands reports whether the pieces lifted from a and b were both off
 // the board at once and were put down within window of each other.
-func twoHands(ts []Touch, a, b rules.Square, window time.Duration) bool {
+func twoHands(ts []Touch, a, b rules.Square, window, scan time.Duration) bool {
 	var liftA, liftB, putA, putB time.Time
 	var pa, pb rules.Piece
 	for _, tc := range ts {
@@ -251,8 +253,16 @@ func twoHands(ts []Touch, a, b rules.Square, window time.Duration) bool {
 	if liftA.IsZero() || liftB.IsZero() || putA.IsZero() || putB.IsZero() {
 		return false
 	}
-	// Both off the board together: each was lifted before the other was put down.
-	if liftA.After(putB) || liftB.After(putA) {
+	// Both off the board together, for longer than the sensors' own
+	// blur (one scan): each was lifted well before the other was put down.
+	lastLift, firstPut := liftA, putA
+	if liftB.After(lastLift) {
+		lastLift = liftB
+	}
+	if putB.Before(firstPut) {
+		firstPut = putB
+	}
+	if firstPut.Sub(lastLift) <= scan {
 		return false
 	}
 	d := putA.Sub(putB)

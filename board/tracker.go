@@ -43,7 +43,15 @@ type Tracker struct {
 	turn turnLog
 
 	illegal *pendingIllegal
-	press   *pendingPress
+	presses []pendingPress // lever presses not judged yet, oldest first
+	// chain: positions the board showed for a moment since the last
+	// judgement, each one legal move after the one before (starting at the
+	// record's last position): the trail of a burst of fast moves.
+	chain      []*node
+	chainMoves []rules.Move
+	// unpressed: the last ply completed without a press (0: none); a late
+	// press by its mover belongs to it and is no ClockWithoutMove.
+	unpressed int
 
 	clock      *ClockReading
 	clockLeft  rules.Color // colour on the clock's left display (NoColor: not known yet)
@@ -51,6 +59,7 @@ type Tracker struct {
 	lastRun    rules.Color
 	scratch    []rules.Move
 	diffBuf    []rules.Square
+	changed    [rules.MaxSquares]bool // squares that differ, during a search
 	eventsBuf  []Event
 	maxDepth   int
 	startN960  int
@@ -63,6 +72,7 @@ type pendingIllegal struct {
 	place     rules.Placement
 	pos       rules.Position // nil when the attempt is no playable move
 	completed bool
+	reported  bool // the made (not completed) attempt was reported
 	clock     *ClockReading
 }
 
@@ -96,13 +106,14 @@ func New(opts Options) (*Tracker, error) {
 // reset starts a new record at pos.
 func (t *Tracker) reset(pos rules.Position) {
 	t.hist = append(t.hist[:0], newNode(pos))
+	t.clearChain()
 	t.moves = t.moves[:0]
 	t.madeAt = t.madeAt[:0]
 	t.illeg = t.illeg[:0]
 	t.done = 0
 	t.over = false
 	t.illegal = nil
-	t.press = nil
+	t.presses = t.presses[:0]
 	t.unexplained = false
 	t.unexplReport = false
 	t.gestureDone = false
@@ -159,6 +170,9 @@ func (t *Tracker) Squares(at time.Time, changes []SquareChange) []Event {
 		t.lastChange = at
 		t.dirty = true
 	}
+	if t.dirty && !t.over {
+		t.follow()
+	}
 	return evs
 }
 
@@ -190,8 +204,12 @@ func (t *Tracker) Finish(at time.Time) []Event {
 	if t.dirty {
 		evs = t.evaluate(at, t.opts.MaxDepth, evs)
 	}
-	if t.press != nil {
-		evs = t.judgePress(at, evs)
+	for len(t.presses) > 0 {
+		n := len(t.presses)
+		evs = t.judgePress(at, true, evs)
+		if len(t.presses) == n {
+			break
+		}
 	}
 	return t.completeUpTo(at, len(t.moves), t.clock, evs)
 }
@@ -226,8 +244,12 @@ func (t *Tracker) advance(at time.Time, evs []Event) []Event {
 	if t.dirty {
 		return evs // the hand is still busy
 	}
-	if t.press != nil && !at.Before(t.press.at.Add(t.opts.PressGrace)) {
-		evs = t.judgePress(t.press.at.Add(t.opts.PressGrace), evs)
+	for len(t.presses) > 0 && !at.Before(t.presses[0].at.Add(t.opts.PressGrace)) {
+		n := len(t.presses)
+		evs = t.judgePress(at, false, evs)
+		if len(t.presses) == n {
+			break // pieces in the air: wait
+		}
 	}
 	if t.unexplained && !t.unexplReport && !t.over && !at.Before(t.unexplSince.Add(t.opts.HoldAfter)) {
 		t.unexplReport = true
@@ -237,6 +259,11 @@ func (t *Tracker) advance(at time.Time, evs []Event) []Event {
 			Squares:   t.sensed.Diff(&t.top().place, nil),
 			Placement: t.sensed,
 		})
+	}
+	if il := t.illegal; il != nil && !il.reported && !il.completed && !at.Before(il.ev.At.Add(t.opts.HoldAfter)) {
+		il.reported = true
+		ev := il.ev
+		evs = append(evs, &ev)
 	}
 	if t.opts.Completion == StableWindow && t.done < len(t.moves) && !at.Before(t.stableSince.Add(t.opts.CompleteAfter)) {
 		evs = t.completeUpTo(t.stableSince.Add(t.opts.CompleteAfter), len(t.moves), nil, evs)
