@@ -88,3 +88,40 @@ func BenchmarkPlay(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPerftDeep runs the deeper published counts of
+// specs/rules-references.md §1 once per iteration and fails on a wrong
+// count; it reports nodes/s per position.
+func BenchmarkPerftDeep(b *testing.B) {
+	cases := []struct {
+		name  string
+		v     Variant
+		fen   string
+		depth int
+		nodes uint64
+	}{
+		{"start-d6", Standard, Standard.StartFEN(), 6, 119060324},
+		{"kiwipete-d5", Standard, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -", 5, 193690690},
+		{"cpw3-d6", Standard, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -", 6, 11030083},
+		{"cpw5-d5", Standard, "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5, 89941194},
+		{"cpw6-d5", Standard, "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 5, 164075551},
+		{"960-2-d5", Chess960, "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9", 5, 16253601},
+		{"zh-start-d5", Crazyhouse, Crazyhouse.StartFEN(), 5, 4888832},
+		{"zh-midgame-d4", Crazyhouse, "2rn1b1r/1pp2n1p/B1PBk1pP/5p1P/P5p1/2P2RP1/RP1QNP2/1NBK4[QPp] w - -", 4, 10118606},
+		{"zh-promoted-d4", Crazyhouse, "4k3/1Q~6/8/8/4b3/8/Kpp5/8/ b - -", 4, 132758},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			p, err := NewPosition(c.v, c.fen)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < b.N; i++ {
+				if got := p.Perft(c.depth); got != c.nodes {
+					b.Fatalf("perft(%d) = %d, want %d", c.depth, got, c.nodes)
+				}
+			}
+			b.ReportMetric(float64(c.nodes)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
