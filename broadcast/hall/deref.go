@@ -7,6 +7,11 @@ import "github.com/dgtbridge/dgtbridge/board"
 // that does not replay, a reinstatement the tracker refused).
 const KindBoardMismatch = "board_mismatch"
 
+// KindClockCommandFailed (extension of §3.4): a clock setting the
+// adjudicator asked for (penalties: auto, or an arbiter command) was not
+// acknowledged by the clock; the arbiter sets it by hand.
+const KindClockCommandFailed = "clock_command_failed"
+
 // deref returns the value form of a tracker event: the tracker returns
 // pointers (&MoveCompleted{…}) while the adjudicator and this package switch
 // on values, so every event is normalised here once.

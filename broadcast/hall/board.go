@@ -1,0 +1,259 @@
+package hall
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+)
+
+// command is an arbiter command on its way to the board goroutine.
+type command struct {
+	cmd   arbiter.Command
+	reply chan error
+}
+
+// boardRun is one board: the goroutine that owns its link and session.
+type boardRun struct {
+	h    *Hall
+	b    Board
+	rec  *Record // loaded record (nil: new game); owned by run after start
+	cmds chan command
+	log  *slog.Logger
+
+	connected atomic.Bool
+	lastErr   atomic.Value // string
+
+	mu   sync.Mutex
+	snap *Record // a copy for Hall.Record
+
+	s        *Session
+	lk       *link.Link
+	ctx      context.Context
+	status   broadcast.BoardStatus
+	lostOnce bool
+}
+
+// run is the board goroutine.
+func (br *boardRun) run(ctx context.Context) error {
+	now := br.h.o.Now()
+	s, err := NewSession(br.b.Session, br.rec, now)
+	if err != nil {
+		return err
+	}
+	br.s = s
+	br.ctx = ctx
+	// Hand again what a previous run may not have journalled: the moves
+	// after Published (same message ids: the streams drop repeats) and
+	// the state.
+	rec := s.Record()
+	var resend []any
+	for p := rec.Published + 1; p <= len(rec.Moves); p++ {
+		resend = append(resend, rec.MoveEvent(p))
+	}
+	br.apply(Step{Out: resend, Changed: true})
+
+	lo := br.b.Link
+	if lo.Logger == nil {
+		lo.Logger = br.log
+	}
+	open := br.b.Open
+	if br.h.o.Record {
+		open = recordingOpener(open, br.h.o.DataDir, br.b.ID, br.h.o.Now, br.log)
+	}
+	br.lk = link.New(open, lo)
+	br.status = broadcast.BoardStatus{BoardID: br.b.ID, Port: br.b.Port}
+	var lw sync.WaitGroup
+	lw.Go(func() { br.lk.Run(ctx) })
+	defer lw.Wait()
+
+	tick := time.NewTicker(br.h.o.Tick)
+	defer tick.Stop()
+	for {
+		select {
+		case ev, ok := <-br.lk.Events():
+			if !ok {
+				// Run returned (ctx done): finish what the tracker
+				// holds is not done here — moves not completed stay
+				// made on the board and are caught up on restart.
+				br.persistOnly()
+				return nil
+			}
+			br.event(ev)
+		case <-tick.C:
+			br.apply(br.s.Tick(br.h.o.Now()))
+		case c := <-br.cmds:
+			st, err := br.s.Command(c.cmd, br.h.o.Now())
+			if err == nil {
+				br.apply(st)
+			}
+			c.reply <- err
+		}
+	}
+}
+
+// event handles one link event.
+func (br *boardRun) event(ev link.Event) {
+	switch e := ev.(type) {
+	case link.Connected:
+		br.status.Connected = true
+		br.status.Version = e.Version.String()
+		br.status.Serial = e.Serial
+		br.status.Clock = ""
+		if e.Clock {
+			br.status.Clock = "DGT 3000"
+			if e.ClockVersion[0] < 2 {
+				br.status.Clock = "DGT XL"
+			}
+		}
+		br.status.Error = ""
+		br.status.LastSeen = broadcast.T(e.At)
+		br.status.At = broadcast.T(e.At)
+		br.connected.Store(true)
+		br.lastErr.Store("")
+		br.h.notify()
+		br.log.Info("board connected", "serial", e.Serial, "version", br.status.Version, "clock", br.status.Clock)
+		st := Step{Out: []any{br.status}}
+		if br.lostOnce {
+			st2 := br.s.Device(e.At, arbiter.DeviceBoard, false, "")
+			st.Out = append(st.Out, st2.Out...)
+		}
+		br.apply(st)
+	case link.Message:
+		br.status.LastSeen = broadcast.T(e.At)
+		br.apply(br.s.Message(e.At, e.Msg))
+	case link.Disconnected:
+		msg := "disconnected"
+		if e.Err != nil {
+			msg = e.Err.Error()
+		}
+		br.status.Connected = false
+		br.status.Error = msg
+		br.status.At = broadcast.T(e.At)
+		br.connected.Store(false)
+		br.lastErr.Store(msg)
+		br.h.notify()
+		br.log.Warn("board disconnected", "err", msg)
+		br.lostOnce = true
+		st := br.s.Device(e.At, arbiter.DeviceBoard, true, br.b.Port+": "+msg)
+		st.Out = append([]any{br.status}, st.Out...)
+		br.apply(st)
+	case link.Resync:
+		br.log.Debug("serial resync", "err", e.Err)
+	}
+}
+
+// apply persists the record when it changed, then hands the payloads to
+// the sink in order, then the GameState. Nothing is published that the
+// record file does not already imply.
+func (br *boardRun) apply(st Step) {
+	if len(st.Out) == 0 && !st.Changed {
+		return
+	}
+	rec := br.s.Record()
+	if st.Changed {
+		if err := SaveRecord(br.h.gamesDir(), rec); err != nil {
+			// Without the record nothing may be published that a
+			// restart would contradict; the next change retries.
+			br.log.Error("game record not saved; holding publication", "err", err)
+			return
+		}
+		br.mu.Lock()
+		cp := *rec
+		cp.Moves = slices.Clone(rec.Moves)
+		br.snap = &cp
+		br.mu.Unlock()
+	}
+	sink := br.h.o.Sink
+	g := rec.Info.Game
+	for _, out := range st.Out {
+		var err error
+		switch p := out.(type) {
+		case broadcast.MoveEvent:
+			err = sink.PublishMove(p)
+			if err == nil && p.Revision == rec.Revision && p.Ply > rec.Published {
+				rec.Published = p.Ply
+			}
+		case broadcast.Correction:
+			err = sink.PublishCorrection(p)
+		case broadcast.ClockEvent:
+			err = sink.PublishClock(p)
+		case broadcast.Result:
+			err = sink.PublishResult(p)
+		case broadcast.BoardStatus:
+			err = sink.PublishBoardStatus(p)
+		case *arbiter.Alert:
+			err = sink.PublishAlert(g, p.ID, p)
+		case *arbiter.ClockCommand:
+			br.clockCommand(p)
+		}
+		if err != nil {
+			br.log.Error("publish failed", "err", err)
+		}
+		if br.h.o.Observer != nil {
+			br.h.o.Observer(Observation{Board: br.b.ID, Game: g, Payload: out})
+		}
+	}
+	if st.Changed {
+		if err := sink.PublishState(rec.State()); err != nil {
+			br.log.Error("publish state failed", "err", err)
+		}
+	}
+}
+
+// persistOnly saves the record once more on the way out (Published may
+// have advanced since the last save).
+func (br *boardRun) persistOnly() {
+	if err := SaveRecord(br.h.gamesDir(), br.s.Record()); err != nil {
+		br.log.Error("game record not saved at shutdown", "err", err)
+	}
+}
+
+// clockCommand sends a SetNRun to the clock without blocking the board
+// goroutine (the link waits for the ACK); a failure is an alert for the
+// arbiter, never a message to the players.
+func (br *boardRun) clockCommand(c *arbiter.ClockCommand) {
+	white, black := dgt.SettingOf(c.White), dgt.SettingOf(c.Black)
+	cmd := dgt.SetNRun{Left: white, Right: black}
+	runWhite, runBlack := byte(dgt.RunLeft), byte(dgt.RunRight)
+	if br.b.WhiteRight {
+		cmd.Left, cmd.Right = black, white
+		runWhite, runBlack = dgt.RunRight, dgt.RunLeft
+	}
+	switch c.Running {
+	case rules.White:
+		cmd.Flags = runWhite
+	case rules.Black:
+		cmd.Flags = runBlack
+	default:
+		cmd.Flags = dgt.RunPause
+	}
+	lk, ctx, log, sink := br.lk, br.ctx, br.log, br.h.o.Sink
+	g, ply := br.s.Record().Info.Game, len(br.s.Record().Moves)
+	go func() {
+		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		err := lk.Clock(cctx, cmd)
+		if err == nil || ctx.Err() != nil {
+			return
+		}
+		log.Error("clock command failed", "reason", c.Reason, "err", err)
+		at := time.Now()
+		a := &arbiter.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, KindClockCommandFailed, ply, at.UnixMilli()), Game: g.String(),
+			Kind: KindClockCommandFailed, Severity: arbiter.Warn, Ply: ply, At: at,
+			Message: fmt.Sprintf("The clock did not take the setting asked for (%s): %v. Set it by hand.", c.Reason, err),
+			Proposal: map[string]any{"white_ms": broadcast.Millis(c.White), "black_ms": broadcast.Millis(c.Black)}}
+		if err := sink.PublishAlert(g, a.ID, a); err != nil {
+			log.Error("publish alert failed", "err", err)
+		}
+	}()
+}

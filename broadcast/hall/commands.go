@@ -1,0 +1,104 @@
+package hall
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/nats-io/nats.go"
+)
+
+// CommandReply is the reply to an arbiter command (interfaces.md §3.1).
+type CommandReply struct {
+	OK    bool   `json:"ok"`
+	Error string `json:"error,omitempty"`
+}
+
+// serveCommands answers <p>.arbiter.*.*.*.cmd until ctx is done,
+// reconnecting when the connection closes.
+func (h *Hall) serveCommands(ctx context.Context) {
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		nc, err := h.o.Commands(ctx)
+		if err != nil {
+			h.log.Warn("arbiter commands: no NATS connection", "err", err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(backoff):
+			}
+			backoff = min(2*backoff, 5*time.Second)
+			continue
+		}
+		backoff = 100 * time.Millisecond
+		closed := make(chan struct{})
+		nc.SetClosedHandler(func(*nats.Conn) { close(closed) })
+		subj := h.o.Subjects.Prefix + ".arbiter.*.*.*.cmd"
+		sub, err := nc.Subscribe(subj, func(m *nats.Msg) { h.answer(ctx, m) })
+		if err == nil {
+			err = nc.Flush()
+		}
+		if err != nil {
+			h.log.Warn("arbiter commands: subscribe failed", "err", err)
+			nc.Close()
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			sub.Unsubscribe()
+			nc.Close()
+			return
+		case <-closed:
+		}
+	}
+}
+
+// answer applies one command on its board's goroutine and replies once the
+// effects are persisted and journalled.
+func (h *Hall) answer(ctx context.Context, m *nats.Msg) {
+	reply := func(err error) {
+		r := CommandReply{OK: err == nil}
+		if err != nil {
+			r.Error = err.Error()
+		}
+		b, _ := json.Marshal(r)
+		if m.Reply != "" {
+			m.Respond(b)
+		}
+	}
+	p := h.o.Subjects.Prefix + ".arbiter."
+	gs := strings.TrimSuffix(strings.TrimPrefix(m.Subject, p), ".cmd")
+	g, err := broadcast.ParseGameID(gs)
+	if err != nil {
+		reply(fmt.Errorf("bad game in subject %s: %w", m.Subject, err))
+		return
+	}
+	br, ok := h.byGame[g]
+	if !ok {
+		reply(fmt.Errorf("no game %s in this hall", g))
+		return
+	}
+	var c arbiter.Command
+	if err := json.Unmarshal(m.Data, &c); err != nil {
+		reply(fmt.Errorf("%w: not a JSON command: %v", arbiter.ErrBadCommand, err))
+		return
+	}
+	done := make(chan error, 1)
+	select {
+	case br.cmds <- command{cmd: c, reply: done}:
+	case <-ctx.Done():
+		reply(errors.New("daemon stopping"))
+		return
+	}
+	select {
+	case err := <-done:
+		reply(err)
+	case <-ctx.Done():
+		reply(errors.New("daemon stopping"))
+	}
+}

@@ -1,0 +1,179 @@
+package hall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+)
+
+// ErrNoBoards: Options.Boards is empty.
+var ErrNoBoards = errors.New("hall: no boards configured")
+
+// ErrOptions: an option is missing or invalid (wrapped with details).
+var ErrOptions = errors.New("hall: bad options")
+
+// Hall runs every board of the hall. Create it with New, call Run once.
+type Hall struct {
+	o      Options
+	log    *slog.Logger
+	boards []*boardRun
+	byGame map[broadcast.GameID]*boardRun
+
+	changed chan struct{}
+}
+
+// New checks the options and loads every game's record from DataDir (a
+// corrupt record is an error: it is evidence and is not overwritten).
+func New(o Options) (*Hall, error) {
+	if len(o.Boards) == 0 {
+		return nil, ErrNoBoards
+	}
+	if o.Sink == nil {
+		return nil, fmt.Errorf("%w: no Sink", ErrOptions)
+	}
+	if o.DataDir == "" {
+		return nil, fmt.Errorf("%w: no DataDir", ErrOptions)
+	}
+	if o.Tick <= 0 {
+		o.Tick = 100 * time.Millisecond
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	h := &Hall{o: o, log: log, byGame: map[broadcast.GameID]*boardRun{}, changed: make(chan struct{}, 1)}
+	ids := map[string]bool{}
+	for i, b := range o.Boards {
+		if !broadcast.ValidToken(b.ID) {
+			return nil, fmt.Errorf("%w: board %d: id %q is not a subject token ([a-z0-9_-]+)", ErrOptions, i+1, b.ID)
+		}
+		if ids[b.ID] {
+			return nil, fmt.Errorf("%w: board id %q used twice", ErrOptions, b.ID)
+		}
+		ids[b.ID] = true
+		if b.Open == nil {
+			return nil, fmt.Errorf("%w: board %s: no Opener", ErrOptions, b.ID)
+		}
+		g := b.Session.Info.Game
+		if err := g.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: board %s: %v", ErrOptions, b.ID, err)
+		}
+		if _, dup := h.byGame[g]; dup {
+			return nil, fmt.Errorf("%w: game %s on two boards", ErrOptions, g)
+		}
+		rec, ok, err := LoadRecord(h.gamesDir(), g)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			rec = nil
+		}
+		br := &boardRun{h: h, b: b, rec: rec, cmds: make(chan command), log: log.With("board", b.ID, "game", g.String())}
+		h.boards = append(h.boards, br)
+		h.byGame[g] = br
+	}
+	return h, nil
+}
+
+func (h *Hall) gamesDir() string { return filepath.Join(h.o.DataDir, "games") }
+
+// Run runs every board (one goroutine each) and the arbiter command
+// responder until ctx is done, then lets each board finish the input it
+// holds (persisted and handed to the sink) and returns nil. An error is
+// returned only when a board cannot start (its record does not replay).
+func (h *Hall) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, len(h.boards))
+	for _, br := range h.boards {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := br.run(ctx); err != nil {
+				errs <- err
+				cancel()
+			}
+		}()
+	}
+	if h.o.Commands != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.serveCommands(ctx)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	var all []error
+	for err := range errs {
+		all = append(all, err)
+	}
+	return errors.Join(all...)
+}
+
+// Summary counts the boards and those not connected now.
+func (h *Hall) Summary() (boards, disconnected int) {
+	for _, br := range h.boards {
+		if !br.connected.Load() {
+			disconnected++
+		}
+	}
+	return len(h.boards), disconnected
+}
+
+// Changed receives a value (coalesced) whenever a board connects or
+// disconnects: the daemon then updates its systemd STATUS line.
+func (h *Hall) Changed() <-chan struct{} { return h.changed }
+
+func (h *Hall) notify() {
+	select {
+	case h.changed <- struct{}{}:
+	default:
+	}
+}
+
+// Health returns nil when every board is connected, otherwise one line per
+// board that is not ("board r1-b3 (/dev/ttyACM2): disconnected: EOF").
+func (h *Hall) Health() error {
+	var lines []string
+	for _, br := range h.boards {
+		if !br.connected.Load() {
+			why := "not connected yet"
+			if e, _ := br.lastErr.Load().(string); e != "" {
+				why = "disconnected: " + e
+			}
+			lines = append(lines, fmt.Sprintf("board %s (%s): %s", br.b.ID, br.b.Port, why))
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(lines, "\n"))
+}
+
+// Record returns a copy of the current record of game g (ok false when the
+// hall has no such game or it has not started). Safe for concurrent use.
+func (h *Hall) Record(g broadcast.GameID) (Record, bool) {
+	br, ok := h.byGame[g]
+	if !ok {
+		return Record{}, false
+	}
+	br.mu.Lock()
+	defer br.mu.Unlock()
+	if br.snap == nil {
+		return Record{}, false
+	}
+	return *br.snap, true
+}

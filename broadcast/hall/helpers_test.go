@@ -1,0 +1,248 @@
+package hall
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/dgt/pty"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+const testPrefix = "dgt"
+
+// ptyBoard is an emulated board and clock served on a real pseudo-terminal;
+// Open opens its slave side as the daemon opens a serial device.
+type ptyBoard struct {
+	t      testing.TB
+	e      *emu.Emulator
+	mu     sync.Mutex
+	path   string
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+func newPTYBoard(t testing.TB, o emu.Options) *ptyBoard {
+	b := &ptyBoard{t: t, e: emu.New(o, time.Now())}
+	b.Plug()
+	t.Cleanup(b.Unplug)
+	return b
+}
+
+// Plug serves the board on a new pseudo-terminal (a port that returns).
+func (b *ptyBoard) Plug() {
+	master, path, err := pty.Open()
+	if err != nil {
+		b.t.Fatalf("pty: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		emu.ServePTY(ctx, master, b.e)
+	}()
+	b.mu.Lock()
+	b.path, b.cancel, b.done = path, cancel, done
+	b.mu.Unlock()
+}
+
+// Unplug closes the master side: reads and writes on the port fail, as
+// when a USB cable is pulled.
+func (b *ptyBoard) Unplug() {
+	b.mu.Lock()
+	cancel, done := b.cancel, b.done
+	b.cancel, b.path = nil, ""
+	b.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+}
+
+// Open is the board's link.Opener.
+func (b *ptyBoard) Open(ctx context.Context) (io.ReadWriteCloser, error) {
+	b.mu.Lock()
+	path := b.path
+	b.mu.Unlock()
+	if path == "" {
+		return nil, errors.New("test: port absent")
+	}
+	return os.OpenFile(path, os.O_RDWR|syscall.O_NOCTTY, 0)
+}
+
+// script returns the emulator script of moves (UCI) from the start.
+func script(t testing.TB, ucis ...string) emu.Script {
+	t.Helper()
+	pos := rules.Position(chess.StartPosition(chess.Standard))
+	var moves []rules.Move
+	for _, u := range ucis {
+		m, err := pos.ParseMove(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves = append(moves, m)
+		pos, _ = pos.Play(m)
+	}
+	s, err := emu.GameScript(chess.StartPosition(chess.Standard), moves, emu.GameOptions{
+		Think:    func(int) time.Duration { return 300 * time.Millisecond },
+		Handling: func(int) emu.Handling { return emu.Handling{Speed: 2} },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// testServer starts an embedded server with one user per role.
+func testServer(t testing.TB, dir string) *broadcast.Server {
+	t.Helper()
+	srv, err := broadcast.StartServer(broadcast.ServerOptions{Prefix: testPrefix, StoreDir: dir, Users: []broadcast.User{
+		{Name: "hall", Password: "hall-pw", Role: broadcast.RoleOrganiser},
+		{Name: "arb", Password: "arb-pw", Role: broadcast.RoleArbiter},
+		{Name: "viewer", Password: "viewer-pw", Role: broadcast.RolePublic},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+// daemon is a hall with its publisher, as cmd wires them.
+type daemon struct {
+	h      *Hall
+	p      *broadcast.Publisher
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// switchable dials whichever server is current (restart tests).
+type switchable struct {
+	mu  sync.Mutex
+	srv *broadcast.Server
+}
+
+func (d *switchable) set(s *broadcast.Server) { d.mu.Lock(); d.srv = s; d.mu.Unlock() }
+func (d *switchable) dial(context.Context) (*nats.Conn, error) {
+	d.mu.Lock()
+	s := d.srv
+	d.mu.Unlock()
+	if s == nil {
+		return nil, errors.New("test: no server")
+	}
+	return s.Connect()
+}
+
+func boardFor(t testing.TB, id string, g broadcast.GameID, open link.Opener) Board {
+	rs, err := ruleset.Lookup(ruleset.FIDE2018Standard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Board{ID: id, Port: "pty", Open: open, Session: SessionOptions{
+		Info:    Info{Game: g, White: "White " + id, Black: "Black " + id, Ruleset: rs.Name, TimeControl: "5400+30"},
+		RuleSet: rs, Tracker: DefaultTrackerOptions(),
+	}}
+}
+
+func startDaemon(t testing.TB, dataDir string, dial func(context.Context) (*nats.Conn, error), delay time.Duration, boards ...Board) *daemon {
+	t.Helper()
+	p, err := broadcast.NewPublisher(broadcast.Options{Prefix: testPrefix, Dir: dataDir + "/outbox", Connect: dial,
+		PublicDelay: delay, MinBackoff: 10 * time.Millisecond, MaxBackoff: 200 * time.Millisecond,
+		Streams: broadcast.StreamOptions{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	subj, _ := broadcast.NewSubjects(testPrefix)
+	h, err := New(Options{Boards: boards, Sink: p, DataDir: dataDir, Record: true, Subjects: subj, Commands: dial})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	d := &daemon{h: h, p: p, cancel: cancel, done: make(chan error, 2)}
+	go func() { d.done <- p.Run(ctx) }()
+	go func() { d.done <- h.Run(ctx) }()
+	t.Cleanup(d.stop)
+	return d
+}
+
+func (d *daemon) stop() {
+	if d.cancel == nil {
+		return
+	}
+	d.cancel()
+	d.cancel = nil
+	<-d.done
+	<-d.done
+	d.p.Close()
+}
+
+// waitConnected waits until every board of the hall is connected.
+func waitConnected(t testing.TB, h *Hall) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, dis := h.Summary(); dis == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("boards not connected: %v", h.Health())
+}
+
+// streamMsgs reads every message of stream on subjects matching filter,
+// waiting until want of them arrived (or the timeout), then a little more
+// so that duplicates would show.
+func streamMsgs(t testing.TB, nc *nats.Conn, stream, filter string, want int, timeout time.Duration) []jetstream.Msg {
+	t.Helper()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var got []jetstream.Msg
+	for ctx.Err() == nil {
+		cons, err := js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{filter}})
+		if err != nil {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		got = got[:0]
+		for {
+			m, err := cons.Next(jetstream.FetchMaxWait(300 * time.Millisecond))
+			if err != nil {
+				break
+			}
+			got = append(got, m)
+		}
+		if len(got) >= want {
+			return got
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return got
+}
+
+func moveUCIs(t testing.TB, msgs []jetstream.Msg) []string {
+	var out []string
+	for _, m := range msgs {
+		var ev broadcast.MoveEvent
+		if err := json.Unmarshal(m.Data(), &ev); err != nil {
+			t.Fatalf("move payload %s: %v", m.Data(), err)
+		}
+		out = append(out, ev.UCI)
+	}
+	return out
+}

@@ -1,0 +1,83 @@
+package hall
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/nats-io/nats.go"
+)
+
+// Sink receives what the boards produce. *broadcast.Publisher is one: it
+// journals every call durably and returns without waiting for NATS, which
+// is what lets a board goroutine call it inline.
+type Sink interface {
+	PublishMove(broadcast.MoveEvent) error
+	PublishCorrection(broadcast.Correction) error
+	PublishClock(broadcast.ClockEvent) error
+	PublishResult(broadcast.Result) error
+	PublishState(broadcast.GameState) error
+	PublishAlert(g broadcast.GameID, id string, payload any) error
+	PublishBoardStatus(broadcast.BoardStatus) error
+}
+
+// Board is one configured board: its port and its game.
+type Board struct {
+	// ID names the board in <p>.board.<id>.status and in the recording
+	// directory: a subject token ([a-z0-9_-]+). cmd uses "r<round>-b<board>".
+	ID string
+	// Port is the device path, for the status (informational).
+	Port string
+	// Open opens the port (every reconnect calls it again).
+	Open link.Opener
+	// Link tunes the transport (zero: link's defaults; Logger is set by
+	// the hall when nil).
+	Link link.Options
+	// Session is the game: Info (game id, players, …), rule set, time
+	// control, penalties, start position, tracker options.
+	Session SessionOptions
+	// WhiteRight: White's time is on the clock's right display (for clock
+	// commands). The default is White on the left.
+	WhiteRight bool
+}
+
+// Options configure a Hall. Boards and Sink are required; DataDir is
+// required unless NoPersist.
+type Options struct {
+	Boards []Board
+	Sink   Sink
+	// DataDir holds the game records (<DataDir>/games/<g>.json) and,
+	// with Record, the serial recordings (<DataDir>/record/<id>/…hexlog).
+	DataDir string
+	// Record keeps every board's serial traffic (interfaces.md §4).
+	Record bool
+	// Subjects are the NATS subjects (for arbiter commands).
+	Subjects broadcast.Subjects
+	// Commands opens the NATS connection arbiter commands are received on
+	// (<p>.arbiter.*.*.*.cmd, request/reply {ok, error}); nil: no
+	// commands. It is called again when the connection closes.
+	Commands func(ctx context.Context) (*nats.Conn, error)
+	// Observer, when set, is called by the board goroutines with every
+	// payload after it was persisted and handed to the Sink (the demo's
+	// live feed). It must return quickly and must not block.
+	Observer func(Observation)
+	// Tick is how often the trackers' windows are advanced without input
+	// (default 100 ms).
+	Tick time.Duration
+	// Now is the clock of ticks and commands (default time.Now); link
+	// events carry the link's own times.
+	Now func() time.Time
+	// Logger (nil: discarded).
+	Logger *slog.Logger
+}
+
+// Observation is one payload a board produced: a broadcast.MoveEvent,
+// broadcast.Correction, broadcast.ClockEvent, broadcast.Result,
+// broadcast.BoardStatus, *arbiter.Alert or *arbiter.ClockCommand.
+type Observation struct {
+	Board   string
+	Game    broadcast.GameID
+	Payload any
+}

@@ -1,0 +1,43 @@
+package hall
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/dgt/record"
+)
+
+// recordingOpener wraps open so that every connection's traffic is logged
+// to <dataDir>/record/<boardID>/<start>.hexlog (one file per connection).
+// A recording that cannot be created is logged and the board is served
+// without it: the game matters more than its recording.
+func recordingOpener(open link.Opener, dataDir, boardID string, now func() time.Time, log *slog.Logger) link.Opener {
+	return func(ctx context.Context) (io.ReadWriteCloser, error) {
+		rw, err := open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		f, err := record.Create(dataDir, boardID, now())
+		if err != nil {
+			log.Error("recording not created; serving the board without it", "err", err)
+			return rw, nil
+		}
+		return &recordedPort{Tap: record.NewTap(rw, record.NewLogWriter(f), now), f: f}, nil
+	}
+}
+
+// recordedPort is a tapped port that closes its recording file too.
+type recordedPort struct {
+	*record.Tap
+	f *os.File
+}
+
+func (p *recordedPort) Close() error {
+	err := p.Tap.Close()
+	return errors.Join(err, p.f.Close())
+}
