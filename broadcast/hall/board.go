@@ -250,7 +250,7 @@ func (br *boardRun) clockCommand(c *arbiter.ClockCommand) {
 		at := time.Now()
 		a := &arbiter.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, KindClockCommandFailed, ply, at.UnixMilli()), Game: g.String(),
 			Kind: KindClockCommandFailed, Severity: arbiter.Warn, Ply: ply, At: at,
-			Message: fmt.Sprintf("The clock did not take the setting asked for (%s): %v. Set it by hand.", c.Reason, err),
+			Message:  fmt.Sprintf("The clock did not take the setting asked for (%s): %v. Set it by hand.", c.Reason, err),
 			Proposal: map[string]any{"white_ms": broadcast.Millis(c.White), "black_ms": broadcast.Millis(c.Black)}}
 		if err := sink.PublishAlert(g, a.ID, a); err != nil {
 			log.Error("publish alert failed", "err", err)
