@@ -214,3 +214,6 @@ func (p *Position) WithPocket(c rules.Color, k rules.Kind, n int) *Position {
 	}
 	return &q
 }
+
+// String returns the FEN of p.
+func (p *Position) String() string { return p.FEN() }
