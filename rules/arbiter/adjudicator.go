@@ -45,6 +45,9 @@ type Options struct {
 	// MidGame: the game is resumed (daemon restart), so the first clock
 	// reading is not checked against the control's starting times.
 	MidGame bool
+	// NoTiming: event times are not wall-clock times (replays of raw or
+	// base64 captures): elapsed-time clock checks are off (clock.Options).
+	NoTiming bool
 }
 
 // plyRec is one completed move of the record.
@@ -63,6 +66,7 @@ type pendingIllegal struct {
 	side    rules.Color
 	ply     int
 	counted bool // counted towards the ladder (undone when it stands unpunished)
+	ladder  bool // the rule set counts it once the arbiter acts (tentative moves)
 	acted   bool // the arbiter acknowledged or applied a penalty
 	kind    string
 }
@@ -120,7 +124,7 @@ func (a *Adjudicator) reset(start rules.Position) {
 	a.illegalStood = 0
 	a.lastReading = nil
 	if !a.opts.TimeControl.Untimed {
-		a.clk = clock.NewModel(a.opts.TimeControl, clock.Options{Tolerance: a.opts.ClockTolerance, MidGame: a.opts.MidGame})
+		a.clk = clock.NewModel(a.opts.TimeControl, clock.Options{Tolerance: a.opts.ClockTolerance, MidGame: a.opts.MidGame, NoTiming: a.opts.NoTiming})
 	}
 }
 
@@ -179,7 +183,7 @@ func (a *Adjudicator) positionAt(ply int) rules.Position {
 // [DeviceBack]) are accepted too.
 func (a *Adjudicator) Handle(ev board.Event) []Output {
 	var out []Output
-	switch e := ev.(type) {
+	switch e := deref(ev).(type) {
 	case board.SetupDetected:
 		a.reset(e.Position)
 	case board.MoveMade:
@@ -217,6 +221,50 @@ func (a *Adjudicator) Handle(ev board.Event) []Output {
 		out = a.onDevice(e.At, e.Device, "", true)
 	}
 	return out
+}
+
+// deref returns the value an event pointer points to: the tracker emits
+// pointers (*board.MoveCompleted), tests and replays may pass values.
+func deref(ev board.Event) board.Event {
+	switch e := ev.(type) {
+	case *board.SetupDetected:
+		return *e
+	case *board.MoveMade:
+		return *e
+	case *board.MoveCompleted:
+		return *e
+	case *board.IllegalMove:
+		return *e
+	case *board.ClockWithoutMove:
+		return *e
+	case *board.ClockChanged:
+		return *e
+	case *board.TouchEvidence:
+		return *e
+	case *board.TurnStarted:
+		return *e
+	case *board.ResultGesture:
+		return *e
+	case *board.DisplacedPieces:
+		return *e
+	case *board.Unexplained:
+		return *e
+	case *board.Explained:
+		return *e
+	case *board.OrientationChanged:
+		return *e
+	case *board.Correction:
+		return *e
+	case *board.Ambiguous:
+		return *e
+	case *board.MoveRetracted:
+		return *e
+	case *DeviceLost:
+		return *e
+	case *DeviceBack:
+		return *e
+	}
+	return ev
 }
 
 // newAlert builds an alert with a deterministic id and remembers it.

@@ -71,6 +71,7 @@ func (a *Adjudicator) Command(c Command, at time.Time) ([]Output, error) {
 		p := a.byAlert[al.ID]
 		if p != nil && c.Cmd == "acknowledge" {
 			p.acted = true
+			a.countTentative(p)
 		}
 		if p != nil && c.Cmd == "reject" && p.counted {
 			a.illegal[p.side&1]--
@@ -129,6 +130,14 @@ func (a *Adjudicator) Command(c Command, at time.Time) ([]Output, error) {
 	return bad("cmd", fmt.Sprintf("unknown command %q", c.Cmd), ErrBadCommand)
 }
 
+// countTentative counts a tentative illegal move the arbiter acted on.
+func (a *Adjudicator) countTentative(p *pendingIllegal) {
+	if p.ladder && !p.counted {
+		p.ladder, p.counted = false, true
+		a.illegal[p.side&1]++
+	}
+}
+
 // record is the alert that logs an arbiter action on the arbiter stream.
 func (a *Adjudicator) record(at time.Time, c Command, ply int, msg string) *Alert {
 	if c.By != "" {
@@ -152,6 +161,7 @@ func (a *Adjudicator) applyPenalty(c Command, at time.Time, bad func(string, str
 		}
 		if p := a.byAlert[al.ID]; p != nil {
 			p.acted = true
+			a.countTentative(p)
 		}
 		prop := al.Proposal
 		switch {

@@ -15,7 +15,22 @@ func (a *Adjudicator) onIllegal(e board.IllegalMove) []Output {
 		return nil
 	}
 	ev := a.touches(e.Evidence)
-	if !e.Completed && a.rs.Illegal.Trigger == ruleset.OnCompletion {
+	if !e.Completed && a.castlingStep(e.Attempt) {
+		al := a.newAlert(e.At, KindIllegalMove, Info, a.rs.Articles.Illegal, e.Side, e.Ply,
+			fmt.Sprintf("%s's king stands on %s with the rook not yet moved: castling king first in progress (4.7.2), or a king move that is illegal if completed.", name(e.Side), a.sq(e.Attempt.To)))
+		al.Proposal = map[string]any{"castling_step": true}
+		al.Evidence = a.touches(e.Evidence)
+		return []Output{al}
+	}
+	if !e.Completed && a.rs.Illegal.Trigger == ruleset.OnMade {
+		// 2001 7.4(a): an illegal move counts once made. The tracker also
+		// reports transient states (the king on g1 before the rook of a
+		// castling), so a made, uncompleted illegal move is a warning with
+		// the ladder step; it counts when the arbiter acknowledges it.
+		return a.illegalAct(e.At, e.Side, e.Ply, KindIllegalMove, a.rs.Articles.Illegal,
+			fmt.Sprintf("an illegal move (%s: %s), made but not completed", e.Text, e.Reason), a.touches(e.Evidence), map[string]any{}, true)
+	}
+	if !e.Completed {
 		// 7.5.1: not yet an illegal move in the sense of 7.5; INFO only and
 		// never to the player (12.6).
 		al := a.newAlert(e.At, KindIllegalMove, Info, a.rs.Articles.Illegal, e.Side, e.Ply,
@@ -31,7 +46,20 @@ func (a *Adjudicator) onIllegal(e board.IllegalMove) []Output {
 		what = fmt.Sprintf("a pawn move to the last rank without promotion (%s)", e.Text)
 		extra["replace_with"] = "queen" // 7.5.2
 	}
-	return a.illegalAct(e.At, e.Side, e.Ply, kind, art, what, ev, extra)
+	return a.illegalAct(e.At, e.Side, e.Ply, kind, art, what, ev, extra, false)
+}
+
+// castlingStep reports whether m is the king's two-square step of a
+// castling being made king first (4.7.2): a state on the way to a legal
+// move, not a made illegal move.
+func (a *Adjudicator) castlingStep(m rules.Move) bool {
+	pos := a.position()
+	if pos == nil || m.From == rules.NoSquare || m.To == rules.NoSquare || pos.At(m.From).Kind != rules.King {
+		return false
+	}
+	g := pos.Geometry()
+	df := g.File(m.To) - g.File(m.From)
+	return g.Rank(m.To) == g.Rank(m.From) && (df == 2 || df == -2)
 }
 
 // onClockWithoutMove handles a press with no move on the board: an illegal
@@ -52,7 +80,7 @@ func (a *Adjudicator) onClockWithoutMove(e board.ClockWithoutMove) []Output {
 	}
 	if a.rs.Illegal.ClockWithoutMoveIsIllegal {
 		return append(out, a.illegalAct(e.At, e.Side, ply+1, KindClockWithoutMove, a.rs.Articles.ClockWithoutMove,
-			"a clock press without a move (treated as an illegal move)", nil, map[string]any{})...)
+			"a clock press without a move (treated as an illegal move)", nil, map[string]any{}, false)...)
 	}
 	al := a.newAlert(e.At, KindClockWithoutMove, Warn, a.rs.Articles.ClockWithoutMove, e.Side, ply,
 		fmt.Sprintf("%s pressed the clock without making a move: clock misuse, the arbiter may penalise it; restore the clock.", name(e.Side)))
@@ -60,8 +88,10 @@ func (a *Adjudicator) onClockWithoutMove(e board.ClockWithoutMove) []Output {
 }
 
 // illegalAct raises the crit alert of a counted illegal move at ply with
-// the ladder step the rule set prescribes, and opens its window.
-func (a *Adjudicator) illegalAct(at time.Time, side rules.Color, ply int, kind, art, what string, ev []Evidence, prop map[string]any) []Output {
+// the ladder step the rule set prescribes, and opens its window. A
+// tentative one (made, not completed, under OnMade) is a warning that
+// counts only when the arbiter acknowledges it or applies its penalty.
+func (a *Adjudicator) illegalAct(at time.Time, side rules.Color, ply int, kind, art, what string, ev []Evidence, prop map[string]any, tentative bool) []Output {
 	var out []Output
 	il := a.rs.Illegal
 	opp := side.Other()
@@ -127,16 +157,25 @@ func (a *Adjudicator) illegalAct(at time.Time, side rules.Color, ply int, kind, 
 	case ruleset.UntilClaimantTouches:
 		msg += fmt.Sprintf(" %s's right to claim ends when he touches a piece (%s).", name(opp), a.rs.Articles.IllegalWindow)
 	}
-	al := a.newAlert(at, kind, Crit, art, side, ply, msg)
+	sev := Crit
+	if tentative {
+		sev = Warn
+		msg += " Not completed yet: it counts when the arbiter acknowledges it."
+	}
+	al := a.newAlert(at, kind, sev, art, side, ply, msg)
 	al.Proposal = prop
 	al.Evidence = ev
 	p.alertID = al.ID
 	a.byAlert[al.ID] = p
+	if tentative && p.counted {
+		a.illegal[side&1]--
+		p.counted, p.ladder = false, true
+	}
 	out = append(out, al)
 	if il.Window != ruleset.WholeGame || a.rs.TechnicalErrors.LossAt > 0 {
 		a.pending = append(a.pending, p)
 	}
-	if a.opts.Penalties == PenaltiesAuto && il.TimeAward > 0 && prop["time_add_ms"] != nil && prop["result"] == nil {
+	if a.opts.Penalties == PenaltiesAuto && !tentative && il.TimeAward > 0 && prop["time_add_ms"] != nil && prop["result"] == nil {
 		if cc := a.addTime(at, opp, il.TimeAward, al.ID); cc != nil {
 			p.acted = true
 			out = append(out, cc)

@@ -16,6 +16,9 @@ func (a *Adjudicator) onMoveMade(at time.Time, side rules.Color, ply int) []Outp
 	var out []Output
 	keep := a.pending[:0]
 	for _, p := range a.pending {
+		if side == p.side && ply == p.ply && p.ladder && !p.counted {
+			continue // a tentative illegal move replaced by a legal one before completion
+		}
 		if side == p.side.Other() && (a.rs.Illegal.Window == ruleset.UntilOpponentMoves || a.rs.Illegal.Window == ruleset.UntilClaimantTouches) {
 			out = append(out, a.stands(at, p)...)
 			continue
@@ -30,7 +33,7 @@ func (a *Adjudicator) onMoveMade(at time.Time, side rules.Color, ply int) []Outp
 // B5(b)). Unless the arbiter acted, it no longer counts towards the ladder
 // (count_unpenalised_illegal_moves).
 func (a *Adjudicator) stands(at time.Time, p *pendingIllegal) []Output {
-	if p.acted {
+	if p.acted || (p.ladder && !p.counted) {
 		return nil
 	}
 	if p.counted && !a.rs.Illegal.CountUnpenalised {

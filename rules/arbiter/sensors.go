@@ -136,18 +136,17 @@ func (a *Adjudicator) onExplained(at time.Time) []Output {
 		"The position on the board was restored.")}
 }
 
-// onOrientation: a board used rotated (2.1, 7.2.2; A.4.1.2 cut-off).
+// onOrientation: the e-board is wired the other way round (its a1 where
+// h8 is expected). A DGT board turned 180° keeps the colours of the
+// corner squares, so this is no irregularity under 2.1 (a 90° turn would
+// be, 7.2.2, but the tracker cannot read such a board as chess): INFO so
+// the arbiter knows why the record reads the board rotated.
 func (a *Adjudicator) onOrientation(e board.OrientationChanged) []Output {
+	msg := "The e-board is turned 180° (its a1 stands where h8 is expected); the record reads it rotated. Not an irregularity: the corner squares keep their colours (2.1)."
 	if !e.Rotated {
-		return nil
+		msg = "The e-board is read in its normal orientation again."
 	}
-	sev := Crit
-	msg := "The board is used rotated: the game continues on a correctly placed board (transfer the position)."
-	if a.pastSetupCutoff() {
-		sev = Info
-		msg += fmt.Sprintf(" No claim after %d moves by each player.", a.rs.SetupClaimCutoffMoves)
-	}
-	return []Output{a.newAlert(e.At, KindSetupMismatch, sev, a.rs.Articles.Orientation, rules.NoColor, len(a.plies), msg)}
+	return []Output{a.newAlert(e.At, KindSetupMismatch, Info, a.rs.Articles.Orientation, rules.NoColor, len(a.plies), msg)}
 }
 
 // onAmbiguous: the tracker had to choose between explanations.

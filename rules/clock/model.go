@@ -19,14 +19,22 @@ type Options struct {
 	// MidGame: the first reading comes from a game already under way (a
 	// restart), so it is not checked against the control's start times.
 	MidGame bool
+	// NoTiming: the reading times are not real (replays of raw or base64
+	// captures, which carry no timestamps). The model then only checks
+	// what the readings show by themselves: time a side gains is still
+	// checked against the control, time it loses is accepted, freezes and
+	// jumps are not detected, and a missing period addition is not
+	// reported (time used may hide it).
+	NoTiming bool
 }
 
 // Model follows a game's clock through its readings. It is a pure state
 // machine: not safe for concurrent use, no goroutines, time passed in.
 type Model struct {
-	tc      TimeControl
-	tol     time.Duration
-	midGame bool
+	tc       TimeControl
+	tol      time.Duration
+	midGame  bool
+	noTiming bool
 
 	started    bool
 	last       Reading
@@ -53,7 +61,7 @@ func NewModel(tc TimeControl, opts Options) *Model {
 	if tol <= 0 {
 		tol = DefaultTolerance
 	}
-	return &Model{tc: tc, tol: tol, midGame: opts.MidGame, running: rules.NoColor, lastRunner: rules.NoColor}
+	return &Model{tc: tc, tol: tol, midGame: opts.MidGame, noTiming: opts.NoTiming, running: rules.NoColor, lastRunner: rules.NoColor}
 }
 
 // TimeControl returns the model's time control.
@@ -101,6 +109,9 @@ func (m *Model) MoveCompleted(side rules.Color, t time.Time) []Event {
 // expectRun is the running side's expected time at t: the main time runs
 // once the period's delay has passed (6.3.2); it never goes below zero.
 func (m *Model) expectRun(t time.Time) time.Duration {
+	if m.noTiming {
+		return m.runBase
+	}
 	used := t.Sub(m.runStart) - m.tc.Period(m.period[m.running&1]).Delay
 	if used < 0 {
 		used = 0
@@ -222,6 +233,14 @@ func (m *Model) check(out []Event, c rules.Color, want time.Duration, r Reading,
 	if near(got, want, m.tol) {
 		return out
 	}
+	if m.noTiming && got < want {
+		if c == m.running {
+			m.runBase = got
+		} else {
+			m.base[c&1] = got
+		}
+		return out
+	}
 	kind, what := TimeJump, "lost"
 	switch {
 	case c == m.running && got == m.last.Time(c) && t.Sub(m.lastAt) > m.tol:
@@ -258,8 +277,21 @@ func (m *Model) press(out []Event, x rules.Color, exp [2]time.Duration, r Readin
 	next := m.tc.Period(m.credited[xi] + 1)
 	canAdd := m.tc.Timed() && (len(m.tc.Periods) > m.credited[xi]+1 || m.tc.Periods[len(m.tc.Periods)-1].Moves > 0)
 	m.period[xi], _ = m.tc.PeriodAt(n)
+	// Without real times the time x used is unknown: any loss is
+	// accepted, a gain above the increment up to the next period's time
+	// is read as the period's addition.
+	addsPeriod := canAdd && near(delta, p.Increment+next.Time, m.tol)
+	plain := near(delta, p.Increment, m.tol) || (exp[xi] == 0 && got == 0)
+	if m.noTiming {
+		addsPeriod = canAdd && delta > p.Increment+m.tol && delta <= p.Increment+next.Time+m.tol
+		plain = !addsPeriod && delta <= p.Increment+m.tol
+	}
+	if !m.tc.Timed() {
+		// Unknown control: what a press adds cannot be judged.
+		addsPeriod, plain = false, true
+	}
 	switch {
-	case canAdd && near(delta, p.Increment+next.Time, m.tol):
+	case addsPeriod:
 		m.credited[xi]++
 		newIdx := min(m.credited[xi], len(m.tc.Periods)-1)
 		if m.credited[xi] > m.due[xi] {
@@ -269,8 +301,8 @@ func (m *Model) press(out []Event, x rules.Color, exp [2]time.Duration, r Readin
 			m.missing[xi] = false
 			out = append(out, PeriodChange{At: t, Side: x, Period: newIdx, Added: delta - p.Increment, AfterMove: n})
 		}
-	case near(delta, p.Increment, m.tol) || (exp[xi] == 0 && got == 0):
-		if boundary && m.credited[xi] < m.due[xi] {
+	case plain:
+		if boundary && m.credited[xi] < m.due[xi] && !m.noTiming {
 			m.missing[xi] = true
 			out = append(out, Inconsistency{At: t, Kind: PeriodTimeMissing, Side: x, Expected: exp[xi] + p.Increment + next.Time, Reported: got,
 				Detail: fmt.Sprintf("%s completed move %d but the clock did not add %s for the next period (6.10.2; its move counter may differ, 8.6)", x, n, fmtDur(next.Time))})

@@ -269,3 +269,16 @@ func BenchmarkModelObserve(b *testing.B) {
 		m.Observe(r, at)
 	}
 }
+
+func TestModelNoTiming(t *testing.T) {
+	// Replayed captures: the times are not real, so losses are accepted;
+	// gains are still checked against the control.
+	run(t, "2/60+5:30+5", Options{NoTiming: true}, []step{
+		{at: 0, w: 60, b: 60, run: W},
+		{at: 1, w: 41, b: 60, run: W},
+		{at: 2, w: 44, b: 60, run: B}, // pressed: +5 after an unknown think
+		{at: 3, w: 44, b: 20, run: W},
+		{at: 4, w: 60, b: 20, run: B, want: []string{"period white 1 +0:11 after 2"}},
+		{at: 5, w: 60, b: 80, run: B, want: []string{"time_added black"}},
+	})
+}

@@ -1,0 +1,162 @@
+package arbiter
+
+import (
+	"bufio"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/board"
+	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/clock"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
+)
+
+// capturesDir holds real DGT traffic (AGPL data: read in place, never
+// copied into the repository).
+const capturesDir = "../../../shared/data/dgt-captures"
+
+// readCapture decodes a base64 capture, one board message per line.
+func readCapture(t *testing.T, name string) []dgt.Message {
+	t.Helper()
+	f, err := os.Open(filepath.Join(capturesDir, name))
+	if errors.Is(err, os.ErrNotExist) {
+		t.Skipf("captures not present at %s (../shared is absent)", capturesDir)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []dgt.Message
+	d := dgt.NewDecoder(dgt.SingleBoard)
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		b, err := base64.StdEncoding.DecodeString(line)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		d.Feed(b)
+		for {
+			m, err := d.Next()
+			if errors.Is(err, dgt.ErrNeedMore) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestRealCaptures runs real DGT games (board + clock traffic) through the
+// board tracker and the adjudicator, with every chess preset. The games are
+// legal, so the only crit alerts are what really happened at the clock:
+// game 1 has the clock stopped mid-game (6.11.2), johan's game ends with
+// Black's flag (6.9) and then the kings-centre gesture, which is a
+// proposal of 1-0 and not a result. Flag falls are INFO where the arbiter
+// must not call them (2001 B6).
+func TestRealCaptures(t *testing.T) {
+	for _, c := range []struct {
+		in, gesture, crit, flag string
+		attempts                int // illegal attempts the tracker sees, never completed
+	}{
+		{"1.inbytes", "", KindClockStopped, "", 0},
+		{"2.inbytes", "", "", "", 1}, // e5-f5 at ply 60, corrected before the press
+		{"johan.inbytes", "1-0", KindFlagFall, "1-0", 0},
+	} {
+		msgs := readCapture(t, c.in)
+		for _, name := range ruleset.Names() {
+			rs, _ := ruleset.Lookup(name)
+			if rs.Variant != "chess" {
+				continue
+			}
+			t.Run(c.in+"/"+name, func(t *testing.T) {
+				tr, err := board.New(board.Options{Start: chess.StartPosition(chess.Standard), AutoOrientation: true, KingsCentre: true,
+					Setup: board.ChessSetup(chess.Standard)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				a := New(GameInfo{ID: "cap.1.1"}, rs, Options{TimeControl: clock.MustParse("?"), MidGame: true, NoTiming: true})
+				at := t0
+				var out []Output
+				for _, m := range msgs {
+					at = at.Add(700 * time.Millisecond)
+					for _, ev := range board.FeedMessage(tr, at, m) {
+						out = append(out, a.Handle(ev)...)
+					}
+				}
+				for _, ev := range tr.Finish(at.Add(time.Minute)) {
+					out = append(out, a.Handle(ev)...)
+				}
+				if a.Ply() != tr.Completed() || a.Ply() < 20 {
+					t.Errorf("adjudicator has %d plies, tracker %d", a.Ply(), tr.Completed())
+				}
+				var gestures, flags []string
+				attempts := 0
+				ids := map[string]bool{}
+				for _, al := range alerts(out, "") {
+					if ids[al.ID] {
+						t.Errorf("duplicate id %s", al.ID)
+					}
+					ids[al.ID] = true
+					if _, err := json.Marshal(al); err != nil {
+						t.Error(err)
+					}
+					switch {
+					case al.Kind == KindResultGesture:
+						gestures = append(gestures, al.Proposal["result"].(string))
+					case al.Kind == KindFlagFall:
+						flags = append(flags, al.Proposal["result"].(string))
+						if (al.Severity == Crit) != rs.Flags.ArbiterCalls {
+							t.Errorf("flag fall %s with arbiter_calls_flag %v", al.Severity, rs.Flags.ArbiterCalls)
+						}
+					case al.Kind == KindIllegalMove && al.Proposal["castling_step"] == true:
+						if al.Severity != Info {
+							t.Errorf("castling step %s", al.Severity)
+						}
+					case al.Kind == KindIllegalMove:
+						// 2018: INFO until completed (7.5.1); 2001: counts
+						// once made, so a warning for the arbiter (7.4(a)).
+						attempts++
+						want := Info
+						if rs.Illegal.Trigger == ruleset.OnMade {
+							want = Warn
+						}
+						if al.Severity != want {
+							t.Errorf("attempt: %s, want %s", al.Severity, want)
+						}
+					case al.Kind == KindDisplaced && al.Severity == Warn:
+						// Pieces in the air beyond the hold window: real
+						// sensor facts (the capture's timing is synthetic).
+					case al.Severity != Info && al.Kind != c.crit:
+						t.Errorf("%s alert in a clean game: %s %s: %s", al.Severity, al.Kind, al.Article, al.Message)
+					}
+				}
+				if attempts != c.attempts {
+					t.Errorf("%d illegal attempts, want %d", attempts, c.attempts)
+				}
+				if strings.Join(flags, " ") != c.flag {
+					t.Errorf("flag falls %v, want %q", flags, c.flag)
+				}
+				if strings.Join(gestures, " ") != c.gesture {
+					t.Errorf("gestures %v, want %q", gestures, c.gesture)
+				}
+				if len(results(out)) != 0 {
+					t.Errorf("results %s", describe(out))
+				}
+			})
+		}
+	}
+}
