@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -32,6 +33,14 @@ type ServerOptions struct {
 	// Users with roles. None: no authentication, and then Listen and Websocket
 	// must be loopback addresses ([ErrInsecureListen] otherwise).
 	Users []User
+	// Domain is the JetStream domain of this server (e.g. "venue-a"): needed
+	// when it is a leaf node of a hub that also runs JetStream, so the hub
+	// can address this server's streams as $JS.<domain>.API.
+	Domain string
+	// LeafRemotes makes this server a leaf node of a central hub or cluster:
+	// it keeps working (and recording) while the link is down and the hub
+	// catches up through stream sources when it is back. See README "NATS".
+	LeafRemotes []LeafRemote
 	// ServerName defaults to "dgtbridge".
 	ServerName string
 	// Logger receives the server's log (nil: discarded).
@@ -39,6 +48,17 @@ type ServerOptions struct {
 	// ReadyTimeout bounds the wait for the server to accept clients
 	// (default 10 s).
 	ReadyTimeout time.Duration
+}
+
+// LeafRemote is one hub this server connects to as a leaf node.
+type LeafRemote struct {
+	// URL of the hub's leafnode listener, e.g. nats-leaf://hub.example.org:7422
+	// (or ws:// / wss:// when only web ports are open).
+	URL string
+	// Credentials is the hub user's credentials file ("" for none).
+	Credentials string
+	// DenyExports are subjects never sent to the hub, e.g. "<p>.relay.>".
+	DenyExports []string
 }
 
 // Server is a running embedded nats-server with JetStream.
@@ -82,6 +102,16 @@ func StartServer(opts ServerOptions) (*Server, error) {
 			return nil, fmt.Errorf("%w: nats.embedded.websocket %q", ErrInsecureListen, opts.Websocket)
 		}
 		so.Websocket.Host, so.Websocket.Port, so.Websocket.NoTLS = host, port, true
+	}
+	so.JetStreamDomain = opts.Domain
+	for _, r := range opts.LeafRemotes {
+		u, err := url.Parse(r.URL)
+		if err != nil || u.Host == "" {
+			return nil, fmt.Errorf("broadcast: leaf remote %q: not a URL", r.URL)
+		}
+		so.LeafNode.Remotes = append(so.LeafNode.Remotes, &server.RemoteLeafOpts{
+			URLs: []*url.URL{u}, Credentials: r.Credentials, DenyExports: r.DenyExports,
+		})
 	}
 	s := &Server{}
 	if len(opts.Users) > 0 {
