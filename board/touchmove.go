@@ -159,18 +159,20 @@ func (t *Tracker) touchMove(in tmInput, evs []Event) []Event {
 		}
 	}
 
-	// First pieces touched (TM-1, TM-2, TM-3).
-	rule, art := "TM-1", "4.3.1"
-	switch {
-	case len(own) > 0 && len(opp) > 0:
-		rule, art = "TM-3", "4.3.3"
-	case len(own) == 0:
-		rule, art = "TM-2", "4.3.2"
-	}
+	// First pieces touched (TM-1, TM-2, TM-3): an opponent's piece touched
+	// first is TM-2, an own piece when the opponent's were touched too
+	// TM-3, an own piece otherwise TM-1.
 	adjusted := func(tc touched) bool {
 		return !tc.backAt.IsZero() && tc.backAt.Sub(tc.at) <= t.opts.AdjustWindow
 	}
 	report := func(tc touched, what string) []Event {
+		rule, art := "TM-1", "4.3.1"
+		switch {
+		case tc.piece.Color != side:
+			rule, art = "TM-2", "4.3.2"
+		case len(opp) > 0:
+			rule, art = "TM-3", "4.3.3"
+		}
 		c, note := Likely, ""
 		if adjusted(tc) {
 			c, note = Possible, "; it was put back at once, which may have been an announced adjustment (4.2.1)"
