@@ -2,6 +2,7 @@ package arbiter
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/board"
@@ -45,6 +46,11 @@ type Options struct {
 	// MidGame: the game is resumed (daemon restart), so the first clock
 	// reading is not checked against the control's starting times.
 	MidGame bool
+	// Expected is the start position the event prescribes (the standard
+	// array, or the Chess960 position drawn for the round, 004 B1): a
+	// SetupDetected with another placement raises setup_mismatch. nil: no
+	// check.
+	Expected rules.Position
 	// NoTiming: event times are not wall-clock times (replays of raw or
 	// base64 captures): elapsed-time clock checks are off (clock.Options).
 	NoTiming bool
@@ -186,6 +192,7 @@ func (a *Adjudicator) Handle(ev board.Event) []Output {
 	switch e := deref(ev).(type) {
 	case board.SetupDetected:
 		a.reset(e.Position)
+		out = a.checkSetup(e)
 	case board.MoveMade:
 		out = a.onMoveMade(e.At, e.Side, e.Ply)
 	case board.MoveCompleted:
@@ -221,6 +228,40 @@ func (a *Adjudicator) Handle(ev board.Event) []Output {
 		out = a.onDevice(e.At, e.Device, "", true)
 	}
 	return out
+}
+
+// checkSetup compares a new game's set-up with the expected position (2.3,
+// II.2, 7.2.1; 004 B1): before the clock starts the arbiter has it fixed.
+func (a *Adjudicator) checkSetup(e board.SetupDetected) []Output {
+	if a.opts.Expected == nil || e.Position == nil {
+		return nil
+	}
+	want, got := a.opts.Expected.Placement(), e.Position.Placement()
+	diff := want.Diff(&got, nil)
+	if len(diff) == 0 {
+		return nil
+	}
+	g := want.Geo
+	var parts []string
+	ev := make([]Evidence, 0, len(diff))
+	for _, s := range diff {
+		w, h := want.At(s), got.At(s)
+		parts = append(parts, fmt.Sprintf("%s: %s instead of %s", g.Name(s), pieceName(h), pieceName(w)))
+		ev = append(ev, Evidence{At: e.At, Square: g.Name(s), Piece: h.String(), Event: "setup"})
+	}
+	al := a.newAlert(e.At, KindSetupMismatch, Warn, a.rs.Articles.Setup, rules.NoColor, 0,
+		"The set-up differs from the prescribed start position ("+strings.Join(parts, "; ")+"): correct it before the clock starts.")
+	al.Proposal = map[string]any{"fen": a.opts.Expected.FEN()}
+	al.Evidence = ev
+	return []Output{al}
+}
+
+// pieceName writes a piece for messages ("white knight", "nothing").
+func pieceName(p rules.Piece) string {
+	if p.IsEmpty() {
+		return "nothing"
+	}
+	return p.Color.String() + " " + p.Kind.String()
 }
 
 // deref returns the value an event pointer points to: the tracker emits

@@ -14,7 +14,8 @@ import (
 //	acknowledge    alert_id                 the arbiter has seen it and acts on it (an illegal move then counts)
 //	reject         alert_id                 the alert was wrong: an illegal move no longer counts
 //	apply_penalty  alert_id                 apply the alert's proposal (time, result or technical error)
-//	apply_penalty  penalty side [time_add_ms]  penalty: time_add | technical_error | loss, without an alert
+//	apply_penalty  penalty side [time_add_ms]  penalty: time_add | technical_error | loss | illegal_move
+//	                                         (illegal_move: one the arbiter saw, e.g. two hands, 7.5.4: the ladder)
 //	reinstate      ply                      the record goes back to the position after ply (7.5.1, 7.6)
 //	set_result     result [termination article]  "1-0", "0-1", "1/2-1/2" or "*" (game resumes)
 //	adjust_clock   white_ms black_ms [running]   set the clock (7.1, 6.10)
@@ -200,8 +201,27 @@ func (a *Adjudicator) applyPenalty(c Command, at time.Time, bad func(string, str
 		out = append(out, a.technicalError(at, side, len(a.plies), "")...)
 	case "loss":
 		out = append(out, a.setResult(at, winFor(side.Other()), "arbiter penalty", c.Article, false))
+	case "illegal_move":
+		// An illegal move the arbiter saw and the board could not: a
+		// two-handed move (7.5.4), or one he observed himself.
+		if !a.rs.Illegal.TwoHandsIsIllegal {
+			return bad("penalty", fmt.Sprintf("%s does not treat a two-handed move as an illegal move; use time_add (clock misuse)", a.rs.Name), ErrNotApplicable)
+		}
+		art := c.Article
+		if art == "" {
+			art = "7.5.4"
+		}
+		res := a.illegalAct(at, side, len(a.plies), KindIllegalMove, art, "an illegal move observed by the arbiter", nil, map[string]any{}, false)
+		for _, o := range res {
+			if al, ok := o.(*Alert); ok {
+				if p := a.byAlert[al.ID]; p != nil {
+					p.acted = true
+				}
+			}
+		}
+		out = append(out, res...)
 	default:
-		return bad("penalty", "want time_add, technical_error or loss", ErrBadCommand)
+		return bad("penalty", "want time_add, technical_error, illegal_move or loss", ErrBadCommand)
 	}
 	return append(out, a.record(at, c, len(a.plies), fmt.Sprintf("Arbiter applied %s to %s.", c.Penalty, name(side)))), nil
 }

@@ -1,6 +1,7 @@
 package arbiter
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -220,5 +221,21 @@ func TestPenaltyAuto(t *testing.T) {
 	out = g.command(Command{Cmd: "apply_penalty", AlertID: al.ID})
 	if cc := clockCommands(out); len(cc) != 1 || cc[0].White != 5540*time.Second {
 		t.Errorf("apply_penalty: %s", describe(out))
+	}
+}
+
+// Checklist #18 (4.1, 7.5.4): a two-handed move the arbiter confirms runs
+// the ladder in 2018; 2001 has no such rule (clock misuse).
+func TestTwoHands(t *testing.T) {
+	g := newGame(t, "fide2018-standard", "", "", Options{})
+	g.moves("e4 e5")
+	out := g.command(Command{Cmd: "apply_penalty", Penalty: "illegal_move", Side: "black"})
+	al := one(t, out, KindIllegalMove)
+	if al.Article != "7.5.4" || al.Proposal["time_add_ms"] != int64(120000) || g.a.IllegalMoves(rules.Black) != 1 {
+		t.Errorf("%s %v", al.Article, al.Proposal)
+	}
+	g = newGame(t, "fide2001-standard", "", "", Options{})
+	if _, err := g.a.Command(Command{Cmd: "apply_penalty", Penalty: "illegal_move", Side: "black"}, g.at); !errors.Is(err, ErrNotApplicable) {
+		t.Errorf("2001: %v", err)
 	}
 }

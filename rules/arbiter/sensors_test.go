@@ -7,6 +7,8 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/board"
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
 func touchEvidence(g *game, rule, article string) board.TouchEvidence {
@@ -80,5 +82,22 @@ func TestOrientation(t *testing.T) {
 		if al.Severity != Info || !strings.Contains(al.Message, "180") {
 			t.Errorf("%s: %s %s", rs, al.Severity, al.Message)
 		}
+	}
+}
+
+// Checklist #1 and 960 §8 row 1 (2.3, II.2, 7.2.1; 004 B1): a set-up that
+// differs from the drawn position is reported square by square.
+func TestSetupMismatch(t *testing.T) {
+	want := chess.Chess960Start(0) // BBQNNRKR
+	got := chess.Chess960Start(1)  // BQNBNRKR
+	rs, _ := ruleset.Lookup("bgo2026-960")
+	a := New(GameInfo{ID: "bgo.1.1"}, rs, Options{Expected: want})
+	out := a.Handle(&board.SetupDetected{Stamp: board.Stamp{At: t0}, Position: got, N960: 1})
+	al := one(t, out, KindSetupMismatch)
+	if al.Severity != Warn || !strings.Contains(al.Message, "b1: white queen instead of white bishop") || al.Proposal["fen"] != want.FEN() {
+		t.Errorf("%s %s %v", al.Severity, al.Message, al.Proposal)
+	}
+	if out := a.Handle(&board.SetupDetected{Stamp: board.Stamp{At: t0}, Position: want, N960: 0}); len(out) != 0 {
+		t.Errorf("correct set-up: %s", describe(out))
 	}
 }
