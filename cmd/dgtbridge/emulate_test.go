@@ -35,7 +35,7 @@ func TestEmulateGame(t *testing.T) {
 	var wg sync.WaitGroup
 	var runErr error
 	wg.Go(func() {
-		runErr = run(ctx, []string{"emulate", "--game", pgnFile, "--speed", "8", "--serial", "05555", "--gesture"}, pw, io.Discard)
+		runErr = run(ctx, []string{"emulate", "--game", pgnFile, "--speed", "20", "--serial", "05555", "--gesture"}, pw, io.Discard)
 		pw.Close()
 	})
 	defer func() {

@@ -24,6 +24,9 @@ import (
 // autoPort is the port setting that means "find the board".
 const autoPort = "auto"
 
+// errPortClaimed: another board of this process has the port open.
+var errPortClaimed = errors.New("in use by another board of this daemon")
+
 // errNoBoardFound: port auto found no DGT board (yet).
 var errNoBoardFound = errors.New("no DGT board found on any serial port")
 
@@ -120,13 +123,18 @@ func probePort(ctx context.Context, path string) (link.Connected, error) {
 }
 
 // portClaims records the ports this process has open for boards, so that
-// port: auto for one board does not take another board's port.
+// port: auto for one board does not probe or take another board's port,
+// and two boards configured on one path get a clear error. A nil
+// *portClaims claims nothing.
 type portClaims struct {
 	mu  sync.Mutex
 	set map[string]bool
 }
 
 func (c *portClaims) claim(p string) bool {
+	if c == nil {
+		return true
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.set == nil {
@@ -140,6 +148,9 @@ func (c *portClaims) claim(p string) bool {
 }
 
 func (c *portClaims) release(p string) {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.set, p)
@@ -158,8 +169,10 @@ func (c *claimed) Close() error {
 	return err
 }
 
-// serialOpener returns the opener the daemon hands to dgt/link (or
-// dgt/bus) for a configured port: a device path, or "auto". With "auto"
+// serialOpener returns the opener the daemon hands to dgt/link (or, as
+// bus.Opener, to dgt/bus) for a configured port: a device path, or
+// "auto". claims (may be nil) is shared by all boards of the process;
+// rescan ≤ 0 means 2 s; log may be nil. With "auto"
 // it lists the serial ports, probes every unclaimed one for a DGT board
 // (version request, §1.3) and opens the first that answers; when none
 // does it lists again every rescan interval until ctx is done, so a board
@@ -168,10 +181,23 @@ func (c *claimed) Close() error {
 // device name is found too.
 func serialOpener(port string, claims *portClaims, rescan time.Duration, log *slog.Logger) link.Opener {
 	if port != autoPort {
-		return func(ctx context.Context) (io.ReadWriteCloser, error) { return openSerial(port) }
+		return func(ctx context.Context) (io.ReadWriteCloser, error) {
+			if !claims.claim(port) {
+				return nil, fmt.Errorf("serial port %s: %w", port, errPortClaimed)
+			}
+			rwc, err := openSerial(port)
+			if err != nil {
+				claims.release(port)
+				return nil, err
+			}
+			return &claimed{ReadWriteCloser: rwc, release: func() { claims.release(port) }}, nil
+		}
 	}
 	if rescan <= 0 {
 		rescan = 2 * time.Second
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
 	}
 	return func(ctx context.Context) (io.ReadWriteCloser, error) {
 		for {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -133,5 +134,41 @@ func TestSerialLinkAcrossReplug(t *testing.T) {
 	wait("final position", func() bool { return placement() == want })
 	if connects != 2 || clocks == 0 {
 		t.Fatalf("%d connects, %d clock messages", connects, clocks)
+	}
+}
+
+// TestSerialOpener covers the opener the daemon hands to dgt/link: an
+// explicit path (claimed, so a second board on the same path is refused
+// until the first closes it) and "auto", which finds nothing among the
+// listed ports here and keeps rescanning until cancelled.
+func TestSerialOpener(t *testing.T) {
+	p, stop := servedPTY(t, emu.New(emu.Options{}, time.Now()))
+	defer stop()
+	var claims portClaims
+	open := serialOpener(p, &claims, 0, nil)
+	rwc, err := open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := open(context.Background()); !errors.Is(err, errPortClaimed) {
+		t.Fatalf("second open of %s: %v, want errPortClaimed", p, err)
+	}
+	rwc.Close()
+	rwc, err = open(context.Background())
+	if err != nil {
+		t.Fatalf("open after close: %v", err)
+	}
+	rwc.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	auto := serialOpener(autoPort, &claims, 50*time.Millisecond, slog.New(slog.DiscardHandler))
+	if _, err := auto(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		// a machine with a real DGT board plugged in would find it
+		t.Logf("port auto: %v", err)
+		if err == nil {
+			t.Skip("a DGT board is attached to this machine")
+		}
+		t.Fatalf("port auto with no board: %v, want the context's deadline", err)
 	}
 }
