@@ -156,6 +156,44 @@ func TestDifferentialChessops(t *testing.T) {
 		{"chess960", "chess", randomPositions(r, 12, 120, func() *Position { return Chess960Start(r.IntN(960)) })},
 		{"crazyhouse", "crazyhouse", randomPositions(r, 12, 100, func() *Position { return StartPosition(Crazyhouse) })},
 	}
+	// The perft positions and e.p. edge cases, with all their children and
+	// grandchildren.
+	var tricky []*Position
+	var trickyZH []*Position
+	type start struct {
+		v   Variant
+		fen string
+	}
+	extra := []start{
+		{Standard, "8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1"},
+		{Standard, "8/8/8/2k5/3pP3/8/8/4KB2 b - e3 0 1"},
+		{Standard, "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1"},
+		{Standard, "4k3/8/8/2KpP2r/8/8/8/8 w - d6 0 1"},
+	}
+	for _, tc := range perftCases {
+		extra = append(extra, start{tc.v, tc.fen})
+	}
+	for _, e := range extra {
+		v, fen := e.v, e.fen
+		root := mustPos(t, v, fen)
+		list := []*Position{root}
+		for _, m := range root.LegalMoves(nil) {
+			c, _ := root.PlayMove(m)
+			list = append(list, c)
+			if len(list) < 60 {
+				for _, m2 := range c.LegalMoves(nil) {
+					g, _ := c.PlayMove(m2)
+					list = append(list, g)
+				}
+			}
+		}
+		if root.opts.Drops {
+			trickyZH = append(trickyZH, list...)
+		} else {
+			tricky = append(tricky, list...)
+		}
+	}
+	sets = append(sets, set{"tricky", "chess", tricky}, set{"tricky-crazyhouse", "crazyhouse", trickyZH})
 	for _, s := range sets {
 		t.Run(s.name, func(t *testing.T) {
 			var fens, names []string

@@ -129,7 +129,7 @@ func (p *Position) addAll(ml *moveList, from int, t bitboard) {
 	}
 }
 
-// addPawnMoves adds pawn moves from→to for every to in t, with promotions
+// addPawnTargets adds pawn moves (to-delta)→to for every to in t, with promotions
 // on the last rank.
 func (p *Position) addPawnTargets(ml *moveList, t bitboard, delta int) {
 	last := rank8 | rank1
