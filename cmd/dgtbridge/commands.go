@@ -17,6 +17,7 @@ type command struct {
 // commands lists the subcommands in the order of specs/interfaces.md §1.
 func commands() []command {
 	return []command{
+		{"run", "[--config FILE]", "the daemon: boards to NATS (also what a bare dgtbridge does)", runRun},
 		{"replay", "[flags] FILE…", "reconstruct games from recorded serial traffic (PGN on stdout, alerts as JSON lines)", runReplay},
 		{"ports", "[PATH…]", "list serial ports and probe each for a DGT board (version, serial number, clock)", runPorts},
 		{"emulate", "[--pty] [--game PGN]", "run one emulated DGT board + clock on a pseudo-terminal and print its path", runEmulate},

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/broadcast/hall"
+	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/clock"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
+	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
+	"github.com/nats-io/nats.go"
+)
+
+// errNoBoards is what run says when the configuration lists no board.
+var errNoBoards = errors.New("no boards configured: add a board under \"boards:\" in the configuration file " +
+	"(e.g. - {port: /dev/ttyACM0, round: 1, board: 1, white: \"A\", black: \"B\"}; \"dgtbridge ports\" lists the boards plugged in), " +
+	"or try the whole pipeline without hardware with \"dgtbridge demo\"")
+
+// boardID names a configured board in <p>.board.<id>.status and the
+// recording directory.
+func boardID(b config.Board) string { return fmt.Sprintf("r%d-b%d", b.Round, b.Board) }
+
+// hallBoards turns the configured boards into the hall's, each with its
+// opener (open(port) for a device path or "auto").
+func hallBoards(cfg *config.Config, open func(b config.Board) (hall.Board, error), log *slog.Logger) ([]hall.Board, error) {
+	var out []hall.Board
+	var errs []error
+	for i, b := range cfg.EffectiveBoards() {
+		key := fmt.Sprintf("boards[%d]", i)
+		if b.BusAddress > 0 {
+			errs = append(errs, fmt.Errorf("%s.bus_address: DGT bus lines are not supported by this build of the daemon; connect the board on its own port (bus_address: 0)", key))
+			continue
+		}
+		if b.Variant == config.VariantXiangqi {
+			errs = append(errs, fmt.Errorf("%s.variant: xiangqi boards are not supported by the daemon yet", key))
+			continue
+		}
+		if b.Blind != nil {
+			log.Warn("the blind player's own board is not followed by this build; the game is", "board", key, "port", b.Blind.Port)
+		}
+		rs, err := ruleset.Lookup(b.Ruleset)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s.ruleset: %w", key, err))
+			continue
+		}
+		var tc clock.TimeControl
+		if b.TimeControl != "" {
+			if tc, err = clock.ParseTimeControl(b.TimeControl); err != nil {
+				errs = append(errs, fmt.Errorf("%s.time_control: %w", key, err))
+				continue
+			}
+		}
+		pen := arbiter.PenaltiesAlert
+		if cfg.Penalties == config.PenaltiesAuto {
+			pen = arbiter.PenaltiesAuto
+		}
+		hb, err := open(b)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s.port: %w", key, err))
+			continue
+		}
+		hb.ID = boardID(b)
+		hb.Port = b.Port
+		hb.Session = hall.SessionOptions{
+			Info: hall.Info{Game: broadcast.GameID{Event: cfg.Event.ID, Round: b.Round, Board: b.Board},
+				EventName: cfg.Event.Name, Site: cfg.Event.Site, White: b.White, Black: b.Black,
+				WhiteFideID: b.WhiteFideID, BlackFideID: b.BlackFideID, Variant: b.Variant,
+				Ruleset: rs.Name, TimeControl: b.TimeControl},
+			StartFEN: b.FEN, RuleSet: rs, TimeControl: tc, Penalties: pen, Tracker: hall.DefaultTrackerOptions(),
+		}
+		out = append(out, hb)
+	}
+	return out, errors.Join(errs...)
+}
+
+// daemonHooks let demo reuse runDaemon: Boards replaces the configured
+// boards; Observer receives every payload (live feed); Started is called
+// once NATS, the publisher, HTTP and the hall are up.
+type daemonHooks struct {
+	Boards   []hall.Board
+	Observer func(hall.Observation)
+	Started  func(h *hall.Hall, srv *broadcast.Server)
+}
+
+// runDaemon is the daemon: embedded NATS (when nats.url is empty),
+// publisher, HTTP, the hall; sd_notify READY/STATUS/WATCHDOG/STOPPING.
+// It returns when ctx is done and everything has drained.
+func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog.Logger, n *sdnotify.Notifier) error {
+	boards := hk.Boards
+	if len(boards) == 0 {
+		return errNoBoards
+	}
+	subj, err := broadcast.NewSubjects(cfg.NATS.Prefix)
+	if err != nil {
+		return fmt.Errorf("nats.prefix: %w", err)
+	}
+	var srv *broadcast.Server
+	var dial func(context.Context) (*nats.Conn, error)
+	if cfg.NATS.URL == "" {
+		var users []broadcast.User
+		for _, u := range cfg.NATS.Embedded.Users {
+			users = append(users, broadcast.User{Name: u.User, Password: u.Password, Role: broadcast.Role(u.Role)})
+		}
+		srv, err = broadcast.StartServer(broadcast.ServerOptions{Prefix: cfg.NATS.Prefix, StoreDir: filepath.Join(cfg.DataDir, "nats"),
+			Listen: cfg.NATS.Embedded.Listen, Websocket: cfg.NATS.Embedded.WebSocket, Users: users, Logger: log.With("part", "nats")})
+		if err != nil {
+			return fmt.Errorf("embedded NATS server (nats.embedded): %w", err)
+		}
+		defer srv.Shutdown()
+		dial = srv.Dialer()
+		log.Info("embedded NATS server up", "url", srv.ClientURL())
+	} else {
+		url, creds := cfg.NATS.URL, cfg.NATS.Creds
+		dial = func(ctx context.Context) (*nats.Conn, error) {
+			opts := []nats.Option{nats.Name("dgtbridge"), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second)}
+			if creds != "" {
+				opts = append(opts, nats.UserCredentials(creds))
+			}
+			return nats.Connect(url, opts...)
+		}
+	}
+	pub, err := broadcast.NewPublisher(broadcast.Options{Prefix: cfg.NATS.Prefix, Dir: filepath.Join(cfg.DataDir, "outbox"),
+		Connect: dial, PublicDelay: cfg.Event.PublicDelay, Logger: log.With("part", "publisher")})
+	if err != nil {
+		return fmt.Errorf("publisher (data_dir %s): %w", cfg.DataDir, err)
+	}
+	defer pub.Close()
+	h, err := hall.New(hall.Options{Boards: boards, Sink: pub, DataDir: cfg.DataDir, Record: cfg.Record, Subjects: subj,
+		Commands: dial, Observer: hk.Observer, Logger: log.With("part", "hall")})
+	if err != nil {
+		return err
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	errc := make(chan error, 3)
+	wg.Go(func() {
+		if err := pub.Run(ctx); err != nil {
+			errc <- fmt.Errorf("publisher: %w", err)
+			cancel()
+		}
+	})
+	wg.Go(func() {
+		if err := h.Run(ctx); err != nil {
+			errc <- err
+			cancel()
+		}
+	})
+	if cfg.HTTP.Listen != "" {
+		hs := broadcast.NewHTTPServer(broadcast.HTTPOptions{Listen: cfg.HTTP.Listen, Games: pub.Public(),
+			Health: []broadcast.HealthSource{pub, h}, Logger: log.With("part", "http")})
+		wg.Go(func() {
+			if err := hs.Run(ctx); err != nil {
+				errc <- fmt.Errorf("http (http.listen %s): %w", cfg.HTTP.Listen, err)
+				cancel()
+			}
+		})
+	}
+	if hk.Started != nil {
+		hk.Started(h, srv)
+	}
+	supervise(ctx, h, pub, log, n)
+	wg.Wait()
+	close(errc)
+	var errs []error
+	for err := range errc {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// supervise is the main loop while the daemon runs: READY once every board
+// and NATS are up (or after a minute, with what is up: a board left
+// unplugged must not keep systemd waiting for ever), STATUS lines on
+// changes, WATCHDOG pings at half of WATCHDOG_USEC; STOPPING on the way out.
+func supervise(ctx context.Context, h *hall.Hall, pub *broadcast.Publisher, log *slog.Logger, n *sdnotify.Notifier) {
+	var ping <-chan time.Time
+	if wd, err := sdnotify.WatchdogTimeout(); err == nil && wd > 0 {
+		t := time.NewTicker(wd / 2)
+		defer t.Stop()
+		ping = t.C
+	}
+	check := time.NewTicker(time.Second)
+	defer check.Stop()
+	readyBy := time.Now().Add(time.Minute)
+	ready := false
+	last := ""
+	for {
+		boards, dis := h.Summary()
+		natsOK := pub.Health() == nil
+		line := fmt.Sprintf("%d boards, %d disconnected; nats %s", boards, dis, map[bool]string{true: "ok", false: "down"}[natsOK])
+		if !ready && ((dis == 0 && natsOK) || time.Now().After(readyBy)) {
+			ready = true
+			n.Ready(line)
+			log.Info("ready", "status", line)
+			last = line
+		} else if line != last {
+			n.Status(line)
+			log.Info("status", "status", line)
+			last = line
+		}
+		select {
+		case <-ctx.Done():
+			n.Stopping("draining")
+			log.Info("stopping: draining boards and the outbox")
+			return
+		case <-ping:
+			n.Watchdog()
+		case <-h.Changed():
+		case <-check.C:
+		}
+	}
+}
