@@ -66,8 +66,9 @@ func (a *Adjudicator) castlingStep(m rules.Move) bool {
 // move under 7.5.3, clock misuse otherwise; with the board still
 // unexplained, 7.4/7.6 (#22 still wrong at the press).
 func (a *Adjudicator) onClockWithoutMove(e board.ClockWithoutMove) []Output {
+	// The reading itself came as ClockChanged already; it is not fed
+	// again (it may be older than readings seen since).
 	var out []Output
-	out = append(out, a.onClock(e.Clock, e.At)...)
 	if a.over() {
 		return out
 	}

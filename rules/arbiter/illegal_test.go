@@ -179,6 +179,7 @@ func TestClockWithoutMove(t *testing.T) {
 			g := newGame(t, tt.rs, "", "5400+30", Options{})
 			g.spend(5 * time.Second)
 			g.press(rules.White)
+			g.reading()
 			out := g.handle(clockWithoutMove(g, rules.White))
 			al := one(t, out, KindClockWithoutMove)
 			if al.Severity != tt.sev || al.Article != tt.art {

@@ -66,6 +66,7 @@ func TestDisplacedPieces(t *testing.T) {
 	g.handle(board.Unexplained{Stamp: board.Stamp{At: g.at}, Since: g.at, Squares: []rules.Square{d4}})
 	g.spend(3 * time.Second)
 	g.press(rules.White)
+	g.reading()
 	out = g.handle(clockWithoutMove(g, rules.White))
 	al = one(t, out, KindDisplaced)
 	if al.Severity != Crit || al.Proposal["reinstate_fen"] == nil || len(alerts(out, KindClockWithoutMove)) != 0 {

@@ -55,6 +55,11 @@ type RuleSet struct {
 	Articles Articles
 }
 
+// IllegalMovesStand reports whether a completed illegal move stands once
+// its window has closed (A.4.2, B.4; 2001 B5(b), C3): the board tracker
+// must then carry on from the illegal position (board.Options.IllegalStands).
+func (rs RuleSet) IllegalMovesStand() bool { return rs.Illegal.Window != WholeGame }
+
 // IllegalMoves is the illegal-move ladder and its window.
 type IllegalMoves struct {
 	// Trigger: an illegal move counts when completed (2018 7.5.1) or when
