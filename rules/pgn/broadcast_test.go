@@ -22,7 +22,7 @@ func TestBroadcastGame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := MoveNode{Move: m, SAN: pos.SAN(m), Clock: clocks[i], HasClock: true, EMT: time.Duration(2+i) * time.Second, HasEMT: true}
+		n := MoveNode{Move: m, Clock: clocks[i], HasClock: true, EMT: time.Duration(2+i) * time.Second, HasEMT: true}
 		if pos, err = pos.Play(m); err != nil {
 			t.Fatal(err)
 		}

@@ -255,6 +255,8 @@ func TestBadInput(t *testing.T) {
 		{"result in variation", "[Event \"Bad\"]\n\n1. e4 (1. d4 1-0) *\n", ErrBadVariation, 3, 14, false},
 		{"bad NAG", "[Event \"Bad\"]\n\n1. e4 $ e5 *\n", ErrBadNAG, 3, 7, false},
 		{"NAG too large", "[Event \"Bad\"]\n\n1. e4 $300 e5 *\n", ErrBadNAG, 3, 7, false},
+		{"variations nested too deeply", "[Event \"Bad\"]\n\n1. e4" + strings.Repeat(" (1. d4", MaxVariationDepth+1) + strings.Repeat(")", MaxVariationDepth+1) + " *\n",
+			ErrTooDeep, 3, 6 + 7*MaxVariationDepth + 1, false},
 		{"string in movetext", "[Event \"Bad\"]\n\n1. e4 \"x\" *\n", ErrUnexpectedToken, 3, 7, false},
 	}
 	for _, tt := range tests {

@@ -198,3 +198,48 @@ func TestBadSetup(t *testing.T) {
 		})
 	}
 }
+
+func TestWriteBadMove(t *testing.T) {
+	g := readOne(t, "1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *", ReaderOptions{})
+	bad := rules.Move{From: rules.Chess8x8.Square(4, 0), To: rules.Chess8x8.Square(4, 4)} // Ke1-e5
+	tests := []struct {
+		name      string
+		edit      func(g *Game)
+		ply       int
+		variation bool
+	}{
+		{"main line", func(g *Game) { g.Moves[2].Move = bad }, 3, false},
+		{"variation", func(g *Game) { g.Moves[1].Variations[0][1].Move = bad }, 2, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := *g
+			c.Moves = append([]MoveNode(nil), g.Moves...)
+			c.Moves[1].Variations = [][]MoveNode{append([]MoveNode(nil), g.Moves[1].Variations[0]...)}
+			tt.edit(&c)
+			var b strings.Builder
+			err := Write(&b, &c, WriteOptions{})
+			var me *MoveError
+			if !errors.As(err, &me) || !errors.Is(err, ErrBadMove) || !errors.Is(err, rules.ErrIllegalMove) {
+				t.Fatalf("err %v, want a *MoveError for an illegal move", err)
+			}
+			if me.Ply != tt.ply || me.Variation != tt.variation || me.Number != 2 || me.Turn != rules.White || me.Text != "e1e5" {
+				t.Errorf("error %+v", me)
+			}
+			if b.Len() != 0 {
+				t.Errorf("wrote %q", b.String())
+			}
+		})
+	}
+}
+
+// TestWriteUsesPositionSAN checks that with a start position the writer
+// writes the position's SAN, not what MoveNode.SAN holds.
+func TestWriteUsesPositionSAN(t *testing.T) {
+	g := readOne(t, "1. e4 e5 *", ReaderOptions{})
+	g.Moves[0].SAN = "Pe2-e4"
+	g.Moves[1].SAN = ""
+	if s := g.String(); !strings.HasSuffix(s, "\n1. e4 e5 *\n\n") {
+		t.Errorf("got\n%s", s)
+	}
+}

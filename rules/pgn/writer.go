@@ -2,6 +2,8 @@ package pgn
 
 import (
 	"bufio"
+	"bytes"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -39,27 +41,34 @@ var setupTags = [...]string{"Variant", "SetUp", "FEN"}
 // Write writes g in PGN export format followed by a blank line, so that
 // games written one after another make a multi-game file:
 //
-//   - the Seven Tag Roster first, in its order ("?" for missing values;
-//     Result is g.Result; values held are kept, empty ones too), then Variant/SetUp/FEN, then the other tags in
-//     the order they are held (Round "r.b", WhiteFideId, BlackFideId,
-//     TimeControl, GameId … as the Lichess broadcast convention wants);
+//   - the Seven Tag Roster first, in its order ("?" for missing values,
+//     held values kept even when empty; Result is g.Result), then
+//     Variant/SetUp/FEN, then the other tags in the order they are held
+//     (Round "r.b", WhiteFideId, BlackFideId, TimeControl, GameId … as the
+//     Lichess broadcast convention wants);
 //   - when g.Start is set, Variant (Lichess spelling, e.g. "Chess960";
 //     none for standard chess), SetUp "1" and FEN are derived from it
 //     (a Chess960 game always gets its FEN), overriding those tags; without
 //     Start they are written as held;
 //   - the movetext wrapped at WriteOptions.Width with move numbers, SAN
-//     as held (the position's own SAN for games read with replay), NAGs
+//     (when g.Start is set, the moves are played from it and written in
+//     the SAN the position formats, whatever MoveNode.SAN holds, so a game
+//     built in code needs only MoveNode.Move; without Start, MoveNode.SAN
+//     as held), NAGs
 //     as $n, comments as { … } with [%clk h:mm:ss] and [%emt h:mm:ss]
 //     after every move that has them, variations in parentheses, and the
 //     result.
 //
 // A '}' inside comment text would end the comment early, so it is written
-// as ')'. Newlines in tag values become spaces.
+// as ')'. Newlines in tag values become spaces. A move that does not play
+// from Start (main line or variation) is a *MoveError wrapping ErrBadMove,
+// and then nothing is written.
 func Write(w io.Writer, g *Game, opts WriteOptions) error {
-	bw := bufio.NewWriterSize(w, 4096)
+	var buf bytes.Buffer
+	bw := bufio.NewWriterSize(&buf, 4096)
 	writeTags(bw, g)
 	bw.WriteByte('\n')
-	mw := &movetextWriter{w: bw, width: opts.Width, opts: opts}
+	mw := &movetextWriter{w: bw, width: opts.Width, opts: opts, game: g}
 	if mw.width <= 0 {
 		mw.width = 80
 	}
@@ -69,10 +78,16 @@ func Write(w io.Writer, g *Game, opts WriteOptions) error {
 		mw.comment(g.Comment, nil)
 		force = true
 	}
-	mw.line(g.Moves, number, turn, force)
+	if err := mw.line(g.Moves, g.Start, number, turn, force, false); err != nil {
+		return err
+	}
 	mw.token(g.result())
 	bw.WriteString("\n\n")
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
 }
 
 // String returns g in PGN as Write writes it with default options.
@@ -189,6 +204,7 @@ type movetextWriter struct {
 	inComment bool
 	scratch   []byte
 	words     []string
+	game      *Game
 }
 
 func (m *movetextWriter) token(t string) {
@@ -249,10 +265,22 @@ func (m *movetextWriter) comment(text string, n *MoveNode) {
 }
 
 // line writes a line of moves starting at move number and side turn;
-// force writes the number before a Black first move.
-func (m *movetextWriter) line(nodes []MoveNode, number int, turn rules.Color, force bool) {
+// force writes the number before a Black first move. With a position, the
+// moves are played from it and their SAN is the position's.
+func (m *movetextWriter) line(nodes []MoveNode, pos rules.Position, number int, turn rules.Color, force, variation bool) error {
 	for i := range nodes {
 		n := &nodes[i]
+		san := n.SAN
+		var prev rules.Position
+		if pos != nil {
+			next, err := pos.Play(n.Move)
+			if err != nil {
+				return &MoveError{Game: m.game.Ref(), Ply: i + 1, Number: number, Turn: turn, Variation: variation,
+					Text: pos.UCI(n.Move), Err: fmt.Errorf("%w: %w", ErrBadMove, err)}
+			}
+			san = pos.SAN(n.Move)
+			prev, pos = pos, next
+		}
 		if n.PreComment != "" && !m.opts.NoComments {
 			m.comment(n.PreComment, nil)
 			force = true
@@ -262,7 +290,7 @@ func (m *movetextWriter) line(nodes []MoveNode, number int, turn rules.Color, fo
 		} else if force || i == 0 {
 			m.token(strconv.Itoa(number) + "...")
 		}
-		m.token(n.SAN)
+		m.token(san)
 		force = false
 		if !m.opts.NoComments {
 			for _, nag := range n.NAGs {
@@ -281,7 +309,9 @@ func (m *movetextWriter) line(nodes []MoveNode, number int, turn rules.Color, fo
 			for _, v := range n.Variations {
 				m.token("(")
 				m.glue = true
-				m.line(v, number, turn, true)
+				if err := m.line(v, prev, number, turn, true, true); err != nil {
+					return err
+				}
 				m.glue = true
 				m.token(")")
 				force = true
@@ -292,4 +322,5 @@ func (m *movetextWriter) line(nodes []MoveNode, number int, turn rules.Color, fo
 		}
 		turn = turn.Other()
 	}
+	return nil
 }
