@@ -24,7 +24,20 @@
 //     a reconnect nothing that happened meanwhile is lost.
 //
 // Then [Connected] is emitted, followed by every message in arrival order
-// (the dump among them).
+// (the dump among them), except the serial-number replies to the
+// watchdog's polls.
+//
+// # Liveness
+//
+// A board in UPDATE_NICE mode is silent while nothing moves and the clock
+// stands still, so after Options.Watchdog without a byte the link polls
+// with DGT_RETURN_SERIALNR (picochess does the same every second); no
+// reply within another Watchdog means the board hangs ([ErrDead]). A read
+// or write error (cable pulled, Bluetooth link dropped: EOF, EIO, a
+// serial PortError) ends the connection at once. Either way
+// [Disconnected] is emitted and the port is reopened after a back-off
+// that doubles from BackoffMin to BackoffMax and starts again after a
+// successful connection.
 //
 // # Orientation
 //

@@ -49,7 +49,9 @@ func (l *Link) Events() <-chan Event { return l.events }
 // Clock sends a clock command (a 0x2B-wrapped command: dgt.SetNRun,
 // dgt.ClockText, dgt.ClockRequest, …) and waits until the clock
 // acknowledges it, re-sending it after AckTimeout up to AckTries times.
-// Commands are sent one at a time in the order Clock is called. It
+// Commands are sent one at a time in the order Clock is called; while
+// the link is (re)connecting they wait for the connection sequence to
+// finish, and while it waits to reconnect they fail at once. It
 // returns nil on an OK ACK, a *ClockError otherwise (wrapping
 // ErrAckTimeout, ErrRejected, ErrNoClock or ErrNotConnected), ErrStopped
 // after Run returned, or ctx's error. Safe for concurrent use.
