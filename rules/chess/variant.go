@@ -1,6 +1,7 @@
 package chess
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/dgtbridge/dgtbridge/rules"
@@ -40,7 +41,7 @@ func (v Variant) String() string {
 }
 
 // ErrUnknownVariant is returned by ParseVariant for names it does not know.
-var ErrUnknownVariant = fmt.Errorf("chess: unknown variant")
+var ErrUnknownVariant = errors.New("chess: unknown variant")
 
 // ParseVariant parses a variant name: "chess" (or "standard"), "chess960"
 // (or "960", "fischerandom"), "crazyhouse" (or "zh"), "team-drop".
