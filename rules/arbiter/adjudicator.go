@@ -98,6 +98,7 @@ type Adjudicator struct {
 	alerts  map[string]*Alert
 	seq     map[string]int
 
+	offer        rules.Color // the side whose draw offer is open (NoColor: none)
 	lastReading  *clock.Reading
 	unexplained  bool
 	notified     map[string]bool // one-shot alerts already sent (keys by topic)
@@ -129,6 +130,7 @@ func (a *Adjudicator) reset(start rules.Position) {
 	a.unexplained = false
 	a.illegalStood = 0
 	a.lastReading = nil
+	a.offer = rules.NoColor
 	if !a.opts.TimeControl.Untimed {
 		a.clk = clock.NewModel(a.opts.TimeControl, clock.Options{Tolerance: a.opts.ClockTolerance, MidGame: a.opts.MidGame, NoTiming: a.opts.NoTiming})
 	}

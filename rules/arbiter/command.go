@@ -21,6 +21,7 @@ import (
 //	adjust_clock   white_ms black_ms [running]   set the clock (7.1, 6.10)
 //	claim          side claim [move]        verify a draw claim (claim: threefold | fifty; move: the intended
 //	                                         move of 9.2.1.1/9.3.1, UCI or SAN); the reply is a "claim" alert
+//	draw_offer     side                     record a draw offer (=); it is rejected when the opponent touches a piece
 //	uphold_claim   alert_id                 the claim alert was right: the game is drawn
 //	reject_claim   alert_id                 the claim was wrong: the opponent's award (9.5.3; 2001 9.5(b))
 //
@@ -97,6 +98,7 @@ func (a *Adjudicator) Command(c Command, at time.Time) ([]Output, error) {
 			term = "arbiter decision"
 		}
 		out := []Output{a.setResult(at, c.Result, term, c.Article, false)}
+		a.offer = rules.NoColor
 		if c.Result == "*" {
 			a.result = nil
 		}
@@ -113,6 +115,17 @@ func (a *Adjudicator) Command(c Command, at time.Time) ([]Output, error) {
 		return []Output{cc, a.record(at, c, len(a.plies), "Arbiter set the clock.")}, nil
 	case "claim":
 		return a.claim(c, at, bad)
+	case "draw_offer":
+		side, ok := parseSide(c.Side, false)
+		if !ok {
+			return bad("side", `want "white" or "black"`, ErrBadCommand)
+		}
+		a.offer = side
+		msg := fmt.Sprintf("%s offered a draw: record (=) after the move (8.1.5, 9.1.2.2).", name(side))
+		if min := a.rs.Draws.AgreementMinMovesEach; min > 0 && len(a.plies) < 2*min {
+			msg += fmt.Sprintf(" An agreed draw needs at least %d move(s) by each player (%s).", min, a.rs.Articles.Agreement)
+		}
+		return []Output{a.record(at, c, len(a.plies), msg)}, nil
 	case "uphold_claim", "reject_claim":
 		al, err := alert()
 		if err != nil {

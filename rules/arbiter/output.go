@@ -49,6 +49,7 @@ const (
 	KindScoresheet      = "scoresheet_exemption"
 	KindClaim           = "claim" // the verification of a claim the arbiter entered
 	KindAmbiguous       = "ambiguous_move"
+	KindDrawOffer       = "draw_offer"     // 9.1.2: offer recorded, rejected by touching a piece
 	KindCommand         = "arbiter_action" // record of an arbiter command's effect
 )
 

@@ -74,10 +74,15 @@ func (a *Adjudicator) onTouch(e board.TouchEvidence) []Output {
 // onTurnStarted: the side having the move lifted a piece. Windows that end
 // when the claimant touches a piece close (2001 B5(b)).
 func (a *Adjudicator) onTurnStarted(e board.TurnStarted) []Output {
-	if a.rs.Illegal.Window != ruleset.UntilClaimantTouches {
-		return nil
-	}
 	var out []Output
+	if a.offer == e.Side.Other() && !a.over() {
+		a.offer = rules.NoColor
+		out = append(out, a.newAlert(e.At, KindDrawOffer, Info, "9.1.2.1", e.Side, len(a.plies),
+			fmt.Sprintf("%s touched a piece (%s): %s's draw offer is rejected (9.1.2.1).", name(e.Side), a.sq(e.Square), name(e.Side.Other()))))
+	}
+	if a.rs.Illegal.Window != ruleset.UntilClaimantTouches {
+		return out
+	}
 	keep := a.pending[:0]
 	for _, p := range a.pending {
 		if e.Side == p.side.Other() {
