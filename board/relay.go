@@ -1,0 +1,392 @@
+package board
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/rules"
+)
+
+// Defaults of [RelayOptions].
+const (
+	// DefaultMismatchAfter: a board that differs from the game is reported
+	// once it has differed this long (RV-6 "after each relay settles"):
+	// longer than a hand needs to put a knocked piece back, short enough
+	// that the arbiter hears of it before the next move.
+	DefaultMismatchAfter = 5 * time.Second
+	// DefaultMirrorWithin: a move that entered the record must be executed
+	// on the other board within this long (D.2.1 "repeated by the opponent
+	// and executed on his chessboard"). Executing it is in the mirroring
+	// player's own interest (his clock runs), so a minute without it means
+	// something went wrong: a missed announcement, a board not followed.
+	DefaultMirrorWithin = time.Minute
+)
+
+// RelayOptions configure a [Relay].
+type RelayOptions struct {
+	// Start is the position the game starts from. Required.
+	Start rules.Position
+	// Blind is the colour of the blind player. The other player is sighted.
+	Blind rules.Color
+	// Sighted tunes the sighted player's board tracker (Start is set by
+	// the relay). Its Completion applies to the sighted player's moves:
+	// ClockPress (the default) when the clock is connected, StableWindow
+	// without a clock.
+	Sighted Options
+	// BlindBoard tunes the blind player's board tracker (Start is set by
+	// the relay). Its Completion is always Release: on the blind player's
+	// board a move is made once the piece sits in another aperture and any
+	// captured piece is removed (D.2.3.1, D.2.3.2); the third condition,
+	// the announcement (D.2.3.3), cannot be sensed, so a settled placement
+	// completes the move.
+	BlindBoard Options
+	// MismatchAfter: grace before a board that differs from the game is
+	// reported (default [DefaultMismatchAfter]).
+	MismatchAfter time.Duration
+	// MirrorWithin: time allowed to execute a recorded move on the other
+	// board (default [DefaultMirrorWithin]).
+	MirrorWithin time.Duration
+}
+
+// Relay is the pure core of a game played on two boards, the sighted
+// player's and the blind player's (FIDE Laws 2018 Appendix D,
+// specs/fide-laws.md §13.4). Both boards have their own [Tracker]; the
+// Relay keeps the one record of the game and merges what the trackers see
+// into one stream of events, as if the game were one board:
+//
+//   - Each move enters the record once, from the board of the player who
+//     made it (RV-7): the sighted player's moves when his tracker completes
+//     them (the clock press), the blind player's when the piece is settled
+//     in its new aperture (D.2.3). A move made on its player's board and not
+//     yet completed is also recorded when the opponent completes his reply
+//     on his own board (FIDE 6.2.1.2). A [MoveCompleted] with the record's
+//     ply is emitted for each.
+//   - The move must then be executed on the other board (mirroring). The
+//     lifts and placements of that execution are not touches (RV-5): the
+//     relay passes on touch-move evidence, turn starts and illegal moves of
+//     a board only for its own player's moves.
+//   - On the blind player's board a piece taken out of its aperture is
+//     touched (D.2.2): touch-move findings TM-1 to TM-8 there are
+//     [Definite] (RV-4); on the sighted board they keep the tracker's
+//     grading.
+//   - A board that differs from the game beyond the move in progress for
+//     MismatchAfter, or that has not executed a recorded move within
+//     MirrorWithin, is reported once as [BoardMismatch] (D.2.9, RV-6), and
+//     [BoardsAgree] when it shows the game again. The relay never corrects
+//     a board or the record on its own.
+//
+// Events of a board about the position (Unexplained, Explained,
+// DisplacedPieces, Ambiguous) are passed on only from the board of the
+// player to move; the other board is watched by the mismatch check.
+// Set-ups, result gestures and orientation changes are passed on from the
+// sighted board only. Clock readings go to the sighted board's tracker,
+// whichever board the clock is connected to.
+//
+// Like a Tracker, a Relay has no goroutines and never reads the wall
+// clock; one goroutine owns it.
+type Relay struct {
+	o     RelayOptions
+	tr    [2]*Tracker
+	rec   []relayPly
+	st    [2]relayBoard
+	clock *ClockReading
+	line  []rules.Move     // scratch: the game's line
+	lpos  []rules.Position // scratch: positions after line[i]
+}
+
+// relayPly is one recorded move.
+type relayPly struct {
+	ev MoveCompleted // as emitted (Ply is the record's)
+}
+
+// relayBoard is the relay's state of one board.
+type relayBoard struct {
+	completed map[int]*MoveCompleted // its player's moves completed on it, by ply
+	off       bool
+	offSince  time.Time
+	alerted   bool
+}
+
+// NewRelay returns a relay for a game starting at o.Start.
+func NewRelay(o RelayOptions) (*Relay, error) {
+	if o.Start == nil {
+		return nil, ErrNoStart
+	}
+	if o.Blind != rules.White && o.Blind != rules.Black {
+		return nil, fmt.Errorf("%w: blind side %v", ErrBadOption, o.Blind)
+	}
+	if o.MismatchAfter <= 0 {
+		o.MismatchAfter = DefaultMismatchAfter
+	}
+	if o.MirrorWithin <= 0 {
+		o.MirrorWithin = DefaultMirrorWithin
+	}
+	so, bo := o.Sighted, o.BlindBoard
+	so.Start, bo.Start = o.Start, o.Start
+	bo.Completion = Release
+	r := &Relay{o: o}
+	var err error
+	if r.tr[SightedBoard], err = New(so); err != nil {
+		return nil, err
+	}
+	if r.tr[BlindBoard], err = New(bo); err != nil {
+		return nil, err
+	}
+	for i := range r.st {
+		r.st[i].completed = map[int]*MoveCompleted{}
+	}
+	return r, nil
+}
+
+// Tracker returns the tracker of board b.
+func (r *Relay) Tracker(b Which) *Tracker { return r.tr[b] }
+
+// Owner returns the board of the player of colour c.
+func (r *Relay) Owner(c rules.Color) Which {
+	if c == r.o.Blind {
+		return BlindBoard
+	}
+	return SightedBoard
+}
+
+// Completed returns the number of plies in the record.
+func (r *Relay) Completed() int { return len(r.rec) }
+
+// Position returns the record's position (after its last ply).
+func (r *Relay) Position() rules.Position { return r.posAt(len(r.rec)) }
+
+// Moves returns the record's moves.
+func (r *Relay) Moves() []rules.Move {
+	ms := make([]rules.Move, len(r.rec))
+	for i := range r.rec {
+		ms[i] = r.rec[i].ev.Move
+	}
+	return ms
+}
+
+func (r *Relay) posAt(ply int) rules.Position {
+	if ply == 0 {
+		return r.o.Start
+	}
+	return r.rec[ply-1].ev.Position
+}
+
+// Squares feeds sensed square changes of board b (see [Tracker.Squares]).
+func (r *Relay) Squares(b Which, at time.Time, changes []SquareChange) []Event {
+	return r.step(at, b, r.tr[b].Squares(at, changes), nil)
+}
+
+// Dump feeds a full board read of board b (see [Tracker.Dump]).
+func (r *Relay) Dump(b Which, at time.Time, p rules.Placement) []Event {
+	return r.step(at, b, r.tr[b].Dump(at, p), nil)
+}
+
+// Clock feeds a clock reading; it goes to the sighted board's tracker (its
+// presses complete the sighted player's moves).
+func (r *Relay) Clock(at time.Time, c ClockReading) []Event {
+	cc := c
+	r.clock = &cc
+	return r.step(at, SightedBoard, r.tr[SightedBoard].Clock(at, c), nil)
+}
+
+// Feed feeds one decoded DGT message that arrived from board b at at (see
+// [FeedMessage]); clock messages go to the sighted board's tracker,
+// whichever board the clock is connected to.
+func (r *Relay) Feed(b Which, at time.Time, m dgt.Message) []Event {
+	if _, ok := m.(dgt.ClockTimes); ok {
+		b = SightedBoard
+	}
+	evs := FeedMessage(r.tr[b], at, m)
+	if b == SightedBoard {
+		if c := r.tr[b].clock; c != nil {
+			cc := *c
+			r.clock = &cc
+		}
+	}
+	return r.step(at, b, evs, nil)
+}
+
+// Tick lets time pass on both boards and checks them against each other.
+func (r *Relay) Tick(at time.Time) []Event {
+	out := r.step(at, SightedBoard, r.tr[SightedBoard].Tick(at), nil)
+	return r.step(at, BlindBoard, r.tr[BlindBoard].Tick(at), out)
+}
+
+// Finish ends the input of both boards (see [Tracker.Finish]).
+func (r *Relay) Finish(at time.Time) []Event {
+	out := r.step(at, BlindBoard, r.tr[BlindBoard].Finish(at), nil)
+	return r.step(at, SightedBoard, r.tr[SightedBoard].Finish(at), out)
+}
+
+// Reinstate takes the record and both boards back to ply, as the arbiter
+// decided (D.2.9: "retraced to the point where the two scores agree").
+func (r *Relay) Reinstate(at time.Time, ply int) ([]Event, error) {
+	if ply < 0 || ply > len(r.rec) {
+		return nil, &CommandError{Command: "reinstate", Ply: ply, Err: ErrNoSuchPly}
+	}
+	for b := range r.tr {
+		if ply <= r.tr[b].Ply() {
+			if _, err := r.tr[b].Reinstate(at, ply); err != nil {
+				return nil, err
+			}
+		}
+		r.dropCompleted(Which(b), ply)
+	}
+	r.rec = r.rec[:ply]
+	out := []Event{&Correction{Stamp: Stamp{At: at}, Ply: ply, Reason: ArbiterEdit, Position: r.posAt(ply)}}
+	return r.check(at, out), nil
+}
+
+// step filters the events of board b, records what completed and checks
+// the boards.
+func (r *Relay) step(at time.Time, b Which, evs []Event, out []Event) []Event {
+	out = r.filter(b, evs, out)
+	out = r.advance(at, out)
+	return r.check(at, out)
+}
+
+// filter passes on the events of board b that belong to the game.
+func (r *Relay) filter(b Which, evs []Event, out []Event) []Event {
+	owner := r.ownerColor(b)
+	for _, ev := range evs {
+		switch e := ev.(type) {
+		case *MoveCompleted:
+			if e.Side == owner {
+				r.st[b].completed[e.Ply] = e
+				out = r.advance(e.At, out)
+			}
+		case *MoveMade:
+			if e.Side == owner && e.Ply > len(r.rec) {
+				out = append(out, e)
+			}
+		case *TouchEvidence:
+			if e.Side != owner {
+				continue // relaying the opponent's move (RV-5)
+			}
+			if b == BlindBoard && definiteOnBlindBoard(e.Rule) {
+				e.Certainty = Definite
+				e.Message += " (blind player's board: a piece out of its aperture is touched, D.2.2)"
+			}
+			out = append(out, e)
+		case *TurnStarted:
+			if e.Side == owner {
+				out = append(out, e)
+			}
+		case *IllegalMove:
+			if e.Side == owner {
+				out = append(out, e)
+			}
+		case *ClockWithoutMove:
+			// The blind player starts the sighted player's clock once his
+			// move is made (D.2.4), often before it is executed on the
+			// sighted board: that press belongs to the recorded move.
+			if e.Side != owner && len(r.rec) > 0 && r.rec[len(r.rec)-1].ev.Side == e.Side {
+				continue
+			}
+			out = append(out, e)
+		case *Correction:
+			r.dropCompleted(b, e.Ply)
+			if e.Ply < len(r.rec) && r.posAt(e.Ply).Turn() == owner {
+				// The player took back his own recorded move on his board.
+				r.rec = r.rec[:e.Ply]
+				out = append(out, &Correction{Stamp: e.Stamp, Ply: e.Ply, Reason: e.Reason, Position: r.posAt(e.Ply)})
+			}
+		case *MoveRetracted:
+			if e.Ply >= len(r.rec) && e.Position.Turn() == owner {
+				out = append(out, e)
+			}
+		case *Unexplained, *Explained, *DisplacedPieces, *Ambiguous:
+			if r.Owner(r.posAt(len(r.rec)).Turn()) == b {
+				out = append(out, ev)
+			}
+		case *ClockChanged:
+			out = append(out, e)
+		default: // set-ups, result gestures, orientation
+			if b == SightedBoard {
+				out = append(out, ev)
+			}
+		}
+	}
+	return out
+}
+
+// definiteOnBlindBoard reports whether a touch-move rule's finding is
+// definite on the blind player's board (RV-4: TM-1 … TM-8).
+func definiteOnBlindBoard(rule string) bool {
+	switch rule {
+	case "TM-1", "TM-2", "TM-3", "TM-4", "TM-5", "TM-6", "TM-7", "TM-8":
+		return true
+	}
+	return false
+}
+
+func (r *Relay) ownerColor(b Which) rules.Color {
+	if b == BlindBoard {
+		return r.o.Blind
+	}
+	return r.o.Blind.Other()
+}
+
+func (r *Relay) dropCompleted(b Which, ply int) {
+	for p := range r.st[b].completed {
+		if p > ply {
+			delete(r.st[b].completed, p)
+		}
+	}
+}
+
+// agrees reports whether board b's tracker made the record's moves up to
+// ply n (n ≤ the record's length).
+func (r *Relay) agrees(b Which, n int) bool {
+	t := r.tr[b]
+	if t.Ply() < n {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		if t.moves[i] != r.rec[i].ev.Move {
+			return false
+		}
+	}
+	return true
+}
+
+// advance appends to the record every move completed on its player's
+// board, in ply order.
+func (r *Relay) advance(at time.Time, out []Event) []Event {
+	for {
+		p := len(r.rec) + 1
+		side := r.posAt(len(r.rec)).Turn()
+		o := r.Owner(side)
+		y := o.Other()
+		if c, ok := r.st[o].completed[p]; ok && r.agrees(o, p-1) {
+			delete(r.st[o].completed, p)
+			ev := *c
+			if ev.Clock == nil && r.clock != nil {
+				cc := *r.clock
+				ev.Clock = &cc
+			}
+			out = r.record(ev, out)
+			continue
+		}
+		// FIDE 2018 6.2.1.2: the opponent completed his reply on his own
+		// board, so the move before it, made on its player's board and
+		// executed on the opponent's, is completed too.
+		if c, ok := r.st[y].completed[p+1]; ok && r.agrees(o, p-1) && r.tr[o].Ply() >= p &&
+			r.agrees(y, p-1) && r.tr[y].moves[p-1] == r.tr[o].moves[p-1] {
+			t := r.tr[o]
+			prev, m := t.PositionAt(p-1), t.moves[p-1]
+			out = r.record(MoveCompleted{Stamp: Stamp{At: c.At}, Ply: p, Side: side, Move: m,
+				SAN: prev.SAN(m), UCI: prev.UCI(m), Position: t.PositionAt(p), MadeAt: t.madeAt[p-1]}, out)
+			continue
+		}
+		return out
+	}
+}
+
+func (r *Relay) record(ev MoveCompleted, out []Event) []Event {
+	ev.Ply = len(r.rec) + 1
+	r.rec = append(r.rec, relayPly{ev: ev})
+	e := ev
+	return append(out, &e)
+}

@@ -1,0 +1,397 @@
+package board
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+)
+
+// relayScript drives a Relay by hand: both boards, the clock, time.
+type relayScript struct {
+	t    *testing.T
+	r    *Relay
+	now  time.Time
+	evs  []Event
+	clk  ClockReading
+	step time.Duration
+	held [2][]rules.Piece // pieces in the hand, per board
+}
+
+// newRelayScript starts a relay with the blind player on colour blind and
+// a clock running for White.
+func newRelayScript(t *testing.T, blind rules.Color) *relayScript {
+	t.Helper()
+	r, err := NewRelay(RelayOptions{Start: chess.StartPosition(chess.Standard), Blind: blind})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &relayScript{t: t, r: r, now: t0, step: 150 * time.Millisecond}
+	s.clk = ClockReading{White: 5 * time.Minute, Black: 5 * time.Minute, Running: rules.White}
+	s.add(r.Clock(s.now, s.clk))
+	return s
+}
+
+func (s *relayScript) add(evs []Event) { s.evs = append(s.evs, evs...) }
+
+func board(c byte) Which {
+	if c == 'B' {
+		return BlindBoard
+	}
+	return SightedBoard
+}
+
+// do runs actions: "S-e2" lifts the piece on e2 of the sighted board,
+// "B+e4" puts the piece last lifted on the blind board on e4, "press"
+// presses the clock, "wait" lets a second pass, "wait:10s" that long.
+func (s *relayScript) do(actions ...string) {
+	s.t.Helper()
+	geo := rules.Geometry{Files: 8, Ranks: 8}
+	for _, a := range actions {
+		switch {
+		case a == "press":
+			s.now = s.now.Add(s.step)
+			s.clk.Running = s.clk.Running.Other()
+			s.add(s.r.Clock(s.now, s.clk))
+		case a == "wait":
+			s.now = s.now.Add(time.Second)
+			s.add(s.r.Tick(s.now))
+		case strings.HasPrefix(a, "wait:"):
+			d, err := time.ParseDuration(a[5:])
+			if err != nil {
+				s.t.Fatal(err)
+			}
+			// Tick in small steps, as the hall does.
+			for end := s.now.Add(d); s.now.Before(end); {
+				s.now = s.now.Add(100 * time.Millisecond)
+				if s.now.After(end) {
+					s.now = end
+				}
+				s.add(s.r.Tick(s.now))
+			}
+		default:
+			b := board(a[0])
+			sq, err := geo.ParseSquare(a[2:])
+			if err != nil {
+				s.t.Fatal(err)
+			}
+			s.now = s.now.Add(s.step)
+			switch a[1] {
+			case '-':
+				s.held[b] = append(s.held[b], s.r.Tracker(b).Sensed().Sq[sq])
+				s.add(s.r.Squares(b, s.now, []SquareChange{{Square: sq}}))
+			case '+':
+				h := s.held[b]
+				pc := h[len(h)-1]
+				s.held[b] = h[:len(h)-1]
+				s.add(s.r.Squares(b, s.now, []SquareChange{{Square: sq, Piece: pc}}))
+			default:
+				s.t.Fatalf("bad action %q", a)
+			}
+		}
+	}
+}
+
+// move plays a legal move on board b the plain way (captured piece first,
+// then the piece, then a castling rook) from the position that board's
+// tracker shows.
+func (s *relayScript) move(b Which, uci string) {
+	s.t.Helper()
+	tr := s.r.Tracker(b)
+	pos := tr.Position()
+	m, err := pos.ParseMove(uci)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	p := pos.Placement()
+	q := applyPlacement(&p, pos.Turn(), m)
+	var lifts, puts []rules.Square
+	for _, d := range p.Diff(&q, nil) {
+		if !p.Sq[d].IsEmpty() {
+			lifts = append(lifts, d)
+		}
+		if !q.Sq[d].IsEmpty() {
+			puts = append(puts, d)
+		}
+	}
+	for _, l := range lifts {
+		s.now = s.now.Add(s.step)
+		s.add(s.r.Squares(b, s.now, []SquareChange{{Square: l}}))
+	}
+	for _, u := range puts {
+		s.now = s.now.Add(s.step)
+		s.add(s.r.Squares(b, s.now, []SquareChange{{Square: u, Piece: q.Sq[u]}}))
+	}
+}
+
+// relay plays one move on its player's board, presses the clock, and
+// executes it on the other board after a human delay.
+func (s *relayScript) relay(uci string) {
+	s.t.Helper()
+	side := s.r.Position().Turn()
+	own := s.r.Owner(side)
+	s.move(own, uci)
+	s.do("wait:700ms", "press", "wait:2s")
+	s.move(own.Other(), uci)
+	s.do("wait:1s")
+}
+
+func (s *relayScript) dump() string {
+	var b strings.Builder
+	for _, e := range s.evs {
+		fmt.Fprintf(&b, "  %s %T %+v\n", e.When().Sub(t0), e, e)
+	}
+	return b.String()
+}
+
+func relayOf[T Event](evs []Event) []T {
+	var out []T
+	for _, e := range evs {
+		if x, ok := e.(T); ok {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (s *relayScript) record() []string {
+	var out []string
+	for _, e := range relayOf[*MoveCompleted](s.evs) {
+		if e.Ply != len(out)+1 {
+			s.t.Fatalf("MoveCompleted ply %d after %d plies\n%s", e.Ply, len(out), s.dump())
+		}
+		out = append(out, e.UCI)
+	}
+	return out
+}
+
+func squareNames(sqs []rules.Square) string {
+	g := rules.Geometry{Files: 8, Ranks: 8}
+	var n []string
+	for _, q := range sqs {
+		n = append(n, g.Name(q))
+	}
+	return strings.Join(n, ",")
+}
+
+func TestRelayRecordsEachMoveOnce(t *testing.T) {
+	game := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6", "e1g1", "f7f6"}
+	for _, blind := range []rules.Color{rules.White, rules.Black} {
+		t.Run("blind "+blind.String(), func(t *testing.T) {
+			s := newRelayScript(t, blind)
+			for _, m := range game {
+				s.relay(m)
+			}
+			if got := s.record(); !slices.Equal(got, game) {
+				t.Fatalf("record %v, want %v\n%s", got, game, s.dump())
+			}
+			for _, e := range s.evs {
+				switch e := e.(type) {
+				case *TouchEvidence, *BoardMismatch, *ClockWithoutMove, *IllegalMove, *Unexplained:
+					t.Errorf("unexpected %T %+v", e, e)
+				}
+			}
+			for b := range 2 {
+				if got := s.r.Tracker(Which(b)).Ply(); got != len(game) {
+					t.Errorf("%s board at ply %d", Which(b), got)
+				}
+			}
+			// Each turn starts once, on its player's own board.
+			if n := len(relayOf[*TurnStarted](s.evs)); n != len(game) {
+				t.Errorf("%d TurnStarted, want one per move (%d)\n%s", n, len(game), s.dump())
+			}
+		})
+	}
+}
+
+// Lifts made while executing the opponent's move are not touches (RV-5);
+// the same handling by the player having the move is.
+func TestRelayMirroringLiftsAreNoTouches(t *testing.T) {
+	s := newRelayScript(t, rules.Black)
+	// White (sighted) plays e4; the blind player's assistant first picks
+	// up the g1 knight, puts it back, then executes e2-e4.
+	s.move(SightedBoard, "e2e4")
+	s.do("wait:700ms", "press", "wait:1s")
+	s.do("B-g1", "wait:1s", "B+g1", "wait:1s")
+	s.move(BlindBoard, "e2e4")
+	s.do("wait:1s")
+	// Black (blind) plays d5; on the sighted board White first lifts his
+	// own e4 pawn, puts it back, and executes d7-d5.
+	s.move(BlindBoard, "d7d5")
+	s.do("wait:1s", "press", "wait:1s")
+	s.do("S-e4", "wait:1s", "S+e4", "wait:1s")
+	s.move(SightedBoard, "d7d5")
+	s.do("wait:1s")
+	if ev := relayOf[*TouchEvidence](s.evs); len(ev) != 0 {
+		t.Fatalf("touch evidence from mirroring: %+v\n%s", ev, s.dump())
+	}
+	if got := s.record(); !slices.Equal(got, []string{"e2e4", "d7d5"}) {
+		t.Fatalf("record %v\n%s", got, s.dump())
+	}
+	// The same lift-and-return by White on his own board in his own turn
+	// is touch-move evidence: the filter is by whose move it is.
+	s.do("S-g1", "wait:1s", "S+g1", "wait:1s")
+	s.move(SightedBoard, "d2d4")
+	s.do("wait:1s", "press")
+	ev := relayOf[*TouchEvidence](s.evs)
+	if len(ev) != 1 || ev[0].Side != rules.White || ev[0].Rule != "TM-1" {
+		t.Fatalf("evidence %+v, want one TM-1 for White\n%s", ev, s.dump())
+	}
+	if ev[0].Certainty == Definite {
+		t.Errorf("a touch on the sighted board is graded %s, want below definite", ev[0].Certainty)
+	}
+}
+
+// A piece taken out of its aperture on the blind player's board is touched
+// (D.2.2): the evidence is definite (RV-4).
+func TestRelayBlindBoardTouchIsDefinite(t *testing.T) {
+	for _, blind := range []rules.Color{rules.White, rules.Black} {
+		t.Run("blind "+blind.String(), func(t *testing.T) {
+			s := newRelayScript(t, blind)
+			knight, pawn := "B-g1", "e2e4"
+			if blind == rules.Black {
+				s.relay("e2e4")
+				knight, pawn = "B-g8", "e7e5"
+			}
+			s.do(knight, "wait:1s", "B+"+knight[2:], "wait:1s")
+			s.move(BlindBoard, pawn)
+			s.do("wait:1s")
+			ev := relayOf[*TouchEvidence](s.evs)
+			if len(ev) != 1 {
+				t.Fatalf("evidence %+v, want one\n%s", ev, s.dump())
+			}
+			e := ev[0]
+			if e.Side != blind || e.Rule != "TM-1" || e.Certainty != Definite || squareNames(e.Touched) != knight[2:] {
+				t.Fatalf("evidence %+v, want definite TM-1 for %s on %s", e, blind, knight[2:])
+			}
+			if !strings.Contains(e.Message, "D.2.2") {
+				t.Errorf("message %q does not cite D.2.2", e.Message)
+			}
+		})
+	}
+}
+
+// A move executed wrongly on the other board gives one alert naming the
+// squares, and nothing more until the board agrees again.
+func TestRelayMismatchOnce(t *testing.T) {
+	s := newRelayScript(t, rules.Black)
+	s.move(SightedBoard, "e2e4")
+	s.do("wait:700ms", "press", "wait:2s")
+	s.move(BlindBoard, "e2e3") // executed wrongly
+	s.do("wait:4s")
+	if n := len(relayOf[*BoardMismatch](s.evs)); n != 0 {
+		t.Fatalf("alert before the grace period\n%s", s.dump())
+	}
+	s.do("wait:30s")
+	ms := relayOf[*BoardMismatch](s.evs)
+	if len(ms) != 1 {
+		t.Fatalf("%d mismatch alerts, want 1\n%s", len(ms), s.dump())
+	}
+	m := ms[0]
+	if m.Board != BlindBoard || m.Late || m.Ply != 1 || squareNames(m.Squares) != "e3,e4" {
+		t.Fatalf("alert %+v, want blind board ply 1 squares e3,e4", m)
+	}
+	if !slices.Equal(m.Record, []string{"e2e4"}) || !slices.Equal(m.OnBoard, []string{"e2e3"}) {
+		t.Errorf("move lists %v / %v", m.Record, m.OnBoard)
+	}
+	// Fixed by hand: the pawn goes back to e2, then to e4.
+	s.do("B-e3", "B+e2", "wait:2s")
+	s.move(BlindBoard, "e2e4")
+	s.do("wait:2s")
+	if n := len(relayOf[*BoardsAgree](s.evs)); n != 1 {
+		t.Fatalf("%d BoardsAgree after the fix, want 1\n%s", n, s.dump())
+	}
+	s.relay("e7e5")
+	if got := s.record(); !slices.Equal(got, []string{"e2e4", "e7e5"}) {
+		t.Fatalf("record %v\n%s", got, s.dump())
+	}
+	if n := len(relayOf[*BoardMismatch](s.evs)); n != 1 {
+		t.Fatalf("%d alerts in all, want 1\n%s", n, s.dump())
+	}
+}
+
+// A piece knocked over on the board of the player not having the move is a
+// difference between the boards.
+func TestRelayKnockedPiece(t *testing.T) {
+	s := newRelayScript(t, rules.Black)
+	s.relay("e2e4")
+	s.do("S-a1", "wait:10s")
+	ms := relayOf[*BoardMismatch](s.evs)
+	if len(ms) != 1 || ms[0].Board != SightedBoard || squareNames(ms[0].Squares) != "a1" {
+		t.Fatalf("alerts %+v, want one naming a1 on the sighted board\n%s", ms, s.dump())
+	}
+	s.do("S+a1", "wait:1s")
+	if n := len(relayOf[*BoardsAgree](s.evs)); n != 1 {
+		t.Fatalf("%d BoardsAgree, want 1\n%s", n, s.dump())
+	}
+}
+
+// A recorded move not executed on the other board within MirrorWithin.
+func TestRelayMirrorLate(t *testing.T) {
+	s := newRelayScript(t, rules.White)
+	s.move(BlindBoard, "d2d4")
+	s.do("wait:1s", "press", "wait:57s")
+	if n := len(relayOf[*BoardMismatch](s.evs)); n != 0 {
+		t.Fatalf("alert before MirrorWithin\n%s", s.dump())
+	}
+	s.do("wait:5s")
+	ms := relayOf[*BoardMismatch](s.evs)
+	if len(ms) != 1 || !ms[0].Late || ms[0].Board != SightedBoard || ms[0].Ply != 1 || squareNames(ms[0].Squares) != "d2,d4" {
+		t.Fatalf("alerts %+v, want one late on the sighted board naming d2,d4\n%s", ms, s.dump())
+	}
+	s.move(SightedBoard, "d2d4")
+	s.do("wait:1s")
+	if n := len(relayOf[*BoardsAgree](s.evs)); n != 1 {
+		t.Fatalf("%d BoardsAgree, want 1\n%s", n, s.dump())
+	}
+}
+
+// The blind player starts the sighted player's clock before his move is
+// executed on the sighted board (D.2.4): no clock-without-move finding.
+// The sighted player forgetting to press is covered by his reply (6.2.1.2).
+func TestRelayPressOrder(t *testing.T) {
+	s := newRelayScript(t, rules.Black)
+	s.relay("e2e4")
+	s.move(BlindBoard, "c7c5")
+	s.do("wait:600ms", "press", "wait:5s")
+	s.move(SightedBoard, "c7c5")
+	s.do("wait:2s")
+	// White plays Nf3 and forgets the clock; Black executes it and replies.
+	s.move(SightedBoard, "g1f3")
+	s.do("wait:2s")
+	s.move(BlindBoard, "g1f3")
+	s.do("wait:2s")
+	s.move(BlindBoard, "d7d6")
+	s.do("wait:2s")
+	if got := s.record(); !slices.Equal(got, []string{"e2e4", "c7c5", "g1f3", "d7d6"}) {
+		t.Fatalf("record %v\n%s", got, s.dump())
+	}
+	for _, e := range s.evs {
+		switch e.(type) {
+		case *ClockWithoutMove, *BoardMismatch, *TouchEvidence:
+			t.Errorf("unexpected %T %+v\n%s", e, e, s.dump())
+		}
+	}
+}
+
+func TestRelayOptionsErrors(t *testing.T) {
+	if _, err := NewRelay(RelayOptions{Blind: rules.Black}); err != ErrNoStart {
+		t.Errorf("no start: %v", err)
+	}
+	_, err := NewRelay(RelayOptions{Start: chess.StartPosition(chess.Standard), Blind: rules.NoColor})
+	if err == nil || !strings.Contains(err.Error(), "blind side") {
+		t.Errorf("no colour: %v", err)
+	}
+	s := newRelayScript(t, rules.Black)
+	if _, err := s.r.Reinstate(s.now, 3); err == nil {
+		t.Error("reinstate beyond the record: no error")
+	}
+	if reflect.TypeOf(s.r.Tracker(BlindBoard)) != reflect.TypeOf(&Tracker{}) {
+		t.Error("Tracker")
+	}
+}
