@@ -34,10 +34,8 @@ type Tracker struct {
 	// unexplained placement: since when, reported or not.
 	unexplained   bool
 	unexplSince   time.Time
-	unexplPlace   rules.Placement
 	unexplReport  bool
 	stableSince   time.Time // the settled placement has not changed since
-	gestureDone   bool
 	displacedSent bool
 
 	turn turnLog
@@ -53,17 +51,14 @@ type Tracker struct {
 	// press by its mover belongs to it and is no ClockWithoutMove.
 	unpressed int
 
-	clock      *ClockReading
-	clockLeft  rules.Color // colour on the clock's left display (NoColor: not known yet)
-	chg        [1]SquareChange
-	lastRun    rules.Color
-	scratch    []rules.Move
-	diffBuf    []rules.Square
-	changed    [rules.MaxSquares]bool // squares that differ, during a search
-	eventsBuf  []Event
-	maxDepth   int
-	startN960  int
-	lastSetupP rules.Placement
+	clock     *ClockReading
+	clockLeft rules.Color // colour on the clock's left display (NoColor: not known yet)
+	chg       [1]SquareChange
+	lastRun   rules.Color
+	scratch   []rules.Move
+	diffBuf   []rules.Square
+	changed   [rules.MaxSquares]bool // squares that differ, during a search
+	maxDepth  int
 }
 
 // pendingIllegal is an illegal move standing on the board.
@@ -92,7 +87,7 @@ func New(opts Options) (*Tracker, error) {
 		return nil, fmt.Errorf("%w: completion %d", ErrBadOption, opts.Completion)
 	}
 	opts = opts.withDefaults()
-	t := &Tracker{opts: opts, geo: opts.Start.Geometry(), rotated: opts.Rotated, lastRun: rules.NoColor, clockLeft: rules.NoColor, startN960: -1}
+	t := &Tracker{opts: opts, geo: opts.Start.Geometry(), rotated: opts.Rotated, lastRun: rules.NoColor, clockLeft: rules.NoColor}
 	t.reset(opts.Start)
 	t.raw = t.hist[0].place
 	if t.rotated {
@@ -116,7 +111,6 @@ func (t *Tracker) reset(pos rules.Position) {
 	t.presses = t.presses[:0]
 	t.unexplained = false
 	t.unexplReport = false
-	t.gestureDone = false
 	t.displacedSent = false
 	t.turn.reset(pos.Turn())
 }

@@ -1,6 +1,7 @@
 package board
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -68,4 +69,30 @@ func TestStableWindowWithoutClock(t *testing.T) {
 	s.want("MoveMade")
 	s.do("wait:3s")
 	s.want("MoveMade", "MoveCompleted")
+}
+
+func TestReleaseCompletion(t *testing.T) {
+	s := newScript(t, Options{Completion: Release})
+	s.move("e2e4", false)
+	s.do("wait")
+	s.want("MoveMade", "MoveCompleted")
+	if mc := find[*MoveCompleted](s); mc.Clock != nil || !mc.MadeAt.Equal(mc.At) {
+		t.Fatalf("%+v", mc)
+	}
+}
+
+func TestStableWindowCompletesWhenOpponentStarts(t *testing.T) {
+	s := newScript(t, Options{Completion: StableWindow})
+	s.move("e2e4", false)
+	s.do("wait:600ms")
+	s.want("MoveMade")
+	s.do("-e7")
+	s.want("MoveMade", "MoveCompleted")
+}
+
+func TestBadOptions(t *testing.T) {
+	_, err := New(Options{Start: mustPos(t, 0, ""), Completion: Completion(9)})
+	if !errors.Is(err, ErrBadOption) {
+		t.Fatalf("err %v", err)
+	}
 }
