@@ -91,6 +91,7 @@ func fide2018(g GameType) RuleSet {
 		rs.Articles.IllegalWindow = "A.4.2"
 		rs.Articles.IllegalPosition = "A.4.4"
 		rs.Articles.Flag = "6.9, A.4.5"
+		rs.Articles.FlagNoMate = "6.9, A.4.5"
 	case Blitz:
 		rs.Supervision = Limited
 		rs.Illegal.Window = UntilOpponentMoves
@@ -102,6 +103,7 @@ func fide2018(g GameType) RuleSet {
 		rs.Articles.IllegalLadder = "7.5.5, B.2"
 		rs.Articles.WrongClaim = "9.5.3, B.2"
 		rs.Articles.Flag = "6.9, A.4.5"
+		rs.Articles.FlagNoMate = "6.9, A.4.5"
 		rs.Articles.BothFlags = ""
 	}
 	return rs
@@ -152,6 +154,7 @@ func fide2001(g GameType) RuleSet {
 	rs.Articles.TouchMove = "2001 B5(a)"
 	rs.Articles.IllegalWindow = "2001 B5(b)"
 	rs.Articles.Flag = "2001 B6, 6.10"
+	rs.Articles.FlagNoMate = "2001 B6, 6.10"
 	rs.Articles.BothFlags = "2001 B8"
 	rs.Articles.TimeWinClaim = "2001 B7"
 	if g == Blitz {
