@@ -16,23 +16,67 @@
 // destination before origin, a sliding piece passing through squares, a
 // captured piece removed before or after. The tracker therefore judges the
 // sensed placement only when it is settled (no change for
-// [Options.Settle]), when the clock lever is pressed, or when a full board
-// read arrives. It then explains the placement, in this order:
+// [Options.Settle]), or when a full board read arrives. It then explains
+// the placement, in this order:
 //
 //  1. the record's position (nothing to do, or a takeback of moves not yet
 //     completed);
-//  2. one legal move from the last position, or a short legal sequence
-//     (fast replies, up to [Options.MaxDepth] plies; the legal moves and
-//     resulting placements of each position are cached);
+//  2. the trail: after every square change the tracker notes whether the
+//     board shows exactly one legal move (or two or three, when the scan
+//     saw the next hand early) after the last position it noted. A burst
+//     of fast moves made before the board ever settles is read along that
+//     trail. The trail and a direct search over legal sequences (up to
+//     [Options.MaxDepth] plies, more when more lever presses are pending;
+//     legal moves and resulting placements cached per position) compete:
+//     the explanation whose number of plies fits the pending presses wins,
+//     else the shorter one;
 //  3. a replacement of a move made but not completed (a slide that rested,
-//     rook-first castling);
+//     Chess960 castling begun with a king step, rook-first castling);
 //  4. an earlier position of the record (a takeback of completed moves);
-//  5. a physically possible but illegal move (reported, never recorded
-//     unless illegal moves stand and the opponent carries on);
-//  6. a start position (a new game), or both kings in the centre (a result
-//     gesture);
+//  5. a board turned round, a start position (a new game), both kings in
+//     the centre (a result gesture);
+//  6. a physically possible but illegal move: held, reported once
+//     completed by the press or once it has stood [Options.HoldAfter];
 //  7. otherwise the board is unexplained: after [Options.HoldAfter] the
 //     tracker reports it and holds until the board is explained again.
+//
+// Transpositions (the same placement reached by the same moves in another
+// order, or by another path) are decided by the order of the lifts and the
+// squares the pieces were seen on; when nothing decides, an [Ambiguous]
+// event tells the arbiter which line was taken.
+//
+// # Completion
+//
+// Under [ClockPress] lever presses queue up and complete the presser's
+// oldest made move, in order, so a burst of moves and presses splits into
+// plies. The scan may lag the lever: a press with no move visible is judged
+// after [Options.PressGrace] ([ClockWithoutMove], a completed
+// [IllegalMove], or [DisplacedPieces] when pieces are still out of place
+// after the hold). A move that ends the game, or a player's next move,
+// completes a move without a press (FIDE 2018 6.2.1.1/6.2.1.2).
+// [Finish] ends the input (a recording's end) and completes what was made.
+//
+// # Replaying recordings
+//
+// [FeedMessage] turns decoded DGT messages into inputs. Events carry the
+// time of the input that caused them (a move's MadeAt is the last sensor
+// change that made it; a completion's time is the press), and come in the
+// order the tracker decided them, which is not always time order (a press
+// judged when the board settles). The real captures in
+// ../shared/data/dgt-captures have no timestamps; the tests feed them one
+// message every 700 ms (longer than the settle window, shorter than the
+// hold) and complete moves from the clock messages.
+//
+// # Touch-move evidence
+//
+// The touch log of a turn holds every lift and placement; the pieces
+// touched are the original pieces lifted, in order. A lift put back within
+// [Options.Flicker] is sensor noise (one scan cannot tell a brush from a
+// misread). Touch orders closer than [Options.ScanPeriod] are not ordered.
+// Findings (TM-1…TM-9, TM-11) are [TouchEvidence] with a certainty, never
+// a penalty; TM-10 and TM-12 follow from [TurnStarted], the first lift of
+// the side having the move. Evidence is looked for when one move is made
+// at a time; moves read from a burst carry none.
 //
 // Nothing here assumes an 8×8 board: squares, geometry and legality come
 // from the [rules.Position] the game started from.

@@ -119,8 +119,10 @@ func (t *Tracker) touchMove(in tmInput, evs []Event) []Event {
 			evs = append(evs, ev("TM-5", "4.4.2", c,
 				fmt.Sprintf("the rook on %s was lifted before the king, then castled", name(m.To)), own[ri].sq, own[ki].sq))
 		}
-		swap := x.place.Sq[m.To].Kind == rules.Rook && applyPlacement(&x.place, side, m).Sq[m.From].Kind == rules.Rook ||
-			applyPlacement(&x.place, side, m).Sq[m.To].Kind == rules.King
+		// Chess960 castling where one piece lands on the other's square
+		// needs both off the board at once, even with one hand.
+		after := applyPlacement(&x.place, side, m)
+		swap := after.Sq[m.From].Kind == rules.Rook || after.Sq[m.To].Kind == rules.King
 		if ki >= 0 && ri >= 0 && !swap && twoHands(in.touches, own[ki].sq, own[ri].sq, t.opts.TwoHandWindow, t.opts.ScanPeriod) {
 			evs = append(evs, ev("TM-11", "4.1", Possible,
 				"king and rook were off the board together and put down together: possibly two hands", own[ki].sq, own[ri].sq))
