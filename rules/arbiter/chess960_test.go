@@ -76,7 +76,7 @@ func TestChess960Clock(t *testing.T) {
 	}
 	g = newGame(t, "bgo2026-960", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "300+3", Options{})
 	g.spend(310 * time.Second)
-	al := one(t, g.reading(), KindFlagFall)
+	al := one(t, g.reading(), KindInsufficient)
 	if al.Proposal["result"] != Draw || !strings.Contains(al.Message, "cannot checkmate") {
 		t.Errorf("%v %s", al.Proposal, al.Message)
 	}

@@ -27,7 +27,11 @@ func TestFlagFall(t *testing.T) {
 			g := newGame(t, tt.rs, tt.fen, "600", Options{})
 			g.spend(601 * time.Second) // White never moves
 			out := g.reading()
-			al := one(t, out, KindFlagFall)
+			kind := KindFlagFall
+			if tt.result == Draw {
+				kind = KindInsufficient
+			}
+			al := one(t, out, kind)
 			if al.Severity != tt.sev || al.Article != tt.art || al.Proposal["result"] != tt.result || al.Side != "white" {
 				t.Errorf("%s %s %v %s: %s", al.Severity, al.Article, al.Proposal, al.Side, al.Message)
 			}

@@ -74,7 +74,8 @@ func (a *Adjudicator) clockEvent(ce clock.Event) []Output {
 }
 
 // onFlag applies 6.9 (2001 6.10, B6): a flag fall is a loss unless the
-// opponent cannot mate; after the end of the game it is only information.
+// opponent cannot mate (then the alert's kind is insufficient_material and
+// it proposes a draw); after the end of the game it is only information.
 func (a *Adjudicator) onFlag(e clock.FlagFall) []Output {
 	ply := len(a.plies)
 	ev := []Evidence{{At: e.Estimated, Event: "flag"}}
@@ -92,13 +93,13 @@ func (a *Adjudicator) onFlag(e clock.FlagFall) []Output {
 	opp := e.Side.Other()
 	pos := a.position()
 	oppCanMate := pos == nil || pos.CanMate(opp)
-	result, article := winFor(opp), arts.Flag
+	kind, result, article := KindFlagFall, winFor(opp), arts.Flag
 	msg := fmt.Sprintf("%s's flag fell at %s", name(e.Side), timeJSON(e.Estimated))
 	if e.MovesRequired > 0 {
 		msg += fmt.Sprintf(" with %d of the %d moves of the period completed (6.4)", e.MovesDone, e.MovesRequired)
 	}
 	if a.rs.Flags.NoMateDraw && !oppCanMate {
-		result, article = Draw, arts.FlagNoMate
+		kind, result, article = KindInsufficient, Draw, arts.FlagNoMate
 		msg += fmt.Sprintf(", but %s cannot checkmate by any series of legal moves: draw.", name(opp))
 	} else {
 		msg += fmt.Sprintf(": %s wins on time.", name(opp))
@@ -110,7 +111,7 @@ func (a *Adjudicator) onFlag(e clock.FlagFall) []Output {
 	} else if a.rs.GameType != ruleset.Standard {
 		msg += " The arbiter calls the flag (A.4.5)."
 	}
-	al := a.newAlert(e.At, KindFlagFall, sev, article, e.Side, ply, msg)
+	al := a.newAlert(e.At, kind, sev, article, e.Side, ply, msg)
 	al.Proposal = map[string]any{"result": result}
 	al.Evidence = ev
 	return []Output{al}

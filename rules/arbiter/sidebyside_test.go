@@ -75,13 +75,13 @@ func TestSideBySide(t *testing.T) {
 				return g.reading()
 			},
 			want: map[string][]string{
-				"fide2018-standard": {"flag_fall/crit/6.9/result=" + draw},
-				"fide2018-rapid":    {"flag_fall/crit/6.9, A.4.5/result=" + draw},
-				"fide2018-blitz":    {"flag_fall/crit/6.9, A.4.5/result=" + draw},
-				"fide2001-standard": {"flag_fall/crit/2001 6.10/result=" + draw},
-				"fide2001-rapid":    {"flag_fall/info/2001 B6, 6.10/result=" + draw},
-				"fide2001-blitz":    {"flag_fall/info/2001 B6, 6.10/result=" + draw},
-				"bgo2026-960":       {"flag_fall/crit/6.9, A.4.5/result=" + draw},
+				"fide2018-standard": {"insufficient_material/crit/6.9/result=" + draw},
+				"fide2018-rapid":    {"insufficient_material/crit/6.9, A.4.5/result=" + draw},
+				"fide2018-blitz":    {"insufficient_material/crit/6.9, A.4.5/result=" + draw},
+				"fide2001-standard": {"insufficient_material/crit/2001 6.10/result=" + draw},
+				"fide2001-rapid":    {"insufficient_material/info/2001 B6, 6.10/result=" + draw},
+				"fide2001-blitz":    {"insufficient_material/info/2001 B6, 6.10/result=" + draw},
+				"bgo2026-960":       {"insufficient_material/crit/6.9, A.4.5/result=" + draw},
 			},
 		},
 		{
