@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,11 +21,13 @@ import (
 // (AGPL data: read in place, never copied into the repository).
 const capturesDir = "../../shared/data/dgt-captures"
 
-// captureGap is the time assumed between two messages of a capture (they
-// carry no timestamps): longer than the settle window, so every message
-// is judged, and shorter than the hold, so pieces in the air are never
-// reported. Completion is the clock lever, read from the clock messages.
-const captureGap = 700 * time.Millisecond
+// captureGaps are the times assumed between two messages of a capture
+// (they carry no timestamps): 700 ms is longer than the settle window, so
+// every message is judged, and shorter than the hold, so pieces in the air
+// are never reported; 100 ms judges only at rest and lever presses; 3 s
+// reports every hand in the air. Completion is the clock lever, read from
+// the clock messages. The games must come out the same every way.
+var captureGaps = []time.Duration{700 * time.Millisecond, 100 * time.Millisecond, 3 * time.Second}
 
 // readCapture decodes a base64 capture, one board message per line.
 func readCapture(t testing.TB, name string) []dgt.Message {
@@ -97,7 +100,7 @@ func expectedMoves(t *testing.T, name string) []string {
 }
 
 // replayCapture feeds a capture to a tracker and returns all events.
-func replayCapture(t testing.TB, msgs []dgt.Message, opts Options) ([]Event, *Tracker) {
+func replayCapture(t testing.TB, msgs []dgt.Message, gap time.Duration, opts Options) ([]Event, *Tracker) {
 	tr, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +108,7 @@ func replayCapture(t testing.TB, msgs []dgt.Message, opts Options) ([]Event, *Tr
 	at := t0
 	var evs []Event
 	for _, m := range msgs {
-		at = at.Add(captureGap)
+		at = at.Add(gap)
 		evs = append(evs, FeedMessage(tr, at, m)...)
 	}
 	evs = append(evs, tr.Finish(at.Add(time.Minute))...)
@@ -127,37 +130,41 @@ func TestRealCaptures(t *testing.T) {
 		{"2.inbytes", "2.uci", ""},
 		{"johan.inbytes", "johan.pgn", "1-0"},
 	} {
-		t.Run(c.in, func(t *testing.T) {
-			msgs := readCapture(t, c.in)
-			want := expectedMoves(t, c.want)
-			evs, tr := replayCapture(t, msgs, captureOptions())
-			got := ucis(evs)
-			if strings.Join(got, " ") != strings.Join(want, " ") {
-				for _, e := range evs {
-					switch e.(type) {
-					case *ClockChanged, *TurnStarted:
-						continue
+		for _, gap := range captureGaps {
+			t.Run(c.in+"/"+gap.String(), func(t *testing.T) {
+				msgs := readCapture(t, c.in)
+				want := expectedMoves(t, c.want)
+				evs, tr := replayCapture(t, msgs, gap, captureOptions())
+				got := ucis(evs)
+				if strings.Join(got, " ") != strings.Join(want, " ") {
+					for _, e := range evs {
+						switch e.(type) {
+						case *ClockChanged, *TurnStarted:
+							continue
+						}
+						t.Logf("%v %T %+v", e.When().Sub(t0), e, e)
 					}
-					t.Logf("%v %T %+v", e.When().Sub(t0), e, e)
+					t.Fatalf("moves\n got %v\nwant %v", got, want)
 				}
-				t.Fatalf("moves\n got %v\nwant %v", got, want)
-			}
-			var gestures []string
-			for _, e := range evs {
-				if g, ok := e.(*ResultGesture); ok {
-					gestures = append(gestures, g.Result)
+				var gestures []string
+				counts := map[string]int{}
+				for _, e := range evs {
+					counts[strings.TrimPrefix(fmt.Sprintf("%T", e), "*board.")]++
+					if g, ok := e.(*ResultGesture); ok {
+						gestures = append(gestures, g.Result)
+					}
+					if il, ok := e.(*IllegalMove); ok && il.Completed {
+						t.Errorf("completed illegal move %+v", il)
+					}
 				}
-				if il, ok := e.(*IllegalMove); ok && il.Completed {
-					t.Errorf("completed illegal move %+v", il)
+				if c.result != "" && (len(gestures) != 1 || gestures[0] != c.result) {
+					t.Errorf("result gestures %v, want [%s]", gestures, c.result)
 				}
-			}
-			if c.result != "" && (len(gestures) != 1 || gestures[0] != c.result) {
-				t.Errorf("result gestures %v, want [%s]", gestures, c.result)
-			}
-			if c.result == "" && len(gestures) != 0 {
-				t.Errorf("result gestures %v, want none", gestures)
-			}
-			t.Logf("%s: %d messages, %d plies, rotated %v", c.in, len(msgs), tr.Completed(), tr.Rotated())
-		})
+				if c.result == "" && len(gestures) != 0 {
+					t.Errorf("result gestures %v, want none", gestures)
+				}
+				t.Logf("%s: %d messages, %d plies, rotated %v, events %v", c.in, len(msgs), tr.Completed(), tr.Rotated(), counts)
+			})
+		}
 	}
 }

@@ -54,7 +54,7 @@
 // [IllegalMove], or [DisplacedPieces] when pieces are still out of place
 // after the hold). A move that ends the game, or a player's next move,
 // completes a move without a press (FIDE 2018 6.2.1.1/6.2.1.2).
-// [Finish] ends the input (a recording's end) and completes what was made.
+// [Tracker.Finish] ends the input (a recording's end) and completes what was made.
 //
 // # Replaying recordings
 //
