@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/clock"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
 // Command is an arbiter command, the JSON request on <p>.arbiter.<g>.cmd
@@ -19,10 +21,10 @@ import (
 //	reinstate      ply                      the record goes back to the position after ply (7.5.1, 7.6)
 //	set_result     result [termination article]  "1-0", "0-1", "1/2-1/2" or "*" (game resumes)
 //	adjust_clock   white_ms black_ms [running]   set the clock (7.1, 6.10)
-//	claim          side claim [move]        verify a draw claim (claim: threefold | fifty; move: the intended
-//	                                         move of 9.2.1.1/9.3.1, UCI or SAN); the reply is a "claim" alert
+//	claim          side claim [move]        verify a claim (claim: threefold | fifty | time_win; move: the
+//	                                         intended move of 9.2.1.1/9.3.1, UCI or SAN); the reply is a "claim" alert
 //	draw_offer     side                     record a draw offer (=); it is rejected when the opponent touches a piece
-//	uphold_claim   alert_id                 the claim alert was right: the game is drawn
+//	uphold_claim   alert_id                 the claim alert was right: its result stands
 //	reject_claim   alert_id                 the claim was wrong: the opponent's award (9.5.3; 2001 9.5(b))
 //
 // Example: {"cmd":"apply_penalty","alert_id":"open2026.1.1.illegal_move.23.0"}.
@@ -136,8 +138,12 @@ func (a *Adjudicator) Command(c Command, at time.Time) ([]Output, error) {
 		}
 		side, _ := parseSide(al.Side, false)
 		if c.Cmd == "uphold_claim" {
-			out := []Output{a.setResult(at, Draw, al.Proposal["claim"].(string)+" claim", al.Article, false)}
-			return append(out, a.record(at, c, al.Ply, "Arbiter upheld the claim: draw.")), nil
+			res, ok := al.Proposal["result"].(string)
+			if !ok {
+				return bad("alert_id", "the claim was found wrong; reject it or set the result", ErrNotApplicable)
+			}
+			out := []Output{a.setResult(at, res, al.Proposal["claim"].(string)+" claim", al.Article, false)}
+			return append(out, a.record(at, c, al.Ply, "Arbiter upheld the claim: "+res+".")), nil
 		}
 		return a.wrongClaim(c, at, side, al), nil
 	}
@@ -292,6 +298,9 @@ func (a *Adjudicator) claim(c Command, at time.Time, bad func(string, string, er
 	if pos == nil {
 		return bad("", "no position yet", ErrNotApplicable)
 	}
+	if c.Claim == "time_win" {
+		return a.timeWinClaim(c, at, side, pos, bad)
+	}
 	if pos.Turn() != side {
 		return bad("side", fmt.Sprintf("%s does not have the move; only the player having the move may claim (9.2.1)", name(side)), ErrNotApplicable)
 	}
@@ -336,6 +345,42 @@ func (a *Adjudicator) claim(c Command, at time.Time, bad func(string, string, er
 			al.Proposal["move"] = c.Move // 9.5.3: the intended move must be played
 		}
 	}
+	return []Output{al}, nil
+}
+
+// timeWinClaim verifies a claim that the opponent's flag has fallen (6.8;
+// A.4.3: a draw if the claimant cannot mate; 2001 B7: the claimant's own
+// flag must still be up once the clocks are stopped).
+func (a *Adjudicator) timeWinClaim(c Command, at time.Time, side rules.Color, pos rules.Position, bad func(string, string, error) ([]Output, error)) ([]Output, error) {
+	r := a.lastReading
+	if r == nil {
+		return bad("claim", "no clock readings", ErrNotApplicable)
+	}
+	opp := side.Other()
+	oppDown := r.Time(opp) <= 0 || r.Flag(opp)
+	ownDown := r.Time(side) <= 0 || r.Flag(side)
+	art := a.rs.Articles.TimeWinClaim
+	if art == "" {
+		art = a.rs.Articles.Flag
+	}
+	var msg string
+	prop := map[string]any{"claim": "time_win"}
+	switch {
+	case !oppDown:
+		msg = fmt.Sprintf("%s claims a win on time, but %s's flag is not down (%s left): the claim is wrong.", name(side), name(opp), clock.FormatDuration(r.Time(opp)))
+	case ownDown && a.rs.Flags.TimeWinClaim == ruleset.ClaimB7:
+		msg = fmt.Sprintf("Both flags are down: a win on time needs the claimant's own flag up (%s).", art)
+		prop["result"] = Draw
+	case !pos.CanMate(side) && a.rs.Flags.NoMateDraw:
+		msg = fmt.Sprintf("%s's flag is down, but %s cannot checkmate by any series of legal moves: draw.", name(opp), name(side))
+		prop["result"] = Draw
+	default:
+		msg = fmt.Sprintf("%s's flag is down: %s wins on time.", name(opp), name(side))
+		prop["result"] = winFor(side)
+	}
+	al := a.newAlert(at, KindClaim, Crit, art, side, len(a.plies), msg)
+	al.Proposal = prop
+	al.Evidence = []Evidence{{At: at, Event: "clock"}}
 	return []Output{al}, nil
 }
 

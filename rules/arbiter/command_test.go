@@ -216,3 +216,45 @@ func BenchmarkHandleMove(b *testing.B) {
 		}
 	}
 }
+
+// Checklist #21/#31 (6.8, A.4.3; 2001 B7): a claim that the opponent's
+// flag is down.
+func TestTimeWinClaim(t *testing.T) {
+	tests := []struct {
+		name, rs, fen, want string
+		bothDown            bool
+	}{
+		{"A.4.3 win", "fide2018-rapid", "", "0-1", false},
+		{"A.4.3 claimant cannot mate: draw", "fide2018-rapid", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", Draw, false},
+		{"2001 B7 both flags: no win", "fide2001-rapid", "", Draw, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newGame(t, tt.rs, tt.fen, "600", Options{}) // Black claims White's flag
+
+			g.spend(601 * time.Second)
+			g.w = 0
+			if tt.bothDown {
+				g.b = 0
+			}
+			g.run = rules.NoColor
+			g.reading()
+			al := one(t, g.command(Command{Cmd: "claim", Side: "black", Claim: "time_win"}), KindClaim)
+			if al.Proposal["result"] != tt.want {
+				t.Fatalf("%v %s", al.Proposal, al.Message)
+			}
+			out := g.command(Command{Cmd: "uphold_claim", AlertID: al.ID})
+			if r := results(out); len(r) != 1 || r[0].Result != tt.want || r[0].Provisional {
+				t.Errorf("uphold: %s", describe(out))
+			}
+		})
+	}
+	// The opponent's flag is up: the claim is wrong and cannot be upheld.
+	g := newGame(t, "fide2018-rapid", "", "600", Options{})
+	g.spend(10 * time.Second)
+	g.reading()
+	al := one(t, g.command(Command{Cmd: "claim", Side: "black", Claim: "time_win"}), KindClaim)
+	if _, err := g.a.Command(Command{Cmd: "uphold_claim", AlertID: al.ID}, g.at); !errors.Is(err, ErrNotApplicable) {
+		t.Errorf("uphold a wrong claim: %v", err)
+	}
+}
