@@ -47,6 +47,18 @@ func TestReplay(t *testing.T) {
 			variant: "chess",
 		},
 		{
+			name:    "FIDE forms: e.p., long form, draw offer (=)",
+			text:    "[FEN \"4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1\"]\n\n1. e2-e4 d4xe3 e.p. 2. Ke1-f1 (=) Ke8-d7 *",
+			main:    []string{"e4", "dxe3", "Kf1", "Kd7"},
+			final:   "8/3k4/8/8/8/4p3/8/5K2 w - - 2 3",
+			variant: "chess",
+			checkVar: func(t *testing.T, g *Game) {
+				if g.Moves[2].Comment != "(=)" || len(g.Moves[2].Variations) != 0 {
+					t.Errorf("draw offer: comment %q, %d variations", g.Moves[2].Comment, len(g.Moves[2].Variations))
+				}
+			},
+		},
+		{
 			name:    "Chess960 written chess 960, king-takes-rook castling",
 			text:    "[Variant \"chess 960\"]\n[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\"]\n\n1. Ng3 Ng6 2. O-O O-O *",
 			main:    []string{"Ng3", "Ng6", "O-O", "O-O"},

@@ -184,6 +184,15 @@ func (s *scanner) scan() tokKind {
 			s.next()
 			s.scanLineComment()
 		case b == '(':
+			if s.fill(3) && s.buf[s.p+1] == '=' && s.buf[s.p+2] == ')' {
+				// (=), the FIDE draw offer (Laws C.12), is kept as a comment.
+				s.next()
+				s.next()
+				s.next()
+				s.tok = append(s.tok, "(=)"...)
+				s.kind = tokComment
+				break
+			}
 			s.next()
 			s.kind = tokOpen
 		case b == ')':
@@ -224,6 +233,7 @@ func (s *scanner) scanSymbol() tokKind {
 		s.next()
 	}
 	if !digits {
+		s.skipEnPassant()
 		s.kind = tokSymbol
 		return s.kind
 	}
@@ -236,6 +246,23 @@ func (s *scanner) scanSymbol() tokKind {
 	}
 	s.kind = tokMoveNumber
 	return s.kind
+}
+
+// skipEnPassant consumes an "e.p." (or " e.p.") that follows a move: the
+// optional en-passant mark of FIDE notation (Laws C.9), which SAN does not
+// write.
+func (s *scanner) skipEnPassant() {
+	s.fill(5)
+	w := s.buf[s.p:s.n]
+	k := 0
+	if len(w) > 0 && w[0] == ' ' {
+		k = 1
+	}
+	if len(w) >= k+4 && string(w[k:k+4]) == "e.p." {
+		for i := 0; i < k+4; i++ {
+			s.next()
+		}
+	}
 }
 
 // scanString reads a tag value after its opening quote. PGN strings hold
