@@ -10,8 +10,10 @@ import (
 // FeedMessage feeds one decoded DGT message that arrived at time at (a
 // live port or a recording) to t and returns the events: field updates
 // become square changes, board dumps full reads, clock times clock
-// readings; a magic piece put on the board is a result gesture. Other
-// messages (serial numbers, versions, ACKs, …) cause no events.
+// readings; a magic piece put on the board is a result gesture. Bus-mode
+// replies (dumps, clocks, change records) are read the same way, the
+// change records of one poll in order at the poll's time. Other messages
+// (serial numbers, versions, ACKs, …) cause no events.
 //
 // Clock sides are mapped to colours on the first reading with a running
 // clock: the running side belongs to the side to move in the record (the
@@ -39,6 +41,24 @@ func FeedMessage(t *Tracker, at time.Time, m dgt.Message) []Event {
 			return nil
 		}
 		return t.Clock(at, t.clockReading(m))
+	case dgt.BusBoardDump:
+		return FeedMessage(t, at, m.Board)
+	case dgt.BusClock:
+		if m.Clock != nil {
+			return FeedMessage(t, at, m.Clock)
+		}
+	case dgt.BusUpdate:
+		// The changes since the last poll, oldest first, all at the
+		// poll's time (the records carry no times).
+		// Records after a corrupt one are lost; the next dump resynchronises.
+		evs, _ := m.Events()
+		var out []Event
+		for _, e := range evs {
+			if e.Kind == dgt.EEPiece && e.Field.Valid() {
+				out = append(out, FeedMessage(t, at, dgt.FieldUpdate{Field: e.Field, Piece: e.Piece})...)
+			}
+		}
+		return out
 	}
 	return nil
 }

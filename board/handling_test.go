@@ -220,3 +220,14 @@ func TestApplyPlacementMatchesEngine(t *testing.T) {
 		t.Fatalf("only %d moves checked", n)
 	}
 }
+
+// TestBusUpdate: change records from a bus poll are square changes.
+func TestBusUpdate(t *testing.T) {
+	s := newScript(t, Options{})
+	e2, _ := dgt.FieldOf(s.sq("e2"), dgt.Normal)
+	e4, _ := dgt.FieldOf(s.sq("e4"), dgt.Normal)
+	rec := []byte{0x40 + byte(dgt.Empty), byte(e2), 0x40 + byte(dgt.WhitePawn), byte(e4)}
+	s.add(FeedMessage(s.tr, s.now, dgt.BusUpdate{Address: 1025, Data: string(rec)}))
+	s.do("press", "wait")
+	s.want("MoveMade", "MoveCompleted")
+}
