@@ -141,19 +141,19 @@ func (r *Reader) next() (*Game, error) {
 	if pre2 != "" {
 		g.Comment = joinComment(g.Comment, pre2)
 	}
-	if err != nil {
-		r.skipGame(true)
-		if _, ok := err.(*MoveError); ok {
-			return g, err
-		}
-		return nil, err
-	}
 	if g.Result == "" {
 		if res, ok := g.Lookup("Result"); ok && isResult(res) {
 			g.Result = res
 		} else {
 			g.Result = "*"
 		}
+	}
+	if err != nil {
+		r.skipGame(true)
+		if _, ok := err.(*MoveError); ok {
+			return g, err // the game up to the bad move
+		}
+		return nil, err
 	}
 	return g, nil
 }
