@@ -258,3 +258,21 @@ func TestTimeWinClaim(t *testing.T) {
 		t.Errorf("uphold a wrong claim: %v", err)
 	}
 }
+
+// Checklist #38 (9.1.2.1, 5.2.3): a draw offer entered by the arbiter is
+// rejected when the opponent touches a piece.
+func TestDrawOffer(t *testing.T) {
+	g := newGame(t, "fide2018-standard", "", "", Options{})
+	rec := one(t, g.command(Command{Cmd: "draw_offer", Side: "white"}), KindCommand)
+	if !strings.Contains(rec.Message, "at least 1 move") {
+		t.Errorf("%s", rec.Message)
+	}
+	g.moves("e4")
+	al := one(t, g.handle(turnStarted(g, rules.Black)), KindDrawOffer)
+	if al.Side != "black" || !strings.Contains(al.Message, "rejected") {
+		t.Errorf("%s %s", al.Side, al.Message)
+	}
+	if out := g.handle(turnStarted(g, rules.Black)); len(out) != 0 {
+		t.Errorf("rejected twice: %s", describe(out))
+	}
+}
