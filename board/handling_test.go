@@ -71,6 +71,13 @@ func TestHandling(t *testing.T) {
 				san("d4")(t, s)
 				wantTouch("TM-1", Likely)(t, s) // the pawn e2 was touched first and could move
 			}},
+		{name: "drop from the pocket (crazyhouse)",
+			variant: chess.Crazyhouse, fen: "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1",
+			acts: []string{"+f3=N", "press"}, want: moved, check: san("N@f3")},
+		{name: "drop after a fast reply (crazyhouse)",
+			variant: chess.Crazyhouse, fen: "4k3/8/8/8/8/8/8/4K3[Nn] w - - 0 1",
+			acts: []string{"+f3=N", "press", "+c6=n", "press"},
+			want: []string{"MoveMade", "MoveCompleted", "MoveMade", "MoveCompleted"}},
 		{name: "Chess960 castling by transposition (K f1, R g1)",
 			variant: chess.Chess960, fen: "k7/8/8/8/8/8/8/5KR1 w G - 0 1",
 			acts: []string{"-f1", "-g1", "+g1=K", "+f1=R", "press"}, want: moved, check: san("O-O")},

@@ -243,7 +243,7 @@ func (t *Tracker) walk(n *node, target *rules.Placement, d int, pre path, found 
 		// Every move of a burst starts on a square that changed (a piece
 		// coming back to a square another left in the same burst is
 		// rare enough to leave to the next settled read).
-		if !t.changed[k.m.From] && !(k.m.IsCastle() && t.changed[k.m.To]) && !k.m.IsDrop() {
+		if !k.m.IsDrop() && !t.changed[k.m.From] && !(k.m.IsCastle() && t.changed[k.m.To]) {
 			continue
 		}
 		if !diffAtMost(&k.place, target, maxChange*(d-1)) {
