@@ -1,9 +1,6 @@
 package pgn
 
-import (
-	"bytes"
-	"time"
-)
+import "time"
 
 // ParseClock parses the value of a [%clk] or [%emt] command: h:mm:ss with
 // any number of hour digits and an optional decimal fraction of seconds
@@ -99,61 +96,4 @@ func appendInt(b []byte, v int64) []byte {
 		b = appendInt(b, v/10)
 	}
 	return append(b, byte('0'+v%10))
-}
-
-// commandSink receives the clock commands found in a comment.
-type commandSink struct {
-	clock, emt       time.Duration
-	hasClock, hasEMT bool
-}
-
-// extractCommands removes the [%clk …] and [%emt …] commands with a valid
-// value from text, records them in sink, and returns the rest with
-// surrounding white space trimmed and the white space at a removed command
-// collapsed. A command with a value that does not parse stays in the text
-// (nothing is lost). out is reused scratch space.
-func extractCommands(text []byte, sink *commandSink, out []byte) []byte {
-	out = out[:0]
-	rest := text
-	for {
-		k := bytes.Index(rest, []byte("[%"))
-		if k < 0 {
-			out = append(out, rest...)
-			break
-		}
-		out = append(out, rest[:k]...)
-		cmd := rest[k+2:]
-		end := bytes.IndexByte(cmd, ']')
-		if end < 0 {
-			out = append(out, rest[k:]...)
-			break
-		}
-		body := cmd[:end]
-		name, value := body, []byte(nil)
-		if j := bytes.IndexAny(body, " \t\r\n"); j >= 0 {
-			name, value = body[:j], bytes.TrimSpace(body[j:])
-		}
-		taken := false
-		switch string(name) {
-		case "clk":
-			if d, ok := parseClock(value); ok {
-				sink.clock, sink.hasClock, taken = d, true, true
-			}
-		case "emt":
-			if d, ok := parseClock(value); ok {
-				sink.emt, sink.hasEMT, taken = d, true, true
-			}
-		}
-		after := cmd[end+1:]
-		if taken {
-			// Drop the command and the white space after it.
-			for len(after) > 0 && isSpace(after[0]) {
-				after = after[1:]
-			}
-		} else {
-			out = append(out, rest[k:k+2+end+1]...)
-		}
-		rest = after
-	}
-	return bytes.TrimSpace(out)
 }

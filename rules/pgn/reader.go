@@ -367,23 +367,6 @@ func zeroCastle(text []byte) []byte {
 	return out
 }
 
-// attachComment adds a comment after a move, taking out its clock
-// commands.
-func (r *Reader) attachComment(n *MoveNode, text []byte) {
-	r.sink = commandSink{}
-	rest := extractCommands(text, &r.sink, r.scratch)
-	r.scratch = rest[:0]
-	if r.sink.hasClock {
-		n.Clock, n.HasClock = r.sink.clock, true
-	}
-	if r.sink.hasEMT {
-		n.EMT, n.HasEMT = r.sink.emt, true
-	}
-	if len(rest) > 0 {
-		n.Comment = joinCommentBytes(n.Comment, rest)
-	}
-}
-
 // skipVariation reads over a variation whose ( was consumed.
 func (r *Reader) skipVariation(g *Game, line, col int) error {
 	depth := 1
@@ -445,56 +428,4 @@ func isResult(s string) bool {
 		return true
 	}
 	return false
-}
-
-func appendComment(dst, text []byte) []byte {
-	text = collapseSpace(text)
-	if len(text) == 0 {
-		return dst
-	}
-	if len(dst) > 0 {
-		dst = append(dst, ' ')
-	}
-	return append(dst, text...)
-}
-
-func joinComment(a, b string) string {
-	if a == "" {
-		return b
-	}
-	if b == "" {
-		return a
-	}
-	return a + " " + b
-}
-
-func joinCommentBytes(a string, b []byte) string {
-	b = collapseSpace(b)
-	if len(b) == 0 {
-		return a
-	}
-	if a == "" {
-		return string(b)
-	}
-	return a + " " + string(b)
-}
-
-// collapseSpace rewrites b in place with every run of white space
-// (newlines included) turned into one space and none at the ends: comment
-// text is stored that way since the writer wraps lines anew.
-func collapseSpace(b []byte) []byte {
-	out := b[:0]
-	space := false
-	for _, c := range b {
-		if isSpace(c) {
-			space = len(out) > 0
-			continue
-		}
-		if space {
-			out = append(out, ' ')
-			space = false
-		}
-		out = append(out, c)
-	}
-	return out
 }
