@@ -49,7 +49,9 @@ func benchLatency(b *testing.B, sources int, period time.Duration) {
 		mu    sync.Mutex
 		start = map[string]time.Time{}
 		lat   []time.Duration
-		got   = make(chan struct{}, 1024)
+		n     int
+		all   = make(chan struct{})
+		total = b.N * sources
 	)
 	_, err = nc.Subscribe("dgt.game.>", func(m *nats.Msg) {
 		now := time.Now()
@@ -57,8 +59,11 @@ func benchLatency(b *testing.B, sources int, period time.Duration) {
 		if t0, ok := start[m.Header.Get(jetstream.MsgIDHeader)]; ok {
 			lat = append(lat, now.Sub(t0))
 		}
+		n++
+		if n == total {
+			close(all)
+		}
 		mu.Unlock()
-		got <- struct{}{}
 	})
 	if err != nil {
 		b.Fatal(err)
@@ -71,11 +76,10 @@ func benchLatency(b *testing.B, sources int, period time.Duration) {
 	}
 	gap := period / time.Duration(sources)
 	ply := 0
-	total := 0
 	b.ResetTimer()
+	next := time.Now()
 	for range b.N {
 		ply++
-		next := time.Now()
 		for _, g := range games {
 			if d := time.Until(next); d > 0 {
 				time.Sleep(d)
@@ -90,15 +94,12 @@ func benchLatency(b *testing.B, sources int, period time.Duration) {
 			if err := p.PublishMove(ev); err != nil {
 				b.Fatal(err)
 			}
-			total++
 		}
 	}
-	for range total {
-		select {
-		case <-got:
-		case <-time.After(30 * time.Second):
-			b.Fatal("moves not delivered")
-		}
+	select {
+	case <-all:
+	case <-time.After(30 * time.Second):
+		b.Fatal("moves not delivered")
 	}
 	b.StopTimer()
 	mu.Lock()

@@ -21,7 +21,7 @@ import (
 //	u32 length (big endian) | u32 CRC-32C of the body | body
 //
 // A body is either 'E' followed by a JSON [Record], or 'A' followed by the
-// big-endian u64 sequence number of an acknowledged record. Opening replays the
+// big-endian u64 sequence numbers of acknowledged records. Opening replays the
 // file: records without an ack are pending. A torn last frame (short, or a bad
 // checksum at the very end: a crash during a write) is cut off; a bad frame
 // with valid data after it is an [ErrCorruptJournal] and the file is left as
@@ -81,9 +81,12 @@ type Outbox struct {
 
 // OutboxOptions tunes an [Outbox]. The zero value is valid.
 type OutboxOptions struct {
-	// SyncEachAppend fsyncs after every append (survives power loss, costs a
-	// disk flush per message). Off, an append survives a process crash (it is
-	// in the page cache) and is fsynced before it is sent.
+	// SyncEachAppend fsyncs in every append (survives power loss at once, and
+	// costs the caller a disk flush, about 1 ms here, per message). Off, an
+	// append survives a process crash at once (it is in the page cache) and a
+	// power loss once the publisher's next pass has synced it: right after it
+	// sends a batch, and before it sleeps or backs off. Sending never waits
+	// for an fsync, because a record in NATS needs none.
 	SyncEachAppend bool
 	// CompactBytes is the journal size below which it is never rewritten
 	// (default 1 MiB).
@@ -152,10 +155,12 @@ func (o *Outbox) replay() error {
 		}
 		switch body[0] {
 		case 'A':
-			if len(body) != 9 {
+			if len(body) < 9 || (len(body)-1)%8 != 0 {
 				return &JournalError{Path: o.path, Offset: off, Err: ErrCorruptJournal}
 			}
-			acked[binary.BigEndian.Uint64(body[1:])] = true
+			for b := body[1:]; len(b) > 0; b = b[8:] {
+				acked[binary.BigEndian.Uint64(b)] = true
+			}
 		case 'E':
 			var rec Record
 			if err := json.Unmarshal(body[1:], &rec); err != nil {
@@ -264,22 +269,34 @@ func (o *Outbox) Append(envs []Envelope, due []time.Time) error {
 // Notify returns a channel that receives a value after appends.
 func (o *Outbox) Notify() <-chan struct{} { return o.notify }
 
-// SyncThrough makes sure every record up to seq is on stable storage,
-// fsyncing the journal only when one of them is not yet.
-func (o *Outbox) SyncThrough(seq uint64) error {
+// SyncDirty fsyncs the journal if anything was appended since the last
+// sync. The fsync runs outside the lock, so appends are not held up by it.
+// It must not run concurrently with Ack or Close (the publisher calls both
+// from its Run goroutine).
+func (o *Outbox) SyncDirty() error {
 	o.mu.Lock()
-	defer o.mu.Unlock()
 	if o.closed {
+		o.mu.Unlock()
 		return ErrClosed
 	}
-	if seq <= o.synced {
+	target, f := o.nextSeq-1, o.f
+	o.mu.Unlock()
+	if target <= o.syncedSeq() {
 		return nil
 	}
-	if err := o.f.Sync(); err != nil {
+	if err := f.Sync(); err != nil {
 		return fmt.Errorf("broadcast: outbox sync: %w", err)
 	}
-	o.synced = o.nextSeq - 1
+	o.mu.Lock()
+	o.synced = max(o.synced, target)
+	o.mu.Unlock()
 	return nil
+}
+
+func (o *Outbox) syncedSeq() uint64 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.synced
 }
 
 func (o *Outbox) readLocked(e qentry) (Record, error) {
@@ -333,6 +350,62 @@ func (o *Outbox) Next(now time.Time) (rec Record, ok bool, wake time.Time, err e
 	return rec, err == nil, time.Time{}, err
 }
 
+// NextBatch is [Outbox.Next] for up to max records: the due records in the
+// order they must be sent (earliest due first, then lowest sequence), without
+// removing them. When none is due, wake is as for Next.
+func (o *Outbox) NextBatch(now time.Time, max int) (recs []Record, wake time.Time, err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return nil, time.Time{}, ErrClosed
+	}
+	t := now.UnixMilli()
+	idx := o.heads
+	for len(recs) < max {
+		best := -1
+		for c := range o.queues {
+			if idx[c] >= len(o.queues[c]) {
+				continue
+			}
+			e := o.queues[c][idx[c]]
+			if e.due > t {
+				continue
+			}
+			if best < 0 {
+				best = c
+				continue
+			}
+			b := o.queues[best][idx[best]]
+			if e.due < b.due || e.due == b.due && e.seq < b.seq {
+				best = c
+			}
+		}
+		if best < 0 {
+			break
+		}
+		rec, err := o.readLocked(o.queues[best][idx[best]])
+		if err != nil {
+			return recs, time.Time{}, err
+		}
+		recs = append(recs, rec)
+		idx[best]++
+	}
+	if len(recs) == 0 {
+		var earliest int64
+		for c := range o.queues {
+			if idx[c] < len(o.queues[c]) {
+				if d := o.queues[c][idx[c]].due; earliest == 0 || d < earliest {
+					earliest = d
+				}
+			}
+		}
+		if earliest != 0 {
+			wake = time.UnixMilli(earliest)
+		}
+	}
+	return recs, wake, nil
+}
+
 // DueStates calls fn, in order, for every pending public GameState record due
 // at now with a sequence number above after, and returns the highest sequence
 // number visited (or after).
@@ -365,34 +438,50 @@ func (o *Outbox) DueStates(now time.Time, after uint64, fn func(Record)) (uint64
 	return after, nil
 }
 
-// Ack marks the record seq as delivered. Records are acknowledged in the
-// order [Outbox.Next] returns them; acking anything else is an error.
-func (o *Outbox) Ack(seq uint64) error {
+// Ack marks records as delivered, in one journal frame. Records are
+// acknowledged in the order [Outbox.Next] / [Outbox.NextBatch] return them;
+// acking anything else is an error (and nothing is acked).
+func (o *Outbox) Ack(seqs ...uint64) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
 		return ErrClosed
 	}
-	c := -1
-	for i := range o.queues {
-		if o.heads[i] < len(o.queues[i]) && o.queues[i][o.heads[i]].seq == seq {
-			c = i
+	if len(seqs) == 0 {
+		return nil
+	}
+	classes := make([]int, len(seqs))
+	idx := o.heads
+	for i, seq := range seqs {
+		c := -1
+		for q := range o.queues {
+			if idx[q] < len(o.queues[q]) && o.queues[q][idx[q]].seq == seq {
+				c = q
+			}
 		}
+		if c < 0 {
+			return fmt.Errorf("broadcast: outbox ack %d: not next in its queue", seq)
+		}
+		classes[i] = c
+		idx[c]++
 	}
-	if c < 0 {
-		return fmt.Errorf("broadcast: outbox ack %d: not at the head of a queue", seq)
+	p := make([]byte, 0, 8*len(seqs))
+	for _, seq := range seqs {
+		p = binary.BigEndian.AppendUint64(p, seq)
 	}
-	var p [8]byte
-	binary.BigEndian.PutUint64(p[:], seq)
-	if err := o.writeLocked(o.frame('A', p[:])); err != nil {
+	if err := o.writeLocked(o.frame('A', p)); err != nil {
 		return err
 	}
-	o.liveBytes -= o.queues[c][o.heads[c]].n
-	o.queues[c][o.heads[c]] = qentry{}
-	o.heads[c]++
-	if o.heads[c] > 1024 && o.heads[c]*2 > len(o.queues[c]) {
-		o.queues[c] = append([]qentry(nil), o.queues[c][o.heads[c]:]...)
-		o.heads[c] = 0
+	for _, c := range classes {
+		o.liveBytes -= o.queues[c][o.heads[c]].n
+		o.queues[c][o.heads[c]] = qentry{}
+		o.heads[c]++
+	}
+	for c := range o.queues {
+		if o.heads[c] > 1024 && o.heads[c]*2 > len(o.queues[c]) {
+			o.queues[c] = append([]qentry(nil), o.queues[c][o.heads[c]:]...)
+			o.heads[c] = 0
+		}
 	}
 	if o.size > o.compactAt && o.size > 2*o.liveBytes {
 		return o.compactLocked()

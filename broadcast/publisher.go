@@ -47,6 +47,9 @@ type Options struct {
 	Logger *slog.Logger
 	// PublishTimeout bounds one acknowledged publish (default 5 s).
 	PublishTimeout time.Duration
+	// MaxInFlight is how many messages are sent before waiting for their
+	// acknowledgements (default 128). 1 sends strictly one at a time.
+	MaxInFlight int
 	// MinBackoff and MaxBackoff bound the retry delay while NATS fails
 	// (defaults 50 ms and 5 s, doubling).
 	MinBackoff, MaxBackoff time.Duration
@@ -91,6 +94,9 @@ func NewPublisher(o Options) (*Publisher, error) {
 	}
 	if o.PublishTimeout <= 0 {
 		o.PublishTimeout = 5 * time.Second
+	}
+	if o.MaxInFlight <= 0 {
+		o.MaxInFlight = 128
 	}
 	if o.MinBackoff <= 0 {
 		o.MinBackoff = 50 * time.Millisecond
@@ -291,11 +297,14 @@ func (p *Publisher) Run(ctx context.Context) error {
 			loaded, needSetup = true, false
 			p.connected.Store(true)
 		}
-		rec, ok, wake, err := p.ob.Next(p.o.Now())
+		recs, wake, err := p.ob.NextBatch(p.o.Now(), p.o.MaxInFlight)
 		if err != nil {
 			return err
 		}
-		if !ok {
+		if len(recs) == 0 {
+			if err := p.ob.SyncDirty(); err != nil {
+				return err
+			}
 			d := time.Hour
 			if !wake.IsZero() {
 				d = max(wake.Sub(p.o.Now()), time.Millisecond)
@@ -305,10 +314,23 @@ func (p *Publisher) Run(ctx context.Context) error {
 			}
 			continue
 		}
-		if err := p.ob.SyncThrough(rec.Seq); err != nil {
+		n, err := p.sendBatch(ctx, recs)
+		if n > 0 {
+			seqs := make([]uint64, n)
+			for i, r := range recs[:n] {
+				seqs[i] = r.Seq
+				if r.Public && r.Kind == KindState {
+					p.applyPublic(r) // in case it was sent before the due-state scan saw it
+				}
+			}
+			if err := p.ob.Ack(seqs...); err != nil {
+				return err
+			}
+		}
+		if err := p.ob.SyncDirty(); err != nil {
 			return err
 		}
-		if err := p.send(ctx, rec); err != nil {
+		if err != nil {
 			if ctx.Err() != nil {
 				break
 			}
@@ -320,12 +342,6 @@ func (p *Publisher) Run(ctx context.Context) error {
 		}
 		backoff = 0
 		p.connected.Store(true)
-		if rec.Public && rec.Kind == KindState {
-			p.applyPublic(rec) // in case it was sent before the due-state scan saw it
-		}
-		if err := p.ob.Ack(rec.Seq); err != nil {
-			return err
-		}
 	}
 	return nil
 }
@@ -350,7 +366,7 @@ func (p *Publisher) connect(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
-	js, err := jetstream.New(nc)
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncTimeout(p.o.PublishTimeout), jetstream.WithPublishAsyncMaxPending(4*p.o.MaxInFlight))
 	if err != nil {
 		nc.Close()
 		return fmt.Errorf("jetstream: %w", err)
@@ -395,26 +411,68 @@ func (p *Publisher) setup(ctx context.Context, load bool) error {
 	return nil
 }
 
-func (p *Publisher) send(ctx context.Context, r Record) error {
+func toMsg(r Record) *nats.Msg {
+	m := nats.NewMsg(r.Subject)
+	m.Data = r.Data
+	m.Header.Set(jetstream.MsgIDHeader, r.MsgID)
+	return m
+}
+
+// sendBatch publishes recs pipelined (JetStream publishes asynchronously,
+// core ones on the same connection) and waits for the acknowledgements in
+// order. It returns how many leading records are delivered and, if not all,
+// why. Records after a failed one may have been stored too: they are sent
+// again and the stream drops them by message id.
+func (p *Publisher) sendBatch(ctx context.Context, recs []Record) (int, error) {
 	p.mu.Lock()
 	nc, js := p.nc, p.js
 	p.mu.Unlock()
 	if nc == nil {
-		return errors.New("not connected")
+		return 0, errors.New("not connected")
 	}
 	ctx, cancel := context.WithTimeout(ctx, p.o.PublishTimeout)
 	defer cancel()
-	m := nats.NewMsg(r.Subject)
-	m.Data = r.Data
-	m.Header.Set(jetstream.MsgIDHeader, r.MsgID)
-	switch r.Target {
-	case TargetCore:
-		if err := nc.PublishMsg(m); err != nil {
-			return err
+	futs := make([]jetstream.PubAckFuture, 0, len(recs))
+	firstCore := -1
+	var submitErr error
+	for i, r := range recs {
+		m := toMsg(r)
+		if r.Target == TargetCore {
+			if submitErr = nc.PublishMsg(m); submitErr != nil {
+				break
+			}
+			if firstCore < 0 {
+				firstCore = i
+			}
+			futs = append(futs, nil)
+			continue
 		}
-		return nc.FlushWithContext(ctx)
-	default:
-		_, err := js.PublishMsg(ctx, m)
-		return err
+		f, err := js.PublishMsgAsync(m, jetstream.WithRetryAttempts(0)) // retries are ours, in order
+		if err != nil {
+			submitErr = err
+			break
+		}
+		futs = append(futs, f)
 	}
+	if firstCore >= 0 {
+		if err := nc.FlushWithContext(ctx); err != nil {
+			return 0, err // conservative: resend from the start (ids dedup the rest)
+		}
+	}
+	for i, f := range futs {
+		if f == nil {
+			continue
+		}
+		select {
+		case <-f.Ok():
+		case err := <-f.Err():
+			return i, err
+		case <-ctx.Done():
+			return i, fmt.Errorf("waiting for ack: %w", ctx.Err())
+		}
+	}
+	if submitErr != nil {
+		return len(futs), submitErr
+	}
+	return len(futs), nil
 }

@@ -41,6 +41,7 @@ type boardRun struct {
 	ctx      context.Context
 	status   broadcast.BoardStatus
 	lostOnce bool
+	blind    *blindRun // the blind player's board (blind_run.go), or nil
 }
 
 // run is the board goroutine.
@@ -75,6 +76,7 @@ func (br *boardRun) run(ctx context.Context) error {
 	var lw sync.WaitGroup
 	lw.Go(func() { br.lk.Run(ctx) })
 	defer lw.Wait()
+	blindEvs, timeReqs := br.startBlind(ctx, &lw)
 
 	tick := time.NewTicker(br.h.o.Tick)
 	defer tick.Stop()
@@ -91,6 +93,14 @@ func (br *boardRun) run(ctx context.Context) error {
 			br.event(ev)
 		case <-tick.C:
 			br.apply(br.s.Tick(br.h.o.Now()))
+		case ev, ok := <-blindEvs:
+			if !ok {
+				blindEvs = nil
+				continue
+			}
+			br.blindEvent(ev)
+		case req := <-timeReqs:
+			br.answerTime(req)
 		case c := <-br.cmds:
 			st, err := br.s.Command(c.cmd, br.h.o.Now())
 			if err == nil {
@@ -193,6 +203,8 @@ func (br *boardRun) apply(st Step) {
 			err = sink.PublishBoardStatus(p)
 		case *arbiter.Alert:
 			err = sink.PublishAlert(g, p.ID, p)
+		case broadcast.Announcement:
+			err = br.announce(p)
 		case *arbiter.ClockCommand:
 			br.clockCommand(p)
 		}

@@ -78,7 +78,7 @@ func (h *Hall) answer(ctx context.Context, m *nats.Msg) {
 		reply(fmt.Errorf("bad game in subject %s: %w", m.Subject, err))
 		return
 	}
-	br, ok := h.byGame[g]
+	br, ok := h.current(g)
 	if !ok {
 		reply(fmt.Errorf("no game %s in this hall", g))
 		return

@@ -97,6 +97,8 @@ func (h *Hall) Run(ctx context.Context) error {
 	defer cancel()
 	var wg sync.WaitGroup
 	errs := make(chan error, len(h.boards))
+	h.prepareBlind()
+	h.serveRelayTimes(ctx, &wg)
 	for _, br := range h.boards {
 		wg.Add(1)
 		go func() {
@@ -164,9 +166,10 @@ func (h *Hall) Health() error {
 }
 
 // Record returns a copy of the current record of game g (ok false when the
-// hall has no such game or it has not started). Safe for concurrent use.
+// hall has no such game, it has not started, or its board has moved on to
+// a next game). Safe for concurrent use.
 func (h *Hall) Record(g broadcast.GameID) (Record, bool) {
-	br, ok := h.byGame[g]
+	br, ok := h.current(g)
 	if !ok {
 		return Record{}, false
 	}

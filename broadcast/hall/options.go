@@ -41,6 +41,9 @@ type Board struct {
 	// WhiteRight: White's time is on the clock's right display (for clock
 	// commands). The default is White on the left.
 	WhiteRight bool
+	// Blind: the blind player's own board, for a game relayed under FIDE
+	// Laws Appendix D (with Session.Blind; blind_run.go). Nil: one board.
+	Blind *BlindBoard
 }
 
 // Options configure a Hall. Boards and Sink are required; DataDir is

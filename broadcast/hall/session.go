@@ -47,6 +47,12 @@ type SessionOptions struct {
 	// the start (a Correction), and after a result it is ignored (players
 	// set the pieces up for the next round).
 	NewGameOnSetup bool
+	// NextGame, when set, makes a start position set up after the game
+	// has a result the board's next game, with the Info it returns for
+	// the finished game's (e.g. NextRound: the same board of the next
+	// round); nextgame.go. Nil: after a result the board is not followed
+	// until the arbiter resumes the game (one game per board and run).
+	NextGame func(finished Info) Info
 	// GestureNoResult: a result gesture (kings in the centre, a magic
 	// piece) only raises the adjudicator's alert. By default it also
 	// records a provisional result (Result.Provisional, termination
@@ -54,6 +60,9 @@ type SessionOptions struct {
 	// set_result: the players did signal the end of the game, and the PGN
 	// should say so, but the arbiter decides.
 	GestureNoResult bool
+	// Blind: the game is relayed for a blind player on a second board
+	// (FIDE Laws Appendix D; blind.go). Nil: one board.
+	Blind *Blind
 }
 
 // Step is what one input caused, in order: payloads to publish
@@ -77,6 +86,7 @@ type Session struct {
 	start   rules.Position
 	running rules.Color // last reading's running side
 	lastClk time.Time   // last ClockEvent published
+	relay   *relayState // with SessionOptions.Blind (blind.go)
 }
 
 // NewSession starts a game, or resumes rec when it is not nil: the tracker
@@ -132,6 +142,11 @@ func (s *Session) rebuild(at time.Time) error {
 		to.Setup = board.ChessSetup(v)
 	}
 	to.IllegalStands = s.o.RuleSet.Illegal.Window == ruleset.UntilOpponentMoves
+	if s.o.Blind != nil {
+		s.adj = arbiter.New(arbiter.GameInfo{ID: s.rec.Info.Game.String(), White: s.rec.Info.White, Black: s.rec.Info.Black},
+			s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, Start: start, MidGame: len(s.rec.Moves) > 0})
+		return s.newRelay(to, start, at)
+	}
 	tr, err := board.New(to)
 	if err != nil {
 		return fmt.Errorf("hall: game %s: tracker: %w", s.rec.Info.Game, err)
@@ -180,6 +195,9 @@ func (s *Session) over() bool { return s.rec.Result != "" && s.rec.Result != "*"
 
 // Message feeds one DGT message that arrived at at.
 func (s *Session) Message(at time.Time, m dgt.Message) Step {
+	if s.relay != nil {
+		return s.MessageFrom(board.SightedBoard, at, m)
+	}
 	var st Step
 	s.handle(board.FeedMessage(s.tr, at, m), &st)
 	return st
@@ -188,6 +206,10 @@ func (s *Session) Message(at time.Time, m dgt.Message) Step {
 // Tick lets time pass (settle windows, holds, stable windows).
 func (s *Session) Tick(at time.Time) Step {
 	var st Step
+	if s.relay != nil {
+		s.relayStep(s.relay.r.Tick(at), &st)
+		return st
+	}
 	s.handle(s.tr.Tick(at), &st)
 	return st
 }
@@ -196,6 +218,10 @@ func (s *Session) Tick(at time.Time) Step {
 // are completed.
 func (s *Session) Finish(at time.Time) Step {
 	var st Step
+	if s.relay != nil {
+		s.relayStep(s.relay.r.Finish(at), &st)
+		return st
+	}
 	s.handle(s.tr.Finish(at), &st)
 	return st
 }
@@ -232,6 +258,9 @@ func (s *Session) handle(evs []board.Event, st *Step) {
 			// clock; the arbiter's set_result "*" resumes it.
 			if c, ok := ev.(board.ClockChanged); ok {
 				s.clock(c, st)
+			}
+			if e, ok := ev.(board.SetupDetected); ok && s.o.NextGame != nil {
+				s.nextGame(e, st)
 			}
 			continue
 		}
@@ -290,7 +319,11 @@ func (s *Session) outputs(outs []arbiter.Output, at time.Time, st *Step) {
 			}
 		case *arbiter.Correction:
 			// An arbiter command (reinstate): the tracker goes back too.
-			evs, err := s.tr.Reinstate(o.At, o.Ply)
+			reinstate := s.tr.Reinstate
+			if s.relay != nil {
+				reinstate = s.relay.r.Reinstate
+			}
+			evs, err := reinstate(o.At, o.Ply)
 			if err != nil {
 				st.Out = append(st.Out, s.internalAlert(o.At, err))
 			}

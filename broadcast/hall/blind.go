@@ -1,0 +1,217 @@
+package hall
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/board"
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/announce"
+	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+)
+
+// Blind makes a session a game relayed for a blind player (FIDE Laws 2018
+// Appendix D; specs/fide-laws.md §13.4): two boards, one record, each move
+// announced. See [board.Relay] for how the two boards are followed.
+type Blind struct {
+	// Side is the blind player's colour.
+	Side rules.Color
+	// Lang is the announcement language (interfaces.md §3.5).
+	Lang announce.Lang
+	// Announce tunes the texts (style, check words).
+	Announce announce.Options
+	// Relay tunes the relay: the blind board's tracker (BlindBoard),
+	// MismatchAfter, MirrorWithin, ClockOn. Start, Blind and Sighted are
+	// filled in by the session (Sighted from SessionOptions.Tracker).
+	Relay board.RelayOptions
+}
+
+// DefaultBlind returns the relay settings of a blind player of colour side
+// announced in lang: the board package's defaults ([board.DefaultMismatchAfter],
+// [board.DefaultMirrorWithin], the clock on the sighted board), long
+// announcements with check and mate, and the blind board read as the hall
+// reads boards (turned boards, kings in the centre).
+func DefaultBlind(side rules.Color, lang announce.Lang) *Blind {
+	return &Blind{Side: side, Lang: lang, Relay: board.RelayOptions{BlindBoard: DefaultTrackerOptions()}}
+}
+
+// TimeSnapshot is what the talking clock announces (D.2.6.1, D.2.10.4):
+// the last clock reading and when it was taken, and the moves completed.
+type TimeSnapshot struct {
+	Clock *board.ClockReading // nil: no clock reading yet
+	At    time.Time
+	Moves int // full moves completed
+	Ply   int
+}
+
+// relayState is the blind-relay part of a Session.
+type relayState struct {
+	r    *board.Relay
+	last *board.ClockReading
+	at   time.Time
+}
+
+// newRelay builds the relay of the session and replays the record into it
+// (both boards read the recorded position, as after reconnecting).
+func (s *Session) newRelay(to board.Options, start rules.Position, at time.Time) error {
+	ro := s.o.Blind.Relay
+	ro.Start, ro.Blind, ro.Sighted = start, s.o.Blind.Side, to
+	if ro.BlindBoard.Completion != board.Release {
+		ro.BlindBoard.Completion = board.Release
+	}
+	r, err := board.NewRelay(ro)
+	if err != nil {
+		return fmt.Errorf("hall: game %s: relay: %w", s.rec.Info.Game, err)
+	}
+	s.relay = &relayState{r: r}
+	s.tr = r.Tracker(board.SightedBoard)
+	pos := start
+	for i, m := range s.rec.Moves {
+		mv, err := pos.ParseMove(m.UCI)
+		if err == nil {
+			pos, err = pos.Play(mv)
+		}
+		if err != nil {
+			return fmt.Errorf("%w: game %s ply %d %s: %v", ErrReplay, s.rec.Info.Game, i+1, m.UCI, err)
+		}
+		pl := pos.Placement()
+		var evs []board.Event
+		for _, b := range []board.Which{board.SightedBoard, board.BlindBoard} {
+			p := pl
+			if b == board.SightedBoard && s.rec.Rotated {
+				p = rotatePlacement(pl)
+			}
+			evs = append(evs, r.Dump(b, at, p)...)
+		}
+		evs = append(evs, r.Finish(at)...)
+		for _, ev := range evs {
+			s.adj.Handle(deref(ev))
+		}
+		if r.Completed() != i+1 {
+			return fmt.Errorf("%w: game %s ply %d %s: the relay did not take it", ErrReplay, s.rec.Info.Game, i+1, m.UCI)
+		}
+	}
+	return nil
+}
+
+// Relay returns the blind-player relay (nil when the game has none).
+func (s *Session) Relay() *board.Relay {
+	if s.relay == nil {
+		return nil
+	}
+	return s.relay.r
+}
+
+// MessageFrom feeds one DGT message from board b of a relayed game (the
+// sighted player's or the blind player's). Without a relay, every message
+// is the one board's.
+func (s *Session) MessageFrom(b board.Which, at time.Time, m dgt.Message) Step {
+	if s.relay == nil {
+		if b == board.SightedBoard {
+			return s.Message(at, m)
+		}
+		return Step{}
+	}
+	var st Step
+	s.relayStep(s.relay.r.Feed(b, at, m), &st)
+	return st
+}
+
+// relayStep applies relay events: each one through the session's usual
+// handling, plus an Announcement after every move the record takes and an
+// arbiter alert for every board mismatch.
+func (s *Session) relayStep(evs []board.Event, st *Step) {
+	for _, ev := range evs {
+		switch e := ev.(type) {
+		case *board.BoardMismatch:
+			st.Out = append(st.Out, s.mismatchAlert(e))
+			continue
+		case *board.BoardsAgree:
+			continue
+		case *board.ClockChanged:
+			c := e.Clock
+			s.relay.last, s.relay.at = &c, e.At
+		}
+		n := len(s.rec.Moves)
+		s.handle([]board.Event{ev}, st)
+		if mc, ok := ev.(*board.MoveCompleted); ok && len(s.rec.Moves) == n+1 {
+			if a, ok := s.announceMove(mc); ok {
+				st.Out = append(st.Out, a)
+			}
+		}
+	}
+}
+
+// announceMove writes the announcement of a recorded move.
+func (s *Session) announceMove(e *board.MoveCompleted) (broadcast.Announcement, bool) {
+	prev := s.relay.r.PositionAt(e.Ply - 1)
+	if prev == nil {
+		return broadcast.Announcement{}, false
+	}
+	text, err := announce.Move(prev, e.Move, s.o.Blind.Lang, s.o.Blind.Announce)
+	if err != nil {
+		return broadcast.Announcement{}, false
+	}
+	return broadcast.Announcement{Game: s.rec.Info.Game, Ply: len(s.rec.Moves), Lang: string(s.o.Blind.Lang),
+		Text: text, UCI: e.UCI, Kind: broadcast.AnnounceMove, At: broadcast.T(e.At)}, true
+}
+
+// TimeAnnouncement returns the talking-clock announcement (kind "time") at
+// now: the last clock reading with the running side's time counted down
+// since, and the moves completed. ok is false without a relay.
+func (s *Session) TimeAnnouncement(now time.Time) (broadcast.Announcement, bool, error) {
+	if s.relay == nil {
+		return broadcast.Announcement{}, false, nil
+	}
+	ply := len(s.rec.Moves)
+	c := announce.Clock{Moves: ply / 2}
+	if l := s.relay.last; l != nil {
+		c.White, c.Black = l.White, l.Black
+		if d := now.Sub(s.relay.at); d > 0 {
+			switch l.Running {
+			case rules.White:
+				c.White -= d
+			case rules.Black:
+				c.Black -= d
+			}
+		}
+	}
+	text, err := announce.Time(c, s.o.Blind.Lang)
+	if err != nil {
+		return broadcast.Announcement{}, true, err
+	}
+	return broadcast.Announcement{Game: s.rec.Info.Game, Ply: ply, Lang: string(s.o.Blind.Lang), Text: text,
+		Kind: broadcast.AnnounceTime, At: broadcast.T(now)}, true, nil
+}
+
+// mismatchAlert is the arbiter's alert for a board mismatch (D.2.9,
+// RV-6): critical, never corrected by the daemon; it proposes the D.2.9
+// procedure.
+func (s *Session) mismatchAlert(e *board.BoardMismatch) *arbiter.Alert {
+	g := s.rec.Info.Game
+	geo := s.start.Geometry()
+	var names []string
+	for _, q := range e.Squares {
+		names = append(names, geo.Name(q))
+	}
+	who := "the sighted player's board"
+	if e.Board == board.BlindBoard {
+		who = "the blind player's board"
+	}
+	msg := fmt.Sprintf("%s differs from the game from ply %d on squares %s", who, e.Ply, strings.Join(names, ", "))
+	if e.Late {
+		msg = fmt.Sprintf("ply %d was announced but not executed on %s (squares %s)", e.Ply, who, strings.Join(names, ", "))
+	}
+	msg += ". Correct with both scoresheets (D.2.9): if they agree, the wrong board is adjusted; if not, retrace to where they agree and set the clocks."
+	ev := make([]arbiter.Evidence, 0, len(names))
+	for _, n := range names {
+		ev = append(ev, arbiter.Evidence{At: e.At, Square: n, Event: "mismatch"})
+	}
+	return &arbiter.Alert{ID: fmt.Sprintf("%s.%s.%s.%d.%d", g, KindBoardMismatch, e.Board, e.Ply, e.Since.UnixMilli()),
+		Game: g.String(), Kind: KindBoardMismatch, Severity: arbiter.Crit, Article: "D.2.9", Ply: e.Ply,
+		Message: msg, Evidence: ev, At: e.At,
+		Proposal: map[string]any{"board": e.Board.String(), "squares": names, "record": e.Record, "on_board": e.OnBoard}}
+}

@@ -1,0 +1,265 @@
+package hall
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/board"
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/rules/announce"
+	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/nats-io/nats.go"
+)
+
+// BlindBoard is the blind player's own board of a relayed game
+// (Board.Blind; the game's relay settings are Board.Session.Blind).
+type BlindBoard struct {
+	// ID names the board in <p>.board.<id>.status and its recording
+	// directory; default "<board ID>-blind".
+	ID string
+	// Port is the device path, for the status (informational).
+	Port string
+	// Open opens the blind player's board (every reconnect calls it).
+	Open link.Opener
+	// Link tunes its transport.
+	Link link.Options
+	// Speaker speaks the announcements (relay.speak); nil: no speech. It
+	// runs on its own goroutine: the board goroutine never waits for it.
+	Speaker *announce.Speaker
+}
+
+// SpeechQueue is how many announcements wait for the voice; more are
+// dropped (and logged): a voice far behind the game helps nobody.
+const SpeechQueue = 16
+
+// blindRun is the blind-relay part of a board goroutine.
+type blindRun struct {
+	b      BlindBoard
+	speech chan broadcast.Announcement
+	times  chan timeRequest
+	status broadcast.BoardStatus
+}
+
+type timeRequest struct {
+	reply chan timeReply
+}
+
+type timeReply struct {
+	a   broadcast.Announcement
+	err error
+}
+
+// ErrNoRelay: a time request names a game without a blind-player relay.
+var ErrNoRelay = errors.New("hall: the game has no blind-player relay")
+
+// prepareBlind sets up the relay state of every board with a blind
+// player's board, before any goroutine starts.
+func (h *Hall) prepareBlind() {
+	for _, br := range h.boards {
+		if br.b.Blind == nil || br.b.Session.Blind == nil {
+			continue
+		}
+		bb := *br.b.Blind
+		if bb.ID == "" {
+			bb.ID = br.b.ID + "-blind"
+		}
+		br.blind = &blindRun{b: bb, times: make(chan timeRequest)}
+		if bb.Speaker != nil {
+			br.blind.speech = make(chan broadcast.Announcement, SpeechQueue)
+		}
+	}
+}
+
+// startBlind starts the blind board's link (and the voice) of br; it
+// returns the link's events (nil without a blind board) and the time
+// requests.
+func (br *boardRun) startBlind(ctx context.Context, wg *sync.WaitGroup) (<-chan link.Event, <-chan timeRequest) {
+	bl := br.blind
+	if bl == nil {
+		return nil, nil
+	}
+	lo := bl.b.Link
+	if lo.Logger == nil {
+		lo.Logger = br.log.With("blind_board", bl.b.ID)
+	}
+	open := bl.b.Open
+	if br.h.o.Record {
+		open = recordingOpener(open, br.h.o.DataDir, bl.b.ID, br.h.o.Now, br.log)
+	}
+	lk := link.New(open, lo)
+	bl.status = broadcast.BoardStatus{BoardID: bl.b.ID, Port: bl.b.Port}
+	wg.Go(func() { lk.Run(ctx) })
+	if bl.speech != nil {
+		sp, log := bl.b.Speaker, br.log
+		wg.Go(func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case a := <-bl.speech:
+					name := fmt.Sprintf("%s-%d-%s", a.Game, a.Ply, a.Kind)
+					if _, err := sp.Speak(ctx, announce.Lang(a.Lang), a.Text, name); err != nil && ctx.Err() == nil {
+						log.Warn("announcement not spoken", "err", err)
+					}
+				}
+			}
+		})
+	}
+	return lk.Events(), bl.times
+}
+
+// blindEvent handles one event of the blind player's board link.
+func (br *boardRun) blindEvent(ev link.Event) {
+	bl := br.blind
+	switch e := ev.(type) {
+	case link.Connected:
+		bl.status.Connected, bl.status.Error = true, ""
+		bl.status.Version, bl.status.Serial = e.Version.String(), e.Serial
+		bl.status.LastSeen, bl.status.At = broadcast.T(e.At), broadcast.T(e.At)
+		br.log.Info("blind player's board connected", "serial", e.Serial)
+		br.apply(Step{Out: []any{bl.status}})
+	case link.Message:
+		bl.status.LastSeen = broadcast.T(e.At)
+		br.apply(br.s.MessageFrom(board.BlindBoard, e.At, e.Msg))
+	case link.Disconnected:
+		msg := "disconnected"
+		if e.Err != nil {
+			msg = e.Err.Error()
+		}
+		bl.status.Connected, bl.status.Error, bl.status.At = false, msg, broadcast.T(e.At)
+		br.log.Warn("blind player's board disconnected", "err", msg)
+		st := br.s.Device(e.At, arbiter.DeviceBoard, true, "blind player's board "+bl.b.Port+": "+msg)
+		st.Out = append([]any{bl.status}, st.Out...)
+		br.apply(st)
+	}
+}
+
+// answerTime answers a time request on the board goroutine: the
+// announcement is published and spoken like any other, and returned.
+func (br *boardRun) answerTime(req timeRequest) {
+	a, ok, err := br.s.TimeAnnouncement(br.h.o.Now())
+	if !ok && err == nil {
+		err = ErrNoRelay
+	}
+	if err == nil {
+		br.apply(Step{Out: []any{a}})
+	}
+	req.reply <- timeReply{a: a, err: err}
+}
+
+// announce publishes an announcement on <p>.relay.<g>.announce (when the
+// sink can: *broadcast.Publisher does) and hands it to the voice without
+// waiting.
+func (br *boardRun) announce(a broadcast.Announcement) error {
+	if bl := br.blind; bl != nil && bl.speech != nil {
+		select {
+		case bl.speech <- a:
+		default:
+			br.log.Warn("voice behind: announcement not spoken", "ply", a.Ply, "kind", a.Kind)
+		}
+	}
+	if p, ok := br.h.o.Sink.(interface {
+		PublishAnnouncement(broadcast.Announcement) error
+	}); ok {
+		return p.PublishAnnouncement(a)
+	}
+	return nil
+}
+
+// TimeSubject is the request subject of the talking clock of game g
+// (D.2.6.1, D.2.10.4): <p>.api.relay.<g>.time. It is under <p>.api, not
+// <p>.relay, because clients may not publish on the daemon's feed subjects
+// (broadcast.Permissions).
+func TimeSubject(prefix string, g broadcast.GameID) string {
+	return prefix + ".api.relay." + g.String() + ".time"
+}
+
+// serveRelayTimes answers <p>.api.relay.*.*.*.time requests with the
+// Announcement JSON of kind "time" (or {"ok":false,"error":…}) while ctx
+// lasts, on its own connection from Options.Commands.
+func (h *Hall) serveRelayTimes(ctx context.Context, wg *sync.WaitGroup) {
+	any := false
+	for _, br := range h.boards {
+		any = any || br.blind != nil
+	}
+	if !any || h.o.Commands == nil {
+		return
+	}
+	wg.Go(func() {
+		backoff := 100 * time.Millisecond
+		for ctx.Err() == nil {
+			nc, err := h.o.Commands(ctx)
+			if err != nil {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(backoff):
+				}
+				backoff = min(2*backoff, 5*time.Second)
+				continue
+			}
+			backoff = 100 * time.Millisecond
+			closed := make(chan struct{})
+			nc.SetClosedHandler(func(*nats.Conn) { close(closed) })
+			sub, err := nc.Subscribe(h.o.Subjects.Prefix+".api.relay.*.*.*.time", func(m *nats.Msg) { h.answerTime(ctx, m) })
+			if err == nil {
+				err = nc.Flush()
+			}
+			if err != nil {
+				h.log.Warn("relay time requests: subscribe failed", "err", err)
+				nc.Close()
+				continue
+			}
+			select {
+			case <-ctx.Done():
+				sub.Unsubscribe()
+				nc.Close()
+				return
+			case <-closed:
+			}
+		}
+	})
+}
+
+// answerTime replies to one time request.
+func (h *Hall) answerTime(ctx context.Context, m *nats.Msg) {
+	fail := func(err error) {
+		b, _ := json.Marshal(map[string]any{"ok": false, "error": err.Error()})
+		m.Respond(b)
+	}
+	tok := strings.Split(m.Subject, ".")
+	if len(tok) < 4 {
+		fail(ErrNoRelay)
+		return
+	}
+	g, err := broadcast.ParseGameID(strings.Join(tok[len(tok)-4:len(tok)-1], "."))
+	if err != nil {
+		fail(err)
+		return
+	}
+	br, ok := h.byGame[g]
+	if !ok || br.blind == nil {
+		fail(fmt.Errorf("%w: %s", ErrNoRelay, g))
+		return
+	}
+	req := timeRequest{reply: make(chan timeReply, 1)}
+	select {
+	case br.blind.times <- req:
+	case <-ctx.Done():
+		fail(ctx.Err())
+		return
+	}
+	r := <-req.reply
+	if r.err != nil {
+		fail(r.err)
+		return
+	}
+	b, _ := json.Marshal(r.a)
+	m.Respond(b)
+}

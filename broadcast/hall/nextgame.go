@@ -1,0 +1,74 @@
+package hall
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/board"
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/pgn"
+)
+
+// NextRound is a SessionOptions.NextGame that numbers the next game of a
+// board as the same board of the next round, with the same players: the
+// usual shape of a hall where each board keeps its table number.
+func NextRound(prev Info) Info {
+	prev.Game.Round++
+	return prev
+}
+
+// nextGame starts the board's next game after a set-up seen once the game
+// has a result (SessionOptions.NextGame): the finished record is returned
+// in Step.Finished, a fresh record and adjudicator take over, and the
+// tracker (which reset itself on the set-up) carries on. A NextGame that
+// returns the same or an invalid game id starts nothing: the arbiter is
+// told, and the board stays on the finished game.
+func (s *Session) nextGame(e board.SetupDetected, st *Step) {
+	info := s.o.NextGame(s.rec.Info)
+	if err := info.Game.Validate(); err != nil || info.Game == s.rec.Info.Game {
+		if err == nil {
+			err = fmt.Errorf("next game has the same id %s", info.Game)
+		}
+		st.Out = append(st.Out, s.internalAlert(e.At, fmt.Errorf("no next game after a set-up: %w", err)))
+		return
+	}
+	fen := ""
+	if e.Position != nil && e.Position.FEN() != s.start.FEN() {
+		fen = e.Position.FEN()
+	}
+	if p, err := pgn.ChessPosition(s.rec.variant(), fen); err == nil {
+		s.start = p
+	}
+	st.Finished = append(st.Finished, s.rec)
+	s.o.Info = info
+	s.rec = NewRecord(info, fen, e.At)
+	if s.tr != nil {
+		s.rec.Rotated = s.tr.Rotated()
+	}
+	s.running = rules.NoColor
+	s.lastClk = time.Time{}
+	st.Changed = true
+	s.adj = arbiter.New(arbiter.GameInfo{ID: info.Game.String(), White: info.White, Black: info.Black},
+		s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, Start: s.start})
+	s.adj.Handle(e)
+}
+
+// current returns the board whose current game is g: the game it is
+// following now (after NextGame, a later round's), or its configured game
+// before it started.
+func (h *Hall) current(g broadcast.GameID) (*boardRun, bool) {
+	for _, br := range h.boards {
+		br.mu.Lock()
+		cur := br.b.Session.Info.Game
+		if br.snap != nil {
+			cur = br.snap.Info.Game
+		}
+		br.mu.Unlock()
+		if cur == g {
+			return br, true
+		}
+	}
+	return nil, false
+}
