@@ -70,8 +70,9 @@ func (e *SyntaxError) Unwrap() error { return e.Err }
 // MoveError is a move that does not resolve against the position: an
 // illegal or ambiguous move, or text that is not a move. Ply counts
 // half-moves of the line from 1; Variation is true when the move stood in
-// a variation rather than the main line. Err wraps the rules package's
-// error (errors.Is(err, rules.ErrIllegalMove) for illegal moves).
+// a variation rather than the main line. Err wraps ErrBadMove and the
+// rules package's error (errors.Is(err, rules.ErrIllegalMove) for illegal
+// moves). From Write, Line and Col are 0 and Text is the move in UCI.
 type MoveError struct {
 	Game      GameRef
 	Line, Col int

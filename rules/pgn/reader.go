@@ -20,6 +20,14 @@ const (
 	SkipVariations
 )
 
+// String returns "keep" or "skip".
+func (m VariationMode) String() string {
+	if m == SkipVariations {
+		return "skip"
+	}
+	return "keep"
+}
+
 // MaxVariationDepth is how deeply variations may nest in KeepVariations
 // mode; deeper nesting is a *SyntaxError wrapping ErrTooDeep.
 const MaxVariationDepth = 64
@@ -75,6 +83,29 @@ func NewReader(r io.Reader, opts ReaderOptions) *Reader {
 	return &Reader{s: newScanner(r), opts: opts, newPos: np, scratch: make([]byte, 0, 256)}
 }
 
+// ReadAll reads every game of r. Bad games do not stop it: their errors
+// are returned in errs in order, and a game cut at a bad move (see
+// Reader.Next) is in games too. An I/O error ends the reading and is the
+// last entry of errs.
+func ReadAll(r io.Reader, opts ReaderOptions) (games []*Game, errs []error) {
+	rd := NewReader(r, opts)
+	for {
+		g, err := rd.Next()
+		if err == io.EOF {
+			return games, errs
+		}
+		if g != nil {
+			games = append(games, g)
+		}
+		if err != nil {
+			errs = append(errs, err)
+			if rd.err != nil {
+				return games, errs
+			}
+		}
+	}
+}
+
 // peek returns the kind of the next unconsumed token.
 func (r *Reader) peek() tokKind {
 	if !r.peeked {
@@ -97,11 +128,15 @@ func (r *Reader) Next() (*Game, error) {
 		return nil, r.err
 	}
 	g, err := r.next()
+	if err == nil {
+		// A complete game: a read error after it shows on the next call.
+		return g, nil
+	}
 	if ioErr := r.s.ioErr(); ioErr != nil {
+		// The input stopped inside this game: the read error, not the
+		// syntax it left, is the news.
 		r.err = ioErr
-		if err == nil || err == io.EOF {
-			return nil, ioErr
-		}
+		return nil, ioErr
 	}
 	return g, err
 }

@@ -324,13 +324,23 @@ func (e *errReader) Read(p []byte) (int, error) {
 
 func TestIOErrorIsSticky(t *testing.T) {
 	boom := errors.New("boom")
-	r := NewReader(&errReader{data: "[Event \"A\"]\n1. e4 *\n[Event \"B\"]\n1. d4", err: boom}, parseOnly)
-	if g, err := r.Next(); err != nil || g.Tag("Event") != "A" {
-		t.Fatalf("first game %v %v", g, err)
+	tests := []struct{ name, data string }{
+		{"inside the second game", "[Event \"A\"]\n1. e4 *\n[Event \"B\"]\n1. d4"},
+		{"inside a comment", "[Event \"A\"]\n1. e4 *\n[Event \"B\"]\n1. d4 {"},
+		{"after the first game", "[Event \"A\"]\n1. e4 *"},
+		{"after the first game, newline", "[Event \"A\"]\n1. e4 *\n"},
 	}
-	for i := 0; i < 2; i++ {
-		if _, err := r.Next(); !errors.Is(err, boom) {
-			t.Fatalf("call %d: %v, want boom", i, err)
+	for _, tt := range tests {
+		for _, opts := range []ReaderOptions{parseOnly, {}} {
+			r := NewReader(&errReader{data: tt.data, err: boom}, opts)
+			if g, err := r.Next(); err != nil || g.Tag("Event") != "A" {
+				t.Fatalf("%s: first game %v %v", tt.name, g, err)
+			}
+			for i := 0; i < 2; i++ {
+				if g, err := r.Next(); !errors.Is(err, boom) || g != nil {
+					t.Fatalf("%s: call %d: %v %v, want boom", tt.name, i, g, err)
+				}
+			}
 		}
 	}
 }
@@ -345,3 +355,28 @@ func TestZeroReadsDoNotHang(t *testing.T) {
 type zeroReader struct{}
 
 func (zeroReader) Read([]byte) (int, error) { return 0, nil }
+
+func TestReadAll(t *testing.T) {
+	text := "[Event \"A\"]\n1. e4 *\n[Event \"B\"]\n1. e4 e5 2. Ke3 *\n[Event \"C\"]\n1. d4 {open\n[Event \"D\"]\n1. c4 *\n"
+	games, errs := ReadAll(strings.NewReader(text), ReaderOptions{})
+	var names []string
+	for _, g := range games {
+		names = append(names, g.Tag("Event"))
+	}
+	if !reflect.DeepEqual(names, []string{"A", "B", "D"}) {
+		t.Errorf("games %v", names)
+	}
+	var me *MoveError
+	var se *SyntaxError
+	if len(errs) != 2 || !errors.As(errs[0], &me) || !errors.As(errs[1], &se) || me.Game.Event != "B" || se.Game.Event != "C" {
+		t.Errorf("errors %v", errs)
+	}
+	boom := errors.New("boom")
+	games, errs = ReadAll(&errReader{data: "[Event \"A\"]\n1. e4 *\n", err: boom}, ReaderOptions{})
+	if len(games) != 1 || len(errs) != 1 || !errors.Is(errs[0], boom) {
+		t.Errorf("with I/O error: %d games, errors %v", len(games), errs)
+	}
+	if SkipVariations.String() != "skip" || KeepVariations.String() != "keep" {
+		t.Error("VariationMode.String")
+	}
+}

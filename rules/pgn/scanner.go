@@ -116,10 +116,11 @@ func (s *scanner) skipLine() {
 	}
 }
 
-// ioErr returns the read error that stopped the scanner, or nil for a
-// clean end of input.
+// ioErr returns the read error that stopped the scanner: non-nil only
+// once every byte read before the error has been consumed (a lookahead
+// may meet the error early) and the error is not a clean io.EOF.
 func (s *scanner) ioErr() error {
-	if s.rerr == io.EOF {
+	if s.rerr == io.EOF || s.p < s.n {
 		return nil
 	}
 	return s.rerr
