@@ -311,48 +311,10 @@ func (o *Outbox) readLocked(e qentry) (Record, error) {
 	return rec, nil
 }
 
-// Next returns the pending record to send first at now: of the records due,
-// the one with the earliest due time (then the lowest sequence). When none is
-// due, ok is false and wake is the earliest future due time (zero when
+// NextBatch returns up to max pending records due at now, in the order they
+// must be sent (earliest due first, then lowest sequence), without removing
+// them. When none is due, wake is the earliest future due time (zero when
 // nothing is pending).
-func (o *Outbox) Next(now time.Time) (rec Record, ok bool, wake time.Time, err error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.closed {
-		return Record{}, false, time.Time{}, ErrClosed
-	}
-	t := now.UnixMilli()
-	best := -1
-	var bestE qentry
-	var earliest int64
-	for c := range o.queues {
-		if o.heads[c] >= len(o.queues[c]) {
-			continue
-		}
-		e := o.queues[c][o.heads[c]]
-		if e.due > t {
-			if earliest == 0 || e.due < earliest {
-				earliest = e.due
-			}
-			continue
-		}
-		if best < 0 || e.due < bestE.due || e.due == bestE.due && e.seq < bestE.seq {
-			best, bestE = c, e
-		}
-	}
-	if best < 0 {
-		if earliest != 0 {
-			wake = time.UnixMilli(earliest)
-		}
-		return Record{}, false, wake, nil
-	}
-	rec, err = o.readLocked(bestE)
-	return rec, err == nil, time.Time{}, err
-}
-
-// NextBatch is [Outbox.Next] for up to max records: the due records in the
-// order they must be sent (earliest due first, then lowest sequence), without
-// removing them. When none is due, wake is as for Next.
 func (o *Outbox) NextBatch(now time.Time, max int) (recs []Record, wake time.Time, err error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -439,7 +401,7 @@ func (o *Outbox) DueStates(now time.Time, after uint64, fn func(Record)) (uint64
 }
 
 // Ack marks records as delivered, in one journal frame. Records are
-// acknowledged in the order [Outbox.Next] / [Outbox.NextBatch] return them;
+// acknowledged in the order [Outbox.NextBatch] returns them;
 // acking anything else is an error (and nothing is acked).
 func (o *Outbox) Ack(seqs ...uint64) error {
 	o.mu.Lock()

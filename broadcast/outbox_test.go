@@ -29,15 +29,15 @@ func drain(t *testing.T, ob *Outbox, now time.Time) []string {
 	t.Helper()
 	var ids []string
 	for {
-		rec, ok, _, err := ob.Next(now)
+		recs, _, err := ob.NextBatch(now, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !ok {
+		if len(recs) == 0 {
 			return ids
 		}
-		ids = append(ids, rec.MsgID)
-		if err := ob.Ack(rec.Seq); err != nil {
+		ids = append(ids, recs[0].MsgID)
+		if err := ob.Ack(recs[0].Seq); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -57,9 +57,9 @@ func TestOutboxOrderAndDue(t *testing.T) {
 	if want := "[id0 id1 id2]"; fmt.Sprint(got) != want {
 		t.Errorf("live: %v, want %s", got, want)
 	}
-	_, ok, wake, err := ob.Next(t0.Add(5 * time.Second))
-	if ok || err != nil || !wake.Equal(t0.Add(delay)) {
-		t.Errorf("before due: ok=%v wake=%v err=%v, want wake %v", ok, wake, err, t0.Add(delay))
+	recs, wake, err := ob.NextBatch(t0.Add(5*time.Second), 10)
+	if len(recs) != 0 || err != nil || !wake.Equal(t0.Add(delay)) {
+		t.Errorf("before due: %d records, wake=%v err=%v, want wake %v", len(recs), wake, err, t0.Add(delay))
 	}
 	got = drain(t, ob, t0.Add(delay+time.Second))
 	if want := "[id100 id101]"; fmt.Sprint(got) != want {
@@ -94,22 +94,19 @@ func TestOutboxReopenKeepsPending(t *testing.T) {
 	for i := range 5 {
 		ob.Append([]Envelope{env(i, false)}, []time.Time{now})
 	}
-	drain2 := func() { // ack two
-		for range 2 {
-			rec, _, _, _ := ob.Next(now)
-			ob.Ack(rec.Seq)
-		}
+	recs, _, _ := ob.NextBatch(now, 2)
+	if err := ob.Ack(recs[0].Seq, recs[1].Seq); err != nil {
+		t.Fatal(err)
 	}
-	drain2()
 	ob.Close()
 	ob2 := openOutbox(t, dir, OutboxOptions{})
 	if got := drain(t, ob2, now); fmt.Sprint(got) != "[id2 id3 id4]" {
 		t.Errorf("after reopen: %v", got)
 	}
 	ob2.Append([]Envelope{env(9, false)}, []time.Time{now})
-	rec, ok, _, _ := ob2.Next(now)
-	if !ok || rec.Seq <= 5 {
-		t.Errorf("sequence numbers restarted: %+v", rec)
+	recs, _, _ = ob2.NextBatch(now, 1)
+	if len(recs) != 1 || recs[0].Seq <= 5 {
+		t.Errorf("sequence numbers restarted: %+v", recs)
 	}
 }
 
@@ -222,5 +219,40 @@ func TestOutboxDueStates(t *testing.T) {
 	ob.DueStates(t0.Add(time.Hour), after, collect)
 	if fmt.Sprint(seen) != "[id1 id3]" {
 		t.Errorf("later scan: %v", seen)
+	}
+}
+
+func TestOutboxBatch(t *testing.T) {
+	dir := t.TempDir()
+	ob := openOutbox(t, dir, OutboxOptions{})
+	t0 := time.UnixMilli(1_000_000)
+	// live 0,1,2 at t0, t0+1s, t0+2s; public copies due 500 ms after each
+	for i := range 3 {
+		at := t0.Add(time.Duration(i) * time.Second)
+		ob.Append([]Envelope{env(i, false), env(100+i, true)}, []time.Time{at, at.Add(500 * time.Millisecond)})
+	}
+	recs, _, err := ob.NextBatch(t0.Add(time.Hour), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	var seqs []uint64
+	for _, r := range recs {
+		ids = append(ids, r.MsgID)
+		seqs = append(seqs, r.Seq)
+	}
+	if fmt.Sprint(ids) != "[id0 id100 id1 id101 id2 id102]" {
+		t.Fatalf("batch order %v", ids)
+	}
+	if err := ob.Ack(seqs[2]); err == nil { // id1: id0 is still ahead of it
+		t.Error("acking out of order accepted")
+	}
+	if err := ob.Ack(seqs[:4]...); err != nil {
+		t.Fatal(err)
+	}
+	ob.Close()
+	ob2 := openOutbox(t, dir, OutboxOptions{})
+	if got := drain(t, ob2, t0.Add(time.Hour)); fmt.Sprint(got) != "[id2 id102]" {
+		t.Errorf("after a batch ack and reopen: %v", got)
 	}
 }

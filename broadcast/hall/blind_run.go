@@ -184,11 +184,11 @@ func TimeSubject(prefix string, g broadcast.GameID) string {
 // Announcement JSON of kind "time" (or {"ok":false,"error":…}) while ctx
 // lasts, on its own connection from Options.Commands.
 func (h *Hall) serveRelayTimes(ctx context.Context, wg *sync.WaitGroup) {
-	any := false
+	has := false
 	for _, br := range h.boards {
-		any = any || br.blind != nil
+		has = has || br.blind != nil
 	}
-	if !any || h.o.Commands == nil {
+	if !has || h.o.Commands == nil {
 		return
 	}
 	wg.Go(func() {

@@ -1,0 +1,159 @@
+package hall
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
+)
+
+// setUpScript lifts every piece that is not where the start position wants
+// it and then puts the start position's pieces on the squares it lacks.
+func setUpScript(from rules.Placement) emu.Script {
+	start := emu.StartPlacement()
+	var s emu.Script
+	at := time.Duration(0)
+	for _, sq := range from.Diff(&start, nil) {
+		if !from.At(sq).IsEmpty() {
+			s = append(s, emu.Action{At: at, Kind: emu.Lift, Square: sq})
+			at += 150 * time.Millisecond
+		}
+	}
+	for _, sq := range from.Diff(&start, nil) {
+		if !start.At(sq).IsEmpty() {
+			s = append(s, emu.Action{At: at, Kind: emu.Place, Square: sq, Piece: start.At(sq)})
+			at += 150 * time.Millisecond
+		}
+	}
+	return s
+}
+
+// runSession plays s on an emulated board offline and feeds everything the
+// board sends to a session, ticking it every 100 ms.
+func runSession(t *testing.T, o SessionOptions, s emu.Script) (*Session, []Step) {
+	t.Helper()
+	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	e := emu.New(emu.Options{}, t0)
+	sess, err := NewSession(o, nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := dgt.NewDecoder(dgt.SingleBoard)
+	var steps []Step
+	e.Input(t0, []byte{0x42, 0x4B})
+	e.Schedule(t0.Add(time.Second), s)
+	end := t0.Add(time.Second + s.Duration() + 5*time.Second)
+	for at := t0; !at.After(end); at = at.Add(100 * time.Millisecond) {
+		e.Advance(at)
+		d.Feed(e.Output())
+		for {
+			m, err := d.Next()
+			if errors.Is(err, dgt.ErrNeedMore) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			steps = append(steps, sess.Message(at, m))
+		}
+		steps = append(steps, sess.Tick(at))
+	}
+	return sess, steps
+}
+
+// TestNextGameAfterResult: with NextGame, a set-up after a finished game
+// starts the next round's game on the board, whose moves are recorded under
+// the new game id; without it the set-up is ignored.
+func TestNextGameAfterResult(t *testing.T) {
+	rs, err := ruleset.Lookup(ruleset.FIDE2018Standard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g1 := broadcast.GameID{Event: "demo", Round: 1, Board: 3}
+	game := script(t, scholar...)
+	pos := rules.Position(chess.StartPosition(chess.Standard))
+	for _, u := range scholar {
+		pos, _ = pos.Play(mustMove(t, pos, u))
+	}
+	// The players signal the result (kings in the centre: the tracker then
+	// waits for a set-up) and set the pieces up again.
+	pl := pos.Placement()
+	gesture, err := emu.ResultGesture(&pl, emu.WhiteWins, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := pl
+	for _, a := range gesture {
+		switch a.Kind {
+		case emu.Lift:
+			after.Sq[a.Square] = rules.NoPiece
+		case emu.Place:
+			after.Sq[a.Square] = a.Piece
+		}
+	}
+	s := game.Then(2*time.Second, gesture).Then(2*time.Second, setUpScript(after)).Then(3*time.Second, script(t, "d2d4", "d7d5"))
+
+	for _, c := range []struct {
+		name      string
+		next      func(Info) Info
+		wantGame  broadcast.GameID
+		wantMoves string
+		finished  int
+		mismatch  bool // the arbiter is told no next game could start
+	}{
+		{"next round", NextRound, broadcast.GameID{Event: "demo", Round: 2, Board: 3}, "d2d4 d7d5", 1, false},
+		{"same id refused", func(i Info) Info { return i }, g1, strings.Join(scholar, " "), 0, true},
+		{"no NextGame", nil, g1, strings.Join(scholar, " "), 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := SessionOptions{Info: Info{Game: g1, White: "A", Black: "B"}, RuleSet: rs, Tracker: DefaultTrackerOptions(), NextGame: c.next}
+			sess, steps := runSession(t, o, s)
+			var finished []*Record
+			var moves []broadcast.MoveEvent
+			mismatch := 0
+			for _, st := range steps {
+				finished = append(finished, st.Finished...)
+				for _, out := range st.Out {
+					switch p := out.(type) {
+					case broadcast.MoveEvent:
+						moves = append(moves, p)
+					}
+					if a, ok := out.(*arbiter.Alert); ok && a.Kind == KindBoardMismatch {
+						mismatch++
+					}
+				}
+			}
+			rec := sess.Record()
+			if rec.Info.Game != c.wantGame || strings.Join(rec.UCIs(), " ") != c.wantMoves {
+				t.Fatalf("current game %s moves %v, want %s %s", rec.Info.Game, rec.UCIs(), c.wantGame, c.wantMoves)
+			}
+			if (mismatch > 0) != c.mismatch {
+				t.Errorf("%d board_mismatch alerts, want some: %v", mismatch, c.mismatch)
+			}
+			if len(finished) != c.finished {
+				t.Fatalf("%d finished games, want %d", len(finished), c.finished)
+			}
+			if c.finished == 1 {
+				f := finished[0]
+				if f.Info.Game != g1 || strings.Join(f.UCIs(), " ") != strings.Join(scholar, " ") || f.Result != "1-0" {
+					t.Errorf("finished game %s %v %s", f.Info.Game, f.UCIs(), f.Result)
+				}
+				last := moves[len(moves)-1]
+				if last.Game != c.wantGame || last.Ply != 2 || last.UCI != "d7d5" {
+					t.Errorf("last move event %+v", last)
+				}
+				if rec.Result != "*" || rec.Info.White != "A" {
+					t.Errorf("new game: result %q white %q", rec.Result, rec.Info.White)
+				}
+			}
+		})
+	}
+}
