@@ -91,7 +91,9 @@ func (t *Tracker) tryGesture(at time.Time, evs []Event) ([]Event, bool) {
 		if !now.IsEmpty() && now.Kind != rules.King {
 			return evs, false
 		}
-		if !before.IsEmpty() && before.Kind != rules.King && !(now.IsEmpty() && centre(s)) {
+		// A piece cleared off a centre square may have made room for a
+		// king (the emulator's ResultGesture sweeps the target squares).
+		if !before.IsEmpty() && before.Kind != rules.King && !((now.IsEmpty() || now.Kind == rules.King) && centre(s)) {
 			return evs, false
 		}
 	}
