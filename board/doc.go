@@ -78,6 +78,17 @@
 // the side having the move. Evidence is looked for when one move is made
 // at a time; moves read from a burst carry none.
 //
+// # Promotion
+//
+// The promotion piece is the piece put on the promotion square (pawn off
+// first or last, or moved there and then replaced: FIDE 4.6). A pawn left
+// on the last rank when the clock is pressed is a completed illegal move
+// (7.5.2, ReasonMissingPromotion); the queen it becomes is the arbiter's
+// business (AcceptIllegal or SetPosition). A piece the set does not have
+// cannot be sensed: a DGT board reads an upside-down rook as a rook, so
+// the move is read as promotion to a rook, and an arbiter edit corrects
+// the record if the players agreed otherwise.
+//
 // Nothing here assumes an 8×8 board: squares, geometry and legality come
 // from the [rules.Position] the game started from.
 //

@@ -117,6 +117,21 @@ func TestSetupOrientationGesture(t *testing.T) {
 			t.Fatalf("%v", got)
 		}
 	})
+	t.Run("board turned round in the middle of a game", func(t *testing.T) {
+		s := newScript(t, opts)
+		s.move("e2e4", true)
+		s.move("e7e5", true)
+		s.do("wait")
+		s.reset()
+		s.add(s.tr.Dump(s.now, rotate(s.tr.Position().Placement())))
+		s.want("OrientationChanged")
+		s.reset()
+		s.do("-b8", "+c6=N", "press", "wait") // g1-f3 as the rotated board reports it
+		s.want("MoveMade", "MoveCompleted")
+		if mc := find[*MoveCompleted](s); mc.SAN != "Nf3" {
+			t.Fatalf("%s", mc.SAN)
+		}
+	})
 	t.Run("chess960 set up after a game", func(t *testing.T) {
 		s := newScript(t, opts)
 		s.move("e2e4", true)
