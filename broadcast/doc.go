@@ -5,14 +5,19 @@
 //
 // # Publishing
 //
-// A [Publisher] never blocks its callers (the board trackers): every Publish
-// call appends to a durable outbox journal in the data directory and returns.
-// [Publisher.Run] owns the NATS connection: it sends the journal in order,
-// waits for each JetStream acknowledgement, retries with back-off while NATS is
-// unreachable, and trims what was acknowledged. Every message carries a
+// A [Publisher] never blocks its callers (the board trackers) on NATS: every
+// Publish call appends to a durable outbox journal ([Outbox]) in the data
+// directory and returns. [Publisher.Run] owns the NATS connection: it sends
+// the journal in order (pipelined, up to [Options.MaxInFlight] messages
+// awaiting their JetStream acknowledgement), retries with back-off while NATS
+// is unreachable, and trims what was acknowledged. Every message carries a
 // Nats-Msg-Id derived from the fact it states ([Envelope.MsgID]), so a resend
 // after a crash or a lost acknowledgement is dropped by the stream's duplicate
 // window instead of duplicating a move.
+//
+// The wiring publishes a [GameState] after every change of a game (move,
+// correction, result): it is the KV value, the source of the PGN feeds, and
+// its delayed copy is what the public PGN shows.
 //
 // # Delayed public copy
 //

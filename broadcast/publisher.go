@@ -254,6 +254,9 @@ func (p *Publisher) Run(ctx context.Context) error {
 		return true
 	}
 	fail := func(err error) bool {
+		if serr := p.ob.SyncDirty(); serr != nil {
+			p.log.Error("outbox sync failed", "err", serr)
+		}
 		p.setErr(err)
 		p.connected.Store(false)
 		if backoff == 0 {
@@ -319,8 +322,12 @@ func (p *Publisher) Run(ctx context.Context) error {
 			seqs := make([]uint64, n)
 			for i, r := range recs[:n] {
 				seqs[i] = r.Seq
-				if r.Public && r.Kind == KindState {
-					p.applyPublic(r) // in case it was sent before the due-state scan saw it
+				if r.Public && r.Kind == KindState && r.Seq > applied {
+					// fell due after this pass's scan: apply before it leaves the outbox
+					p.applyPublic(r)
+				}
+				if r.Public {
+					applied = max(applied, r.Seq)
 				}
 			}
 			if err := p.ob.Ack(seqs...); err != nil {
