@@ -67,7 +67,7 @@ func clockSide(c rules.Color) emu.Side {
 // move is made on its player's board; the sighted player presses his
 // clock, the blind player starts the sighted player's clock after his
 // move (D.2.4); the opponent executes the move on his own board some
-// 700 ms later.
+// 500 ms later.
 func newRelayGame(t *testing.T, start rules.Position, moves []rules.Move, blind rules.Color) relayGame {
 	t.Helper()
 	g := relayGame{start: start, moves: moves}
@@ -85,7 +85,7 @@ func newRelayGame(t *testing.T, start rules.Position, moves []rules.Move, blind 
 		c := pos.Turn()
 		g.ucis = append(g.ucis, pos.UCI(m))
 		own, other := &g.sighted, &g.blind
-		h := emu.Handling{Speed: 3, Press: true, Side: clockSide(c)}
+		h := emu.Handling{Speed: 5, Press: true, Side: clockSide(c)}
 		if c == blind {
 			own, other = &g.blind, &g.sighted
 			h.Press = false
@@ -99,13 +99,13 @@ func newRelayGame(t *testing.T, start rules.Position, moves []rules.Move, blind 
 		if c == blind {
 			*other = append(*other, emu.Action{At: at + 300*time.Millisecond, Kind: emu.Press, Side: clockSide(c)})
 		}
-		at += 700 * time.Millisecond
-		mirror, err := emu.MoveScript(pos, m, emu.Handling{Speed: 3})
+		at += 500 * time.Millisecond
+		mirror, err := emu.MoveScript(pos, m, emu.Handling{Speed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
 		shift(other, mirror, at)
-		at += mirror.Duration() + 400*time.Millisecond
+		at += mirror.Duration() + 200*time.Millisecond
 		if pos, err = pos.Play(m); err != nil {
 			t.Fatal(err)
 		}
@@ -268,8 +268,8 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 			}
 		}
 		if sp.key == "opera" {
-			if last := got[len(got)-1].Text; last != "Rook d1 to d8, checkmate" || got[23].Text != "Long castling" {
-				t.Errorf("opera: ply 24 %q, last %q", got[23].Text, last)
+			if last := got[len(got)-1].Text; last != "Rook d1 to d8, checkmate" || got[22].Text != "Long castling" {
+				t.Errorf("opera: ply 23 %q, last %q", got[22].Text, last)
 			}
 		}
 		rec, ok := d.h.Record(boards[i].Session.Info.Game)

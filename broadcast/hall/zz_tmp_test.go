@@ -8,6 +8,8 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
 )
 
 func TestTmpKillGame(t *testing.T) {
@@ -19,8 +21,17 @@ func TestTmpKillGame(t *testing.T) {
 	b1 := newPTYBoard(t, emu.Options{Serial: "00001"})
 	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, boardFor(t, "r1-b1", g1, b1.Open))
 	waitConnected(t, d.h)
-	b1.e.Schedule(time.Now(), script(t, game...))
-	time.Sleep(15 * time.Second)
+	pos := rules.Position(chess.StartPosition(chess.Standard))
+	var moves []rules.Move
+	for _, u := range game {
+		m, _ := pos.ParseMove(u)
+		moves = append(moves, m)
+		pos, _ = pos.Play(m)
+	}
+	s, _ := emu.GameScript(chess.StartPosition(chess.Standard), moves, emu.GameOptions{Think: func(int) time.Duration { return 1200 * time.Millisecond }})
+	t.Logf("script duration %v, last %v", s.Duration(), s[len(s)-3:])
+	b1.e.Schedule(time.Now(), s)
+	time.Sleep(30 * time.Second)
 	r, _ := d.h.Record(g1)
 	t.Logf("%v", strings.Join(r.UCIs(), " "))
 	t.Logf("placement %v", b1.e.Placement())
