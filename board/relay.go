@@ -47,6 +47,11 @@ type RelayOptions struct {
 	// MirrorWithin: time allowed to execute a recorded move on the other
 	// board (default [DefaultMirrorWithin]).
 	MirrorWithin time.Duration
+	// ClockOn is the board the clock is cabled to (default the sighted
+	// board): [Relay.Feed] reads clock messages from that board only (the
+	// other board's clock port reports "no clock" or a second clock that
+	// is not the game's).
+	ClockOn Which
 }
 
 // Relay is the pure core of a game played on two boards, the sighted
@@ -165,6 +170,15 @@ func (r *Relay) Moves() []rules.Move {
 	return ms
 }
 
+// PositionAt returns the record's position after ply (0: the start), or
+// nil when the record is shorter.
+func (r *Relay) PositionAt(ply int) rules.Position {
+	if ply < 0 || ply > len(r.rec) {
+		return nil
+	}
+	return r.posAt(ply)
+}
+
 func (r *Relay) posAt(ply int) rules.Position {
 	if ply == 0 {
 		return r.o.Start
@@ -191,10 +205,14 @@ func (r *Relay) Clock(at time.Time, c ClockReading) []Event {
 }
 
 // Feed feeds one decoded DGT message that arrived from board b at at (see
-// [FeedMessage]); clock messages go to the sighted board's tracker,
-// whichever board the clock is connected to.
+// [FeedMessage]). Clock messages from the board the clock is cabled to
+// ([RelayOptions.ClockOn]) go to the sighted board's tracker; those of
+// the other board are ignored.
 func (r *Relay) Feed(b Which, at time.Time, m dgt.Message) []Event {
 	if _, ok := m.(dgt.ClockTimes); ok {
+		if b != r.o.ClockOn {
+			return r.step(at, b, nil, nil)
+		}
 		b = SightedBoard
 	}
 	evs := FeedMessage(r.tr[b], at, m)
