@@ -12,28 +12,36 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
 
-// The outbox journal is one append-only file of frames:
+// The outbox is a log of segment files <n>.seg in its directory, each a
+// sequence of frames:
 //
 //	u32 length (big endian) | u32 CRC-32C of the body | body
 //
 // A body is either 'E' followed by a JSON [Record], or 'A' followed by the
-// big-endian u64 sequence numbers of acknowledged records. Opening replays the
-// file: records without an ack are pending. A torn last frame (short, or a bad
-// checksum at the very end: a crash during a write) is cut off; a bad frame
-// with valid data after it is an [ErrCorruptJournal] and the file is left as
-// it is for the operator. When more than half the file is acknowledged
-// records, it is rewritten with the pending records only (write a temporary
-// file, fsync, rename).
+// big-endian u64 sequence numbers of acknowledged records. Appends go to the
+// newest segment; when it reaches OutboxOptions.SegmentBytes a new one is
+// started. Opening replays every segment: records without an ack are pending.
+// The oldest segment is deleted once every record in it is acknowledged and
+// it is not the newest; segments are only ever deleted oldest first, so an
+// ack frame never outlives the record it acknowledges. Nothing is copied or
+// rewritten.
+//
+// A torn last frame of a segment (short, or a bad checksum at its very end:
+// a crash during a write) is cut off; a bad frame with valid data after it
+// is an [ErrCorruptJournal] and the files are left as they are for the
+// operator.
 
 const (
-	journalName    = "outbox.journal"
+	segExt         = ".seg"
 	frameHeader    = 8
 	maxFrame       = 16 << 20
-	defaultCompact = 1 << 20
+	defaultSegment = 4 << 20
 )
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -53,30 +61,37 @@ func (r Record) DueTime() time.Time { return time.UnixMilli(r.Due) }
 type qentry struct {
 	seq   uint64
 	due   int64
+	seg   uint64
 	off   int64
 	n     int64 // whole frame size
 	kind  Kind
 	class uint8
 }
 
+type segment struct {
+	id      uint64
+	path    string
+	f       *os.File
+	size    int64
+	pending int // records in this segment not yet acknowledged
+}
+
 // Outbox is the durable, ordered queue between [Publisher.Publish] and the
 // NATS connection. It is safe for concurrent use.
 type Outbox struct {
-	mu        sync.Mutex
-	path      string
-	f         *os.File
-	size      int64
-	liveBytes int64
-	nextSeq   uint64
-	queues    [2][]qentry
-	heads     [2]int // index of the first pending entry in queues[i]
-	lastDue   [2]int64
-	syncEach  bool
-	compactAt int64
-	closed    bool
-	synced    uint64 // every record up to this sequence is fsynced
-	notify    chan struct{}
-	buf       []byte
+	mu       sync.Mutex
+	dir      string
+	segs     []*segment // oldest first; the last one takes appends
+	nextSeq  uint64
+	queues   [2][]qentry
+	heads    [2]int // index of the first pending entry in queues[i]
+	lastDue  [2]int64
+	syncEach bool
+	segBytes int64
+	closed   bool
+	synced   uint64 // every record up to this sequence is fsynced
+	notify   chan struct{}
+	buf      []byte
 }
 
 // OutboxOptions tunes an [Outbox]. The zero value is valid.
@@ -88,60 +103,117 @@ type OutboxOptions struct {
 	// sends a batch, and before it sleeps or backs off. Sending never waits
 	// for an fsync, because a record in NATS needs none.
 	SyncEachAppend bool
-	// CompactBytes is the journal size below which it is never rewritten
-	// (default 1 MiB).
-	CompactBytes int64
+	// SegmentBytes is the size at which a new segment file is started
+	// (default 4 MiB). The disk holds about public_delay worth of traffic
+	// plus one segment.
+	SegmentBytes int64
 }
 
-// OpenOutbox opens (creating if needed) the journal in dir and replays it.
+// OpenOutbox opens (creating if needed) the outbox in dir and replays it.
 func OpenOutbox(dir string, opts OutboxOptions) (*Outbox, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, fmt.Errorf("broadcast: outbox dir: %w", err)
 	}
 	o := &Outbox{
-		path:      filepath.Join(dir, journalName),
-		syncEach:  opts.SyncEachAppend,
-		compactAt: opts.CompactBytes,
-		notify:    make(chan struct{}, 1),
-		nextSeq:   1,
+		dir:      dir,
+		syncEach: opts.SyncEachAppend,
+		segBytes: opts.SegmentBytes,
+		notify:   make(chan struct{}, 1),
+		nextSeq:  1,
 	}
-	if o.compactAt <= 0 {
-		o.compactAt = defaultCompact
+	if o.segBytes <= 0 {
+		o.segBytes = defaultSegment
 	}
-	f, err := os.OpenFile(o.path, os.O_RDWR|os.O_CREATE, 0o640)
-	if err != nil {
-		return nil, fmt.Errorf("broadcast: outbox: %w", err)
-	}
-	o.f = f
 	if err := o.replay(); err != nil {
-		f.Close()
+		o.closeFiles()
 		return nil, err
 	}
 	return o, nil
 }
 
+func (o *Outbox) segPath(id uint64) string {
+	return filepath.Join(o.dir, fmt.Sprintf("%016d%s", id, segExt))
+}
+
 func (o *Outbox) replay() error {
-	st, err := o.f.Stat()
+	names, err := os.ReadDir(o.dir)
+	if err != nil {
+		return fmt.Errorf("broadcast: outbox: %w", err)
+	}
+	var ids []uint64
+	for _, d := range names {
+		base, ok := strings.CutSuffix(d.Name(), segExt)
+		if !ok || d.IsDir() {
+			continue
+		}
+		id, err := strconv.ParseUint(base, 10, 64)
+		if err != nil {
+			continue
+		}
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	acked := map[uint64]bool{}
+	var all []qentry
+	for _, id := range ids {
+		s := &segment{id: id, path: o.segPath(id)}
+		o.segs = append(o.segs, s)
+		if s.f, err = os.OpenFile(s.path, os.O_RDWR, 0o640); err != nil {
+			return fmt.Errorf("broadcast: outbox: %w", err)
+		}
+		if err := o.replaySegment(s, acked, &all); err != nil {
+			return err
+		}
+	}
+	for _, e := range all {
+		if acked[e.seq] {
+			continue
+		}
+		o.queues[e.class] = append(o.queues[e.class], e)
+		o.segByID(e.seg).pending++
+		if e.due > o.lastDue[e.class] {
+			o.lastDue[e.class] = e.due
+		}
+	}
+	o.synced = o.nextSeq - 1
+	var next uint64 = 1
+	if len(ids) > 0 {
+		next = ids[len(ids)-1] + 1
+	}
+	if err := o.startSegment(next); err != nil {
+		return err
+	}
+	return o.dropAckedLocked()
+}
+
+func (o *Outbox) replaySegment(s *segment, acked map[uint64]bool, all *[]qentry) error {
+	st, err := s.f.Stat()
 	if err != nil {
 		return err
 	}
 	fileSize := st.Size()
-	r := bufio.NewReaderSize(io.NewSectionReader(o.f, 0, fileSize), 64<<10)
+	r := bufio.NewReaderSize(io.NewSectionReader(s.f, 0, fileSize), 64<<10)
 	var off int64
-	acked := map[uint64]bool{}
-	var all []qentry
 	hdr := make([]byte, frameHeader)
+	bad := func(err error) error {
+		if err == nil {
+			err = ErrCorruptJournal
+		} else {
+			err = fmt.Errorf("%w: %v", ErrCorruptJournal, err)
+		}
+		return &JournalError{Path: s.path, Offset: off, Err: err}
+	}
 	for off < fileSize {
 		if _, err := io.ReadFull(r, hdr); err != nil {
 			break // torn header at the tail
 		}
 		n := int64(binary.BigEndian.Uint32(hdr))
 		sum := binary.BigEndian.Uint32(hdr[4:])
-		if n == 0 || n > maxFrame || off+frameHeader+n > fileSize {
-			if off+frameHeader+n > fileSize && n <= maxFrame {
-				break // torn body at the tail
-			}
-			return &JournalError{Path: o.path, Offset: off, Err: ErrCorruptJournal}
+		if n == 0 || n > maxFrame {
+			return bad(nil)
+		}
+		if off+frameHeader+n > fileSize {
+			break // torn body at the tail
 		}
 		body := make([]byte, n)
 		if _, err := io.ReadFull(r, body); err != nil {
@@ -151,12 +223,12 @@ func (o *Outbox) replay() error {
 			if off+frameHeader+n == fileSize {
 				break // the last frame was torn
 			}
-			return &JournalError{Path: o.path, Offset: off, Err: ErrCorruptJournal}
+			return bad(nil)
 		}
 		switch body[0] {
 		case 'A':
 			if len(body) < 9 || (len(body)-1)%8 != 0 {
-				return &JournalError{Path: o.path, Offset: off, Err: ErrCorruptJournal}
+				return bad(nil)
 			}
 			for b := body[1:]; len(b) > 0; b = b[8:] {
 				acked[binary.BigEndian.Uint64(b)] = true
@@ -164,33 +236,57 @@ func (o *Outbox) replay() error {
 		case 'E':
 			var rec Record
 			if err := json.Unmarshal(body[1:], &rec); err != nil {
-				return &JournalError{Path: o.path, Offset: off, Err: fmt.Errorf("%w: %v", ErrCorruptJournal, err)}
+				return bad(err)
 			}
-			all = append(all, qentry{seq: rec.Seq, due: rec.Due, off: off, n: frameHeader + n, kind: rec.Kind, class: classOf(rec.Envelope)})
+			*all = append(*all, qentry{seq: rec.Seq, due: rec.Due, seg: s.id, off: off, n: frameHeader + n, kind: rec.Kind, class: classOf(rec.Envelope)})
 			if rec.Seq >= o.nextSeq {
 				o.nextSeq = rec.Seq + 1
 			}
 		default:
-			return &JournalError{Path: o.path, Offset: off, Err: ErrCorruptJournal}
+			return bad(nil)
 		}
 		off += frameHeader + n
 	}
 	if off < fileSize {
-		if err := o.f.Truncate(off); err != nil {
-			return fmt.Errorf("broadcast: outbox: cut torn tail: %w", err)
+		if err := s.f.Truncate(off); err != nil {
+			return fmt.Errorf("broadcast: outbox: cut torn tail of %s: %w", s.path, err)
 		}
 	}
-	o.size = off
-	o.synced = o.nextSeq - 1
-	for _, e := range all {
-		if acked[e.seq] {
-			continue
+	s.size = off
+	return nil
+}
+
+func (o *Outbox) segByID(id uint64) *segment {
+	for _, s := range o.segs {
+		if s.id == id {
+			return s
 		}
-		o.queues[e.class] = append(o.queues[e.class], e)
-		o.liveBytes += e.n
-		if e.due > o.lastDue[e.class] {
-			o.lastDue[e.class] = e.due
+	}
+	return nil
+}
+
+func (o *Outbox) startSegment(id uint64) error {
+	s := &segment{id: id, path: o.segPath(id)}
+	f, err := os.OpenFile(s.path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o640)
+	if err != nil {
+		return fmt.Errorf("broadcast: outbox: new segment: %w", err)
+	}
+	s.f = f
+	o.segs = append(o.segs, s)
+	syncDir(o.dir)
+	return nil
+}
+
+// dropAckedLocked deletes fully acknowledged segments, oldest first, never
+// the newest.
+func (o *Outbox) dropAckedLocked() error {
+	for len(o.segs) > 1 && o.segs[0].pending == 0 {
+		s := o.segs[0]
+		s.f.Close()
+		if err := os.Remove(s.path); err != nil {
+			return fmt.Errorf("broadcast: outbox: drop segment: %w", err)
 		}
+		o.segs = o.segs[1:]
 	}
 	return nil
 }
@@ -214,12 +310,29 @@ func (o *Outbox) frame(kind byte, payload []byte) []byte {
 	return b
 }
 
-func (o *Outbox) writeLocked(b []byte) error {
-	if _, err := o.f.WriteAt(b, o.size); err != nil {
-		return fmt.Errorf("broadcast: outbox write: %w", err)
+// writeLocked appends a frame to the newest segment and returns where.
+func (o *Outbox) writeLocked(b []byte) (*segment, int64, error) {
+	s := o.segs[len(o.segs)-1]
+	off := s.size
+	if _, err := s.f.WriteAt(b, off); err != nil {
+		return nil, 0, fmt.Errorf("broadcast: outbox write: %w", err)
 	}
-	o.size += int64(len(b))
-	return nil
+	s.size += int64(len(b))
+	return s, off, nil
+}
+
+// rotateLocked starts a new segment when the newest is full. The full one
+// is fsynced first, so SyncDirty only ever needs to sync the newest.
+func (o *Outbox) rotateLocked() error {
+	s := o.segs[len(o.segs)-1]
+	if s.size < o.segBytes {
+		return nil
+	}
+	if err := s.f.Sync(); err != nil {
+		return fmt.Errorf("broadcast: outbox sync: %w", err)
+	}
+	o.synced = o.nextSeq - 1
+	return o.startSegment(s.id + 1)
 }
 
 // Append journals envelopes in order, each due at the matching time (due
@@ -244,20 +357,23 @@ func (o *Outbox) Append(envs []Envelope, due []time.Time) error {
 			return fmt.Errorf("broadcast: outbox encode: %w", err)
 		}
 		b := o.frame('E', js)
-		off := o.size
-		if err := o.writeLocked(b); err != nil {
+		s, off, err := o.writeLocked(b)
+		if err != nil {
 			return err
 		}
 		o.nextSeq++
 		o.lastDue[c] = d
-		o.queues[c] = append(o.queues[c], qentry{seq: rec.Seq, due: d, off: off, n: int64(len(b)), kind: e.Kind, class: c})
-		o.liveBytes += int64(len(b))
+		s.pending++
+		o.queues[c] = append(o.queues[c], qentry{seq: rec.Seq, due: d, seg: s.id, off: off, n: int64(len(b)), kind: e.Kind, class: c})
 	}
 	if o.syncEach {
-		if err := o.f.Sync(); err != nil {
+		if err := o.segs[len(o.segs)-1].f.Sync(); err != nil {
 			return fmt.Errorf("broadcast: outbox sync: %w", err)
 		}
 		o.synced = o.nextSeq - 1
+	}
+	if err := o.rotateLocked(); err != nil {
+		return err
 	}
 	select {
 	case o.notify <- struct{}{}:
@@ -269,22 +385,21 @@ func (o *Outbox) Append(envs []Envelope, due []time.Time) error {
 // Notify returns a channel that receives a value after appends.
 func (o *Outbox) Notify() <-chan struct{} { return o.notify }
 
-// SyncDirty fsyncs the journal if anything was appended since the last
-// sync. The fsync runs outside the lock, so appends are not held up by it.
-// It must not run concurrently with Ack or Close (the publisher calls both
-// from its Run goroutine).
+// SyncDirty fsyncs the newest segment if anything was appended since the
+// last sync (older segments were synced when they were closed). The fsync
+// runs outside the lock, so appends are not held up by it.
 func (o *Outbox) SyncDirty() error {
 	o.mu.Lock()
 	if o.closed {
 		o.mu.Unlock()
 		return ErrClosed
 	}
-	target, f := o.nextSeq-1, o.f
+	target, synced, f := o.nextSeq-1, o.synced, o.segs[len(o.segs)-1].f
 	o.mu.Unlock()
-	if target <= o.syncedSeq() {
+	if target <= synced {
 		return nil
 	}
-	if err := f.Sync(); err != nil {
+	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrClosed) {
 		return fmt.Errorf("broadcast: outbox sync: %w", err)
 	}
 	o.mu.Lock()
@@ -293,20 +408,18 @@ func (o *Outbox) SyncDirty() error {
 	return nil
 }
 
-func (o *Outbox) syncedSeq() uint64 {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.synced
-}
-
 func (o *Outbox) readLocked(e qentry) (Record, error) {
+	s := o.segByID(e.seg)
+	if s == nil {
+		return Record{}, fmt.Errorf("broadcast: outbox: segment %d of record %d is gone", e.seg, e.seq)
+	}
 	b := make([]byte, e.n)
-	if _, err := o.f.ReadAt(b, e.off); err != nil {
-		return Record{}, &JournalError{Path: o.path, Offset: e.off, Err: err}
+	if _, err := s.f.ReadAt(b, e.off); err != nil {
+		return Record{}, &JournalError{Path: s.path, Offset: e.off, Err: err}
 	}
 	var rec Record
 	if err := json.Unmarshal(b[frameHeader+1:], &rec); err != nil {
-		return Record{}, &JournalError{Path: o.path, Offset: e.off, Err: fmt.Errorf("%w: %v", ErrCorruptJournal, err)}
+		return Record{}, &JournalError{Path: s.path, Offset: e.off, Err: fmt.Errorf("%w: %v", ErrCorruptJournal, err)}
 	}
 	return rec, nil
 }
@@ -401,8 +514,8 @@ func (o *Outbox) DueStates(now time.Time, after uint64, fn func(Record)) (uint64
 }
 
 // Ack marks records as delivered, in one journal frame. Records are
-// acknowledged in the order [Outbox.NextBatch] returns them;
-// acking anything else is an error (and nothing is acked).
+// acknowledged in the order [Outbox.NextBatch] returns them; acking anything
+// else is an error (and nothing is acked).
 func (o *Outbox) Ack(seqs ...uint64) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -431,11 +544,14 @@ func (o *Outbox) Ack(seqs ...uint64) error {
 	for _, seq := range seqs {
 		p = binary.BigEndian.AppendUint64(p, seq)
 	}
-	if err := o.writeLocked(o.frame('A', p)); err != nil {
+	if _, _, err := o.writeLocked(o.frame('A', p)); err != nil {
 		return err
 	}
 	for _, c := range classes {
-		o.liveBytes -= o.queues[c][o.heads[c]].n
+		e := o.queues[c][o.heads[c]]
+		if s := o.segByID(e.seg); s != nil {
+			s.pending--
+		}
 		o.queues[c][o.heads[c]] = qentry{}
 		o.heads[c]++
 	}
@@ -445,10 +561,10 @@ func (o *Outbox) Ack(seqs ...uint64) error {
 			o.heads[c] = 0
 		}
 	}
-	if o.size > o.compactAt && o.size > 2*o.liveBytes {
-		return o.compactLocked()
+	if err := o.rotateLocked(); err != nil {
+		return err
 	}
-	return nil
+	return o.dropAckedLocked()
 }
 
 // Pending returns the number of records not yet acknowledged.
@@ -462,58 +578,15 @@ func (o *Outbox) Pending() int {
 	return n
 }
 
-// Size returns the journal's size in bytes.
+// Size returns the bytes the outbox occupies on disk (all segments).
 func (o *Outbox) Size() int64 {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.size
-}
-
-func (o *Outbox) compactLocked() error {
-	tmp := o.path + ".tmp"
-	nf, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o640)
-	if err != nil {
-		return fmt.Errorf("broadcast: outbox compact: %w", err)
+	var n int64
+	for _, s := range o.segs {
+		n += s.size
 	}
-	var newQ [2][]qentry
-	w := bufio.NewWriterSize(nf, 64<<10)
-	var off int64
-	for c := range o.queues {
-		for _, e := range o.queues[c][o.heads[c]:] {
-			b := make([]byte, e.n)
-			if _, err = o.f.ReadAt(b, e.off); err != nil {
-				break
-			}
-			if _, err = w.Write(b); err != nil {
-				break
-			}
-			e.off = off
-			off += e.n
-			newQ[c] = append(newQ[c], e)
-		}
-	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = nf.Sync()
-	}
-	if err == nil {
-		err = os.Rename(tmp, o.path)
-	}
-	if err != nil {
-		nf.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("broadcast: outbox compact: %w", err)
-	}
-	syncDir(filepath.Dir(o.path))
-	o.f.Close()
-	o.f = nf
-	o.size = off
-	o.liveBytes = off
-	o.queues = newQ
-	o.heads = [2]int{}
-	return nil
+	return n
 }
 
 func syncDir(dir string) {
@@ -523,7 +596,17 @@ func syncDir(dir string) {
 	}
 }
 
-// Close syncs and closes the journal; pending records stay in it.
+func (o *Outbox) closeFiles() error {
+	var errs []error
+	for _, s := range o.segs {
+		if s.f != nil {
+			errs = append(errs, s.f.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Close syncs and closes the outbox; pending records stay in it.
 func (o *Outbox) Close() error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -531,6 +614,6 @@ func (o *Outbox) Close() error {
 		return nil
 	}
 	o.closed = true
-	err := errors.Join(o.f.Sync(), o.f.Close())
-	return err
+	err := o.segs[len(o.segs)-1].f.Sync()
+	return errors.Join(err, o.closeFiles())
 }

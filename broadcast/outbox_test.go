@@ -110,28 +110,48 @@ func TestOutboxReopenKeepsPending(t *testing.T) {
 	}
 }
 
-func TestOutboxTornTail(t *testing.T) {
+// firstSegment returns the bytes of the first segment of an outbox holding
+// records 1 and 2.
+func firstSegment(t *testing.T) []byte {
+	t.Helper()
 	dir := t.TempDir()
 	ob, _ := OpenOutbox(dir, OutboxOptions{})
 	now := time.UnixMilli(1_000)
 	ob.Append([]Envelope{env(1, false), env(2, false)}, []time.Time{now, now})
 	ob.Close()
-	path := filepath.Join(dir, journalName)
-	full, _ := os.ReadFile(path)
+	b, err := os.ReadFile(filepath.Join(dir, "0000000000000001.seg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func dirWithSegment(t *testing.T, b []byte) (dir, path string) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, "0000000000000001.seg")
+	if err := os.WriteFile(path, b, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	return dir, path
+}
+
+func TestOutboxTornTail(t *testing.T) {
+	full := firstSegment(t)
+	now := time.UnixMilli(1_000)
 	for _, cut := range []int{1, 5, 9, 20} {
 		t.Run(fmt.Sprint("cut", cut), func(t *testing.T) {
-			os.WriteFile(path, full[:len(full)-cut], 0o640)
+			dir, _ := dirWithSegment(t, full[:len(full)-cut])
 			ob := openOutbox(t, dir, OutboxOptions{})
 			if got := drain(t, ob, now); fmt.Sprint(got) != "[id1]" {
 				t.Errorf("got %v, want the intact first record", got)
 			}
-			ob.Close()
 		})
 	}
 	t.Run("flipped checksum at tail", func(t *testing.T) {
 		b := append([]byte{}, full...)
 		b[len(b)-1] ^= 0xff
-		os.WriteFile(path, b, 0o640)
+		dir, _ := dirWithSegment(t, b)
 		ob := openOutbox(t, dir, OutboxOptions{})
 		if got := drain(t, ob, now); fmt.Sprint(got) != "[id1]" {
 			t.Errorf("got %v", got)
@@ -140,19 +160,13 @@ func TestOutboxTornTail(t *testing.T) {
 }
 
 func TestOutboxCorruptMiddle(t *testing.T) {
-	dir := t.TempDir()
-	ob, _ := OpenOutbox(dir, OutboxOptions{})
-	now := time.UnixMilli(1_000)
-	ob.Append([]Envelope{env(1, false), env(2, false)}, []time.Time{now, now})
-	ob.Close()
-	path := filepath.Join(dir, journalName)
-	b, _ := os.ReadFile(path)
+	b := firstSegment(t)
 	b[frameHeader+3] ^= 0xff // inside the first record's body
-	os.WriteFile(path, b, 0o640)
+	dir, path := dirWithSegment(t, b)
 	_, err := OpenOutbox(dir, OutboxOptions{})
 	var je *JournalError
-	if !errors.Is(err, ErrCorruptJournal) || !errors.As(err, &je) || je.Offset != 0 {
-		t.Fatalf("err = %v, want a JournalError at offset 0", err)
+	if !errors.Is(err, ErrCorruptJournal) || !errors.As(err, &je) || je.Offset != 0 || je.Path != path {
+		t.Fatalf("err = %v, want a JournalError at %s offset 0", err, path)
 	}
 	after, _ := os.ReadFile(path)
 	if len(after) != len(b) {
@@ -160,9 +174,12 @@ func TestOutboxCorruptMiddle(t *testing.T) {
 	}
 }
 
-func TestOutboxCompaction(t *testing.T) {
+// TestOutboxSegments: acknowledged segments are deleted oldest first, never
+// while an older one still holds a pending record; a reopen after that
+// replays exactly the pending records, in order.
+func TestOutboxSegments(t *testing.T) {
 	dir := t.TempDir()
-	ob := openOutbox(t, dir, OutboxOptions{CompactBytes: 4096})
+	ob := openOutbox(t, dir, OutboxOptions{SegmentBytes: 2048})
 	now := time.UnixMilli(1_000)
 	for i := range 200 {
 		envs, due := []Envelope{env(i, false)}, []time.Time{now}
@@ -171,20 +188,34 @@ func TestOutboxCompaction(t *testing.T) {
 		}
 		ob.Append(envs, due)
 	}
-	before := ob.Size()
+	segs := func() int {
+		m, _ := filepath.Glob(filepath.Join(dir, "*.seg"))
+		return len(m)
+	}
+	before, sizeBefore := segs(), ob.Size()
+	if before < 10 {
+		t.Fatalf("only %d segments for %d bytes", before, sizeBefore)
+	}
 	if got := drain(t, ob, now); len(got) != 200 {
 		t.Fatalf("drained %d", len(got))
 	}
-	if ob.Size() >= before/4 {
-		t.Errorf("journal not compacted: %d → %d bytes", before, ob.Size())
+	if n := segs(); n < before {
+		// the first segment holds the pending public copies: nothing may go
+		t.Errorf("segments %d → %d while the oldest still has pending records", before, n)
 	}
 	ob.Append([]Envelope{env(5000, false)}, []time.Time{now})
 	ob.Close()
-	ob2 := openOutbox(t, dir, OutboxOptions{})
+	ob2 := openOutbox(t, dir, OutboxOptions{SegmentBytes: 2048})
 	got := drain(t, ob2, now.Add(2*time.Hour))
 	want := "[id5000 id1000 id1001 id1002 id1003 id1004 id1005 id1006 id1007 id1008 id1009]"
 	if fmt.Sprint(got) != want {
-		t.Errorf("after compaction and reopen: %v, want %s", got, want)
+		t.Errorf("after reopen: %v, want %s", got, want)
+	}
+	if n := segs(); n != 1 {
+		t.Errorf("%d segments left after everything was acknowledged, want 1", n)
+	}
+	if ob2.Size() >= sizeBefore/10 {
+		t.Errorf("outbox still %d bytes (was %d)", ob2.Size(), sizeBefore)
 	}
 }
 
