@@ -2,6 +2,8 @@ package broadcast
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"log/slog"
@@ -94,7 +96,7 @@ func (h *HTTPServer) round(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no public games in this round yet", http.StatusNotFound)
 		return
 	}
-	writePGN(w, pgn)
+	writePGN(w, r, pgn)
 }
 
 func (h *HTTPServer) game(w http.ResponseWriter, r *http.Request) {
@@ -110,13 +112,33 @@ func (h *HTTPServer) game(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no public game on this board yet", http.StatusNotFound)
 		return
 	}
-	writePGN(w, GamePGN(st))
+	writePGN(w, r, GamePGN(st))
 }
 
-func writePGN(w http.ResponseWriter, pgn string) {
-	w.Header().Set("Content-Type", PGNContentType)
+// writePGN sends pgn with a strong ETag of its content, so a poller
+// (Lichess polls every few seconds) that sends If-None-Match gets a 304
+// while nothing changed.
+func writePGN(w http.ResponseWriter, r *http.Request, pgn string) {
+	sum := sha256.Sum256([]byte(pgn))
+	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	w.Header().Set("ETag", etag)
 	w.Header().Set("Cache-Control", "no-cache")
+	if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatch(inm, etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Header().Set("Content-Type", PGNContentType)
 	_, _ = io.WriteString(w, pgn)
+}
+
+func etagMatch(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == etag || t == "*" {
+			return true
+		}
+	}
+	return false
 }
 
 func (h *HTTPServer) health(w http.ResponseWriter, _ *http.Request) {

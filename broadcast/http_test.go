@@ -71,6 +71,33 @@ func TestHTTPFeeds(t *testing.T) {
 			}
 		})
 	}
+	t.Run("etag", func(t *testing.T) {
+		_, body, hdr := get("/pgn/open2026/2.pgn")
+		etag := hdr.Get("ETag")
+		if etag == "" {
+			t.Fatal("no ETag")
+		}
+		req, _ := http.NewRequest("GET", ts.URL+"/pgn/open2026/2.pgn", nil)
+		req.Header.Set("If-None-Match", etag)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotModified {
+			t.Errorf("unchanged round with its ETag: %d, want 304", resp.StatusCode)
+		}
+		games.Put(GameState{Game: GameID{"open2026", 2, 1}, Event: "open2026", Round: 2, Board: 1, SAN: []string{"d4", "d5"}, Result: "*"})
+		resp, err = http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(b) == body || resp.Header.Get("ETag") == etag {
+			t.Errorf("changed round: %d, new ETag %q", resp.StatusCode, resp.Header.Get("ETag"))
+		}
+	})
 	t.Run("method", func(t *testing.T) {
 		resp, err := http.Post(ts.URL+"/pgn/open2026/2.pgn", "text/plain", nil)
 		if err != nil {
