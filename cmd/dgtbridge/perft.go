@@ -8,11 +8,15 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/xiangqi"
 )
 
-// errXiangqiNotBuilt is returned for --variant xiangqi until the xiangqi
-// engine exists.
-var errXiangqiNotBuilt = errors.New("perft: the xiangqi engine is not built yet")
+// perftEngine is what runPerft needs of an engine's position: the leaf
+// count and the per-root-move counts as (ICCS or UCI text, count).
+type perftEngine struct {
+	perft  func(depth int) uint64
+	divide func(depth int) ([]string, []uint64)
+}
 
 // runPerft implements "dgtbridge perft --variant V [--fen FEN] --depth D"
 // (specs/interfaces.md §1): it prints the leaf count of the legal move tree,
@@ -35,20 +39,9 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *depth < 1 {
 		return usageError{errors.New("perft: --depth must be 1 or more")}
 	}
-	if *variant == "xiangqi" {
-		return errXiangqiNotBuilt
-	}
-	v, err := chess.ParseVariant(*variant)
-	if err != nil || v == chess.TeamDrop {
-		return usageError{fmt.Errorf("perft: unknown variant %q (want chess, chess960, crazyhouse or xiangqi)", *variant)}
-	}
-	f := *fen
-	if f == "" {
-		f = v.StartFEN()
-	}
-	pos, err := chess.NewPosition(v, f)
+	eng, err := perftPosition(*variant, *fen)
 	if err != nil {
-		return fmt.Errorf("perft: %w", err)
+		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -56,12 +49,13 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	start := time.Now()
 	var n uint64
 	if *divide {
-		for _, e := range pos.Divide(*depth) {
-			fmt.Fprintf(stdout, "%s: %d\n", e.UCI, e.Nodes)
-			n += e.Nodes
+		moves, counts := eng.divide(*depth)
+		for i, m := range moves {
+			fmt.Fprintf(stdout, "%s: %d\n", m, counts[i])
+			n += counts[i]
 		}
 	} else {
-		n = pos.Perft(*depth)
+		n = eng.perft(*depth)
 	}
 	if *timing {
 		el := time.Since(start)
@@ -69,4 +63,46 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintln(stdout, n)
 	return nil
+}
+
+// perftPosition parses fen (the variant's start position when empty) with
+// the engine of variant. Xiangqi moves are ICCS with ranks 0–9
+// (specs/rules-references.md §5.2), not Fairy-Stockfish's 1–10.
+func perftPosition(variant, fen string) (perftEngine, error) {
+	if variant == "xiangqi" {
+		if fen == "" {
+			fen = xiangqi.StartFEN
+		}
+		pos, err := xiangqi.NewPosition(fen)
+		if err != nil {
+			return perftEngine{}, fmt.Errorf("perft: %w", err)
+		}
+		return perftEngine{perft: pos.Perft, divide: func(d int) ([]string, []uint64) {
+			var ms []string
+			var ns []uint64
+			for _, e := range pos.Divide(d) {
+				ms, ns = append(ms, e.UCI), append(ns, e.Nodes)
+			}
+			return ms, ns
+		}}, nil
+	}
+	v, err := chess.ParseVariant(variant)
+	if err != nil || v == chess.TeamDrop {
+		return perftEngine{}, usageError{fmt.Errorf("perft: unknown variant %q (want chess, chess960, crazyhouse or xiangqi)", variant)}
+	}
+	if fen == "" {
+		fen = v.StartFEN()
+	}
+	pos, err := chess.NewPosition(v, fen)
+	if err != nil {
+		return perftEngine{}, fmt.Errorf("perft: %w", err)
+	}
+	return perftEngine{perft: pos.Perft, divide: func(d int) ([]string, []uint64) {
+		var ms []string
+		var ns []uint64
+		for _, e := range pos.Divide(d) {
+			ms, ns = append(ms, e.UCI), append(ns, e.Nodes)
+		}
+		return ms, ns
+	}}, nil
 }

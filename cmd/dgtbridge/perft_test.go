@@ -20,6 +20,9 @@ func TestPerftCommand(t *testing.T) {
 		{"chess960 start d2", []string{"--variant", "chess960", "--depth", "2"}, "400"},
 		{"crazyhouse d2", []string{"--variant", "crazyhouse", "--fen", "2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1", "--depth", "2"}, "3083"},
 		{"divide", []string{"--depth", "2", "--divide"}, "400"},
+		{"xiangqi start d3", []string{"--variant", "xiangqi", "--depth", "3"}, "79666"},
+		{"xiangqi cpw pos-4 d3", []string{"--variant", "xiangqi", "--fen", "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1", "--depth", "3"}, "9850"},
+		{"xiangqi divide", []string{"--variant", "xiangqi", "--depth", "2", "--divide"}, "1920"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -34,6 +37,15 @@ func TestPerftCommand(t *testing.T) {
 			if tc.name == "divide" && len(lines) != 21 {
 				t.Errorf("divide printed %d lines, want 20 moves and the total", len(lines))
 			}
+			if tc.name == "xiangqi divide" {
+				if len(lines) != 45 {
+					t.Errorf("divide printed %d lines, want 44 moves and the total", len(lines))
+				}
+				// ICCS ranks 0–9: the central cannon is h2e2, 45 replies below it.
+				if !strings.Contains(out.String(), "h2e2: 45\n") {
+					t.Errorf("divide lacks \"h2e2: 45\":\n%s", out.String())
+				}
+			}
 		})
 	}
 }
@@ -47,7 +59,8 @@ func TestPerftCommandErrors(t *testing.T) {
 	}{
 		{"no depth", []string{}, true, "--depth"},
 		{"bad variant", []string{"--variant", "shogi", "--depth", "1"}, true, "unknown variant"},
-		{"xiangqi", []string{"--variant", "xiangqi", "--depth", "1"}, false, "xiangqi engine is not built yet"},
+		{"xiangqi bad fen", []string{"--variant", "xiangqi", "--fen", "rnbakabnr/9 w - - 0 1", "--depth", "1"}, false, "placement"},
+		{"xiangqi chess fen", []string{"--variant", "xiangqi", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "--depth", "1"}, false, "ranks"},
 		{"bad fen", []string{"--fen", "8/8/8 w - - 0 1", "--depth", "1"}, false, "placement"},
 	}
 	for _, tc := range tests {
