@@ -69,6 +69,7 @@ type Publisher struct {
 	connected atomic.Bool
 	lastErr   atomic.Pointer[string]
 	running   atomic.Bool
+	applied   uint64 // DueStates cursor; Run's after construction
 
 	mu       sync.Mutex // guards nc, js, respConn
 	nc       *nats.Conn
@@ -113,8 +114,12 @@ func NewPublisher(o Options) (*Publisher, error) {
 		return nil, err
 	}
 	p := &Publisher{o: o, subj: s, ob: ob, live: NewStore(), public: NewStore(), log: log}
-	// Public states already due when the previous run stopped are visible at
+	// Public states that fell due while the daemon was down are visible at
 	// once; the rest are applied by Run when they fall due.
+	if p.applied, err = ob.DueStates(o.Now(), 0, p.applyPublic); err != nil {
+		ob.Close()
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -229,8 +234,8 @@ func (p *Publisher) Run(ctx context.Context) error {
 		return errors.New("broadcast: Publisher.Run called twice")
 	}
 	defer p.disconnect()
+	applied := p.applied
 	var (
-		applied   uint64
 		backoff   time.Duration
 		loaded    bool
 		needSetup = true

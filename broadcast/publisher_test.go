@@ -309,3 +309,24 @@ func TestPGNRequestReply(t *testing.T) {
 		t.Errorf("daemon wrote a reply into a feed subject: %q", m.Data)
 	}
 }
+
+// TestPublicStateDueWhileDown: a public state that fell due while the daemon
+// was not running is served as soon as the next one opens its outbox, even
+// before NATS is reachable.
+func TestPublicStateDueWhileDown(t *testing.T) {
+	dir := t.TempDir()
+	down := func(context.Context) (*nats.Conn, error) { return nil, fmt.Errorf("test: unreachable") }
+	const delay = 200 * time.Millisecond
+	p1 := newPublisher(t, dir, down, delay)
+	start := time.Now()
+	p1.PublishState(GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, SAN: []string{"c4"}})
+	p1.Close()
+	time.Sleep(time.Until(start.Add(delay + 50*time.Millisecond)))
+	p2 := newPublisher(t, dir, down, delay)
+	if _, ok := p2.Public().Get(testGame); !ok {
+		t.Error("a public state already due is not served after a restart")
+	}
+	if _, ok := p2.Live().Get(testGame); ok {
+		t.Error("the live store was filled from the outbox (it comes from KV)")
+	}
+}
