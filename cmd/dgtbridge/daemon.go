@@ -43,8 +43,14 @@ func hallBoards(cfg *config.Config, open func(b config.Board) (hall.Board, error
 			errs = append(errs, fmt.Errorf("%s.variant: xiangqi boards are not supported by the daemon yet", key))
 			continue
 		}
+		var blind *hall.Blind
+		var blindBoard *hall.BlindBoard
 		if b.Blind != nil {
-			log.Warn("the blind player's own board is not followed by this build; the game is", "board", key, "port", b.Blind.Port)
+			var err error
+			if blind, blindBoard, err = blindRelay(cfg, b, key, open); err != nil {
+				errs = append(errs, err)
+				continue
+			}
 		}
 		rs, err := ruleset.Lookup(b.Ruleset)
 		if err != nil {
@@ -75,7 +81,9 @@ func hallBoards(cfg *config.Config, open func(b config.Board) (hall.Board, error
 				WhiteFideID: b.WhiteFideID, BlackFideID: b.BlackFideID, Variant: b.Variant,
 				Ruleset: rs.Name, TimeControl: b.TimeControl},
 			StartFEN: b.FEN, RuleSet: rs, TimeControl: tc, Penalties: pen, Tracker: hall.DefaultTrackerOptions(),
+			Blind: blind,
 		}
+		hb.Blind = blindBoard
 		out = append(out, hb)
 	}
 	return out, errors.Join(errs...)
