@@ -25,6 +25,14 @@ func (t *Tracker) Clock(at time.Time, r ClockReading) []Event {
 	}
 	pressed := t.lastRun != rules.NoColor && r.Running != t.lastRun
 	side := t.lastRun
+	if pressed && len(t.hist) == 1 && len(t.presses) == 0 && side != t.top().pos.Turn() && t.sensed == t.top().place {
+		// Before the first move, with the start position on the board
+		// and nothing pending, the first mover's opponent starting the
+		// first mover's clock is the start of the game, not a press
+		// without a move: the clock may still show the previous game's
+		// running side after a set-up.
+		pressed = false
+	}
 	t.lastRun = r.Running
 	if !pressed || t.opts.Completion != ClockPress || t.over {
 		return evs

@@ -1,0 +1,205 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast/hall"
+	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/dgt/pty"
+	"github.com/dgtbridge/dgtbridge/rules/pgn"
+)
+
+// TableOptions configure a Table.
+type TableOptions struct {
+	// Board is the board number (1-based): it picks the games (GameFor)
+	// and the incidents (IncidentFor).
+	Board int
+	// FirstRound is the round of the first game (default 1).
+	FirstRound int
+	// Games are the games played in turn (Games()).
+	Games []*pgn.Game
+	// Speed divides think and handling times (default 1).
+	Speed float64
+	// Seed varies the handling (the board number is added).
+	Seed uint64
+	// Clock is the time control the clock is set to before each game
+	// (zero: the emulator's default, 90 min + 30 s).
+	Clock emu.ClockSetting
+	// Logger (nil: discarded).
+	Logger *slog.Logger
+}
+
+// Table is one emulated DGT board with its clock, served on a
+// pseudo-terminal, on which two emulated players play the board's games one
+// after another: each game as Play scripts it (with its incident and the
+// result gesture), then the pieces set up again (the daemon starts the next
+// round's game) and the clock reset. Create it with NewTable; Run serves it.
+type Table struct {
+	o      TableOptions
+	e      *emu.Emulator
+	master *os.File
+	path   string
+
+	mu    sync.Mutex
+	round int // the round being played (0 before the first)
+}
+
+// NewTable opens the pseudo-terminal of the board. Its slave path (Path)
+// is what the daemon opens, like a real board's device.
+func NewTable(o TableOptions) (*Table, error) {
+	if len(o.Games) == 0 {
+		return nil, errors.New("demo: table without games")
+	}
+	if o.Board < 1 {
+		return nil, fmt.Errorf("demo: board number %d (want 1 or more)", o.Board)
+	}
+	if o.FirstRound < 1 {
+		o.FirstRound = 1
+	}
+	if o.Speed <= 0 {
+		o.Speed = 1
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	master, path, err := pty.Open()
+	if err != nil {
+		return nil, err
+	}
+	eo := emu.Options{Serial: fmt.Sprintf("%05d", 10000+o.Board), Seed: o.Seed + uint64(o.Board), Clock: o.Clock}
+	return &Table{o: o, e: emu.New(eo, time.Now()), master: master, path: path}, nil
+}
+
+// Path returns the slave path of the board's pseudo-terminal.
+func (t *Table) Path() string { return t.path }
+
+// Round returns the round being played (0 before the first game starts).
+func (t *Table) Round() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.round
+}
+
+// Game returns the game the table plays in round.
+func (t *Table) Game(round int) *pgn.Game {
+	return t.o.Games[GameFor(len(t.o.Games), round, t.o.Board)]
+}
+
+// Run serves the board on its pseudo-terminal and, once a host has talked
+// to it, plays game after game until ctx is done. It closes the
+// pseudo-terminal before returning nil (or the serving error).
+func (t *Table) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	var serveErr error
+	wg.Go(func() {
+		serveErr = emu.ServePTY(ctx, t.master, t.e)
+		cancel()
+	})
+	err := t.play(ctx)
+	cancel()
+	wg.Wait()
+	if err != nil && ctx.Err() == nil {
+		return err
+	}
+	return serveErr
+}
+
+// play waits for the host, then plays the rounds.
+func (t *Table) play(ctx context.Context) error {
+	for {
+		if cmds, _ := t.e.Received(); len(cmds) > 0 {
+			break
+		}
+		if !sleep(ctx, 100*time.Millisecond) {
+			return nil
+		}
+	}
+	// Let the host finish its greeting (board dump, clock set-up).
+	if !sleep(ctx, time.Second) {
+		return nil
+	}
+	for round := t.o.FirstRound; ; round++ {
+		g := t.Game(round)
+		inc := IncidentFor(round, t.o.Board)
+		p, err := Play(g, PlayOptions{Speed: t.o.Speed, Seed: t.o.Seed + uint64(round*64+t.o.Board), Incident: inc, Gesture: true})
+		if errors.Is(err, ErrNoIncident) {
+			p, err = Play(g, PlayOptions{Speed: t.o.Speed, Seed: t.o.Seed + uint64(round*64+t.o.Board), Gesture: true})
+		}
+		if err != nil {
+			return err
+		}
+		t.mu.Lock()
+		t.round = round
+		t.mu.Unlock()
+		t.o.Logger.Info("game starts", "board", t.o.Board, "round", round, "white", g.Tag("White"), "black", g.Tag("Black"),
+			"incident", inc, "incident_ply", p.IncidentPly)
+		if !t.perform(ctx, p.Script) {
+			return nil
+		}
+		// The players shake hands, the clock is reset for the next round
+		// (before the set-up: a reset during the new game would be a
+		// clock defect, 6.10.1), then the pieces are set up again.
+		if !sleep(ctx, t.scaled(4*time.Second)) {
+			return nil
+		}
+		set := t.o.Clock
+		if set.Base == 0 {
+			set = t.e.Options().Clock
+		}
+		t.e.SetClock(time.Now(), set)
+		if !sleep(ctx, t.scaled(2*time.Second)) || !t.perform(ctx, SetUp(p.Final, t.o.Speed)) {
+			return nil
+		}
+		if !sleep(ctx, t.scaled(3*time.Second)) {
+			return nil
+		}
+	}
+}
+
+// perform schedules s now and waits until every action has happened.
+func (t *Table) perform(ctx context.Context, s emu.Script) bool {
+	t.e.Schedule(time.Now(), s)
+	for t.e.Pending() > 0 {
+		if !sleep(ctx, 100*time.Millisecond) {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *Table) scaled(d time.Duration) time.Duration {
+	return time.Duration(float64(d) / t.o.Speed)
+}
+
+// NextGame returns the hall.SessionOptions.NextGame of a demo board: the
+// same board of the next round, with the players of the game that board
+// plays in that round.
+func NextGame(games []*pgn.Game) func(hall.Info) hall.Info {
+	return func(prev hall.Info) hall.Info {
+		next := hall.NextRound(prev)
+		g := games[GameFor(len(games), next.Game.Round, next.Game.Board)]
+		next.White, next.Black = g.Tag("White"), g.Tag("Black")
+		return next
+	}
+}
+
+// sleep waits d or until ctx is done; it reports whether d passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-tm.C:
+		return true
+	}
+}
