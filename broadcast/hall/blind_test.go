@@ -2,6 +2,8 @@ package hall
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -176,6 +178,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 		{"de short", announce.German, announce.Short, hardFEN, hardStart, hard, rules.Black},
 		{"opera", announce.English, announce.Long, "", chess.StartPosition(chess.Standard), opera, rules.White},
 	}
+	speechDir := filepath.Join(dir, "speech")
 	var boards []Board
 	var played []relayGame
 	var pairs [][2]*ptyBoard
@@ -190,6 +193,17 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 		bl.Announce.Style = sp.style
 		bd.Session.Blind = bl
 		bd.Blind = &BlindBoard{Port: "pty", Open: b.Open}
+		if sp.key == "de long" {
+			speaker, err := announce.NewSpeaker(speechDir)
+			switch {
+			case errors.Is(err, announce.ErrNoSpeech):
+				t.Logf("espeak-ng is not installed: speech is not checked (%v)", err)
+				speechDir = ""
+			case err != nil:
+				t.Fatal(err)
+			}
+			bd.Blind.Speaker = speaker
+		}
 		boards = append(boards, bd)
 		played = append(played, newRelayGame(t, sp.start, sp.moves, sp.blind))
 		pairs = append(pairs, [2]*ptyBoard{s, b})
@@ -276,6 +290,18 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 		if !ok || strings.Join(rec.UCIs(), " ") != strings.Join(played[i].ucis, " ") {
 			t.Errorf("%s: record %v, want %v", sp.key, rec.UCIs(), played[i].ucis)
 		}
+	}
+	// The voice: one WAV file per announcement of the spoken game, written
+	// by the speech goroutine while the board goroutine went on.
+	if speechDir != "" {
+		waitFor(t, 30*time.Second, "the spoken announcements", func() bool {
+			for p := 1; p <= len(hard); p++ {
+				if _, err := os.Stat(filepath.Join(speechDir, fmt.Sprintf("open2026.1.2-%d-move.wav", p))); err != nil {
+					return false
+				}
+			}
+			return true
+		})
 	}
 	mu.Lock()
 	for _, a := range alerts {
