@@ -38,15 +38,6 @@ func DefaultBlind(side rules.Color, lang announce.Lang) *Blind {
 	return &Blind{Side: side, Lang: lang, Relay: board.RelayOptions{BlindBoard: DefaultTrackerOptions()}}
 }
 
-// TimeSnapshot is what the talking clock announces (D.2.6.1, D.2.10.4):
-// the last clock reading and when it was taken, and the moves completed.
-type TimeSnapshot struct {
-	Clock *board.ClockReading // nil: no clock reading yet
-	At    time.Time
-	Moves int // full moves completed
-	Ply   int
-}
-
 // relayState is the blind-relay part of a Session.
 type relayState struct {
 	r    *board.Relay
