@@ -14,7 +14,7 @@ import (
 
 // relayScript drives a Relay by hand: both boards, the clock, time.
 type relayScript struct {
-	t    *testing.T
+	t    testing.TB
 	r    *Relay
 	now  time.Time
 	evs  []Event
@@ -25,7 +25,7 @@ type relayScript struct {
 
 // newRelayScript starts a relay with the blind player on colour blind and
 // a clock running for White.
-func newRelayScript(t *testing.T, blind rules.Color) *relayScript {
+func newRelayScript(t testing.TB, blind rules.Color) *relayScript {
 	t.Helper()
 	r, err := NewRelay(RelayOptions{Start: chess.StartPosition(chess.Standard), Blind: blind})
 	if err != nil {
