@@ -66,6 +66,9 @@ type Record struct {
 	Provisional bool   `json:"provisional,omitempty"`
 	// Clock is the last clock reading; nil when no clock was seen.
 	Clock *broadcast.ClockPair `json:"clock,omitempty"`
+	// ClockLeft is the colour whose time the clock's left display shows
+	// ("white" or "black"), once the first running reading told; "" before.
+	ClockLeft string `json:"clock_left,omitempty"`
 	// Rotated: the board is read turned around (kept across restarts).
 	Rotated bool `json:"rotated,omitempty"`
 	// Published is how many moves of this revision were handed to the sink

@@ -152,6 +152,12 @@ func (s *Session) rebuild(at time.Time) error {
 		return fmt.Errorf("hall: game %s: tracker: %w", s.rec.Info.Game, err)
 	}
 	s.tr = tr
+	switch s.rec.ClockLeft {
+	case rules.White.String():
+		tr.SetClockSides(rules.White)
+	case rules.Black.String():
+		tr.SetClockSides(rules.Black)
+	}
 	s.adj = arbiter.New(arbiter.GameInfo{ID: s.rec.Info.Game.String(), White: s.rec.Info.White, Black: s.rec.Info.Black},
 		s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, Start: start, MidGame: len(s.rec.Moves) > 0})
 	pos := start

@@ -1,0 +1,280 @@
+package broadcast
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+func (p *Publisher) setErr(err error) {
+	s := err.Error()
+	p.lastErr.Store(&s)
+}
+
+// Run sends the outbox to NATS until ctx is done; it returns nil on
+// cancellation and an error only when the outbox itself fails. It must be
+// called at most once.
+func (p *Publisher) Run(ctx context.Context) error {
+	if !p.running.CompareAndSwap(false, true) {
+		return errors.New("broadcast: Publisher.Run called twice")
+	}
+	defer p.disconnect()
+	applied := p.applied
+	var (
+		backoff   time.Duration
+		loaded    bool
+		needSetup = true
+		timer     = time.NewTimer(time.Hour)
+	)
+	defer timer.Stop()
+	wait := func(d time.Duration) bool {
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		timer.Reset(d)
+		select {
+		case <-ctx.Done():
+			return false
+		case <-timer.C:
+		case <-p.ob.Notify():
+		}
+		return true
+	}
+	fail := func(err error) bool {
+		if serr := p.ob.SyncDirty(); serr != nil {
+			p.log.Error("outbox sync failed", "err", serr)
+		}
+		p.setErr(err)
+		p.connected.Store(false)
+		if backoff == 0 {
+			backoff = p.o.MinBackoff
+		} else {
+			backoff = min(2*backoff, p.o.MaxBackoff)
+		}
+		p.log.Warn("nats publish failed; retrying", "err", err, "backoff", backoff)
+		t := time.NewTimer(backoff)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+			return true
+		}
+	}
+	for ctx.Err() == nil {
+		var err error
+		applied, err = p.ob.DueStates(p.o.Now(), applied, p.applyPublic)
+		if err != nil {
+			return err
+		}
+		if p.conn() == nil || p.conn().IsClosed() {
+			p.disconnect()
+			if err := p.connect(ctx); err != nil {
+				if !fail(err) {
+					break
+				}
+				continue
+			}
+			needSetup = true
+		}
+		if needSetup {
+			if err := p.setup(ctx, !loaded); err != nil {
+				if !fail(err) {
+					break
+				}
+				continue
+			}
+			loaded, needSetup = true, false
+			p.connected.Store(true)
+		}
+		recs, wake, err := p.ob.NextBatch(p.o.Now(), p.o.MaxInFlight)
+		if err != nil {
+			return err
+		}
+		if len(recs) == 0 {
+			if err := p.ob.SyncDirty(); err != nil {
+				return err
+			}
+			d := time.Hour
+			if !wake.IsZero() {
+				d = max(wake.Sub(p.o.Now()), time.Millisecond)
+			}
+			if !wait(d) {
+				break
+			}
+			continue
+		}
+		n, err := p.sendBatch(ctx, recs)
+		if n > 0 {
+			seqs := make([]uint64, n)
+			for i, r := range recs[:n] {
+				seqs[i] = r.Seq
+				if r.Public && r.Kind == KindState && r.Seq > applied {
+					// fell due after this pass's scan: apply before it leaves the outbox
+					p.applyPublic(r)
+				}
+				if r.Public {
+					applied = max(applied, r.Seq)
+				}
+			}
+			if err := p.ob.Ack(seqs...); err != nil {
+				return err
+			}
+		}
+		if err := p.ob.SyncDirty(); err != nil {
+			return err
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			needSetup = true
+			if !fail(err) {
+				break
+			}
+			continue
+		}
+		backoff = 0
+		p.connected.Store(true)
+	}
+	return nil
+}
+
+func (p *Publisher) applyPublic(r Record) {
+	var st GameState
+	if err := json.Unmarshal(r.Data, &st); err != nil {
+		p.log.Error("outbox: bad public state", "seq", r.Seq, "err", err)
+		return
+	}
+	p.public.Put(st)
+}
+
+func (p *Publisher) conn() *nats.Conn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.nc
+}
+
+func (p *Publisher) connect(ctx context.Context) error {
+	nc, err := p.o.Connect(ctx)
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncTimeout(p.o.PublishTimeout), jetstream.WithPublishAsyncMaxPending(4*p.o.MaxInFlight))
+	if err != nil {
+		nc.Close()
+		return fmt.Errorf("jetstream: %w", err)
+	}
+	p.mu.Lock()
+	p.nc, p.js = nc, js
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *Publisher) disconnect() {
+	p.connected.Store(false)
+	p.mu.Lock()
+	nc := p.nc
+	p.nc, p.js = nil, nil
+	p.mu.Unlock()
+	if nc != nil {
+		nc.Close()
+	}
+}
+
+// setup makes sure the streams and the KV bucket exist, subscribes the PGN
+// responders on this connection and, the first time, loads the stores.
+func (p *Publisher) setup(ctx context.Context, load bool) error {
+	p.mu.Lock()
+	nc, js := p.nc, p.js
+	p.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, 2*p.o.PublishTimeout)
+	defer cancel()
+	kv, err := EnsureStreams(ctx, js, p.subj, p.o.Streams)
+	if err != nil {
+		return err
+	}
+	if err := p.subscribeResponders(nc); err != nil {
+		return err
+	}
+	if load {
+		if err := p.loadStores(ctx, js, kv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func toMsg(r Record) *nats.Msg {
+	m := nats.NewMsg(r.Subject)
+	m.Data = r.Data
+	m.Header.Set(jetstream.MsgIDHeader, r.MsgID)
+	return m
+}
+
+// sendBatch publishes recs pipelined (JetStream publishes asynchronously,
+// core ones on the same connection) and waits for the acknowledgements in
+// order. It returns how many leading records are delivered and, if not all,
+// why. Records after a failed one may have been stored too: they are sent
+// again and the stream drops them by message id.
+func (p *Publisher) sendBatch(ctx context.Context, recs []Record) (int, error) {
+	p.mu.Lock()
+	nc, js := p.nc, p.js
+	p.mu.Unlock()
+	if nc == nil {
+		return 0, errors.New("not connected")
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.o.PublishTimeout)
+	defer cancel()
+	futs := make([]jetstream.PubAckFuture, 0, len(recs))
+	firstCore := -1
+	var submitErr error
+	for i, r := range recs {
+		m := toMsg(r)
+		if r.Target == TargetCore {
+			if submitErr = nc.PublishMsg(m); submitErr != nil {
+				break
+			}
+			if firstCore < 0 {
+				firstCore = i
+			}
+			futs = append(futs, nil)
+			continue
+		}
+		f, err := js.PublishMsgAsync(m, jetstream.WithRetryAttempts(0)) // retries are ours, in order
+		if err != nil {
+			submitErr = err
+			break
+		}
+		futs = append(futs, f)
+	}
+	if firstCore >= 0 {
+		if err := nc.FlushWithContext(ctx); err != nil {
+			return 0, err // conservative: resend from the start (ids dedup the rest)
+		}
+	}
+	for i, f := range futs {
+		if f == nil {
+			continue
+		}
+		select {
+		case <-f.Ok():
+		case err := <-f.Err():
+			return i, err
+		case <-ctx.Done():
+			return i, fmt.Errorf("waiting for ack: %w", ctx.Err())
+		}
+	}
+	if submitErr != nil {
+		return len(futs), submitErr
+	}
+	return len(futs), nil
+}
