@@ -182,7 +182,7 @@ func (o *Outbox) Append(envs []Envelope, due []time.Time) error {
 	}
 	for i, e := range envs {
 		c := classOf(e)
-		d := due[i].UnixMilli()
+		d := ceilMilli(due[i])
 		if d < o.lastDue[c] {
 			d = o.lastDue[c]
 		}
@@ -215,6 +215,16 @@ func (o *Outbox) Append(envs []Envelope, due []time.Time) error {
 	default:
 	}
 	return nil
+}
+
+// ceilMilli is t in unix milliseconds, rounded up: a record is never due
+// before the time it was given.
+func ceilMilli(t time.Time) int64 {
+	ms := t.UnixMilli()
+	if t.Sub(time.UnixMilli(ms)) > 0 {
+		ms++
+	}
+	return ms
 }
 
 // Notify returns a channel that receives a value after appends.

@@ -287,3 +287,15 @@ func TestOutboxBatch(t *testing.T) {
 		t.Errorf("after a batch ack and reopen: %v", got)
 	}
 }
+
+func TestOutboxDueRoundsUp(t *testing.T) {
+	ob := openOutbox(t, t.TempDir(), OutboxOptions{})
+	due := time.UnixMilli(1_000_000).Add(300 * time.Microsecond)
+	ob.Append([]Envelope{env(1, true)}, []time.Time{due})
+	if recs, _, _ := ob.NextBatch(due, 1); len(recs) != 0 {
+		t.Error("a record due at x.3 ms was handed out at x.3 ms (before its own millisecond ended)")
+	}
+	if recs, _, _ := ob.NextBatch(due.Add(time.Millisecond), 1); len(recs) != 1 || recs[0].DueTime().Before(due) {
+		t.Errorf("not due one millisecond later: %+v", recs)
+	}
+}

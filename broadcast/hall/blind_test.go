@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -51,69 +50,31 @@ var hardTexts = map[string][]string{
 // relayGame is one blind-player game: the moves and the two emulated
 // boards' scripts.
 type relayGame struct {
-	start          rules.Position
-	moves          []rules.Move
 	ucis           []string
 	sighted, blind emu.Script
 }
 
-// clockSide: White plays on the clock's left.
-func clockSide(c rules.Color) emu.Side {
-	if c == rules.White {
-		return emu.Left
-	}
-	return emu.Right
-}
-
 // newRelayGame scripts a game on two boards with human-like delays: each
 // move is made on its player's board; the sighted player presses his
-// clock, the blind player starts the sighted player's clock after his
-// move (D.2.4); the opponent executes the move on his own board some
-// 500 ms later.
+// clock, the blind player starts the sighted player's clock 300 ms after
+// his move (D.2.4); the opponent executes the move on his own board 500 ms
+// later.
 func newRelayGame(t *testing.T, start rules.Position, moves []rules.Move, blind rules.Color) relayGame {
 	t.Helper()
-	g := relayGame{start: start, moves: moves}
-	// Black starts White's clock.
-	g.sighted = emu.Script{{At: 200 * time.Millisecond, Kind: emu.Press, Side: clockSide(start.Turn().Other())}}
-	at := 600 * time.Millisecond
-	shift := func(dst *emu.Script, s emu.Script, off time.Duration) {
-		for _, a := range s {
-			a.At += off
-			*dst = append(*dst, a)
-		}
-	}
+	var g relayGame
 	pos := start
 	for _, m := range moves {
-		c := pos.Turn()
 		g.ucis = append(g.ucis, pos.UCI(m))
-		own, other := &g.sighted, &g.blind
-		h := emu.Handling{Speed: 5, Press: true, Side: clockSide(c)}
-		if c == blind {
-			own, other = &g.blind, &g.sighted
-			h.Press = false
-		}
-		ms, err := emu.MoveScript(pos, m, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		shift(own, ms, at)
-		at += ms.Duration()
-		if c == blind {
-			*other = append(*other, emu.Action{At: at + 300*time.Millisecond, Kind: emu.Press, Side: clockSide(c)})
-		}
-		at += 500 * time.Millisecond
-		mirror, err := emu.MoveScript(pos, m, emu.Handling{Speed: 5})
-		if err != nil {
-			t.Fatal(err)
-		}
-		shift(other, mirror, at)
-		at += mirror.Duration() + 200*time.Millisecond
-		if pos, err = pos.Play(m); err != nil {
-			t.Fatal(err)
-		}
+		pos, _ = pos.Play(m)
 	}
-	for _, s := range []emu.Script{g.sighted, g.blind} {
-		slices.SortStableFunc(s, func(a, b emu.Action) int { return int(a.At - b.At) })
+	var err error
+	g.sighted, g.blind, err = emu.RelayScripts(start, moves, emu.RelayOptions{Blind: blind,
+		Think:      func(int) time.Duration { return 200 * time.Millisecond },
+		Mirror:     func(int) time.Duration { return 500 * time.Millisecond },
+		BlindPress: func(int) time.Duration { return 300 * time.Millisecond },
+		Handling:   func(int, bool) emu.Handling { return emu.Handling{Speed: 5} }})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return g
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
@@ -201,8 +202,29 @@ func (r *Record) PGNGame() *pgn.Game {
 	if start, err := pgn.ChessPosition(r.variant(), r.StartFEN); err == nil {
 		g.Start = start
 	}
+	pos := g.Start
 	for i, m := range r.Moves {
 		n := pgn.MoveNode{SAN: m.SAN, EMT: time.Duration(m.EMTMS) * time.Millisecond, HasEMT: true}
+		if pos != nil {
+			// The writer checks every move against its position.
+			mv, err := pos.ParseMove(m.UCI)
+			if err == nil {
+				n.Move = mv
+				pos, err = pos.Play(mv)
+			}
+			if err != nil {
+				// A record that does not replay (an illegal move that
+				// stood): write the moves as held, without a start.
+				g.Start, pos = nil, nil
+				for j := range g.Moves {
+					g.Moves[j].Move = rules.NoMove
+				}
+				if r.StartFEN != "" {
+					g.SetTag("SetUp", "1")
+					g.SetTag("FEN", r.StartFEN)
+				}
+			}
+		}
 		if m.Clock != nil {
 			n.HasClock = true
 			if whiteMoved(r, i) {
