@@ -180,7 +180,10 @@ func (s *Session) TimeAnnouncement(now time.Time) (broadcast.Announcement, bool,
 
 // mismatchAlert is the arbiter's alert for a board mismatch (D.2.9,
 // RV-6): critical, never corrected by the daemon; it proposes the D.2.9
-// procedure.
+// procedure and carries both move lists and the last clock reading. It
+// goes to the arbiter only: no "mismatch" announcement is sent to the
+// relay device, because the daemon never signals the players (the
+// arbiter corrects the boards with both scoresheets).
 func (s *Session) mismatchAlert(e *board.BoardMismatch) *arbiter.Alert {
 	g := s.rec.Info.Game
 	geo := s.start.Geometry()
@@ -204,5 +207,6 @@ func (s *Session) mismatchAlert(e *board.BoardMismatch) *arbiter.Alert {
 	return &arbiter.Alert{ID: fmt.Sprintf("%s.%s.%s.%d.%d", g, KindBoardMismatch, e.Board, e.Ply, e.Since.UnixMilli()),
 		Game: g.String(), Kind: KindBoardMismatch, Severity: arbiter.Crit, Article: "D.2.9", Ply: e.Ply,
 		Message: msg, Evidence: ev, At: e.At,
-		Proposal: map[string]any{"board": e.Board.String(), "squares": names, "record": e.Record, "on_board": e.OnBoard}}
+		Proposal: map[string]any{"board": e.Board.String(), "squares": names, "record": e.Record, "on_board": e.OnBoard,
+			"clock": s.rec.Clock}}
 }
