@@ -2,7 +2,6 @@ package board
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -391,7 +390,48 @@ func TestRelayOptionsErrors(t *testing.T) {
 	if _, err := s.r.Reinstate(s.now, 3); err == nil {
 		t.Error("reinstate beyond the record: no error")
 	}
-	if reflect.TypeOf(s.r.Tracker(BlindBoard)) != reflect.TypeOf(&Tracker{}) {
-		t.Error("Tracker")
+	// The blind board completes on release (D.2.3) whatever was asked.
+	r, err := NewRelay(RelayOptions{Start: chess.StartPosition(chess.Standard), Blind: rules.White,
+		BlindBoard: Options{Completion: ClockPress}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Tracker(BlindBoard).opts.Completion != Release || r.Tracker(SightedBoard).opts.Completion != ClockPress {
+		t.Errorf("completions %s / %s", r.Tracker(BlindBoard).opts.Completion, r.Tracker(SightedBoard).opts.Completion)
+	}
+}
+
+// The arbiter retraces the game (D.2.9): the record and both trackers go
+// back; the boards, put back by hand, agree without an alert, and the game
+// goes on from there.
+func TestRelayReinstate(t *testing.T) {
+	s := newRelayScript(t, rules.Black)
+	for _, m := range []string{"e2e4", "e7e5", "g1f3"} {
+		s.relay(m)
+	}
+	evs, err := s.r.Reinstate(s.now, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.add(evs)
+	c := relayOf[*Correction](evs)
+	if len(c) != 1 || c[0].Ply != 1 || c[0].Reason != ArbiterEdit || s.r.Completed() != 1 {
+		t.Fatalf("reinstate: %+v, record at %d", evs, s.r.Completed())
+	}
+	// Both boards are put back to the position after 1. e4.
+	for _, b := range []Which{SightedBoard, BlindBoard} {
+		x := string("SB"[b])
+		s.do(x+"-f3", x+"+g1", x+"-e5", x+"+e7")
+	}
+	s.do("wait:2s")
+	s.relay("c7c5")
+	if got := s.r.Moves(); len(got) != 2 || s.r.PositionAt(2).Placement() != s.r.Tracker(BlindBoard).Sensed() {
+		t.Fatalf("record after reinstating: %v\n%s", got, s.dump())
+	}
+	if n := len(relayOf[*BoardMismatch](s.evs)); n != 0 {
+		t.Fatalf("%d mismatch alerts\n%s", n, s.dump())
+	}
+	if _, err := s.r.Reinstate(s.now, 5); err == nil {
+		t.Error("reinstate beyond the record: no error")
 	}
 }
