@@ -27,11 +27,11 @@ var perftCases = []struct {
 	{"fsf-2", "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1", []uint64{0, 0, 0, 92741}},
 }
 
-// TestPerftShallow checks every published count up to TestPerftMaxNodes
+// TestPerftShallow checks every published count up to 250 000
 // leaves, which keeps the suite to seconds under -race; the deeper counts
 // run in BenchmarkPerftDeep.
 func TestPerftShallow(t *testing.T) {
-	const maxNodes = 120000
+	const maxNodes = 250000
 	for _, tc := range perftCases {
 		p, err := NewPosition(tc.fen)
 		if err != nil {
