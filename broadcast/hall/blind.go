@@ -59,6 +59,12 @@ func (s *Session) newRelay(to board.Options, start rules.Position, at time.Time)
 	}
 	s.relay = &relayState{r: r}
 	s.tr = r.Tracker(board.SightedBoard)
+	switch s.rec.ClockLeft { // the clock stands by the sighted player's board
+	case rules.White.String():
+		s.tr.SetClockSides(rules.White)
+	case rules.Black.String():
+		s.tr.SetClockSides(rules.Black)
+	}
 	pos := start
 	for i, m := range s.rec.Moves {
 		mv, err := pos.ParseMove(m.UCI)
