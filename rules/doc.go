@@ -4,7 +4,7 @@
 // typed errors that say why a move is illegal.
 //
 // The concrete engines live in sub-packages (rules/chess for chess, Chess960
-// and drop chess; rules/xiangqi later), notation in rules/pgn, rule sets,
+// and drop chess; rules/xiangqi for xiangqi), notation in rules/pgn, rule sets,
 // clocks and adjudication in their own sub-packages. This package imports
 // nothing but the standard library, and nothing in it assumes an 8×8 board.
 //
