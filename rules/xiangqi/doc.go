@@ -38,7 +38,9 @@
 // [Position.UCI] writes ICCS ("h2e2"). [Position.SAN] writes the
 // Vietnamese notation of §10.4 ("P2-5", "M8.7", "Xt.1") or, with
 // [Options].Notation, the law's Asian dialect ("P2=5") or WXF ("C2.5").
-// [Position.ParseMove] reads ICCS and the configured dialect;
+// [Position.LongForm] writes the Vietnamese long form for displays
+// ("Pháo 2 bình 5"). [Position.ParseMove] reads ICCS and the configured
+// dialect;
 // [Position.ParseMoveDialect] reads any dialect. The dialect is never
 // guessed from the symbols (§10.3).
 //

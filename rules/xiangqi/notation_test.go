@@ -200,3 +200,26 @@ func TestParseDialect(t *testing.T) {
 		t.Errorf("ParseDialect(chinese) = %v", err)
 	}
 }
+
+func TestLongForm(t *testing.T) {
+	tests := []struct{ name, fen, move, want string }{
+		{"central cannon", StartFEN, "h2e2", "Pháo 2 bình 5"},
+		{"horse", StartFEN, "b0c2", "Mã 8 tiến 7"},
+		{"elephant", StartFEN, "g0e2", "Tượng 3 tiến 5"},
+		{"advisor", StartFEN, "f0e1", "Sĩ 4 tiến 5"},
+		{"general", StartFEN, "e0e1", "Tướng 5 tiến 1"},
+		{"soldier", StartFEN, "c3c4", "Binh 7 tiến 1"},
+		{"front chariot", "3k5/9/9/9/9/R8/9/R8/9/4K4 w - - 0 1", "a4a5", "Xe trước tiến 1"},
+		{"rear chariot retreats", "3k5/9/9/9/9/R8/9/R8/9/4K4 w - - 0 1", "a2a1", "Xe sau thoái 1"},
+		{"middle soldier", "3k5/4P4/4P4/4P4/9/9/9/9/9/4K4 w - - 0 1", "e7d7", "Binh giữa bình 6"},
+		{"ICCS fallback", "3k5/9/2P1P4/2P1P4/9/9/9/9/9/4K4 w - - 0 1", "c7b7", "c7b7"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := mustPos(t, tc.fen)
+			if got := p.LongForm(iccs(t, tc.move)); got != tc.want {
+				t.Errorf("LongForm(%s) = %q, want %q", tc.move, got, tc.want)
+			}
+		})
+	}
+}
