@@ -17,7 +17,8 @@
 // [NewPosition] / [NewPositionOptions] parse the xiangqi FEN of
 // specs/rules-references.md §5.4 (letters K A B/E N/H R C P, side w/r/b);
 // errors are [*FENError] naming the field. [StartPosition] is the initial
-// array of §3.
+// array of §3. [FromPlacement] builds a position from what a board's
+// sensors show, [IsStart] recognises the initial array.
 //
 // # Rules
 //

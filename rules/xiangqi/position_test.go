@@ -194,3 +194,32 @@ func TestPlacementAndAccessors(t *testing.T) {
 		t.Errorf("LegalMoves allocates %v times", n)
 	}
 }
+
+func TestFromPlacement(t *testing.T) {
+	for _, tc := range perftCases {
+		p := mustPos(t, tc.fen)
+		q, err := FromPlacement(p.Placement(), p.Turn(), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if q.FEN() != p.FEN() || q.RepetitionKey() != p.RepetitionKey() {
+			t.Errorf("%s: FromPlacement gives %q", tc.name, q.FEN())
+		}
+		if IsStart(p.Placement()) != (tc.name == "start") {
+			t.Errorf("%s: IsStart = %v", tc.name, !(tc.name == "start"))
+		}
+	}
+	pl := StartPosition().Placement()
+	pl.Sq[4] = rules.Piece{Color: rules.White, Kind: rules.Queen}
+	if _, err := FromPlacement(pl, rules.White, Options{}); !errors.Is(err, ErrFEN) {
+		t.Errorf("a queen: %v", err)
+	}
+	pl = StartPosition().Placement()
+	pl.Sq[4] = rules.NoPiece
+	if _, err := FromPlacement(pl, rules.White, Options{}); !errors.Is(err, ErrFEN) {
+		t.Errorf("no red general: %v", err)
+	}
+	if _, err := FromPlacement(rules.NewPlacement(rules.Chess8x8), rules.White, Options{}); !errors.Is(err, ErrFEN) {
+		t.Errorf("a chess board: %v", err)
+	}
+}
