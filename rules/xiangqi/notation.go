@@ -247,7 +247,7 @@ func (p *Position) ParseMoveDialect(s string, d Dialect) (rules.Move, error) {
 		return bad("origin %q is neither a file number nor a tandem marker", s[0])
 	}
 	if len(origins) == 0 {
-		return bad("no %s there", rules.Kind(k))
+		return bad("no %s there", kindNames[k])
 	}
 	var cands []rules.Move
 	for _, from := range origins {
@@ -269,10 +269,13 @@ func (p *Position) ParseMoveDialect(s string, d Dialect) (rules.Move, error) {
 	case len(cands) == 1:
 		return rules.NoMove, &rules.IllegalMoveError{Move: cands[0], Text: orig, Reason: p.reason(cands[0])}
 	case len(cands) == 0:
-		return bad("the %s cannot move so", rules.Kind(k))
+		return bad("the %s cannot move so", kindNames[k])
 	}
 	return bad("ambiguous: %d pieces could make it and none legally", len(cands))
 }
+
+// kindNames are the English names of specs/xiangqi.md §0.3.
+var kindNames = [...]string{general: "general", advisor: "advisor", elephant: "elephant", chariot: "chariot", cannon: "cannon", horse: "horse", soldier: "soldier"}
 
 // pieceLetter returns the kind whose letter s starts with in the dialect,
 // or 0. The longest letter wins ("Tg" before "T").
