@@ -48,6 +48,9 @@ func TestPieceMoves(t *testing.T) {
 		// A piece between the generals is pinned by the flying-general rule.
 		{"pinned by facing generals", "4k4/9/9/9/9/9/4N4/9/9/4K4 w - - 0 1", "e3", ""},
 		{"pinned piece moves along the file", "4k4/9/9/9/9/9/4R4/9/9/4K4 w - - 0 1", "e3", "e3e1 e3e2 e3e4 e3e5 e3e6 e3e7 e3e8"},
+		// Generals facing (an illegal move stood): only moves that end it.
+		{"generals facing", "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", "", "e0d0 e0f0"},
+		{"generals facing, a shield may step in", "4k4/9/9/9/9/9/9/9/R8/4K4 w - - 0 1", "", "a1e1 e0d0 e0f0"},
 		// In check: only moves that parry.
 		{"answer check", "3k5/9/9/9/9/4r4/9/R8/9/4K4 w - - 0 1", "", "a2e2 e0f0"},
 	}
