@@ -205,8 +205,36 @@ func (s *Session) Message(at time.Time, m dgt.Message) Step {
 		return s.MessageFrom(board.SightedBoard, at, m)
 	}
 	var st Step
-	s.handle(board.FeedMessage(s.tr, at, m), &st)
+	evs := board.FeedMessage(s.tr, at, m)
+	if ct, ok := m.(dgt.ClockTimes); ok && s.rec.ClockLeft == "" {
+		s.learnClockSides(ct, evs, &st)
+	}
+	s.handle(evs, &st)
 	return st
+}
+
+// learnClockSides keeps the tracker's mapping of clock sides to colours
+// (decided on the first running reading of the game) in the record, so a
+// resumed game maps them the same way even when moves were made while the
+// daemon was down (the tracker would otherwise guess from the side to move).
+func (s *Session) learnClockSides(ct dgt.ClockTimes, evs []board.Event, st *Step) {
+	raw := ct.RunningSide()
+	if raw == dgt.NoSide {
+		return
+	}
+	for _, ev := range evs {
+		c, ok := deref(ev).(board.ClockChanged)
+		if !ok || c.Clock.Running == rules.NoColor {
+			continue
+		}
+		left := c.Clock.Running
+		if raw == dgt.RightSide {
+			left = left.Other()
+		}
+		s.rec.ClockLeft = left.String()
+		st.Changed = true
+		return
+	}
 }
 
 // Tick lets time pass (settle windows, holds, stable windows).
