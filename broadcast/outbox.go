@@ -172,7 +172,9 @@ func (o *Outbox) rotateLocked() error {
 
 // Append journals envelopes in order, each due at the matching time (due
 // times of the same class never go backwards: a later record is never due
-// before an earlier one). It returns when the records are in the file (and
+// before an earlier one). Due times are kept in milliseconds: a delayed
+// (public) record's is rounded up, so it is never handed out early; a live
+// record's is rounded down, so one due "now" is due at once. It returns when the records are in the file (and
 // fsynced with SyncEachAppend).
 func (o *Outbox) Append(envs []Envelope, due []time.Time) error {
 	o.mu.Lock()
@@ -182,7 +184,10 @@ func (o *Outbox) Append(envs []Envelope, due []time.Time) error {
 	}
 	for i, e := range envs {
 		c := classOf(e)
-		d := ceilMilli(due[i])
+		d := due[i].UnixMilli()
+		if c == 1 {
+			d = ceilMilli(due[i]) // a delayed copy is never early
+		}
 		if d < o.lastDue[c] {
 			d = o.lastDue[c]
 		}
