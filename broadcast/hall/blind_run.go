@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/board"
@@ -44,6 +45,9 @@ type blindRun struct {
 	speech chan broadcast.Announcement
 	times  chan timeRequest
 	status broadcast.BoardStatus
+
+	connected atomic.Bool
+	lastErr   atomic.Value // string
 }
 
 type timeRequest struct {
@@ -122,6 +126,9 @@ func (br *boardRun) blindEvent(ev link.Event) {
 		bl.status.Connected, bl.status.Error = true, ""
 		bl.status.Version, bl.status.Serial = e.Version.String(), e.Serial
 		bl.status.LastSeen, bl.status.At = broadcast.T(e.At), broadcast.T(e.At)
+		bl.connected.Store(true)
+		bl.lastErr.Store("")
+		br.h.notify()
 		br.log.Info("blind player's board connected", "serial", e.Serial)
 		br.apply(Step{Out: []any{bl.status}})
 	case link.Message:
@@ -133,11 +140,28 @@ func (br *boardRun) blindEvent(ev link.Event) {
 			msg = e.Err.Error()
 		}
 		bl.status.Connected, bl.status.Error, bl.status.At = false, msg, broadcast.T(e.At)
+		bl.connected.Store(false)
+		bl.lastErr.Store(msg)
+		br.h.notify()
 		br.log.Warn("blind player's board disconnected", "err", msg)
 		st := br.s.Device(e.At, arbiter.DeviceBoard, true, "blind player's board "+bl.b.Port+": "+msg)
 		st.Out = append([]any{bl.status}, st.Out...)
 		br.apply(st)
 	}
+}
+
+// blindHealth returns the line of Hall.Health for the blind player's
+// board of br, when it is not connected.
+func (br *boardRun) blindHealth() []string {
+	bl := br.blind
+	if bl == nil || bl.connected.Load() {
+		return nil
+	}
+	why := "not connected yet"
+	if e, _ := bl.lastErr.Load().(string); e != "" {
+		why = "disconnected: " + e
+	}
+	return []string{fmt.Sprintf("blind player's board %s (%s): %s", bl.b.ID, bl.b.Port, why)}
 }
 
 // answerTime answers a time request on the board goroutine: the

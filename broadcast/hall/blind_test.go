@@ -171,6 +171,9 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	}
 	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, boards...)
 	waitConnected(t, d.h)
+	if n, dis := d.h.Summary(); n != 2*len(specs) || dis != 0 {
+		t.Fatalf("summary: %d boards, %d disconnected; want %d, 0", n, dis, 2*len(specs))
+	}
 
 	org := connect(t, srv, "hall", "hall-pw")
 	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
@@ -316,6 +319,15 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 			mm = append(mm, a)
 		}
 	}
+	mu.Unlock()
+	// The blind player's board of the last game unplugged: the health
+	// says so.
+	pairs[len(pairs)-1][1].Unplug()
+	waitFor(t, 20*time.Second, "the health to name the blind player's board", func() bool {
+		err := d.h.Health()
+		return err != nil && strings.Contains(err.Error(), "blind player's board r1-b5-blind (pty): disconnected")
+	})
+	mu.Lock()
 	if len(mm) != 1 || mm[0].Game != g1.String() || mm[0].Severity != arbiter.Crit || !strings.Contains(mm[0].Message, "on squares a1") ||
 		len(mm[0].Evidence) != 1 || mm[0].Evidence[0].Square != "a1" {
 		t.Fatalf("mismatch alerts %+v, want one naming a1", mm)

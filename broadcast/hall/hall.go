@@ -83,6 +83,7 @@ func New(o Options) (*Hall, error) {
 		h.boards = append(h.boards, br)
 		h.byGame[g] = br
 	}
+	h.prepareBlind()
 	return h, nil
 }
 
@@ -97,7 +98,6 @@ func (h *Hall) Run(ctx context.Context) error {
 	defer cancel()
 	var wg sync.WaitGroup
 	errs := make(chan error, len(h.boards))
-	h.prepareBlind()
 	h.serveRelayTimes(ctx, &wg)
 	for _, br := range h.boards {
 		wg.Add(1)
@@ -125,14 +125,21 @@ func (h *Hall) Run(ctx context.Context) error {
 	return errors.Join(all...)
 }
 
-// Summary counts the boards and those not connected now.
+// Summary counts the boards (a blind player's own board counts as one)
+// and those not connected now.
 func (h *Hall) Summary() (boards, disconnected int) {
 	for _, br := range h.boards {
 		if !br.connected.Load() {
 			disconnected++
 		}
+		if bl := br.blind; bl != nil {
+			boards++
+			if !bl.connected.Load() {
+				disconnected++
+			}
+		}
 	}
-	return len(h.boards), disconnected
+	return len(h.boards) + boards, disconnected
 }
 
 // Changed receives a value (coalesced) whenever a board connects or
@@ -158,6 +165,7 @@ func (h *Hall) Health() error {
 			}
 			lines = append(lines, fmt.Sprintf("board %s (%s): %s", br.b.ID, br.b.Port, why))
 		}
+		lines = append(lines, br.blindHealth()...)
 	}
 	if len(lines) == 0 {
 		return nil
