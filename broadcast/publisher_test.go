@@ -330,3 +330,52 @@ func TestPublicStateDueWhileDown(t *testing.T) {
 		t.Error("the live store was filled from the outbox (it comes from KV)")
 	}
 }
+
+// TestCoreSubjects: announcements and board status go out as core NATS
+// messages (no stream covers them), in order with the rest, never public.
+func TestCoreSubjects(t *testing.T) {
+	srv := startServer(t, t.TempDir())
+	defer srv.Shutdown()
+	p := newPublisher(t, t.TempDir(), srv.Dialer(), 0)
+	nc, _ := srv.Connect()
+	defer nc.Close()
+	sub, _ := nc.SubscribeSync("dgt.>")
+	nc.Flush()
+	runPublisher(t, p)
+	at := T(time.Date(2026, 2, 8, 8, 1, 2, 0, time.UTC))
+	if err := p.PublishBoardStatus(BoardStatus{BoardID: "b1", Port: "/dev/ttyACM0", Connected: true, Version: "1.7", At: at}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.PublishAnnouncement(Announcement{Game: testGame, Ply: 1, Lang: "de", Text: "Emil vier", UCI: "e2e4", Kind: AnnounceMove, At: at}); err != nil {
+		t.Fatal(err)
+	}
+	p.PublishMove(move(1, 0))
+	if err := p.PublishBoardStatus(BoardStatus{BoardID: "B 1"}); err == nil {
+		t.Error("bad board id accepted")
+	}
+	var got []string
+	for range 4 {
+		m, err := sub.NextMsg(5 * time.Second)
+		if err != nil {
+			t.Fatalf("after %v: %v", got, err)
+		}
+		got = append(got, m.Subject)
+		if m.Header.Get(jetstream.MsgIDHeader) == "" {
+			t.Errorf("%s without a message id", m.Subject)
+		}
+		if m.Subject == "dgt.relay.open2026.1.1.announce" {
+			var a Announcement
+			if err := json.Unmarshal(m.Data, &a); err != nil || a.Text != "Emil vier" || a.Game != testGame {
+				t.Errorf("announcement %s", m.Data)
+			}
+		}
+	}
+	want := "[dgt.board.b1.status dgt.relay.open2026.1.1.announce dgt.game.open2026.1.1.move dgt.public.open2026.1.1.move]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("got %v\nwant %s", got, want)
+	}
+	if m, err := sub.NextMsg(200 * time.Millisecond); err == nil {
+		t.Errorf("unexpected %s (status and announcements are never public)", m.Subject)
+	}
+	waitFor(t, "acked", 5*time.Second, func() bool { return p.Pending() == 0 })
+}

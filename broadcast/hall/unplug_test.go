@@ -1,0 +1,86 @@
+package hall
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/nats-io/nats.go"
+)
+
+// TestHallPortVanishes pulls the board's port (the pseudo-terminal closes)
+// in the middle of a game and plugs it back (a new one): the board status
+// says disconnected then connected, the arbiter gets board_disconnected,
+// and the moves, including those made while the port was away, reach the
+// GAMES stream exactly once.
+func TestHallPortVanishes(t *testing.T) {
+	game := []string{"d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6", "c1g5", "f8e7"}
+	dir := t.TempDir()
+	srv := testServer(t, filepath.Join(dir, "nats"))
+	defer srv.Shutdown()
+	g := broadcast.GameID{Event: "open2026", Round: 2, Board: 5}
+	b := newPTYBoard(t, emu.Options{Serial: "00005"})
+	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, boardFor(t, "r2-b5", g, b.Open))
+	waitConnected(t, d.h)
+
+	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
+	status := make(chan *nats.Msg, 64)
+	alerts := make(chan *nats.Msg, 64)
+	arb.ChanSubscribe(testPrefix+".board.r2-b5.status", status)
+	arb.ChanSubscribe(testPrefix+".arbiter.open2026.2.5.alert", alerts)
+	arb.Flush()
+
+	b.e.Schedule(time.Now(), script(t, game...))
+	waitFor(t, 30*time.Second, "three moves", func() bool {
+		r, _ := d.h.Record(g)
+		return len(r.Moves) >= 3
+	})
+	b.Unplug()
+	waitFor(t, 20*time.Second, "the disconnection", func() bool { _, dis := d.h.Summary(); return dis == 1 })
+	if err := d.h.Health(); err == nil || !strings.Contains(err.Error(), "r2-b5") {
+		t.Errorf("health while unplugged: %v", err)
+	}
+	time.Sleep(time.Second) // a move is made meanwhile
+	b.Plug()
+	waitConnected(t, d.h)
+
+	org := connect(t, srv, "hall", "hall-pw")
+	got := moveUCIs(t, streamMsgs(t, org, "DGT_GAMES", testPrefix+".game.open2026.2.5.move", len(game), 40*time.Second))
+	if strings.Join(got, " ") != strings.Join(game, " ") {
+		t.Fatalf("moves\n got %v\nwant %v", got, game)
+	}
+	var seen []bool
+	for len(seen) < 2 || seen[len(seen)-1] != true {
+		select {
+		case m := <-status:
+			var st broadcast.BoardStatus
+			json.Unmarshal(m.Data, &st)
+			if len(seen) == 0 && st.Connected {
+				continue
+			}
+			seen = append(seen, st.Connected)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("board statuses %v, want disconnected then connected", seen)
+		}
+	}
+	if seen[0] {
+		t.Errorf("statuses %v", seen)
+	}
+	for {
+		select {
+		case m := <-alerts:
+			var al arbiter.Alert
+			json.Unmarshal(m.Data, &al)
+			if al.Kind == arbiter.KindBoardDisconnected {
+				return
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("no board_disconnected alert")
+		}
+	}
+}
