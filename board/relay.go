@@ -98,6 +98,9 @@ type Relay struct {
 	clock *ClockReading
 	line  []rules.Move     // scratch: the game's line
 	lpos  []rules.Position // scratch: positions after line[i]
+	// setupAt: a set-up on the sighted board started a new record; the
+	// other board may show the old game until MirrorWithin after it.
+	setupAt time.Time
 }
 
 // relayPly is one recorded move.
@@ -111,6 +114,7 @@ type relayBoard struct {
 	off       bool
 	offSince  time.Time
 	alerted   bool
+	setUp     bool // set up for a new game, waiting for the sighted board
 }
 
 // NewRelay returns a relay for a game starting at o.Start.
@@ -130,6 +134,9 @@ func NewRelay(o RelayOptions) (*Relay, error) {
 	so, bo := o.Sighted, o.BlindBoard
 	so.Start, bo.Start = o.Start, o.Start
 	bo.Completion = Release
+	if bo.Setup == nil {
+		bo.Setup = so.Setup // both boards recognise the same set-ups
+	}
 	r := &Relay{o: o}
 	var err error
 	if r.tr[SightedBoard], err = New(so); err != nil {
@@ -320,13 +327,35 @@ func (r *Relay) filter(b Which, evs []Event, out []Event) []Event {
 			}
 		case *ClockChanged:
 			out = append(out, e)
-		default: // set-ups, result gestures, orientation
+		case *SetupDetected:
+			if b == SightedBoard {
+				r.newGame(e)
+				out = append(out, e)
+			} else if len(r.rec) > 0 {
+				r.st[b].setUp = true // ready for the next game before the sighted board
+			}
+		default: // result gestures, orientation
 			if b == SightedBoard {
 				out = append(out, ev)
 			}
 		}
 	}
 	return out
+}
+
+// newGame starts a new record at the position set up on the sighted
+// board (a new game, or a set-up read as a takeback to the start). The
+// blind player's board, set up by hand too, follows by its own set-up
+// detection; until then it is not compared for MirrorWithin.
+func (r *Relay) newGame(e *SetupDetected) {
+	if e.Position != nil {
+		r.o.Start = e.Position
+	}
+	r.rec = r.rec[:0]
+	for b := range r.st {
+		r.st[b] = relayBoard{completed: map[int]*MoveCompleted{}}
+	}
+	r.setupAt = e.At
 }
 
 // definiteOnBlindBoard reports whether a touch-move rule's finding is

@@ -67,6 +67,10 @@ func (r *Relay) checkBoard(at time.Time, b Which, out []Event) []Event {
 	ply := 0
 	var due time.Time
 	switch {
+	case st.setUp && m == 0:
+		// Set up for the next game before the sighted board: it waits.
+	case m > len(r.line) && !r.setupAt.IsZero() && at.Before(r.setupAt.Add(r.o.MirrorWithin)):
+		// Still the old game after a set-up on the other board.
 	case div >= 0:
 		off, ply = true, div+1
 	case m > len(r.line):

@@ -435,3 +435,45 @@ func TestRelayReinstate(t *testing.T) {
 		t.Error("reinstate beyond the record: no error")
 	}
 }
+
+// After a game, both boards are set up for the next one, in either order
+// and some seconds apart: the record restarts once the sighted board shows
+// the set-up, the other board is not reported while it is being set up,
+// and the next game is relayed from ply 1.
+func TestRelayNextGame(t *testing.T) {
+	game := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6", "e1g1", "f7f6", "d2d4", "e5d4"}
+	start := chess.StartPosition(chess.Standard)
+	for _, first := range []Which{SightedBoard, BlindBoard} {
+		t.Run(first.String()+" first", func(t *testing.T) {
+			r, err := NewRelay(RelayOptions{Start: start, Blind: rules.Black, Sighted: Options{Setup: ChessSetup(chess.Standard)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := &relayScript{t: t, r: r, now: t0, step: 150 * time.Millisecond,
+				clk: ClockReading{White: 5 * time.Minute, Black: 5 * time.Minute, Running: rules.White}}
+			s.add(r.Clock(s.now, s.clk))
+			for _, m := range game {
+				s.relay(m)
+			}
+			s.do("wait:3s")
+			s.add(r.Dump(first, s.now, start.Placement()))
+			s.do("wait:10s")
+			s.add(r.Dump(first.Other(), s.now, start.Placement()))
+			s.do("wait:2s")
+			if n := len(relayOf[*SetupDetected](s.evs)); n != 1 || r.Completed() != 0 {
+				t.Fatalf("%d set-ups passed on, record at %d\n%s", n, r.Completed(), s.dump())
+			}
+			s.clk.Running = rules.Black // the clock is reset and started by Black
+			s.add(r.Clock(s.now, s.clk))
+			s.do("press")
+			s.relay("d2d4")
+			s.relay("g8f6")
+			if got := r.Moves(); len(got) != 2 || r.PositionAt(2).Placement() != r.Tracker(BlindBoard).Sensed() {
+				t.Fatalf("next game record %v\n%s", got, s.dump())
+			}
+			if n := len(relayOf[*BoardMismatch](s.evs)); n != 0 {
+				t.Fatalf("%d mismatch alerts\n%s", n, s.dump())
+			}
+		})
+	}
+}
