@@ -85,8 +85,10 @@ type RelayOptions struct {
 // DisplacedPieces, Ambiguous) are passed on only from the board of the
 // player to move; the other board is watched by the mismatch check.
 // Set-ups, result gestures and orientation changes are passed on from the
-// sighted board only. Clock readings go to the sighted board's tracker,
-// whichever board the clock is connected to.
+// sighted board only; a set-up there restarts the record (a new game, or a
+// takeback to the start), and the blind player's board, set up by hand in
+// its turn, is not compared for MirrorWithin. Clock readings go to the
+// sighted board's tracker, whichever board the clock is connected to.
 //
 // Like a Tracker, a Relay has no goroutines and never reads the wall
 // clock; one goroutine owns it.
