@@ -143,3 +143,23 @@ func BenchmarkMemoryPerGame(b *testing.B) {
 		p.Close()
 	}
 }
+
+// BenchmarkPublish is the cost a tracker pays per Publish (journal append
+// of the move and its delayed public copy; no fsync, NATS not involved).
+func BenchmarkPublish(b *testing.B) {
+	down := func(context.Context) (*nats.Conn, error) { return nil, fmt.Errorf("down") }
+	p, err := NewPublisher(Options{Prefix: "dgt", Dir: b.TempDir(), Connect: down, PublicDelay: 15 * time.Minute})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	ev := MoveEvent{Game: GameID{"bench", 1, 1}, SAN: "e4", UCI: "e2e4", FEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+		Clock: &ClockPair{5400000, 5400000}, At: T(time.Now())}
+	b.ReportAllocs()
+	for i := range b.N {
+		ev.Ply = i + 1
+		if err := p.PublishMove(ev); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
