@@ -34,6 +34,7 @@ type TokenError struct {
 	Err   error
 }
 
+// Error names the field, the token and the reason.
 func (e *TokenError) Error() string {
 	return fmt.Sprintf("broadcast: %s %q: %v", e.Field, e.Token, e.Err)
 }
@@ -48,6 +49,7 @@ type JournalError struct {
 	Err    error
 }
 
+// Error names the file, the offset and the reason.
 func (e *JournalError) Error() string {
 	return fmt.Sprintf("broadcast: outbox %s at offset %d: %v", e.Path, e.Offset, e.Err)
 }

@@ -36,7 +36,9 @@ const (
 	ArbiterInboxPrefix = "_INBOX_arbiter"
 )
 
-// User is one login of the embedded server.
+// User is one login of the embedded server. Password may be a bcrypt hash
+// ("$2a$…", e.g. from `nats server passwd`), which the server recognises, so
+// the configuration file need not hold the password itself.
 type User struct {
 	Name     string
 	Password string
