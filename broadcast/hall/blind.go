@@ -1,6 +1,7 @@
 package hall
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -23,6 +24,12 @@ type Blind struct {
 	Lang announce.Lang
 	// Announce tunes the texts (style, check words).
 	Announce announce.Options
+	// NoTalkingClock refuses time requests: under the FIDE 2001 Laws a
+	// talking clock is not admissible, only the tactile analogue clock
+	// (002 F2.4; specs/fide-laws.md RV-13). [DefaultBlind] leaves it off;
+	// the daemon sets it for the fide2001-* rule sets. The organiser may
+	// adapt (D.1).
+	NoTalkingClock bool
 	// Relay tunes the relay: the blind board's tracker (BlindBoard),
 	// MismatchAfter, MirrorWithin, ClockOn. Start, Blind and Sighted are
 	// filled in by the session (Sighted from SessionOptions.Tracker).
@@ -156,12 +163,20 @@ func (s *Session) announceMove(e *board.MoveCompleted) (broadcast.Announcement, 
 		Text: text, UCI: e.UCI, Kind: broadcast.AnnounceMove, At: broadcast.T(e.At)}, true
 }
 
+// ErrNoTalkingClock: time requests are refused for this game
+// (Blind.NoTalkingClock).
+var ErrNoTalkingClock = errors.New("hall: no talking clock in this game (FIDE 2001 Laws: only the tactile clock is admissible)")
+
 // TimeAnnouncement returns the talking-clock announcement (kind "time") at
 // now: the last clock reading with the running side's time counted down
-// since, and the moves completed. ok is false without a relay.
+// since, and the moves completed. ok is false without a relay; with
+// Blind.NoTalkingClock the error is ErrNoTalkingClock.
 func (s *Session) TimeAnnouncement(now time.Time) (broadcast.Announcement, bool, error) {
 	if s.relay == nil {
 		return broadcast.Announcement{}, false, nil
+	}
+	if s.o.Blind.NoTalkingClock {
+		return broadcast.Announcement{}, true, ErrNoTalkingClock
 	}
 	ply := len(s.rec.Moves)
 	c := announce.Clock{Moves: ply / 2}

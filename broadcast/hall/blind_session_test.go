@@ -1,6 +1,7 @@
 package hall
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -134,6 +135,13 @@ func TestBlindSessionResumeAndTime(t *testing.T) {
 	if !ok || err != nil || ta.Text != "1 move. White 59 minutes 50 seconds. Black 1 hour." || ta.Kind != broadcast.AnnounceTime {
 		t.Errorf("time %+v %v %v", ta, ok, err)
 	}
+
+	// Under the 2001 Laws the talking clock is refused (RV-13).
+	b.s.o.Blind.NoTalkingClock = true
+	if _, ok, err := b.s.TimeAnnouncement(b.now); !ok || !errors.Is(err, ErrNoTalkingClock) {
+		t.Errorf("time under 2001: %v %v", ok, err)
+	}
+	b.s.o.Blind.NoTalkingClock = false
 
 	// Resume: a new session from the record.
 	r := newBlindSession(t, b.s.Record())

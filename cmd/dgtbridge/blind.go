@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
@@ -10,7 +11,9 @@ import (
 )
 
 // blindRelay returns the relay settings and the blind player's own board
-// of a configured game with a blind: section (FIDE Laws Appendix D). The
+// of a configured game with a blind: section (FIDE Laws Appendix D); under
+// the fide2001-* rule sets time requests are refused (no talking clock,
+// RV-13). The
 // blind player's port is opened like a board's (open is called with a copy
 // of b on that port). Speech follows relay.speak; espeak-ng missing is an
 // error that names the key.
@@ -41,5 +44,7 @@ func blindRelay(cfg *config.Config, b config.Board, key string, open func(config
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s.blind.port: %w", key, err)
 	}
-	return hall.DefaultBlind(side, lang), &hall.BlindBoard{Port: bl.Port, Open: hb.Open, Speaker: sp}, nil
+	relay := hall.DefaultBlind(side, lang)
+	relay.NoTalkingClock = strings.HasPrefix(b.Ruleset, "fide2001-")
+	return relay, &hall.BlindBoard{Port: bl.Port, Open: hb.Open, Speaker: sp}, nil
 }

@@ -29,6 +29,7 @@ func TestBlindRelay(t *testing.T) {
 		err   string
 	}{
 		{"ok", config.Blind{Side: "black", Port: "/dev/ttyACM1", Lang: "de"}, ""},
+		{"ok 2001", config.Blind{Side: "black", Port: "/dev/ttyACM1", Lang: "de"}, ""},
 		{"side", config.Blind{Side: "red", Port: "/dev/ttyACM1", Lang: "de"}, "boards[0].blind.side"},
 		{"lang", config.Blind{Side: "white", Port: "/dev/ttyACM1", Lang: "fr"}, "boards[0].blind.lang"},
 		{"bus", config.Blind{Side: "white", Port: "/dev/ttyACM1", Lang: "en", BusAddress: 3}, "boards[0].blind.bus_address"},
@@ -36,7 +37,10 @@ func TestBlindRelay(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opened = nil
-			b := config.Board{Port: "/dev/ttyACM0", Blind: &tc.blind}
+			b := config.Board{Port: "/dev/ttyACM0", Blind: &tc.blind, Ruleset: "fide2018-standard"}
+			if tc.name == "ok 2001" {
+				b.Ruleset = "fide2001-rapid"
+			}
 			bl, bb, err := blindRelay(cfg, b, "boards[0]", open)
 			if tc.err != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
@@ -49,6 +53,9 @@ func TestBlindRelay(t *testing.T) {
 			}
 			if bl.Side != rules.Black || bl.Lang != announce.German || bb.Port != "/dev/ttyACM1" || bb.Open == nil || bb.Speaker != nil {
 				t.Errorf("relay %+v, board %+v", bl, bb)
+			}
+			if bl.NoTalkingClock != (tc.name == "ok 2001") {
+				t.Errorf("talking clock refused: %v under %s", bl.NoTalkingClock, b.Ruleset)
 			}
 			if len(opened) != 1 || opened[0] != "/dev/ttyACM1" {
 				t.Errorf("opened %v, want the blind player's port", opened)
