@@ -9,6 +9,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"golang.org/x/crypto/bcrypt"
 )
 
 var testUsers = []User{
@@ -230,6 +231,19 @@ func TestServerListenRules(t *testing.T) {
 	nc, err = nats.Connect(auth.ClientURL(), nats.UserInfo("viewer", "viewer-pw"))
 	if err != nil {
 		t.Errorf("viewer over TCP: %v", err)
+	} else {
+		nc.Close()
+	}
+
+	hash, _ := bcrypt.GenerateFromPassword([]byte("s3cret"), bcrypt.MinCost)
+	hashed, err := StartServer(ServerOptions{Prefix: "dgt", StoreDir: t.TempDir(), Listen: "127.0.0.1:0",
+		Users: []User{{Name: "hall", Password: string(hash), Role: RoleOrganiser}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hashed.Shutdown()
+	if nc, err := nats.Connect(hashed.ClientURL(), nats.UserInfo("hall", "s3cret")); err != nil {
+		t.Errorf("bcrypt password: %v", err)
 	} else {
 		nc.Close()
 	}
