@@ -86,6 +86,12 @@ func (b *ptyBoard) Open(ctx context.Context) (io.ReadWriteCloser, error) {
 // script returns the emulator script of moves (UCI) from the start.
 func script(t testing.TB, ucis ...string) emu.Script {
 	t.Helper()
+	return scriptThink(t, 300*time.Millisecond, ucis...)
+}
+
+// scriptThink is script with a think time before every move.
+func scriptThink(t testing.TB, think time.Duration, ucis ...string) emu.Script {
+	t.Helper()
 	pos := rules.Position(chess.StartPosition(chess.Standard))
 	var moves []rules.Move
 	for _, u := range ucis {
@@ -97,7 +103,7 @@ func script(t testing.TB, ucis ...string) emu.Script {
 		pos, _ = pos.Play(m)
 	}
 	s, err := emu.GameScript(chess.StartPosition(chess.Standard), moves, emu.GameOptions{
-		Think:    func(int) time.Duration { return 300 * time.Millisecond },
+		Think:    func(int) time.Duration { return think },
 		Handling: func(int) emu.Handling { return emu.Handling{Speed: 2} },
 	})
 	if err != nil {

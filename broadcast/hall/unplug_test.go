@@ -2,6 +2,7 @@ package hall
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func TestHallPortVanishes(t *testing.T) {
 	arb.ChanSubscribe(testPrefix+".arbiter.open2026.2.5.alert", alerts)
 	arb.Flush()
 
-	b.e.Schedule(time.Now(), script(t, game...))
+	b.e.Schedule(time.Now(), scriptThink(t, 1500*time.Millisecond, game...))
 	waitFor(t, 30*time.Second, "three moves", func() bool {
 		r, _ := d.h.Record(g)
 		return len(r.Moves) >= 3
@@ -45,13 +46,18 @@ func TestHallPortVanishes(t *testing.T) {
 	if err := d.h.Health(); err == nil || !strings.Contains(err.Error(), "r2-b5") {
 		t.Errorf("health while unplugged: %v", err)
 	}
-	time.Sleep(time.Second) // a move is made meanwhile
+	time.Sleep(1500 * time.Millisecond) // a move is made meanwhile
 	b.Plug()
 	waitConnected(t, d.h)
 
 	org := connect(t, srv, "hall", "hall-pw")
 	got := moveUCIs(t, streamMsgs(t, org, "DGT_GAMES", testPrefix+".game.open2026.2.5.move", len(game), 40*time.Second))
 	if strings.Join(got, " ") != strings.Join(game, " ") {
+		files, _ := filepath.Glob(filepath.Join(dir, "data", "record", "r2-b5", "*.hexlog"))
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			t.Logf("%s:\n%s", f, b)
+		}
 		t.Fatalf("moves\n got %v\nwant %v", got, game)
 	}
 	var seen []bool
