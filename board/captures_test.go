@@ -1,25 +1,18 @@
 package board
 
 import (
-	"bufio"
-	"encoding/base64"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 )
-
-// capturesDir holds the real DGT traffic of specs/dgt-protocol.md §7
-// (AGPL data: read in place, never copied into the repository).
-const capturesDir = "../../shared/data/dgt-captures"
 
 // captureGaps are the times assumed between two messages of a capture
 // (they carry no timestamps): 700 ms is longer than the settle window, so
@@ -29,49 +22,11 @@ const capturesDir = "../../shared/data/dgt-captures"
 // the clock messages. The games must come out the same every way.
 var captureGaps = []time.Duration{700 * time.Millisecond, 100 * time.Millisecond, 3 * time.Second}
 
-// readCapture decodes a base64 capture, one board message per line.
-func readCapture(t testing.TB, name string) []dgt.Message {
-	t.Helper()
-	f, err := os.Open(filepath.Join(capturesDir, name))
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("captures not present at %s (../shared is absent)", capturesDir)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []dgt.Message
-	d := dgt.NewDecoder(dgt.SingleBoard)
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		b, err := base64.StdEncoding.DecodeString(line)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		d.Feed(b)
-		for {
-			m, err := d.Next()
-			if errors.Is(err, dgt.ErrNeedMore) {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // expectedMoves reads 1.uci / 2.uci ("1. e2e4 e7e5" lines) or a PGN's SAN
 // movetext, as UCI.
 func expectedMoves(t *testing.T, name string) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(capturesDir, name))
+	b, err := os.ReadFile(dgttest.Path(t, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +87,7 @@ func TestRealCaptures(t *testing.T) {
 	} {
 		for _, gap := range captureGaps {
 			t.Run(c.in+"/"+gap.String(), func(t *testing.T) {
-				msgs := readCapture(t, c.in)
+				msgs := dgttest.Messages(t, strings.TrimSuffix(c.in, ".inbytes"))
 				want := expectedMoves(t, c.want)
 				evs, tr := replayCapture(t, msgs, gap, captureOptions())
 				got := ucis(evs)

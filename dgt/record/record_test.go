@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 )
 
 // fakeClock returns t0, t0+1ms, t0+2ms, …
@@ -294,11 +295,8 @@ func TestStickyError(t *testing.T) {
 // TestCapturesDecode reads the shared base64 captures, auto-detected, and
 // as raw bytes, and decodes every chunk with the dgt decoder.
 func TestCapturesDecode(t *testing.T) {
-	dir := "../../../shared/data/dgt-captures"
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		t.Skipf("shared captures not present at %s", dir)
-	}
-	for _, name := range []string{"1", "2", "johan"} {
+	dir := dgttest.Dir(t)
+	for _, name := range dgttest.Names() {
 		t.Run(name, func(t *testing.T) {
 			f, err := os.Open(filepath.Join(dir, name+".inbytes"))
 			if err != nil {

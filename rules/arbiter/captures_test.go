@@ -1,64 +1,17 @@
 package arbiter
 
 import (
-	"bufio"
-	"encoding/base64"
 	"encoding/json"
-	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/board"
-	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
-
-// capturesDir holds real DGT traffic (AGPL data: read in place, never
-// copied into the repository).
-const capturesDir = "../../../shared/data/dgt-captures"
-
-// readCapture decodes a base64 capture, one board message per line.
-func readCapture(t *testing.T, name string) []dgt.Message {
-	t.Helper()
-	f, err := os.Open(filepath.Join(capturesDir, name))
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("captures not present at %s (../shared is absent)", capturesDir)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []dgt.Message
-	d := dgt.NewDecoder(dgt.SingleBoard)
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		b, err := base64.StdEncoding.DecodeString(line)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		d.Feed(b)
-		for {
-			m, err := d.Next()
-			if errors.Is(err, dgt.ErrNeedMore) {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			out = append(out, m)
-		}
-	}
-	return out
-}
 
 // TestRealCaptures runs real DGT games (board + clock traffic) through the
 // board tracker and the adjudicator, with every chess preset. The games are
@@ -76,7 +29,7 @@ func TestRealCaptures(t *testing.T) {
 		{"2.inbytes", "", "", "", 1}, // e5-f5 at ply 60, corrected before the press
 		{"johan.inbytes", "1-0", KindFlagFall, "1-0", 0},
 	} {
-		msgs := readCapture(t, c.in)
+		msgs := dgttest.Messages(t, strings.TrimSuffix(c.in, ".inbytes"))
 		for _, name := range ruleset.Names() {
 			rs, _ := ruleset.Lookup(name)
 			if rs.Variant != "chess" {
