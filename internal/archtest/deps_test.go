@@ -1,0 +1,135 @@
+package archtest
+
+import (
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/dgtbridge/dgtbridge/"
+
+// rule says what a package may import besides the standard library:
+// packages of this module (by path below the module, e.g. "rules/clock";
+// "rules/..." allows a tree) and packages of other modules (by path prefix).
+type rule struct {
+	pkg      string
+	internal []string
+	external []string
+}
+
+// layers is the dependency table of the finished packages. The rules
+// engine and the DGT codec see only the standard library and rules; the
+// board tracker adds dgt; the adjudicator reads the tracker's events.
+var layers = []rule{
+	{pkg: "rules"},
+	{pkg: "rules/chess", internal: []string{"rules"}},
+	{pkg: "rules/xiangqi", internal: []string{"rules"}},
+	{pkg: "rules/clock", internal: []string{"rules"}},
+	{pkg: "rules/announce", internal: []string{"rules"}},
+	{pkg: "rules/ruleset", internal: []string{"rules", "rules/clock"}},
+	{pkg: "rules/pgn", internal: []string{"rules", "rules/chess", "rules/xiangqi"}},
+	{pkg: "rules/arbiter", internal: []string{"rules/...", "board", "dgt"}},
+	{pkg: "dgt", internal: []string{"rules"}},
+	{pkg: "dgt/record", internal: []string{"rules", "dgt"}},
+	{pkg: "dgt/emu", internal: []string{"rules", "dgt"}},
+	{pkg: "dgt/link", internal: []string{"rules", "dgt"}},
+	{pkg: "dgt/bus", internal: []string{"rules", "dgt"}},
+	{pkg: "dgt/pty", external: []string{"golang.org/x/sys/unix"}},
+	{pkg: "board", internal: []string{"rules/...", "dgt"}},
+	{pkg: "systemd/sdnotify"},
+}
+
+// TestDependencies lists the dependencies of every package of [layers]
+// with one `go list` and checks them against the table.
+func TestDependencies(t *testing.T) {
+	args := []string{"list", "-f", `{{.ImportPath}} {{join .Deps " "}}`}
+	for _, r := range layers {
+		args = append(args, module+r.pkg)
+	}
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		msg := err.Error()
+		if ee, ok := err.(*exec.ExitError); ok {
+			msg += ": " + string(ee.Stderr)
+		}
+		t.Fatalf("go list: %s", msg)
+	}
+	deps := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 {
+			deps[strings.TrimPrefix(f[0], module)] = f[1:]
+		}
+	}
+	for _, r := range layers {
+		t.Run(r.pkg, func(t *testing.T) {
+			d, ok := deps[r.pkg]
+			if !ok {
+				t.Fatalf("go list did not list %s", r.pkg)
+			}
+			for _, err := range r.check(d) {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// check returns an error for every dependency r does not allow.
+func (r rule) check(deps []string) []error {
+	var errs []error
+	for _, dep := range deps {
+		first, _, _ := strings.Cut(dep, "/")
+		if !strings.Contains(first, ".") {
+			continue // standard library
+		}
+		if !r.allows(dep) {
+			errs = append(errs, fmt.Errorf("%s depends on %s", r.pkg, dep))
+		}
+	}
+	return errs
+}
+
+func (r rule) allows(dep string) bool {
+	if p, ok := strings.CutPrefix(dep, module); ok {
+		if p == r.pkg {
+			return true
+		}
+		for _, a := range r.internal {
+			if tree, ok := strings.CutSuffix(a, "/..."); ok && (p == tree || strings.HasPrefix(p, tree+"/")) || p == a {
+				return true
+			}
+		}
+		return false
+	}
+	return slices.ContainsFunc(r.external, func(e string) bool { return dep == e || strings.HasPrefix(dep, e+"/") })
+}
+
+// TestRuleCheck makes sure the checker itself refuses what the table
+// forbids, so that TestDependencies can fail.
+func TestRuleCheck(t *testing.T) {
+	std := []string{"fmt", "internal/abi", "vendor/golang.org/x/net/dns/dnsmessage"}
+	for _, tt := range []struct {
+		name string
+		r    rule
+		deps []string
+		bad  int
+	}{
+		{"stdlib only", rule{pkg: "rules"}, std, 0},
+		{"own package", rule{pkg: "rules"}, []string{module + "rules"}, 0},
+		{"allowed sibling", rule{pkg: "rules/chess", internal: []string{"rules"}}, []string{module + "rules"}, 0},
+		{"not a tree", rule{pkg: "rules/chess", internal: []string{"rules"}}, []string{module + "rules/clock"}, 1},
+		{"tree", rule{pkg: "board", internal: []string{"rules/..."}}, []string{module + "rules", module + "rules/chess"}, 0},
+		{"tree prefix is not a tree", rule{pkg: "board", internal: []string{"rules/..."}}, []string{module + "rulesx"}, 1},
+		{"NATS", rule{pkg: "rules/arbiter", internal: []string{"rules/..."}}, []string{"github.com/nats-io/nats.go", module + "broadcast"}, 2},
+		{"external allowed", rule{pkg: "dgt/pty", external: []string{"golang.org/x/sys/unix"}}, []string{"golang.org/x/sys/unix"}, 0},
+		{"external sibling", rule{pkg: "dgt/pty", external: []string{"golang.org/x/sys/unix"}}, []string{"golang.org/x/sys/unixy", "go.bug.st/serial"}, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.r.check(tt.deps); len(got) != tt.bad {
+				t.Errorf("check(%v) = %v, want %d errors", tt.deps, got, tt.bad)
+			}
+		})
+	}
+}
