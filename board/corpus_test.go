@@ -3,6 +3,7 @@ package board
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/internal/testenv"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
@@ -31,7 +33,7 @@ func corpusDir(t testing.TB) string {
 	t.Helper()
 	out, err := exec.Command("go", "mod", "download", "-json", corpusModule).Output()
 	if err != nil {
-		t.Skipf("cannot fetch %s for the game corpus (offline, no module cache?): %v", corpusModule, err)
+		testenv.Unavailable(t, fmt.Sprintf("cannot fetch %s for the game corpus (offline, no module cache?): %v", corpusModule, err))
 	}
 	var info struct{ Dir, Error string }
 	if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dgtbridge/dgtbridge/internal/testenv"
 )
 
 // TestVerifyUnit runs `systemd-analyze verify` on dgtbridge.service, with
@@ -16,13 +18,7 @@ import (
 // machine and fails in CI (CI=true): install it with
 // `apt-get install -y systemd`.
 func TestVerifyUnit(t *testing.T) {
-	tool, err := exec.LookPath("systemd-analyze")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("systemd-analyze is missing in CI: apt-get install -y systemd")
-		}
-		t.Skip("systemd-analyze is not installed (apt-get install -y systemd); the unit is not verified")
-	}
+	tool := testenv.LookPath(t, "systemd-analyze", "apt-get install -y systemd")
 	unit, err := os.ReadFile("dgtbridge.service")
 	if err != nil {
 		t.Fatal(err)

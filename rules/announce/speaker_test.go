@@ -5,10 +5,10 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/dgtbridge/dgtbridge/internal/testenv"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
 )
 
@@ -16,12 +16,7 @@ import (
 // in CI (CI=true), where `apt-get install -y espeak-ng` must have run.
 func needEspeak(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("espeak-ng"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("espeak-ng is missing in CI: apt-get install -y espeak-ng")
-		}
-		t.Skip("espeak-ng is not installed (apt-get install -y espeak-ng): speech not tested")
-	}
+	testenv.LookPath(t, "espeak-ng", "apt-get install -y espeak-ng")
 }
 
 func TestSpeakWAV(t *testing.T) {

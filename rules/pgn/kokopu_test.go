@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dgtbridge/dgtbridge/internal/testenv"
 )
 
 // kokopuPackage ships four real Chess960 games whose Variant tags are
@@ -24,10 +26,7 @@ const kokopuChess960 = "package/test/resources/pgns/chess960/database.pgn"
 // TestKokopuChess960 reads, replays, writes back and rereads the Chess960
 // games of kokopu. It needs npm; without it the test is skipped and says so.
 func TestKokopuChess960(t *testing.T) {
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("npm is not installed; the Chess960 games of " + kokopuPackage + " are fetched with `npm pack`")
-	}
+	npm := testenv.LookPath(t, "npm", "apt-get install -y npm; it fetches the Chess960 games of "+kokopuPackage+" with `npm pack`")
 	dir := t.TempDir()
 	cmd := exec.Command(npm, "pack", "--silent", kokopuPackage)
 	cmd.Dir = dir

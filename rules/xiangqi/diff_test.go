@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dgtbridge/dgtbridge/internal/testenv"
 )
 
 // fsf is a running Fairy-Stockfish (Debian package fairy-stockfish,
@@ -28,19 +29,7 @@ type fsf struct {
 // (CI=true), where .ci/run installs it, and skips it elsewhere.
 func startFSF(t *testing.T) *fsf {
 	t.Helper()
-	bin, err := exec.LookPath("fairy-stockfish")
-	if err != nil {
-		if _, err2 := os.Stat("/usr/games/fairy-stockfish"); err2 == nil {
-			bin, err = "/usr/games/fairy-stockfish", nil
-		}
-	}
-	if err != nil {
-		msg := "differential test needs Debian's fairy-stockfish (apt-get install fairy-stockfish): not on PATH nor in /usr/games"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	bin := testenv.LookPath(t, "fairy-stockfish", "apt-get install -y fairy-stockfish", "/usr/games/fairy-stockfish")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	cmd := exec.CommandContext(ctx, bin)
 	in, err := cmd.StdinPipe()
