@@ -9,7 +9,7 @@ import (
 )
 
 func TestNewNeedsStart(t *testing.T) {
-	if _, err := New(Options{}); err != ErrNoStart {
+	if _, err := New(Options{}); !errors.Is(err, ErrNoStart) {
 		t.Fatalf("err %v, want ErrNoStart", err)
 	}
 }

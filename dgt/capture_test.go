@@ -76,7 +76,7 @@ func decodeAll(t *testing.T, stream []byte, chunk int) []Message {
 		stream = stream[n:]
 		for {
 			m, err := d.Next()
-			if err == ErrNeedMore {
+			if errors.Is(err, ErrNeedMore) {
 				break
 			}
 			if err != nil {

@@ -116,7 +116,7 @@ func (d *CommandDecoder) Offset() int64 { return d.off }
 // error.
 func (d *CommandDecoder) Next() (Command, error) {
 	c, n, err := ParseCommand(d.buf[d.r:])
-	if err == ErrNeedMore {
+	if errors.Is(err, ErrNeedMore) {
 		return nil, err
 	}
 	at := d.off

@@ -48,7 +48,7 @@ func TestCommandRoundTrip(t *testing.T) {
 				t.Fatalf("% x decoded to %#v, %d, %v; want %#v", b, got, n, err, c)
 			}
 			for i := 1; i < len(b); i++ {
-				if _, _, err := ParseCommand(b[:i]); err != ErrNeedMore {
+				if _, _, err := ParseCommand(b[:i]); !errors.Is(err, ErrNeedMore) {
 					t.Fatalf("prefix of %d bytes: %v, want ErrNeedMore", i, err)
 				}
 			}
@@ -144,7 +144,7 @@ func TestCommandDecoderResync(t *testing.T) {
 		d.Feed([]byte{c})
 		for {
 			cmd, err := d.Next()
-			if err == ErrNeedMore {
+			if errors.Is(err, ErrNeedMore) {
 				break
 			}
 			var ce *CommandError

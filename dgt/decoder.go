@@ -1,5 +1,7 @@
 package dgt
 
+import "errors"
+
 // Decoder is an incremental, non-blocking decoder of the board→host byte
 // stream: [Decoder.Feed] bytes as they arrive (in chunks of any size),
 // then call [Decoder.Next] until it returns ErrNeedMore. It is pure (no
@@ -80,7 +82,7 @@ func (d *Decoder) NextFrame() (Frame, error) {
 		}
 		d.discarding = false
 		f, n, err := cutFrame(d.mode, p)
-		if err == ErrNeedMore {
+		if errors.Is(err, ErrNeedMore) {
 			return Frame{}, err
 		}
 		at := d.off

@@ -25,7 +25,7 @@ func drain(t *testing.T, m Mode, b []byte) ([]Message, []*FrameError) {
 			t.Fatal("decoder does not make progress")
 		}
 		msg, err := d.Next()
-		if err == ErrNeedMore {
+		if errors.Is(err, ErrNeedMore) {
 			break
 		}
 		var fe *FrameError

@@ -54,7 +54,7 @@ func FuzzDecoder(f *testing.F) {
 				}
 				before := d.Offset()
 				m, err := d.Next()
-				if err == ErrNeedMore {
+				if errors.Is(err, ErrNeedMore) {
 					if d.Offset() < before {
 						t.Fatal("offset went back")
 					}
@@ -108,7 +108,7 @@ func FuzzCommandDecoder(f *testing.F) {
 				}
 				before := d.Offset()
 				c, err := d.Next()
-				if err == ErrNeedMore {
+				if errors.Is(err, ErrNeedMore) {
 					break
 				}
 				if d.Offset() <= before {

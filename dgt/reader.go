@@ -1,6 +1,9 @@
 package dgt
 
-import "io"
+import (
+	"errors"
+	"io"
+)
 
 // maxEmptyReads is how many (0, nil) reads in a row a Reader tolerates
 // before reporting io.ErrNoProgress, as bufio does.
@@ -37,7 +40,7 @@ func (r *Reader) ReadMessage() (Message, error) {
 	empty := 0
 	for {
 		m, err := r.d.Next()
-		if err != ErrNeedMore {
+		if !errors.Is(err, ErrNeedMore) {
 			return m, err
 		}
 		if r.err != nil {

@@ -92,7 +92,7 @@ func TestMessageRoundTrip(t *testing.T) {
 					d.Feed(b[i : i+1])
 					if m, err := d.Next(); err == nil {
 						out = append(out, m)
-					} else if err != ErrNeedMore {
+					} else if !errors.Is(err, ErrNeedMore) {
 						t.Fatal(err)
 					}
 				}

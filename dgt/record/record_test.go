@@ -347,7 +347,7 @@ func decodeChunks(t *testing.T, r *Reader, keep *[]byte) int {
 		d.Feed(c.Bytes)
 		for {
 			_, err := d.Next()
-			if err == dgt.ErrNeedMore {
+			if errors.Is(err, dgt.ErrNeedMore) {
 				break
 			}
 			if err != nil {

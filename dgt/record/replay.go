@@ -81,7 +81,7 @@ func (p *Replayer) drain() (Item, bool) {
 	it := Item{At: p.at, Dir: p.dir}
 	if p.dir == ToBoard {
 		c, err := p.cmds.Next()
-		if err == dgt.ErrNeedMore {
+		if errors.Is(err, dgt.ErrNeedMore) {
 			return it, false
 		}
 		it.Cmd, it.Err = c, err
@@ -91,7 +91,7 @@ func (p *Replayer) drain() (Item, bool) {
 		return it, true
 	}
 	m, err := p.msgs.Next()
-	if err == dgt.ErrNeedMore {
+	if errors.Is(err, dgt.ErrNeedMore) {
 		return it, false
 	}
 	it.Msg, it.Err = m, err

@@ -1,6 +1,7 @@
 package pgn
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -181,7 +182,7 @@ func TestClockFormat(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{"", "1", "1:2:3:4", "1:60:00", "0:00:3x", "0:00:03.", "a:00:00", "1:000:00", "-1:00:00", "0:00:03 "} {
-		if _, err := ParseClock(bad); err != ErrBadClock {
+		if _, err := ParseClock(bad); !errors.Is(err, ErrBadClock) {
 			t.Errorf("ParseClock(%q) err = %v, want ErrBadClock", bad, err)
 		}
 	}
