@@ -269,6 +269,9 @@ func (p *Position) parseSAN(orig, s string, promo rules.Kind) (rules.Move, error
 	bad := func(reason string) (rules.Move, error) {
 		return rules.NoMove, &NotationError{Text: orig, Reason: reason}
 	}
+	if s == "" {
+		return bad("no target square") // e.g. "((B": nothing but a promotion suffix
+	}
 	kind := pawn
 	if s[0] >= 'A' && s[0] <= 'Z' {
 		k, ok := rules.KindFromLetter(s[0])

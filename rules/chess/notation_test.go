@@ -132,6 +132,8 @@ func TestParseMoveErrors(t *testing.T) {
 	}{
 		{"garbage", Standard.StartFEN(), "Zz9", true, 0},
 		{"empty", Standard.StartFEN(), "", true, 0},
+		{"promotion suffix only", Standard.StartFEN(), "((B", true, 0},
+		{"promotion sign only", Standard.StartFEN(), "=Q", true, 0},
 		{"ambiguous", twoRooksFEN, "Rd1", true, 0},
 		{"knight cannot reach", Standard.StartFEN(), "Nf6", false, rules.ReasonBadGeometry},
 		{"own piece", Standard.StartFEN(), "Ke2", false, rules.ReasonOwnPieceOnTarget},
