@@ -94,6 +94,8 @@ type line struct {
 	dec    *dgt.Decoder
 	boards []*board // in polling order
 	err    error    // the port's read error, once seen
+
+	unwatch func() bool // stops closing rwc when ctx is done
 }
 
 type chunk struct {
@@ -101,8 +103,12 @@ type chunk struct {
 	err error
 }
 
+// newLine starts the reader goroutine of rwc; [line.close] stops it. When
+// ctx is done rwc is closed at once, so that a write the line does not
+// take cannot keep Run from returning.
 func newLine(b *Bus, ctx context.Context, rwc io.ReadWriteCloser) *line {
 	l := &line{b: b, ctx: ctx, rwc: rwc, in: make(chan chunk, 64), stop: make(chan struct{}), dec: dgt.NewDecoder(dgt.Bus)}
+	l.unwatch = context.AfterFunc(ctx, func() { rwc.Close() })
 	l.wg.Go(func() {
 		buf := make([]byte, 1024)
 		for {
@@ -125,6 +131,7 @@ func newLine(b *Bus, ctx context.Context, rwc io.ReadWriteCloser) *line {
 }
 
 func (l *line) close() {
+	l.unwatch()
 	close(l.stop)
 	l.rwc.Close()
 	l.wg.Wait()

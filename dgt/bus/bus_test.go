@@ -286,3 +286,40 @@ func TestBoardLostAndFound(t *testing.T) {
 		}
 	})
 }
+
+// TestCancelStopsABlockedWrite: a line that takes no bytes (the device
+// side never reads) blocks the bus's first poll; cancelling ctx must
+// still stop Run, by closing the port, and close the event channel.
+func TestCancelStopsABlockedWrite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		opened := make(chan net.Conn, 1)
+		b := bus.New(func(ctx context.Context) (io.ReadWriteCloser, error) {
+			host, dev := net.Pipe() // dev is never read: the first write blocks
+			opened <- dev
+			return host, nil
+		}, bus.Options{})
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		var runErr error
+		wg.Go(func() { runErr = b.Run(ctx) })
+		var evs []bus.Event
+		wg.Go(func() {
+			for e := range b.Events() {
+				evs = append(evs, e)
+			}
+		})
+		dev := <-opened
+		defer dev.Close()
+		synctest.Wait() // Run is blocked writing the first poll
+		cancel()
+		wg.Wait()
+		if runErr != nil {
+			t.Fatalf("Run: %v", runErr)
+		}
+		for _, e := range evs {
+			if _, ok := e.(bus.LineUp); !ok {
+				t.Errorf("event %T %+v from a line that never answered", e, e)
+			}
+		}
+	})
+}

@@ -438,3 +438,32 @@ func TestProbe(t *testing.T) {
 		}
 	})
 }
+
+// TestCancelStopsABlockedWrite: a port that takes no bytes (the device
+// side never reads) blocks the link's write; cancelling ctx must still
+// stop Run, by closing the port, and close the event channel.
+func TestCancelStopsABlockedWrite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		opened := make(chan net.Conn, 1)
+		l := link.New(func(ctx context.Context) (io.ReadWriteCloser, error) {
+			a, b := net.Pipe() // b is never read: the first write blocks
+			opened <- b
+			return a, nil
+		}, link.Options{})
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		var runErr error
+		wg.Go(func() { runErr = l.Run(ctx) })
+		dev := <-opened
+		defer dev.Close()
+		synctest.Wait() // Run is blocked writing the reset command
+		cancel()
+		wg.Wait()
+		if runErr != nil {
+			t.Fatalf("Run: %v", runErr)
+		}
+		if _, ok := <-l.Events(); ok {
+			t.Fatal("an event from a port that never answered")
+		}
+	})
+}

@@ -55,13 +55,17 @@ func (l *Link) session(ctx context.Context, rwc io.ReadWriteCloser) (connected b
 
 // start begins a session on rwc: its reader goroutine runs until end is
 // called, which closes rwc, joins the reader and fails outstanding clock
-// commands.
+// commands. When ctx is done rwc is closed at once, so that a write the
+// device does not take (a full pseudo-terminal, a stuck USB line) cannot
+// keep Run from returning.
 func (l *Link) start(ctx context.Context, rwc io.ReadWriteCloser) (*session, func()) {
 	stop := make(chan struct{})
 	s := &session{l: l, ctx: ctx, rwc: rwc, in: make(chan chunk, 16), dec: dgt.NewDecoder(dgt.SingleBoard), lastRx: time.Now()}
 	var wg sync.WaitGroup
 	wg.Go(func() { readLoop(rwc, s.in, stop) })
+	unwatch := context.AfterFunc(ctx, func() { rwc.Close() })
 	return s, func() {
+		unwatch()
 		close(stop)
 		rwc.Close()
 		wg.Wait()
