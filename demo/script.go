@@ -57,10 +57,15 @@ func IncidentFor(round, board int) Incident {
 // second movable piece).
 var ErrNoIncident = errors.New("demo: no position in the game for the incident")
 
+// maxHandSpeed caps the pace of the hands: beyond about three times a
+// normal player's, a piece is lifted and put down within one sensor scan
+// and a board (real or emulated) no longer shows the move as hands make it.
+const maxHandSpeed = 3
+
 // PlayOptions say how Play plays a game.
 type PlayOptions struct {
-	// Speed divides think times and speeds up the hands (1: think 1–4 s a
-	// move; 0 means 1).
+	// Speed divides think times and speeds up the hands, up to three
+	// times (1: think 1–4 s a move; 0 means 1).
 	Speed float64
 	// Seed draws the think times, handling styles and incident ply.
 	Seed uint64
@@ -112,7 +117,7 @@ func Play(g *pgn.Game, o PlayOptions) (Played, error) {
 			side = emu.Right
 		}
 		think := scale(time.Second + time.Duration(rng.Int64N(int64(3*time.Second))))
-		h := emu.Handling{Speed: o.Speed * (0.8 + 0.4*rng.Float64()), RookFirst: rng.IntN(10) < 3, Press: true, Side: side}
+		h := emu.Handling{Speed: min(o.Speed, maxHandSpeed) * (0.8 + 0.4*rng.Float64()), RookFirst: rng.IntN(10) < 3, Press: true, Side: side}
 		switch r := rng.IntN(20); {
 		case r < 3:
 			h.Style = emu.DestinationFirst
@@ -121,13 +126,23 @@ func Play(g *pgn.Game, o PlayOptions) (Played, error) {
 		case r < 7:
 			h.Style = emu.Slow
 		}
+		if ply == incidentPly {
+			h.Style = emu.Clean // the incident is the only irregularity
+		}
+		if incidentPly > 0 && ply == incidentPly+1 {
+			// The reply waits until the incident's move has been judged
+			// on its own.
+			think = max(think, 1500*time.Millisecond)
+		}
 		ms, err := emu.MoveScript(pos, mv.Move, h)
 		if err != nil {
 			return Played{}, fmt.Errorf("demo: ply %d %s: %w", ply, mv.SAN, err)
 		}
 		if ply == incidentPly {
+			// The incident waits until the opponent's press has surely
+			// been read (the turn has begun for the board's reader).
 			pre := incidentScript(pos, mv.Move, o.Incident, side, o.Speed)
-			s = s.Then(think, pre)
+			s = s.Then(max(think, 1500*time.Millisecond), pre)
 			think = scale(1500 * time.Millisecond)
 		}
 		s = s.Then(think, ms)
@@ -137,11 +152,14 @@ func Play(g *pgn.Game, o PlayOptions) (Played, error) {
 	}
 	final := pos.Placement()
 	if o.Gesture && (g.Result == emu.WhiteWins || g.Result == emu.BlackWins || g.Result == emu.Draw) {
-		gs, err := emu.ResultGesture(&final, g.Result, o.Speed)
+		gs, err := emu.ResultGesture(&final, g.Result, min(o.Speed, maxHandSpeed))
 		if err != nil {
 			return Played{}, err
 		}
-		s = s.Then(scale(3*time.Second), gs)
+		// The players look at the final position a while: a board
+		// reader judges the last move before the kings move (at least
+		// 2.5 s, whatever the speed).
+		s = s.Then(max(scale(3*time.Second), 2500*time.Millisecond), gs)
 		final = apply(final, gs)
 	}
 	return Played{Script: s, IncidentPly: incidentPly, Final: final}, nil
@@ -223,7 +241,7 @@ func incidentScript(pos rules.Position, m rules.Move, inc Incident, side emu.Sid
 		p := pos.At(sq)
 		return emu.Script{
 			{At: 0, Kind: emu.Lift, Square: sq},
-			{At: scale(1200 * time.Millisecond), Kind: emu.Place, Square: sq, Piece: p},
+			{At: 1500 * time.Millisecond, Kind: emu.Place, Square: sq, Piece: p},
 		}
 	case IllegalMove:
 		from, to, _ := knightAsBishop(pos, m)
@@ -258,12 +276,12 @@ func apply(p rules.Placement, s emu.Script) rules.Placement {
 // SetUp returns the script of the players setting the start position up
 // again on a board showing from: every piece not on its start square is
 // taken off, then the missing pieces are put on their squares, one hand at
-// a time.
+// a time (at most three times a normal pace, like every hand here).
 func SetUp(from rules.Placement, speed float64) emu.Script {
 	if speed <= 0 {
 		speed = 1
 	}
-	step := time.Duration(float64(250*time.Millisecond) / speed)
+	step := time.Duration(float64(250*time.Millisecond) / min(speed, maxHandSpeed))
 	start := emu.StartPlacement()
 	diff := from.Diff(&start, nil)
 	var s emu.Script

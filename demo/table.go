@@ -115,16 +115,13 @@ func (t *Table) Run(ctx context.Context) error {
 
 // play waits for the host, then plays the rounds.
 func (t *Table) play(ctx context.Context) error {
-	for {
-		if cmds, _ := t.e.Received(); len(cmds) > 0 {
-			break
-		}
+	for !t.following() {
 		if !sleep(ctx, 100*time.Millisecond) {
 			return nil
 		}
 	}
 	// Let the host finish its greeting (board dump, clock set-up).
-	if !sleep(ctx, time.Second) {
+	if !sleep(ctx, 2*time.Second) {
 		return nil
 	}
 	for round := t.o.FirstRound; ; round++ {
@@ -163,6 +160,19 @@ func (t *Table) play(ctx context.Context) error {
 			return nil
 		}
 	}
+}
+
+// following reports whether the host has asked the board for its field
+// updates (DGT_SEND_UPDATE, _UPDATE_BRD or _UPDATE_NICE): before that, the
+// moves made would go unheard.
+func (t *Table) following() bool {
+	cmds, _ := t.e.Received()
+	for _, c := range cmds {
+		if c == 0x43 || c == 0x44 || c == 0x4B {
+			return true
+		}
+	}
+	return false
 }
 
 // perform schedules s now and waits until every action has happened.

@@ -18,6 +18,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "[--config FILE]", "the daemon: boards to NATS (also what a bare dgtbridge does)", runRun},
+		{"demo", "[--boards N]", "the whole pipeline without hardware: emulated boards play famous games, live feed on stdout", runDemo},
 		{"replay", "[flags] FILE…", "reconstruct games from recorded serial traffic (PGN on stdout, alerts as JSON lines)", runReplay},
 		{"ports", "[PATH…]", "list serial ports and probe each for a DGT board (version, serial number, clock)", runPorts},
 		{"emulate", "[--pty] [--game PGN]", "run one emulated DGT board + clock on a pseudo-terminal and print its path", runEmulate},

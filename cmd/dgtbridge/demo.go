@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/broadcast/hall"
+	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/demo"
+)
+
+// demoEvent is the event id of the demo's games (<p>.game.demo.<round>.<board>).
+const demoEvent = "demo"
+
+// maxDemoBoards bounds --boards: each board is a pseudo-terminal, a serial
+// link and a goroutine pair; 64 is a large hall.
+const maxDemoBoards = 64
+
+// maxDemoSpeed bounds --speed: faster, the emulated players move sooner
+// after the opponent's press than a board reader (the daemon's or a real
+// one) can tell the moves apart, and the demo would show a broken game.
+const maxDemoSpeed = 8
+
+// runDemo implements "dgtbridge demo [--boards N]" (interfaces.md §1): the
+// whole pipeline without hardware. N emulated boards + clocks on
+// pseudo-terminals, opened through the same serial code as real boards,
+// play famous games with human-like hands (touch-move and illegal-move
+// incidents included), game after game; the daemon (runDaemon, as "run")
+// publishes them on an embedded NATS server and serves the PGN over HTTP;
+// a live feed of the NATS subjects goes to stdout. Runs until interrupted.
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("demo", "[--boards N] [flags]",
+		"Run the whole pipeline without hardware: embedded NATS, N emulated DGT boards + clocks on pseudo-terminals\n"+
+			"playing famous games (with a few touch-move and illegal-move incidents), the HTTP PGN feeds, and a live\n"+
+			"feed of moves, alerts and results on stdout. Runs until interrupted (Ctrl-C).", stderr)
+	boards := fs.Int("boards", 4, fmt.Sprintf("number of emulated boards (1–%d)", maxDemoBoards))
+	speed := fs.Float64("speed", 1, fmt.Sprintf("time factor of the players: 2 = twice as fast thinking and handling (at most %d)", maxDemoSpeed))
+	delay := fs.Duration("public-delay", 30*time.Second, "delay of the public copy (event.public_delay) and so of the HTTP PGN")
+	seed := fs.Uint64("seed", 1, "seed of the handling styles and think times")
+	dataDir := fs.String("data-dir", "", "keep the data (game records, recordings, NATS store) here; default a temporary directory removed at exit")
+	httpListen := fs.String("http-listen", "127.0.0.1:8080", `HTTP address; when taken, a free port on 127.0.0.1 ("off" disables HTTP)`)
+	natsListen := fs.String("nats-listen", "127.0.0.1:0", "embedded NATS client address (port 0: a free port)")
+	level := fs.String("log-level", "warn", "log level on stderr: debug, info, warn or error")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("demo: unexpected argument %q", fs.Arg(0))}
+	}
+	if *boards < 1 || *boards > maxDemoBoards {
+		return usageError{fmt.Errorf("demo: --boards %d: want 1 to %d", *boards, maxDemoBoards)}
+	}
+	if *speed <= 0 || *speed > maxDemoSpeed {
+		return usageError{fmt.Errorf("demo: --speed %g: want more than 0 and at most %d", *speed, maxDemoSpeed)}
+	}
+	if *delay < 0 {
+		return usageError{errors.New("demo: --public-delay must not be negative")}
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		return usageError{fmt.Errorf("demo: --log-level %q: want debug, info, warn or error", *level)}
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
+
+	games, err := demo.Games()
+	if err != nil {
+		return err
+	}
+	dir := *dataDir
+	keep := dir != ""
+	if !keep {
+		if dir, err = os.MkdirTemp("", "dgtbridge-demo-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	first := nextDemoRound(dir)
+
+	cfg := config.Defaults()
+	cfg.DataDir = dir
+	cfg.NATS.Embedded.Listen = *natsListen
+	cfg.HTTP.Listen = ""
+	if *httpListen != "off" {
+		cfg.HTTP.Listen = freeAddr(*httpListen)
+	}
+	cfg.Event.ID = demoEvent
+	cfg.Event.Name = "dgtbridge demo"
+	cfg.Event.Site = "emulated hall"
+	cfg.Event.TimeControl = "5400+30"
+	cfg.Event.PublicDelay = *delay
+
+	tables := make([]*demo.Table, *boards)
+	for i := range tables {
+		t, err := demo.NewTable(demo.TableOptions{Board: i + 1, FirstRound: first, Games: games, Speed: *speed, Seed: *seed,
+			Logger: log.With("part", "demo")})
+		if err != nil {
+			return fmt.Errorf("demo: board %d: %w", i+1, err)
+		}
+		tables[i] = t
+		g := t.Game(first)
+		cfg.Boards = append(cfg.Boards, config.Board{Port: t.Path(), Round: first, Board: i + 1,
+			White: g.Tag("White"), Black: g.Tag("Black")})
+	}
+	claims := &portClaims{}
+	hb, err := hallBoards(&cfg, func(b config.Board) (hall.Board, error) {
+		return hall.Board{Open: serialOpener(b.Port, claims, 0, log.With("port", b.Port))}, nil
+	}, log)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	for i := range hb {
+		hb[i].Session.NextGame = demo.NextGame(games)
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for _, t := range tables {
+		wg.Go(func() {
+			if err := t.Run(ctx); err != nil {
+				log.Error("emulated board stopped", "port", t.Path(), "err", err)
+			}
+		})
+	}
+	feed := demo.NewFeed(stdout, demo.FeedOptions{Prefix: cfg.NATS.Prefix, Color: isTerminal(stdout)})
+	started := func(h *hall.Hall, srv *broadcast.Server) {
+		printDemoBanner(stdout, cfg, srv, tables, first, *speed, dir, keep)
+		wg.Go(func() {
+			nc, err := srv.Connect()
+			if err != nil {
+				log.Error("live feed: no NATS connection", "err", err)
+				return
+			}
+			defer nc.Close()
+			if err := feed.Run(ctx, nc); err != nil {
+				log.Error("live feed stopped", "err", err)
+			}
+		})
+	}
+	err = runDaemon(ctx, cfg, daemonHooks{Boards: hb, Started: started}, log, nil)
+	cancel()
+	wg.Wait()
+	if err == nil {
+		fmt.Fprintln(stdout, "dgtbridge demo: stopped")
+	}
+	return err
+}
+
+// printDemoBanner says where everything is.
+func printDemoBanner(w io.Writer, cfg config.Config, srv *broadcast.Server, tables []*demo.Table, round int, speed float64, dir string, keep bool) {
+	url := ""
+	if srv != nil {
+		url = srv.ClientURL()
+	}
+	fmt.Fprintf(w, "dgtbridge demo: %d emulated DGT boards playing famous games at speed %g. Stop with Ctrl-C.\n", len(tables), speed)
+	fmt.Fprintf(w, "  NATS    %s   (nats --server %s sub '%s.>')\n", url, url, cfg.NATS.Prefix)
+	if cfg.HTTP.Listen != "" {
+		base := "http://" + cfg.HTTP.Listen
+		fmt.Fprintf(w, "  PGN     %s/pgn/%s/%d.pgn   (the round; public copy, %v behind the live feed)\n", base, cfg.Event.ID, round, cfg.Event.PublicDelay)
+		fmt.Fprintf(w, "          %s/pgn/%s/%d/1.pgn   (one game; each new game is the next round: /pgn/%s/%d.pgn …)\n", base, cfg.Event.ID, round, cfg.Event.ID, round+1)
+		fmt.Fprintf(w, "  health  %s/healthz\n", base)
+	}
+	what := "removed at exit; --data-dir DIR keeps it"
+	if keep {
+		what = "kept"
+	}
+	fmt.Fprintf(w, "  data    %s (%s)\n", dir, what)
+	for i, t := range tables {
+		g := t.Game(round)
+		fmt.Fprintf(w, "  board %-2d %s  %s – %s (%s %s)\n", i+1, t.Path(), g.Tag("White"), g.Tag("Black"), g.Tag("Site"), g.Tag("Date")[:4])
+	}
+	fmt.Fprintln(w)
+}
+
+// nextDemoRound is 1, or one more than the highest round of a demo game
+// recorded in dir (a kept --data-dir run again goes on with new rounds
+// instead of resuming finished games).
+func nextDemoRound(dir string) int {
+	files, _ := filepath.Glob(filepath.Join(dir, "games", demoEvent+".*.*.json"))
+	last := 0
+	for _, f := range files {
+		parts := strings.Split(strings.TrimSuffix(filepath.Base(f), ".json"), ".")
+		if len(parts) == 3 {
+			if r, err := strconv.Atoi(parts[1]); err == nil && r > last {
+				last = r
+			}
+		}
+	}
+	return last + 1
+}
+
+// freeAddr returns addr when it can be listened on now (port 0: the free
+// port picked), else a free port on the same host (the demo must start on
+// a machine where 8080 is taken).
+func freeAddr(addr string) string {
+	if l, err := net.Listen("tcp", addr); err == nil {
+		defer l.Close()
+		return l.Addr().String()
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = "127.0.0.1"
+	}
+	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return addr
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// isTerminal reports whether w is a character device (colours on).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

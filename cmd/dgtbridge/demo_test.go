@@ -1,0 +1,247 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/demo"
+	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/pgn"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// lockedBuffer is a bytes.Buffer safe for the demo's concurrent writers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestDemo runs "dgtbridge demo --boards 4" in-process at high speed: every
+// board's first game arrives on the GAMES stream move for move as the
+// embedded game, the public round PGN over HTTP holds the four games, the
+// scripted touch-move and illegal-move incidents reach the ALERTS stream,
+// the live feed prints moves, and cancelling stops it cleanly.
+func TestDemo(t *testing.T) {
+	games, err := demo.Games()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const boards = 4
+	want := map[int][]string{} // board → UCI moves of its round-1 game
+	for b := 1; b <= boards; b++ {
+		g := games[demo.GameFor(len(games), 1, b)]
+		pos := g.Start
+		for _, m := range g.Moves {
+			want[b] = append(want[b], pos.UCI(m.Move))
+			pos, _ = pos.Play(m.Move)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr lockedBuffer
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(ctx, []string{"demo", "--boards", strconv.Itoa(boards), "--speed", "8", "--public-delay", "1s",
+			"--http-listen", "127.0.0.1:0", "--seed", "3", "--data-dir", t.TempDir()}, &stdout, &stderr)
+	}()
+
+	// The banner names the NATS and HTTP addresses.
+	var natsURL, httpBase string
+	reNATS := regexp.MustCompile(`NATS\s+(nats://\S+)`)
+	rePGN := regexp.MustCompile(`PGN\s+(http://\S+)/pgn/demo/1\.pgn`)
+	deadline := time.Now().Add(30 * time.Second)
+	for natsURL == "" || httpBase == "" {
+		if time.Now().After(deadline) {
+			t.Fatalf("no banner; stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+		}
+		select {
+		case err := <-errc:
+			t.Fatalf("demo returned early: %v\n%s", err, stderr.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+		out := stdout.String()
+		if m := reNATS.FindStringSubmatch(out); m != nil {
+			natsURL = m[1]
+		}
+		if m := rePGN.FindStringSubmatch(out); m != nil {
+			httpBase = m[1]
+		}
+	}
+	nc, err := nats.Connect(natsURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Moves (and corrections) of round 1 from the GAMES stream, in order.
+	got := map[int][]string{}
+	orderErr := ""
+	gc, err := js.OrderedConsumer(ctx, "DGT_GAMES", jetstream.OrderedConsumerConfig{FilterSubjects: []string{"dgt.game.demo.1.*.>"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := func() bool {
+		for b := 1; b <= boards; b++ {
+			if strings.Join(got[b], " ") != strings.Join(want[b], " ") {
+				return false
+			}
+		}
+		return true
+	}
+	deadline = time.Now().Add(3 * time.Minute)
+	for !done() {
+		if time.Now().After(deadline) {
+			t.Fatalf("moves so far %v\nwant %v\nfeed:\n%s", got, want, stdout.String())
+		}
+		m, err := gc.Next(jetstream.FetchMaxWait(5 * time.Second))
+		if err != nil {
+			continue
+		}
+		toks := strings.Split(m.Subject(), ".")
+		b, _ := strconv.Atoi(toks[4])
+		switch toks[5] {
+		case "move":
+			var ev broadcast.MoveEvent
+			if err := json.Unmarshal(m.Data(), &ev); err != nil {
+				t.Fatal(err)
+			}
+			if ev.Ply != len(got[b])+1 && orderErr == "" {
+				orderErr = m.Subject() + " ply " + strconv.Itoa(ev.Ply) + " after " + strconv.Itoa(len(got[b]))
+			}
+			got[b] = append(got[b][:min(ev.Ply-1, len(got[b]))], ev.UCI)
+		case "correction":
+			var c broadcast.Correction
+			if err := json.Unmarshal(m.Data(), &c); err != nil {
+				t.Fatal(err)
+			}
+			got[b] = append([]string(nil), c.Moves...)
+		}
+	}
+	if orderErr != "" {
+		t.Errorf("moves out of order: %s", orderErr)
+	}
+
+	// The scripted incidents on the ALERTS stream (round 1: board 2
+	// touch-move, board 3 illegal move).
+	ac, err := js.OrderedConsumer(ctx, "DGT_ALERTS", jetstream.OrderedConsumerConfig{FilterSubjects: []string{"dgt.arbiter.demo.>"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]map[string]bool{} // kind → games
+	for !kinds[arbiter.KindTouchMove]["demo.1.2"] || !kinds[arbiter.KindIllegalMove]["demo.1.3"] {
+		m, err := ac.Next(jetstream.FetchMaxWait(20 * time.Second))
+		if err != nil {
+			t.Fatalf("alerts: %v (seen %v)", err, kinds)
+		}
+		var a arbiter.Alert
+		if err := json.Unmarshal(m.Data(), &a); err != nil {
+			t.Fatal(err)
+		}
+		if kinds[a.Kind] == nil {
+			kinds[a.Kind] = map[string]bool{}
+		}
+		kinds[a.Kind][a.Game] = true
+	}
+
+	// The public round PGN over HTTP (1 s behind) holds the four games.
+	var pgnText string
+	deadline = time.Now().Add(30 * time.Second)
+	for {
+		pgnText = httpGet(t, httpBase+"/pgn/demo/1.pgn")
+		if roundComplete(pgnText, want) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if !roundComplete(pgnText, want) {
+		t.Errorf("round PGN does not hold the games:\n%s", pgnText)
+	}
+
+	// The live feed printed moves and the alerts.
+	feed := stdout.String()
+	for _, s := range []string{"demo.1.1", "1.     e4", "ALERT", "illegal_move", "touch_move"} {
+		if !strings.Contains(feed, s) {
+			t.Errorf("feed lacks %q:\n%s", s, feed)
+		}
+	}
+
+	cancel()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Errorf("demo returned %v", err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("demo did not stop after cancel")
+	}
+	if !strings.Contains(stdout.String(), "dgtbridge demo: stopped") {
+		t.Error("no stop message")
+	}
+}
+
+// roundComplete reports whether the round PGN has every board's game with
+// the wanted moves.
+func roundComplete(text string, want map[int][]string) bool {
+	gs, _ := pgn.ReadAll(strings.NewReader(text), pgn.ReaderOptions{})
+	seen := 0
+	for _, g := range gs {
+		_, b, err := pgn.ParseRound(g.Tag("Round"))
+		if err != nil || len(g.Moves) != len(want[b]) {
+			continue
+		}
+		pos, ok := g.Start, true
+		for i, m := range g.Moves {
+			if pos.UCI(m.Move) != want[b][i] {
+				ok = false
+				break
+			}
+			pos, _ = pos.Play(m.Move)
+		}
+		if ok {
+			seen++
+		}
+	}
+	return seen == len(want)
+}
+
+func httpGet(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
