@@ -29,9 +29,10 @@ const maxIdle = 50 * time.Millisecond
 // written to rw. One goroutine reads rw; Run itself owns dev's time.
 //
 // Run returns nil when ctx is done, or the read or write error that
-// stopped it. It closes rw before returning (that is how the pending Read
-// is unblocked), so a board can be "unplugged" by cancelling ctx and
-// served again later on a new rw with its state intact.
+// stopped it. It closes rw as soon as ctx is done (that is how a pending
+// Read or Write is unblocked) and before returning, so a board can be
+// "unplugged" by cancelling ctx and served again later on a new rw with
+// its state intact.
 func Run(ctx context.Context, rw io.ReadWriteCloser, dev Device) error {
 	type chunk struct {
 		b   []byte
@@ -53,7 +54,11 @@ func Run(ctx context.Context, rw io.ReadWriteCloser, dev Device) error {
 			}
 		}
 	}()
+	// A write the host does not take (it stopped reading a full
+	// pseudo-terminal) must not outlive ctx: closing rw unblocks it.
+	unwatch := context.AfterFunc(ctx, func() { rw.Close() })
 	defer func() {
+		unwatch()
 		rw.Close()
 		// drain until the reader has exited, so it never blocks on in
 		for {
