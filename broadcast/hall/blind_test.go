@@ -13,6 +13,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/internal/testenv"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
 	"github.com/dgtbridge/dgtbridge/rules/arbiter"
@@ -157,7 +158,9 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 		if sp.key == "de long" {
 			speaker, err := announce.NewSpeaker(speechDir)
 			switch {
-			case errors.Is(err, announce.ErrNoSpeech):
+			case errors.Is(err, announce.ErrNoSpeech) && !testenv.InCI():
+				// A developer's machine: the rest of the relay is still
+				// checked; CI installs espeak-ng and fails without it.
 				t.Logf("espeak-ng is not installed: speech is not checked (%v)", err)
 				speechDir = ""
 			case err != nil:
