@@ -67,6 +67,10 @@ func (r *Relay) checkBoard(at time.Time, b Which, out []Event) []Event {
 	ply := 0
 	var due time.Time
 	switch {
+	case r.tr[SightedBoard].Over():
+		// The players signalled the result on the sighted board (kings in
+		// the centre): the game is over on the boards; nothing is
+		// compared until the next set-up.
 	case st.setUp && m == 0:
 		// Set up for the next game before the sighted board: it waits.
 	case m > len(r.line) && !r.setupAt.IsZero() && at.Before(r.setupAt.Add(r.o.MirrorWithin)):

@@ -13,6 +13,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
+	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
@@ -32,6 +33,12 @@ type TableOptions struct {
 	// Clock is the time control the clock is set to before each game
 	// (zero: the emulator's default, 90 min + 30 s).
 	Clock emu.ClockSetting
+	// Relay makes the table a blind-player game (FIDE Laws Appendix D):
+	// a second board without a clock for the player of colour BlindSide,
+	// each move mirrored on the other board (PlayRelay). Its games have
+	// no scripted incidents.
+	Relay     bool
+	BlindSide rules.Color
 	// Logger (nil: discarded).
 	Logger *slog.Logger
 }
@@ -46,6 +53,10 @@ type Table struct {
 	e      *emu.Emulator
 	master *os.File
 	path   string
+	// The blind player's board (Relay), else nil.
+	be      *emu.Emulator
+	bmaster *os.File
+	bpath   string
 
 	mu    sync.Mutex
 	round int // the round being played (0 before the first)
@@ -74,8 +85,22 @@ func NewTable(o TableOptions) (*Table, error) {
 		return nil, err
 	}
 	eo := emu.Options{Serial: fmt.Sprintf("%05d", 10000+o.Board), Seed: o.Seed + uint64(o.Board), Clock: o.Clock}
-	return &Table{o: o, e: emu.New(eo, time.Now()), master: master, path: path}, nil
+	t := &Table{o: o, e: emu.New(eo, time.Now()), master: master, path: path}
+	if o.Relay {
+		bm, bp, err := pty.Open()
+		if err != nil {
+			master.Close()
+			return nil, err
+		}
+		bo := emu.Options{Serial: fmt.Sprintf("%05d", 20000+o.Board), Seed: o.Seed + 1000 + uint64(o.Board), NoClock: true}
+		t.be, t.bmaster, t.bpath = emu.New(bo, time.Now()), bm, bp
+	}
+	return t, nil
 }
+
+// BlindPath returns the slave path of the blind player's board ("" when
+// the table is not a relay).
+func (t *Table) BlindPath() string { return t.bpath }
 
 // Path returns the slave path of the board's pseudo-terminal.
 func (t *Table) Path() string { return t.path }
@@ -100,22 +125,29 @@ func (t *Table) Run(ctx context.Context) error {
 	defer cancel()
 	var wg sync.WaitGroup
 	var serveErr error
+	var blindErr error
 	wg.Go(func() {
 		serveErr = emu.ServePTY(ctx, t.master, t.e)
 		cancel()
 	})
+	if t.be != nil {
+		wg.Go(func() {
+			blindErr = emu.ServePTY(ctx, t.bmaster, t.be)
+			cancel()
+		})
+	}
 	err := t.play(ctx)
 	cancel()
 	wg.Wait()
 	if err != nil && ctx.Err() == nil {
 		return err
 	}
-	return serveErr
+	return errors.Join(serveErr, blindErr)
 }
 
 // play waits for the host, then plays the rounds.
 func (t *Table) play(ctx context.Context) error {
-	for !t.following() {
+	for !following(t.e) || (t.be != nil && !following(t.be)) {
 		if !sleep(ctx, 100*time.Millisecond) {
 			return nil
 		}
@@ -126,10 +158,21 @@ func (t *Table) play(ctx context.Context) error {
 	}
 	for round := t.o.FirstRound; ; round++ {
 		g := t.Game(round)
+		seed := t.o.Seed + uint64(round*64+t.o.Board)
 		inc := IncidentFor(round, t.o.Board)
-		p, err := Play(g, PlayOptions{Speed: t.o.Speed, Seed: t.o.Seed + uint64(round*64+t.o.Board), Incident: inc, Gesture: true})
-		if errors.Is(err, ErrNoIncident) {
-			p, err = Play(g, PlayOptions{Speed: t.o.Speed, Seed: t.o.Seed + uint64(round*64+t.o.Board), Gesture: true})
+		var p, bp Played
+		var err error
+		if t.be != nil {
+			inc = NoIncident
+			var rp RelayPlayed
+			rp, err = PlayRelay(g, t.o.BlindSide, PlayOptions{Speed: t.o.Speed, Seed: seed, Gesture: true})
+			p, bp = rp.Sighted, rp.Blind
+		} else {
+			p, err = Play(g, PlayOptions{Speed: t.o.Speed, Seed: seed, Incident: inc, Gesture: true})
+			if errors.Is(err, ErrNoIncident) {
+				inc = NoIncident
+				p, err = Play(g, PlayOptions{Speed: t.o.Speed, Seed: seed, Gesture: true})
+			}
 		}
 		if err != nil {
 			return err
@@ -138,8 +181,12 @@ func (t *Table) play(ctx context.Context) error {
 		t.round = round
 		t.mu.Unlock()
 		t.o.Logger.Info("game starts", "board", t.o.Board, "round", round, "white", g.Tag("White"), "black", g.Tag("Black"),
-			"incident", inc, "incident_ply", p.IncidentPly)
-		if !t.perform(ctx, p.Script) {
+			"incident", inc, "incident_ply", p.IncidentPly, "relay", t.be != nil)
+		now := time.Now()
+		if t.be != nil {
+			t.be.Schedule(now, bp.Script)
+		}
+		if !t.perform(ctx, now, p.Script) {
 			return nil
 		}
 		// The players shake hands, the clock is reset for the next round
@@ -153,7 +200,17 @@ func (t *Table) play(ctx context.Context) error {
 			set = t.e.Options().Clock
 		}
 		t.e.SetClock(time.Now(), set)
-		if !sleep(ctx, t.scaled(2*time.Second)) || !t.perform(ctx, SetUp(p.Final, t.o.Speed)) {
+		if !sleep(ctx, t.scaled(2*time.Second)) {
+			return nil
+		}
+		now = time.Now()
+		if t.be != nil {
+			// The blind player's board is set up a moment after the
+			// sighted one, as the relay expects (the sighted board's
+			// set-up starts the new record).
+			t.be.Schedule(now.Add(2*time.Second), SetUp(bp.Final, t.o.Speed))
+		}
+		if !t.perform(ctx, now, SetUp(p.Final, t.o.Speed)) {
 			return nil
 		}
 		if !sleep(ctx, t.scaled(3*time.Second)) {
@@ -162,11 +219,11 @@ func (t *Table) play(ctx context.Context) error {
 	}
 }
 
-// following reports whether the host has asked the board for its field
+// following reports whether the host has asked board e for its field
 // updates (DGT_SEND_UPDATE, _UPDATE_BRD or _UPDATE_NICE): before that, the
 // moves made would go unheard.
-func (t *Table) following() bool {
-	cmds, _ := t.e.Received()
+func following(e *emu.Emulator) bool {
+	cmds, _ := e.Received()
 	for _, c := range cmds {
 		if c == 0x43 || c == 0x44 || c == 0x4B {
 			return true
@@ -175,10 +232,11 @@ func (t *Table) following() bool {
 	return false
 }
 
-// perform schedules s now and waits until every action has happened.
-func (t *Table) perform(ctx context.Context, s emu.Script) bool {
-	t.e.Schedule(time.Now(), s)
-	for t.e.Pending() > 0 {
+// perform schedules s on the (sighted) board at start and waits until
+// every action on both boards has happened.
+func (t *Table) perform(ctx context.Context, start time.Time, s emu.Script) bool {
+	t.e.Schedule(start, s)
+	for t.e.Pending() > 0 || (t.be != nil && t.be.Pending() > 0) {
 		if !sleep(ctx, 100*time.Millisecond) {
 			return false
 		}
