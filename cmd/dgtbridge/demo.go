@@ -18,6 +18,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/demo"
+	"github.com/dgtbridge/dgtbridge/rules"
 )
 
 // demoEvent is the event id of the demo's games (<p>.game.demo.<round>.<board>).
@@ -36,7 +37,8 @@ const maxDemoSpeed = 8
 // whole pipeline without hardware. N emulated boards + clocks on
 // pseudo-terminals, opened through the same serial code as real boards,
 // play famous games with human-like hands (touch-move and illegal-move
-// incidents included), game after game; the daemon (runDaemon, as "run")
+// incidents included), game after game, board 1 a blind-player game on two
+// boards (--blind); the daemon (runDaemon, as "run")
 // publishes them on an embedded NATS server and serves the PGN over HTTP;
 // a live feed of the NATS subjects goes to stdout. Runs until interrupted.
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -48,6 +50,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	speed := fs.Float64("speed", 1, fmt.Sprintf("time factor of the players: 2 = twice as fast thinking and handling (at most %d)", maxDemoSpeed))
 	delay := fs.Duration("public-delay", 30*time.Second, "delay of the public copy (event.public_delay) and so of the HTTP PGN")
 	seed := fs.Uint64("seed", 1, "seed of the handling styles and think times")
+	blind := fs.Bool("blind", true, "board 1 is a blind-player game (FIDE Laws Appendix D): Black plays on a second emulated board, every move announced")
 	dataDir := fs.String("data-dir", "", "keep the data (game records, recordings, NATS store) here; default a temporary directory removed at exit")
 	httpListen := fs.String("http-listen", "127.0.0.1:8080", `HTTP address; when taken, a free port on 127.0.0.1 ("off" disables HTTP)`)
 	natsListen := fs.String("nats-listen", "127.0.0.1:0", "embedded NATS client address (port 0: a free port)")
@@ -104,15 +107,19 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 	tables := make([]*demo.Table, *boards)
 	for i := range tables {
+		relay := *blind && i == 0
 		t, err := demo.NewTable(demo.TableOptions{Board: i + 1, FirstRound: first, Games: games, Speed: *speed, Seed: *seed,
-			Logger: log.With("part", "demo")})
+			Relay: relay, BlindSide: rules.Black, Logger: log.With("part", "demo")})
 		if err != nil {
 			return fmt.Errorf("demo: board %d: %w", i+1, err)
 		}
 		tables[i] = t
 		g := t.Game(first)
-		cfg.Boards = append(cfg.Boards, config.Board{Port: t.Path(), Round: first, Board: i + 1,
-			White: g.Tag("White"), Black: g.Tag("Black")})
+		b := config.Board{Port: t.Path(), Round: first, Board: i + 1, White: g.Tag("White"), Black: g.Tag("Black")}
+		if relay {
+			b.Blind = &config.Blind{Side: "black", Port: t.BlindPath(), Lang: "en"}
+		}
+		cfg.Boards = append(cfg.Boards, b)
 	}
 	claims := &portClaims{}
 	hb, err := hallBoards(&cfg, func(b config.Board) (hall.Board, error) {
@@ -182,6 +189,9 @@ func printDemoBanner(w io.Writer, cfg config.Config, srv *broadcast.Server, tabl
 	for i, t := range tables {
 		g := t.Game(round)
 		fmt.Fprintf(w, "  board %-2d %s  %s – %s (%s %s)\n", i+1, t.Path(), g.Tag("White"), g.Tag("Black"), g.Tag("Site"), g.Tag("Date")[:4])
+		if t.BlindPath() != "" {
+			fmt.Fprintf(w, "           %s  the blind player's board (Black); announcements: nats sub '%s.relay.>'\n", t.BlindPath(), cfg.NATS.Prefix)
+		}
 	}
 	fmt.Fprintln(w)
 }

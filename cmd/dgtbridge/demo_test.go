@@ -41,9 +41,10 @@ func (l *lockedBuffer) String() string {
 
 // TestDemo runs "dgtbridge demo --boards 4" in-process at high speed: every
 // board's first game arrives on the GAMES stream move for move as the
-// embedded game, the public round PGN over HTTP holds the four games, the
-// scripted touch-move and illegal-move incidents reach the ALERTS stream,
-// the live feed prints moves, and cancelling stops it cleanly.
+// embedded game, the blind-player game on board 1 is announced move by move,
+// the public round PGN over HTTP holds the four games, the scripted
+// touch-move and illegal-move incidents reach the ALERTS stream, the live
+// feed prints moves and announcements, and cancelling stops it cleanly.
 func TestDemo(t *testing.T) {
 	games, err := demo.Games()
 	if err != nil {
@@ -100,6 +101,12 @@ func TestDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Board 1 is the blind-player game: every move is announced.
+	announcements := make(chan *nats.Msg, 256)
+	if _, err := nc.ChanSubscribe("dgt.relay.demo.1.1.announce", announcements); err != nil {
+		t.Fatal(err)
+	}
+	nc.Flush()
 
 	// Moves (and corrections) of round 1 from the GAMES stream, in order.
 	got := map[int][]string{}
@@ -149,6 +156,26 @@ func TestDemo(t *testing.T) {
 		t.Errorf("moves out of order: %s", orderErr)
 	}
 
+	// The announcements of the blind-player game, one per move, in order.
+	var said []string
+	for len(said) < len(want[1]) {
+		select {
+		case m := <-announcements:
+			var a broadcast.Announcement
+			if err := json.Unmarshal(m.Data, &a); err != nil {
+				t.Fatal(err)
+			}
+			if a.Kind == "move" {
+				if a.Ply != len(said)+1 || a.UCI != want[1][a.Ply-1] || a.Lang != "en" || a.Text == "" {
+					t.Errorf("announcement %+v after %d", a, len(said))
+				}
+				said = append(said, a.Text)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("announcements %q, want %d", said, len(want[1]))
+		}
+	}
+
 	// The scripted incidents on the ALERTS stream (round 1: board 2
 	// touch-move, board 3 illegal move).
 	ac, err := js.OrderedConsumer(ctx, "DGT_ALERTS", jetstream.OrderedConsumerConfig{FilterSubjects: []string{"dgt.arbiter.demo.>"}})
@@ -187,7 +214,7 @@ func TestDemo(t *testing.T) {
 
 	// The live feed printed moves and the alerts.
 	feed := stdout.String()
-	for _, s := range []string{"demo.1.1", "1.     e4", "ALERT", "illegal_move", "touch_move"} {
+	for _, s := range []string{"demo.1.1", "1.     e4", "ALERT", "illegal_move", "touch_move", "SAY (en)"} {
 		if !strings.Contains(feed, s) {
 			t.Errorf("feed lacks %q:\n%s", s, feed)
 		}
