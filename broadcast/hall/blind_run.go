@@ -133,7 +133,7 @@ func (br *boardRun) blindEvent(ev link.Event) {
 		br.apply(Step{Out: []any{bl.status}})
 	case link.Message:
 		bl.status.LastSeen = broadcast.T(e.At)
-		br.apply(br.s.MessageFrom(board.BlindBoard, e.At, e.Msg))
+		br.apply(br.s.MessageFrom(board.BlindBoard, br.mono(e.At), e.Msg))
 	case link.Disconnected:
 		msg := "disconnected"
 		if e.Err != nil {

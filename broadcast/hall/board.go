@@ -42,6 +42,7 @@ type boardRun struct {
 	status   broadcast.BoardStatus
 	lostOnce bool
 	blind    *blindRun // the blind player's board (blind_run.go), or nil
+	last     time.Time // latest time fed to the session (mono)
 }
 
 // run is the board goroutine.
@@ -92,7 +93,7 @@ func (br *boardRun) run(ctx context.Context) error {
 			}
 			br.event(ev)
 		case <-tick.C:
-			br.apply(br.s.Tick(br.h.o.Now()))
+			br.apply(br.s.Tick(br.mono(br.h.o.Now())))
 		case ev, ok := <-blindEvs:
 			if !ok {
 				blindEvs = nil
@@ -102,13 +103,26 @@ func (br *boardRun) run(ctx context.Context) error {
 		case req := <-timeReqs:
 			br.answerTime(req)
 		case c := <-br.cmds:
-			st, err := br.s.Command(c.cmd, br.h.o.Now())
+			st, err := br.s.Command(c.cmd, br.mono(br.h.o.Now()))
 			if err == nil {
 				br.apply(st)
 			}
 			c.reply <- err
 		}
 	}
+}
+
+// mono keeps the session's input in time order: a link event is stamped
+// when its bytes were read and may reach this goroutine after a tick
+// stamped later; the pure cores must never see time go backwards (a
+// window judged at a tick would otherwise be judged again, or a press read
+// before the placement it completes).
+func (br *boardRun) mono(t time.Time) time.Time {
+	if t.Before(br.last) {
+		return br.last
+	}
+	br.last = t
+	return t
 }
 
 // event handles one link event.
@@ -134,13 +148,13 @@ func (br *boardRun) event(ev link.Event) {
 		br.log.Info("board connected", "serial", e.Serial, "version", br.status.Version, "clock", br.status.Clock)
 		st := Step{Out: []any{br.status}}
 		if br.lostOnce {
-			st2 := br.s.Device(e.At, arbiter.DeviceBoard, false, "")
+			st2 := br.s.Device(br.mono(e.At), arbiter.DeviceBoard, false, "")
 			st.Out = append(st.Out, st2.Out...)
 		}
 		br.apply(st)
 	case link.Message:
 		br.status.LastSeen = broadcast.T(e.At)
-		br.apply(br.s.Message(e.At, e.Msg))
+		br.apply(br.s.Message(br.mono(e.At), e.Msg))
 	case link.Disconnected:
 		msg := "disconnected"
 		if e.Err != nil {
@@ -154,7 +168,7 @@ func (br *boardRun) event(ev link.Event) {
 		br.h.notify()
 		br.log.Warn("board disconnected", "err", msg)
 		br.lostOnce = true
-		st := br.s.Device(e.At, arbiter.DeviceBoard, true, br.b.Port+": "+msg)
+		st := br.s.Device(br.mono(e.At), arbiter.DeviceBoard, true, br.b.Port+": "+msg)
 		st.Out = append([]any{br.status}, st.Out...)
 		br.apply(st)
 	case link.Resync:
