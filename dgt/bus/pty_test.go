@@ -57,11 +57,16 @@ func TestSixteenBoardsOverPTY(t *testing.T) {
 	}
 	until("16 boards", func() bool { return len(s.fields) == 16 })
 	e := h.boards[2009]
+	before := e.Placement()
 	e.Schedule(time.Now(), emu.Script{
 		{At: 0, Kind: emu.Lift, Square: sq("c2")},
 		{At: 200 * time.Millisecond, Kind: emu.Place, Square: sq("c4"), Piece: rules.Piece{Color: rules.White, Kind: rules.Pawn}},
 	})
 	time.Sleep(500 * time.Millisecond)
+	e.Advance(time.Now()) // the script is done even if the serving goroutine lags
 	want := e.Placement()
+	if want == before || want.At(sq("c4")) != (rules.Piece{Color: rules.White, Kind: rules.Pawn}) {
+		t.Fatalf("the emulated board did not play c2-c4: %s", want.String())
+	}
 	until("the move", func() bool { return s.placement(2009) == want })
 }
