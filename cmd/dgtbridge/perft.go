@@ -5,17 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/xiangqi"
 )
 
-// perftEngine is what runPerft needs of an engine's position: the leaf
-// count and the per-root-move counts as (ICCS or UCI text, count).
-type perftEngine struct {
-	perft  func(depth int) uint64
-	divide func(depth int) ([]string, []uint64)
+// perftPos is what perft needs of an engine's position: the rules and the
+// engine's own fast leaf count.
+type perftPos interface {
+	rules.Position
+	Perft(depth int) uint64
 }
 
 // runPerft implements "dgtbridge perft --variant V [--fen FEN] --depth D"
@@ -39,23 +42,18 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *depth < 1 {
 		return usageError{errors.New("perft: --depth must be 1 or more")}
 	}
-	eng, err := perftPosition(*variant, *fen)
+	pos, err := perftPosition(*variant, *fen)
 	if err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	start := time.Now()
-	var n uint64
+	each := func(string, uint64) {}
 	if *divide {
-		moves, counts := eng.divide(*depth)
-		for i, m := range moves {
-			fmt.Fprintf(stdout, "%s: %d\n", m, counts[i])
-			n += counts[i]
-		}
-	} else {
-		n = eng.perft(*depth)
+		each = func(m string, n uint64) { fmt.Fprintf(stdout, "%s: %d\n", m, n) }
+	}
+	n, err := perftRoot(ctx, pos, *depth, each)
+	if err != nil {
+		return err
 	}
 	if *timing {
 		el := time.Since(start)
@@ -65,44 +63,65 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
+// perftRoot counts the leaves of the legal move tree of depth below pos,
+// one root move at a time in the order of their UCI (ICCS) text, handing
+// each root move's count to each. It checks ctx between root moves, so
+// that Ctrl-C stops a deep count: main's signal context replaces the
+// default exit on SIGINT.
+func perftRoot(ctx context.Context, pos perftPos, depth int, each func(move string, nodes uint64)) (uint64, error) {
+	type root struct {
+		uci   string
+		child rules.Position
+	}
+	var roots []root
+	for _, m := range pos.LegalMoves(nil) {
+		child, err := pos.Play(m)
+		if err != nil {
+			return 0, fmt.Errorf("perft: legal move %s does not play: %w", pos.UCI(m), err)
+		}
+		roots = append(roots, root{pos.UCI(m), child})
+	}
+	slices.SortFunc(roots, func(a, b root) int { return strings.Compare(a.uci, b.uci) })
+	var total uint64
+	for _, r := range roots {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		child, ok := r.child.(perftPos)
+		if !ok {
+			return 0, fmt.Errorf("perft: %T has no leaf count", r.child)
+		}
+		n := child.Perft(depth - 1)
+		each(r.uci, n)
+		total += n
+	}
+	return total, ctx.Err()
+}
+
 // perftPosition parses fen (the variant's start position when empty) with
 // the engine of variant. Xiangqi moves are ICCS with ranks 0–9
 // (specs/rules-references.md §5.2), not Fairy-Stockfish's 1–10.
-func perftPosition(variant, fen string) (perftEngine, error) {
+func perftPosition(variant, fen string) (perftPos, error) {
 	if variant == "xiangqi" {
 		if fen == "" {
 			fen = xiangqi.StartFEN
 		}
 		pos, err := xiangqi.NewPosition(fen)
 		if err != nil {
-			return perftEngine{}, fmt.Errorf("perft: %w", err)
+			return nil, fmt.Errorf("perft: %w", err)
 		}
-		return perftEngine{perft: pos.Perft, divide: func(d int) ([]string, []uint64) {
-			var ms []string
-			var ns []uint64
-			for _, e := range pos.Divide(d) {
-				ms, ns = append(ms, e.UCI), append(ns, e.Nodes)
-			}
-			return ms, ns
-		}}, nil
+		return pos, nil
 	}
 	v, err := chess.ParseVariant(variant)
 	if err != nil || v == chess.TeamDrop {
-		return perftEngine{}, usageError{fmt.Errorf("perft: unknown variant %q (want chess, chess960, crazyhouse or xiangqi)", variant)}
+		return nil, usageError{fmt.Errorf("perft: unknown variant %q (want chess, chess960, crazyhouse or xiangqi)", variant)}
 	}
 	if fen == "" {
 		fen = v.StartFEN()
 	}
 	pos, err := chess.NewPosition(v, fen)
 	if err != nil {
-		return perftEngine{}, fmt.Errorf("perft: %w", err)
+		return nil, fmt.Errorf("perft: %w", err)
 	}
-	return perftEngine{perft: pos.Perft, divide: func(d int) ([]string, []uint64) {
-		var ms []string
-		var ns []uint64
-		for _, e := range pos.Divide(d) {
-			ms, ns = append(ms, e.UCI), append(ns, e.Nodes)
-		}
-		return ms, ns
-	}}, nil
+	return pos, nil
 }

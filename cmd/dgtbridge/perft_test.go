@@ -80,3 +80,35 @@ func TestPerftCommandErrors(t *testing.T) {
 		})
 	}
 }
+
+// cancelAfter is a context that is cancelled from its n-th Err call on:
+// a Ctrl-C arriving while perft counts.
+type cancelAfter struct {
+	context.Context
+	n int
+}
+
+func (c *cancelAfter) Err() error {
+	if c.n--; c.n <= 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestPerftCommandInterrupted: an interrupt during the count stops it
+// between root moves; nothing is printed as if it were the count.
+func TestPerftCommandInterrupted(t *testing.T) {
+	for _, variant := range []string{"chess", "xiangqi"} {
+		t.Run(variant, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			ctx := &cancelAfter{Context: context.Background(), n: 3}
+			err := run(ctx, []string{"perft", "--variant", variant, "--depth", "3", "--divide"}, &out, &errb)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("perft with an interrupt: %v, want context.Canceled", err)
+			}
+			if lines := strings.Split(strings.TrimSpace(out.String()), "\n"); len(lines) != 2 {
+				t.Errorf("printed %q, want the two root moves counted before the interrupt", out.String())
+			}
+		})
+	}
+}
