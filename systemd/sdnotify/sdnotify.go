@@ -41,9 +41,14 @@ func Status(s string) string {
 // Notifier sends states to systemd. It is safe for concurrent use; a nil
 // Notifier does nothing.
 type Notifier struct {
-	mu   sync.Mutex
-	conn *net.UnixConn
+	mu      sync.Mutex
+	conn    *net.UnixConn
+	timeout time.Duration // bound of one send; 0 means sendTimeout
 }
+
+// sendTimeout bounds one Notify: a listener that stops reading fills its
+// queue, and a send to a full unix datagram socket blocks.
+const sendTimeout = 2 * time.Second
 
 // New opens the socket named by the NOTIFY_SOCKET environment variable.
 // When it is unset or empty (not started by systemd, or Type= is not
@@ -68,8 +73,8 @@ func Open(name string) (*Notifier, error) {
 }
 
 // Notify sends the assignments (e.g. [Ready], Status("3 boards")) in one
-// datagram. It does not block on a listener that does not read beyond the
-// socket's send buffer.
+// datagram. A listener that does not read (its queue is full) makes it
+// fail after a bounded wait (2 s) instead of blocking the daemon.
 func (n *Notifier) Notify(states ...string) error {
 	if n == nil || len(states) == 0 {
 		return nil
@@ -79,6 +84,13 @@ func (n *Notifier) Notify(states ...string) error {
 	defer n.mu.Unlock()
 	if n.conn == nil {
 		return fmt.Errorf("sdnotify: %w", net.ErrClosed)
+	}
+	d := n.timeout
+	if d <= 0 {
+		d = sendTimeout
+	}
+	if err := n.conn.SetWriteDeadline(time.Now().Add(d)); err != nil {
+		return fmt.Errorf("sdnotify: %w", err)
 	}
 	if _, err := n.conn.Write([]byte(msg)); err != nil {
 		return fmt.Errorf("sdnotify: %w", err)

@@ -159,3 +159,24 @@ func TestWatchdogTimeoutEnv(t *testing.T) {
 		t.Fatalf("got %v, %v", d, err)
 	}
 }
+
+// TestListenerNotReading: a listener that never reads fills its queue;
+// Notify then fails with a deadline error instead of blocking for ever.
+func TestListenerNotReading(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "notify")
+	listen(t, name)
+	n, err := Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	n.timeout = 20 * time.Millisecond
+	for i := 0; i < 100000; i++ {
+		if err = n.Status(fmt.Sprint("status ", i)); err != nil {
+			break
+		}
+	}
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("Notify to a full queue: %v, want a deadline error", err)
+	}
+}
