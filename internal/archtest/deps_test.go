@@ -133,3 +133,36 @@ func TestRuleCheck(t *testing.T) {
 		})
 	}
 }
+
+// soleImporters names, for the libraries that touch the outside world,
+// the only packages of the module that may import them directly
+// (conventions G1, G15: one file opens serial ports, one package reads
+// configuration).
+var soleImporters = map[string][]string{
+	"go.bug.st/serial":       {"cmd/dgtbridge"},
+	"github.com/spf13/viper": {"config"},
+}
+
+// TestSoleImporters checks [soleImporters] over every package of the
+// module (go list -e: a package that does not build yet still lists its
+// imports).
+func TestSoleImporters(t *testing.T) {
+	out, err := exec.Command("go", "list", "-e", "-f", `{{.ImportPath}} {{join .Imports " "}}`, module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		pkg := strings.TrimPrefix(f[0], module)
+		for _, imp := range f[1:] {
+			for lib, allowed := range soleImporters {
+				if (imp == lib || strings.HasPrefix(imp, lib+"/")) && !slices.Contains(allowed, pkg) {
+					t.Errorf("%s imports %s; only %v may", pkg, imp, allowed)
+				}
+			}
+		}
+	}
+}
