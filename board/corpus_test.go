@@ -1,6 +1,7 @@
 package board
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,7 +32,9 @@ const corpusGames = 500
 // corpusDir fetches the module with the go command and returns its folder.
 func corpusDir(t testing.TB) string {
 	t.Helper()
-	out, err := exec.Command("go", "mod", "download", "-json", corpusModule).Output()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute) // the module proxy over the network
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "go", "mod", "download", "-json", corpusModule).Output()
 	if err != nil {
 		testenv.Unavailable(t, fmt.Sprintf("cannot fetch %s for the game corpus (offline, no module cache?): %v", corpusModule, err))
 	}

@@ -3,6 +3,7 @@ package chess
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dgtbridge/dgtbridge/internal/testenv"
 	"github.com/dgtbridge/dgtbridge/rules"
@@ -37,7 +39,7 @@ func chessopsDir(t *testing.T) string {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", "chessops@"+chessopsVersion)
+		cmd := exec.CommandContext(toolContext(t, 5*time.Minute), npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", "chessops@"+chessopsVersion)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("npm install chessops@%s into %s failed (is the npm registry reachable?): %v\n%s", chessopsVersion, dir, err, out)
 		}
@@ -52,6 +54,14 @@ func chessopsDir(t *testing.T) string {
 	return dir
 }
 
+// toolContext bounds an external tool (npm over the network, the node
+// oracle), so that a hung tool fails the test instead of stalling the run.
+func toolContext(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
 // oracleMoves runs the chessops script on the positions and returns, per
 // position, the map UCI (king-takes-rook) → SAN.
 func oracleMoves(t *testing.T, dir string, rulesNames, fens []string) []map[string]string {
@@ -60,7 +70,7 @@ func oracleMoves(t *testing.T, dir string, rulesNames, fens []string) []map[stri
 	for i, f := range fens {
 		fmt.Fprintf(&in, "%s\t%s\n", rulesNames[i], f)
 	}
-	cmd := exec.Command("node", filepath.Join(dir, "chessops_moves.mjs"))
+	cmd := exec.CommandContext(toolContext(t, 2*time.Minute), "node", filepath.Join(dir, "chessops_moves.mjs"))
 	cmd.Dir = dir
 	cmd.Stdin = &in
 	var stderr bytes.Buffer

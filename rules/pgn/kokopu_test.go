@@ -4,12 +4,14 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dgtbridge/dgtbridge/internal/testenv"
 )
@@ -27,8 +29,10 @@ const kokopuChess960 = "package/test/resources/pgns/chess960/database.pgn"
 // games of kokopu. It needs npm; without it the test is skipped and says so.
 func TestKokopuChess960(t *testing.T) {
 	npm := testenv.LookPath(t, "npm", "apt-get install -y npm; it fetches the Chess960 games of "+kokopuPackage+" with `npm pack`")
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute) // npm over the network
+	defer cancel()
 	dir := t.TempDir()
-	cmd := exec.Command(npm, "pack", "--silent", kokopuPackage)
+	cmd := exec.CommandContext(ctx, npm, "pack", "--silent", kokopuPackage)
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
