@@ -96,6 +96,7 @@ type Adjudicator struct {
 	pending []*pendingIllegal          // illegal moves whose window is open
 	byAlert map[string]*pendingIllegal // every illegal move, by alert id
 	alerts  map[string]*Alert
+	applied map[string]bool // alerts whose penalty the arbiter applied
 	seq     map[string]int
 
 	offer        rules.Color // the side whose draw offer is open (NoColor: none)
@@ -125,6 +126,7 @@ func (a *Adjudicator) reset(start rules.Position) {
 	a.pending = nil
 	a.byAlert = map[string]*pendingIllegal{}
 	a.alerts = map[string]*Alert{}
+	a.applied = map[string]bool{}
 	a.seq = map[string]int{}
 	a.notified = map[string]bool{}
 	a.unexplained = false

@@ -179,9 +179,10 @@ func (a *Adjudicator) applyPenalty(c Command, at time.Time, bad func(string, str
 		if err != nil {
 			return nil, err
 		}
-		if p := a.byAlert[al.ID]; p != nil {
-			p.acted = true
-			a.countTentative(p)
+		if a.applied[al.ID] {
+			// A request retried after a lost reply must not add the
+			// time or count the technical error twice.
+			return bad("alert_id", "the penalty of alert "+al.ID+" is already applied", ErrNotApplicable)
 		}
 		prop := al.Proposal
 		switch {
@@ -200,6 +201,11 @@ func (a *Adjudicator) applyPenalty(c Command, at time.Time, bad func(string, str
 		default:
 			return bad("alert_id", "the alert proposes no penalty", ErrNotApplicable)
 		}
+		if p := a.byAlert[al.ID]; p != nil {
+			p.acted = true
+			a.countTentative(p)
+		}
+		a.applied[al.ID] = true
 		return append(out, a.record(at, c, al.Ply, "Arbiter applied the penalty of alert "+al.ID+".")), nil
 	}
 	side, ok := parseSide(c.Side, false)

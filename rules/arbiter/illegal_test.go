@@ -223,6 +223,13 @@ func TestPenaltyAuto(t *testing.T) {
 	if cc := clockCommands(out); len(cc) != 1 || cc[0].White != 5540*time.Second {
 		t.Errorf("apply_penalty: %s", describe(out))
 	}
+	// The same request again (a retry after a lost reply) adds nothing.
+	if out, err := g.a.Command(Command{Cmd: "apply_penalty", AlertID: al.ID}, g.at); !errors.Is(err, ErrNotApplicable) || len(out) != 0 {
+		t.Errorf("apply_penalty twice: %v, %s", err, describe(out))
+	}
+	if n := g.a.IllegalMoves(rules.Black); n != 1 {
+		t.Errorf("illegal moves counted %d, want 1", n)
+	}
 }
 
 // Checklist #18 (4.1, 7.5.4): a two-handed move the arbiter confirms runs
