@@ -15,7 +15,8 @@ import (
 //
 //	acknowledge    alert_id                 the arbiter has seen it and acts on it (an illegal move then counts)
 //	reject         alert_id                 the alert was wrong: an illegal move no longer counts
-//	apply_penalty  alert_id                 apply the alert's proposal (time, result or technical error)
+//	apply_penalty  alert_id                 apply the alert's proposal (time, result or technical error), once:
+//	                                         a repeated request is refused with ErrNotApplicable
 //	apply_penalty  penalty side [time_add_ms]  penalty: time_add | technical_error | loss | illegal_move
 //	                                         (illegal_move: one the arbiter saw, e.g. two hands, 7.5.4: the ladder)
 //	reinstate      ply                      the record goes back to the position after ply (7.5.1, 7.6)
