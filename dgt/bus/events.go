@@ -77,3 +77,13 @@ func (BoardLost) busEvent()  {}
 func (Position) busEvent()   {}
 func (Changes) busEvent()    {}
 func (Clock) busEvent()      {}
+
+var (
+	_ Event = LineUp{}
+	_ Event = LineDown{}
+	_ Event = BoardFound{}
+	_ Event = BoardLost{}
+	_ Event = Position{}
+	_ Event = Changes{}
+	_ Event = Clock{}
+)

@@ -59,3 +59,10 @@ func (Connected) linkEvent()    {}
 func (Message) linkEvent()      {}
 func (Resync) linkEvent()       {}
 func (Disconnected) linkEvent() {}
+
+var (
+	_ Event = Connected{}
+	_ Event = Message{}
+	_ Event = Resync{}
+	_ Event = Disconnected{}
+)
