@@ -2,6 +2,7 @@ package dgt
 
 import (
 	"errors"
+	"os"
 	"testing"
 )
 
@@ -26,6 +27,17 @@ func addSeeds(f *testing.F, withCommands bool) {
 	}
 	f.Add([]byte{}, uint8(0), false)
 	f.Add([]byte{0x8F, 0x3E, 0x03, 0x6B}, uint8(9), false)
+	if _, err := os.Stat(captureDir); err != nil {
+		return // ../shared is absent: the samples above still seed the fuzzer
+	}
+	for _, name := range captureNames {
+		raw, _ := loadCapture(f, name)
+		var stream []byte
+		for _, r := range raw[:min(len(raw), 40)] {
+			stream = append(stream, r...)
+		}
+		f.Add(stream, uint8(5), false)
+	}
 }
 
 // FuzzDecoder: the decoder never panics, never stalls, consumes every
