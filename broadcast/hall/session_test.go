@@ -1,0 +1,196 @@
+package hall
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
+)
+
+var t0 = time.Date(2026, 2, 8, 8, 0, 0, 0, time.UTC)
+
+func sessionOptions(t *testing.T) SessionOptions {
+	rs, err := ruleset.Lookup(ruleset.FIDE2018Standard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return SessionOptions{Info: Info{Game: broadcast.GameID{Event: "open2026", Round: 1, Board: 4}, Ruleset: rs.Name},
+		RuleSet: rs, Tracker: DefaultTrackerOptions()}
+}
+
+// play makes ucis on the session's board as full reads, completing each.
+func play(t *testing.T, s *Session, at time.Time, ucis ...string) (time.Time, []any) {
+	t.Helper()
+	var out []any
+	pos := s.Tracker().Position()
+	for _, u := range ucis {
+		m, err := pos.ParseMove(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pos, err = pos.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		at = at.Add(5 * time.Second)
+		var st Step
+		s.handle(s.tr.Dump(at, pos.Placement()), &st)
+		s.handle(s.tr.Finish(at), &st)
+		out = append(out, st.Out...)
+	}
+	return at, out
+}
+
+func moveEvents(out []any) []broadcast.MoveEvent {
+	var evs []broadcast.MoveEvent
+	for _, o := range out {
+		if m, ok := o.(broadcast.MoveEvent); ok {
+			evs = append(evs, m)
+		}
+	}
+	return evs
+}
+
+// TestSessionResume: a record saved after three plies and loaded again
+// resumes at ply 4 with the same revision, and a takeback after the resume
+// reaches back before it (the tracker was rebuilt from the whole record).
+func TestSessionResume(t *testing.T) {
+	dir := t.TempDir()
+	o := sessionOptions(t)
+	s, err := NewSession(o, nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, out := play(t, s, t0, "e2e4", "e7e5", "g1f3")
+	if evs := moveEvents(out); len(evs) != 3 || evs[2].Ply != 3 || evs[2].SAN != "Nf3" {
+		t.Fatalf("move events %+v", evs)
+	}
+	s.Record().Revision = 2 // as after two corrections
+	if err := SaveRecord(dir, s.Record()); err != nil {
+		t.Fatal(err)
+	}
+	rec, ok, err := LoadRecord(dir, o.Info.Game)
+	if err != nil || !ok {
+		t.Fatalf("load: %v %v", ok, err)
+	}
+	r, err := NewSession(o, rec, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Tracker().Completed() != 3 || r.Adjudicator().Ply() != 3 {
+		t.Fatalf("resumed at tracker ply %d, adjudicator ply %d", r.Tracker().Completed(), r.Adjudicator().Ply())
+	}
+	at, out = play(t, r, at, "b8c6")
+	evs := moveEvents(out)
+	if len(evs) != 1 || evs[0].Ply != 4 || evs[0].Revision != 2 || evs[0].UCI != "b8c6" {
+		t.Fatalf("after resume: %+v", evs)
+	}
+	// Takeback to ply 1 (pieces put back): a Correction at revision 3.
+	var st Step
+	r.handle(r.tr.Dump(at.Add(5*time.Second), r.tr.PositionAt(1).Placement()), &st)
+	var corr *broadcast.Correction
+	for _, o := range st.Out {
+		if c, ok := o.(broadcast.Correction); ok {
+			corr = &c
+		}
+	}
+	if corr == nil || corr.Ply != 1 || corr.Revision != 3 || len(r.Record().Moves) != 1 {
+		t.Fatalf("takeback: %+v, record %v", corr, r.Record().UCIs())
+	}
+}
+
+// TestSessionCommandReinstate: the arbiter's reinstate cuts the record,
+// raises the revision and the tracker follows.
+func TestSessionCommandReinstate(t *testing.T) {
+	s, err := NewSession(sessionOptions(t), nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, _ := play(t, s, t0, "d2d4", "d7d5", "c2c4")
+	ply := 1
+	st, err := s.Command(arbiter.Command{Cmd: "reinstate", Ply: &ply}, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Changed || len(s.Record().Moves) != 1 || s.Record().Revision != 1 || s.Tracker().Completed() != 1 {
+		t.Fatalf("after reinstate: record %v rev %d tracker %d", s.Record().UCIs(), s.Record().Revision, s.Tracker().Completed())
+	}
+	if _, err := s.Command(arbiter.Command{Cmd: "nonsense"}, at); !errors.Is(err, arbiter.ErrBadCommand) {
+		t.Errorf("bad command: %v", err)
+	}
+}
+
+// TestSessionResultFreezesBoard: after a result the board is not followed
+// (players set up for the next round) until the arbiter sets "*".
+func TestSessionResultFreezesBoard(t *testing.T) {
+	s, err := NewSession(sessionOptions(t), nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, _ := play(t, s, t0, "e2e4")
+	if _, err := s.Command(arbiter.Command{Cmd: "set_result", Result: "1-0", Termination: "resignation"}, at); err != nil {
+		t.Fatal(err)
+	}
+	if s.Record().Status() != StatusEnded {
+		t.Fatalf("status %s", s.Record().Status())
+	}
+	var st Step
+	s.handle(s.tr.Dump(at.Add(time.Second), chess.StartPosition(chess.Standard).Placement()), &st)
+	if len(s.Record().Moves) != 1 || s.Record().Result != "1-0" {
+		t.Fatalf("a set-up after the result changed the record: %v %s", s.Record().UCIs(), s.Record().Result)
+	}
+	if _, err := s.Command(arbiter.Command{Cmd: "set_result", Result: "*"}, at.Add(2*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if s.Record().Status() != StatusPlaying || s.Tracker().Completed() != 1 {
+		t.Fatalf("resumed: status %s, tracker ply %d", s.Record().Status(), s.Tracker().Completed())
+	}
+}
+
+func TestRecordFiles(t *testing.T) {
+	dir := t.TempDir()
+	g := broadcast.GameID{Event: "e", Round: 1, Board: 1}
+	if _, ok, err := LoadRecord(dir, g); ok || err != nil {
+		t.Fatalf("missing record: %v %v", ok, err)
+	}
+	os.WriteFile(RecordPath(dir, g), []byte("{not json"), 0o644)
+	_, _, err := LoadRecord(dir, g)
+	var re *RecordError
+	if !errors.Is(err, ErrCorruptRecord) || !errors.As(err, &re) || re.Path != RecordPath(dir, g) {
+		t.Fatalf("corrupt record: %v", err)
+	}
+	other := NewRecord(Info{Game: broadcast.GameID{Event: "e", Round: 1, Board: 2}}, "", t0)
+	if err := SaveRecord(dir, other); err != nil {
+		t.Fatal(err)
+	}
+	os.Rename(RecordPath(dir, other.Info.Game), RecordPath(dir, g))
+	if _, _, err := LoadRecord(dir, g); !errors.Is(err, ErrCorruptRecord) {
+		t.Errorf("a record of another game: %v", err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".tmp-*"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// TestRecordPGN: the §6 tags and clock comments.
+func TestRecordPGN(t *testing.T) {
+	r := NewRecord(Info{Game: broadcast.GameID{Event: "open2026", Round: 3, Board: 12}, EventName: "City Open", Site: "Hanoi",
+		White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian", WhiteFideID: "1503014", BlackFideID: "4168119",
+		Variant: "chess960", TimeControl: "5400+30"}, "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", t0)
+	r.Moves = []Ply{{UCI: "g2g3", SAN: "g3", Clock: &broadcast.ClockPair{WhiteMS: 5_000_000, BlackMS: 5_100_000}, EMTMS: 4500}}
+	p := r.PGN()
+	for _, want := range []string{`[Event "City Open"]`, `[Round "3.12"]`, `[WhiteFideId "1503014"]`, `[BlackFideId "4168119"]`,
+		`[TimeControl "5400+30"]`, `[GameId "open2026.3.12"]`, `[Variant "Chess960"]`, `[SetUp "1"]`, `[FEN "bqnb1rkr/`,
+		"9. g3 { [%clk 1:23:20] [%emt 0:00:04.5] } *"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("PGN lacks %q:\n%s", want, p)
+		}
+	}
+}
