@@ -1,0 +1,51 @@
+package hall
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/nats-io/nats.go"
+)
+
+// TestHallArbiterSetsClock: an arbiter's adjust_clock command goes through
+// the board's link to the DGT 3000 as a SetNRun (White's time on the left
+// display), and nothing else is ever sent to the clock.
+func TestHallArbiterSetsClock(t *testing.T) {
+	dir := t.TempDir()
+	srv := testServer(t, filepath.Join(dir, "nats"))
+	defer srv.Shutdown()
+	g := broadcast.GameID{Event: "open2026", Round: 1, Board: 9}
+	b := newPTYBoard(t, emu.Options{Serial: "00009"})
+	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, boardFor(t, "r1-b9", g, b.Open))
+	waitConnected(t, d.h)
+	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
+	rep, err := arb.Request(testPrefix+".arbiter.open2026.1.9.cmd",
+		[]byte(`{"cmd":"adjust_clock","white_ms":3000000,"black_ms":2400000,"running":"none","by":"IA Test"}`), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cr CommandReply
+	if json.Unmarshal(rep.Data, &cr); !cr.OK {
+		t.Fatalf("adjust_clock: %s", rep.Data)
+	}
+	waitFor(t, 10*time.Second, "the clock to take the setting", func() bool {
+		c := b.e.Clock(time.Now())
+		return c.HostControl && c.Left == 50*time.Minute && c.Right == 40*time.Minute
+	})
+	_, clockCmds := b.e.Received()
+	// The link's identification asks for the clock's version (0x09);
+	// the only other clock command is the arbiter's SetNRun (0x0A).
+	if n := bytes.Count(clockCmds, []byte{0x0a}); n != 1 {
+		t.Errorf("clock commands %x: want exactly one SetNRun", clockCmds)
+	}
+	for _, c := range clockCmds {
+		if c != 0x09 && c != 0x0a {
+			t.Errorf("clock command %#x sent: the daemon shows nothing to the players", c)
+		}
+	}
+}
