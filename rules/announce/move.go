@@ -21,7 +21,11 @@ const (
 	Short
 )
 
-// ParseStyle parses "long" or "short".
+// ErrStyle: the style is not "long" or "short".
+var ErrStyle = errors.New("announce: unknown style")
+
+// ParseStyle parses "long" or "short" ("" is long); anything else is an
+// error matching [ErrStyle].
 func ParseStyle(s string) (Style, error) {
 	switch s {
 	case "long", "":
@@ -29,7 +33,7 @@ func ParseStyle(s string) (Style, error) {
 	case "short":
 		return Short, nil
 	}
-	return Long, fmt.Errorf("announce: unknown style %q (want long or short)", s)
+	return Long, fmt.Errorf("%w %q (want long or short)", ErrStyle, s)
 }
 
 // Options tune [Move]. The zero value is the default: [Long], check and

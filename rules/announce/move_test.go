@@ -167,7 +167,7 @@ func TestParse(t *testing.T) {
 	if s, err := announce.ParseStyle("short"); err != nil || s != announce.Short {
 		t.Errorf("ParseStyle(short) = %v, %v", s, err)
 	}
-	if _, err := announce.ParseStyle("medium"); err == nil {
+	if _, err := announce.ParseStyle("medium"); !errors.Is(err, announce.ErrStyle) {
 		t.Error("ParseStyle(medium) succeeded")
 	}
 }
