@@ -43,7 +43,7 @@ func New(o Options) (*Hall, error) {
 		return nil, fmt.Errorf("%w: no DataDir", ErrOptions)
 	}
 	if o.Tick <= 0 {
-		o.Tick = 100 * time.Millisecond
+		o.Tick = 50 * time.Millisecond
 	}
 	if o.Now == nil {
 		o.Now = time.Now

@@ -67,7 +67,9 @@ type Options struct {
 	// live feed). It must return quickly and must not block.
 	Observer func(Observation)
 	// Tick is how often the trackers' windows are advanced without input
-	// (default 100 ms).
+	// (default 50 ms). A move completed by a window (settle, press grace)
+	// is seen up to one Tick late; 500 boards ticking every 50 ms cost a
+	// few percent of one core.
 	Tick time.Duration
 	// Now is the clock of ticks and commands (default time.Now); link
 	// events carry the link's own times.
