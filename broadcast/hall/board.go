@@ -59,8 +59,14 @@ func (br *boardRun) run(ctx context.Context) error {
 	// the state.
 	rec := s.Record()
 	var resend []any
+	if c := rec.LastCorrection; c != nil && c.Revision == rec.Revision {
+		resend = append(resend, *c)
+	}
 	for p := rec.Published + 1; p <= len(rec.Moves); p++ {
 		resend = append(resend, rec.MoveEvent(p))
+	}
+	if rec.Result != "" && rec.Result != "*" {
+		resend = append(resend, rec.ResultPayload(rec.UpdatedAt))
 	}
 	br.apply(Step{Out: resend, Changed: true})
 

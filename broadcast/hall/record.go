@@ -74,8 +74,12 @@ type Record struct {
 	Rotated bool `json:"rotated,omitempty"`
 	// Published is how many moves of this revision were handed to the sink
 	// (their MoveEvents journalled); a restart hands the rest again.
-	Published int       `json:"published"`
-	UpdatedAt time.Time `json:"updated_at"`
+	Published int `json:"published"`
+	// LastCorrection is the latest correction of the record, handed again
+	// (same message id) after a restart in case the crash came between
+	// saving the record and journalling it.
+	LastCorrection *broadcast.Correction `json:"last_correction,omitempty"`
+	UpdatedAt      time.Time             `json:"updated_at"`
 }
 
 // NewRecord returns the empty record of a game starting at startFEN ("" for

@@ -413,8 +413,10 @@ func (s *Session) truncate(ply int, at time.Time, reason string, st *Step) {
 	}
 	s.rec.UpdatedAt = at
 	st.Changed = true
-	st.Out = append(st.Out, broadcast.Correction{Game: s.rec.Info.Game, Ply: ply, FEN: s.rec.FEN(),
-		Moves: s.rec.UCIs(), Reason: reason, At: broadcast.T(at), Revision: s.rec.Revision})
+	c := broadcast.Correction{Game: s.rec.Info.Game, Ply: ply, FEN: s.rec.FEN(),
+		Moves: s.rec.UCIs(), Reason: reason, At: broadcast.T(at), Revision: s.rec.Revision}
+	s.rec.LastCorrection = &c
+	st.Out = append(st.Out, c)
 }
 
 // setup handles a start position set up on the board; it reports whether a
