@@ -1,7 +1,6 @@
 package board
 
 import (
-	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -34,32 +33,7 @@ func recordEmulated(t testing.TB, start rules.Position, moves []rules.Move, seed
 		t.Fatal(err)
 	}
 	var out []timedMsg
-	d := dgt.NewDecoder(dgt.SingleBoard)
-	take := func(at time.Time) {
-		d.Feed(e.Output())
-		for {
-			m, err := d.Next()
-			if errors.Is(err, dgt.ErrNeedMore) {
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, timedMsg{at, m})
-		}
-	}
-	e.Input(t0, []byte{0x42, 0x4B})
-	take(t0)
-	e.Schedule(t0.Add(time.Second), script)
-	end := t0.Add(time.Second + script.Duration() + 2*time.Second)
-	for {
-		at, ok := e.NextEvent()
-		if !ok || at.After(end) {
-			break
-		}
-		e.Advance(at)
-		take(at)
-	}
+	playEmulated(t, e, script, 2*time.Second, func(at time.Time, m dgt.Message) { out = append(out, timedMsg{at, m}) })
 	return out
 }
 

@@ -114,9 +114,25 @@ func emulatedClock(t testing.TB, start rules.Position, moves []rules.Move, seed 
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := dgt.NewDecoder(dgt.SingleBoard)
 	var evs []Event
-	feed := func(at time.Time) {
+	end := playEmulated(t, e, script, 3*time.Second, func(at time.Time, m dgt.Message) {
+		if traceMsgs != nil {
+			traceMsgs(at, m)
+		}
+		evs = append(evs, FeedMessage(tr, at, m)...)
+	})
+	return append(evs, tr.Finish(end)...)
+}
+
+// playEmulated connects to e as a host does at t0 (board dump, then
+// updates and clock), runs script from t0 + 1 s and advances e event by
+// event until tail after the script. Every message the board sends is
+// decoded and handed to each with the time it was sent; a decode error
+// fails the test. It returns the end time.
+func playEmulated(t testing.TB, e *emu.Emulator, script emu.Script, tail time.Duration, each func(time.Time, dgt.Message)) time.Time {
+	t.Helper()
+	d := dgt.NewDecoder(dgt.SingleBoard)
+	take := func(at time.Time) {
 		d.Feed(e.Output())
 		for {
 			m, err := d.Next()
@@ -126,25 +142,22 @@ func emulatedClock(t testing.TB, start rules.Position, moves []rules.Move, seed 
 			if err != nil {
 				t.Fatalf("decode: %v", err)
 			}
-			if traceMsgs != nil {
-				traceMsgs(at, m)
-			}
-			evs = append(evs, FeedMessage(tr, at, m)...)
+			each(at, m)
 		}
 	}
-	e.Input(t0, []byte{0x42, 0x4B}) // board dump, then updates + clock
-	feed(t0)
+	e.Input(t0, []byte{0x42, 0x4B})
+	take(t0)
 	e.Schedule(t0.Add(time.Second), script)
-	end := t0.Add(time.Second + script.Duration() + 3*time.Second)
+	end := t0.Add(time.Second + script.Duration() + tail)
 	for {
 		at, ok := e.NextEvent()
 		if !ok || at.After(end) {
 			break
 		}
 		e.Advance(at)
-		feed(at)
+		take(at)
 	}
-	return append(evs, tr.Finish(end)...)
+	return end
 }
 
 // TestEmulatedCorpus: 500 real games played by simulated clean hands
