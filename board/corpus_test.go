@@ -175,18 +175,7 @@ func TestEmulatedCorpus(t *testing.T) {
 			t.Parallel()
 			for i := w; i < len(games); i += workers {
 				g := games[i]
-				moves := make([]rules.Move, len(g.Moves))
-				want := make([]string, len(g.Moves))
-				pos := g.Start
-				for j, mv := range g.Moves {
-					moves[j] = mv.Move
-					want[j] = pos.UCI(mv.Move)
-					next, err := pos.Play(mv.Move)
-					if err != nil {
-						t.Fatal(err)
-					}
-					pos = next
-				}
+				moves, want := mainLine(t, g)
 				evs := emulated(t, g.Start, moves, uint64(i+1), Options{})
 				got := ucis(evs)
 				plies.Add(int64(len(got)))
@@ -215,6 +204,24 @@ func TestEmulatedCorpus(t *testing.T) {
 	})
 }
 
+// mainLine returns the moves of g's main line and their UCI text.
+func mainLine(t testing.TB, g *pgn.Game) ([]rules.Move, []string) {
+	t.Helper()
+	moves := make([]rules.Move, len(g.Moves))
+	want := make([]string, len(g.Moves))
+	pos := g.Start
+	for j, mv := range g.Moves {
+		moves[j] = mv.Move
+		want[j] = pos.UCI(mv.Move)
+		next, err := pos.Play(mv.Move)
+		if err != nil {
+			t.Fatalf("game %d, ply %d: %v", g.Index, j+1, err)
+		}
+		pos = next
+	}
+	return moves, want
+}
+
 func firstDiff(a, b []string) int {
 	for i := range a {
 		if i >= len(b) || a[i] != b[i] {
@@ -239,14 +246,7 @@ func TestEmulatedCorpusNoClock(t *testing.T) {
 				t.Parallel()
 				for i := w; i < len(games); i += workers {
 					g := games[i]
-					moves := make([]rules.Move, len(g.Moves))
-					want := make([]string, len(g.Moves))
-					pos := g.Start
-					for j, mv := range g.Moves {
-						moves[j] = mv.Move
-						want[j] = pos.UCI(mv.Move)
-						pos, _ = pos.Play(mv.Move)
-					}
+					moves, want := mainLine(t, g)
 					evs := emulatedClock(t, g.Start, moves, uint64(i+1), Options{Completion: StableWindow}, false)
 					got := ucis(evs)
 					plies.Add(int64(len(got)))
