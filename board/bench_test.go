@@ -58,10 +58,7 @@ func operaGame(t testing.TB) *pgn.Game {
 // (field updates, dumps and clock messages alike).
 func BenchmarkTrackerReplay(b *testing.B) {
 	g := operaGame(b)
-	moves := make([]rules.Move, len(g.Moves))
-	for i, mv := range g.Moves {
-		moves[i] = mv.Move
-	}
+	moves, _ := mainLine(b, g)
 	rec := recordEmulated(b, g.Start, moves, 1)
 	sensor := 0
 	for _, r := range rec {
@@ -93,14 +90,7 @@ func BenchmarkTrackerReplay(b *testing.B) {
 // TestOperaGameReplay: the benchmark's recording reproduces the game.
 func TestOperaGameReplay(t *testing.T) {
 	g := operaGame(t)
-	moves := make([]rules.Move, len(g.Moves))
-	want := make([]string, len(g.Moves))
-	pos := g.Start
-	for i, mv := range g.Moves {
-		moves[i] = mv.Move
-		want[i] = pos.UCI(mv.Move)
-		pos, _ = pos.Play(mv.Move)
-	}
+	moves, want := mainLine(t, g)
 	rec := recordEmulated(t, g.Start, moves, 1)
 	tr, err := New(Options{Start: g.Start})
 	if err != nil {
