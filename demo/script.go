@@ -241,6 +241,10 @@ func incidentScript(pos rules.Position, m rules.Move, inc Incident, side emu.Sid
 		p := pos.At(sq)
 		return emu.Script{
 			{At: 0, Kind: emu.Lift, Square: sq},
+			// Held 1.5 s: long enough to be seen as a touch, shorter than
+			// the tracker's hold (2 s, after which a missing piece is a
+			// displaced-pieces alert); the alert is a warning then (the
+			// put-back could have been an announced adjustment, 4.2.1).
 			{At: 1500 * time.Millisecond, Kind: emu.Place, Square: sq, Piece: p},
 		}
 	case IllegalMove:
