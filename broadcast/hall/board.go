@@ -2,6 +2,7 @@ package hall
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -18,6 +19,7 @@ import (
 
 // command is an arbiter command on its way to the board goroutine.
 type command struct {
+	to    *boardRun
 	cmd   arbiter.Command
 	reply chan error
 }
@@ -47,6 +49,15 @@ type boardRun struct {
 
 // run is the board goroutine.
 func (br *boardRun) run(ctx context.Context) error {
+	if err := br.start(ctx); err != nil {
+		return err
+	}
+	return br.serveLink(ctx)
+}
+
+// start resumes or begins the game and hands again what a previous run may
+// not have journalled.
+func (br *boardRun) start(ctx context.Context) error {
 	now := br.h.o.Now()
 	s, err := NewSession(br.b.Session, br.rec, now)
 	if err != nil {
@@ -69,7 +80,12 @@ func (br *boardRun) run(ctx context.Context) error {
 		resend = append(resend, rec.ResultPayload(rec.UpdatedAt))
 	}
 	br.apply(Step{Out: resend, Changed: true})
+	br.status = broadcast.BoardStatus{BoardID: br.b.ID, Port: br.b.Port, BusAddress: int(br.b.BusAddress)}
+	return nil
+}
 
+// serveLink owns the board's own line (dgt/link) until ctx is done.
+func (br *boardRun) serveLink(ctx context.Context) error {
 	lo := br.b.Link
 	if lo.Logger == nil {
 		lo.Logger = br.log
@@ -79,7 +95,6 @@ func (br *boardRun) run(ctx context.Context) error {
 		open = recordingOpener(open, br.h.o.DataDir, br.b.ID, br.h.o.Now, br.log)
 	}
 	br.lk = link.New(open, lo)
-	br.status = broadcast.BoardStatus{BoardID: br.b.ID, Port: br.b.Port}
 	var lw sync.WaitGroup
 	lw.Go(func() { br.lk.Run(ctx) })
 	defer lw.Wait()
@@ -109,13 +124,18 @@ func (br *boardRun) run(ctx context.Context) error {
 		case req := <-timeReqs:
 			br.answerTime(req)
 		case c := <-br.cmds:
-			st, err := br.s.Command(c.cmd, br.mono(br.h.o.Now()))
-			if err == nil {
-				br.apply(st)
-			}
-			c.reply <- err
+			br.command(c)
 		}
 	}
+}
+
+// command applies an arbiter command (on the goroutine owning the board).
+func (br *boardRun) command(c command) {
+	st, err := br.s.Command(c.cmd, br.mono(br.h.o.Now()))
+	if err == nil {
+		br.apply(st)
+	}
+	c.reply <- err
 }
 
 // mono keeps the session's input in time order: a link event is stamped
@@ -135,29 +155,14 @@ func (br *boardRun) mono(t time.Time) time.Time {
 func (br *boardRun) event(ev link.Event) {
 	switch e := ev.(type) {
 	case link.Connected:
-		br.status.Connected = true
-		br.status.Version = e.Version.String()
-		br.status.Serial = e.Serial
-		br.status.Clock = ""
+		clk := ""
 		if e.Clock {
-			br.status.Clock = "DGT 3000"
+			clk = "DGT 3000"
 			if e.ClockVersion[0] < 2 {
-				br.status.Clock = "DGT XL"
+				clk = "DGT XL"
 			}
 		}
-		br.status.Error = ""
-		br.status.LastSeen = broadcast.T(e.At)
-		br.status.At = broadcast.T(e.At)
-		br.connected.Store(true)
-		br.lastErr.Store("")
-		br.h.notify()
-		br.log.Info("board connected", "serial", e.Serial, "version", br.status.Version, "clock", br.status.Clock)
-		st := Step{Out: []any{br.status}}
-		if br.lostOnce {
-			st2 := br.s.Device(br.mono(e.At), arbiter.DeviceBoard, false, "")
-			st.Out = append(st.Out, st2.Out...)
-		}
-		br.apply(st)
+		br.up(e.At, e.Version.String(), e.Serial, clk)
 	case link.Message:
 		br.status.LastSeen = broadcast.T(e.At)
 		br.apply(br.s.Message(br.mono(e.At), e.Msg))
@@ -166,20 +171,48 @@ func (br *boardRun) event(ev link.Event) {
 		if e.Err != nil {
 			msg = e.Err.Error()
 		}
-		br.status.Connected = false
-		br.status.Error = msg
-		br.status.At = broadcast.T(e.At)
-		br.connected.Store(false)
-		br.lastErr.Store(msg)
-		br.h.notify()
-		br.log.Warn("board disconnected", "err", msg)
-		br.lostOnce = true
-		st := br.s.Device(br.mono(e.At), arbiter.DeviceBoard, true, br.b.Port+": "+msg)
-		st.Out = append([]any{br.status}, st.Out...)
-		br.apply(st)
+		br.down(e.At, msg)
 	case link.Resync:
 		br.log.Debug("serial resync", "err", e.Err)
 	}
+}
+
+// up: the board answers (again); its status is published and, after a
+// loss, the arbiter learns it is back.
+func (br *boardRun) up(at time.Time, version, serial, clk string) {
+	br.status.Connected = true
+	br.status.Version = version
+	br.status.Serial = serial
+	br.status.Clock = clk
+	br.status.Error = ""
+	br.status.LastSeen = broadcast.T(at)
+	br.status.At = broadcast.T(at)
+	br.connected.Store(true)
+	br.lastErr.Store("")
+	br.h.notify()
+	br.log.Info("board connected", "serial", serial, "version", version, "clock", clk)
+	st := Step{Out: []any{br.status}}
+	if br.lostOnce {
+		st2 := br.s.Device(br.mono(at), arbiter.DeviceBoard, false, "")
+		st.Out = append(st.Out, st2.Out...)
+	}
+	br.apply(st)
+}
+
+// down: the board was lost (msg says why); status and a board_disconnected
+// alert for the arbiter.
+func (br *boardRun) down(at time.Time, msg string) {
+	br.status.Connected = false
+	br.status.Error = msg
+	br.status.At = broadcast.T(at)
+	br.connected.Store(false)
+	br.lastErr.Store(msg)
+	br.h.notify()
+	br.log.Warn("board disconnected", "err", msg)
+	br.lostOnce = true
+	st := br.s.Device(br.mono(at), arbiter.DeviceBoard, true, br.b.Port+": "+msg)
+	st.Out = append([]any{br.status}, st.Out...)
+	br.apply(st)
 }
 
 // apply persists the record when it changed, then hands the payloads to
@@ -254,6 +287,11 @@ func (br *boardRun) persistOnly() {
 // goroutine (the link waits for the ACK); a failure is an alert for the
 // arbiter, never a message to the players.
 func (br *boardRun) clockCommand(c *arbiter.ClockCommand) {
+	if br.lk == nil {
+		br.clockFailed(c, len(br.s.Record().Moves), errNoClockOnBus)
+		return
+	}
+	ply := len(br.s.Record().Moves)
 	white, black := dgt.SettingOf(c.White), dgt.SettingOf(c.Black)
 	cmd := dgt.SetNRun{Left: white, Right: black}
 	runWhite, runBlack := byte(dgt.RunLeft), byte(dgt.RunRight)
@@ -269,23 +307,30 @@ func (br *boardRun) clockCommand(c *arbiter.ClockCommand) {
 	default:
 		cmd.Flags = dgt.RunPause
 	}
-	lk, ctx, log, sink := br.lk, br.ctx, br.log, br.h.o.Sink
-	g, ply := br.s.Record().Info.Game, len(br.s.Record().Moves)
+	lk, ctx := br.lk, br.ctx
 	go func() {
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		err := lk.Clock(cctx, cmd)
-		if err == nil || ctx.Err() != nil {
-			return
-		}
-		log.Error("clock command failed", "reason", c.Reason, "err", err)
-		at := time.Now()
-		a := &arbiter.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, KindClockCommandFailed, ply, at.UnixMilli()), Game: g.String(),
-			Kind: KindClockCommandFailed, Severity: arbiter.Warn, Ply: ply, At: at,
-			Message:  fmt.Sprintf("The clock did not take the setting asked for (%s): %v. Set it by hand.", c.Reason, err),
-			Proposal: map[string]any{"white_ms": broadcast.Millis(c.White), "black_ms": broadcast.Millis(c.Black)}}
-		if err := sink.PublishAlert(g, a.ID, a); err != nil {
-			log.Error("publish alert failed", "err", err)
+		if err := lk.Clock(cctx, cmd); err != nil && ctx.Err() == nil {
+			br.clockFailed(c, ply, err)
 		}
 	}()
+}
+
+// errNoClockOnBus: clock commands cannot be sent to a board on a bus line.
+var errNoClockOnBus = errors.New("clock commands cannot be sent over a DGT bus line")
+
+// clockFailed tells the arbiter that a clock setting did not reach the
+// clock. Safe from any goroutine (it only uses the sink).
+func (br *boardRun) clockFailed(c *arbiter.ClockCommand, ply int, err error) {
+	g := br.b.Session.Info.Game
+	br.log.Error("clock command failed", "reason", c.Reason, "err", err)
+	at := time.Now()
+	a := &arbiter.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, KindClockCommandFailed, ply, at.UnixMilli()), Game: g.String(),
+		Kind: KindClockCommandFailed, Severity: arbiter.Warn, Ply: ply, At: at,
+		Message:  fmt.Sprintf("The clock did not take the setting asked for (%s): %v. Set it by hand.", c.Reason, err),
+		Proposal: map[string]any{"white_ms": broadcast.Millis(c.White), "black_ms": broadcast.Millis(c.Black)}}
+	if err := br.h.o.Sink.PublishAlert(g, a.ID, a); err != nil {
+		br.log.Error("publish alert failed", "err", err)
+	}
 }

@@ -90,7 +90,7 @@ func (h *Hall) answer(ctx context.Context, m *nats.Msg) {
 	}
 	done := make(chan error, 1)
 	select {
-	case br.cmds <- command{cmd: c, reply: done}:
+	case br.cmds <- command{to: br, cmd: c, reply: done}:
 	case <-ctx.Done():
 		reply(errors.New("daemon stopping"))
 		return

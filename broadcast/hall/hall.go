@@ -28,6 +28,7 @@ type Hall struct {
 	byGame map[broadcast.GameID]*boardRun
 
 	changed chan struct{}
+	lines   []*busLine // bus lines (bus.go)
 }
 
 // New checks the options and loads every game's record from DataDir (a
@@ -84,6 +85,7 @@ func New(o Options) (*Hall, error) {
 		h.byGame[g] = br
 	}
 	h.prepareBlind()
+	h.groupLines()
 	return h, nil
 }
 
@@ -100,10 +102,23 @@ func (h *Hall) Run(ctx context.Context) error {
 	errs := make(chan error, len(h.boards))
 	h.serveRelayTimes(ctx, &wg)
 	for _, br := range h.boards {
+		if br.b.BusAddress > 0 {
+			continue // served by its line below
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			if err := br.run(ctx); err != nil {
+				errs <- err
+				cancel()
+			}
+		}()
+	}
+	for _, l := range h.lines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := l.run(ctx); err != nil {
 				errs <- err
 				cancel()
 			}

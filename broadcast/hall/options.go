@@ -30,8 +30,14 @@ type Board struct {
 	ID string
 	// Port is the device path, for the status (informational).
 	Port string
-	// Open opens the port (every reconnect calls it again).
+	// Open opens the port (every reconnect calls it again). Boards on one
+	// bus line share it: the first board of the line's is used.
 	Open link.Opener
+	// BusAddress > 0: the board is on a DGT bus line (dgt/bus) shared with
+	// the other boards of the same Port; one goroutine owns the line and
+	// feeds each board's game. Clock commands cannot be sent over a bus
+	// line (the arbiter is alerted instead).
+	BusAddress uint16
 	// Link tunes the transport (zero: link's defaults; Logger is set by
 	// the hall when nil).
 	Link link.Options

@@ -1,0 +1,129 @@
+package hall
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/dgt/bus"
+)
+
+// busLine is one DGT bus line: one goroutine owns its port (dgt/bus) and
+// feeds the game of every board on it, in the order the line reports.
+type busLine struct {
+	h      *Hall
+	port   string
+	boards []*boardRun
+	byAddr map[uint16]*boardRun
+	cmds   chan command
+}
+
+// groupLines puts the boards with a bus address on their lines (by Port);
+// their arbiter commands go to the line's goroutine.
+func (h *Hall) groupLines() {
+	byPort := map[string]*busLine{}
+	for _, br := range h.boards {
+		if br.b.BusAddress == 0 {
+			continue
+		}
+		l := byPort[br.b.Port]
+		if l == nil {
+			l = &busLine{h: h, port: br.b.Port, byAddr: map[uint16]*boardRun{}, cmds: make(chan command)}
+			byPort[br.b.Port] = l
+			h.lines = append(h.lines, l)
+		}
+		l.boards = append(l.boards, br)
+		l.byAddr[br.b.BusAddress] = br
+		br.cmds = l.cmds
+	}
+}
+
+// run serves the line until ctx is done.
+func (l *busLine) run(ctx context.Context) error {
+	var addrs []uint16
+	for _, br := range l.boards {
+		if err := br.start(ctx); err != nil {
+			return err
+		}
+		addrs = append(addrs, br.b.BusAddress)
+	}
+	first := l.boards[0]
+	open := first.b.Open
+	if l.h.o.Record {
+		open = recordingOpener(open, l.h.o.DataDir, first.b.ID, l.h.o.Now, first.log)
+	}
+	b := bus.New(func(ctx context.Context) (io.ReadWriteCloser, error) { return open(ctx) },
+		bus.Options{Logger: l.h.log.With("line", l.port), Addresses: addrs, NoBroadcast: true})
+	var wg sync.WaitGroup
+	wg.Go(func() { b.Run(ctx) })
+	defer wg.Wait()
+	tick := time.NewTicker(l.h.o.Tick)
+	defer tick.Stop()
+	for {
+		select {
+		case ev, ok := <-b.Events():
+			if !ok {
+				for _, br := range l.boards {
+					br.persistOnly()
+				}
+				return nil
+			}
+			l.event(ev)
+		case <-tick.C:
+			for _, br := range l.boards {
+				br.apply(br.s.Tick(br.mono(l.h.o.Now())))
+			}
+		case c := <-l.cmds:
+			c.to.command(c)
+		}
+	}
+}
+
+// event dispatches one bus event to its board.
+func (l *busLine) event(ev bus.Event) {
+	switch e := ev.(type) {
+	case bus.LineDown:
+		for _, br := range l.boards {
+			if br.connected.Load() {
+				br.down(e.At, "bus line: "+errText(e.Err))
+			}
+		}
+	case bus.BoardFound:
+		if br := l.byAddr[e.Address]; br != nil {
+			br.up(e.At, fmt.Sprintf("%d.%02d", e.Version.Major, e.Version.Minor), fmt.Sprintf("%05d", e.Address), "")
+		}
+	case bus.BoardLost:
+		if br := l.byAddr[e.Address]; br != nil && br.connected.Load() {
+			br.down(e.At, errText(e.Err))
+		}
+	case bus.Position:
+		if br := l.byAddr[e.Address]; br != nil {
+			br.apply(br.s.Message(br.mono(e.At), e.Board))
+		}
+	case bus.Changes:
+		if br := l.byAddr[e.Address]; br != nil {
+			for _, r := range e.Records {
+				if r.Kind == dgt.EEPiece {
+					br.apply(br.s.Message(br.mono(e.At), dgt.FieldUpdate{Field: r.Field, Piece: r.Piece}))
+				}
+			}
+		}
+	case bus.Clock:
+		if br := l.byAddr[e.Address]; br != nil {
+			if br.status.Clock == "" && !e.Clock.Status.NoClock() {
+				br.status.Clock = "DGT clock"
+			}
+			br.apply(br.s.Message(br.mono(e.At), e.Clock))
+		}
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "lost"
+	}
+	return err.Error()
+}
