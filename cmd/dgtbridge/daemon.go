@@ -35,8 +35,12 @@ func hallBoards(cfg *config.Config, open func(b config.Board) (hall.Board, error
 	var errs []error
 	for i, b := range cfg.EffectiveBoards() {
 		key := fmt.Sprintf("boards[%d]", i)
-		if b.BusAddress > 0 {
-			errs = append(errs, fmt.Errorf("%s.bus_address: DGT bus lines are not supported by this build of the daemon; connect the board on its own port (bus_address: 0)", key))
+		if b.BusAddress > 0 && b.Port == autoPort {
+			errs = append(errs, fmt.Errorf("%s.port: a board on a bus line (bus_address %d) needs the line's device path, not auto", key, b.BusAddress))
+			continue
+		}
+		if b.BusAddress > 0xFFFF {
+			errs = append(errs, fmt.Errorf("%s.bus_address: %d is above 65535", key, b.BusAddress))
 			continue
 		}
 		if b.Variant == config.VariantXiangqi {
@@ -75,6 +79,7 @@ func hallBoards(cfg *config.Config, open func(b config.Board) (hall.Board, error
 		}
 		hb.ID = boardID(b)
 		hb.Port = b.Port
+		hb.BusAddress = uint16(b.BusAddress)
 		hb.Session = hall.SessionOptions{
 			Info: hall.Info{Game: broadcast.GameID{Event: cfg.Event.ID, Round: b.Round, Board: b.Board},
 				EventName: cfg.Event.Name, Site: cfg.Event.Site, White: b.White, Black: b.Black,
