@@ -1,7 +1,9 @@
 package hall
 
 import (
+	"encoding/json"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/arbiter"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
+	"github.com/nats-io/nats.go"
 )
 
 // setUpScript lifts every piece that is not where the start position wants
@@ -156,4 +159,76 @@ func TestNextGameAfterResult(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNextGameInTheHall: on a board served over a pseudo-terminal, a game
+// ended by the result gesture and a set-up move the board on to the next
+// round's game; its moves are recorded there, arbiter commands reach it
+// under its new id, and the finished game no longer takes commands.
+func TestNextGameInTheHall(t *testing.T) {
+	dir := t.TempDir()
+	srv := testServer(t, filepath.Join(dir, "nats"))
+	defer srv.Shutdown()
+	g1 := broadcast.GameID{Event: "open2026", Round: 1, Board: 1}
+	g2 := broadcast.GameID{Event: "open2026", Round: 2, Board: 1}
+	b := newPTYBoard(t, emu.Options{Serial: "00001"})
+	hb := boardFor(t, "b1", g1, b.Open)
+	hb.Session.NextGame = NextRound
+	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, hb)
+	waitConnected(t, d.h)
+
+	// Four moves, 1-0 by the gesture, the pieces set up again, two moves.
+	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6"}
+	pos := rules.Position(chess.StartPosition(chess.Standard))
+	for _, u := range moves {
+		pos, _ = pos.Play(mustMove(t, pos, u))
+	}
+	pl := pos.Placement()
+	gesture, err := emu.ResultGesture(&pl, emu.WhiteWins, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := pl
+	for _, a := range gesture {
+		switch a.Kind {
+		case emu.Lift:
+			after.Sq[a.Square] = rules.NoPiece
+		case emu.Place:
+			after.Sq[a.Square] = a.Piece
+		}
+	}
+	b.e.Schedule(time.Now(), script(t, moves...).Then(2500*time.Millisecond, gesture).
+		Then(2*time.Second, setUpScript(after)).Then(2*time.Second, script(t, "d2d4", "d7d5")))
+
+	waitFor(t, 40*time.Second, "the second game's moves", func() bool {
+		r, ok := d.h.Record(g2)
+		return ok && strings.Join(r.UCIs(), " ") == "d2d4 d7d5"
+	})
+	if _, ok := d.h.Record(g1); ok {
+		t.Error("the finished game is still the board's current record")
+	}
+	rec, ok, err := LoadRecord(filepath.Join(dir, "data", "games"), g1)
+	if err != nil || !ok || strings.Join(rec.UCIs(), " ") != strings.Join(moves, " ") || rec.Result != "1-0" {
+		t.Fatalf("finished game's record: %v %v %+v", ok, err, rec)
+	}
+
+	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
+	for _, c := range []struct {
+		g  broadcast.GameID
+		ok bool
+	}{{g2, true}, {g1, false}} {
+		rep, err := arb.Request(testPrefix+".arbiter."+c.g.String()+".cmd", []byte(`{"cmd":"set_result","result":"1/2-1/2"}`), 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cr CommandReply
+		json.Unmarshal(rep.Data, &cr)
+		if cr.OK != c.ok {
+			t.Errorf("set_result on %s: %s (want ok %v)", c.g, rep.Data, c.ok)
+		}
+	}
+	waitFor(t, 10*time.Second, "the second game's result", func() bool {
+		r, ok := d.h.Record(g2)
+		return ok && r.Result == "1/2-1/2"
+	})
 }
