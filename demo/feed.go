@@ -52,33 +52,25 @@ func NewFeed(w io.Writer, o FeedOptions) *Feed {
 	return &Feed{prefix: o.Prefix, color: o.Color, loc: o.Location, w: w}
 }
 
-// Subjects returns the subjects the feed subscribes to.
-func (f *Feed) Subjects() []string {
-	return []string{f.prefix + ".game.>", f.prefix + ".arbiter.*.*.*.alert", f.prefix + ".relay.>"}
-}
+// Subject returns the subject the feed subscribes to: everything under the
+// prefix, in one subscription, so lines come in the order the server
+// received the messages; Line picks what is printed.
+func (f *Feed) Subject() string { return f.prefix + ".>" }
 
 // Run subscribes on nc and prints every message until ctx is done; it
 // returns the subscription error, or nil when ctx ends.
 func (f *Feed) Run(ctx context.Context, nc *nats.Conn) error {
-	var subs []*nats.Subscription
-	defer func() {
-		for _, s := range subs {
-			s.Unsubscribe()
+	sub, err := nc.Subscribe(f.Subject(), func(m *nats.Msg) {
+		if line, ok := f.Line(m.Subject, m.Data); ok {
+			f.mu.Lock()
+			fmt.Fprintln(f.w, line)
+			f.mu.Unlock()
 		}
-	}()
-	for _, subj := range f.Subjects() {
-		s, err := nc.Subscribe(subj, func(m *nats.Msg) {
-			if line, ok := f.Line(m.Subject, m.Data); ok {
-				f.mu.Lock()
-				fmt.Fprintln(f.w, line)
-				f.mu.Unlock()
-			}
-		})
-		if err != nil {
-			return fmt.Errorf("demo feed: subscribe %s: %w", subj, err)
-		}
-		subs = append(subs, s)
+	})
+	if err != nil {
+		return fmt.Errorf("demo feed: subscribe %s: %w", f.Subject(), err)
 	}
+	defer sub.Unsubscribe()
 	if err := nc.Flush(); err != nil {
 		return fmt.Errorf("demo feed: %w", err)
 	}
