@@ -42,11 +42,14 @@ func SaveRecord(dir string, r *Record) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return &RecordError{path, err}
 	}
-	f, err := os.CreateTemp(dir, ".tmp-"+r.Info.Game.String()+"-*")
+	// One writer per game (its board goroutine), so a fixed temporary
+	// name is safe, and cheaper than a random one in a directory of
+	// hundreds of games.
+	tmp := filepath.Join(dir, ".tmp-"+r.Info.Game.String())
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return &RecordError{path, err}
 	}
-	tmp := f.Name()
 	_, err = f.Write(b)
 	if err == nil {
 		err = f.Sync()
