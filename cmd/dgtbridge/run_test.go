@@ -34,7 +34,7 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 
 // TestRunEmbedded runs "dgtbridge run" in-process with the embedded NATS
 // server, HTTP and a board on a pseudo-terminal (through go.bug.st/serial):
-// systemd hears READY=1 and STATUS lines, /healthz says 200 once the board
+// systemd hears READY=1 and watchdog pings, /healthz says 200 once the board
 // is up, the round's public PGN carries the game's moves, and cancelling
 // (SIGTERM) drains with STOPPING=1 and a nil error.
 func TestRunEmbedded(t *testing.T) {
@@ -46,6 +46,8 @@ func TestRunEmbedded(t *testing.T) {
 	}
 	defer l.Close()
 	t.Setenv("NOTIFY_SOCKET", sock)
+	t.Setenv("WATCHDOG_USEC", "400000") // pings every 200 ms
+	t.Setenv("WATCHDOG_PID", "")
 	notes := make(chan string, 64)
 	go func() {
 		buf := make([]byte, 4096)
@@ -85,6 +87,7 @@ boards:
 	}()
 
 	waitNote(t, notes, "READY=1")
+	waitNote(t, notes, "WATCHDOG=1")
 	get := func(p string) (int, string) {
 		resp, err := http.Get("http://" + httpAddr + p)
 		if err != nil {
