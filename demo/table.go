@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
+	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
 	"github.com/dgtbridge/dgtbridge/rules"
@@ -225,7 +226,8 @@ func (t *Table) play(ctx context.Context) error {
 func following(e *emu.Emulator) bool {
 	cmds, _ := e.Received()
 	for _, c := range cmds {
-		if c == 0x43 || c == 0x44 || c == 0x4B {
+		switch dgt.SimpleCommand(c) {
+		case dgt.CmdSendUpdate, dgt.CmdSendUpdateBoard, dgt.CmdSendUpdateNice:
 			return true
 		}
 	}
