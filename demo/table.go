@@ -99,6 +99,16 @@ func NewTable(o TableOptions) (*Table, error) {
 	return t, nil
 }
 
+// Close closes the pseudo-terminals of a table that will not Run (Run
+// closes them itself).
+func (t *Table) Close() error {
+	err := t.master.Close()
+	if t.bmaster != nil {
+		err = errors.Join(err, t.bmaster.Close())
+	}
+	return err
+}
+
 // BlindPath returns the slave path of the blind player's board ("" when
 // the table is not a relay).
 func (t *Table) BlindPath() string { return t.bpath }

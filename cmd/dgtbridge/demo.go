@@ -105,15 +105,23 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cfg.Event.TimeControl = "5400+30"
 	cfg.Event.PublicDelay = *delay
 
-	tables := make([]*demo.Table, *boards)
-	for i := range tables {
+	var tables []*demo.Table
+	running := false
+	defer func() {
+		if !running { // an error before the tables ran: close their ptys
+			for _, t := range tables {
+				t.Close()
+			}
+		}
+	}()
+	for i := range *boards {
 		relay := *blind && i == 0
 		t, err := demo.NewTable(demo.TableOptions{Board: i + 1, FirstRound: first, Games: games, Speed: *speed, Seed: *seed,
 			Relay: relay, BlindSide: rules.Black, Logger: log.With("part", "demo")})
 		if err != nil {
 			return fmt.Errorf("demo: board %d: %w", i+1, err)
 		}
-		tables[i] = t
+		tables = append(tables, t)
 		g := t.Game(first)
 		b := config.Board{Port: t.Path(), Round: first, Board: i + 1, White: g.Tag("White"), Black: g.Tag("Black")}
 		if relay {
@@ -136,6 +144,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	defer cancel()
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	running = true
 	for _, t := range tables {
 		wg.Go(func() {
 			if err := t.Run(ctx); err != nil {

@@ -272,3 +272,31 @@ func httpGet(t *testing.T, url string) string {
 	}
 	return string(b)
 }
+
+// TestDemoFlags: out-of-range flags are usage errors (exit status 2) that
+// name the flag, and nothing is started.
+func TestDemoFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--boards", "0"}, "--boards 0"},
+		{[]string{"--boards", "65"}, "--boards 65"},
+		{[]string{"--speed", "9"}, "--speed 9"},
+		{[]string{"--speed", "0"}, "--speed 0"},
+		{[]string{"--public-delay", "-1s"}, "--public-delay"},
+		{[]string{"--log-level", "loud"}, "--log-level"},
+		{[]string{"extra"}, "unexpected argument"},
+	} {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			var out, errOut lockedBuffer
+			err := run(context.Background(), append([]string{"demo"}, c.args...), &out, &errOut)
+			if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("err %v (exit %d), want a usage error naming %q", err, exitCode(err), c.want)
+			}
+			if out.String() != "" {
+				t.Errorf("stdout %q", out.String())
+			}
+		})
+	}
+}
