@@ -38,10 +38,37 @@ func (t *Tracker) Clock(at time.Time, r ClockReading) []Event {
 		return evs
 	}
 	t.presses = append(t.presses, pendingPress{at: at, side: side, clock: r})
+	if t.dirty && t.settledForPress(at, side) {
+		// The hand is done: the press says so, and the board already
+		// shows the presser's legal move. Judge now rather than one
+		// Settle window after the last change (evaluate answers the
+		// press).
+		return t.evaluate(at, t.maxDepth, evs)
+	}
 	if !t.dirty {
 		evs = t.tryPress(evs)
 	}
 	return evs
+}
+
+// settledForPress reports whether a press by side at time at may be judged
+// before the Settle window has run out: at least [Options.ScanPeriod] has
+// passed since the last square change (the scan has seen the whole move),
+// and the sensed placement is exactly the tip of the trail of legal moves
+// followed since the last judgement, the last of them made by the presser.
+// A board in any other state (pieces in the air, an unexplained or illegal
+// placement, a change less than a scan ago) waits for the Settle window as
+// before.
+func (t *Tracker) settledForPress(at time.Time, side rules.Color) bool {
+	n := len(t.chain)
+	if n == 0 || at.Before(t.lastChange.Add(t.opts.ScanPeriod)) || t.chain[n-1].place != t.sensed {
+		return false
+	}
+	parent := t.top()
+	if n > 1 {
+		parent = t.chain[n-2]
+	}
+	return parent.pos.Turn() == side
 }
 
 // firstPlyBy returns the first made, not completed ply by side (0 if

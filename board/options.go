@@ -54,7 +54,10 @@ type Options struct {
 	// Settle: the sensed placement is judged once it has not changed for
 	// this long (a DGT board scans in 200–250 ms; a hand sliding a piece
 	// rests up to two scans on a square). Default 500 ms, picochess's
-	// Bluetooth value.
+	// Bluetooth value. Under ClockPress a lever press does not wait for
+	// it when the board has shown the presser's legal move for at least
+	// ScanPeriod (the press says the hand is done): the move is judged
+	// and completed at the press.
 	Settle time.Duration
 	// CompleteAfter: under StableWindow, a made move is completed after
 	// the placement has been stable this long. Default 3 s.
