@@ -110,6 +110,12 @@ type Event struct {
 	// PublicDelay delays the public copy; 0 publishes it at once. In the
 	// file a duration with a unit ("15m", "90s"), or 0.
 	PublicDelay time.Duration `mapstructure:"public_delay" json:"public_delay"`
+	// Rules overrides parameters of the rule set on every board: keys are
+	// the snake_case names of ruleset.OverrideKeys ("illegal_loss_at: 3",
+	// "illegal_time_award: 1m", "supervision_regime: limited"). A board's
+	// own Board.Rules win key by key. Checked at load time against the
+	// event's rule set (and each board's); only the file can set it.
+	Rules map[string]any `mapstructure:"rules" json:"rules,omitempty"`
 }
 
 // Board is one game: a board (and clock) on a port, and its pairing.
@@ -136,6 +142,9 @@ type Board struct {
 	TimeControl string `mapstructure:"time_control" json:"time_control"`
 	// FEN is the start position when not the standard one.
 	FEN string `mapstructure:"fen" json:"fen"`
+	// Rules overrides rule-set parameters for this board only, on top of
+	// Event.Rules (same keys; the board wins).
+	Rules map[string]any `mapstructure:"rules" json:"rules,omitempty"`
 	// Blind, when set, is the blind player's own board (Appendix D).
 	Blind *Blind `mapstructure:"blind" json:"blind,omitempty"`
 	// Partner is the board number of the partner game in the same round;
@@ -160,8 +169,12 @@ func (c *Config) GameID(b Board) string {
 }
 
 // Effective returns b with the event's defaults filled in: Variant ""
-// becomes "chess", an empty Ruleset or TimeControl takes the event's.
+// becomes "chess", an empty Ruleset or TimeControl takes the event's, and
+// Rules becomes a new map of the event's overrides with the board's on
+// top (nil when neither has any). [Board.RuleSet] then gives the rule set
+// that judges the game.
 func (c *Config) Effective(b Board) Board {
+	b.Rules = mergeRules(c.Event.Rules, b.Rules)
 	if b.Variant == "" {
 		b.Variant = VariantChess
 	}

@@ -21,6 +21,19 @@
 // from the file. An environment variable that is set but empty counts: it
 // sets the key to "" (DGTBRIDGE_HTTP_LISTEN= disables HTTP).
 //
+// # Rule-set overrides
+//
+// event.rules and boards[].rules (beyond interfaces.md §2) change
+// parameters of the rule set: a mapping from the snake_case names of
+// ruleset.OverrideKeys to values ("illegal_loss_at: 3", "illegal_time_award:
+// 1m"). event.rules applies to every board; a board's rules win key by key
+// ([Config.Effective] merges them). Both are checked while loading through
+// ruleset.RuleSet.WithOverrides against the board's effective rule set;
+// a bad key or value is a *KeyError at its full path
+// ("boards[1].rules.illegal_loss_at") that matches [ErrInvalid] and
+// unwraps to the *ruleset.OverrideError. [Board.RuleSet] returns the rule
+// set a board is judged by.
+//
 // This package reads files and the environment only inside [Load]; nothing
 // else in the module reads configuration.
 package config

@@ -48,6 +48,7 @@ func (c *Config) Validate() error {
 	if c.Event.PublicDelay < 0 {
 		add(keyErr("event.public_delay", "must not be negative"))
 	}
+	errs = append(errs, checkRules("event.rules", c.Event.Ruleset, c.Event.Rules, nil)...)
 
 	errs = append(errs, c.validateBoards()...)
 	return errors.Join(errs...)
@@ -154,6 +155,10 @@ func (c *Config) validateBoards() []error {
 			add(checkTC(p+".time_control", b.TimeControl))
 		}
 		add(checkFEN(p+".fen", b.FEN, eff.Variant))
+		if len(b.Rules) > 0 {
+			// The event's keys were checked above; name only the board's.
+			errs = append(errs, checkRules(p+".rules", eff.Ruleset, eff.Rules, b.Rules)...)
+		}
 		if b.Blind != nil {
 			bp := p + ".blind"
 			add(oneOf(bp+".side", b.Blind.Side, "white", "black"))
