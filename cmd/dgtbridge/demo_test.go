@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/demo"
+	"github.com/dgtbridge/dgtbridge/broadcast/hall/demo"
 	"github.com/dgtbridge/dgtbridge/rules/arbiter"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/nats-io/nats.go"
