@@ -56,9 +56,14 @@ func hallBoards(cfg *config.Config, open func(b config.Board) (hall.Board, error
 				continue
 			}
 		}
-		rs, err := ruleset.Lookup(b.Ruleset)
+		// The preset with event.rules and the board's rules on top.
+		rs, err := b.RuleSet()
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s.ruleset: %w", key, err))
+			field := "rules"
+			if errors.Is(err, ruleset.ErrUnknownRuleSet) {
+				field = "ruleset"
+			}
+			errs = append(errs, fmt.Errorf("%s.%s: %w", key, field, err))
 			continue
 		}
 		var tc clock.TimeControl
