@@ -115,7 +115,7 @@ func (a *Adjudicator) Command(c Command, at time.Time) ([]Output, error) {
 			return bad("running", `want "white", "black" or "none"`, ErrBadCommand)
 		}
 		cc := a.setClock(at, time.Duration(*c.WhiteMs)*time.Millisecond, time.Duration(*c.BlackMs)*time.Millisecond, run, "adjust_clock")
-		return []Output{cc, a.record(at, c, len(a.plies), "Arbiter set the clock.")}, nil
+		return []Output{cc, a.record(at, c, len(a.plies), "Arbiter set the clock."+a.hostNote(cc))}, nil
 	case "claim":
 		return a.claim(c, at, bad)
 	case "draw_offer":
@@ -175,6 +175,7 @@ func (a *Adjudicator) record(at time.Time, c Command, ply int, msg string) *Aler
 // applyPenalty applies an alert's proposal or an explicit penalty.
 func (a *Adjudicator) applyPenalty(c Command, at time.Time, bad func(string, string, error) ([]Output, error), alert func() (*Alert, error)) ([]Output, error) {
 	var out []Output
+	note := "" // what a clock setting did to the clock (hostNote)
 	if c.AlertID != "" {
 		al, err := alert()
 		if err != nil {
@@ -198,6 +199,7 @@ func (a *Adjudicator) applyPenalty(c Command, at time.Time, bad func(string, str
 			if cc == nil {
 				return bad("alert_id", "no clock readings to add time to", ErrNotApplicable)
 			}
+			note = a.hostNote(cc)
 			out = append(out, cc)
 		default:
 			return bad("alert_id", "the alert proposes no penalty", ErrNotApplicable)
@@ -207,7 +209,7 @@ func (a *Adjudicator) applyPenalty(c Command, at time.Time, bad func(string, str
 			a.countTentative(p)
 		}
 		a.applied[al.ID] = true
-		return append(out, a.record(at, c, al.Ply, "Arbiter applied the penalty of alert "+al.ID+".")), nil
+		return append(out, a.record(at, c, al.Ply, "Arbiter applied the penalty of alert "+al.ID+"."+note)), nil
 	}
 	side, ok := parseSide(c.Side, false)
 	if !ok {
@@ -222,6 +224,7 @@ func (a *Adjudicator) applyPenalty(c Command, at time.Time, bad func(string, str
 		if cc == nil {
 			return bad("time_add_ms", "no clock readings to add time to", ErrNotApplicable)
 		}
+		note = a.hostNote(cc)
 		out = append(out, cc)
 	case "technical_error":
 		out = append(out, a.technicalError(at, side, len(a.plies), "")...)
@@ -249,7 +252,7 @@ func (a *Adjudicator) applyPenalty(c Command, at time.Time, bad func(string, str
 	default:
 		return bad("penalty", "want time_add, technical_error, illegal_move or loss", ErrBadCommand)
 	}
-	return append(out, a.record(at, c, len(a.plies), fmt.Sprintf("Arbiter applied %s to %s.", c.Penalty, name(side)))), nil
+	return append(out, a.record(at, c, len(a.plies), fmt.Sprintf("Arbiter applied %s to %s.", c.Penalty, name(side))+note)), nil
 }
 
 // technicalError counts a confirmed technical error (004 Reg. §11); at the
@@ -413,7 +416,9 @@ func (a *Adjudicator) wrongClaim(c Command, at time.Time, side rules.Color, al *
 	if a.rs.Claims.WrongClaimCut {
 		*times[side] = CutClaimant(*times[side])
 	}
-	return append(out, a.setClock(at, w, b, a.lastReading.Running, al.ID))
+	cc := a.setClock(at, w, b, a.lastReading.Running, al.ID)
+	out[0].(*Alert).Message += a.hostNote(cc)
+	return append(out, cc)
 }
 
 // CutClaimant returns the claimant's time after an incorrect claim under

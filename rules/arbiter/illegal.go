@@ -6,6 +6,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/board"
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/clock"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
@@ -179,6 +180,8 @@ func (a *Adjudicator) illegalAct(at time.Time, side rules.Color, ply int, kind, 
 	if a.opts.Penalties == PenaltiesAuto && !tentative && il.TimeAward > 0 && prop["time_add_ms"] != nil && prop["result"] == nil {
 		if cc := a.addTime(at, opp, il.TimeAward, al.ID); cc != nil {
 			p.acted = true
+			al.Proposal["applied"] = true
+			al.Message += fmt.Sprintf(" Applied (penalties: auto): %s gets %s.", name(opp), minutes(il.TimeAward)) + a.hostNote(cc)
 			out = append(out, cc)
 		}
 	}
@@ -209,12 +212,34 @@ func (a *Adjudicator) addTime(at time.Time, side rules.Color, d time.Duration, r
 	return a.setClock(at, w, b, a.lastReading.Running, reason)
 }
 
-// setClock builds a clock command and tells the model to expect it.
+// setClock builds a clock command and tells the model to expect it. The
+// wiring sends it as a SetNRun, which leaves a DGT 3000 in its
+// PC-controlled mode (specs/dgt-protocol.md §3.3): the model then expects
+// no increments (clock.Model.AdjustHost).
 func (a *Adjudicator) setClock(at time.Time, w, b time.Duration, running rules.Color, reason string) *ClockCommand {
 	if a.clk != nil {
-		a.clk.Adjust(w, b, running)
+		a.clk.AdjustHost(w, b, running)
 	}
 	return &ClockCommand{Game: a.game.ID, White: w, Black: b, Running: running, Reason: reason, At: at}
+}
+
+// hostNote tells the arbiter what a clock setting sent with SetNRun does
+// to the game's clock: the times it was set to, and that in the clock's
+// PC-controlled mode no increment and no period time are added, which no
+// clock command undoes (specs/dgt-protocol.md §3.3 has only END, which
+// restores the display, not the program). Empty without a clock model.
+func (a *Adjudicator) hostNote(cc *ClockCommand) string {
+	if a.clk == nil {
+		return ""
+	}
+	msg := fmt.Sprintf(" The clock was set with SetNRun to White %s, Black %s.", clock.FormatDuration(cc.White), clock.FormatDuration(cc.Black))
+	tc := a.clk.TimeControl()
+	if !tc.Timed() || (!tc.HasIncrement() && len(tc.Periods) < 2) {
+		return msg
+	}
+	return msg + " The DGT 3000 now runs under PC control: it adds no increment, delay or period time for the rest of the game" +
+		" (no command returns it to its own program). Reset the clock by hand with the time control and these times when convenient;" +
+		" until then the daemon expects no increments and does not report their absence as a clock defect."
 }
 
 // minutes writes d as "2 min" or "90 s".

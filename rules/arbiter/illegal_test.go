@@ -2,10 +2,12 @@ package arbiter
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/clock"
 )
 
 // Checklist #15 (7.5.1, 7.5.5; 2001 7.4): completed illegal moves, the
@@ -211,6 +213,20 @@ func TestPenaltyAuto(t *testing.T) {
 	if out := g.reading(); len(out) != 0 {
 		t.Errorf("after the penalty: %s", describe(out))
 	}
+	// The alert says it was applied and what SetNRun did to the clock.
+	al := one(t, out, KindIllegalMove)
+	if al.Proposal["applied"] != true || !strings.Contains(al.Message, "Applied (penalties: auto): White gets 2 min") ||
+		!strings.Contains(al.Message, "adds no increment") {
+		t.Errorf("alert %v: %s", al.Proposal, al.Message)
+	}
+	// The DGT 3000 under PC control adds no increment: play goes on
+	// without clock defects.
+	g.tc = clock.MustParse("5400") // what the test's clock adds at a press: nothing
+	for _, o := range g.moves("e5 Nf3 Nc6 Bb5") {
+		if al, ok := o.(*Alert); ok && al.Kind == KindClockDefect {
+			t.Errorf("after SetNRun: %s", al.Message)
+		}
+	}
 
 	g = newGame(t, "fide2018-standard", "", "5400+30", Options{})
 	g.moves("e4")
@@ -218,7 +234,7 @@ func TestPenaltyAuto(t *testing.T) {
 	if len(clockCommands(out)) != 0 {
 		t.Fatal("penalties: alert must not touch the clock")
 	}
-	al := one(t, out, KindIllegalMove)
+	al = one(t, out, KindIllegalMove)
 	out = g.command(Command{Cmd: "apply_penalty", AlertID: al.ID})
 	if cc := clockCommands(out); len(cc) != 1 || cc[0].White != 5540*time.Second {
 		t.Errorf("apply_penalty: %s", describe(out))

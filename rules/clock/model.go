@@ -53,6 +53,7 @@ type Model struct {
 	flagAt     [2]time.Time
 	both       bool
 	adjust     *Reading // an arbiter-set reading the clock is expected to show
+	host       bool     // the clock is host-controlled (SetNRun): it adds nothing at presses
 }
 
 // NewModel returns a model for time control tc.
@@ -95,6 +96,23 @@ func (m *Model) Adjust(white, black time.Duration, running rules.Color) {
 	m.adjust = &Reading{White: white, Black: black, Running: running}
 }
 
+// AdjustHost is [Model.Adjust] for a setting sent with SetNRun
+// (specs/dgt-protocol.md §3.3): the clock is then in its PC-controlled mode
+// and counts down without increment, delay or period additions, which no
+// clock command undoes. From then on the model expects presses to add
+// nothing (an increment is still accepted: it means the arbiter has put
+// the clock back into its own program by hand, and the model follows the
+// clock again), so the missing increments are not reported as
+// inconsistencies.
+func (m *Model) AdjustHost(white, black time.Duration, running rules.Color) {
+	m.Adjust(white, black, running)
+	m.host = true
+}
+
+// HostControlled reports whether the model believes the clock runs under
+// host control since an [Model.AdjustHost] (no increments).
+func (m *Model) HostControlled() bool { return m.host }
+
 // MoveCompleted tells the model that side completed a move at t. A move
 // completed while the clock is stopped (after it was started) gives an
 // [Inconsistency] of kind MoveWithClockStopped.
@@ -112,7 +130,10 @@ func (m *Model) expectRun(t time.Time) time.Duration {
 	if m.noTiming {
 		return m.runBase
 	}
-	used := t.Sub(m.runStart) - m.tc.Period(m.period[m.running&1]).Delay
+	used := t.Sub(m.runStart)
+	if !m.host {
+		used -= m.tc.Period(m.period[m.running&1]).Delay
+	}
 	if used < 0 {
 		used = 0
 	}
@@ -276,15 +297,30 @@ func (m *Model) press(out []Event, x rules.Color, exp [2]time.Duration, r Readin
 	delta := got - exp[xi]
 	next := m.tc.Period(m.credited[xi] + 1)
 	canAdd := m.tc.Timed() && (len(m.tc.Periods) > m.credited[xi]+1 || m.tc.Periods[len(m.tc.Periods)-1].Moves > 0)
+	inc := p.Increment
+	if m.host {
+		// A host-controlled clock adds nothing; the increment itself
+		// means the clock runs its own program again.
+		if inc > m.tol && near(delta, inc, m.tol) {
+			m.host = false
+		} else {
+			inc, canAdd = 0, false
+			if boundary {
+				// Nor the next period's time: the arbiter sets it by hand.
+				m.credited[xi]++
+				boundary = false
+			}
+		}
+	}
 	m.period[xi], _ = m.tc.PeriodAt(n)
 	// Without real times the time x used is unknown: any loss is
 	// accepted, a gain above the increment up to the next period's time
 	// is read as the period's addition.
-	addsPeriod := canAdd && near(delta, p.Increment+next.Time, m.tol)
-	plain := near(delta, p.Increment, m.tol) || (exp[xi] == 0 && got == 0)
+	addsPeriod := canAdd && near(delta, inc+next.Time, m.tol)
+	plain := near(delta, inc, m.tol) || (exp[xi] == 0 && got == 0)
 	if m.noTiming {
-		addsPeriod = canAdd && delta > p.Increment+m.tol && delta <= p.Increment+next.Time+m.tol
-		plain = !addsPeriod && delta <= p.Increment+m.tol
+		addsPeriod = canAdd && delta > inc+m.tol && delta <= inc+next.Time+m.tol
+		plain = !addsPeriod && delta <= inc+m.tol
 	}
 	if !m.tc.Timed() {
 		// Unknown control: what a press adds cannot be judged.
@@ -295,20 +331,20 @@ func (m *Model) press(out []Event, x rules.Color, exp [2]time.Duration, r Readin
 		m.credited[xi]++
 		newIdx := min(m.credited[xi], len(m.tc.Periods)-1)
 		if m.credited[xi] > m.due[xi] {
-			out = append(out, Inconsistency{At: t, Kind: TimeAdded, Side: x, Expected: exp[xi] + p.Increment, Reported: got,
+			out = append(out, Inconsistency{At: t, Kind: TimeAdded, Side: x, Expected: exp[xi] + inc, Reported: got,
 				Detail: fmt.Sprintf("the clock added the next period's %s after %s's move %d, before the period's moves were completed: its move counter differs (6.10.2, 8.6)", fmtDur(next.Time), x, n)})
 		} else {
 			m.missing[xi] = false
-			out = append(out, PeriodChange{At: t, Side: x, Period: newIdx, Added: delta - p.Increment, AfterMove: n})
+			out = append(out, PeriodChange{At: t, Side: x, Period: newIdx, Added: delta - inc, AfterMove: n})
 		}
 	case plain:
 		if boundary && m.credited[xi] < m.due[xi] && !m.noTiming {
 			m.missing[xi] = true
-			out = append(out, Inconsistency{At: t, Kind: PeriodTimeMissing, Side: x, Expected: exp[xi] + p.Increment + next.Time, Reported: got,
+			out = append(out, Inconsistency{At: t, Kind: PeriodTimeMissing, Side: x, Expected: exp[xi] + inc + next.Time, Reported: got,
 				Detail: fmt.Sprintf("%s completed move %d but the clock did not add %s for the next period (6.10.2; its move counter may differ, 8.6)", x, n, fmtDur(next.Time))})
 		}
 	default:
-		out = m.mismatch(out, x, exp[xi]+p.Increment, got, t, "at the clock press")
+		out = m.mismatch(out, x, exp[xi]+inc, got, t, "at the clock press")
 	}
 	y := x.Other()
 	if !m.tc.Timed() || !m.tc.Periods[0].Sandclock {

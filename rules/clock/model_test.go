@@ -24,6 +24,7 @@ type step struct {
 	adjustW float64 // with adjust: Model.Adjust before the reading
 	adjustB float64
 	adjust  bool
+	host    bool // with adjust: Model.AdjustHost instead
 }
 
 func secs(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
@@ -57,7 +58,9 @@ func run(t *testing.T, tc string, opts Options, steps []step) *Model {
 				got = append(got, summary(e))
 			}
 		}
-		if s.adjust {
+		if s.adjust && s.host {
+			m.AdjustHost(secs(s.adjustW), secs(s.adjustB), s.run)
+		} else if s.adjust {
 			m.Adjust(secs(s.adjustW), secs(s.adjustB), s.run)
 		}
 		for _, e := range m.Observe(Reading{White: secs(s.w), Black: secs(s.b), Running: s.run}, at) {
@@ -217,6 +220,53 @@ func TestModelAdjust(t *testing.T) {
 		{at: 22, w: 290, b: 410, run: B},
 		{at: 23, w: 290, b: 530, run: B, want: []string{"time_added black"}},
 	})
+}
+
+// TestModelAdjustHost: after a SetNRun the DGT 3000 is host-controlled
+// and adds no increment and no period time; with AdjustHost the model
+// expects that, with Adjust it reports every press. An increment seen
+// again means the clock was put back into its own program by hand.
+func TestModelAdjustHost(t *testing.T) {
+	// 2/60+5:30+5: White +60 s penalty at 12 s.
+	steps := func(host bool, want1, want2, want3 []string) []step {
+		return []step{
+			{at: 0, w: 60, b: 60, run: W},
+			{at: 10, w: 55, b: 60, run: B},
+			{at: 12, w: 115, b: 58, run: B, adjust: true, host: host, adjustW: 115, adjustB: 58},
+			{at: 20, w: 115, b: 50, run: W, want: want1},      // Black pressed: nothing added
+			{at: 30, w: 105, b: 50, run: B, want: want2},      // White's 2nd move: no period time
+			{at: 40, w: 105, b: 40, run: W, want: want3},      // Black's 2nd move
+			{at: 41, w: 104, b: 40, run: W},                   //
+			{at: 42, w: 104, b: 40, run: N},                   // the arbiter stops the clock,
+			{at: 43, w: 104, b: 40, run: B, want: []string{}}, // sets it by hand, restarts;
+			{at: 50, w: 104, b: 38, run: W, want: []string{}}, // Black's 3rd move: +5 again
+			{at: 60, w: 99, b: 38, run: B, want: []string{}},  // and White's
+			{at: 61, w: 99, b: 37, run: B, want: []string{}},  //
+		}
+	}
+	m := run(t, "2/60+5:30+5", Options{}, steps(true, nil, nil, nil))
+	if m.HostControlled() {
+		t.Error("still host-controlled after the clock added the increment again")
+	}
+	// With plain Adjust the same readings are defects.
+	bad := steps(false, []string{"time_jump black"}, []string{"time_jump white"}, []string{"time_jump black"})
+	m = NewModel(MustParse("2/60+5:30+5"), Options{})
+	var got [][]string
+	for _, s := range bad {
+		if s.adjust {
+			m.Adjust(secs(s.adjustW), secs(s.adjustB), s.run)
+		}
+		var evs []string
+		for _, e := range m.Observe(Reading{White: secs(s.w), Black: secs(s.b), Running: s.run}, t0.Add(secs(s.at))) {
+			evs = append(evs, summary(e))
+		}
+		got = append(got, evs)
+	}
+	for i, s := range bad {
+		if !slices.Equal(got[i], s.want) && len(s.want) > 0 {
+			t.Errorf("plain Adjust, step %d: events %q, want %q", i, got[i], s.want)
+		}
+	}
 }
 
 func TestModelSetting(t *testing.T) {
