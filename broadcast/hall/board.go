@@ -284,8 +284,10 @@ func (br *boardRun) persistOnly() {
 }
 
 // clockCommand sends a SetNRun to the clock without blocking the board
-// goroutine (the link waits for the ACK); a failure is an alert for the
-// arbiter, never a message to the players.
+// goroutine (the link waits for the ACK), with the levers left working
+// (toggle on lever); a failure is an alert for the arbiter, never a
+// message to the players. Nothing else is sent: no END (0x03, it only
+// restores the display), no text, no beep (Art 12.6).
 func (br *boardRun) clockCommand(c *arbiter.ClockCommand) {
 	if br.lk == nil {
 		br.clockFailed(c, len(br.s.Record().Moves), errNoClockOnBus)
@@ -307,6 +309,11 @@ func (br *boardRun) clockCommand(c *arbiter.ClockCommand) {
 	default:
 		cmd.Flags = dgt.RunPause
 	}
+	// SetNRun leaves the clock in its PC-controlled mode, where only this
+	// flag lets the levers switch the running side; without it every
+	// later press would be ignored. The clock adds no increment in that
+	// mode (the arbiter's alert says so; rules/clock expects it).
+	cmd.Flags |= dgt.ToggleOnLever
 	lk, ctx := br.lk, br.ctx
 	go func() {
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
