@@ -31,6 +31,9 @@ type boardRun struct {
 	rec  *Record // loaded record (nil: new game); owned by run after start
 	cmds chan command
 	log  *slog.Logger
+	// saved receives the outcome of this board's record saves (one in
+	// flight at a time).
+	saved chan error
 
 	connected atomic.Bool
 	lastErr   atomic.Value // string
@@ -215,7 +218,8 @@ func (br *boardRun) down(at time.Time, msg string) {
 	br.apply(st)
 }
 
-// apply persists the record when it changed, then hands the payloads to
+// apply persists the record when it changed (group-committed with other
+// boards' saves, groupsave.go), then hands the payloads to
 // the sink in order, then the GameState. Nothing is published that the
 // record file does not already imply.
 func (br *boardRun) apply(st Step) {
@@ -224,7 +228,7 @@ func (br *boardRun) apply(st Step) {
 	}
 	rec := br.s.Record()
 	if st.Changed {
-		if err := SaveRecord(br.h.gamesDir(), rec); err != nil {
+		if err := br.h.saver.save(br.h.gamesDir(), rec, br.saved); err != nil {
 			// Without the record nothing may be published that a
 			// restart would contradict; the next change retries.
 			br.log.Error("game record not saved; holding publication", "err", err)
@@ -278,7 +282,7 @@ func (br *boardRun) apply(st Step) {
 // persistOnly saves the record once more on the way out (Published may
 // have advanced since the last save).
 func (br *boardRun) persistOnly() {
-	if err := SaveRecord(br.h.gamesDir(), br.s.Record()); err != nil {
+	if err := br.h.saver.save(br.h.gamesDir(), br.s.Record(), br.saved); err != nil {
 		br.log.Error("game record not saved at shutdown", "err", err)
 	}
 }

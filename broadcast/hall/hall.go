@@ -28,7 +28,8 @@ type Hall struct {
 	byGame map[broadcast.GameID]*boardRun
 
 	changed chan struct{}
-	lines   []*busLine // bus lines (bus.go)
+	lines   []*busLine  // bus lines (bus.go)
+	saver   *groupSaver // record files, group-committed (groupsave.go)
 }
 
 // New checks the options and loads every game's record from DataDir (a
@@ -53,7 +54,7 @@ func New(o Options) (*Hall, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	h := &Hall{o: o, log: log, byGame: map[broadcast.GameID]*boardRun{}, changed: make(chan struct{}, 1)}
+	h := &Hall{o: o, log: log, byGame: map[broadcast.GameID]*boardRun{}, changed: make(chan struct{}, 1), saver: newGroupSaver()}
 	ids := map[string]bool{}
 	for i, b := range o.Boards {
 		if !broadcast.ValidToken(b.ID) {
@@ -80,7 +81,7 @@ func New(o Options) (*Hall, error) {
 		if !ok {
 			rec = nil
 		}
-		br := &boardRun{h: h, b: b, rec: rec, cmds: make(chan command), log: log.With("board", b.ID, "game", g.String())}
+		br := &boardRun{h: h, b: b, rec: rec, cmds: make(chan command), saved: make(chan error, 1), log: log.With("board", b.ID, "game", g.String())}
 		h.boards = append(h.boards, br)
 		h.byGame[g] = br
 	}
@@ -100,6 +101,12 @@ func (h *Hall) Run(ctx context.Context) error {
 	defer cancel()
 	var wg sync.WaitGroup
 	errs := make(chan error, len(h.boards))
+	// The record saver outlives the boards: their last saves on the way
+	// out are committed too.
+	var sw sync.WaitGroup
+	sw.Go(h.saver.start())
+	defer sw.Wait()
+	defer h.saver.stop()
 	h.serveRelayTimes(ctx, &wg)
 	for _, br := range h.boards {
 		if br.b.BusAddress > 0 {
