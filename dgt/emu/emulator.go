@@ -60,6 +60,7 @@ type Emulator struct {
 	ignorePing bool
 	busyUntil  time.Time // bus reset in progress
 	dropAcks   int
+	clockOff   bool // the clock's cable is pulled (UnplugClock)
 	pingDelays func() time.Duration
 
 	received []byte // op codes of the host commands received, in order
@@ -184,7 +185,7 @@ func (e *Emulator) nextEvent() (t time.Time, ok bool) {
 // clockReports says whether the current mode sends clock messages
 // spontaneously.
 func (e *Emulator) clockReports() bool {
-	return !e.opts.NoClock && (e.mode == modeUpdate || e.mode == modeUpdateNice)
+	return e.hasClock() && (e.mode == modeUpdate || e.mode == modeUpdateNice)
 }
 
 // advance is Advance with the lock held.

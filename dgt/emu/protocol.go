@@ -25,7 +25,7 @@ func (e *Emulator) exec(now time.Time, c hostCmd) {
 	case 0x40: // DGT_SEND_RESET
 		e.mode = modeIdle
 	case 0x41: // DGT_SEND_CLK
-		e.sendClock(now, clockData(e.c.read(now), !e.opts.NoClock))
+		e.sendClock(now, clockData(e.c.read(now), e.hasClock()))
 	case 0x42: // DGT_SEND_BRD
 		e.emit(now, e.dumpFrame(0x86, false, 0))
 	case 0x43: // DGT_SEND_UPDATE
@@ -83,7 +83,7 @@ func (e *Emulator) dumpFrame(id byte, bus bool, addr uint16) []byte {
 // execClock executes a wrapped clock command `2B size 03 cmd … 00`
 // (§3.3) and acknowledges it after AckDelay when the mode asks for ACKs.
 func (e *Emulator) execClock(now time.Time, p []byte) {
-	if len(p) < 2 || p[0] != 0x03 || e.opts.NoClock {
+	if len(p) < 2 || p[0] != 0x03 || !e.hasClock() {
 		return
 	}
 	cmd, arg := p[1], p[2:]
@@ -164,7 +164,7 @@ func (e *Emulator) execBus(now time.Time, c hostCmd) {
 	}
 	switch c.op {
 	case 0x81: // SEND_CLK
-		d := clockData(e.c.read(now), !e.opts.NoClock)
+		d := clockData(e.c.read(now), e.hasClock())
 		e.emit(now, busFrame(0x84, a, d[:]...))
 	case 0x82: // SEND_BRD
 		e.emit(now, e.dumpFrame(0x83, true, a))
@@ -189,7 +189,7 @@ func (e *Emulator) execBus(now time.Time, c hostCmd) {
 	case 0x8B: // SEND_VERSION
 		e.emit(now, busFrame(0x89, a, e.opts.Version[0], e.opts.Version[1]))
 	case 0x8D: // SEND_ALL_D: changes, clock and board
-		d := clockData(e.c.read(now), !e.opts.NoClock)
+		d := clockData(e.c.read(now), e.hasClock())
 		b := busFrame(0x85, a, e.ee.changes()...)
 		b = append(b, busFrame(0x84, a, d[:]...)...)
 		b = append(b, e.dumpFrame(0x83, true, a)...)
