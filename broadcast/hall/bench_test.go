@@ -74,13 +74,16 @@ func (p *pipeBoard) lastSquareBefore(at time.Time) (time.Time, bool) {
 // the record was persisted).
 type timedSink struct {
 	Sink
-	mu sync.Mutex
-	at map[string]time.Time
+	mu    sync.Mutex
+	at    map[string]time.Time
+	board []time.Duration // from the completing message's read to the hand-off
 }
 
 func (t *timedSink) PublishMove(ev broadcast.MoveEvent) error {
+	now := time.Now()
 	t.mu.Lock()
-	t.at[fmt.Sprintf("%s.%d", ev.Game, ev.Ply)] = time.Now()
+	t.at[fmt.Sprintf("%s.%d", ev.Game, ev.Ply)] = now
+	t.board = append(t.board, now.Sub(ev.At.Time))
 	t.mu.Unlock()
 	return t.Sink.PublishMove(ev)
 }
@@ -148,12 +151,15 @@ func benchScript(b *testing.B, interval time.Duration) emu.Script {
 //     before the press to delivery; it includes the player's pause
 //     before pressing (280–500 ms here), so it is about the player, not
 //     the daemon, and is reported for transparency;
-//   - handoff-p50/p99-ms: from the board goroutine handing the move to
-//     the publisher (the record already persisted) to delivery;
+//   - board-p50/p99-ms: from the same read to the board goroutine handing
+//     the move to the publisher: tracker, rules, and the record's group
+//     commit (groupsave.go);
+//   - handoff-p50/p99-ms: from that hand-off to delivery: outbox journal,
+//     JetStream publish, fan-out;
 //   - heap-B/board: the daemon's heap per board once every board is
 //     connected (emulators excluded).
 func benchHall(b *testing.B, n int, interval time.Duration) {
-	var lat, square, pipe []time.Duration
+	var lat, square, pipe, board []time.Duration
 	var perBoard float64
 	for it := 0; it < b.N; it++ {
 		dir := b.TempDir()
@@ -238,6 +244,9 @@ func benchHall(b *testing.B, n int, interval time.Duration) {
 		}
 		cancel()
 		wg.Wait()
+		ts.mu.Lock()
+		board = append(board, ts.board...)
+		ts.mu.Unlock()
 		p.Close()
 		for _, pb := range pbs {
 			pb.wg.Wait()
@@ -255,6 +264,7 @@ func benchHall(b *testing.B, n int, interval time.Duration) {
 	report(lat, "")
 	report(square, "square-")
 	report(pipe, "handoff-")
+	report(board, "board-")
 	b.ReportMetric(perBoard, "heap-B/board")
 }
 
