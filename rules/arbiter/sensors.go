@@ -169,6 +169,10 @@ func (a *Adjudicator) onDevice(at time.Time, d Device, detail string, back bool)
 	}
 	ply := len(a.plies)
 	if back {
+		if a.clk != nil {
+			// Presses and time used while away were not seen.
+			a.clk.Resync()
+		}
 		return []Output{a.newAlert(at, kind, Info, "", rules.NoColor, ply, fmt.Sprintf("The %s is connected again; check the position and the clock against the record.", d))}
 	}
 	sev := Crit

@@ -54,6 +54,7 @@ type Model struct {
 	both       bool
 	adjust     *Reading // an arbiter-set reading the clock is expected to show
 	host       bool     // the clock is host-controlled (SetNRun): it adds nothing at presses
+	resync     bool     // readings were interrupted: take the next one as it is
 }
 
 // NewModel returns a model for time control tc.
@@ -109,6 +110,12 @@ func (m *Model) AdjustHost(white, black time.Duration, running rules.Color) {
 	m.host = true
 }
 
+// Resync tells the model that readings were interrupted (the board or
+// the clock was disconnected): presses and time used meanwhile were not
+// seen, so the next reading is accepted as it is and timing restarts from
+// it, as after the first reading of a game under way.
+func (m *Model) Resync() { m.resync = true }
+
 // HostControlled reports whether the model believes the clock runs under
 // host control since an [Model.AdjustHost] (no increments).
 func (m *Model) HostControlled() bool { return m.host }
@@ -149,6 +156,10 @@ func (m *Model) Observe(r Reading, t time.Time) []Event {
 	if !m.started {
 		m.started = true
 		out = m.first(r, t)
+	} else if m.resync {
+		m.resync = false
+		m.base = [2]time.Duration{r.White, r.Black}
+		m.restart(r.Running, t, r)
 	} else if m.adjust != nil && near(r.White, m.adjust.White, m.tol) && near(r.Black, m.adjust.Black, m.tol) {
 		m.adjust = nil
 		m.base = [2]time.Duration{r.White, r.Black}

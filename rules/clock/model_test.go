@@ -25,6 +25,7 @@ type step struct {
 	adjustB float64
 	adjust  bool
 	host    bool // with adjust: Model.AdjustHost instead
+	resync  bool // Model.Resync before the reading
 }
 
 func secs(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
@@ -57,6 +58,9 @@ func run(t *testing.T, tc string, opts Options, steps []step) *Model {
 			for _, e := range m.MoveCompleted(s.moveOf, at) {
 				got = append(got, summary(e))
 			}
+		}
+		if s.resync {
+			m.Resync()
 		}
 		if s.adjust && s.host {
 			m.AdjustHost(secs(s.adjustW), secs(s.adjustB), s.run)
@@ -266,6 +270,31 @@ func TestModelAdjustHost(t *testing.T) {
 		if !slices.Equal(got[i], s.want) && len(s.want) > 0 {
 			t.Errorf("plain Adjust, step %d: events %q, want %q", i, got[i], s.want)
 		}
+	}
+}
+
+// TestModelResync: after the board was away (a press and time used not
+// seen) the first reading is taken as it is; without Resync it is a jump.
+func TestModelResync(t *testing.T) {
+	steps := []step{
+		{at: 0, w: 60, b: 60, run: W},
+		{at: 10, w: 55, b: 60, run: B}, // White pressed at 10 s: +5
+		// Away from 11 s to 20 s; Black pressed at 14 s and White has
+		// been thinking since.
+		{at: 20, w: 55, b: 61, run: W, resync: true},
+		{at: 25, w: 50, b: 61, run: W},
+		{at: 30, w: 40, b: 61, run: B, want: []string{"time_jump white"}}, // a real jump is still seen
+	}
+	run(t, "60+5", Options{}, steps)
+	m := NewModel(MustParse("60+5"), Options{})
+	var got []string
+	for _, s := range steps[:3] {
+		for _, e := range m.Observe(Reading{White: secs(s.w), Black: secs(s.b), Running: s.run}, t0.Add(secs(s.at))) {
+			got = append(got, summary(e))
+		}
+	}
+	if len(got) == 0 {
+		t.Error("without Resync the interrupted readings raised nothing: the test proves nothing")
 	}
 }
 
