@@ -52,16 +52,16 @@ func (t *Tracker) Clock(at time.Time, r ClockReading) []Event {
 }
 
 // settledForPress reports whether a press by side at time at may be judged
-// before the Settle window has run out: at least [Options.ScanPeriod] has
-// passed since the last square change (the scan has seen the whole move),
-// and the sensed placement is exactly the tip of the trail of legal moves
-// followed since the last judgement, the last of them made by the presser.
-// A board in any other state (pieces in the air, an unexplained or illegal
-// placement, a change less than a scan ago) waits for the Settle window as
-// before.
+// before the Settle window has run out: at least [Options.PressSettle]
+// (default [Options.ScanPeriod]) has passed since the last square change
+// (the scan has seen the whole move), and the sensed placement is exactly
+// the tip of the trail of legal moves followed since the last judgement,
+// the last of them made by the presser. A board in any other state (pieces
+// in the air, an unexplained or illegal placement, a change less than
+// PressSettle ago) waits for the Settle window as before.
 func (t *Tracker) settledForPress(at time.Time, side rules.Color) bool {
 	n := len(t.chain)
-	if n == 0 || at.Before(t.lastChange.Add(t.opts.ScanPeriod)) || t.chain[n-1].place != t.sensed {
+	if n == 0 || at.Before(t.lastChange.Add(t.opts.PressSettle)) || t.chain[n-1].place != t.sensed {
 		return false
 	}
 	parent := t.top()

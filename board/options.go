@@ -56,9 +56,20 @@ type Options struct {
 	// rests up to two scans on a square). Default 500 ms, picochess's
 	// Bluetooth value. Under ClockPress a lever press does not wait for
 	// it when the board has shown the presser's legal move for at least
-	// ScanPeriod (the press says the hand is done): the move is judged
+	// PressSettle (the press says the hand is done): the move is judged
 	// and completed at the press.
 	Settle time.Duration
+	// PressSettle: a lever press completes the presser's legal move shown
+	// on the board at once when the placement has not changed for this
+	// long before the press; otherwise the press waits for Settle as any
+	// placement does. Default ScanPeriod: the scan has then seen every
+	// square since the last change. The trade-off: a piece slid through a
+	// legal square, resting there longer than this, and the clock pressed
+	// less than a scan after it reached its final square is judged on the
+	// square it rested on (the final square then reads as a second move,
+	// for the arbiter). Settle or more restores waiting the full window
+	// (about 500 ms more latency per move).
+	PressSettle time.Duration
 	// CompleteAfter: under StableWindow, a made move is completed after
 	// the placement has been stable this long. Default 3 s.
 	CompleteAfter time.Duration
@@ -130,6 +141,7 @@ func (o Options) withDefaults() Options {
 	def(&o.AdjustWindow, 2*time.Second)
 	def(&o.RestFor, 1500*time.Millisecond)
 	def(&o.ScanPeriod, 250*time.Millisecond)
+	def(&o.PressSettle, o.ScanPeriod)
 	def(&o.TwoHandWindow, 250*time.Millisecond)
 	def(&o.Flicker, 300*time.Millisecond)
 	if o.MaxDepth <= 0 {

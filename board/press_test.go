@@ -22,18 +22,20 @@ func TestPressCompletesAtOnceWhenSettled(t *testing.T) {
 		extraLift  string        // a square lifted after the move, before the press ("": none)
 		// judged: when the completion is returned, after the last square
 		// change (the press itself, or the end of the settle window).
-		judged time.Duration
+		judged      time.Duration
+		pressSettle time.Duration // Options.PressSettle (0: the default)
 	}{
-		{"stable board: at the press", 300 * time.Millisecond, "", 300 * time.Millisecond},
-		{"stable a scan period: at the press", 250 * time.Millisecond, "", 250 * time.Millisecond},
-		{"stable for the settle window", 700 * time.Millisecond, "", 700 * time.Millisecond},
-		{"pressed within a scan: waits to settle", 100 * time.Millisecond, "", settle},
-		{"pressed within a scan: waits to settle", 240 * time.Millisecond, "", settle},
-		{"piece in the air: waits", 300 * time.Millisecond, "d2", 0},
+		{"stable board: at the press", 300 * time.Millisecond, "", 300 * time.Millisecond, 0},
+		{"stable a scan period: at the press", 250 * time.Millisecond, "", 250 * time.Millisecond, 0},
+		{"stable for the settle window", 700 * time.Millisecond, "", 700 * time.Millisecond, 0},
+		{"pressed within a scan: waits to settle", 100 * time.Millisecond, "", settle, 0},
+		{"pressed within a scan: waits to settle", 240 * time.Millisecond, "", settle, 0},
+		{"piece in the air: waits", 300 * time.Millisecond, "d2", 0, 0},
+		{"PressSettle as Settle: waits as before", 300 * time.Millisecond, "", settle, settle},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tr, err := New(Options{Start: chess.StartPosition(chess.Standard), Settle: settle})
+			tr, err := New(Options{Start: chess.StartPosition(chess.Standard), Settle: settle, PressSettle: tc.pressSettle})
 			if err != nil {
 				t.Fatal(err)
 			}
