@@ -63,6 +63,12 @@ type SessionOptions struct {
 	// Blind: the game is relayed for a blind player on a second board
 	// (FIDE Laws Appendix D; blind.go). Nil: one board.
 	Blind *Blind
+	// ClockSilence: a clock that was running and sends no reading for this
+	// long, while its board is connected, is reported lost (kind
+	// clock_disconnected; clockwatch.go); so is a board reporting "no clock
+	// connected". Default DefaultClockSilence; negative: only the board's
+	// report counts. Not watched for relayed games (Blind).
+	ClockSilence time.Duration
 }
 
 // Step is what one input caused, in order: payloads to publish
@@ -87,6 +93,7 @@ type Session struct {
 	running rules.Color // last reading's running side
 	lastClk time.Time   // last ClockEvent published
 	relay   *relayState // with SessionOptions.Blind (blind.go)
+	cw      clockWatch  // is the clock still heard (clockwatch.go)
 }
 
 // NewSession starts a game, or resumes rec when it is not nil: the tracker
@@ -99,6 +106,9 @@ func NewSession(o SessionOptions, rec *Record, at time.Time) (*Session, error) {
 	}
 	if o.ClockEvery == 0 {
 		o.ClockEvery = DefaultClockEvery
+	}
+	if o.ClockSilence == 0 {
+		o.ClockSilence = DefaultClockSilence
 	}
 	s := &Session{o: o, rec: rec, running: rules.NoColor}
 	if err := s.rebuild(at); err != nil {
@@ -205,6 +215,9 @@ func (s *Session) Message(at time.Time, m dgt.Message) Step {
 		return s.MessageFrom(board.SightedBoard, at, m)
 	}
 	var st Step
+	if ct, ok := m.(dgt.ClockTimes); ok && !s.watchClock(at, ct, &st) {
+		return st
+	}
 	evs := board.FeedMessage(s.tr, at, m)
 	if ct, ok := m.(dgt.ClockTimes); ok && s.rec.ClockLeft == "" {
 		s.learnClockSides(ct, evs, &st)
@@ -245,6 +258,7 @@ func (s *Session) Tick(at time.Time) Step {
 		return st
 	}
 	s.handle(s.tr.Tick(at), &st)
+	s.clockSilence(at, &st)
 	return st
 }
 
@@ -263,6 +277,9 @@ func (s *Session) Finish(at time.Time) Step {
 // Device reports the loss (lost true) or return of the board or clock.
 func (s *Session) Device(at time.Time, dev arbiter.Device, lost bool, detail string) Step {
 	var st Step
+	if dev == arbiter.DeviceBoard && s.relay == nil {
+		s.boardDevice(at, lost)
+	}
 	var ev board.Event = arbiter.DeviceBack{Stamp: board.Stamp{At: at}, Device: dev}
 	if lost {
 		ev = arbiter.DeviceLost{Stamp: board.Stamp{At: at}, Device: dev, Detail: detail}

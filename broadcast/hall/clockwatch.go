@@ -1,0 +1,75 @@
+package hall
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/board"
+	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+)
+
+// DefaultClockSilence is the default SessionOptions.ClockSilence. A
+// running DGT clock reports every second (its display changes); ten
+// seconds without a reading also leaves room for a bus line's polling.
+const DefaultClockSilence = 10 * time.Second
+
+// clockWatch follows whether the game's clock is still heard. The clock is
+// lost when the board reports "no clock connected" (status bit 5,
+// specs/dgt-protocol.md §3.1) after a valid reading, or when a clock that
+// was running sends nothing for SessionOptions.ClockSilence while the
+// board itself is connected; it is back at the next valid reading. Each
+// loss and each return is one arbiter.DeviceLost / DeviceBack (kind
+// clock_disconnected). Pure: times are passed in.
+type clockWatch struct {
+	seen      bool      // a valid reading arrived
+	lost      bool      // reported lost, no valid reading since
+	last      time.Time // the last valid reading (or the board's return)
+	running   bool      // the last valid reading showed a running clock
+	boardDown bool      // the board is disconnected: silence says nothing
+}
+
+// watchClock notes clock message ct at at and reports a loss or return;
+// false when ct is no reading (no clock connected) and must not reach the
+// tracker (its zero times would read as fallen flags).
+func (s *Session) watchClock(at time.Time, ct dgt.ClockTimes, st *Step) bool {
+	w := &s.cw
+	if ct.Status.NoClock() {
+		if w.seen && !w.lost {
+			w.lost = true
+			s.adjudicate(arbiter.DeviceLost{Stamp: board.Stamp{At: at}, Device: arbiter.DeviceClock,
+				Detail: "the board reports no clock connected"}, st)
+		}
+		return false
+	}
+	if ct.IsZero() {
+		return true
+	}
+	w.seen, w.last, w.running = true, at, ct.Status.Running()
+	if w.lost {
+		w.lost = false
+		s.adjudicate(arbiter.DeviceBack{Stamp: board.Stamp{At: at}, Device: arbiter.DeviceClock}, st)
+	}
+	return true
+}
+
+// clockSilence reports a running clock that stopped reporting.
+func (s *Session) clockSilence(at time.Time, st *Step) {
+	w := &s.cw
+	if !w.seen || w.lost || w.boardDown || !w.running || s.o.ClockSilence < 0 || at.Sub(w.last) < s.o.ClockSilence {
+		return
+	}
+	w.lost = true
+	s.adjudicate(arbiter.DeviceLost{Stamp: board.Stamp{At: at}, Device: arbiter.DeviceClock,
+		Detail: fmt.Sprintf("no clock reading for %s while it ran", at.Sub(w.last).Round(time.Second))}, st)
+}
+
+// boardDevice keeps the watch in step with the board: while the board is
+// away the clock's silence is the board's, and on its return the silence
+// is counted afresh.
+func (s *Session) boardDevice(at time.Time, lost bool) {
+	s.cw.boardDown = lost
+	if !lost {
+		s.cw.last = at
+	}
+}
