@@ -92,7 +92,14 @@ type Penalties string
 const (
 	// PenaltiesAlert: the daemon proposes, the arbiter applies (default).
 	PenaltiesAlert Penalties = "alert"
-	// PenaltiesAuto: time penalties are sent to the DGT 3000 clock.
+	// PenaltiesAuto: time penalties are sent to the DGT 3000 clock with
+	// SetNRun (levers left working). That puts the clock in its
+	// PC-controlled mode, where it adds no increment, delay or period
+	// time and which no command undoes; the alert says the penalty was
+	// applied and asks the arbiter to reset the clock by hand (the daemon
+	// meanwhile expects no increments, so their absence is no clock
+	// defect). Boards on a DGT bus line cannot take clock commands: the
+	// arbiter is alerted instead.
 	PenaltiesAuto Penalties = "auto"
 )
 
