@@ -77,6 +77,11 @@ type Options struct {
 	// is seen up to one Tick late; 500 boards ticking every 50 ms cost a
 	// few percent of one core.
 	Tick time.Duration
+	// BusRediscover is how often a DGT bus line pings for boards it lost
+	// or has not found yet (dgt/bus Options.Rediscover; 0: its default,
+	// 30 s). A board unplugged from a line is back at most this long
+	// after it is plugged in again.
+	BusRediscover time.Duration
 	// Now is the clock of ticks and commands (default time.Now); link
 	// events carry the link's own times.
 	Now func() time.Time
