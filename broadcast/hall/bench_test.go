@@ -101,8 +101,9 @@ var benchGame = []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4",
 // benchPressAfter: the emulated player presses the clock this long after
 // putting the piece down. The board's scan reports the placement up to one
 // scan (220 ms) later, so the daemon sees the press 280–500 ms after the
-// last square change: a board that has been stable at least one scan
-// period, which the tracker judges at the press (board.Options.Settle).
+// last square change: a board that has been stable at least
+// board.Options.PressSettle (one scan period), which the tracker judges at
+// the press instead of waiting out its Settle window.
 const benchPressAfter = 500 * time.Millisecond
 
 // benchScript is benchGame played by a hand at twice the normal pace, the
@@ -146,7 +147,7 @@ func benchScript(b *testing.B, interval time.Duration) emu.Script {
 //     move (benchPressAfter), the normal case, so the tracker judges it
 //     at the press. It covers the board goroutine (tracker, rules,
 //     record persisted with fsync), the publisher (outbox journal,
-//     JetStream publish and acknowledgement) and the server's fan-out;
+//     JetStream publish) and the server's fan-out;
 //   - square-p50/p99-ms: from the link's read of the last square change
 //     before the press to delivery; it includes the player's pause
 //     before pressing (280–500 ms here), so it is about the player, not
@@ -157,7 +158,11 @@ func benchScript(b *testing.B, interval time.Duration) emu.Script {
 //   - handoff-p50/p99-ms: from that hand-off to delivery: outbox journal,
 //     JetStream publish, fan-out;
 //   - heap-B/board: the daemon's heap per board once every board is
-//     connected (emulators excluded).
+//     connected (emulators excluded; with one board it includes the
+//     publisher's fixed cost).
+//
+// Every board plays 8 plies per iteration: with one board a p99 is the
+// largest of 8 samples (run -benchtime 5x for more).
 func benchHall(b *testing.B, n int, interval time.Duration) {
 	var lat, square, pipe, board []time.Duration
 	var perBoard float64
