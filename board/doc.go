@@ -16,7 +16,10 @@
 // destination before origin, a sliding piece passing through squares, a
 // captured piece removed before or after. The tracker therefore judges the
 // sensed placement only when it is settled (no change for
-// [Options.Settle]), or when a full board read arrives. It then explains
+// [Options.Settle]), when a full board read arrives, or when the mover
+// presses the clock on a board that has shown the mover's legal move for
+// [Options.PressSettle] (the press says the hand is done; the move is
+// completed at once instead of one settle window later). It then explains
 // the placement, in this order:
 //
 //  1. the record's position (nothing to do, or a takeback of moves not yet

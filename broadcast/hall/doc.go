@@ -7,8 +7,9 @@
 // a tick never lets a later event go back in time): the board tracker
 // (package board), the adjudicator (package rules/arbiter) and the game
 // Record kept here. What they produce is written to the game's record file
-// in the data directory first (atomic: temp file, fsync, rename) and then
-// handed to a Sink (a *broadcast.Publisher: durable and asynchronous, so a
+// in the data directory first (atomic: temp file, fsync, rename, directory
+// fsync; the saves of all boards are group-committed, groupsave.go) and
+// then handed to a Sink (a *broadcast.Publisher: durable and asynchronous, so a
 // slow or absent NATS never blocks a board).
 //
 // # Recovery
