@@ -16,8 +16,8 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
-	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/broadcast/hall/demo"
+	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
