@@ -39,6 +39,21 @@ var layers = []rule{
 	{pkg: "dgt/pty", external: []string{"golang.org/x/sys/unix"}},
 	{pkg: "board", internal: []string{"rules/...", "dgt"}},
 	{pkg: "systemd/sdnotify"},
+	// broadcast sees the tracker's and the adjudicator's types and NATS
+	// (the embedded server and its own dependencies), never configuration.
+	{pkg: "broadcast", internal: []string{"rules/...", "board", "dgt"}, external: natsDeps},
+}
+
+// natsDeps are the modules the NATS client and the embedded nats-server
+// pull in.
+var natsDeps = []string{
+	"github.com/nats-io",
+	"github.com/klauspost/compress",
+	"github.com/minio/highwayhash",
+	"github.com/antithesishq/antithesis-sdk-go",
+	"golang.org/x/crypto",
+	"golang.org/x/sys",
+	"golang.org/x/time",
 }
 
 // TestDependencies lists the dependencies of every package of [layers]
