@@ -92,7 +92,7 @@ func (s *Session) newRelay(to board.Options, start rules.Position, at time.Time)
 		}
 		evs = append(evs, r.Finish(at)...)
 		for _, ev := range evs {
-			s.adj.Handle(deref(ev))
+			s.adj.Handle(ev)
 		}
 		if r.Completed() != i+1 {
 			return fmt.Errorf("%w: game %s ply %d %s: the relay did not take it", ErrReplay, s.rec.Info.Game, i+1, m.UCI)

@@ -2,19 +2,10 @@ package hall
 
 import "github.com/dgtbridge/dgtbridge/board"
 
-// KindBoardMismatch is the alert kind (interfaces.md §3.4) of the daemon
-// telling the arbiter that it could not follow the record (a resumed record
-// that does not replay, a reinstatement the tracker refused).
-const KindBoardMismatch = "board_mismatch"
-
-// KindClockCommandFailed (extension of §3.4): a clock setting the
-// adjudicator asked for (penalties: auto, or an arbiter command) was not
-// acknowledged by the clock; the arbiter sets it by hand.
-const KindClockCommandFailed = "clock_command_failed"
-
 // deref returns the value form of a tracker event: the tracker returns
-// pointers (&MoveCompleted{…}) while the adjudicator and this package switch
-// on values, so every event is normalised here once.
+// pointers (&MoveCompleted{…}) while the session's record keeping switches
+// on values. The adjudicator takes either form (arbiter.Handle normalises
+// it itself), so events are handed to it as they come.
 func deref(ev board.Event) board.Event {
 	switch e := ev.(type) {
 	case *board.Ambiguous:
