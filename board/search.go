@@ -165,6 +165,9 @@ const maxChange = 4
 type path struct {
 	moves []rules.Move
 	nodes []*node // nodes[i] is the position after moves[i]
+	// returned: one move of the path leaves a square that the target
+	// shows as it was (the piece, or one like it, comes back later).
+	returned bool
 }
 
 // find searches for the shortest legal sequences (1…depth plies) from n to
@@ -177,8 +180,9 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 	for _, s := range t.diffBuf {
 		t.changed[s] = true
 	}
+	t.root = &n.place
 	for d := 1; d <= depth; d++ {
-		if d >= 3 && diff < d+1 {
+		if d >= 3 && diff < d+1 && !t.catchUp {
 			// Three plies or more leave at least four squares changed in
 			// any real game; fewer is a hand in the middle of a move, and
 			// searching deeper for it is expensive and pointless.
@@ -240,11 +244,20 @@ func (t *Tracker) walk(n *node, target *rules.Placement, d int, pre path, found 
 			})
 			continue
 		}
-		// Every move of a burst starts on a square that changed (a piece
-		// coming back to a square another left in the same burst is
-		// rare enough to leave to the next settled read).
-		if !k.m.IsDrop() && !t.changed[k.m.From] && !(k.m.IsCastle() && t.changed[k.m.To]) {
-			continue
+		// Every move of a burst starts on a square that changed, or on one
+		// an earlier move of the sequence reached (a piece moving twice).
+		// A piece leaving a square that something like it comes back to
+		// (a queen capturing and going back) needs two more plies at
+		// least; it is searched only when catching up after a full read,
+		// and once per sequence, which keeps the search small (during
+		// play the next settled read shows the trail instead).
+		returned := pre.returned
+		if !k.m.IsDrop() && !t.changed[k.m.From] && !(k.m.IsCastle() && t.changed[k.m.To]) &&
+			n.place.Sq[k.m.From] == t.root.Sq[k.m.From] && !(k.m.IsCastle() && n.place.Sq[k.m.To] != t.root.Sq[k.m.To]) {
+			if !t.catchUp || d < 3 || returned {
+				continue
+			}
+			returned = true
 		}
 		if !diffAtMost(&k.place, target, maxChange*(d-1)) {
 			continue
@@ -253,7 +266,7 @@ func (t *Tracker) walk(n *node, target *rules.Placement, d int, pre path, found 
 		if c == nil {
 			continue
 		}
-		t.walk(c, target, d-1, path{moves: append(pre.moves, k.m), nodes: append(pre.nodes, c)}, found)
+		t.walk(c, target, d-1, path{moves: append(pre.moves, k.m), nodes: append(pre.nodes, c), returned: returned}, found)
 	}
 }
 

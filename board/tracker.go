@@ -59,6 +59,11 @@ type Tracker struct {
 	diffBuf   []rules.Square
 	changed   [rules.MaxSquares]bool // squares that differ, during a search
 	maxDepth  int
+	// root: the placement a search starts from; catchUp: the search
+	// explains a full read after the board was not heard (deeper
+	// sequences, pieces coming back to their squares).
+	root    *rules.Placement
+	catchUp bool
 }
 
 // pendingIllegal is an illegal move standing on the board.
@@ -186,7 +191,10 @@ func (t *Tracker) Dump(at time.Time, p rules.Placement) []Event {
 		t.lastChange = at
 	}
 	t.dirty = true
-	return t.evaluate(at, t.opts.CatchUpDepth, evs)
+	t.catchUp = true
+	evs = t.evaluate(at, t.opts.CatchUpDepth, evs)
+	t.catchUp = false
+	return evs
 }
 
 // Finish ends the input (the end of a recording, or the game was stopped

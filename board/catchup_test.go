@@ -1,0 +1,161 @@
+package board
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+)
+
+// playUCI plays moves from pos, failing the test on a bad one.
+func playUCI(t *testing.T, pos rules.Position, moves ...string) rules.Position {
+	t.Helper()
+	for _, u := range moves {
+		m, err := pos.ParseMove(u)
+		if err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+		if pos, err = pos.Play(m); err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+	}
+	return pos
+}
+
+// madeUCIs returns the UCI of the MoveMade events.
+func madeUCIs(evs []Event) []string {
+	var out []string
+	for _, e := range evs {
+		if m, ok := e.(*MoveMade); ok {
+			out = append(out, m.UCI)
+		}
+	}
+	return out
+}
+
+// TestDumpCatchUpPlies: 2, 3 and 4 plies made while the port was away
+// (captures, a piece moving twice, a piece leaving its square and coming
+// back, castling, a promotion) are caught up exactly from the full read
+// after the reconnect, each made once; where the read cannot tell the
+// order, the arbiter hears of it (Ambiguous).
+func TestDumpCatchUpPlies(t *testing.T) {
+	cases := []struct {
+		name, fen string
+		before    []string // played and pressed before the outage
+		away      []string // played while the port was away
+		ambiguous bool     // another sequence of the same length fits
+	}{
+		{name: "2 plies, capture and recapture", before: []string{"e2e4", "d7d5"}, away: []string{"e4d5", "d8d5"}},
+		{name: "3 plies, knight moves twice and captures", before: []string{"e2e4", "e7e5"}, away: []string{"g1f3", "b8c6", "f3e5"}},
+		{name: "3 plies, capture by a piece that moved", before: []string{"e2e4", "d7d5"}, away: []string{"e4d5", "g8f6", "d5d6"}},
+		{name: "4 plies, queen captures and goes back",
+			fen:  "r1bqkb1r/pppp1ppp/2n2n2/4p1B1/4P3/2N5/PPPP1PPP/R2QKBNR w KQkq - 0 1",
+			away: []string{"g5f6", "d8f6", "c3d5", "f6d8"}},
+		{name: "4 plies, castling both sides, rooks move on", fen: "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+			away: []string{"e1g1", "e8c8", "f1e1", "d8e8"}},
+		{name: "4 plies, castling and captures in either order", fen: "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+			away: []string{"e1c1", "e8g8", "d4e5", "c6e5"}, ambiguous: true},
+		{name: "3 plies, promotion with capture", fen: "1r2k3/P7/8/8/8/8/6p1/4K2R w K - 0 1",
+			away: []string{"a7b8q", "e8d7", "b8b7"}},
+		{name: "4 plies, transposable moves", before: []string{"e2e4", "c7c5"}, away: []string{"g1f3", "d7d6", "d2d4", "c5d4"}, ambiguous: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			start := mustPos(t, chess.Standard, c.fen)
+			s := newScript(t, Options{Start: start})
+			for _, u := range c.before {
+				s.move(u, true)
+			}
+			s.do("wait")
+			if s.tr.Completed() != len(c.before) {
+				t.Fatalf("%d completed before the outage, want %d\n%s", s.tr.Completed(), len(c.before), s.dump())
+			}
+			s.reset()
+			want := playUCI(t, s.tr.Position(), c.away...)
+			s.now = s.now.Add(800 * time.Millisecond * time.Duration(len(c.away)))
+			s.add(s.tr.Dump(s.now, want.Placement()))
+			s.do("wait:3s")
+			if got := madeUCIs(s.evs); strings.Join(got, " ") != strings.Join(c.away, " ") && !c.ambiguous {
+				t.Fatalf("caught up %v, want %v\n%s", got, c.away, s.dump())
+			} else if len(got) != len(c.away) {
+				t.Fatalf("caught up %v, want %d plies\n%s", got, len(c.away), s.dump())
+			}
+			// Another order of the same moves may differ in the move
+			// counters only.
+			if got := s.tr.Position(); got.FEN() != want.FEN() && (!c.ambiguous || got.Placement() != want.Placement() || got.Turn() != want.Turn()) {
+				t.Fatalf("position %s, want %s", s.tr.Position().FEN(), want.FEN())
+			}
+			var amb *Ambiguous
+			for _, e := range s.evs {
+				switch e := e.(type) {
+				case *Ambiguous:
+					amb = e
+				case *Unexplained, *IllegalMove:
+					t.Fatalf("%T after the catch-up\n%s", e, s.dump())
+				}
+			}
+			if (amb != nil) != c.ambiguous {
+				t.Fatalf("ambiguous %v, want %v\n%s", amb != nil, c.ambiguous, s.dump())
+			}
+			if amb != nil && (len(amb.Other) != len(c.away) || amb.Ply != len(c.before)+1) {
+				t.Fatalf("ambiguity %+v", amb)
+			}
+		})
+	}
+}
+
+// TestDumpBeyondCatchUp: six plies made while the port was away are
+// beyond the default catch-up depth: the board is held and reported
+// (Unexplained, which the hall publishes as setup_mismatch), nothing is
+// guessed, and the game resumes once the arbiter sets the position.
+func TestDumpBeyondCatchUp(t *testing.T) {
+	s := newScript(t, Options{})
+	for _, u := range []string{"e2e4", "c7c5"} {
+		s.move(u, true)
+	}
+	s.do("wait")
+	s.reset()
+	want := playUCI(t, s.tr.Position(), "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6")
+	s.now = s.now.Add(5 * time.Second)
+	s.add(s.tr.Dump(s.now, want.Placement()))
+	s.do("wait:3s")
+	s.want("Unexplained")
+	if s.tr.Ply() != 2 {
+		t.Fatalf("ply %d after the unexplained read", s.tr.Ply())
+	}
+	s.reset()
+	evs, err := s.tr.SetPosition(s.now, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.add(evs)
+	s.want("Correction")
+	s.reset()
+	s.move("b1c3", true)
+	s.do("wait")
+	s.want("MoveMade", "MoveCompleted")
+	if c := find[*MoveCompleted](s); c.Ply != 1 || c.UCI != "b1c3" || c.Clock == nil {
+		t.Fatalf("%+v", c)
+	}
+}
+
+// TestDumpCatchUpDepthSix: with CatchUpDepth 6 the same six plies are
+// caught up.
+func TestDumpCatchUpDepthSix(t *testing.T) {
+	s := newScript(t, Options{CatchUpDepth: 6})
+	for _, u := range []string{"e2e4", "c7c5"} {
+		s.move(u, true)
+	}
+	s.do("wait")
+	s.reset()
+	away := []string{"g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6"}
+	want := playUCI(t, s.tr.Position(), away...)
+	s.now = s.now.Add(5 * time.Second)
+	s.add(s.tr.Dump(s.now, want.Placement()))
+	s.do("wait:3s")
+	if got := madeUCIs(s.evs); len(got) != 6 || s.tr.Position().Placement() != want.Placement() {
+		t.Fatalf("caught up %v\n%s", got, s.dump())
+	}
+}
