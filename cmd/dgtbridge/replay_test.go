@@ -5,30 +5,24 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
-
-const capturesDir = "../../../shared/data/dgt-captures"
 
 // TestReplayCommandCaptures replays the three real captures in one run: the
 // PGN on stdout holds exactly the moves of 1.uci, 2.uci and johan.pgn (the
 // latter 1-0 from the kings-in-the-centre gesture), and the alerts file
 // holds valid JSON lines.
 func TestReplayCommandCaptures(t *testing.T) {
-	names := []string{"1.inbytes", "2.inbytes", "johan.inbytes"}
+	names := dgttest.Names()
 	var files []string
 	for _, n := range names {
-		p := filepath.Join(capturesDir, n)
-		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
-			t.Skipf("captures not present at %s (../shared is absent)", capturesDir)
-		}
-		files = append(files, p)
+		files = append(files, dgttest.Path(t, n+".inbytes"))
 	}
 	alerts := filepath.Join(t.TempDir(), "alerts.jsonl")
 	var out, errb bytes.Buffer
@@ -49,8 +43,8 @@ func TestReplayCommandCaptures(t *testing.T) {
 		t.Fatalf("%d games on stdout, want 3:\n%s", len(games), out.String())
 	}
 	wantResult := []string{"*", "*", "1-0"}
-	for i, want := range []string{"1.uci", "2.uci", "johan.pgn"} {
-		exp := wantUCIs(t, filepath.Join(capturesDir, want))
+	for i, name := range names {
+		exp := dgttest.Moves(t, name)
 		var got []string
 		pos := games[i].Start
 		for _, m := range games[i].Moves {
@@ -115,33 +109,4 @@ func readFile(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-// wantUCIs reads "1. e2e4 e7e5" lines or a PGN's movetext as UCI.
-func wantUCIs(t *testing.T, path string) []string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.HasSuffix(path, ".pgn") {
-		g, err := pgn.NewReader(bytes.NewReader(b), pgn.ReaderOptions{}).Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		pos := g.Start
-		for _, m := range g.Moves {
-			out = append(out, pos.UCI(m.Move))
-			pos, _ = pos.Play(m.Move)
-		}
-		return out
-	}
-	var out []string
-	for _, tok := range strings.Fields(string(b)) {
-		if !strings.HasSuffix(tok, ".") && tok != "*" && tok != "1-0" && tok != "0-1" && tok != "1/2-1/2" {
-			out = append(out, tok)
-		}
-	}
-	return out
 }

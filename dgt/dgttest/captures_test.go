@@ -48,3 +48,29 @@ func TestPath(t *testing.T) {
 		t.Errorf("Path %s: folder %s, want %s", p, got, want)
 	}
 }
+
+// TestMoves reads the expected game of every capture as UCI: the .uci
+// files verbatim, johan.pgn's SAN converted (3. Nxe5 is g1f3's knight
+// taking on e5).
+func TestMoves(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		first []string
+	}{
+		{dgttest.Game1, []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5"}},
+		{dgttest.Game2, nil},
+		{dgttest.GameJohan, []string{"e2e4", "e7e5", "g1f3", "f7f5", "f3e5", "d8f6"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := dgttest.Moves(t, tc.name)
+			if len(got) < 10 {
+				t.Fatalf("%d moves, want a whole game: %v", len(got), got)
+			}
+			for i, w := range tc.first {
+				if got[i] != w {
+					t.Fatalf("move %d = %s, want %s (moves %v)", i+1, got[i], w, got[:len(tc.first)])
+				}
+			}
+		})
+	}
+}
