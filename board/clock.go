@@ -23,6 +23,9 @@ func (t *Tracker) Clock(at time.Time, r ClockReading) []Event {
 	if r.Running == rules.NoColor {
 		return evs
 	}
+	if t.clockBack {
+		return t.clockReturned(at, r, evs)
+	}
 	pressed := t.lastRun != rules.NoColor && r.Running != t.lastRun
 	side := t.lastRun
 	if pressed && len(t.hist) == 1 && len(t.presses) == 0 && side != t.top().pos.Turn() && t.sensed == t.top().place {
@@ -34,7 +37,7 @@ func (t *Tracker) Clock(at time.Time, r ClockReading) []Event {
 		pressed = false
 	}
 	t.lastRun = r.Running
-	if !pressed || t.opts.Completion != ClockPress || t.over {
+	if !pressed || t.completion() != ClockPress || t.over {
 		return evs
 	}
 	t.presses = append(t.presses, pendingPress{at: at, side: side, clock: r})

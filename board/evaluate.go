@@ -247,7 +247,7 @@ func (t *Tracker) completeUpTo(at time.Time, ply int, clk *ClockReading, evs []E
 		prev := t.hist[i].pos
 		evs = append(evs, &MoveCompleted{Stamp: Stamp{At: at}, Ply: i + 1, Side: prev.Turn(), Move: t.moves[i],
 			SAN: t.san(prev, t.moves[i], t.illeg[i]), UCI: prev.UCI(t.moves[i]), Position: t.hist[i+1].pos,
-			MadeAt: made, Clock: c, Illegal: t.illeg[i]})
+			MadeAt: made, Clock: c, Illegal: t.illeg[i], ClockLost: t.clockLost})
 	}
 	return evs
 }

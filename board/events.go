@@ -92,6 +92,10 @@ type MoveCompleted struct {
 	// A.4.2/B.4 once the opponent has moved), or the tracker carries on
 	// from an illegal position at the arbiter's instruction.
 	Illegal bool
+	// ClockLost: completed while the clock was not heard
+	// ([Tracker.ClockLost]), as on a board without a clock: the record
+	// has no clock time for it (Clock is nil).
+	ClockLost bool
 }
 
 // CorrectionReason says why the record changed other than by appending.

@@ -57,7 +57,7 @@ func (t *Tracker) touch(at time.Time, sq rules.Square, old, now rules.Piece, evs
 		if !l.started && old.Color == top.pos.Turn() && !t.over {
 			l.started = true
 			evs = append(evs, &TurnStarted{Stamp: Stamp{At: at}, Ply: len(t.hist), Side: old.Color, Square: sq, Piece: old})
-			if t.opts.Completion == StableWindow && t.done < len(t.moves) {
+			if t.completion() == StableWindow && t.done < len(t.moves) {
 				evs = t.completeUpTo(at, len(t.moves), nil, evs)
 			}
 		}

@@ -64,6 +64,10 @@ type Tracker struct {
 	// sequences, pieces coming back to their squares).
 	root    *rules.Placement
 	catchUp bool
+	// clockLost: the clock is not heard, made moves complete as without
+	// one (clocklost.go); clockBack: it is heard again and the next
+	// running reading is the new reference.
+	clockLost, clockBack bool
 }
 
 // pendingIllegal is an illegal move standing on the board.
@@ -267,7 +271,7 @@ func (t *Tracker) advance(at time.Time, evs []Event) []Event {
 		ev := il.ev
 		evs = append(evs, &ev)
 	}
-	if t.opts.Completion == StableWindow && t.done < len(t.moves) && !at.Before(t.stableSince.Add(t.opts.CompleteAfter)) {
+	if t.completion() == StableWindow && t.done < len(t.moves) && !at.Before(t.stableSince.Add(t.opts.CompleteAfter)) {
 		evs = t.completeUpTo(t.stableSince.Add(t.opts.CompleteAfter), len(t.moves), nil, evs)
 	}
 	return evs
