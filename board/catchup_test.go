@@ -159,3 +159,30 @@ func TestDumpCatchUpDepthSix(t *testing.T) {
 		t.Fatalf("caught up %v\n%s", got, s.dump())
 	}
 }
+
+// TestDumpMidMove: the port comes back while a hand is still moving (the
+// full read shows the fourth ply's piece in the air); the placement that
+// settles afterwards is still caught up as four plies.
+func TestDumpMidMove(t *testing.T) {
+	s := newScript(t, Options{})
+	for _, u := range []string{"e2e4", "e7e5"} {
+		s.move(u, true)
+	}
+	s.do("wait")
+	s.reset()
+	away := []string{"g1f3", "b8c6", "f1b5", "g8f6"}
+	want := playUCI(t, s.tr.Position(), away...)
+	mid := want.Placement()
+	mid.Sq[s.sq("f6")] = rules.NoPiece // the knight still in the hand
+	s.now = s.now.Add(4 * time.Second)
+	s.add(s.tr.Dump(s.now, mid))
+	s.do("+f6=n", "wait:3s")
+	if got := madeUCIs(s.evs); strings.Join(got, " ") != strings.Join(away, " ") || s.tr.Position().FEN() != want.FEN() {
+		t.Fatalf("caught up %v\n%s", got, s.dump())
+	}
+	for _, e := range s.evs {
+		if _, ok := e.(*Unexplained); ok {
+			t.Fatalf("reported unexplained\n%s", s.dump())
+		}
+	}
+}

@@ -14,6 +14,24 @@ const maxTakeback = 10
 // evaluate judges the settled placement at time at, searching up to depth
 // plies for moves.
 func (t *Tracker) evaluate(at time.Time, depth int, evs []Event) []Event {
+	if t.afterDump {
+		// Catching up after a reconnect: deeper, and pieces that came
+		// back to their squares, until the board is explained.
+		depth = max(depth, t.opts.CatchUpDepth)
+		t.catchUp = true
+		evs = t.judge(at, depth, evs)
+		t.catchUp = false
+		if !t.unexplained && !t.dirty {
+			t.afterDump = false
+		}
+		return evs
+	}
+	return t.judge(at, depth, evs)
+}
+
+// judge is evaluate's body: the settled placement judged at time at,
+// searching up to depth plies.
+func (t *Tracker) judge(at time.Time, depth int, evs []Event) []Event {
 	t.dirty = false
 	t.stableSince = at
 	// Each pending press is a ply the hands finished: search that deep.

@@ -64,6 +64,10 @@ type Tracker struct {
 	// sequences, pieces coming back to their squares).
 	root    *rules.Placement
 	catchUp bool
+	// afterDump: a full read after a reconnect is not explained yet (the
+	// port may come back while a hand is still moving): the next settled
+	// placements are searched as catch-up too, until one is explained.
+	afterDump bool
 	// clockLost: the clock is not heard, made moves complete as without
 	// one (clocklost.go); clockBack: it is heard again and the next
 	// running reading is the new reference.
@@ -121,6 +125,7 @@ func (t *Tracker) reset(pos rules.Position) {
 	t.unexplained = false
 	t.unexplReport = false
 	t.displacedSent = false
+	t.afterDump = false
 	t.turn.reset(pos.Turn())
 }
 
@@ -195,10 +200,8 @@ func (t *Tracker) Dump(at time.Time, p rules.Placement) []Event {
 		t.lastChange = at
 	}
 	t.dirty = true
-	t.catchUp = true
-	evs = t.evaluate(at, t.opts.CatchUpDepth, evs)
-	t.catchUp = false
-	return evs
+	t.afterDump = true
+	return t.evaluate(at, t.opts.CatchUpDepth, evs)
 }
 
 // Finish ends the input (the end of a recording, or the game was stopped
