@@ -20,6 +20,7 @@ func (t *Tracker) ClockLost(at time.Time) []Event {
 	evs := t.advance(at, nil)
 	t.clockLost = true
 	t.clockBack = false
+	t.readSinceBack = false
 	t.lastRun = rules.NoColor // a press cannot be read across the gap
 	t.stableSince = maxTime(t.stableSince, at)
 	return evs
@@ -30,8 +31,14 @@ func (t *Tracker) ClockLost(at time.Time) []Event {
 // running side (presses missed during the gap are not read as one); if it
 // shows the clock of the side to move running, the last mover has pressed
 // and the moves made but not completed are completed with that reading;
-// otherwise they wait for the mover's press as usual. Nothing completed
-// during the gap is completed again.
+// otherwise they wait for the mover's press as usual. Moves a full read
+// ([Tracker.Dump]) catches up after that reading are completed the same
+// way. Nothing completed during the gap is completed again.
+//
+// A board that was away (its port lost) is a gap for the clock too: call
+// ClockLost when the board is lost and ClockBack when it answers again,
+// so the presses made meanwhile are neither misread as one press (a false
+// ClockWithoutMove) nor missing.
 func (t *Tracker) ClockBack(at time.Time) []Event {
 	evs := t.advance(at, nil)
 	if !t.clockLost {
@@ -39,8 +46,25 @@ func (t *Tracker) ClockBack(at time.Time) []Event {
 	}
 	t.clockLost = false
 	t.clockBack = true
+	t.readSinceBack = false
 	t.lastRun = rules.NoColor
 	return evs
+}
+
+// afterCatchUp completes the moves a full read caught up when a running
+// reading heard since [Tracker.ClockBack] shows the side to move's clock
+// running (the last mover pressed while the board or clock was not
+// heard). Without such a reading they wait for the first one
+// (clockReturned) or for the mover's press.
+func (t *Tracker) afterCatchUp(at time.Time, evs []Event) []Event {
+	if !t.readSinceBack || t.clock == nil || t.opts.Completion != ClockPress || t.clockLost || t.over ||
+		t.done >= len(t.moves) || t.dirty || t.sensed != t.top().place || t.clock.Running != t.top().pos.Turn() {
+		return evs
+	}
+	t.readSinceBack = false
+	rc := *t.clock
+	t.unpressed = 0
+	return t.completeUpTo(at, len(t.moves), &rc, evs)
 }
 
 // ClockIsLost reports whether the tracker completes moves without the
@@ -62,6 +86,7 @@ func (t *Tracker) completion() Completion {
 // mover pressed during the gap or as the clock came back).
 func (t *Tracker) clockReturned(at time.Time, r ClockReading, evs []Event) []Event {
 	t.clockBack = false
+	t.readSinceBack = true
 	t.lastRun = r.Running
 	if t.opts.Completion != ClockPress || t.over || t.done >= len(t.moves) || t.dirty {
 		return evs

@@ -94,3 +94,70 @@ func TestClockLost(t *testing.T) {
 		})
 	}
 }
+
+// TestPortGapPresses: the board's port is away (ClockLost … ClockBack)
+// while plies are made and the clock pressed; the full read and the first
+// reading after the return arrive in either order. Every ply is completed
+// once, in order, the last ones with the returning reading, and the presses
+// made meanwhile give no ClockWithoutMove.
+func TestPortGapPresses(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		away         []string
+		readingFirst bool
+	}{
+		{"2 plies, reading first", []string{"g1f3", "b8c6"}, true},
+		{"2 plies, dump first", []string{"g1f3", "b8c6"}, false},
+		{"3 plies, reading first", []string{"g1f3", "b8c6", "f3g5"}, true},
+		{"3 plies, dump first", []string{"g1f3", "b8c6", "f3g5"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newScript(t, Options{})
+			s.move("e2e4", true)
+			s.move("c7c5", true)
+			s.do("wait")
+			s.reset()
+			s.add(s.tr.ClockLost(s.now))
+			want := playUCI(t, s.tr.Position(), tc.away...)
+			s.now = s.now.Add(3 * time.Second)
+			s.do("wait")
+			s.add(s.tr.ClockBack(s.now))
+			s.clk.Running = want.Turn()
+			s.clk.White -= 2 * time.Second
+			reading := func() { s.now = s.now.Add(50 * time.Millisecond); s.add(s.tr.Clock(s.now, s.clk)) }
+			dump := func() { s.now = s.now.Add(50 * time.Millisecond); s.add(s.tr.Dump(s.now, want.Placement())) }
+			if tc.readingFirst {
+				reading()
+				dump()
+			} else {
+				dump()
+				reading()
+			}
+			s.do("wait")
+			done := completedPlies(s.evs)
+			if len(done) != len(tc.away) {
+				t.Fatalf("%d completed, want %d\n%s", len(done), len(tc.away), s.dump())
+			}
+			for i, c := range done {
+				if c.Ply != 3+i || c.UCI != tc.away[i] {
+					t.Fatalf("completion %d: %+v", i, c)
+				}
+			}
+			if last := done[len(done)-1]; last.Clock == nil || last.Clock.White != s.clk.White {
+				t.Fatalf("last completion without the returning reading: %+v", last)
+			}
+			for _, e := range s.evs {
+				switch e.(type) {
+				case *ClockWithoutMove, *DisplacedPieces, *Unexplained:
+					t.Fatalf("%T\n%s", e, s.dump())
+				}
+			}
+			// Completion by press afterwards.
+			s.reset()
+			next := map[rules.Color]string{rules.White: "d2d4", rules.Black: "d7d6"}[want.Turn()]
+			s.move(next, true)
+			s.do("wait")
+			s.want("MoveMade", "MoveCompleted")
+		})
+	}
+}

@@ -72,6 +72,7 @@ type Tracker struct {
 	// one (clocklost.go); clockBack: it is heard again and the next
 	// running reading is the new reference.
 	clockLost, clockBack bool
+	readSinceBack        bool // a running reading arrived since ClockBack
 }
 
 // pendingIllegal is an illegal move standing on the board.
@@ -201,7 +202,8 @@ func (t *Tracker) Dump(at time.Time, p rules.Placement) []Event {
 	}
 	t.dirty = true
 	t.afterDump = true
-	return t.evaluate(at, t.opts.CatchUpDepth, evs)
+	evs = t.evaluate(at, t.opts.CatchUpDepth, evs)
+	return t.afterCatchUp(at, evs)
 }
 
 // Finish ends the input (the end of a recording, or the game was stopped
