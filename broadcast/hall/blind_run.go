@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/dgtbridge/dgtbridge/board"
 	"github.com/dgtbridge/dgtbridge/broadcast"
@@ -216,38 +215,8 @@ func (h *Hall) serveRelayTimes(ctx context.Context, wg *sync.WaitGroup) {
 		return
 	}
 	wg.Go(func() {
-		backoff := 100 * time.Millisecond
-		for ctx.Err() == nil {
-			nc, err := h.o.Commands(ctx)
-			if err != nil {
-				select {
-				case <-ctx.Done():
-					return
-				case <-time.After(backoff):
-				}
-				backoff = min(2*backoff, 5*time.Second)
-				continue
-			}
-			backoff = 100 * time.Millisecond
-			closed := make(chan struct{})
-			nc.SetClosedHandler(func(*nats.Conn) { close(closed) })
-			sub, err := nc.Subscribe(h.o.Subjects.Prefix+".api.relay.*.*.*.time", func(m *nats.Msg) { h.answerTime(ctx, m) })
-			if err == nil {
-				err = nc.Flush()
-			}
-			if err != nil {
-				h.log.Warn("relay time requests: subscribe failed", "err", err)
-				nc.Close()
-				continue
-			}
-			select {
-			case <-ctx.Done():
-				sub.Unsubscribe()
-				nc.Close()
-				return
-			case <-closed:
-			}
-		}
+		h.serveRequests(ctx, "relay time requests", h.o.Subjects.Prefix+".api.relay.*.*.*.time",
+			func(m *nats.Msg) { h.answerTime(ctx, m) })
 	})
 }
 
@@ -279,7 +248,13 @@ func (h *Hall) answerTime(ctx context.Context, m *nats.Msg) {
 		fail(ctx.Err())
 		return
 	}
-	r := <-req.reply
+	var r timeReply
+	select {
+	case r = <-req.reply:
+	case <-ctx.Done():
+		fail(ctx.Err())
+		return
+	}
 	if r.err != nil {
 		fail(r.err)
 		return

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/rules/arbiter"
@@ -22,40 +21,8 @@ type CommandReply struct {
 // serveCommands answers <p>.arbiter.*.*.*.cmd until ctx is done,
 // reconnecting when the connection closes.
 func (h *Hall) serveCommands(ctx context.Context) {
-	backoff := 100 * time.Millisecond
-	for ctx.Err() == nil {
-		nc, err := h.o.Commands(ctx)
-		if err != nil {
-			h.log.Warn("arbiter commands: no NATS connection", "err", err)
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(backoff):
-			}
-			backoff = min(2*backoff, 5*time.Second)
-			continue
-		}
-		backoff = 100 * time.Millisecond
-		closed := make(chan struct{})
-		nc.SetClosedHandler(func(*nats.Conn) { close(closed) })
-		subj := h.o.Subjects.Prefix + ".arbiter.*.*.*.cmd"
-		sub, err := nc.Subscribe(subj, func(m *nats.Msg) { h.answer(ctx, m) })
-		if err == nil {
-			err = nc.Flush()
-		}
-		if err != nil {
-			h.log.Warn("arbiter commands: subscribe failed", "err", err)
-			nc.Close()
-			continue
-		}
-		select {
-		case <-ctx.Done():
-			sub.Unsubscribe()
-			nc.Close()
-			return
-		case <-closed:
-		}
-	}
+	h.serveRequests(ctx, "arbiter commands", h.o.Subjects.Prefix+".arbiter.*.*.*.cmd",
+		func(m *nats.Msg) { h.answer(ctx, m) })
 }
 
 // answer applies one command on its board's goroutine and replies once the
