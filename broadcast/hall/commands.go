@@ -12,11 +12,10 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// CommandReply is the reply to an arbiter command (interfaces.md §3.1).
-type CommandReply struct {
-	OK    bool   `json:"ok"`
-	Error string `json:"error,omitempty"`
-}
+// CommandReply is the reply to an arbiter command (interfaces.md §3.1):
+// {"ok":true,"error":""} or {"ok":false,"error":"<why>"}, the same as
+// the publisher's responder gives.
+type CommandReply = broadcast.CommandReply
 
 // serveCommands answers <p>.arbiter.*.*.*.cmd until ctx is done,
 // reconnecting when the connection closes.
