@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // command is one subcommand of dgtbridge.
@@ -56,7 +57,7 @@ func newFlags(name, args, summary string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: dgtbridge %s %s\n\n%s\n\nflags:\n", name, args, summary)
+		fmt.Fprintf(stderr, "usage: %s\n\n%s\n\nflags:\n", strings.TrimSpace("dgtbridge "+name+" "+args), summary)
 		fs.PrintDefaults()
 	}
 	return fs

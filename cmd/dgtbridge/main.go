@@ -40,5 +40,5 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	usage(stderr)
-	return usageError{fmt.Errorf("unknown command %q", name)}
+	return usageError{fmt.Errorf("unknown command %q: give one of the commands listed above (\"dgtbridge help\" lists them)", name)}
 }

@@ -16,6 +16,9 @@ func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("version takes no arguments, got %q", fs.Args())}
+	}
 	commit, modified := "unknown", ""
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range info.Settings {
