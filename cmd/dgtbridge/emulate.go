@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
@@ -77,9 +78,15 @@ func runEmulate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 
+	// The game starter lives as long as the board it drives: it is
+	// stopped and joined when serving ends, for whatever reason.
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
 	if !*usePTY {
 		fmt.Fprintln(stderr, "dgtbridge emulate: serving on stdin/stdout")
-		go startWhenTalkedTo(ctx, e, script, stderr)
+		wg.Go(func() { startWhenTalkedTo(ctx, e, script, stderr) })
 		return emu.Run(ctx, stdio{}, e)
 	}
 	master, path, err := pty.Open()
@@ -88,14 +95,8 @@ func runEmulate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fmt.Fprintln(stdout, path)
 	fmt.Fprintf(stderr, "dgtbridge emulate: board %s on %s (Ctrl-C to stop)\n", opts.Serial, path)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		startWhenTalkedTo(ctx, e, script, stderr)
-	}()
-	err = emu.ServePTY(ctx, master, e)
-	<-done
-	return err
+	wg.Go(func() { startWhenTalkedTo(ctx, e, script, stderr) })
+	return emu.ServePTY(ctx, master, e)
 }
 
 // startWhenTalkedTo schedules the game 2 s after the host's first
