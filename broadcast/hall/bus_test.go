@@ -2,6 +2,7 @@ package hall
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -23,26 +24,9 @@ func TestHallBusLine(t *testing.T) {
 	dir := t.TempDir()
 	srv := testServer(t, filepath.Join(dir, "nats"))
 	defer srv.Shutdown()
-	now := time.Now()
-	e1 := emu.New(emu.Options{Serial: "00101", Seed: 1}, now)
-	e2 := emu.New(emu.Options{Serial: "00102", Seed: 2}, now)
-	line := emu.NewLine(now, e1, e2)
-	master, path, err := pty.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { emu.ServePTY(ctx, master, line) })
-	defer func() { cancel(); wg.Wait() }()
-	open := func(context.Context) (io.ReadWriteCloser, error) {
-		return os.OpenFile(path, os.O_RDWR|syscall.O_NOCTTY, 0)
-	}
-	g1 := broadcast.GameID{Event: "open2026", Round: 4, Board: 1}
-	g2 := broadcast.GameID{Event: "open2026", Round: 4, Board: 2}
-	b1, b2 := boardFor(t, "r4-b1", g1, open), boardFor(t, "r4-b2", g2, open)
-	b1.Port, b1.BusAddress = "line1", 101
-	b2.Port, b2.BusAddress = "line1", 102
+	bl := newTestBusLine(t, 4, 100)
+	e1, e2 := bl.e1, bl.e2
+	b1, b2 := bl.b1, bl.b2
 	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, b1, b2)
 	waitConnected(t, d.h)
 
@@ -61,4 +45,44 @@ func TestHallBusLine(t *testing.T) {
 			t.Errorf("game %s on the bus:\n got %v\nwant %v", c.g, got, c.want)
 		}
 	}
+}
+
+// testBusLine is two emulated boards on one DGT bus line, served on a real
+// pseudo-terminal until the test ends, and the hall boards reading them.
+type testBusLine struct {
+	line   *emu.Line
+	e1, e2 *emu.Emulator
+	g1, g2 broadcast.GameID
+	b1, b2 Board
+}
+
+// newTestBusLine starts a bus line with boards at addresses (and serials
+// 00<base+1>, 00<base+2>) base+1 and base+2 playing games open2026.<round>.1
+// and .2.
+func newTestBusLine(t *testing.T, round, base int) testBusLine {
+	t.Helper()
+	now := time.Now()
+	l := testBusLine{
+		e1: emu.New(emu.Options{Serial: fmt.Sprintf("%05d", base+1), Seed: 1}, now),
+		e2: emu.New(emu.Options{Serial: fmt.Sprintf("%05d", base+2), Seed: 2}, now),
+		g1: broadcast.GameID{Event: "open2026", Round: round, Board: 1},
+		g2: broadcast.GameID{Event: "open2026", Round: round, Board: 2},
+	}
+	l.line = emu.NewLine(now, l.e1, l.e2)
+	master, path, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { emu.ServePTY(ctx, master, l.line) })
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	open := func(context.Context) (io.ReadWriteCloser, error) {
+		return os.OpenFile(path, os.O_RDWR|syscall.O_NOCTTY, 0)
+	}
+	l.b1 = boardFor(t, fmt.Sprintf("r%d-b1", round), l.g1, open)
+	l.b2 = boardFor(t, fmt.Sprintf("r%d-b2", round), l.g2, open)
+	l.b1.Port, l.b1.BusAddress = "line1", uint16(base+1)
+	l.b2.Port, l.b2.BusAddress = "line1", uint16(base+2)
+	return l
 }

@@ -4,18 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/dgt/emu"
-	"github.com/dgtbridge/dgtbridge/dgt/pty"
 	"github.com/dgtbridge/dgtbridge/rules/arbiter"
 	"github.com/nats-io/nats.go"
 )
@@ -29,26 +23,9 @@ func TestHallBusBoardUnplugged(t *testing.T) {
 	dir := t.TempDir()
 	srv := testServer(t, filepath.Join(dir, "nats"))
 	defer srv.Shutdown()
-	now := time.Now()
-	e1 := emu.New(emu.Options{Serial: "00201", Seed: 1}, now)
-	e2 := emu.New(emu.Options{Serial: "00202", Seed: 2}, now)
-	line := emu.NewLine(now, e1, e2)
-	master, path, err := pty.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { emu.ServePTY(ctx, master, line) })
-	defer func() { cancel(); wg.Wait() }()
-	open := func(context.Context) (io.ReadWriteCloser, error) {
-		return os.OpenFile(path, os.O_RDWR|syscall.O_NOCTTY, 0)
-	}
-	g1 := broadcast.GameID{Event: "open2026", Round: 5, Board: 1}
-	g2 := broadcast.GameID{Event: "open2026", Round: 5, Board: 2}
-	b1, b2 := boardFor(t, "r5-b1", g1, open), boardFor(t, "r5-b2", g2, open)
-	b1.Port, b1.BusAddress = "line1", 201
-	b2.Port, b2.BusAddress = "line1", 202
+	bl := newTestBusLine(t, 5, 200)
+	e1, e2, line := bl.e1, bl.e2, bl.line
+	g1, g2, b1, b2 := bl.g1, bl.g2, bl.b1, bl.b2
 
 	p, err := broadcast.NewPublisher(broadcast.Options{Prefix: testPrefix, Dir: filepath.Join(dir, "data", "outbox"), Connect: srv.Dialer(),
 		MinBackoff: 10 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
