@@ -20,7 +20,10 @@ const DefaultClockSilence = 10 * time.Second
 // was running sends nothing for SessionOptions.ClockSilence while the
 // board itself is connected; it is back at the next valid reading. Each
 // loss and each return is one arbiter.DeviceLost / DeviceBack (kind
-// clock_disconnected). Pure: times are passed in.
+// clock_disconnected). While the clock is lost the tracker completes moves
+// as without a clock (board.Tracker.ClockLost: the stable window, no clock
+// time in the record); from its return, by press again. Pure: times are
+// passed in.
 type clockWatch struct {
 	seen      bool      // a valid reading arrived
 	lost      bool      // reported lost, no valid reading since
@@ -39,6 +42,7 @@ func (s *Session) watchClock(at time.Time, ct dgt.ClockTimes, st *Step) bool {
 			w.lost = true
 			s.adjudicate(arbiter.DeviceLost{Stamp: board.Stamp{At: at}, Device: arbiter.DeviceClock,
 				Detail: "the board reports no clock connected"}, st)
+			s.handle(s.tr.ClockLost(at), st)
 		}
 		return false
 	}
@@ -49,6 +53,7 @@ func (s *Session) watchClock(at time.Time, ct dgt.ClockTimes, st *Step) bool {
 	if w.lost {
 		w.lost = false
 		s.adjudicate(arbiter.DeviceBack{Stamp: board.Stamp{At: at}, Device: arbiter.DeviceClock}, st)
+		s.handle(s.tr.ClockBack(at), st)
 	}
 	return true
 }
@@ -62,14 +67,23 @@ func (s *Session) clockSilence(at time.Time, st *Step) {
 	w.lost = true
 	s.adjudicate(arbiter.DeviceLost{Stamp: board.Stamp{At: at}, Device: arbiter.DeviceClock,
 		Detail: fmt.Sprintf("no clock reading for %s while it ran", at.Sub(w.last).Round(time.Second))}, st)
+	s.handle(s.tr.ClockLost(at), st)
 }
 
 // boardDevice keeps the watch in step with the board: while the board is
 // away the clock's silence is the board's, and on its return the silence
-// is counted afresh.
-func (s *Session) boardDevice(at time.Time, lost bool) {
+// is counted afresh. The tracker hears of the gap as a clock gap too
+// (board.Tracker.ClockLost/ClockBack): presses made while the port was
+// away are not misread as one, and the moves the board's full read
+// catches up are completed by the first reading after the return.
+func (s *Session) boardDevice(at time.Time, lost bool, st *Step) {
 	s.cw.boardDown = lost
-	if !lost {
-		s.cw.last = at
+	if lost {
+		s.handle(s.tr.ClockLost(at), st)
+		return
+	}
+	s.cw.last = at
+	if !s.cw.lost {
+		s.handle(s.tr.ClockBack(at), st)
 	}
 }

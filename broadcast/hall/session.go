@@ -278,7 +278,7 @@ func (s *Session) Finish(at time.Time) Step {
 func (s *Session) Device(at time.Time, dev arbiter.Device, lost bool, detail string) Step {
 	var st Step
 	if dev == arbiter.DeviceBoard && s.relay == nil {
-		s.boardDevice(at, lost)
+		s.boardDevice(at, lost, &st)
 	}
 	var ev board.Event = arbiter.DeviceBack{Stamp: board.Stamp{At: at}, Device: dev}
 	if lost {

@@ -1,0 +1,97 @@
+package hall
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/nats-io/nats.go"
+)
+
+// TestHallClockCableMoves pulls the clock's cable on a pty board in the
+// middle of a game and plays three moves (a capture and its recapture
+// among them) before putting it back: the moves enter the record while
+// the clock is lost (completed as on a board without a clock: no clock
+// time), the game goes on by press once the clock is back, and every move
+// is recorded and published exactly once, in order.
+func TestHallClockCableMoves(t *testing.T) {
+	game := []string{"e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "d2d4", "g8f6"}
+	const before, gap = 2, 3 // plies before the cable is pulled, plies while it is out
+	dir := t.TempDir()
+	srv := testServer(t, filepath.Join(dir, "nats"))
+	defer srv.Shutdown()
+	g := broadcast.GameID{Event: "open2026", Round: 4, Board: 7}
+	b := newPTYBoard(t, emu.Options{Serial: "00047"})
+	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, boardFor(t, "r4-b7", g, b.Open))
+	waitConnected(t, d.h)
+	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
+	alerts := make(chan *nats.Msg, 256)
+	if _, err := arb.ChanSubscribe(testPrefix+".arbiter.open2026.4.7.alert", alerts); err != nil {
+		t.Fatal(err)
+	}
+	arb.Flush()
+	moves := func() int { r, _ := d.h.Record(g); return len(r.Moves) }
+
+	b.e.Schedule(time.Now(), scriptFrom(t, game[:0], 500*time.Millisecond, game[:before]...))
+	waitFor(t, 30*time.Second, "the moves before the gap", func() bool { return moves() >= before })
+	b.e.UnplugClock(time.Now())
+	waitFor(t, 10*time.Second, "the clock_disconnected alert", func() bool {
+		for {
+			select {
+			case m := <-alerts:
+				var al arbiter.Alert
+				json.Unmarshal(m.Data, &al)
+				if al.Kind == arbiter.KindClockDisconnected && al.Severity == arbiter.Crit {
+					return true
+				}
+			default:
+				return false
+			}
+		}
+	})
+	b.e.Schedule(time.Now(), scriptFrom(t, game[:before], 800*time.Millisecond, game[before:before+gap]...))
+	// The last move of the gap is completed by the stable window (3 s).
+	waitFor(t, 30*time.Second, "the moves made while the clock was out", func() bool { return moves() >= before+gap })
+	b.e.PlugClock(time.Now())
+	time.Sleep(1500 * time.Millisecond)
+	b.e.Schedule(time.Now(), scriptFrom(t, game[:before+gap], 500*time.Millisecond, game[before+gap:]...))
+	if !waitUntil(30*time.Second, func() bool { return moves() >= len(game) }) {
+		r, _ := d.h.Record(g)
+		t.Fatalf("moves %v, want %v", r.UCIs(), game)
+	}
+	time.Sleep(time.Second) // room for a stray second completion
+
+	r, _ := d.h.Record(g)
+	if got := strings.Join(r.UCIs(), " "); got != strings.Join(game, " ") {
+		t.Fatalf("record\n got %s\nwant %s", got, strings.Join(game, " "))
+	}
+	for i, p := range r.Moves {
+		inGap := i >= before && i < before+gap
+		if inGap != (p.Clock == nil) {
+			t.Errorf("ply %d %s: clock %v (made while the clock was out: %v)", i+1, p.UCI, p.Clock, inGap)
+		}
+	}
+	org := connect(t, srv, "hall", "hall-pw")
+	pub := streamMsgs(t, org, "DGT_GAMES", testPrefix+".game.open2026.4.7.move", len(game), 20*time.Second)
+	if got := strings.Join(moveUCIs(t, pub), " "); got != strings.Join(game, " ") {
+		t.Errorf("published\n got %s\nwant %s", got, strings.Join(game, " "))
+	}
+	for done := false; !done; {
+		select {
+		case m := <-alerts:
+			var al arbiter.Alert
+			json.Unmarshal(m.Data, &al)
+			switch al.Kind {
+			case arbiter.KindFlagFall, arbiter.KindBothFlags, arbiter.KindClockDefect, arbiter.KindIllegalMove:
+				t.Errorf("alert %s: %s", al.Kind, al.Message)
+			}
+		case <-time.After(500 * time.Millisecond):
+			done = true
+		}
+	}
+}
