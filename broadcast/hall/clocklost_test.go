@@ -95,3 +95,69 @@ func TestHallClockCableMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestHallPortAwayCatchUp unplugs a pty board (its port closes) and
+// plays four plies with captures, 800 ms apart, pressing the clock, before
+// plugging it back: the board's full read after the reconnect catches all
+// of them up; each is recorded and published once, in order, and the
+// presses made meanwhile raise no clock alert.
+func TestHallPortAwayCatchUp(t *testing.T) {
+	game := []string{"e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "d2d4", "g8f6"}
+	const before, gap = 2, 4
+	dir := t.TempDir()
+	srv := testServer(t, filepath.Join(dir, "nats"))
+	defer srv.Shutdown()
+	g := broadcast.GameID{Event: "open2026", Round: 4, Board: 8}
+	b := newPTYBoard(t, emu.Options{Serial: "00048"})
+	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, boardFor(t, "r4-b8", g, b.Open))
+	waitConnected(t, d.h)
+	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
+	alerts := make(chan *nats.Msg, 256)
+	if _, err := arb.ChanSubscribe(testPrefix+".arbiter.open2026.4.8.alert", alerts); err != nil {
+		t.Fatal(err)
+	}
+	arb.Flush()
+	moves := func() int { r, _ := d.h.Record(g); return len(r.Moves) }
+
+	b.e.Schedule(time.Now(), scriptFrom(t, game[:0], 500*time.Millisecond, game[:before]...))
+	waitFor(t, 30*time.Second, "the moves before the gap", func() bool { return moves() >= before })
+	b.Unplug()
+	waitFor(t, 20*time.Second, "the disconnection", func() bool { _, dis := d.h.Summary(); return dis == 1 })
+	b.e.Schedule(time.Now(), scriptFrom(t, game[:before], 800*time.Millisecond, game[before:before+gap]...))
+	time.Sleep(6 * time.Second) // four plies, 800 ms think and the hands
+	b.Plug()
+	waitConnected(t, d.h)
+	if !waitUntil(20*time.Second, func() bool { return moves() >= before+gap-1 }) {
+		r, _ := d.h.Record(g)
+		t.Fatalf("after the reconnect: moves %v, want %v", r.UCIs(), game[:before+gap])
+	}
+	b.e.Schedule(time.Now(), scriptFrom(t, game[:before+gap], 500*time.Millisecond, game[before+gap:]...))
+	if !waitUntil(30*time.Second, func() bool { return moves() >= len(game) }) {
+		r, _ := d.h.Record(g)
+		t.Fatalf("moves %v, want %v", r.UCIs(), game)
+	}
+	time.Sleep(time.Second)
+	r, _ := d.h.Record(g)
+	if got := strings.Join(r.UCIs(), " "); got != strings.Join(game, " ") {
+		t.Fatalf("record\n got %s\nwant %s", got, strings.Join(game, " "))
+	}
+	org := connect(t, srv, "hall", "hall-pw")
+	pub := streamMsgs(t, org, "DGT_GAMES", testPrefix+".game.open2026.4.8.move", len(game), 20*time.Second)
+	if got := strings.Join(moveUCIs(t, pub), " "); got != strings.Join(game, " ") {
+		t.Errorf("published\n got %s\nwant %s", got, strings.Join(game, " "))
+	}
+	for done := false; !done; {
+		select {
+		case m := <-alerts:
+			var al arbiter.Alert
+			json.Unmarshal(m.Data, &al)
+			switch al.Kind {
+			case arbiter.KindBoardDisconnected:
+			default:
+				t.Errorf("alert %s/%s: %s", al.Kind, al.Severity, al.Message)
+			}
+		case <-time.After(500 * time.Millisecond):
+			done = true
+		}
+	}
+}
