@@ -222,10 +222,7 @@ func (h *Hall) serveRelayTimes(ctx context.Context, wg *sync.WaitGroup) {
 
 // answerTime replies to one time request.
 func (h *Hall) answerTime(ctx context.Context, m *nats.Msg) {
-	fail := func(err error) {
-		b, _ := json.Marshal(map[string]any{"ok": false, "error": err.Error()})
-		m.Respond(b)
-	}
+	fail := func(err error) { h.respond(m, "relay time request", commandReply(err)) }
 	tok := strings.Split(m.Subject, ".")
 	if len(tok) < 4 {
 		fail(ErrNoRelay)
@@ -259,6 +256,10 @@ func (h *Hall) answerTime(ctx context.Context, m *nats.Msg) {
 		fail(r.err)
 		return
 	}
-	b, _ := json.Marshal(r.a)
-	m.Respond(b)
+	b, err := json.Marshal(r.a)
+	if err != nil {
+		fail(err)
+		return
+	}
+	h.respond(m, "relay time request", b)
 }

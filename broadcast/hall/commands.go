@@ -27,16 +27,7 @@ func (h *Hall) serveCommands(ctx context.Context) {
 // answer applies one command on its board's goroutine and replies once the
 // effects are persisted and journalled.
 func (h *Hall) answer(ctx context.Context, m *nats.Msg) {
-	reply := func(err error) {
-		r := CommandReply{OK: err == nil}
-		if err != nil {
-			r.Error = err.Error()
-		}
-		b, _ := json.Marshal(r)
-		if m.Reply != "" {
-			m.Respond(b)
-		}
-	}
+	reply := func(err error) { h.respond(m, "arbiter command", commandReply(err)) }
 	p := h.o.Subjects.Prefix + ".arbiter."
 	gs := strings.TrimSuffix(strings.TrimPrefix(m.Subject, p), ".cmd")
 	g, err := broadcast.ParseGameID(gs)

@@ -2,6 +2,7 @@ package hall
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -61,5 +62,27 @@ func (h *Hall) serveRequests(ctx context.Context, what, subject string, handle n
 			return
 		case <-closed:
 		}
+	}
+}
+
+// commandReply is the JSON of the {ok, error} reply (interfaces.md §3.1)
+// for err (nil: ok).
+func commandReply(err error) []byte {
+	r := CommandReply{OK: err == nil}
+	if err != nil {
+		r.Error = err.Error()
+	}
+	b, _ := json.Marshal(r) // two plain fields: cannot fail
+	return b
+}
+
+// respond sends data as the reply to request m (none when m has no reply
+// subject). A failed reply is logged: the requester's own timeout tells it.
+func (h *Hall) respond(m *nats.Msg, what string, data []byte) {
+	if m.Reply == "" {
+		return
+	}
+	if err := m.Respond(data); err != nil {
+		h.log.Warn(what+": reply failed", "subject", m.Subject, "err", err)
 	}
 }
