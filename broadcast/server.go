@@ -210,6 +210,9 @@ func (s *Server) Shutdown() {
 	s.ns.WaitForShutdown()
 }
 
+// slogAdapter is the nats-server's logger (server.Logger) writing to a
+// *slog.Logger: notices at info, debug and trace at debug, fatal at error
+// (the server itself decides what a fatal error stops).
 type slogAdapter struct{ l *slog.Logger }
 
 func (a slogAdapter) Noticef(f string, v ...any) {

@@ -20,6 +20,7 @@ type RecordError struct {
 	Err  error
 }
 
+// Error says which record file and why.
 func (e *RecordError) Error() string { return "hall: game record " + e.Path + ": " + e.Err.Error() }
 
 // Unwrap returns the cause.

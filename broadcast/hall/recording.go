@@ -37,6 +37,7 @@ type recordedPort struct {
 	f *os.File
 }
 
+// Close closes the port and then the recording file, joining both errors.
 func (p *recordedPort) Close() error {
 	err := p.Tap.Close()
 	return errors.Join(err, p.f.Close())
