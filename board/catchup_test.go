@@ -186,3 +186,38 @@ func TestDumpMidMove(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDumpCatchUp measures a full read after a reconnect: four plies
+// with a queen capturing and going back (the widest catch-up search), and
+// six plies beyond the default depth (the search that finds nothing).
+func BenchmarkDumpCatchUp(b *testing.B) {
+	start := mustPos(b, chess.Standard, "r1bqkb1r/pppp1ppp/2n2n2/4p1B1/4P3/2N5/PPPP1PPP/R2QKBNR w KQkq - 0 1")
+	for _, bc := range []struct {
+		name  string
+		start rules.Position
+		away  []string
+		opts  Options
+	}{
+		{"4 plies", start, []string{"g5f6", "d8f6", "c3d5", "f6d8"}, Options{}},
+		{"6 plies unexplained at depth 4", chess.StartPosition(chess.Standard), []string{"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4"}, Options{}},
+		{"6 plies at depth 6", chess.StartPosition(chess.Standard), []string{"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4"}, Options{CatchUpDepth: 6}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			pos := bc.start
+			for _, u := range bc.away {
+				m, _ := pos.ParseMove(u)
+				pos, _ = pos.Play(m)
+			}
+			target := pos.Placement()
+			o := bc.opts
+			o.Start = bc.start
+			for i := 0; i < b.N; i++ {
+				tr, err := New(o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				tr.Dump(t0, target)
+			}
+		})
+	}
+}
