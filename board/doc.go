@@ -59,6 +59,25 @@
 // completes a move without a press (FIDE 2018 6.2.1.1/6.2.1.2).
 // [Tracker.Finish] ends the input (a recording's end) and completes what was made.
 //
+// While the clock is not heard ([Tracker.ClockLost] … [Tracker.ClockBack]:
+// its cable pulled, or the board's port away) moves complete as on a board
+// without a clock ([StableWindow]), flagged [MoveCompleted].ClockLost with
+// no reading; the first reading after the return is the new reference for
+// presses (presses missed meanwhile are not read as one) and completes
+// the moves still pending when it shows the side to move's clock running.
+//
+// # Catching up
+//
+// A full read ([Tracker.Dump], after a reconnect) is searched up to
+// [Options.CatchUpDepth] plies, including a piece moving twice and a piece
+// leaving a square that it (or one like it) comes back to, such as a queen
+// capturing and going back; the search stays in this mode for the
+// placements that settle after the read until one is explained (the port
+// may come back while a hand is still moving). Several sequences that
+// reach the same placement give an [Ambiguous] event; nothing within the
+// depth gives [Unexplained], and the arbiter's [Tracker.SetPosition]
+// resumes the game.
+//
 // # Replaying recordings
 //
 // [FeedMessage] turns decoded DGT messages into inputs. Events carry the
