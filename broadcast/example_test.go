@@ -43,15 +43,29 @@ func Example() {
 	// What the tracker/adjudicator side calls (it never waits for NATS).
 	g := broadcast.GameID{Event: "open2026", Round: 1, Board: 1}
 	at := broadcast.T(time.Date(2026, 2, 8, 8, 1, 2, 0, time.UTC))
-	_ = pub.PublishMove(broadcast.MoveEvent{Game: g, Ply: 1, SAN: "e4", UCI: "e2e4", At: at})
-	_ = pub.PublishState(broadcast.GameState{Game: g, Event: "open2026", Round: 1, Board: 1,
-		White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian", Moves: []string{"e2e4"}, SAN: []string{"e4"},
-		Result: "*", UpdatedAt: at})
-
-	for pub.Health() != nil {
-		time.Sleep(10 * time.Millisecond)
+	if err := pub.PublishMove(broadcast.MoveEvent{Game: g, Ply: 1, SAN: "e4", UCI: "e2e4", At: at}); err != nil {
+		fmt.Println(err)
+		return
 	}
-	nc, _ := srv.Connect()
+	if err := pub.PublishState(broadcast.GameState{Game: g, Event: "open2026", Round: 1, Board: 1,
+		White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian", Moves: []string{"e2e4"}, SAN: []string{"e4"},
+		Result: "*", UpdatedAt: at}); err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// Health is nil once the publisher is connected and its stores loaded.
+	for deadline := time.Now().Add(10 * time.Second); pub.Health() != nil; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			fmt.Println("publisher not healthy after 10 s:", pub.Health())
+			return
+		}
+	}
+	nc, err := srv.Connect()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer nc.Close()
 	reply, err := nc.Request(pub.Subjects().RoundPGN("open2026", 1), nil, 5*time.Second)
 	if err != nil {
