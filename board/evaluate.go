@@ -210,6 +210,7 @@ func (t *Tracker) appendMoves(base int, pth path, amb bool, replaced bool, evs [
 		var other path
 		// Re-run to report the alternative: find returned the first of two.
 		var found []path
+		t.searchFrom(t.hist[base], &t.sensed)
 		t.walk(t.hist[base], &t.sensed, len(pth.moves), path{}, &found)
 		if len(found) > 1 {
 			other = found[1]

@@ -174,13 +174,7 @@ type path struct {
 // target. It returns the first one found and whether another sequence of
 // the same length also fits (an ambiguity the arbiter should hear of).
 func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, ambiguous bool) {
-	t.diffBuf = target.Diff(&n.place, t.diffBuf[:0])
-	diff := len(t.diffBuf)
-	t.changed = [rules.MaxSquares]bool{}
-	for _, s := range t.diffBuf {
-		t.changed[s] = true
-	}
-	t.root = &n.place
+	diff := t.searchFrom(n, target)
 	for d := 1; d <= depth; d++ {
 		if d >= 3 && diff < d+1 && !t.catchUp {
 			// Three plies or more leave at least four squares changed in
@@ -220,6 +214,18 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 		return found[0], true
 	}
 	return path{}, false
+}
+
+// searchFrom prepares a walk from n to target (the squares that differ,
+// the root placement) and returns how many squares differ.
+func (t *Tracker) searchFrom(n *node, target *rules.Placement) int {
+	t.diffBuf = target.Diff(&n.place, t.diffBuf[:0])
+	t.changed = [rules.MaxSquares]bool{}
+	for _, s := range t.diffBuf {
+		t.changed[s] = true
+	}
+	t.root = &n.place
+	return len(t.diffBuf)
 }
 
 // walk collects (up to two) sequences of exactly d plies from n to target.
