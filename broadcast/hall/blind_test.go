@@ -200,7 +200,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	}
 	if _, err := arb.Subscribe(testPrefix+".arbiter.>", func(m *nats.Msg) {
 		var a arbiter.Alert
-		json.Unmarshal(m.Data, &a)
+		decode(t, m.Data, &a)
 		mu.Lock()
 		alerts = append(alerts, a)
 		mu.Unlock()

@@ -2,7 +2,6 @@ package hall
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -84,7 +83,7 @@ func TestHallBusBoardUnplugged(t *testing.T) {
 		select {
 		case m := <-alerts:
 			var al arbiter.Alert
-			json.Unmarshal(m.Data, &al)
+			decode(t, m.Data, &al)
 			switch al.Kind {
 			case arbiter.KindBoardDisconnected, arbiter.KindClockDisconnected:
 				seen = append(seen, fmt.Sprintf("%s:%s/%s", al.Game, al.Kind, al.Severity))

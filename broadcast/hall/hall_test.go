@@ -81,7 +81,7 @@ func TestHallEndToEnd(t *testing.T) {
 		t.Fatalf("%d results, want 1", len(ends))
 	}
 	var res broadcast.Result
-	json.Unmarshal(ends[0].Data(), &res)
+	decode(t, ends[0].Data(), &res)
 	if res.Result != "1-0" || !res.Provisional {
 		t.Errorf("result %+v, want a provisional 1-0", res)
 	}
@@ -99,7 +99,7 @@ func TestHallEndToEnd(t *testing.T) {
 			return false
 		}
 		st = broadcast.GameState{}
-		json.Unmarshal(e.Value(), &st)
+		decode(t, e.Value(), &st)
 		return len(st.Moves) == len(scholar) && st.Result == "1-0"
 	})
 	if st.Status != StatusProvisional || !strings.Contains(st.PGN, `[Round "1.1"]`) || !strings.Contains(st.PGN, "4. Qxf7#") ||
@@ -114,7 +114,7 @@ func TestHallEndToEnd(t *testing.T) {
 		select {
 		case m := <-public:
 			var ev broadcast.MoveEvent
-			json.Unmarshal(m.Data, &ev)
+			decode(t, m.Data, &ev)
 			pub = append(pub, ev.UCI)
 		case <-deadline:
 			t.Fatalf("public moves %v, want %v", pub, scholar)
@@ -131,7 +131,7 @@ func TestHallEndToEnd(t *testing.T) {
 		select {
 		case m := <-alerts:
 			al = arbiter.Alert{}
-			json.Unmarshal(m.Data, &al)
+			decode(t, m.Data, &al)
 		case <-deadline:
 			t.Fatal("no illegal_move alert on the arbiter subject")
 		}
@@ -152,7 +152,7 @@ func TestHallEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cr CommandReply
-	json.Unmarshal(rep.Data, &cr)
+	decode(t, rep.Data, &cr)
 	if !cr.OK {
 		t.Fatalf("reinstate: %s", rep.Data)
 	}

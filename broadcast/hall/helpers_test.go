@@ -252,3 +252,15 @@ func moveUCIs(t testing.TB, msgs []jetstream.Msg) []string {
 	}
 	return out
 }
+
+// decode unmarshals a payload the daemon published into v; a payload that
+// does not decode is a test error (so a check on its fields cannot pass by
+// reading zero values). It may be called from any goroutine.
+func decode(t testing.TB, data []byte, v any) bool {
+	t.Helper()
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Errorf("payload %s: %v", data, err)
+		return false
+	}
+	return true
+}

@@ -1,7 +1,6 @@
 package hall
 
 import (
-	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -222,7 +221,7 @@ func TestNextGameInTheHall(t *testing.T) {
 			t.Fatal(err)
 		}
 		var cr CommandReply
-		json.Unmarshal(rep.Data, &cr)
+		decode(t, rep.Data, &cr)
 		if cr.OK != c.ok {
 			t.Errorf("set_result on %s: %s (want ok %v)", c.g, rep.Data, c.ok)
 		}

@@ -1,7 +1,6 @@
 package hall
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,7 +57,7 @@ func TestHallPenaltyAuto(t *testing.T) {
 		select {
 		case m := <-alerts:
 			applied = arbiter.Alert{}
-			json.Unmarshal(m.Data, &applied)
+			decode(t, m.Data, &applied)
 		case <-deadline:
 			t.Fatal("no illegal_move alert on the arbiter subject")
 		}
@@ -118,7 +117,7 @@ func TestHallPenaltyAuto(t *testing.T) {
 		select {
 		case m := <-alerts:
 			var al arbiter.Alert
-			json.Unmarshal(m.Data, &al)
+			decode(t, m.Data, &al)
 			t.Logf("alert %s: %s", al.Kind, al.Message)
 			if al.Kind == arbiter.KindClockDefect || al.Kind == KindClockCommandFailed {
 				t.Errorf("after the penalty: %s: %s", al.Kind, al.Message)

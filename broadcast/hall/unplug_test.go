@@ -1,7 +1,6 @@
 package hall
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,7 +64,7 @@ func TestHallPortVanishes(t *testing.T) {
 		select {
 		case m := <-status:
 			var st broadcast.BoardStatus
-			json.Unmarshal(m.Data, &st)
+			decode(t, m.Data, &st)
 			if len(seen) == 0 && st.Connected {
 				continue
 			}
@@ -81,7 +80,7 @@ func TestHallPortVanishes(t *testing.T) {
 		select {
 		case m := <-alerts:
 			var al arbiter.Alert
-			json.Unmarshal(m.Data, &al)
+			decode(t, m.Data, &al)
 			if al.Kind == arbiter.KindBoardDisconnected {
 				return
 			}
