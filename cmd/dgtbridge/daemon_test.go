@@ -236,7 +236,9 @@ func waitStatus(t *testing.T, ch chan *nats.Msg, connected bool) {
 		select {
 		case m := <-ch:
 			var st broadcast.BoardStatus
-			json.Unmarshal(m.Data, &st)
+			if err := json.Unmarshal(m.Data, &st); err != nil {
+				t.Fatalf("board status %s: %v", m.Data, err)
+			}
 			if st.Connected == connected {
 				return
 			}
