@@ -1,7 +1,6 @@
 package hall
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,7 +44,7 @@ func TestHallClockCableMoves(t *testing.T) {
 			select {
 			case m := <-alerts:
 				var al arbiter.Alert
-				json.Unmarshal(m.Data, &al)
+				decode(t, m.Data, &al)
 				if al.Kind == arbiter.KindClockDisconnected && al.Severity == arbiter.Crit {
 					return true
 				}
@@ -85,7 +84,7 @@ func TestHallClockCableMoves(t *testing.T) {
 		select {
 		case m := <-alerts:
 			var al arbiter.Alert
-			json.Unmarshal(m.Data, &al)
+			decode(t, m.Data, &al)
 			switch al.Kind {
 			case arbiter.KindFlagFall, arbiter.KindBothFlags, arbiter.KindClockDefect, arbiter.KindIllegalMove:
 				t.Errorf("alert %s: %s", al.Kind, al.Message)
@@ -150,7 +149,7 @@ func TestHallPortAwayCatchUp(t *testing.T) {
 		select {
 		case m := <-alerts:
 			var al arbiter.Alert
-			json.Unmarshal(m.Data, &al)
+			decode(t, m.Data, &al)
 			switch al.Kind {
 			case arbiter.KindBoardDisconnected:
 			default:
