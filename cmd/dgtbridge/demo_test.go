@@ -41,13 +41,14 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// TestDemo runs "dgtbridge demo --boards 4" in-process at four times human speed (half the demo's cap, so a loaded CI machine
-// cannot starve the board goroutines into bursts the tracker cannot explain): every
-// board's first game arrives on the GAMES stream move for move as the
-// embedded game, the blind-player game on board 1 is announced move by move,
-// the public round PGN over HTTP holds the four games, the scripted
-// touch-move and illegal-move incidents reach the ALERTS stream, the live
-// feed prints moves and announcements, and cancelling stops it cleanly.
+// TestDemo runs "dgtbridge demo --boards 4" in-process at four times human
+// speed (half the demo's cap, so that a loaded CI machine cannot starve the
+// board goroutines into bursts the tracker cannot explain): every board's
+// first game arrives on the GAMES stream move for move as the embedded game,
+// the blind-player game on board 1 is announced move by move, the public
+// round PGN over HTTP holds the four games, the scripted touch-move and
+// illegal-move incidents reach the ALERTS stream, the live feed prints moves
+// and announcements, and cancelling stops it cleanly.
 func TestDemo(t *testing.T) {
 	games, err := demo.Games()
 	if err != nil {
