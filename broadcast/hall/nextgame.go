@@ -51,7 +51,7 @@ func (s *Session) nextGame(e board.SetupDetected, st *Step) {
 	s.lastClk = time.Time{}
 	st.Changed = true
 	s.adj = arbiter.New(arbiter.GameInfo{ID: info.Game.String(), White: info.White, Black: info.Black},
-		s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, Start: s.start})
+		s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: s.start})
 	s.adj.Handle(e)
 }
 

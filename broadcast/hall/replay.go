@@ -62,6 +62,9 @@ func Replay(r io.Reader, o ReplayOptions) (ReplayResult, error) {
 	}
 	so := o.Session
 	so.NewGameOnSetup = true
+	if rd.Format() != record.Hexlog {
+		so.NoTiming = true // the spacing is ours (o.Gap), not the board's
+	}
 	so.Info.Game.Board = 1
 	if so.Info.Game.Round == 0 {
 		so.Info.Game.Round = 1

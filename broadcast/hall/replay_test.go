@@ -8,6 +8,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/rules/arbiter"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
@@ -58,6 +59,13 @@ func TestReplayRealCaptures(t *testing.T) {
 			p := g.PGN()
 			if !strings.Contains(p, `[Result "`+c.result+`"]`) || !strings.Contains(p, "[%clk ") {
 				t.Errorf("PGN lacks result or clocks:\n%s", p)
+			}
+			// The recording has no timestamps: the replay's own spacing
+			// must not be read as the clock running fast or slow.
+			for _, a := range res.Alerts {
+				if a.Kind == arbiter.KindClockDefect {
+					t.Errorf("clock defect inferred from the synthetic spacing: %s", a.Message)
+				}
 			}
 		})
 	}

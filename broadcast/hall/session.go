@@ -69,6 +69,12 @@ type SessionOptions struct {
 	// connected". Default DefaultClockSilence; negative: only the board's
 	// report counts. Not watched for relayed games (Blind).
 	ClockSilence time.Duration
+	// NoTiming: message times are not wall-clock times (a replay of a raw
+	// or base64 recording, spaced by ReplayOptions.Gap), so the clock model
+	// compares readings with each other but not with the time between them
+	// (arbiter.Options.NoTiming); no clock defect is inferred from the
+	// synthetic spacing.
+	NoTiming bool
 }
 
 // Step is what one input caused, in order: payloads to publish
@@ -154,7 +160,7 @@ func (s *Session) rebuild(at time.Time) error {
 	to.IllegalStands = s.o.RuleSet.Illegal.Window == ruleset.UntilOpponentMoves
 	if s.o.Blind != nil {
 		s.adj = arbiter.New(arbiter.GameInfo{ID: s.rec.Info.Game.String(), White: s.rec.Info.White, Black: s.rec.Info.Black},
-			s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, Start: start, MidGame: len(s.rec.Moves) > 0})
+			s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: start, MidGame: len(s.rec.Moves) > 0})
 		return s.newRelay(to, start, at)
 	}
 	tr, err := board.New(to)
@@ -169,7 +175,7 @@ func (s *Session) rebuild(at time.Time) error {
 		tr.SetClockSides(rules.Black)
 	}
 	s.adj = arbiter.New(arbiter.GameInfo{ID: s.rec.Info.Game.String(), White: s.rec.Info.White, Black: s.rec.Info.Black},
-		s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, Start: start, MidGame: len(s.rec.Moves) > 0})
+		s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: start, MidGame: len(s.rec.Moves) > 0})
 	pos := start
 	t := at
 	for i, m := range s.rec.Moves {
@@ -461,7 +467,7 @@ func (s *Session) setup(e board.SetupDetected, st *Step) bool {
 	s.rec = NewRecord(s.o.Info, fen, e.At)
 	st.Changed = true
 	s.adj = arbiter.New(arbiter.GameInfo{ID: s.rec.Info.Game.String(), White: s.rec.Info.White, Black: s.rec.Info.Black},
-		s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl})
+		s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming})
 	s.adj.Handle(e)
 	return true
 }
