@@ -3,27 +3,19 @@ package hall
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/dgt/emu"
-	"github.com/nats-io/nats.go"
 )
 
 // TestHallArbiterSetsClock: an arbiter's adjust_clock command goes through
 // the board's link to the DGT 3000 as a SetNRun (White's time on the left
 // display), and nothing else is ever sent to the clock.
 func TestHallArbiterSetsClock(t *testing.T) {
-	dir := t.TempDir()
-	srv := testServer(t, filepath.Join(dir, "nats"))
-	defer srv.Shutdown()
-	g := broadcast.GameID{Event: "open2026", Round: 1, Board: 9}
-	b := newPTYBoard(t, emu.Options{Serial: "00009"})
-	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, boardFor(t, "r1-b9", g, b.Open))
-	waitConnected(t, d.h)
-	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
+	f := startHall(t, "r1-b9", broadcast.GameID{Event: "open2026", Round: 1, Board: 9}, "00009", nil)
+	b := f.b
+	arb := f.arbiter(t)
 	rep, err := arb.Request(testPrefix+".arbiter.open2026.1.9.cmd",
 		[]byte(`{"cmd":"adjust_clock","white_ms":3000000,"black_ms":2400000,"running":"none","by":"IA Test"}`), 10*time.Second)
 	if err != nil {

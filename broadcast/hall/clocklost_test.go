@@ -1,15 +1,12 @@
 package hall
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/rules/arbiter"
-	"github.com/nats-io/nats.go"
 )
 
 // TestHallClockCableMoves pulls the clock's cable on a pty board in the
@@ -21,20 +18,10 @@ import (
 func TestHallClockCableMoves(t *testing.T) {
 	game := []string{"e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "d2d4", "g8f6"}
 	const before, gap = 2, 3 // plies before the cable is pulled, plies while it is out
-	dir := t.TempDir()
-	srv := testServer(t, filepath.Join(dir, "nats"))
-	defer srv.Shutdown()
 	g := broadcast.GameID{Event: "open2026", Round: 4, Board: 7}
-	b := newPTYBoard(t, emu.Options{Serial: "00047"})
-	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, boardFor(t, "r4-b7", g, b.Open))
-	waitConnected(t, d.h)
-	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
-	alerts := make(chan *nats.Msg, 256)
-	if _, err := arb.ChanSubscribe(testPrefix+".arbiter.open2026.4.7.alert", alerts); err != nil {
-		t.Fatal(err)
-	}
-	arb.Flush()
-	moves := func() int { r, _ := d.h.Record(g); return len(r.Moves) }
+	f := startHall(t, "r4-b7", g, "00047", nil)
+	srv, b, d, moves := f.srv, f.b, f.d, f.moves
+	_, alerts := f.alerts(t)
 
 	b.e.Schedule(time.Now(), scriptFrom(t, game[:0], 500*time.Millisecond, game[:before]...))
 	waitFor(t, 30*time.Second, "the moves before the gap", func() bool { return moves() >= before })
@@ -103,20 +90,10 @@ func TestHallClockCableMoves(t *testing.T) {
 func TestHallPortAwayCatchUp(t *testing.T) {
 	game := []string{"e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "d2d4", "g8f6"}
 	const before, gap = 2, 4
-	dir := t.TempDir()
-	srv := testServer(t, filepath.Join(dir, "nats"))
-	defer srv.Shutdown()
 	g := broadcast.GameID{Event: "open2026", Round: 4, Board: 8}
-	b := newPTYBoard(t, emu.Options{Serial: "00048"})
-	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, boardFor(t, "r4-b8", g, b.Open))
-	waitConnected(t, d.h)
-	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
-	alerts := make(chan *nats.Msg, 256)
-	if _, err := arb.ChanSubscribe(testPrefix+".arbiter.open2026.4.8.alert", alerts); err != nil {
-		t.Fatal(err)
-	}
-	arb.Flush()
-	moves := func() int { r, _ := d.h.Record(g); return len(r.Moves) }
+	f := startHall(t, "r4-b8", g, "00048", nil)
+	srv, b, d, moves := f.srv, f.b, f.d, f.moves
+	_, alerts := f.alerts(t)
 
 	b.e.Schedule(time.Now(), scriptFrom(t, game[:0], 500*time.Millisecond, game[:before]...))
 	waitFor(t, 30*time.Second, "the moves before the gap", func() bool { return moves() >= before })

@@ -3,7 +3,6 @@ package hall
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +13,6 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/arbiter"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
-	"github.com/nats-io/nats.go"
 )
 
 // TestHallDeviceAlerts unplugs an emulated board (its pty closes) in the
@@ -27,22 +25,10 @@ import (
 // recorded once.
 func TestHallDeviceAlerts(t *testing.T) {
 	game := []string{"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6"}
-	dir := t.TempDir()
-	srv := testServer(t, filepath.Join(dir, "nats"))
-	defer srv.Shutdown()
 	g := broadcast.GameID{Event: "open2026", Round: 3, Board: 2}
-	b := newPTYBoard(t, emu.Options{Serial: "00032"})
-	hb := boardFor(t, "r3-b2", g, b.Open)
-	hb.Session.TimeControl = clock.MustParse("5400+30")
-	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, hb)
-	waitConnected(t, d.h)
-	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
-	alerts := make(chan *nats.Msg, 256)
-	if _, err := arb.ChanSubscribe(testPrefix+".arbiter.open2026.3.2.alert", alerts); err != nil {
-		t.Fatal(err)
-	}
-	arb.Flush()
-	moves := func() int { r, _ := d.h.Record(g); return len(r.Moves) }
+	f := startHall(t, "r3-b2", g, "00032", func(hb *Board) { hb.Session.TimeControl = clock.MustParse("5400+30") })
+	b, d, moves := f.b, f.d, f.moves
+	_, alerts := f.alerts(t)
 
 	b.e.Schedule(time.Now(), scriptFrom(t, game[:0], 800*time.Millisecond, game[:2]...))
 	waitFor(t, 30*time.Second, "two moves", func() bool { return moves() >= 2 })

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
@@ -263,4 +264,86 @@ func decode(t testing.TB, data []byte, v any) bool {
 		return false
 	}
 	return true
+}
+
+// hallFixture is one emulated board on a pseudo-terminal, read by a
+// running daemon that publishes to an in-process server.
+type hallFixture struct {
+	dir string            // the test's temporary directory: nats/ and data/
+	srv *broadcast.Server // users hall, arb and viewer
+	b   *ptyBoard
+	d   *daemon
+	g   broadcast.GameID
+}
+
+// startHall starts a server, a pty board whose emulator has serial, and a
+// daemon reading it as board id for game g (no public delay); adjust, if
+// not nil, changes the board's settings before the daemon starts. It
+// returns once the board is connected. The server shuts down after the
+// daemon and the board (t.Cleanup).
+func startHall(t testing.TB, id string, g broadcast.GameID, serial string, adjust func(*Board)) *hallFixture {
+	t.Helper()
+	f := &hallFixture{dir: t.TempDir(), g: g}
+	f.srv = testServer(t, filepath.Join(f.dir, "nats"))
+	t.Cleanup(f.srv.Shutdown)
+	f.b = newPTYBoard(t, emu.Options{Serial: serial})
+	hb := boardFor(t, id, g, f.b.Open)
+	if adjust != nil {
+		adjust(&hb)
+	}
+	f.d = startDaemon(t, filepath.Join(f.dir, "data"), f.srv.Dialer(), 0, hb)
+	waitConnected(t, f.d.h)
+	return f
+}
+
+// arbiter connects as the arbiter (with the arbiter inbox prefix).
+func (f *hallFixture) arbiter(t testing.TB) *nats.Conn {
+	t.Helper()
+	return connect(t, f.srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
+}
+
+// alerts connects as the arbiter and subscribes to the game's alert
+// subject; the subscription is in place (flushed) when it returns.
+func (f *hallFixture) alerts(t testing.TB) (*nats.Conn, chan *nats.Msg) {
+	t.Helper()
+	arb := f.arbiter(t)
+	alerts := make(chan *nats.Msg, 256)
+	if _, err := arb.ChanSubscribe(testPrefix+".arbiter."+f.g.String()+".alert", alerts); err != nil {
+		t.Fatal(err)
+	}
+	if err := arb.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return arb, alerts
+}
+
+// moves is the number of moves in the game's current record.
+func (f *hallFixture) moves() int {
+	r, _ := f.d.h.Record(f.g)
+	return len(r.Moves)
+}
+
+// resultAfter plays ucis from the start position and returns White's
+// result gesture there (kings in the centre) and the placement it leaves.
+func resultAfter(t testing.TB, ucis ...string) (emu.Script, rules.Placement) {
+	t.Helper()
+	pos := rules.Position(chess.StartPosition(chess.Standard))
+	for _, u := range ucis {
+		pos, _ = pos.Play(mustMove(t, pos, u))
+	}
+	pl := pos.Placement()
+	gesture, err := emu.ResultGesture(&pl, emu.WhiteWins, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := pl
+	for _, a := range gesture {
+		switch a.Kind {
+		case emu.Lift:
+			after.Sq[a.Square] = rules.NoPiece
+		case emu.Place:
+			after.Sq[a.Square] = a.Piece
+		}
+	}
+	return gesture, after
 }

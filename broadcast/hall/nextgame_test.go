@@ -12,9 +12,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/arbiter"
-	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
-	"github.com/nats-io/nats.go"
 )
 
 // setUpScript lifts every piece that is not where the start position wants
@@ -81,26 +79,9 @@ func TestNextGameAfterResult(t *testing.T) {
 	}
 	g1 := broadcast.GameID{Event: "demo", Round: 1, Board: 3}
 	game := script(t, scholar...)
-	pos := rules.Position(chess.StartPosition(chess.Standard))
-	for _, u := range scholar {
-		pos, _ = pos.Play(mustMove(t, pos, u))
-	}
 	// The players signal the result (kings in the centre: the tracker then
 	// waits for a set-up) and set the pieces up again.
-	pl := pos.Placement()
-	gesture, err := emu.ResultGesture(&pl, emu.WhiteWins, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	after := pl
-	for _, a := range gesture {
-		switch a.Kind {
-		case emu.Lift:
-			after.Sq[a.Square] = rules.NoPiece
-		case emu.Place:
-			after.Sq[a.Square] = a.Piece
-		}
-	}
+	gesture, after := resultAfter(t, scholar...)
 	s := game.Then(2*time.Second, gesture).Then(2*time.Second, setUpScript(after)).Then(3*time.Second, script(t, "d2d4", "d7d5"))
 
 	for _, c := range []struct {
@@ -165,37 +146,14 @@ func TestNextGameAfterResult(t *testing.T) {
 // round's game; its moves are recorded there, arbiter commands reach it
 // under its new id, and the finished game no longer takes commands.
 func TestNextGameInTheHall(t *testing.T) {
-	dir := t.TempDir()
-	srv := testServer(t, filepath.Join(dir, "nats"))
-	defer srv.Shutdown()
 	g1 := broadcast.GameID{Event: "open2026", Round: 1, Board: 1}
 	g2 := broadcast.GameID{Event: "open2026", Round: 2, Board: 1}
-	b := newPTYBoard(t, emu.Options{Serial: "00001"})
-	hb := boardFor(t, "b1", g1, b.Open)
-	hb.Session.NextGame = NextRound
-	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, hb)
-	waitConnected(t, d.h)
+	f := startHall(t, "b1", g1, "00001", func(hb *Board) { hb.Session.NextGame = NextRound })
+	dir, b, d := f.dir, f.b, f.d
 
 	// Four moves, 1-0 by the gesture, the pieces set up again, two moves.
 	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6"}
-	pos := rules.Position(chess.StartPosition(chess.Standard))
-	for _, u := range moves {
-		pos, _ = pos.Play(mustMove(t, pos, u))
-	}
-	pl := pos.Placement()
-	gesture, err := emu.ResultGesture(&pl, emu.WhiteWins, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	after := pl
-	for _, a := range gesture {
-		switch a.Kind {
-		case emu.Lift:
-			after.Sq[a.Square] = rules.NoPiece
-		case emu.Place:
-			after.Sq[a.Square] = a.Piece
-		}
-	}
+	gesture, after := resultAfter(t, moves...)
 	b.e.Schedule(time.Now(), script(t, moves...).Then(2500*time.Millisecond, gesture).
 		Then(2*time.Second, setUpScript(after)).Then(2*time.Second, script(t, "d2d4", "d7d5")))
 
@@ -211,7 +169,7 @@ func TestNextGameInTheHall(t *testing.T) {
 		t.Fatalf("finished game's record: %v %v %+v", ok, err, rec)
 	}
 
-	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
+	arb := f.arbiter(t)
 	for _, c := range []struct {
 		g  broadcast.GameID
 		ok bool

@@ -1,7 +1,6 @@
 package hall
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/arbiter"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
-	"github.com/nats-io/nats.go"
 )
 
 // TestHallPenaltyAuto: with penalties auto, Black's completed illegal move
@@ -23,22 +21,13 @@ import (
 // the clock, and the moves played afterwards (no increments any more)
 // raise no clock_defect alert.
 func TestHallPenaltyAuto(t *testing.T) {
-	dir := t.TempDir()
-	srv := testServer(t, filepath.Join(dir, "nats"))
-	defer srv.Shutdown()
 	g := broadcast.GameID{Event: "open2026", Round: 1, Board: 3}
-	b := newPTYBoard(t, emu.Options{Serial: "00003"})
-	hb := boardFor(t, "r1-b3", g, b.Open)
-	hb.Session.TimeControl = clock.MustParse("5400+30")
-	hb.Session.Penalties = arbiter.PenaltiesAuto
-	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, hb)
-	waitConnected(t, d.h)
-	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
-	alerts := make(chan *nats.Msg, 64)
-	if _, err := arb.ChanSubscribe(testPrefix+".arbiter.open2026.1.3.alert", alerts); err != nil {
-		t.Fatal(err)
-	}
-	arb.Flush()
+	f := startHall(t, "r1-b3", g, "00003", func(hb *Board) {
+		hb.Session.TimeControl = clock.MustParse("5400+30")
+		hb.Session.Penalties = arbiter.PenaltiesAuto
+	})
+	b, d := f.b, f.d
+	_, alerts := f.alerts(t)
 
 	// 1. e4 (White on the left), then Black's bishop f8-a3 through its
 	// own pawn, and Black presses: a completed illegal move.

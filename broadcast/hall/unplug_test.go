@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/rules/arbiter"
 	"github.com/nats-io/nats.go"
 )
@@ -20,19 +19,13 @@ import (
 // GAMES stream exactly once.
 func TestHallPortVanishes(t *testing.T) {
 	game := []string{"d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6", "c1g5", "f8e7"}
-	dir := t.TempDir()
-	srv := testServer(t, filepath.Join(dir, "nats"))
-	defer srv.Shutdown()
 	g := broadcast.GameID{Event: "open2026", Round: 2, Board: 5}
-	b := newPTYBoard(t, emu.Options{Serial: "00005"})
-	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, boardFor(t, "r2-b5", g, b.Open))
-	waitConnected(t, d.h)
+	f := startHall(t, "r2-b5", g, "00005", nil)
+	dir, srv, b, d := f.dir, f.srv, f.b, f.d
 
-	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
+	arb, alerts := f.alerts(t)
 	status := make(chan *nats.Msg, 64)
-	alerts := make(chan *nats.Msg, 64)
 	arb.ChanSubscribe(testPrefix+".board.r2-b5.status", status)
-	arb.ChanSubscribe(testPrefix+".arbiter.open2026.2.5.alert", alerts)
 	arb.Flush()
 
 	b.e.Schedule(time.Now(), scriptThink(t, 1500*time.Millisecond, game...))
