@@ -193,7 +193,7 @@ func (s *Session) rebuild(at time.Time) error {
 		evs := tr.Dump(t, pl)
 		evs = append(evs, tr.Finish(t)...)
 		for _, ev := range evs {
-			s.adj.Handle(deref(ev))
+			s.adj.Handle(ev)
 		}
 		if tr.Completed() != i+1 {
 			return fmt.Errorf("%w: game %s ply %d %s: the tracker did not take it", ErrReplay, s.rec.Info.Game, i+1, m.UCI)
@@ -242,7 +242,7 @@ func (s *Session) learnClockSides(ct dgt.ClockTimes, evs []board.Event, st *Step
 		return
 	}
 	for _, ev := range evs {
-		c, ok := deref(ev).(board.ClockChanged)
+		c, ok := board.Value(ev).(board.ClockChanged)
 		if !ok || c.Clock.Running == rules.NoColor {
 			continue
 		}
@@ -309,7 +309,7 @@ func (s *Session) Command(c arbiter.Command, at time.Time) (Step, error) {
 // handle applies tracker events to the record and the adjudicator.
 func (s *Session) handle(evs []board.Event, st *Step) {
 	for _, ev := range evs {
-		ev = deref(ev)
+		ev = board.Value(ev)
 		if s.over() {
 			// The game has a result: follow nothing on the board but the
 			// clock; the arbiter's set_result "*" resumes it.

@@ -268,48 +268,16 @@ func pieceName(p rules.Piece) string {
 	return p.Color.String() + " " + p.Kind.String()
 }
 
-// deref returns the value an event pointer points to: the tracker emits
-// pointers (*board.MoveCompleted), tests and replays may pass values.
+// deref returns the value form of an event: the adjudicator's own device
+// events here, the tracker's through [board.Value].
 func deref(ev board.Event) board.Event {
 	switch e := ev.(type) {
-	case *board.SetupDetected:
-		return *e
-	case *board.MoveMade:
-		return *e
-	case *board.MoveCompleted:
-		return *e
-	case *board.IllegalMove:
-		return *e
-	case *board.ClockWithoutMove:
-		return *e
-	case *board.ClockChanged:
-		return *e
-	case *board.TouchEvidence:
-		return *e
-	case *board.TurnStarted:
-		return *e
-	case *board.ResultGesture:
-		return *e
-	case *board.DisplacedPieces:
-		return *e
-	case *board.Unexplained:
-		return *e
-	case *board.Explained:
-		return *e
-	case *board.OrientationChanged:
-		return *e
-	case *board.Correction:
-		return *e
-	case *board.Ambiguous:
-		return *e
-	case *board.MoveRetracted:
-		return *e
 	case *DeviceLost:
 		return *e
 	case *DeviceBack:
 		return *e
 	}
-	return ev
+	return board.Value(ev)
 }
 
 // newAlert builds an alert with a deterministic id and remembers it.
