@@ -93,7 +93,8 @@ func (s *script) do(actions ...string) {
 			s.add(s.tr.Squares(s.now, []SquareChange{{Square: s.sq(a[1:]), Piece: rules.NoPiece}}))
 		case a[0] == '+':
 			s.now = s.now.Add(s.step)
-			name, pc := a[1:], rules.NoPiece
+			name := a[1:]
+			var pc rules.Piece
 			if i := strings.IndexByte(name, '='); i >= 0 {
 				k, ok := rules.KindFromLetter(name[i+1])
 				if !ok {

@@ -201,7 +201,7 @@ func TestHTTPServesDelayedCopy(t *testing.T) {
 		t.Errorf("public PGN served before the delay: %d", c)
 	}
 	waitFor(t, "public PGN", 5*time.Second, func() bool { return status() == 200 })
-	if early := start.Add(delay).Sub(time.Now()); early > 0 {
+	if early := time.Until(start.Add(delay)); early > 0 {
 		t.Errorf("public PGN appeared %v early", early)
 	}
 }

@@ -262,7 +262,7 @@ func TestRestartDuringDelay(t *testing.T) {
 		if err != nil {
 			t.Fatalf("public copy lost: %v", err)
 		}
-		if early := start.Add(delay).Sub(time.Now()); early > 0 {
+		if early := time.Until(start.Add(delay)); early > 0 {
 			t.Errorf("%s published %v early", m.Subject, early)
 		}
 	}

@@ -63,39 +63,37 @@ func (d *Decoder) advance(n int) {
 // [DecodeClockTimes] it is the fast path. The frame's Data is valid until
 // the next call to the decoder. Errors are as for [Decoder.Next].
 func (d *Decoder) NextFrame() (Frame, error) {
-	for {
-		p := d.buf[d.r:]
-		i := 0
-		for i < len(p) && p[i] < 0x80 {
-			i++
-		}
-		if i > 0 {
-			at := d.off
-			d.advance(i)
-			if !d.discarding {
-				return Frame{}, &FrameError{Offset: at, Skipped: i, Reason: ErrGarbage}
-			}
-			p = p[i:]
-		}
-		if len(p) == 0 {
-			return Frame{}, ErrNeedMore
-		}
-		d.discarding = false
-		f, n, err := cutFrame(d.mode, p)
-		if errors.Is(err, ErrNeedMore) {
-			return Frame{}, err
-		}
-		at := d.off
-		d.advance(n)
-		if err != nil {
-			fe := err.(*FrameError)
-			fe.Offset = at
-			d.discarding = fe.Reason == ErrUnknownMessage || fe.Reason == ErrLength
-			return Frame{}, fe
-		}
-		f.Offset = at
-		return f, nil
+	p := d.buf[d.r:]
+	i := 0
+	for i < len(p) && p[i] < 0x80 {
+		i++
 	}
+	if i > 0 {
+		at := d.off
+		d.advance(i)
+		if !d.discarding {
+			return Frame{}, &FrameError{Offset: at, Skipped: i, Reason: ErrGarbage}
+		}
+		p = p[i:]
+	}
+	if len(p) == 0 {
+		return Frame{}, ErrNeedMore
+	}
+	d.discarding = false
+	f, n, err := cutFrame(d.mode, p)
+	if errors.Is(err, ErrNeedMore) {
+		return Frame{}, err
+	}
+	at := d.off
+	d.advance(n)
+	if err != nil {
+		fe := err.(*FrameError)
+		fe.Offset = at
+		d.discarding = fe.Reason == ErrUnknownMessage || fe.Reason == ErrLength
+		return Frame{}, fe
+	}
+	f.Offset = at
+	return f, nil
 }
 
 // Next returns the next message, ErrNeedMore when the buffered bytes hold

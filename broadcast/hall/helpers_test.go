@@ -135,23 +135,6 @@ type daemon struct {
 	done   chan error
 }
 
-// switchable dials whichever server is current (restart tests).
-type switchable struct {
-	mu  sync.Mutex
-	srv *broadcast.Server
-}
-
-func (d *switchable) set(s *broadcast.Server) { d.mu.Lock(); d.srv = s; d.mu.Unlock() }
-func (d *switchable) dial(context.Context) (*nats.Conn, error) {
-	d.mu.Lock()
-	s := d.srv
-	d.mu.Unlock()
-	if s == nil {
-		return nil, errors.New("test: no server")
-	}
-	return s.Connect()
-}
-
 func boardFor(t testing.TB, id string, g broadcast.GameID, open link.Opener) Board {
 	rs, err := ruleset.Lookup(ruleset.FIDE2018Standard)
 	if err != nil {

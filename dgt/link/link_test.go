@@ -69,15 +69,14 @@ func (p *pipeBoard) Close() {
 // mirror rebuilds the board from a link's events: dumps replace it, field
 // updates change one field.
 type mirror struct {
-	fields     [dgt.NumFields]dgt.PieceCode
-	dumps      int
-	connected  []link.Connected
-	disconn    []link.Disconnected
-	clockMsgs  int
-	lastClock  dgt.ClockTimes
-	fieldMsgs  int
-	resyncs    int
-	afterDumps int // field updates since the last dump
+	fields    [dgt.NumFields]dgt.PieceCode
+	dumps     int
+	connected []link.Connected
+	disconn   []link.Disconnected
+	clockMsgs int
+	lastClock dgt.ClockTimes
+	fieldMsgs int
+	resyncs   int
 }
 
 func (m *mirror) apply(ev link.Event) {

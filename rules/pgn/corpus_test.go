@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -33,7 +32,11 @@ var corpus struct {
 func corpusDir(tb testing.TB) string {
 	tb.Helper()
 	corpus.once.Do(func() {
-		goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+		goBin, err := exec.LookPath("go") // go test puts its own GOROOT/bin first on PATH
+		if err != nil {
+			corpus.err = "go is not on PATH: " + err.Error()
+			return
+		}
 		cmd := exec.Command(goBin, "mod", "download", "-json", corpusModule)
 		cmd.Dir = tb.TempDir() // outside any module
 		out, err := cmd.Output()

@@ -78,7 +78,8 @@ func find(s int, mask uint64, dirs [4][2]int) uint64 {
 	used := make([]uint64, 1<<n)
 	epoch := make([]int, 1<<n)
 	for try := 1; ; try++ {
-		m := rnd() & rnd() & rnd()
+		a, b, c := rnd(), rnd(), rnd()
+		m := a & b & c
 		if bits.OnesCount64((mask*m)>>56) < 6 {
 			continue
 		}
