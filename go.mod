@@ -3,29 +3,32 @@ module github.com/dgtbridge/dgtbridge
 go 1.26.0
 
 require (
-	github.com/antithesishq/antithesis-sdk-go v0.8.0-default-no-op
-	github.com/fsnotify/fsnotify v1.9.0
 	github.com/go-viper/mapstructure/v2 v2.4.0
-	github.com/google/go-tpm v0.9.8
-	github.com/klauspost/compress v1.20.3
-	github.com/minio/highwayhash v1.0.4
-	github.com/nats-io/jwt/v2 v2.8.2
 	github.com/nats-io/nats-server/v2 v2.15.2
 	github.com/nats-io/nats.go v1.55.0
-	github.com/nats-io/nkeys v0.4.16
-	github.com/nats-io/nuid v1.0.1
-	github.com/pelletier/go-toml/v2 v2.2.4
-	github.com/sagikazarmark/locafero v0.11.0
-	github.com/sourcegraph/conc v0.3.1-0.20240121214520-5f936abd7ae8
-	github.com/spf13/afero v1.15.0
-	github.com/spf13/cast v1.10.0
-	github.com/spf13/pflag v1.0.10
 	github.com/spf13/viper v1.21.0
-	github.com/subosito/gotenv v1.6.0
 	go.bug.st/serial v1.8.0
-	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/crypto v0.58.0
 	golang.org/x/sys v0.49.0
-	golang.org/x/text v0.43.0
-	golang.org/x/time v0.16.0
+)
+
+require (
+	github.com/antithesishq/antithesis-sdk-go v0.8.0-default-no-op // indirect
+	github.com/fsnotify/fsnotify v1.9.0 // indirect
+	github.com/google/go-tpm v0.9.8 // indirect
+	github.com/klauspost/compress v1.20.3 // indirect
+	github.com/minio/highwayhash v1.0.4 // indirect
+	github.com/nats-io/jwt/v2 v2.8.2 // indirect
+	github.com/nats-io/nkeys v0.4.16 // indirect
+	github.com/nats-io/nuid v1.0.1 // indirect
+	github.com/pelletier/go-toml/v2 v2.2.4 // indirect
+	github.com/sagikazarmark/locafero v0.11.0 // indirect
+	github.com/sourcegraph/conc v0.3.1-0.20240121214520-5f936abd7ae8 // indirect
+	github.com/spf13/afero v1.15.0 // indirect
+	github.com/spf13/cast v1.10.0 // indirect
+	github.com/spf13/pflag v1.0.10 // indirect
+	github.com/subosito/gotenv v1.6.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.4 // indirect
+	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/time v0.16.0 // indirect
 )
