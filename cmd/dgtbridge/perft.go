@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
@@ -65,35 +68,63 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // perftRoot counts the leaves of the legal move tree of depth below pos,
 // one root move at a time in the order of their UCI (ICCS) text, handing
-// each root move's count to each. It checks ctx between root moves, so
-// that Ctrl-C stops a deep count: main's signal context replaces the
+// each root move's count to each in that order. The root moves' subtrees
+// are counted in parallel, one worker per available core (the engines'
+// positions are immutable values, safe to read from several goroutines).
+// It checks ctx before handing on each root move's count, and then no
+// worker starts another root move, so that Ctrl-C stops a deep count
+// within one root move's subtree: main's signal context replaces the
 // default exit on SIGINT.
 func perftRoot(ctx context.Context, pos perftPos, depth int, each func(move string, nodes uint64)) (uint64, error) {
 	type root struct {
 		uci   string
-		child rules.Position
+		child perftPos
+		nodes uint64
+		done  chan struct{}
 	}
-	var roots []root
+	var roots []*root
 	for _, m := range pos.LegalMoves(nil) {
 		child, err := pos.Play(m)
 		if err != nil {
 			return 0, fmt.Errorf("perft: legal move %s does not play: %w", pos.UCI(m), err)
 		}
-		roots = append(roots, root{pos.UCI(m), child})
+		c, ok := child.(perftPos)
+		if !ok {
+			return 0, fmt.Errorf("perft: %T has no leaf count", child)
+		}
+		roots = append(roots, &root{uci: pos.UCI(m), child: c, done: make(chan struct{})})
 	}
-	slices.SortFunc(roots, func(a, b root) int { return strings.Compare(a.uci, b.uci) })
+	slices.SortFunc(roots, func(a, b *root) int { return strings.Compare(a.uci, b.uci) })
+	var next atomic.Int64
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer stop.Store(true)
+	for range min(runtime.GOMAXPROCS(0), len(roots)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1) - 1; i < int64(len(roots)); i = next.Add(1) - 1 {
+				r := roots[i]
+				if !stop.Load() {
+					r.nodes = r.child.Perft(depth - 1)
+				}
+				close(r.done)
+			}
+		}()
+	}
 	var total uint64
 	for _, r := range roots {
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
-		child, ok := r.child.(perftPos)
-		if !ok {
-			return 0, fmt.Errorf("perft: %T has no leaf count", r.child)
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return 0, ctx.Err()
 		}
-		n := child.Perft(depth - 1)
-		each(r.uci, n)
-		total += n
+		each(r.uci, r.nodes)
+		total += r.nodes
 	}
 	return total, ctx.Err()
 }

@@ -146,6 +146,13 @@ func TestDifferentialFSF(t *testing.T) {
 	if len(positions) < 300 {
 		t.Fatalf("only %d positions", len(positions))
 	}
+	// Random placements with every piece on a point a game can bring it
+	// to: full of checks, pins, screens and horse legs.
+	for len(positions) < 700 {
+		if p := randomPlacement(r, 6+r.IntN(20)); reachable(p) {
+			positions = append(positions, p)
+		}
+	}
 	checks := 0
 	for i, p := range positions {
 		if p.InCheck() {
@@ -176,7 +183,7 @@ func TestDifferentialFSF(t *testing.T) {
 			t.Errorf("%s: FSF has %d root moves, ours %d", p.FEN(), len(want), len(p.Divide(1)))
 		}
 	}
-	if checks < 10 {
+	if checks < 50 {
 		t.Errorf("only %d of the %d positions are checks: the sample is too tame", checks, len(positions))
 	}
 	t.Logf("%d positions (%d in check) agree with Fairy-Stockfish", len(positions), checks)
@@ -193,4 +200,35 @@ func TestFSFToICCS(t *testing.T) {
 			t.Errorf("fsfToICCS(%q) = %q, want an error", bad, got)
 		}
 	}
+}
+
+// reachable reports whether every piece of p stands on a point a game can
+// bring it to: advisors on the palace's five points, elephants on their
+// seven, soldiers not behind their start rank nor beside it before the
+// river.
+func reachable(p *Position) bool {
+	for s, x := range p.board {
+		if x == 0 {
+			continue
+		}
+		c, f, r := colorOf(x), fileOf(s), rankOf(s)
+		if c == 1 {
+			r = nRanks - 1 - r
+		}
+		switch x & kindMask {
+		case advisor:
+			if !inPalace(c, s) || (f+r)%2 != 1 {
+				return false
+			}
+		case elephant:
+			if !ownHalf(c, s) || r%2 != 0 || f%2 != 0 || (r/2+f/2)%2 != 1 {
+				return false
+			}
+		case soldier:
+			if r < 3 || r <= 4 && f%2 != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -47,9 +47,14 @@
 //
 // # Speed
 //
-// A 90-point mailbox with precomputed step tables; legality by playing
-// each pseudo-legal move on a scratch board and testing the own general.
-// [Position.Perft] counts several million nodes per second on one core;
+// A 90-point mailbox with precomputed step tables and a bitset of each
+// side's points. Legality uses a guard computed once per position (the
+// pieces pinned to the own general by a chariot, the flying general, a
+// cannon's screens or a horse leg, and the points where a piece would
+// become a cannon's screen): outside check only the general's moves and
+// the moves the guard names are tested by playing them. [Position.Perft]
+// counts the last ply without listing it, about 150 M nodes per second on
+// one core of the development machine (Fairy-Stockfish 11.1: about 16);
 // LegalMoves into a slice with capacity 128 does not allocate.
 //
 // The package has no goroutines, reads no configuration and logs nothing.

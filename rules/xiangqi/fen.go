@@ -88,6 +88,7 @@ func NewPositionOptions(fen string, opts Options) (*Position, error) {
 			}
 			s := point(file, r)
 			p.board[s] = x
+			p.occ[colorOf(x)].set(s)
 			if x&kindMask == general {
 				c := colorOf(x)
 				if p.gen[c] >= 0 {

@@ -17,11 +17,11 @@ func (p *Position) Perft(depth int) uint64 {
 }
 
 func (p *Position) perft(depth int, stack []Position) uint64 {
+	if depth == 1 {
+		return uint64(p.countLegal())
+	}
 	var l moveList
 	p.genLegal(&l)
-	if depth == 1 {
-		return uint64(l.n)
-	}
 	var n uint64
 	q := &stack[0]
 	for i := 0; i < l.n; i++ {

@@ -7,7 +7,8 @@ import "github.com/dgtbridge/dgtbridge/rules"
 // concurrent use by readers. It implements [rules.Position].
 type Position struct {
 	board [nPoints]uint8
-	gen   [2]int8 // the generals' points, Red (White) first
+	occ   [2]bitset // the points of each side's pieces
+	gen   [2]int8   // the generals' points, Red (White) first
 	turn  rules.Color
 	half  int32 // plies since the last capture (Art. 12)
 	full  int32
@@ -162,8 +163,12 @@ func (p *Position) doMove(m mv) {
 	x := p.board[m.from]
 	y := p.board[m.to]
 	p.hash ^= zPiece[x][m.from] ^ zPiece[x][m.to] ^ zSide
+	us := p.turn
+	p.occ[us].clear(int(m.from))
+	p.occ[us].set(int(m.to))
 	if y != 0 {
 		p.hash ^= zPiece[y][m.to]
+		p.occ[us^1].clear(int(m.to))
 		p.half = 0
 	} else {
 		p.half++
