@@ -18,27 +18,43 @@
 // # The physical model
 //
 // Squares change by [Action]s: Lift, Place, PlaceMagic, and the clock's
-// Press and Pause. The scanner visits field i of the board at i/64 of
-// every scan period (default 220 ms, §2.11), so the changes of a move are
-// reported in field order when the hand is faster than a scan
-// (destination before origin), a slow slide is reported square by square,
-// and a captured piece's removal can go unseen if it is replaced within
-// one scan. Flicker (Options.Flicker) misreads one occupied square as
+// Press and Pause. The scanner visits the fields one by one as [Scan]
+// says: field f at f/64 of every scan period (default 220 ms;
+// [DrawScan] gives a real board's 200–250 ms), starting at the board's own
+// phase after power-up (§2.11). So the changes of a move are reported in
+// field order when the hand is faster than a scan (destination before
+// origin), a slide is reported on the squares the scan happens to catch,
+// and a piece lifted and put back between two visits of its square is
+// never reported. Flicker (Options.Flicker) misreads one occupied square as
 // empty for one scan. Every change the scanner sees is also written to the
 // board's EEPROM event memory (§2.9), which bus mode reads.
 //
-// [Expand] and [Physical.Script] turn a chess move into timed lifts and
-// placements in a handling [Style] (clean, slow slide, capture first,
-// destination first; castling king or rook first); [GameScript] plays a
-// whole game with think times and clock presses; [ResultGesture] puts both
-// kings in the centre (the DGT result signal, §5.3).
+// # Hands
+//
+// [Hands] are the players' habits, seeded and reproducible: the lever
+// pressed 80–300 ms after the piece is released (often before the scan
+// has reported it), fast replies, slides, invisible adjustments between
+// two scans, captures in every order, both hands at once, castling king or
+// rook first, a promotion piece fetched seconds later, the king held in
+// the hand during Chess960 castling. [Game] puts a game, a board and hands
+// together: [Play] plays it in simulated time and returns every message
+// the host hears, stamped with its arrival over the 9600-baud line, and
+// what the hands did per ply ([Ply]); [Game.Plan] returns the script to
+// serve the same game in real time. The Game doc comment shows both uses.
+//
+// The older [Expand], [Physical.Script] and [GameScript] build scripts in
+// fixed handling [Style]s (clean, slow slide, capture first, destination
+// first; castling king or rook first), for tests that need one exact
+// sequence; [ResultGesture] puts both kings in the centre (the DGT result
+// signal, §5.3).
 //
 // # What is not modelled
 //
 // The EEPROM's overwriting of a repeatedly changed piece and its
 // begin-position tags (§2.9); the XL's 7-segment display contents; the
 // 10-byte input buffer; Revelation II LEDs and draughts commands (ignored);
-// throughput limits of single-board links (a pty is as fast as memory).
+// throughput limits of single-board links in [Run] (a pty is as fast as
+// memory; [Play] stamps messages with their 9600-baud arrival).
 //
 // # Encoding
 //

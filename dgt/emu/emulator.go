@@ -72,7 +72,7 @@ func New(opts Options, start time.Time) *Emulator {
 	opts = opts.withDefaults()
 	e := &Emulator{
 		opts:    opts,
-		s:       newSensors(start, opts.ScanPeriod, opts.Flicker, opts.Seed),
+		s:       newSensors(start, opts.Scan(), opts.Flicker, opts.Seed),
 		c:       newClock(opts.Clock),
 		ee:      newEEPROM(),
 		now:     start,

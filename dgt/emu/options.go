@@ -38,7 +38,12 @@ type Options struct {
 	// (§3.3: "normally within 1–2 s"); default 150 ms.
 	AckDelay time.Duration
 	// ScanPeriod is the time of one sensor scan (§2.11); default 220 ms.
+	// [DrawScan] gives a real board's spread (200–250 ms).
 	ScanPeriod time.Duration
+	// ScanPhase is when, after power-up, the first scan starts (taken
+	// modulo ScanPeriod); default 0. Boards powered up together scan at
+	// different phases in real life: see [DrawScan].
+	ScanPhase time.Duration
 	// Flicker is the probability, per scan, that one sensor misreads an
 	// occupied square as empty for one scan; default 0.
 	Flicker float64
@@ -93,10 +98,24 @@ func (o Options) withDefaults() Options {
 	if o.ScanPeriod <= 0 {
 		o.ScanPeriod = DefaultScanPeriod
 	}
+	o.ScanPhase = o.Scan().Phase
 	if o.BatteryPercent == 0 {
 		o.BatteryPercent = 100
 	}
 	return o
+}
+
+// Scan returns the board's scan timing (defaults filled in).
+func (o Options) Scan() Scan {
+	p := o.ScanPeriod
+	if p <= 0 {
+		p = DefaultScanPeriod
+	}
+	ph := o.ScanPhase % p
+	if ph < 0 {
+		ph += p
+	}
+	return Scan{Period: p, Phase: ph}
 }
 
 // StartPlacement returns the standard chess start position.

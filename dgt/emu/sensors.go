@@ -14,15 +14,15 @@ const (
 )
 
 // sensors is the physical board: what stands on each field, and what the
-// scanner last saw there. The scanner visits field i at scanStart +
-// i*period/64 in every scan, so a change is only noticed when its field is
-// visited, and the changes of one move come out in field order, not in
-// the order the hand made them (§2.11). Pure: time is passed in.
+// scanner last saw there. The scanner visits the fields as [Scan] says, so
+// a change is only noticed when its field is visited, and the changes of
+// one move come out in field order, not in the order the hand made them
+// (§2.11). Pure: time is passed in.
 type sensors struct {
 	phys   [dgt.NumFields]dgt.PieceCode // what stands on the board
 	seen   [dgt.NumFields]dgt.PieceCode // what the scanner last reported
 	period time.Duration
-	epoch  time.Time // start of scan number 0
+	epoch  time.Time // start of scan number 0 (power-up + phase)
 	next   int64     // index of the next visit: scan next/64, field next%64
 
 	flicker     float64 // probability per scan of one flickering field
@@ -38,20 +38,22 @@ type change struct {
 	code  dgt.PieceCode
 }
 
-func newSensors(start time.Time, period time.Duration, flicker float64, seed uint64) *sensors {
+func newSensors(start time.Time, sc Scan, flicker float64, seed uint64) *sensors {
+	period := sc.Period
 	if period <= 0 {
 		period = DefaultScanPeriod
 	}
 	return &sensors{
 		period:    period,
-		epoch:     start,
+		epoch:     start.Add(sc.Phase % period),
 		flicker:   flicker,
 		rng:       rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		flickerSq: -1,
 	}
 }
 
-// visitTime returns the time of visit number n.
+// visitTime returns the time of visit number n (the same arithmetic as
+// [Scan.Visit]).
 func (s *sensors) visitTime(n int64) time.Time {
 	scan := n / dgt.NumFields
 	f := n % dgt.NumFields
