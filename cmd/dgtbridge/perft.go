@@ -30,8 +30,8 @@ type perftPos interface {
 // with its subtree count.
 func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("perft", "--variant V [--fen FEN] --depth D",
-		"Print the number of leaf nodes of the legal move tree (a check of the rules engine).\nVariants: chess, chess960, crazyhouse, xiangqi.", stderr)
-	variant := fs.String("variant", "chess", "rule set: chess, chess960, crazyhouse, xiangqi")
+		"Print the number of leaf nodes of the legal move tree (a check of the rules engine).\nVariants: chess, chess960, crazyhouse, team-drop, xiangqi.", stderr)
+	variant := fs.String("variant", "chess", "rule set: chess, chess960, crazyhouse, team-drop, xiangqi")
 	fen := fs.String("fen", "", "start position (default: the variant's start position)")
 	depth := fs.Int("depth", 0, "depth in plies (1 or more)")
 	divide := fs.Bool("divide", false, "also print the count below each root move")
@@ -144,8 +144,8 @@ func perftPosition(variant, fen string) (perftPos, error) {
 		return pos, nil
 	}
 	v, err := chess.ParseVariant(variant)
-	if err != nil || v == chess.TeamDrop {
-		return nil, usageError{fmt.Errorf("perft: unknown variant %q (want chess, chess960, crazyhouse or xiangqi)", variant)}
+	if err != nil {
+		return nil, usageError{fmt.Errorf("perft: unknown variant %q (want chess, chess960, crazyhouse, team-drop or xiangqi)", variant)}
 	}
 	if fen == "" {
 		fen = v.StartFEN()

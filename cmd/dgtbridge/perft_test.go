@@ -19,6 +19,10 @@ func TestPerftCommand(t *testing.T) {
 		{"chess960 d3", []string{"--variant", "chess960", "--fen", "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", "--depth", "3"}, "12189"},
 		{"chess960 start d2", []string{"--variant", "chess960", "--depth", "2"}, "400"},
 		{"crazyhouse d2", []string{"--variant", "crazyhouse", "--fen", "2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1", "--depth", "2"}, "3083"},
+		// Fairy-Stockfish 11.1 with the teamdrop definition of
+		// rules/chess/teamdrop_fsf_test.go gives the same counts.
+		{"team-drop d3", []string{"--variant", "team-drop", "--fen", "2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1", "--depth", "3"}, "69907"},
+		{"team-drop pockets d3", []string{"--variant", "team-drop", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1", "--depth", "3"}, "86008"},
 		{"divide", []string{"--depth", "2", "--divide"}, "400"},
 		{"xiangqi start d3", []string{"--variant", "xiangqi", "--depth", "3"}, "79666"},
 		{"xiangqi cpw pos-4 d3", []string{"--variant", "xiangqi", "--fen", "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1", "--depth", "3"}, "9850"},

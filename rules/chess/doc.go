@@ -29,7 +29,7 @@
 // O-O/O-O-O also in Chess960, drops "N@f3" and "P@e4" (BPGN); UCI e2e4,
 // e7e8q, N@f3, castling e1g1 in standard chess and e1h1 in Chess960. The
 // team variant's removal of a pawn from the last rank is a move with
-// [rules.FlagRemove], written "x@e1". ParseMove accepts SAN, UCI and long
+// [rules.FlagRemove], written "-e1". ParseMove accepts SAN, UCI and long
 // algebraic with the usual liberties; see [Position.ParseMove].
 //
 // Illegal moves give a [*rules.IllegalMoveError] whose Reason is precise

@@ -57,7 +57,7 @@ func FuzzParseMove(f *testing.F) {
 		mustPos(f, Crazyhouse, "2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1"),
 		mustPos(f, TeamDrop, "P3k3/8/8/8/8/8/8/4K3[N] b - - 0 1"),
 	}
-	for _, s := range []string{"e4", "Nf3", "O-O", "0-0-0", "e1g1", "e1h1", "a8=Q", "exd6e.p.", "N@f3", "@e4", "x@a8", "Qa1b2", "", "@", "x@", "e9e4", "Zz", "e7e8=K"} {
+	for _, s := range []string{"e4", "Nf3", "O-O", "0-0-0", "e1g1", "e1h1", "a8=Q", "exd6e.p.", "N@f3", "@e4", "x@a8", "-a8", "-", "Qa1b2", "", "@", "x@", "e9e4", "Zz", "e7e8=K"} {
 		f.Add(uint8(0), s)
 	}
 	f.Fuzz(func(t *testing.T, i uint8, s string) {

@@ -30,6 +30,7 @@ func (p *Position) doMove(m move) {
 		p.half = 0
 		p.remove(from)
 		p.promoted &^= sqBB(from)
+		p.clearRookRight(them, from)
 	default:
 		x := p.board[from]
 		k := int(x & 7)

@@ -268,9 +268,12 @@ func (p *Position) dropTargets(us, k int, occ bitboard) bitboard {
 	t := ^occ
 	if k == pawn {
 		t &^= rank1 | rank8
+		if mask := p.opts.PawnDropRanks; mask != 0 {
+			t &= pawnDropSquares(us, mask)
+		}
 	}
 	if p.opts.NoDropOnLastRank {
-		if us == white {
+		if us == white || p.opts.AbsoluteLastRank {
 			t &^= rank8
 		} else {
 			t &^= rank1

@@ -34,15 +34,15 @@ func sqName(s int) string { return rules.Chess8x8.Name(rules.Square(s)) }
 // two-square step (e1g1) otherwise (when a FEN gave a non-960 variant an
 // unusual castling set-up, king not on e1/e8 or rook not in the corner,
 // king-takes-rook is used there too, because the other form would be
-// ambiguous). The team variant's removal of a pawn is
-// written x@e1.
+// ambiguous). The team variant's removal of a pawn (or a confiscation,
+// see [Position.Lift]) is written -e1 (specs/interfaces.md §3.2).
 func (p *Position) UCI(m rules.Move) string {
 	m = p.normalize(m)
 	switch {
 	case m.Drop != rules.NoKind:
 		return string(m.Drop.Letter()) + "@" + sqName(int(m.To))
 	case m.Flags&rules.FlagRemove != 0:
-		return "x@" + sqName(int(m.From))
+		return "-" + sqName(int(m.From))
 	case m.Flags&rules.FlagCastle != 0 && !p.opts.Chess960 && fileOf(int(m.From)) == 4 && (fileOf(int(m.To)) == 0 || fileOf(int(m.To)) == 7):
 		kdst, _ := castleTargets(int(p.turn), castleSide(int(m.From), int(m.To)))
 		return sqName(int(m.From)) + sqName(kdst)
@@ -57,7 +57,7 @@ func (p *Position) UCI(m rules.Move) string {
 // SAN implements rules.Position: exact SAN with disambiguation by file,
 // then rank, then both; "+" and "#"; "=Q"; O-O and O-O-O (also in
 // Chess960); drops "N@f3" and "P@e4" (BPGN); the team variant's removal of
-// a pawn "x@e1". For a move that is not legal it returns the UCI text.
+// a pawn "-e1". For a move that is not legal it returns the UCI text.
 func (p *Position) SAN(m rules.Move) string {
 	em, ok := p.find(m)
 	if !ok {
@@ -80,7 +80,7 @@ func (p *Position) san(em move) string {
 		b = append(b, rules.Kind(em.kind()).Letter(), '@')
 		b = append(b, sqName(em.to())...)
 	case mRemove:
-		b = append(b, "x@"...)
+		b = append(b, '-')
 		b = append(b, sqName(em.from())...)
 	default:
 		from, to := em.from(), em.to()
@@ -171,6 +171,10 @@ func (p *Position) ParseMove(s string) (rules.Move, error) {
 	case "O-O-O", "OOO":
 		return p.parseCastle(orig, aSide)
 	}
+	// Removals: -e8 (and the older x@e8).
+	if len(s) == 3 && s[0] == '-' {
+		return p.parseRemoval(s[1:], bad, illegal)
+	}
 	// Drops and removals.
 	if i := strings.IndexByte(s, '@'); i >= 0 {
 		to, err := rules.Chess8x8.ParseSquare(s[i+1:])
@@ -178,11 +182,7 @@ func (p *Position) ParseMove(s string) (rules.Move, error) {
 			return bad("bad drop")
 		}
 		if i == 1 && (s[0] == 'x' || s[0] == 'X') {
-			m := rules.Move{From: to, To: rules.NoSquare, Flags: rules.FlagRemove}
-			if em, ok := p.find(m); ok {
-				return p.toRules(em), nil
-			}
-			return illegal(m)
+			return p.parseRemoval(s[i+1:], bad, illegal)
 		}
 		k := rules.Pawn
 		if i == 1 {
@@ -226,6 +226,19 @@ func (p *Position) ParseMove(s string) (rules.Move, error) {
 		return illegal(p.normalize(m))
 	}
 	return p.parseSAN(orig, s, promo)
+}
+
+// parseRemoval reads the square of a removal move (-e8).
+func (p *Position) parseRemoval(sq string, bad func(string) (rules.Move, error), illegal func(rules.Move) (rules.Move, error)) (rules.Move, error) {
+	from, err := rules.Chess8x8.ParseSquare(sq)
+	if err != nil {
+		return bad("bad removal square")
+	}
+	m := rules.Move{From: from, To: rules.NoSquare, Flags: rules.FlagRemove}
+	if em, ok := p.find(m); ok {
+		return p.toRules(em), nil
+	}
+	return illegal(m)
 }
 
 // stripSeparators drops the capture and move signs "x", ":" and "-".

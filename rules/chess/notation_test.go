@@ -43,7 +43,8 @@ func TestSAN(t *testing.T) {
 		{"pawn drop", Crazyhouse, "4k3/8/8/8/8/8/8/4K3[Np] b - - 0 1", "P@e4", "P@e4"},
 		{"capture of promoted piece", Crazyhouse, "4k3/1Q~6/8/8/4b3/8/Kpp5/8/ b - -", "e4b7", "Bxb7"},
 		{"team drop: no promotion", TeamDrop, "4k3/P7/8/8/8/8/8/4K3[] w - - 0 1", "a7a8", "a8"},
-		{"team drop: removal", TeamDrop, "P3k3/8/8/8/8/8/8/4K3[] b - - 0 1", "x@a8", "x@a8"},
+		{"team drop: removal", TeamDrop, "P3k3/8/8/8/8/8/8/4K3[] b - - 0 1", "-a8", "-a8"},
+		{"team drop: removal, older x@ form", TeamDrop, "P3k3/8/8/8/8/8/8/4K3[] b - - 0 1", "x@a8", "-a8"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -276,10 +276,10 @@ func TestTeamDrop(t *testing.T) {
 		}
 		p = playAll(t, p, "a8")
 		got := uciList(p)
-		if len(got) != 1 || !got["x@a8"] {
+		if len(got) != 1 || !got["-a8"] {
 			t.Fatalf("black must remove the pawn, got %v", got)
 		}
-		p = playAll(t, p, "x@a8")
+		p = playAll(t, p, "-a8")
 		if p.FEN() != "4k3/8/8/8/8/8/8/4K3[] w - - 0 2" {
 			t.Errorf("after removal %s", p.FEN())
 		}
@@ -287,21 +287,21 @@ func TestTeamDrop(t *testing.T) {
 	t.Run("capture also removes", func(t *testing.T) {
 		p := mustPos(t, TeamDrop, "Pr2k3/8/8/8/8/8/8/4K3[] b - - 0 1")
 		got := uciList(p)
-		if len(got) != 2 || !got["x@a8"] || !got["b8a8"] {
+		if len(got) != 2 || !got["-a8"] || !got["b8a8"] {
 			t.Fatalf("want removal or Rxa8, got %v", got)
 		}
 	})
 	t.Run("in check: defend first (R6.3)", func(t *testing.T) {
 		p := playAll(t, mustPos(t, TeamDrop, "4k3/3P4/8/8/B7/8/8/4K3[] w - - 0 1"), "d8")
 		got := uciList(p)
-		if !p.InCheck() || got["x@d8"] || !got["e8d8"] || !got["e8f7"] {
+		if !p.InCheck() || got["-d8"] || !got["e8d8"] || !got["e8f7"] {
 			t.Fatalf("evasions expected, got %v", got)
 		}
 	})
 	t.Run("removal illegal: obligation waits (R6.5)", func(t *testing.T) {
 		p := mustPos(t, TeamDrop, "R2Pk3/8/8/8/8/8/8/4K3[] b - - 0 1")
 		got := uciList(p)
-		if got["x@d8"] || got["e8d8"] || !got["e8f7"] {
+		if got["-d8"] || got["e8d8"] || !got["e8f7"] {
 			t.Fatalf("got %v", got)
 		}
 	})

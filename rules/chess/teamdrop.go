@@ -1,5 +1,12 @@
 package chess
 
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+)
+
 // The removal obligation of the team drop variant (A6, spec §2.6): a pawn
 // that reached the last rank stays a pawn, and on the next move its
 // opponent must take it off the board, either by lifting it (a removal
@@ -70,4 +77,58 @@ func (p *Position) CheckmateAnyDrop() bool {
 	var ml moveList
 	q.genLegal(&ml)
 	return ml.n == 0
+}
+
+// pawnDropSquares returns the squares of the ranks in mask (bit r-1 for
+// rank r counted from colour us's side).
+func pawnDropSquares(us int, mask uint8) bitboard {
+	var b bitboard
+	for r := 0; r < 8; r++ {
+		if mask&(1<<r) == 0 {
+			continue
+		}
+		abs := r
+		if us == black {
+			abs = 7 - r
+		}
+		b |= rank1 << uint(8*abs)
+	}
+	return b
+}
+
+// ErrLift is the sentinel of the errors Lift returns.
+var ErrLift = errors.New("chess: nothing to lift")
+
+// Lift returns the position after the side to move lifts the piece on s
+// off the board, and that piece: the confiscation of an illegally moved or
+// dropped piece (team variant A4) or the removal of a pawn standing on the
+// lifter's first rank (A6). The piece must be the opponent's and not a
+// king (the king is never confiscated). With passTurn the lift is the
+// lifter's move, as a [rules.FlagRemove] move is, and the opponent moves
+// next; without it (confiscation_consumes_turn = false) the same side is
+// still to move. The half-move clock restarts (a lift counts as a
+// capture), a castling right attached to s is gone and en passant is
+// cleared. Lifting is not checked against the rules: whether the lift was
+// allowed is the match's business (rules/teamdrop). Errors wrap ErrLift.
+func (p *Position) Lift(s rules.Square, passTurn bool) (*Position, rules.Piece, error) {
+	if s < 0 || s >= 64 {
+		return nil, rules.NoPiece, fmt.Errorf("%w: square %d", ErrLift, s)
+	}
+	x := p.board[s]
+	pce := toPiece(x)
+	switch {
+	case x == 0:
+		return nil, pce, fmt.Errorf("%w: %s is empty", ErrLift, sqName(int(s)))
+	case int(x>>3) == int(p.turn):
+		return nil, pce, fmt.Errorf("%w: the piece on %s is the lifter's own", ErrLift, sqName(int(s)))
+	case int(x&7) == king:
+		return nil, pce, fmt.Errorf("%w: a king is never lifted (%s)", ErrLift, sqName(int(s)))
+	}
+	q := *p
+	q.doMove(mk(int(s), int(s), 0, mRemove))
+	if !passTurn {
+		q.turn = p.turn
+		q.full = p.full
+	}
+	return &q, pce, nil
 }

@@ -83,6 +83,15 @@ type Options struct {
 	// NoDropOnLastRank forbids drops of any piece on the opponent's back
 	// rank (team variant D4, read relative to the dropper).
 	NoDropOnLastRank bool
+	// AbsoluteLastRank reads D4's "last rank" as rank 8 for both sides
+	// (the spec's other reading, last_rank_reading = absolute) instead of
+	// the dropper's last rank; it matters only with NoDropOnLastRank.
+	AbsoluteLastRank bool
+	// PawnDropRanks lists the ranks, counted from the dropper's side, where
+	// pawns may be dropped: bit r-1 for rank r. Zero means ranks 2–7, the
+	// only ones a drop variant ever allows (D4, D5; team variant
+	// pawn_drop_ranks); bits for ranks 1 and 8 are ignored.
+	PawnDropRanks uint8
 	// NoPromotion makes a pawn that reaches the last rank stay a pawn
 	// (team variant A6). It attacks nothing there, and the opponent must
 	// remove it on the next move (lift it, a [rules.FlagRemove] move, or
