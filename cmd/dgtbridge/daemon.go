@@ -47,6 +47,12 @@ func hallBoards(cfg *config.Config, open func(b config.Board) (hall.Board, error
 			errs = append(errs, fmt.Errorf("%s.variant: xiangqi boards are not supported by the daemon yet", key))
 			continue
 		}
+		if b.Variant == config.VariantTeamDrop {
+			// rules/teamdrop links the two partner boards; until the hall
+			// wires it, a lone board would judge drops without pockets.
+			errs = append(errs, fmt.Errorf("%s.variant: team-drop boards are not supported by the daemon yet", key))
+			continue
+		}
 		var blind *hall.Blind
 		var blindBoard *hall.BlindBoard
 		if b.Blind != nil {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -89,4 +90,25 @@ func square(t *testing.T, s string) rules.Square {
 		t.Fatal(err)
 	}
 	return sq
+}
+
+// TestTeamDropBoardsRefused: bgo2026-team exists as a rule set, but until
+// the hall links partner boards (rules/teamdrop) a team-drop board must not
+// start on its own, where drops would be judged without pockets.
+func TestTeamDropBoardsRefused(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.yaml")
+	body := "event: {id: cup}\nboards:\n" +
+		"  - {port: /dev/null, round: 1, board: 1, variant: team-drop, ruleset: bgo2026-team, partner: 2}\n" +
+		"  - {port: /dev/zero, round: 1, board: 2, variant: team-drop, ruleset: bgo2026-team, partner: 1}\n"
+	if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(config.LoadOptions{File: file})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, body)
+	}
+	_, err = hallBoards(&cfg, func(config.Board) (hall.Board, error) { return hall.Board{}, nil }, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err == nil || !strings.Contains(err.Error(), "boards[0].variant: team-drop boards are not supported") {
+		t.Fatalf("error %v, want team-drop boards refused", err)
+	}
 }

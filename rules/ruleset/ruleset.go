@@ -53,6 +53,10 @@ type RuleSet struct {
 
 	// Articles are the article numbers cited in alerts.
 	Articles Articles
+
+	// TeamDrop holds the team-drop variant's own rules (variant
+	// "team-drop" only; the zero value elsewhere).
+	TeamDrop TeamDrop
 }
 
 // IllegalMovesStand reports whether a completed illegal move stands once
