@@ -37,6 +37,9 @@ var layers = []rule{
 	{pkg: "dgt/link", internal: []string{"rules", "dgt"}},
 	{pkg: "dgt/bus", internal: []string{"rules", "dgt"}},
 	{pkg: "dgt/pty", external: []string{"golang.org/x/sys/unix"}},
+	// The Open Board Protocol is a codec of its own beside dgt; it sees
+	// only the rules vocabulary (squares, pieces, geometries).
+	{pkg: "obp", internal: []string{"rules"}},
 	{pkg: "board", internal: []string{"rules/...", "dgt"}},
 	{pkg: "systemd/sdnotify"},
 	// broadcast sees the tracker's and the adjudicator's types and NATS
