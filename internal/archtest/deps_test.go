@@ -40,6 +40,7 @@ var layers = []rule{
 	// The Open Board Protocol is a codec of its own beside dgt; it sees
 	// only the rules vocabulary (squares, pieces, geometries).
 	{pkg: "obp", internal: []string{"rules"}},
+	{pkg: "obp/link", internal: []string{"rules", "obp"}},
 	{pkg: "obp/emu", internal: []string{"rules", "rules/chess", "rules/xiangqi", "obp"}},
 	{pkg: "board", internal: []string{"rules/...", "dgt"}},
 	{pkg: "systemd/sdnotify"},
