@@ -37,6 +37,8 @@ type HTTPOptions struct {
 	Health []HealthSource
 	// Logger (nil: discarded).
 	Logger *slog.Logger
+	// Web, when set, adds the web pages and their API (httpweb.go).
+	Web *Web
 }
 
 // PGNContentType is the media type of the PGN feeds.
@@ -44,9 +46,10 @@ const PGNContentType = "application/x-chess-pgn; charset=utf-8"
 
 // HTTPServer serves the PGN feeds and the health check.
 type HTTPServer struct {
-	o   HTTPOptions
-	log *slog.Logger
-	mux *http.ServeMux
+	o       HTTPOptions
+	log     *slog.Logger
+	mux     *http.ServeMux
+	webStop func() // ends the pages' event streams on shutdown
 }
 
 // NewHTTPServer builds the handlers:
@@ -65,6 +68,9 @@ func NewHTTPServer(o HTTPOptions) *HTTPServer {
 	h.mux.HandleFunc("GET /pgn/{event}/{file}", h.round)
 	h.mux.HandleFunc("GET /pgn/{event}/{round}/{file}", h.game)
 	h.mux.HandleFunc("GET /healthz", h.health)
+	if o.Web != nil {
+		h.webStop = mountWeb(h.mux, o.Web)
+	}
 	return h
 }
 
@@ -171,6 +177,9 @@ func (h *HTTPServer) Run(ctx context.Context) error {
 // Serve is Run on an existing listener (which it closes).
 func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{Handler: h.mux, ReadHeaderTimeout: 10 * time.Second}
+	if h.webStop != nil {
+		srv.RegisterOnShutdown(h.webStop)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -163,6 +163,15 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 		return err
 	}
 
+	var web *broadcast.Web
+	if cfg.HTTP.Listen != "" {
+		wo := webOptions(&cfg, subj, pub, dial)
+		wo.Logger = log.With("part", "web")
+		if web, err = broadcast.NewWeb(wo); err != nil {
+			return fmt.Errorf("web pages: %w", err)
+		}
+	}
+
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -180,8 +189,9 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 		}
 	})
 	if cfg.HTTP.Listen != "" {
+		wg.Go(func() { _ = web.Run(ctx) })
 		hs := broadcast.NewHTTPServer(broadcast.HTTPOptions{Listen: cfg.HTTP.Listen, Games: pub.Public(),
-			Health: []broadcast.HealthSource{pub, h}, Logger: log.With("part", "http")})
+			Health: []broadcast.HealthSource{pub, h}, Logger: log.With("part", "http"), Web: web})
 		wg.Go(func() {
 			if err := hs.Run(ctx); err != nil {
 				errc <- fmt.Errorf("http (http.listen %s): %w", cfg.HTTP.Listen, err)

@@ -46,7 +46,9 @@ var layers = []rule{
 	{pkg: "systemd/sdnotify"},
 	// broadcast sees the tracker's and the adjudicator's types and NATS
 	// (the embedded server and its own dependencies), never configuration.
-	{pkg: "broadcast", internal: []string{"rules/...", "board", "dgt"}, external: natsDeps},
+	{pkg: "broadcast", internal: []string{"rules/...", "board", "dgt", "web"}, external: natsDeps},
+	// web holds the built pages (embedded files), nothing else.
+	{pkg: "web"},
 }
 
 // natsDeps are the modules the NATS client and the embedded nats-server

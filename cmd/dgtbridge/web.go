@@ -1,0 +1,31 @@
+package main
+
+import (
+	"context"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/nats-io/nats.go"
+)
+
+// webOptions are the web pages' options (interfaces.md §5, GET / and
+// GET /arbiter) for this configuration: every configured board, the public
+// store of pub for what went public before a restart, the daemon's own NATS
+// connection for the public copy, and the embedded server's websocket
+// listener for the arbiters' page.
+func webOptions(cfg *config.Config, subj broadcast.Subjects, pub *broadcast.Publisher, dial func(context.Context) (*nats.Conn, error)) broadcast.WebOptions {
+	o := broadcast.WebOptions{Subjects: subj, EventID: cfg.Event.ID, EventName: cfg.Event.Name, Site: cfg.Event.Site,
+		Public: pub.Public(), Connect: dial}
+	if cfg.NATS.URL == "" {
+		o.Websocket = cfg.NATS.Embedded.WebSocket
+	}
+	for _, b := range cfg.EffectiveBoards() {
+		o.Boards = append(o.Boards, broadcast.WebBoard{
+			Game:    broadcast.GameID{Event: cfg.Event.ID, Round: b.Round, Board: b.Board},
+			BoardID: boardID(b), White: b.White, Black: b.Black,
+			WhiteFideID: b.WhiteFideID, BlackFideID: b.BlackFideID,
+			Variant: b.Variant, StartFEN: b.FEN, Partner: b.Partner,
+		})
+	}
+	return o
+}

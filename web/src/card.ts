@@ -1,0 +1,126 @@
+// A board card: the players, clocks, diagram, last move and result of one
+// game, with the hooks of interfaces.md §5.1 (data-game, data-fen,
+// data-clock, data-result).
+
+import { Diagram } from './diagram';
+import { Ticker, formatClock } from './clock';
+import { attr, el, moveNumber, text } from './dom';
+import type { BoardData, Pockets } from './types';
+
+const variantNames: Record<string, string> = {
+  chess960: 'Chess960',
+  'team-drop': 'team-drop',
+  xiangqi: 'xiangqi',
+};
+
+interface Player {
+  row: HTMLElement;
+  name: HTMLElement;
+  fide: HTMLElement;
+  clock: HTMLElement;
+}
+
+function player(side: 'white' | 'black'): Player {
+  const name = el('span', { class: 'name' });
+  const fide = el('span', { class: 'fide' });
+  const clock = el('span', { class: 'clock', 'data-clock': side });
+  const row = el('div', { class: 'player ' + side }, el('span', { class: 'dot ' + side }), name, fide, clock);
+  return { row, name, fide, clock };
+}
+
+export interface CardOptions {
+  /** grid: one of the many; focus: the large board; partner: beside it. */
+  view: 'grid' | 'focus' | 'partner';
+  coordinates?: boolean;
+}
+
+export class BoardCard {
+  readonly el: HTMLElement;
+  readonly diagram: Diagram;
+  data: BoardData;
+  private readonly ticker: Ticker;
+  private readonly white: Player;
+  private readonly black: Player;
+  private readonly title: HTMLElement;
+  private readonly result: HTMLElement;
+  private readonly last: HTMLElement;
+  private readonly extra: HTMLElement;
+
+  constructor(data: BoardData, o: CardOptions) {
+    this.data = data;
+    this.diagram = new Diagram({ variant: data.variant, coordinates: o.coordinates });
+    this.ticker = new Ticker(data.clock);
+    this.white = player('white');
+    this.black = player('black');
+    this.title = el('span', { class: 'title' });
+    this.result = el('span', { class: 'result', 'data-result': '' });
+    this.last = el('div', { class: 'last' });
+    this.extra = el('div', { class: 'extra' });
+    this.el = el(
+      'article',
+      { class: 'card ' + o.view, 'data-view': o.view, 'data-game': data.game, 'data-fen': data.fen },
+      el('header', {}, this.title, this.result),
+      this.black.row,
+      this.diagram.el,
+      this.white.row,
+      this.last,
+      this.extra,
+    );
+    this.render(data);
+  }
+
+  /** Takes a new state of the board (its position shown unless frozen). */
+  update(data: BoardData): void {
+    this.data = data;
+    this.ticker.update(data.clock);
+    this.render(data);
+  }
+
+  private render(d: BoardData): void {
+    attr(this.el, 'data-game', d.game);
+    const v = variantNames[d.variant];
+    text(this.title, `Board ${d.board}` + (v ? ` · ${v}` : ''));
+    text(this.white.name, d.white || 'White');
+    text(this.black.name, d.black || 'Black');
+    text(this.white.fide, fideText(d.white_fide_id, d.white_team));
+    text(this.black.fide, fideText(d.black_fide_id, d.black_team));
+    const res = d.result || '';
+    attr(this.result, 'data-result', res);
+    text(this.result, res ? res + (d.provisional ? ' (provisional)' : '') : d.status === 'waiting' ? 'not started' : '');
+    attr(this.el, 'data-status', d.status);
+    if (d.last) {
+      const n = d.last.notation ? ` (${d.last.notation})` : '';
+      text(this.last, `${moveNumber(d.last.ply)} ${d.last.san || d.last.uci}${n}`);
+    } else {
+      text(this.last, '');
+    }
+    text(this.extra, d.partner ? `partner board ${d.partner.split('.')[2]}` : '');
+    this.show(d.fen, d.last?.uci, d.pockets);
+    this.tick();
+  }
+
+  /** Shows a position: the live one, or one browsed to. */
+  show(fen: string, last?: string, pockets?: Pockets): void {
+    attr(this.el, 'data-fen', fen);
+    this.diagram.set(fen, last, pockets);
+  }
+
+  /** Redraws the clocks (called a few times a second). */
+  tick(): void {
+    const t = this.ticker.now();
+    const run = this.ticker.running;
+    text(this.white.clock, t ? formatClock(t.white) : '');
+    text(this.black.clock, t ? formatClock(t.black) : '');
+    this.white.clock.classList.toggle('running', !!t && run === 'white');
+    this.black.clock.classList.toggle('running', !!t && run === 'black');
+    this.white.clock.classList.toggle('flag', !!t && t.white <= 0);
+    this.black.clock.classList.toggle('flag', !!t && t.black <= 0);
+  }
+}
+
+function fideText(id?: string, team?: string): string {
+  const parts: string[] = [];
+  if (id) parts.push('FIDE ' + id);
+  if (team) parts.push(team);
+  return parts.join(' · ');
+}
