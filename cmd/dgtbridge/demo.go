@@ -54,6 +54,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	dataDir := fs.String("data-dir", "", "keep the data (game records, recordings, NATS store) here; default a temporary directory removed at exit")
 	httpListen := fs.String("http-listen", "127.0.0.1:8080", `HTTP address; when taken, a free port on 127.0.0.1 ("off" disables HTTP)`)
 	natsListen := fs.String("nats-listen", "127.0.0.1:0", "embedded NATS client address (port 0: a free port)")
+	wsListen := fs.String("websocket-listen", "127.0.0.1:0", `embedded NATS websocket address for the arbiters' page (port 0: a free port; "off" disables it)`)
 	level := fs.String("log-level", "warn", "log level on stderr: debug, info, warn or error")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -95,6 +96,12 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cfg := config.Defaults()
 	cfg.DataDir = dir
 	cfg.NATS.Embedded.Listen = *natsListen
+	if *wsListen != "off" {
+		cfg.NATS.Embedded.WebSocket = freeAddr(*wsListen)
+	}
+	if len(cfg.NATS.Embedded.Users) == 0 {
+		cfg.NATS.Embedded.Users = demoUsers()
+	}
 	cfg.HTTP.Listen = ""
 	if *httpListen != "off" {
 		cfg.HTTP.Listen = freeAddr(*httpListen)
@@ -183,9 +190,10 @@ func printDemoBanner(w io.Writer, cfg config.Config, srv *broadcast.Server, tabl
 		url = srv.ClientURL()
 	}
 	fmt.Fprintf(w, "dgtbridge demo: %d emulated DGT boards playing famous games at speed %g. Stop with Ctrl-C.\n", len(tables), speed)
-	fmt.Fprintf(w, "  NATS    %s   (nats --server %s sub '%s.>')\n", url, url, cfg.NATS.Prefix)
+	printDemoNATS(w, cfg, url)
 	if cfg.HTTP.Listen != "" {
 		base := "http://" + cfg.HTTP.Listen
+		printDemoPages(w, cfg, base)
 		fmt.Fprintf(w, "  PGN     %s/pgn/%s/%d.pgn   (the round; public copy, %v behind the live feed)\n", base, cfg.Event.ID, round, cfg.Event.PublicDelay)
 		fmt.Fprintf(w, "          %s/pgn/%s/%d/1.pgn   (one game; each new game is the next round: /pgn/%s/%d.pgn …)\n", base, cfg.Event.ID, round, cfg.Event.ID, round+1)
 		fmt.Fprintf(w, "  health  %s/healthz\n", base)

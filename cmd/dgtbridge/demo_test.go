@@ -75,11 +75,12 @@ func TestDemo(t *testing.T) {
 	}()
 
 	// The banner names the NATS and HTTP addresses.
-	var natsURL, httpBase string
+	var natsURL, httpBase, arbiterPW string
 	reNATS := regexp.MustCompile(`NATS\s+(nats://\S+)`)
+	reArbiter := regexp.MustCompile(`arbiter/(\S+) \(arbiter\)`)
 	rePGN := regexp.MustCompile(`PGN\s+(http://\S+)/pgn/demo/1\.pgn`)
 	deadline := time.Now().Add(30 * time.Second)
-	for natsURL == "" || httpBase == "" {
+	for natsURL == "" || httpBase == "" || arbiterPW == "" {
 		if time.Now().After(deadline) {
 			t.Fatalf("no banner; stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 		}
@@ -95,8 +96,12 @@ func TestDemo(t *testing.T) {
 		if m := rePGN.FindStringSubmatch(out); m != nil {
 			httpBase = m[1]
 		}
+		if m := reArbiter.FindStringSubmatch(out); m != nil {
+			arbiterPW = m[1]
+		}
 	}
-	nc, err := nats.Connect(natsURL)
+	// The demo's NATS has users (the banner prints them); the arbiter reads everything.
+	nc, err := nats.Connect(natsURL, nats.UserInfo("arbiter", arbiterPW))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/url"
+
+	"github.com/dgtbridge/dgtbridge/config"
+)
+
+// demoUsers are the demo's NATS users when none are configured: one per
+// role, each with a fresh random password (the banner prints them), so the
+// arbiters' page and the permissions can be tried as they are at an event.
+func demoUsers() []config.User {
+	pw := func() string {
+		var b [6]byte
+		_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+		return hex.EncodeToString(b[:])
+	}
+	return []config.User{
+		{User: "hall", Password: pw(), Role: config.RoleOrganiser},
+		{User: "arbiter", Password: pw(), Role: config.RoleArbiter},
+		{User: "viewer", Password: pw(), Role: config.RolePublic},
+	}
+}
+
+// demoUser returns the first user of a role.
+func demoUser(cfg config.Config, role config.Role) (config.User, bool) {
+	for _, u := range cfg.NATS.Embedded.Users {
+		if u.Role == role {
+			return u, true
+		}
+	}
+	return config.User{}, false
+}
+
+// printDemoNATS prints the NATS address, the users and a command that
+// follows everything as the organiser.
+func printDemoNATS(w io.Writer, cfg config.Config, natsURL string) {
+	org, ok := demoUser(cfg, config.RoleOrganiser)
+	if !ok {
+		fmt.Fprintf(w, "  NATS    %s   (nats --server %s sub '%s.>')\n", natsURL, natsURL, cfg.NATS.Prefix)
+		return
+	}
+	fmt.Fprintf(w, "  NATS    %s   (nats --server %s --user %s --password %s sub '%s.>')\n",
+		natsURL, natsURL, org.User, org.Password, cfg.NATS.Prefix)
+	fmt.Fprint(w, "  users  ")
+	for _, u := range cfg.NATS.Embedded.Users {
+		fmt.Fprintf(w, " %s/%s (%s)", u.User, u.Password, u.Role)
+	}
+	fmt.Fprintln(w)
+	if cfg.NATS.Embedded.WebSocket != "" {
+		fmt.Fprintf(w, "  NATS ws ws://%s   (browsers: the arbiters' page)\n", cfg.NATS.Embedded.WebSocket)
+	}
+}
+
+// printDemoPages prints the web pages' addresses and the arbiter sign-in.
+func printDemoPages(w io.Writer, cfg config.Config, base string) {
+	fmt.Fprintf(w, "  web     %s/   (spectators: every board, the public copy)\n", base)
+	arb, ok := demoUser(cfg, config.RoleArbiter)
+	if !ok || cfg.NATS.Embedded.WebSocket == "" {
+		fmt.Fprintf(w, "          %s/arbiter   (arbiters: needs nats.embedded.websocket and an arbiter user)\n", base)
+		return
+	}
+	q := url.Values{"user": {arb.User}, "password": {arb.Password}}
+	fmt.Fprintf(w, "          %s/arbiter?%s   (arbiters: live copy, alerts, commands; user %s, password %s)\n", base, q.Encode(), arb.User, arb.Password)
+}
