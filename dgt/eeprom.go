@@ -70,11 +70,14 @@ type EEEvent struct {
 	Piece PieceCode
 	Fast  bool
 
-	// EEClock: the time of the halted clock. F is the raw `f` bit; the
-	// header says f = 1 is the left display, jGeek the opposite (§2.9
-	// UNCERTAIN). Hours, Minutes, Seconds as stored (minutes and seconds
-	// from tens in bits 6–4 and units in bits 3–0).
+	// EEClock: the time of the halted clock. F is the raw `f` bit;
+	// Display the display it names under the scanner's [EEFBit] reading
+	// (the header says f = 1 is the left display, jGeek the opposite:
+	// §2.9 UNCERTAIN; FLeft by default). Hours, Minutes, Seconds as
+	// stored (minutes and seconds from tens in bits 6–4 and units in bits
+	// 3–0).
 	F                       bool
+	Display                 Side
 	Hours, Minutes, Seconds uint8
 }
 
@@ -99,7 +102,7 @@ func (e EEEvent) String() string {
 		}
 		return s
 	case EEClock:
-		return fmt.Sprintf("clock f=%t %d:%02d:%02d", e.F, e.Hours, e.Minutes, e.Seconds)
+		return fmt.Sprintf("clock %s %d:%02d:%02d", e.Display, e.Hours, e.Minutes, e.Seconds)
 	}
 	return e.Kind.String()
 }
@@ -161,8 +164,10 @@ func (e *EEError) Unwrap() error { return e.Reason }
 
 // EEScanner reads EEPROM records one by one from a buffer (the EE_MOVES
 // data, or the data of a bus UPDATE / FROM_START reply). It is pure and
-// does not allocate.
+// does not allocate. F is the reading of the clock records' f bit used to
+// set their Display (default FLeft).
 type EEScanner struct {
+	F    EEFBit
 	data []byte
 	off  int
 }
@@ -209,7 +214,8 @@ func (s *EEScanner) Next() (EEEvent, error) {
 			return bad(ErrInvalid)
 		}
 		s.off += 3
-		return EEEvent{Kind: EEClock, Code: c, F: c&0x10 != 0, Hours: c & 0x0F, Minutes: m, Seconds: sec}, nil
+		f := c&0x10 != 0
+		return EEEvent{Kind: EEClock, Code: c, F: f, Display: s.F.Display(f), Hours: c & 0x0F, Minutes: m, Seconds: sec}, nil
 	}
 	s.off++
 	e := EEEvent{Code: c}
@@ -226,8 +232,10 @@ func (s *EEScanner) Next() (EEEvent, error) {
 	return e, nil
 }
 
-// ParseEE parses a whole EEPROM buffer. Bad records are skipped; the
-// returned error joins the *[EEError]s (nil when there were none).
+// ParseEE parses EEPROM records one for one, NOPs and EOF included, with
+// the default reading of the f bit. Bad records are skipped; the returned
+// error joins the *[EEError]s (nil when there were none). [EEMoves.Log]
+// and [ParseEELog] give the log without the filler.
 func ParseEE(data []byte) ([]EEEvent, error) {
 	s := NewEEScanner(data)
 	var evs []EEEvent

@@ -21,7 +21,7 @@ func TestEEParse(t *testing.T) {
 		{Kind: EEPiece, Code: 0x48, Field: 0, Piece: BlackRook},
 		{Kind: EEPiece, Code: 0x51, Field: 52, Piece: WhitePawn, Fast: true},
 		{Kind: EEPiece, Code: 0x40, Field: 52, Piece: Empty},
-		{Kind: EEClock, Code: 0x71, F: true, Hours: 1, Minutes: 25, Seconds: 9},
+		{Kind: EEClock, Code: 0x71, F: true, Display: LeftSide, Hours: 1, Minutes: 25, Seconds: 9},
 		{Kind: EEBeginPos, Code: 0x6F}, {Kind: EEBeginPosRot, Code: 0x7A}, {Kind: EEStartTag, Code: 0x7B},
 		{Kind: EEWatchdog, Code: 0x7C}, {Kind: EEFourRows, Code: 0x6C}, {Kind: EEEmptyBoard, Code: 0x6D},
 		{Kind: EEDownloaded, Code: 0x6E}, {Kind: EEReserved, Code: 0x7D}, {Kind: EENop2, Code: 0x00},

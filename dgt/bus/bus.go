@@ -18,13 +18,45 @@ type Bus struct {
 	open   Opener
 	opts   Options
 	events chan Event
+	reqs   chan logRequest
+	done   chan struct{}
 	once   sync.Once
+}
+
+// logRequest asks the Run goroutine to read a board's log.
+type logRequest struct {
+	addr  uint16
+	reply chan error
 }
 
 // New returns a bus that opens its line with open.
 func New(open Opener, opts Options) *Bus {
 	opts = opts.withDefaults()
-	return &Bus{open: open, opts: opts, events: make(chan Event, opts.EventBuffer)}
+	return &Bus{open: open, opts: opts, events: make(chan Event, opts.EventBuffer),
+		reqs: make(chan logRequest), done: make(chan struct{})}
+}
+
+// ReadLog reads the EEPROM log of the board at addr (SEND_FROM_START and
+// SEND_CHANGES, between two polls) and returns once the [Log] event is
+// out. It fails with ErrUnknownBoard for an address that is not a found
+// board, ErrStopped when the line is down or Run has returned, or the
+// board's error (ErrNoReply, ErrBadReply, after which it is lost). Safe
+// for concurrent use.
+func (b *Bus) ReadLog(ctx context.Context, addr uint16) error {
+	r := logRequest{addr: addr, reply: make(chan error, 1)}
+	select {
+	case b.reqs <- r:
+	case <-b.done:
+		return ErrStopped
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-r.reply:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Events returns the event channel; Run closes it when it returns. The
@@ -41,6 +73,7 @@ func (b *Bus) Run(ctx context.Context) error {
 		return errors.New("bus: Run called twice")
 	}
 	defer close(b.events)
+	defer close(b.done)
 	backoff := b.opts.BackoffMin
 	for ctx.Err() == nil {
 		rwc, err := b.open(ctx)
@@ -57,11 +90,17 @@ func (b *Bus) Run(ctx context.Context) error {
 		}
 		b.opts.Logger.Warn("dgt bus line down, retrying", "err", err, "backoff", backoff)
 		t := time.NewTimer(backoff)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil
-		case <-t.C:
+	wait:
+		for {
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return nil
+			case r := <-b.reqs:
+				r.reply <- ErrStopped
+			case <-t.C:
+				break wait
+			}
 		}
 		backoff = min(2*backoff, b.opts.BackoffMax)
 	}
@@ -158,6 +197,9 @@ func (l *line) run() error {
 			if err := l.poll(bd, cycle%o.ClockEvery == 0); err != nil {
 				return err
 			}
+			if err := l.requests(); err != nil {
+				return err
+			}
 		}
 		if time.Since(lastDiscovery) >= o.Rediscover {
 			if err := l.discover(); err != nil {
@@ -170,13 +212,51 @@ func (l *line) run() error {
 			wait = 0
 		}
 		t := time.NewTimer(wait)
-		select {
-		case <-l.ctx.Done():
-			t.Stop()
-			return l.ctx.Err()
-		case <-t.C:
+	idle:
+		for {
+			select {
+			case <-l.ctx.Done():
+				t.Stop()
+				return l.ctx.Err()
+			case r := <-l.b.reqs:
+				if err := l.request(r); err != nil {
+					t.Stop()
+					return err
+				}
+			case <-t.C:
+				break idle
+			}
 		}
 	}
+}
+
+// requests serves the log requests waiting, without blocking.
+func (l *line) requests() error {
+	for {
+		select {
+		case r := <-l.b.reqs:
+			if err := l.request(r); err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
+	}
+}
+
+// request reads the log a request asks for; a port failure is returned.
+func (l *line) request(r logRequest) error {
+	bd := l.known(r.addr)
+	if bd == nil || bd.lost {
+		r.reply <- ErrUnknownBoard
+		return nil
+	}
+	err := l.readLog(bd)
+	r.reply <- err
+	if err != nil {
+		return l.boardErr(bd.addr, err)
+	}
+	return nil
 }
 
 // send writes one bus command.
@@ -196,9 +276,11 @@ func (e errPort) Error() string { return e.err.Error() }
 func (e errPort) Unwrap() error { return e.err }
 
 // next returns the next message or frame error from the line, waiting
-// until deadline; ok false on time-out. A port failure is returned as
-// errPort.
-func (l *line) next(deadline time.Time) (msg dgt.Message, frameErr error, ok bool, err error) {
+// until *deadline; ok false on time-out. When extend is set, every chunk
+// that arrives moves the deadline to ReplyTimeout after it, so a long
+// reply (a log of several kB takes seconds at 9600 baud) is waited for as
+// long as it keeps coming. A port failure is returned as errPort.
+func (l *line) next(deadline *time.Time, extend bool) (msg dgt.Message, frameErr error, ok bool, err error) {
 	for {
 		m, ferr := l.dec.Next()
 		if !errors.Is(ferr, dgt.ErrNeedMore) {
@@ -207,7 +289,7 @@ func (l *line) next(deadline time.Time) (msg dgt.Message, frameErr error, ok boo
 		if l.err != nil {
 			return nil, nil, false, errPort{l.err}
 		}
-		t := time.NewTimer(time.Until(deadline))
+		t := time.NewTimer(time.Until(*deadline))
 		select {
 		case <-l.ctx.Done():
 			t.Stop()
@@ -217,6 +299,11 @@ func (l *line) next(deadline time.Time) (msg dgt.Message, frameErr error, ok boo
 			l.dec.Feed(c.b)
 			if c.err != nil {
 				l.err = c.err
+			}
+			if extend && len(c.b) > 0 {
+				if d := time.Now().Add(l.b.opts.ReplyTimeout); d.After(*deadline) {
+					*deadline = d
+				}
 			}
 		case <-t.C:
 			return nil, nil, false, nil
@@ -241,7 +328,7 @@ func exchange[T dgt.Message](l *line, cmd, retryCmd dgt.BusCmd, addr uint16, fro
 		}
 		deadline := time.Now().Add(l.b.opts.ReplyTimeout)
 		for {
-			m, ferr, ok, err := l.next(deadline)
+			m, ferr, ok, err := l.next(&deadline, true)
 			if err != nil {
 				return zero, err
 			}
@@ -268,7 +355,7 @@ func exchange[T dgt.Message](l *line, cmd, retryCmd dgt.BusCmd, addr uint16, fro
 // drain discards what arrives until deadline.
 func (l *line) drain(deadline time.Time) error {
 	for {
-		_, _, ok, err := l.next(deadline)
+		_, _, ok, err := l.next(&deadline, false)
 		if err != nil || !ok {
 			return err
 		}

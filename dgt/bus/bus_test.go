@@ -55,6 +55,8 @@ func (h *hall) close() {
 // state mirrors every board from the bus events.
 type state struct {
 	mu       sync.Mutex
+	kinds    map[uint16][]string // the board events per address, "Changes" counted once in a row
+	logs     map[uint16][]dgt.EELog
 	found    map[uint16]int
 	lost     map[uint16]int
 	fields   map[uint16]*[64]dgt.PieceCode
@@ -64,14 +66,33 @@ type state struct {
 }
 
 func newState() *state {
-	return &state{found: map[uint16]int{}, lost: map[uint16]int{}, fields: map[uint16]*[64]dgt.PieceCode{},
+	return &state{kinds: map[uint16][]string{}, logs: map[uint16][]dgt.EELog{}, found: map[uint16]int{}, lost: map[uint16]int{}, fields: map[uint16]*[64]dgt.PieceCode{},
 		clocks: map[uint16]dgt.ClockTimes{}, nClock: map[uint16]int{}, eeClocks: map[uint16]int{}}
 }
 
 func (s *state) apply(ev bus.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if a, k := boardEvent(ev); k != "" {
+		if ks := s.kinds[a]; len(ks) == 0 || ks[len(ks)-1] != k || k != "Changes" {
+			s.kinds[a] = append(ks, k)
+		}
+	}
 	switch ev := ev.(type) {
+	case bus.Log:
+		s.logs[ev.Address] = append(s.logs[ev.Address], ev.Log)
+		if s.fields[ev.Address] == nil {
+			s.fields[ev.Address] = new([64]dgt.PieceCode)
+		}
+		f := s.fields[ev.Address]
+		for _, r := range ev.Log.Entries {
+			switch r.Kind {
+			case dgt.EEPiece:
+				f[r.Field] = r.Piece
+			case dgt.EEClock:
+				s.eeClocks[ev.Address]++
+			}
+		}
 	case bus.BoardFound:
 		s.found[ev.Address]++
 	case bus.BoardLost:
@@ -81,6 +102,10 @@ func (s *state) apply(ev bus.Event) {
 		s.fields[ev.Address] = &f
 	case bus.Changes:
 		f := s.fields[ev.Address]
+		if f == nil {
+			f = new([64]dgt.PieceCode)
+			s.fields[ev.Address] = f
+		}
 		for _, r := range ev.Records {
 			switch r.Kind {
 			case dgt.EEPiece:
@@ -93,6 +118,24 @@ func (s *state) apply(ev bus.Event) {
 		s.clocks[ev.Address] = ev.Clock
 		s.nClock[ev.Address]++
 	}
+}
+
+// boardEvent returns the address and the type name of a board event
+// (clock readings left out).
+func boardEvent(ev bus.Event) (uint16, string) {
+	switch ev := ev.(type) {
+	case bus.BoardFound:
+		return ev.Address, "BoardFound"
+	case bus.BoardLost:
+		return ev.Address, "BoardLost"
+	case bus.Log:
+		return ev.Address, "Log"
+	case bus.Position:
+		return ev.Address, "Position"
+	case bus.Changes:
+		return ev.Address, "Changes"
+	}
+	return 0, ""
 }
 
 func (s *state) placement(a uint16) rules.Placement {

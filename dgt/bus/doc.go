@@ -29,11 +29,24 @@
 //
 // # Events
 //
-// A found board is reported with [BoardFound], then its full position
-// ([Position], from SEND_BRD) and its clock; after that [Changes] carry
-// the EEPROM records in order (each piece record is "field F now holds
-// piece P", so applying a record twice is harmless), and [Clock] a clock
-// reading whenever it differs from the previous one. A board that stops
-// answering is reported with [BoardLost] and re-read in full when it
-// returns.
+// A found board is reported with [BoardFound], then its EEPROM log
+// ([Log]: SEND_FROM_START, the records from its last start tag up to the
+// last changes fetched, followed by SEND_CHANGES, the rest; so every
+// change the board saw while nobody polled it, whether the line was down
+// or the daemon restarting), its full position ([Position], from SEND_BRD)
+// and its clock. After that [Changes] carry the EEPROM records in order
+// (each piece record is "field F now holds piece P", so applying a record
+// twice is harmless), and [Clock] a clock reading whenever it differs from
+// the previous one. A board that stops answering is reported with
+// [BoardLost] and read in the same way when it returns. [Bus.ReadLog]
+// reads a board's log on request.
+//
+// # Start tags
+//
+// When a board's changes carry a begin-position tag (EE_BEGINPOS,
+// EE_BEGINPOS_ROT, EE_FOURROWS: the board itself saw a new game set up),
+// the bus sends it SET_START_GAME (§4.5, as DGT recommends at the start of
+// a round), so its log starts at the current game: a few hundred bytes
+// instead of the whole 0x1F00-byte buffer (8 s of line time). A long reply
+// is waited for as long as bytes keep coming.
 package bus

@@ -53,6 +53,20 @@ type Changes struct {
 	Records []dgt.EEEvent
 }
 
+// Log: a board's EEPROM event log (§2.9), read when the board is found
+// (again) and on [Bus.ReadLog]: SEND_FROM_START (the records from the
+// board's last start tag up to the last changes fetched) followed by
+// SEND_CHANGES (the rest), so it holds every change the board saw while it
+// was not polled — the daemon restarting, the line down. After a
+// (re)registration it comes right after [BoardFound] and before the
+// board's [Position]; the changes it holds are not reported again as
+// [Changes].
+type Log struct {
+	At      time.Time
+	Address uint16
+	Log     dgt.EELog
+}
+
 // Clock: a board's clock reading, reported when it differs from the
 // previous one.
 type Clock struct {
@@ -68,6 +82,7 @@ func (e BoardFound) When() time.Time { return e.At }
 func (e BoardLost) When() time.Time  { return e.At }
 func (e Position) When() time.Time   { return e.At }
 func (e Changes) When() time.Time    { return e.At }
+func (e Log) When() time.Time        { return e.At }
 func (e Clock) When() time.Time      { return e.At }
 
 func (LineUp) busEvent()     {}
@@ -76,6 +91,7 @@ func (BoardFound) busEvent() {}
 func (BoardLost) busEvent()  {}
 func (Position) busEvent()   {}
 func (Changes) busEvent()    {}
+func (Log) busEvent()        {}
 func (Clock) busEvent()      {}
 
 var (
@@ -85,5 +101,6 @@ var (
 	_ Event = BoardLost{}
 	_ Event = Position{}
 	_ Event = Changes{}
+	_ Event = Log{}
 	_ Event = Clock{}
 )

@@ -6,6 +6,8 @@ import (
 	"io"
 	"log/slog"
 	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt"
 )
 
 // Opener opens the line's port; it is called again after a failure.
@@ -18,6 +20,11 @@ var (
 	ErrNoReply = errors.New("bus: no reply")
 	// ErrBadReply: a board's replies kept failing their checksum.
 	ErrBadReply = errors.New("bus: corrupt reply")
+	// ErrUnknownBoard: a request named an address that is not a found
+	// board of the line.
+	ErrUnknownBoard = errors.New("bus: no such board on the line")
+	// ErrStopped: Run has returned, or the line is down.
+	ErrStopped = errors.New("bus: line not running")
 )
 
 // Options tune a [Bus]; the zero value is usable.
@@ -47,6 +54,21 @@ type Options struct {
 	// DiscoverRounds bounds the broadcast rounds of one discovery; default
 	// 5.
 	DiscoverRounds int
+	// NoLog: do not read a board's EEPROM log when it is found; its
+	// pending changes are then reported as [Changes] before its
+	// [Position]. [Bus.ReadLog] still reads it.
+	NoLog bool
+	// NoStartTags: do not set a start tag (SET_START_GAME) when a board
+	// reports a begin position. By default the bus sets one whenever a
+	// board's changes carry EE_BEGINPOS, EE_BEGINPOS_ROT or EE_FOURROWS (a
+	// new game set up), so that the log read after an outage starts at
+	// the current game instead of the whole 0x1F00-byte buffer (8 s of
+	// line time).
+	NoStartTags bool
+	// EEFBit is the reading of the f bit of clock records (which display
+	// f = 1 names, dgt-protocol.md §2.9: UNCERTAIN); default dgt.FLeft,
+	// DGT's header.
+	EEFBit dgt.EEFBit
 	// BackoffMin and BackoffMax bound the wait before reopening a failed
 	// port; defaults 250 ms and 30 s.
 	BackoffMin, BackoffMax time.Duration

@@ -71,7 +71,7 @@ func (l *line) broadcastRound() ([]uint16, error) {
 	deadline := time.Now().Add(pingWindow)
 	var found []uint16
 	for {
-		m, ferr, ok, err := l.next(deadline)
+		m, ferr, ok, err := l.next(&deadline, false)
 		if err != nil {
 			return nil, err
 		}
@@ -90,8 +90,8 @@ func (l *line) broadcastRound() ([]uint16, error) {
 	}
 }
 
-// register reads a newly found (or returning) board: version, pending
-// changes discarded, full position, clock.
+// register reads a newly found (or returning) board: version, its log
+// (or, with NoLog, its pending changes), full position, clock.
 func (l *line) register(a uint16) error {
 	now := time.Now
 	v, err := exchange(l, dgt.BusCmdSendVersion, dgt.BusCmdSendVersion, a, func(v dgt.BusVersion) uint16 { return v.Address })
@@ -107,7 +107,12 @@ func (l *line) register(a uint16) error {
 	bd.lost, bd.haveClock = false, false
 	l.b.opts.Logger.Info("dgt bus board found", "addr", a)
 	l.b.emit(l.ctx, BoardFound{At: now(), Address: a, Version: v})
-	if _, err := exchange(l, dgt.BusCmdSendChanges, dgt.BusCmdRepeatChanges, a, func(u dgt.BusUpdate) uint16 { return u.Address }); err != nil {
+	if l.b.opts.NoLog {
+		err = l.changes(bd)
+	} else {
+		err = l.readLog(bd)
+	}
+	if err != nil {
 		return l.boardErr(a, err)
 	}
 	d, err := exchange(l, dgt.BusCmdSendBoard, dgt.BusCmdSendBoard, a, func(d dgt.BusBoardDump) uint16 { return d.Address })
@@ -120,30 +125,69 @@ func (l *line) register(a uint16) error {
 
 // poll reads one board's changes and, if asked, its clock.
 func (l *line) poll(bd *board, clock bool) error {
-	u, err := exchange(l, dgt.BusCmdSendChanges, dgt.BusCmdRepeatChanges, bd.addr, func(u dgt.BusUpdate) uint16 { return u.Address })
-	if err != nil {
+	if err := l.changes(bd); err != nil {
 		return l.boardErr(bd.addr, err)
-	}
-	if u.Data != "" {
-		recs, perr := dgt.ParseEE([]byte(u.Data))
-		if perr != nil {
-			l.b.opts.Logger.Warn("bus: bad EEPROM records", "addr", bd.addr, "err", perr)
-		}
-		if len(recs) > 0 {
-			l.b.emit(l.ctx, Changes{At: time.Now(), Address: bd.addr, Records: recs})
-		}
-		if perr != nil {
-			// Records were lost: re-read the whole position.
-			d, err := exchange(l, dgt.BusCmdSendBoard, dgt.BusCmdSendBoard, bd.addr, func(d dgt.BusBoardDump) uint16 { return d.Address })
-			if err != nil {
-				return l.boardErr(bd.addr, err)
-			}
-			l.b.emit(l.ctx, Position{At: time.Now(), Address: bd.addr, Board: d.Board})
-		}
 	}
 	if clock {
 		return l.readClock(bd)
 	}
+	return nil
+}
+
+// changes reads a board's changes and reports them; a begin position
+// among them gets a start tag (unless NoStartTags), records that did not
+// parse a fresh read of the position. It returns the board's error.
+func (l *line) changes(bd *board) error {
+	u, err := exchange(l, dgt.BusCmdSendChanges, dgt.BusCmdRepeatChanges, bd.addr, func(u dgt.BusUpdate) uint16 { return u.Address })
+	if err != nil || u.Data == "" {
+		return err
+	}
+	log := u.Log(l.b.opts.EEFBit)
+	if log.Err != nil {
+		l.b.opts.Logger.Warn("bus: bad EEPROM records", "addr", bd.addr, "err", log.Err)
+	}
+	begin := false
+	for _, r := range log.Entries {
+		switch r.Kind {
+		case dgt.EEBeginPos, dgt.EEBeginPosRot, dgt.EEFourRows:
+			begin = true
+		}
+	}
+	if len(log.Entries) > 0 {
+		l.b.emit(l.ctx, Changes{At: time.Now(), Address: bd.addr, Records: log.Entries})
+	}
+	if log.Err != nil {
+		// Records were lost: re-read the whole position.
+		d, err := exchange(l, dgt.BusCmdSendBoard, dgt.BusCmdSendBoard, bd.addr, func(d dgt.BusBoardDump) uint16 { return d.Address })
+		if err != nil {
+			return err
+		}
+		l.b.emit(l.ctx, Position{At: time.Now(), Address: bd.addr, Board: d.Board})
+	}
+	if begin && !l.b.opts.NoStartTags {
+		if _, err := exchange(l, dgt.BusCmdSetStartGame, dgt.BusCmdSetStartGame, bd.addr, func(w dgt.BusStartGameWritten) uint16 { return w.Address }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readLog reads a board's log (SEND_FROM_START, then SEND_CHANGES for what
+// was not fetched yet) and reports it. It returns the board's error.
+func (l *line) readLog(bd *board) error {
+	fs, err := exchange(l, dgt.BusCmdSendFromStart, dgt.BusCmdSendFromStart, bd.addr, func(m dgt.BusFromStart) uint16 { return m.Address })
+	if err != nil {
+		return err
+	}
+	u, err := exchange(l, dgt.BusCmdSendChanges, dgt.BusCmdRepeatChanges, bd.addr, func(u dgt.BusUpdate) uint16 { return u.Address })
+	if err != nil {
+		return err
+	}
+	log := dgt.ParseEELog([]byte(fs.Data+u.Data), l.b.opts.EEFBit)
+	if log.Err != nil {
+		l.b.opts.Logger.Warn("bus: bad EEPROM records in the log", "addr", bd.addr, "err", log.Err)
+	}
+	l.b.emit(l.ctx, Log{At: time.Now(), Address: bd.addr, Log: log})
 	return nil
 }
 

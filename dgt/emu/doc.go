@@ -27,7 +27,14 @@
 // and a piece lifted and put back between two visits of its square is
 // never reported. Flicker (Options.Flicker) misreads one occupied square as
 // empty for one scan. Every change the scanner sees is also written to the
-// board's EEPROM event memory (§2.9), which bus mode reads.
+// board's EEPROM event memory (§2.9): a cyclic 0x1F00-byte buffer that
+// wraps, with the last record overwritten while one field keeps changing,
+// begin-position tags with their hysteresis, the halted display's time at
+// every lever press (per left/right), the power-up sequence (see
+// [Emulator.PowerOff], [Emulator.WatchdogReset]) and EE_DOWNLOADED after a
+// dump; Options.NoEEPROM and [Emulator.EraseEEPROM] give a board without
+// one or an erased one. DGT_SEND_EE_MOVES dumps it; bus mode reads it with
+// SEND_CHANGES and SEND_FROM_START.
 //
 // # Hands
 //
@@ -50,8 +57,8 @@
 //
 // # What is not modelled
 //
-// The EEPROM's overwriting of a repeatedly changed piece and its
-// begin-position tags (§2.9); the XL's 7-segment display contents; the
+// The EEPROM's clock record skipped on very fast moves (§2.9); the XL's
+// 7-segment display contents; the
 // 10-byte input buffer; Revelation II LEDs and draughts commands (ignored);
 // throughput limits of single-board links in [Run] (a pty is as fast as
 // memory; [Play] stamps messages with their 9600-baud arrival).

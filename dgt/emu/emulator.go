@@ -61,6 +61,7 @@ type Emulator struct {
 	busyUntil  time.Time // bus reset in progress
 	dropAcks   int
 	clockOff   bool // the clock's cable is pulled (UnplugClock)
+	off        bool // the board has no power (PowerOff)
 	pingDelays func() time.Duration
 
 	received []byte // op codes of the host commands received, in order
@@ -74,7 +75,7 @@ func New(opts Options, start time.Time) *Emulator {
 		opts:    opts,
 		s:       newSensors(start, opts.Scan(), opts.Flicker, opts.Seed),
 		c:       newClock(opts.Clock),
-		ee:      newEEPROM(),
+		ee:      newEEPROM(opts.NoEEPROM, opts.EEFBit),
 		now:     start,
 		busMode: true,
 	}
@@ -90,7 +91,7 @@ func New(opts Options, start time.Time) *Emulator {
 		}
 	}
 	e.s.settle()
-	e.ee.powerUp(&e.s.phys)
+	e.ee.powerUp(&e.s.phys, false)
 	rng := e.s.rng
 	e.pingDelays = func() time.Duration { return time.Duration(rng.Int64N(int64(1100 * time.Millisecond))) }
 	return e
@@ -108,6 +109,9 @@ func (e *Emulator) Input(now time.Time, p []byte) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.advance(now)
+	if e.off {
+		return // no power: the bytes are lost
+	}
 	e.p.feed(p)
 	for {
 		c, ok := e.p.next()
@@ -168,7 +172,9 @@ func (e *Emulator) nextEvent() (t time.Time, ok bool) {
 	if len(e.sched) > 0 {
 		consider(e.sched[0].at, true)
 	}
-	consider(e.s.nextChange())
+	if !e.off {
+		consider(e.s.nextChange())
+	}
 	consider(e.c.flagTime())
 	if !e.busMode && e.clockReports() {
 		consider(e.c.nextDisplayChange(e.now))
@@ -204,16 +210,21 @@ func (e *Emulator) advance(now time.Time) {
 			}
 		}
 		// Scanner visits strictly before the actions due at t see the
-		// board as it was; visits at t see the actions' result.
-		changes = e.s.advance(t.Add(-1), changes[:0])
-		e.report(changes)
+		// board as it was; visits at t see the actions' result. A board
+		// without power does not scan.
+		if !e.off {
+			changes = e.s.advance(t.Add(-1), changes[:0])
+			e.report(changes)
+		}
 		for len(e.actions) > 0 && !e.actions[0].at.After(t) {
 			a := e.actions[0]
 			e.actions = e.actions[1:]
 			e.apply(a.at, a.a)
 		}
-		changes = e.s.advance(t, changes[:0])
-		e.report(changes)
+		if !e.off {
+			changes = e.s.advance(t, changes[:0])
+			e.report(changes)
+		}
 		for len(e.sched) > 0 && !e.sched[0].at.After(t) {
 			e.out = append(e.out, e.sched[0])
 			e.sched = e.sched[1:]
@@ -257,7 +268,11 @@ func (e *Emulator) sendClock(t time.Time, d [7]byte) {
 	e.emit(t, frame(0x8D, d[:]...))
 }
 
-func (e *Emulator) emit(at time.Time, b []byte) { e.out = append(e.out, chunk{at: at, b: b}) }
+func (e *Emulator) emit(at time.Time, b []byte) {
+	if !e.off {
+		e.out = append(e.out, chunk{at: at, b: b})
+	}
+}
 
 // later queues b to be sent at at.
 func (e *Emulator) later(at time.Time, b []byte) {

@@ -56,6 +56,14 @@ type Options struct {
 	// Placement is what stands on the board at power-up; nil is the
 	// standard start position.
 	Placement *rules.Placement
+	// NoEEPROM: the board keeps no event log (§2.9): DGT_SEND_EE_MOVES
+	// gets no reply and SEND_FROM_START returns no records. (Bus polling
+	// still reports changes.)
+	NoEEPROM bool
+	// EEFBit is how the board writes the f bit of its EEPROM clock
+	// records; default dgt.FLeft (f = 1 for the left display, as DGT's
+	// header says; §2.9 UNCERTAIN).
+	EEFBit dgt.EEFBit
 	// BatteryPercent is reported by DGT_SEND_BATTERY_STATUS; default 100.
 	BatteryPercent int
 }

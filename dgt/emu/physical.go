@@ -65,7 +65,9 @@ func (e *Emulator) apply(at time.Time, a Action) {
 		halted := e.c.running == s
 		e.c.press(s, at)
 		if halted {
-			e.ee.write(eeClock(s, shown(e.c.rem[s]))...)
+			if !e.off {
+				e.ee.clock(s, shown(e.c.rem[s]))
+			}
 		}
 		e.clockTick(at)
 	case Pause:

@@ -8,6 +8,9 @@ import (
 
 // exec executes one host command at now.
 func (e *Emulator) exec(now time.Time, c hostCmd) {
+	if e.off {
+		return
+	}
 	if !isBusOp(c.op) || c.addr == 0 || c.addr == e.opts.BusAddress {
 		e.received = append(e.received, c.op)
 	}
@@ -42,7 +45,9 @@ func (e *Emulator) exec(now time.Time, c hostCmd) {
 	case 0x47: // DGT_SEND_TRADEMARK
 		e.emit(now, frame(0x92, ascii7(e.opts.Trademark)...))
 	case 0x49: // DGT_SEND_EE_MOVES: ~8 s of data at 9600 baud
-		e.emit(now, frame(0x8F, e.ee.dump()...))
+		if !e.opts.NoEEPROM {
+			e.emit(now, frame(0x8F, e.ee.dump()...))
+		}
 	case 0x4A: // DGT_TO_BUSMODE
 		e.busMode = true
 	case 0x4C: // DGT_SEND_BATTERY_STATUS (§2.4: 9 data bytes)
@@ -203,7 +208,7 @@ func (e *Emulator) execBus(now time.Time, c hostCmd) {
 func (e *Emulator) busReset(now time.Time) {
 	e.busyUntil = now.Add(2 * time.Second)
 	e.ignorePing = false
-	e.ee.powerUp(&e.s.seen)
+	e.ee.powerUp(&e.s.seen, false)
 }
 
 // ascii7 returns s with every byte that has bit 7 set replaced by '?'.

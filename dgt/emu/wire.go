@@ -106,19 +106,6 @@ func ackData(a0, a1, a2, a3 byte) [7]byte {
 	return d
 }
 
-// eeClock returns the 3-byte EEPROM entry of a halted clock (§2.9):
-// 0x60 + 0x10·f + hours, minutes and seconds as tens/units nibbles. f = 1
-// marks the left display, as DGT's header says (jGeek reads it the other
-// way: UNCERTAIN, §8.6).
-func eeClock(s Side, secs int) []byte {
-	h, m, sec := hms(secs)
-	b0 := byte(0x60 + h)
-	if s == Left {
-		b0 += 0x10
-	}
-	return []byte{b0, bcd(m), bcd(sec)}
-}
-
 // byteTime is how long one byte takes on the wire at 9600 baud 8N1 (10
 // bits).
 const byteTime = time.Second / 960

@@ -16,16 +16,20 @@
 //     version reply arrives (IdentifyTries times, then [ErrNoBoard]).
 //  2. DGT_RETURN_SERIALNR (0x45) and DGT_RETURN_LONG_SERIALNR (0x55; old
 //     boards do not answer it, which is fine).
-//  3. DGT_SEND_UPDATE_NICE (0x4B): field updates, clock times on change,
+//  3. DGT_SEND_EE_MOVES (0x49), unless Options.NoLog: the board's EEPROM
+//     log (§2.9, about 8 s at 9600 baud), read while the board is still
+//     IDLE so that it is alone on the line. It holds every change the
+//     board saw while nobody listened, and is reported as a [Log] event.
+//  4. DGT_SEND_UPDATE_NICE (0x4B): field updates, clock times on change,
 //     clock ACKs.
-//  4. The clock's version (`2B 03 03 09 00`): its ACK tells DGT 3000 (2.x)
+//  5. The clock's version (`2B 03 03 09 00`): its ACK tells DGT 3000 (2.x)
 //     from XL; no ACK and a "no clock" status mean no clock.
-//  5. DGT_SEND_BRD (0x42): the board dump re-reads the position, so after
-//     a reconnect nothing that happened meanwhile is lost.
+//  6. DGT_SEND_BRD (0x42): the board dump re-reads the position, so after
+//     a reconnect the position is right even where the log falls short.
 //
-// Then [Connected] is emitted, followed by every message in arrival order
-// (the dump among them), except the serial-number replies to the
-// watchdog's polls.
+// Then [Connected] is emitted, followed by the [Log] and every message in
+// arrival order (the dump among them), except the serial-number replies
+// to the watchdog's polls. [Link.ReadLog] reads the log again on request.
 //
 // # Liveness
 //

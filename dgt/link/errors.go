@@ -26,6 +26,9 @@ var (
 	ErrRejected = errors.New("link: clock rejected the command")
 	// ErrStopped: Run has returned; the link takes no more commands.
 	ErrStopped = errors.New("link: stopped")
+	// ErrNoLog: the board sent no EEPROM log (DGT_SEND_EE_MOVES) within
+	// Options.LogTimeout: it has no EEPROM, or the dump was lost.
+	ErrNoLog = errors.New("link: no EEPROM log from the board")
 	// ErrNotClockCommand: Clock was given a command that is not a wrapped
 	// clock command (0x2B).
 	ErrNotClockCommand = errors.New("link: not a clock command")

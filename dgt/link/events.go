@@ -7,7 +7,7 @@ import (
 )
 
 // Event is what a [Link] reports. The concrete types are [Connected],
-// [Message], [Resync] and [Disconnected]; consumers switch on them.
+// [Log], [Message], [Resync] and [Disconnected]; consumers switch on them.
 type Event interface {
 	When() time.Time
 	linkEvent()
@@ -24,6 +24,23 @@ type Connected struct {
 	// ACK (2.x = DGT 3000, otherwise XL).
 	Clock        bool
 	ClockVersion [2]uint8
+}
+
+// Log is the board's EEPROM event log (dgt-protocol.md §2.9): the board's
+// own record of every change its scan saw and of the time on the halted
+// display at every lever press, including what happened while nobody was
+// listening (the daemon restarting, the cable out). It is read after every
+// connection sequence (unless Options.NoLog) and on [Link.ReadLog]. After
+// a (re)connect it comes right after [Connected] and before the
+// connection's board dump, so a consumer can rebuild the moves made
+// meanwhile before it sees the position they led to.
+//
+// Err is ErrNoLog when the board sent no log within Options.LogTimeout (a
+// board without EEPROM); Log is then empty.
+type Log struct {
+	At  time.Time
+	Log dgt.EELog
+	Err error
 }
 
 // Message is a message from the board, in arrival order. At is when its
@@ -51,17 +68,20 @@ type Disconnected struct {
 
 // When returns the time of the event.
 func (e Connected) When() time.Time    { return e.At }
+func (e Log) When() time.Time          { return e.At }
 func (e Message) When() time.Time      { return e.At }
 func (e Resync) When() time.Time       { return e.At }
 func (e Disconnected) When() time.Time { return e.At }
 
 func (Connected) linkEvent()    {}
+func (Log) linkEvent()          {}
 func (Message) linkEvent()      {}
 func (Resync) linkEvent()       {}
 func (Disconnected) linkEvent() {}
 
 var (
 	_ Event = Connected{}
+	_ Event = Log{}
 	_ Event = Message{}
 	_ Event = Resync{}
 	_ Event = Disconnected{}

@@ -27,6 +27,7 @@ type Link struct {
 type request struct {
 	cmd   dgt.Command
 	clock bool // wait for the ACK
+	log   bool // DGT_SEND_EE_MOVES: wait for the log
 	reply chan error
 }
 
@@ -60,6 +61,17 @@ func (l *Link) Clock(ctx context.Context, cmd dgt.Command) error {
 		return fmt.Errorf("%w: 0x%02x", ErrNotClockCommand, cmd.CmdByte())
 	}
 	return l.do(ctx, request{cmd: cmd, clock: true})
+}
+
+// ReadLog asks the board for its EEPROM log (DGT_SEND_EE_MOVES, about 8 s
+// of data at 9600 baud) and waits until it has arrived: the [Log] event is
+// emitted before ReadLog returns nil. When nothing arrives within
+// Options.LogTimeout it returns ErrNoLog (and the Log event carries it).
+// Clock commands wait while the log is on the line, and it waits for the
+// clock command in flight. ErrNotConnected when no board is connected,
+// ErrStopped after Run returned. Safe for concurrent use.
+func (l *Link) ReadLog(ctx context.Context) error {
+	return l.do(ctx, request{cmd: dgt.CmdSendEEMoves, log: true})
 }
 
 // Send writes a command that expects no acknowledgement (e.g.
@@ -144,7 +156,7 @@ func (l *Link) wait(ctx context.Context, d time.Duration) bool {
 }
 
 func notConnected(r request) error {
-	if r.clock {
+	if r.clock && !r.log {
 		return &ClockError{Cmd: clockCmdOf(r.cmd), Err: ErrNotConnected}
 	}
 	return ErrNotConnected

@@ -5,6 +5,8 @@ import (
 	"io"
 	"log/slog"
 	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt"
 )
 
 // Opener opens the board's port. It is called again for every reconnect;
@@ -31,6 +33,17 @@ type Options struct {
 	// reply within another Watchdog, the connection counts as dead
 	// (ErrDead) and is reopened. Default 2 s (picochess polls every 1 s).
 	Watchdog time.Duration
+	// NoLog: do not read the board's EEPROM log at each connection (it
+	// takes about 8 s at 9600 baud); [Link.ReadLog] still reads it.
+	NoLog bool
+	// LogTimeout bounds the wait for the EEPROM log (0x1F00 bytes ≈ 8.3 s
+	// at 9600 baud); default 15 s. A board that does not answer within it
+	// has no EEPROM: [Log] carries ErrNoLog and the link goes on.
+	LogTimeout time.Duration
+	// EEFBit is the reading of the f bit of the log's clock records
+	// (which display f = 1 names, dgt-protocol.md §2.9: UNCERTAIN);
+	// default dgt.FLeft, DGT's header.
+	EEFBit dgt.EEFBit
 	// AckTimeout is how long to wait for a clock ACK before re-sending
 	// the command; default 2 s (§3.3).
 	AckTimeout time.Duration
@@ -61,6 +74,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Watchdog <= 0 {
 		o.Watchdog = 2 * time.Second
+	}
+	if o.LogTimeout <= 0 {
+		o.LogTimeout = 15 * time.Second
 	}
 	if o.AckTimeout <= 0 {
 		o.AckTimeout = 2 * time.Second

@@ -16,5 +16,5 @@ func Probe(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (Connected
 	l := New(nil, opts)
 	s, end := l.start(ctx, rwc)
 	defer end()
-	return s.identify()
+	return s.identify(false)
 }

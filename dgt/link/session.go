@@ -26,8 +26,11 @@ type session struct {
 
 	pending []request
 	cur     *inflight
+	replies []func() // answers to send once the queued events are out
 }
 
+// inflight is the exclusive request on the line: a clock command waiting
+// for its ACK, or a log read waiting for the EEPROM dump.
 type inflight struct {
 	req   request
 	cmd   dgt.ClockCmd
@@ -43,7 +46,7 @@ var errTimeout = errors.New("link: timeout")
 func (l *Link) session(ctx context.Context, rwc io.ReadWriteCloser) (connected bool, err error) {
 	s, end := l.start(ctx, rwc)
 	defer end()
-	info, err := s.identify()
+	info, err := s.identify(!l.opts.NoLog)
 	if err != nil {
 		return false, err
 	}
@@ -83,8 +86,9 @@ func (s *session) write(c dgt.Command) error {
 	return err
 }
 
-// identify runs the connection sequence (see the package comment).
-func (s *session) identify() (Connected, error) {
+// identify runs the connection sequence (see the package comment), with
+// the EEPROM log read when readLog is set.
+func (s *session) identify(readLog bool) (Connected, error) {
 	o := s.l.opts
 	var info Connected
 	if err := s.write(dgt.CmdReset); err != nil {
@@ -123,6 +127,21 @@ func (s *session) identify() (Connected, error) {
 		info.LongSerial = m.(dgt.LongSerialNumber).Serial
 	case !errors.Is(err, errTimeout):
 		return info, err
+	}
+	if readLog {
+		// In IDLE mode the dump is alone on the line; changes made while
+		// it is sent are in the board dump at the end of the sequence.
+		if err := s.write(dgt.CmdSendEEMoves); err != nil {
+			return info, err
+		}
+		_, err := s.await(o.LogTimeout, func(m dgt.Message) bool { _, ok := m.(dgt.EEMoves); return ok })
+		switch {
+		case errors.Is(err, errTimeout):
+			s.l.opts.Logger.Warn("no EEPROM log from the board", "timeout", o.LogTimeout)
+			s.queue = append(s.queue, Log{At: time.Now(), Err: ErrNoLog})
+		case err != nil:
+			return info, err
+		}
 	}
 	if err := s.write(dgt.CmdSendUpdateNice); err != nil {
 		return info, err
@@ -209,19 +228,29 @@ func (s *session) decode(at time.Time, pred func(dgt.Message) bool) (dgt.Message
 		if a, ok := m.(dgt.ClockAck); ok {
 			s.ack(a)
 		}
-		s.queue = append(s.queue, Message{At: at, Msg: m})
+		if ee, ok := m.(dgt.EEMoves); ok {
+			s.queue = append(s.queue, Log{At: at, Log: ee.Log(s.l.opts.EEFBit)})
+			s.logArrived()
+		} else {
+			s.queue = append(s.queue, Message{At: at, Msg: m})
+		}
 		if pred != nil && pred(m) {
 			return m, true
 		}
 	}
 }
 
-// flush emits the queued events.
+// flush emits the queued events, then sends the answers that had to wait
+// for them.
 func (s *session) flush() {
 	for _, e := range s.queue {
 		s.l.emit(s.ctx, e)
 	}
 	s.queue = s.queue[:0]
+	for _, r := range s.replies {
+		r()
+	}
+	s.replies = s.replies[:0]
 }
 
 // serve is the connected state: messages out, commands in, the watchdog.
@@ -246,11 +275,11 @@ func (s *session) serve() error {
 				return err
 			}
 		case r := <-s.l.reqs:
-			if !r.clock {
+			if !r.clock && !r.log {
 				r.reply <- s.write(r.cmd)
 				continue
 			}
-			if !s.clock {
+			if r.clock && !s.clock {
 				r.reply <- &ClockError{Cmd: clockCmdOf(r.cmd), Err: ErrNoClock}
 				continue
 			}
@@ -259,7 +288,9 @@ func (s *session) serve() error {
 				return err
 			}
 		case <-ackC:
-			if err := s.retry(); err != nil {
+			err := s.retry()
+			s.flush()
+			if err != nil {
 				return err
 			}
 		case now := <-wd.C:
@@ -303,14 +334,40 @@ func (s *session) pump() error {
 		r.reply <- err
 		return s.pump()
 	}
-	s.cur = &inflight{req: r, cmd: clockCmdOf(r.cmd), wire: b, tries: 1, timer: time.NewTimer(s.l.opts.AckTimeout)}
+	wait := s.l.opts.AckTimeout
+	if r.log {
+		wait = s.l.opts.LogTimeout
+	}
+	s.cur = &inflight{req: r, cmd: clockCmdOf(r.cmd), wire: b, tries: 1, timer: time.NewTimer(wait)}
 	_, err = s.rwc.Write(b)
 	return err
 }
 
-// retry re-sends the command in flight after an ACK time-out, or fails it.
+// logArrived completes a log read in flight (a log that arrives unasked is
+// reported all the same).
+func (s *session) logArrived() {
+	c := s.cur
+	if c == nil || !c.req.log {
+		return
+	}
+	s.cur = nil
+	c.timer.Stop()
+	s.replies = append(s.replies, func() { c.req.reply <- nil })
+	if err := s.pump(); err != nil {
+		s.l.opts.Logger.Warn("clock command write failed", "err", err)
+	}
+}
+
+// retry re-sends the clock command in flight after an ACK time-out, or
+// fails it; a log read that timed out fails with ErrNoLog.
 func (s *session) retry() error {
 	c := s.cur
+	if c.req.log {
+		s.cur = nil
+		s.queue = append(s.queue, Log{At: time.Now(), Err: ErrNoLog})
+		s.replies = append(s.replies, func() { c.req.reply <- ErrNoLog })
+		return s.pump()
+	}
 	if c.tries >= s.l.opts.AckTries {
 		s.cur = nil
 		c.req.reply <- &ClockError{Cmd: c.cmd, Tries: c.tries, Err: ErrAckTimeout}
@@ -342,15 +399,28 @@ func (s *session) ack(a dgt.ClockAck) {
 	}
 }
 
-// failAll answers every outstanding clock command with ErrNotConnected.
+// failAll answers every outstanding request with ErrNotConnected (a
+// *ClockError for clock commands).
 func (s *session) failAll() {
+	for _, r := range s.replies {
+		r()
+	}
+	s.replies = nil
 	if s.cur != nil {
 		s.cur.timer.Stop()
-		s.cur.req.reply <- &ClockError{Cmd: s.cur.cmd, Tries: s.cur.tries, Err: ErrNotConnected}
+		s.cur.req.reply <- failed(s.cur.req, s.cur.tries)
 		s.cur = nil
 	}
 	for _, r := range s.pending {
-		r.reply <- &ClockError{Cmd: clockCmdOf(r.cmd), Err: ErrNotConnected}
+		r.reply <- failed(r, 0)
 	}
 	s.pending = nil
+}
+
+// failed is the answer to a request whose connection was lost.
+func failed(r request, tries int) error {
+	if r.log {
+		return ErrNotConnected
+	}
+	return &ClockError{Cmd: clockCmdOf(r.cmd), Tries: tries, Err: ErrNotConnected}
 }
