@@ -30,6 +30,7 @@ var layers = []rule{
 	{pkg: "rules/announce", internal: []string{"rules"}},
 	{pkg: "rules/ruleset", internal: []string{"rules", "rules/clock"}},
 	{pkg: "rules/pgn", internal: []string{"rules", "rules/chess", "rules/xiangqi"}},
+	{pkg: "rules/teamdrop", internal: []string{"rules", "rules/chess", "rules/ruleset", "rules/clock"}},
 	{pkg: "rules/arbiter", internal: []string{"rules/...", "board", "dgt"}},
 	{pkg: "dgt", internal: []string{"rules"}},
 	{pkg: "dgt/record", internal: []string{"rules", "dgt"}},

@@ -132,3 +132,13 @@ func (p *Position) Lift(s rules.Square, passTurn bool) (*Position, rules.Piece, 
 	}
 	return &q, pce, nil
 }
+
+// KingAttacked reports whether colour c's king is attacked, whichever
+// side is to move: after an illegal move that stood, whether the mover left
+// its king in check (team variant A5).
+func (p *Position) KingAttacked(c rules.Color) bool {
+	if c > rules.Black || p.bb[c][king] == 0 {
+		return false
+	}
+	return p.attacked(p.kingSq(int(c)), int(c)^1, p.occupied())
+}
