@@ -27,10 +27,21 @@
 // nor publishes it early. Alerts, announcements and board status are never
 // copied to the public subjects.
 //
+// # Requests
+//
+// Every request/reply subject of the daemon (the PGN API, arbiter commands,
+// relay time requests, operator input) is served by one [Responder] on the
+// publisher's connections. It answers only on inbox reply subjects, so no
+// one can make the daemon, which may publish anywhere, write a reply into a
+// feed.
+//
 // # Roles
 //
 // The embedded server ([StartServer]) knows three roles: organiser (everything
 // but arbiter subjects), arbiter (everything, including arbiter commands) and
 // public (plain subscriptions on <p>.public.> and the public PGN request only;
-// no JetStream API at all). See [Permissions] for the exact subject lists.
+// no JetStream API at all). With users, staff and public users are in two
+// accounts ([StaffAccount], [PublicAccount]); the daemon publishes the public
+// copy in both, and nothing else reaches the public account. See
+// [Permissions] for the exact subject lists.
 package broadcast

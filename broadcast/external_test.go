@@ -2,8 +2,6 @@ package broadcast
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -48,56 +46,6 @@ func TestExternalServerRestart(t *testing.T) {
 	}
 }
 
-func TestArbiterCommands(t *testing.T) {
-	srv := startServer(t, t.TempDir(), testUsers...)
-	defer srv.Shutdown()
-	type call struct {
-		g    GameID
-		body string
-	}
-	calls := make(chan call, 4)
-	p, err := NewPublisher(Options{Prefix: testPrefix, Dir: t.TempDir(), Connect: srv.Dialer(),
-		Commands: func(_ context.Context, g GameID, body []byte) error {
-			calls <- call{g, string(body)}
-			if string(body) == `{"cmd":"bad"}` {
-				return errors.New("unknown command bad")
-			}
-			return nil
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	runPublisher(t, p)
-	waitFor(t, "connected", 5*time.Second, func() bool { return p.Health() == nil })
-	arb := connectAs(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(ArbiterInboxPrefix))
-	for _, tc := range []struct {
-		body string
-		want CommandReply
-	}{
-		{`{"cmd":"ack","alert":"a1"}`, CommandReply{OK: true}},
-		{`{"cmd":"bad"}`, CommandReply{Error: "unknown command bad"}},
-	} {
-		m, err := arb.nc.Request("dgt.arbiter.open2026.1.1.cmd", []byte(tc.body), 5*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rep CommandReply
-		if err := json.Unmarshal(m.Data, &rep); err != nil || rep != tc.want {
-			t.Errorf("%s: reply %s, want %+v", tc.body, m.Data, tc.want)
-		}
-		c := <-calls
-		if c.g != testGame || c.body != tc.body {
-			t.Errorf("handler got %+v", c)
-		}
-	}
-	hall := connectAs(t, srv, "hall", "hall-pw")
-	hall.nc.Request("dgt.arbiter.open2026.1.1.cmd", []byte(`{"cmd":"ack"}`), 300*time.Millisecond)
-	if !hall.violation("dgt.arbiter.open2026.1.1.cmd", 2*time.Second) {
-		t.Error("an organiser sent an arbiter command")
-	}
-}
-
 // TestWebsocketListener: browsers reach the embedded server over a
 // websocket (binary frames, nats.go speaks ws:// too), with the same roles.
 func TestWebsocketListener(t *testing.T) {
@@ -119,7 +67,10 @@ func TestWebsocketListener(t *testing.T) {
 	defer nc.Close()
 	sub, _ := nc.SubscribeSync("dgt.public.>")
 	nc.Flush()
-	daemon, _ := srv.Connect()
+	daemon, err := srv.PublicDialer()(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer daemon.Close()
 	daemon.Publish("dgt.public.open2026.1.1.move", []byte(`{}`))
 	if m, err := sub.NextMsg(5 * time.Second); err != nil || m.Subject != "dgt.public.open2026.1.1.move" {

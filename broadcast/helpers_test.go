@@ -80,6 +80,21 @@ func newPublisher(t testing.TB, dir string, dial func(context.Context) (*nats.Co
 	return p
 }
 
+// newDaemonPublisher is a publisher wired to srv as the daemon wires it:
+// the staff connection and the public account's.
+func newDaemonPublisher(t testing.TB, srv *Server, delay time.Duration) *Publisher {
+	t.Helper()
+	p, err := NewPublisher(Options{
+		Prefix: testPrefix, Dir: t.TempDir(), Connect: srv.Dialer(), ConnectPublic: srv.PublicDialer(), PublicDelay: delay,
+		MinBackoff: 10 * time.Millisecond, MaxBackoff: 100 * time.Millisecond, PublishTimeout: 2 * time.Second,
+	})
+	if err != nil {
+		t.Fatalf("NewPublisher: %v", err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
 func move(ply, rev int) MoveEvent {
 	return MoveEvent{
 		Game: testGame, Ply: ply, SAN: "e4", UCI: "e2e4", FEN: "fen",
@@ -143,4 +158,15 @@ func waitFor(t testing.TB, what string, timeout time.Duration, cond func() bool)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// mustConnect is a staff connection as the daemon's user, closed at cleanup.
+func (s *Server) mustConnect(t testing.TB) *nats.Conn {
+	t.Helper()
+	nc, err := s.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return nc
 }

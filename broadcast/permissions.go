@@ -46,16 +46,23 @@ type User struct {
 }
 
 // Permissions returns the subject permissions of a role under prefix (the
-// daemon's own internal user has none: it may do everything).
+// daemon's own internal users have none: they may do everything in their
+// account). Organisers and arbiters are in [StaffAccount], public users in
+// [PublicAccount], where only the daemon publishes: that, not these lists,
+// is what keeps the live games from public users (a staff user can make the
+// server publish on any subject of its account, e.g. with a push consumer's
+// deliver subject or a JetStream API request's reply subject).
 //
 // Organiser and arbiter: publish and subscribe on everything except what is
 // denied; deny always wins. Denied to both on publish: the daemon's feed
 // (<p>.game.>, <p>.public.>, <p>.board.>, <p>.relay.>, the KV subjects of
 // <p>_games) and stream administration ($JS.API.STREAM.CREATE/UPDATE/DELETE/
-// PURGE/RESTORE/MSG.DELETE), so a stream sourcing or mirroring ALERTS cannot
-// be made. Arbiters may not publish alerts (only the daemon does). Organisers
-// are also denied <p>.arbiter.> (publish and subscribe), every JetStream API
-// call naming the ALERTS stream, and subscriptions on [ArbiterInboxPrefix].
+// PURGE/RESTORE/MSG.DELETE/SNAPSHOT), so a stream sourcing or mirroring
+// ALERTS cannot be made. Arbiters may not publish alerts (only the daemon
+// does). Organisers are also denied <p>.arbiter.> (publish and subscribe),
+// operator input (<p>.input.>, an arbiter's), every JetStream API call
+// naming the ALERTS stream, and the arbiters' inboxes ([ArbiterInboxPrefix]:
+// neither reading their replies nor forging them).
 //
 // Public: publish only <p>.api.pgn.public.>; subscribe only <p>.public.> and
 // [PublicInboxPrefix].>.
@@ -71,6 +78,7 @@ func Permissions(prefix string, role Role) (*server.Permissions, error) {
 		"$KV." + s.Bucket() + ".>",
 		"$JS.API.STREAM.CREATE.>", "$JS.API.STREAM.UPDATE.>", "$JS.API.STREAM.DELETE.>",
 		"$JS.API.STREAM.PURGE.>", "$JS.API.STREAM.RESTORE.>", "$JS.API.STREAM.MSG.DELETE.>",
+		"$JS.API.STREAM.SNAPSHOT.>",
 	}
 	switch role {
 	case RoleOrganiser:
@@ -81,7 +89,8 @@ func Permissions(prefix string, role Role) (*server.Permissions, error) {
 		return &server.Permissions{
 			Publish: &server.SubjectPermission{
 				Allow: []string{">"},
-				Deny:  append(append(append([]string{}, feedDeny...), p+".arbiter.>"), alertAPI...),
+				Deny: append(append(append([]string{}, feedDeny...), p+".arbiter.>", p+".input.>", ArbiterInboxPrefix+".>"),
+					alertAPI...),
 			},
 			Subscribe: &server.SubjectPermission{
 				Allow: []string{">"},

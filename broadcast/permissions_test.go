@@ -58,7 +58,7 @@ func (c *client) violation(subject string, wait time.Duration) bool {
 func TestRolePermissions(t *testing.T) {
 	srv := startServer(t, t.TempDir(), testUsers...)
 	defer srv.Shutdown()
-	p := newPublisher(t, t.TempDir(), srv.Dialer(), 0)
+	p := newDaemonPublisher(t, srv, 0)
 	runPublisher(t, p)
 	waitFor(t, "publisher connected", 5*time.Second, func() bool { return p.Health() == nil })
 
@@ -139,6 +139,9 @@ func TestRolePermissions(t *testing.T) {
 		}{
 			{"organiser", hall, "dgt.game.open2026.1.1.move"},
 			{"organiser", hall, "dgt.arbiter.open2026.1.1.cmd"},
+			{"organiser", hall, "dgt.input.open2026.1.1.move"},
+			{"organiser", hall, ArbiterInboxPrefix + ".x"},
+			{"organiser", hall, "$JS.API.STREAM.SNAPSHOT.DGT_GAMES"},
 			{"arbiter", arb, "dgt.arbiter.open2026.1.1.alert"},
 			{"arbiter", arb, "dgt.public.open2026.1.1.move"},
 			{"public", viewer, "dgt.public.open2026.1.1.move"},

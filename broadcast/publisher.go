@@ -25,6 +25,12 @@ type Options struct {
 	// connection it has is closed (embedded: [Server.Dialer]; external: a
 	// nats.Connect with the URL and creds file, which reconnects by itself).
 	Connect func(ctx context.Context) (*nats.Conn, error)
+	// ConnectPublic, when set, opens the connection to the account public
+	// users are in ([Server.PublicDialer]): every public copy is also
+	// published there (core NATS, after the stream has it) and the public
+	// PGN request is answered there. Nil: public users read the subjects
+	// of the Connect connection.
+	ConnectPublic func(ctx context.Context) (*nats.Conn, error)
 	// PublicDelay is event.public_delay: how much later each organiser message
 	// is republished on <p>.public.> (0: at once, still after the live one).
 	PublicDelay time.Duration
@@ -36,9 +42,6 @@ type Options struct {
 	// wiring passes the rules/pgn renderer); nil: [FallbackPGN] is used when
 	// PGN is served.
 	RenderPGN func(GameState) string
-	// Commands answers arbiter commands on <p>.arbiter.<g>.cmd; nil: no
-	// responder (requests get "no responders").
-	Commands CommandHandler
 	// Now is the clock (default time.Now). Due times are computed with it;
 	// waits use real timers.
 	Now func() time.Time
@@ -70,10 +73,12 @@ type Publisher struct {
 	running   atomic.Bool
 	applied   uint64 // DueStates cursor; Run's after construction
 
-	mu       sync.Mutex // guards nc, js, respConn
-	nc       *nats.Conn
-	js       jetstream.JetStream
-	respConn *nats.Conn // the connection the PGN responders are on
+	resp *Responder
+
+	mu  sync.Mutex // guards nc, js, pnc
+	nc  *nats.Conn
+	js  jetstream.JetStream
+	pnc *nats.Conn // the public account's connection, or nil
 }
 
 // NewPublisher opens the outbox in o.Dir (replaying what a previous run left
@@ -106,13 +111,15 @@ func NewPublisher(o Options) (*Publisher, error) {
 	}
 	log := o.Logger
 	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		log = discardLogger()
 	}
 	ob, err := OpenOutbox(filepath.Clean(o.Dir), o.Outbox)
 	if err != nil {
 		return nil, err
 	}
-	p := &Publisher{o: o, subj: s, ob: ob, live: NewStore(), public: NewStore(), log: log}
+	p := &Publisher{o: o, subj: s, ob: ob, live: NewStore(), public: NewStore(), log: log,
+		resp: NewResponder(log.With("part", "responder"))}
+	p.handlePGN()
 	// Public states that fell due while the daemon was down are visible at
 	// once; the rest are applied by Run when they fall due.
 	if p.applied, err = ob.DueStates(o.Now(), 0, p.applyPublic); err != nil {
@@ -121,6 +128,10 @@ func NewPublisher(o Options) (*Publisher, error) {
 	}
 	return p, nil
 }
+
+// Responder is the daemon's request/reply server, served on the
+// publisher's connections: add routes to it before Run.
+func (p *Publisher) Responder() *Responder { return p.resp }
 
 // Subjects returns the subject builder of this publisher.
 func (p *Publisher) Subjects() Subjects { return p.subj }
@@ -219,3 +230,5 @@ func (p *Publisher) PublishBoardStatus(b BoardStatus) error {
 // Close closes the outbox; unsent messages stay journalled for the next run.
 // Call it after Run has returned.
 func (p *Publisher) Close() error { return p.ob.Close() }
+
+func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

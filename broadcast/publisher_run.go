@@ -24,6 +24,7 @@ func (p *Publisher) Run(ctx context.Context) error {
 		return errors.New("broadcast: Publisher.Run called twice")
 	}
 	defer p.disconnect()
+	defer p.resp.stop() // before the connections close: replies in progress go out
 	applied := p.applied
 	var (
 		backoff   time.Duration
@@ -75,7 +76,7 @@ func (p *Publisher) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if p.conn() == nil || p.conn().IsClosed() {
+		if p.closed() {
 			p.disconnect()
 			if err := p.connect(ctx); err != nil {
 				if !fail(err) {
@@ -163,6 +164,13 @@ func (p *Publisher) conn() *nats.Conn {
 	return p.nc
 }
 
+// closed reports whether a connection is missing or closed for good.
+func (p *Publisher) closed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.nc == nil || p.nc.IsClosed() || p.o.ConnectPublic != nil && (p.pnc == nil || p.pnc.IsClosed())
+}
+
 func (p *Publisher) connect(ctx context.Context) error {
 	nc, err := p.o.Connect(ctx)
 	if err != nil {
@@ -173,8 +181,15 @@ func (p *Publisher) connect(ctx context.Context) error {
 		nc.Close()
 		return fmt.Errorf("jetstream: %w", err)
 	}
+	var pnc *nats.Conn
+	if p.o.ConnectPublic != nil {
+		if pnc, err = p.o.ConnectPublic(ctx); err != nil {
+			nc.Close()
+			return fmt.Errorf("connect (public account): %w", err)
+		}
+	}
 	p.mu.Lock()
-	p.nc, p.js = nc, js
+	p.nc, p.js, p.pnc = nc, js, pnc
 	p.mu.Unlock()
 	return nil
 }
@@ -182,19 +197,23 @@ func (p *Publisher) connect(ctx context.Context) error {
 func (p *Publisher) disconnect() {
 	p.connected.Store(false)
 	p.mu.Lock()
-	nc := p.nc
-	p.nc, p.js = nil, nil
+	nc, pnc := p.nc, p.pnc
+	p.nc, p.js, p.pnc = nil, nil, nil
 	p.mu.Unlock()
-	if nc != nil {
-		nc.Close()
+	for _, c := range []*nats.Conn{nc, pnc} {
+		if c != nil {
+			p.resp.detach(c)
+			c.Close()
+		}
 	}
 }
 
-// setup makes sure the streams and the KV bucket exist, subscribes the PGN
-// responders on this connection and, the first time, loads the stores.
+// setup makes sure the streams and the KV bucket exist, subscribes the
+// responder's routes on the connections and, the first time, loads the
+// stores.
 func (p *Publisher) setup(ctx context.Context, load bool) error {
 	p.mu.Lock()
-	nc, js := p.nc, p.js
+	nc, js, pnc := p.nc, p.js, p.pnc
 	p.mu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, 2*p.o.PublishTimeout)
 	defer cancel()
@@ -202,8 +221,13 @@ func (p *Publisher) setup(ctx context.Context, load bool) error {
 	if err != nil {
 		return err
 	}
-	if err := p.subscribeResponders(nc); err != nil {
-		return err
+	if err := p.resp.attach(nc, true); err != nil {
+		return fmt.Errorf("subscribe requests: %w", err)
+	}
+	if pnc != nil {
+		if err := p.resp.attach(pnc, false); err != nil {
+			return fmt.Errorf("subscribe public requests: %w", err)
+		}
 	}
 	if load {
 		if err := p.loadStores(ctx, js, kv); err != nil {
@@ -227,7 +251,7 @@ func toMsg(r Record) *nats.Msg {
 // again and the stream drops them by message id.
 func (p *Publisher) sendBatch(ctx context.Context, recs []Record) (int, error) {
 	p.mu.Lock()
-	nc, js := p.nc, p.js
+	nc, js, pnc := p.nc, p.js, p.pnc
 	p.mu.Unlock()
 	if nc == nil {
 		return 0, errors.New("not connected")
@@ -261,16 +285,29 @@ func (p *Publisher) sendBatch(ctx context.Context, recs []Record) (int, error) {
 			return 0, err // conservative: resend from the start (ids dedup the rest)
 		}
 	}
+	copied := false
 	for i, f := range futs {
-		if f == nil {
-			continue
+		if f != nil {
+			select {
+			case <-f.Ok():
+			case err := <-f.Err():
+				return i, err
+			case <-ctx.Done():
+				return i, fmt.Errorf("waiting for ack: %w", ctx.Err())
+			}
 		}
-		select {
-		case <-f.Ok():
-		case err := <-f.Err():
-			return i, err
-		case <-ctx.Done():
-			return i, fmt.Errorf("waiting for ack: %w", ctx.Err())
+		if pnc != nil && recs[i].Public {
+			// The public account's copy, once the stream has it: public
+			// users never see what a restart could take back.
+			if err := pnc.PublishMsg(toMsg(recs[i])); err != nil {
+				return i, fmt.Errorf("public account: %w", err)
+			}
+			copied = true
+		}
+	}
+	if copied {
+		if err := pnc.FlushWithContext(ctx); err != nil {
+			return 0, fmt.Errorf("public account: %w", err)
 		}
 	}
 	if submitErr != nil {

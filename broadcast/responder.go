@@ -3,160 +3,247 @@ package broadcast
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"strconv"
+	"errors"
+	"log/slog"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 )
 
-// Reply headers of the PGN request/reply API.
+// Audience says who may send a request to a route and where its reply may
+// go.
+type Audience uint8
+
 const (
-	// HeaderGames carries the number of games in a PGN reply.
-	HeaderGames = "Dgtbridge-Games"
-	// HeaderError carries why a request was refused (the body is then empty).
-	HeaderError = "Dgtbridge-Error"
+	// Staff routes are served on the staff connection only, and their
+	// replies go only to staff inboxes: "_INBOX." or "_INBOX_<name>.",
+	// never [PublicInboxPrefix] (live data must not reach public users,
+	// even in a single-account setup where a staff user could name a
+	// public inbox as the reply subject).
+	Staff Audience = iota + 1
+	// Everyone routes are also served on the public connection, and may
+	// reply to public inboxes.
+	Everyone
 )
 
-// subscribeResponders answers, on this connection:
-//
-//	<p>.api.pgn.<event>.<round>         → the live round PGN (organisers)
-//	<p>.api.pgn.public.<event>.<round>  → the delayed round PGN (everyone)
-//
-// A request whose reply subject is not an inbox (_INBOX…) is ignored: a
-// public client could otherwise make the daemon, which may publish anywhere,
-// write PGN into a feed subject.
-func (p *Publisher) subscribeResponders(nc *nats.Conn) error {
-	p.mu.Lock()
-	same := p.respConn == nc
-	p.mu.Unlock()
-	if same {
-		return nil
-	}
-	base := p.subj.Prefix + ".api.pgn."
-	if _, err := nc.Subscribe(base+"*.*", func(m *nats.Msg) { p.answerPGN(m, p.live, m.Subject[len(base):]) }); err != nil {
-		return fmt.Errorf("subscribe pgn api: %w", err)
-	}
-	if _, err := nc.Subscribe(base+"public.*.*", func(m *nats.Msg) { p.answerPGN(m, p.public, m.Subject[len(base+"public."):]) }); err != nil {
-		return fmt.Errorf("subscribe public pgn api: %w", err)
-	}
-	if h := p.o.Commands; h != nil {
-		if _, err := nc.Subscribe(p.subj.Prefix+".arbiter.*.*.*.cmd", func(m *nats.Msg) { p.answerCommand(m, h) }); err != nil {
-			return fmt.Errorf("subscribe arbiter commands: %w", err)
-		}
-	}
-	if err := nc.Flush(); err != nil {
-		return err
-	}
-	p.mu.Lock()
-	p.respConn = nc
-	p.mu.Unlock()
-	return nil
+// Request is one request the [Responder] accepted.
+type Request struct {
+	// Subject is the subject the request was sent on.
+	Subject string
+	// Game is the game the subject names, for routes whose subject has
+	// the three game tokens as wildcards (zero otherwise).
+	Game GameID
+	// Data is the request's body.
+	Data []byte
 }
 
-func (p *Publisher) answerPGN(m *nats.Msg, st *Store, rest string) {
-	if !strings.HasPrefix(m.Reply, "_INBOX") {
-		p.log.Warn("pgn request without an inbox reply subject ignored", "subject", m.Subject, "reply", m.Reply)
-		return
-	}
-	r := nats.NewMsg(m.Reply)
-	ev, rs, _ := strings.Cut(rest, ".")
-	round, err := strconv.Atoi(rs)
-	if err != nil || !ValidToken(ev) || round < 1 {
-		r.Header.Set(HeaderError, "want <event>.<round>, got "+rest)
-	} else {
-		pgn, n := st.RoundPGN(ev, round)
-		r.Data = []byte(pgn)
-		r.Header.Set(HeaderGames, strconv.Itoa(n))
-	}
-	if err := m.RespondMsg(r); err != nil {
-		p.log.Warn("pgn reply failed", "err", err)
-	}
+// Reply is the answer to a request.
+type Reply struct {
+	Data   []byte
+	Header nats.Header
 }
 
-// CommandHandler handles one arbiter command (interfaces.md §3.1,
-// <p>.arbiter.<g>.cmd) for game g; body is the ArbiterCommand JSON as sent.
-// It runs on the NATS connection's callback goroutine, one command at a
-// time, and must return promptly (hand the work to the game's owner). A nil
-// error replies {"ok":true,"error":""}; an error replies {"ok":false,
-// "error":"<message>"}.
-type CommandHandler func(ctx context.Context, g GameID, body []byte) error
+// Handler answers one request. It runs on a goroutine of its own (at most
+// [MaxConcurrentRequests] at once); ctx is done when the responder stops,
+// and the handler must then return promptly.
+type Handler func(ctx context.Context, req Request) Reply
 
-// CommandReply is the reply to an arbiter command.
+// CommandReply is the {ok, error} reply of arbiter commands, relay time
+// requests and operator input (interfaces.md §3.1).
 type CommandReply struct {
 	OK    bool   `json:"ok"`
 	Error string `json:"error"`
 }
 
-func (p *Publisher) answerCommand(m *nats.Msg, h CommandHandler) {
-	if !strings.HasPrefix(m.Reply, "_INBOX") {
-		p.log.Warn("arbiter command without an inbox reply subject ignored", "subject", m.Subject, "reply", m.Reply)
-		return
-	}
-	var rep CommandReply
-	g, err := ParseGameID(strings.TrimSuffix(strings.TrimPrefix(m.Subject, p.subj.Prefix+".arbiter."), ".cmd"))
-	if err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), p.o.PublishTimeout)
-		err = h(ctx, g, m.Data)
-		cancel()
-	}
+// StatusReply is the {ok, error} reply for err (nil: ok).
+func StatusReply(err error) Reply {
+	r := CommandReply{OK: err == nil}
 	if err != nil {
-		rep.Error = err.Error()
-	} else {
-		rep.OK = true
+		r.Error = err.Error()
 	}
-	b, _ := json.Marshal(rep)
-	if err := m.Respond(b); err != nil {
-		p.log.Warn("arbiter command reply failed", "err", err)
+	b, _ := json.Marshal(r) // two plain fields: cannot fail
+	return Reply{Data: b}
+}
+
+// MaxConcurrentRequests bounds the handlers running at once; a request
+// beyond it is answered at once with an error (try again).
+const MaxConcurrentRequests = 64
+
+// errBusy is the reply to a request beyond MaxConcurrentRequests.
+var errBusy = errors.New("broadcast: too many requests in progress, try again")
+
+type route struct {
+	subject string
+	aud     Audience
+	gameAt  int // index of the game's first token in the subject, or -1
+	h       Handler
+}
+
+// Responder is the one request/reply server of the daemon: the PGN API,
+// arbiter commands, relay time requests and operator input all go through
+// it. It answers a request only when its reply subject is an inbox its
+// route allows (see [Audience]): a request with any other reply subject
+// (e.g. a feed subject such as <p>.game.<g>.move, which the daemon, allowed
+// everything, could otherwise be made to publish on) is refused without a
+// reply and counted ([Responder.Refused]); its handler never runs.
+//
+// Routes are added with Handle before the publisher connects; the
+// [Publisher] subscribes them on its connections and stops them (waiting
+// for the handlers in progress to reply) before it closes them.
+type Responder struct {
+	log *slog.Logger
+
+	mu      sync.Mutex
+	routes  []route
+	subs    map[*nats.Conn][]*nats.Subscription
+	ctx     context.Context
+	cancel  context.CancelFunc
+	running sync.WaitGroup
+	sem     chan struct{}
+
+	refused  atomic.Int64
+	lastWarn atomic.Int64 // unix ns of the last refusal logged
+}
+
+// NewResponder returns a responder with no routes.
+func NewResponder(log *slog.Logger) *Responder {
+	if log == nil {
+		log = discardLogger()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Responder{log: log, subs: map[*nats.Conn][]*nats.Subscription{}, ctx: ctx, cancel: cancel,
+		sem: make(chan struct{}, MaxConcurrentRequests)}
+}
+
+// Handle adds a route: requests on subject (wildcards allowed) go to h.
+// When subject has three consecutive "*" tokens, they are the game and
+// Request.Game holds it (a subject whose game does not parse is answered
+// with an error, h is not called).
+func (r *Responder) Handle(subject string, aud Audience, h Handler) {
+	toks := strings.Split(subject, ".")
+	at := -1
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i] == "*" && toks[i+1] == "*" && toks[i+2] == "*" {
+			at = i
+			break
+		}
+	}
+	r.mu.Lock()
+	r.routes = append(r.routes, route{subject: subject, aud: aud, gameAt: at, h: h})
+	r.mu.Unlock()
+}
+
+// Refused is how many requests were refused for their reply subject.
+func (r *Responder) Refused() int64 { return r.refused.Load() }
+
+// attach subscribes the routes on nc: every route when staff, the
+// Everyone routes otherwise (the public connection). A connection already
+// attached is left as it is.
+func (r *Responder) attach(nc *nats.Conn, staff bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.subs[nc]; ok {
+		return nil
+	}
+	var subs []*nats.Subscription
+	for _, rt := range r.routes {
+		if !staff && rt.aud != Everyone {
+			continue
+		}
+		rt, public := rt, !staff
+		s, err := nc.Subscribe(rt.subject, func(m *nats.Msg) { r.dispatch(rt, public, m) })
+		if err != nil {
+			for _, s := range subs {
+				_ = s.Unsubscribe()
+			}
+			return err
+		}
+		subs = append(subs, s)
+	}
+	r.subs[nc] = subs
+	return nc.Flush()
+}
+
+// detach unsubscribes the routes of a connection that is going away.
+func (r *Responder) detach(nc *nats.Conn) {
+	r.mu.Lock()
+	subs := r.subs[nc]
+	delete(r.subs, nc)
+	r.mu.Unlock()
+	for _, s := range subs {
+		_ = s.Unsubscribe()
 	}
 }
 
-// loadStores fills the stores from what NATS kept: the KV bucket (live) and
-// the last <p>.public.<g>.state of each game (public). States the stores
-// already hold (published or fallen due since start) are newer and kept.
-func (p *Publisher) loadStores(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyValue) error {
-	w, err := kv.WatchAll(ctx, jetstream.IgnoreDeletes())
-	if err != nil {
-		return fmt.Errorf("load kv: %w", err)
+// stop unsubscribes every route and waits for the handlers in progress,
+// whose ctx is done, to reply.
+func (r *Responder) stop() {
+	r.mu.Lock()
+	conns := make([]*nats.Conn, 0, len(r.subs))
+	for nc := range r.subs {
+		conns = append(conns, nc)
 	}
-	defer w.Stop()
-	for done := false; !done; {
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("load kv: %w", ctx.Err())
-		case e := <-w.Updates():
-			if e == nil {
-				done = true
-				break
-			}
-			var st GameState
-			if err := json.Unmarshal(e.Value(), &st); err != nil {
-				p.log.Warn("kv: undecodable game state", "key", e.Key(), "err", err)
-				continue
-			}
-			p.live.PutIfAbsent(st)
+	r.mu.Unlock()
+	for _, nc := range conns {
+		r.detach(nc)
+	}
+	r.cancel()
+	r.running.Wait()
+}
+
+// replyAllowed reports whether reply is an inbox that aud may answer on
+// from a connection (public: the public connection).
+func replyAllowed(reply string, aud Audience, public bool) bool {
+	first, _, ok := strings.Cut(reply, ".")
+	if !ok || (first != "_INBOX" && !strings.HasPrefix(first, "_INBOX_")) {
+		return false
+	}
+	if first == PublicInboxPrefix {
+		return aud == Everyone
+	}
+	return !public // public users only ever get replies on public inboxes
+}
+
+func (r *Responder) dispatch(rt route, public bool, m *nats.Msg) {
+	if !replyAllowed(m.Reply, rt.aud, public) {
+		r.refused.Add(1)
+		now := time.Now().UnixNano()
+		if last := r.lastWarn.Load(); now-last > int64(time.Second) && r.lastWarn.CompareAndSwap(last, now) {
+			r.log.Warn("request refused: its reply subject is not an inbox it may be answered on",
+				"subject", m.Subject, "reply", m.Reply, "refused_total", r.refused.Load())
 		}
+		return
 	}
-	stream, err := js.Stream(ctx, p.subj.PublicStream())
-	if err != nil {
-		return fmt.Errorf("load public: %w", err)
-	}
-	info, err := stream.Info(ctx, jetstream.WithSubjectFilter(p.subj.Prefix+".public.*.*.*.state"))
-	if err != nil {
-		return fmt.Errorf("load public: %w", err)
-	}
-	for subj := range info.State.Subjects {
-		m, err := stream.GetLastMsgForSubject(ctx, subj)
+	req := Request{Subject: m.Subject, Data: m.Data}
+	if rt.gameAt >= 0 {
+		toks := strings.Split(m.Subject, ".")
+		g, err := ParseGameID(strings.Join(toks[rt.gameAt:min(rt.gameAt+3, len(toks))], "."))
 		if err != nil {
-			return fmt.Errorf("load public %s: %w", subj, err)
+			r.respond(m, StatusReply(err))
+			return
 		}
-		var st GameState
-		if err := json.Unmarshal(m.Data, &st); err != nil {
-			p.log.Warn("public: undecodable game state", "subject", subj, "err", err)
-			continue
-		}
-		p.public.PutIfAbsent(st)
+		req.Game = g
 	}
-	return nil
+	select {
+	case r.sem <- struct{}{}:
+	default:
+		r.respond(m, StatusReply(errBusy))
+		return
+	}
+	r.running.Add(1)
+	go func() {
+		defer r.running.Done()
+		defer func() { <-r.sem }()
+		r.respond(m, rt.h(r.ctx, req))
+	}()
+}
+
+func (r *Responder) respond(m *nats.Msg, rep Reply) {
+	out := &nats.Msg{Subject: m.Reply, Data: rep.Data, Header: rep.Header}
+	if err := m.RespondMsg(out); err != nil {
+		r.log.Warn("reply failed", "subject", m.Subject, "err", err)
+	}
 }

@@ -4,10 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -15,8 +18,24 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// internalUser is the daemon's own login when users are configured.
-const internalUser = "dgtbridge-daemon"
+// The daemon's own logins when users are configured: one in each account.
+const (
+	internalUser       = "dgtbridge-daemon"
+	internalPublicUser = "dgtbridge-public"
+)
+
+// Accounts of the embedded server when users are configured. Staff
+// (organisers, arbiters) and the daemon share StaffAccount, which holds
+// the JetStream streams and the KV bucket; public users are alone in
+// PublicAccount with the daemon's public connection, which is the only
+// thing that ever publishes there. Nothing a staff user makes the server
+// publish (a push consumer's deliveries, a JetStream API reply, a direct
+// get aimed at any subject) can reach the public account, because it has
+// no import from the staff account.
+const (
+	StaffAccount  = "DGT"
+	PublicAccount = "PUBLIC"
+)
 
 // ServerOptions configures the embedded nats-server.
 type ServerOptions struct {
@@ -63,8 +82,10 @@ type LeafRemote struct {
 
 // Server is a running embedded nats-server with JetStream.
 type Server struct {
-	ns       *server.Server
-	password string // of the internal user; "" without authentication
+	ns *server.Server
+	// password of the internal users; "" without authentication (one
+	// account: the public copy is read where the daemon publishes it).
+	password string
 }
 
 // StartServer starts an embedded nats-server with JetStream stored in
@@ -109,23 +130,16 @@ func StartServer(opts ServerOptions) (*Server, error) {
 		if err != nil || u.Host == "" {
 			return nil, fmt.Errorf("broadcast: leaf remote %q: not a URL", r.URL)
 		}
-		so.LeafNode.Remotes = append(so.LeafNode.Remotes, &server.RemoteLeafOpts{
-			URLs: []*url.URL{u}, Credentials: r.Credentials, DenyExports: r.DenyExports,
-		})
+		ro := &server.RemoteLeafOpts{URLs: []*url.URL{u}, Credentials: r.Credentials, DenyExports: r.DenyExports}
+		if len(opts.Users) > 0 {
+			ro.LocalAccount = StaffAccount // the streams' account
+		}
+		so.LeafNode.Remotes = append(so.LeafNode.Remotes, ro)
 	}
 	s := &Server{}
 	if len(opts.Users) > 0 {
-		s.password = randomSecret()
-		so.Users = append(so.Users, &server.User{Username: internalUser, Password: s.password})
-		for _, u := range opts.Users {
-			if u.Name == "" || u.Name == internalUser {
-				return nil, fmt.Errorf("broadcast: nats.embedded.users: bad user name %q", u.Name)
-			}
-			perm, err := Permissions(opts.Prefix, u.Role)
-			if err != nil {
-				return nil, fmt.Errorf("broadcast: nats.embedded.users %q: %w", u.Name, err)
-			}
-			so.Users = append(so.Users, &server.User{Username: u.Name, Password: u.Password, Permissions: perm})
+		if err := s.addUsers(so, opts); err != nil {
+			return nil, err
 		}
 	}
 	ns, err := server.NewServer(so)
@@ -177,13 +191,75 @@ func randomSecret() string {
 	return hex.EncodeToString(b[:])
 }
 
+// addUsers puts the daemon's internal users and the configured ones in
+// their accounts (see [StaffAccount]) with their role's permissions.
+func (s *Server) addUsers(so *server.Options, opts ServerOptions) error {
+	// The accounts are declared in the server's own configuration
+	// language, which is the one way to give an account JetStream.
+	if err := so.ProcessConfigString("accounts: { " + StaffAccount + ": { jetstream: enabled }, " + PublicAccount + ": {} }"); err != nil {
+		return fmt.Errorf("broadcast: embedded server accounts: %w", err)
+	}
+	acc := map[string]*server.Account{}
+	for _, a := range so.Accounts {
+		acc[a.Name] = a
+	}
+	staff, public := acc[StaffAccount], acc[PublicAccount]
+	if staff == nil || public == nil {
+		return errors.New("broadcast: embedded server accounts not declared")
+	}
+	if err := adoptStreams(so.StoreDir, StaffAccount); err != nil {
+		return err
+	}
+	s.password = randomSecret()
+	so.Users = append(so.Users,
+		&server.User{Username: internalUser, Password: s.password, Account: staff},
+		&server.User{Username: internalPublicUser, Password: s.password, Account: public})
+	for _, u := range opts.Users {
+		if u.Name == "" || u.Name == internalUser || u.Name == internalPublicUser {
+			return fmt.Errorf("broadcast: nats.embedded.users: bad user name %q", u.Name)
+		}
+		perm, err := Permissions(opts.Prefix, u.Role)
+		if err != nil {
+			return fmt.Errorf("broadcast: nats.embedded.users %q: %w", u.Name, err)
+		}
+		a := staff
+		if u.Role == RolePublic {
+			a = public
+		}
+		so.Users = append(so.Users, &server.User{Username: u.Name, Password: u.Password, Permissions: perm, Account: a})
+	}
+	return nil
+}
+
+// adoptStreams moves the JetStream store of a server that ran without
+// users (the global account) to account, once, before the server starts:
+// a hall that adds users keeps its streams and their duplicate windows.
+func adoptStreams(storeDir, account string) error {
+	js := filepath.Join(storeDir, "jetstream")
+	from, to := filepath.Join(js, server.DEFAULT_GLOBAL_ACCOUNT), filepath.Join(js, account)
+	if _, err := os.Stat(to); err == nil {
+		return nil
+	}
+	if _, err := os.Stat(from); err != nil {
+		return nil
+	}
+	if err := os.Rename(from, to); err != nil {
+		return fmt.Errorf("broadcast: moving the JetStream store to account %s: %w", account, err)
+	}
+	return nil
+}
+
 // Connect opens an in-process connection as the daemon's internal user
-// (allowed everything). It never reconnects: when this server shuts down the
-// connection closes.
+// (allowed everything in the staff account, where the streams are). It
+// never reconnects: when this server shuts down the connection closes.
 func (s *Server) Connect(opts ...nats.Option) (*nats.Conn, error) {
+	return s.connect(internalUser, opts)
+}
+
+func (s *Server) connect(user string, opts []nats.Option) (*nats.Conn, error) {
 	o := []nats.Option{nats.InProcessServer(s.ns), nats.Name("dgtbridge"), nats.MaxReconnects(0)}
 	if s.password != "" {
-		o = append(o, nats.UserInfo(internalUser, s.password))
+		o = append(o, nats.UserInfo(user, s.password))
 	}
 	return nats.Connect("", append(o, opts...)...)
 }
@@ -191,6 +267,17 @@ func (s *Server) Connect(opts ...nats.Option) (*nats.Conn, error) {
 // Dialer returns a function suitable for [Options.Connect].
 func (s *Server) Dialer() func(context.Context) (*nats.Conn, error) {
 	return func(context.Context) (*nats.Conn, error) { return s.Connect() }
+}
+
+// PublicDialer returns a function suitable for [Options.ConnectPublic]: a
+// connection as the daemon's user in the public account. It is nil when the
+// server has no users (one account: public clients read the staff
+// connection's subjects).
+func (s *Server) PublicDialer() func(context.Context) (*nats.Conn, error) {
+	if s.password == "" {
+		return nil
+	}
+	return func(context.Context) (*nats.Conn, error) { return s.connect(internalPublicUser, nil) }
 }
 
 // ClientURL is the nats:// URL of the TCP listener ("" without one).

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/link"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
 	"github.com/dgtbridge/dgtbridge/rules/arbiter"
-	"github.com/nats-io/nats.go"
 )
 
 // BlindBoard is the blind player's own board of a relayed game
@@ -203,63 +201,47 @@ func TimeSubject(prefix string, g broadcast.GameID) string {
 	return prefix + ".api.relay." + g.String() + ".time"
 }
 
-// serveRelayTimes answers <p>.api.relay.*.*.*.time requests with the
-// Announcement JSON of kind "time" (or {"ok":false,"error":…}) while ctx
-// lasts, on its own connection from Options.Commands.
-func (h *Hall) serveRelayTimes(ctx context.Context, wg *sync.WaitGroup) {
-	has := false
+// hasBlind reports whether a game of the hall is relayed for a blind
+// player (its talking clock then answers time requests).
+func (h *Hall) hasBlind() bool {
 	for _, br := range h.boards {
-		has = has || br.blind != nil
+		if br.blind != nil {
+			return true
+		}
 	}
-	if !has || h.o.Commands == nil {
-		return
-	}
-	wg.Go(func() {
-		h.serveRequests(ctx, "relay time requests", h.o.Subjects.Prefix+".api.relay.*.*.*.time",
-			func(m *nats.Msg) { h.answerTime(ctx, m) })
-	})
+	return false
 }
 
-// answerTime replies to one time request.
-func (h *Hall) answerTime(ctx context.Context, m *nats.Msg) {
-	fail := func(err error) { h.respond(m, "relay time request", commandReply(err)) }
-	tok := strings.Split(m.Subject, ".")
-	if len(tok) < 4 {
-		fail(ErrNoRelay)
-		return
+// answerTime replies to one time request (<p>.api.relay.<g>.time) with the
+// Announcement JSON of kind "time", or {"ok":false,"error":…}.
+func (h *Hall) answerTime(ctx context.Context, req broadcast.Request) broadcast.Reply {
+	ctx, done, ok := h.running(ctx)
+	if !ok {
+		return broadcast.StatusReply(errStopped)
 	}
-	g, err := broadcast.ParseGameID(strings.Join(tok[len(tok)-4:len(tok)-1], "."))
-	if err != nil {
-		fail(err)
-		return
-	}
-	br, ok := h.byGame[g]
+	defer done()
+	br, ok := h.byGame[req.Game]
 	if !ok || br.blind == nil {
-		fail(fmt.Errorf("%w: %s", ErrNoRelay, g))
-		return
+		return broadcast.StatusReply(fmt.Errorf("%w: %s", ErrNoRelay, req.Game))
 	}
-	req := timeRequest{reply: make(chan timeReply, 1)}
+	tr := timeRequest{reply: make(chan timeReply, 1)}
 	select {
-	case br.blind.times <- req:
+	case br.blind.times <- tr:
 	case <-ctx.Done():
-		fail(ctx.Err())
-		return
+		return broadcast.StatusReply(errStopped)
 	}
 	var r timeReply
 	select {
-	case r = <-req.reply:
+	case r = <-tr.reply:
 	case <-ctx.Done():
-		fail(ctx.Err())
-		return
+		return broadcast.StatusReply(errStopped)
 	}
 	if r.err != nil {
-		fail(r.err)
-		return
+		return broadcast.StatusReply(r.err)
 	}
 	b, err := json.Marshal(r.a)
 	if err != nil {
-		fail(err)
-		return
+		return broadcast.StatusReply(err)
 	}
-	h.respond(m, "relay time request", b)
+	return broadcast.Reply{Data: b}
 }

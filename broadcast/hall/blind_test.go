@@ -172,7 +172,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 		played = append(played, newRelayGame(t, sp.start, sp.moves, sp.blind))
 		pairs = append(pairs, [2]*ptyBoard{s, b})
 	}
-	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, boards...)
+	d := startDaemon(t, filepath.Join(dir, "data"), srv, 0, boards...)
 	waitConnected(t, d.h)
 	if n, dis := d.h.Summary(); n != 2*len(specs) || dis != 0 {
 		t.Fatalf("summary: %d boards, %d disconnected; want %d, 0", n, dis, 2*len(specs))

@@ -27,7 +27,7 @@ func TestHallBusLine(t *testing.T) {
 	bl := newTestBusLine(t, 4, 100)
 	e1, e2 := bl.e1, bl.e2
 	b1, b2 := bl.b1, bl.b2
-	d := startDaemon(t, filepath.Join(dir, "data"), srv.Dialer(), 0, b1, b2)
+	d := startDaemon(t, filepath.Join(dir, "data"), srv, 0, b1, b2)
 	waitConnected(t, d.h)
 
 	game1 := []string{"e2e4", "e7e5", "g1f3", "b8c6"}

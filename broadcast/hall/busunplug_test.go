@@ -33,7 +33,7 @@ func TestHallBusBoardUnplugged(t *testing.T) {
 	}
 	subj, _ := broadcast.NewSubjects(testPrefix)
 	h, err := New(Options{Boards: []Board{b1, b2}, Sink: p, DataDir: filepath.Join(dir, "data"), Subjects: subj,
-		Commands: srv.Dialer(), BusRediscover: time.Second})
+		Requests: p.Responder(), BusRediscover: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,57 +5,70 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/rules/arbiter"
-	"github.com/nats-io/nats.go"
 )
 
 // CommandReply is the reply to an arbiter command (interfaces.md §3.1):
-// {"ok":true,"error":""} or {"ok":false,"error":"<why>"}, the same as
-// the publisher's responder gives.
+// {"ok":true,"error":""} or {"ok":false,"error":"<why>"}.
 type CommandReply = broadcast.CommandReply
 
-// serveCommands answers <p>.arbiter.*.*.*.cmd until ctx is done,
-// reconnecting when the connection closes.
-func (h *Hall) serveCommands(ctx context.Context) {
-	h.serveRequests(ctx, "arbiter commands", h.o.Subjects.Prefix+".arbiter.*.*.*.cmd",
-		func(m *nats.Msg) { h.answer(ctx, m) })
+// errStopped: a request came while the hall is not running.
+var errStopped = errors.New("daemon stopping")
+
+// handleRequests adds the hall's routes to the daemon's responder.
+func (h *Hall) handleRequests() {
+	r := h.o.Requests
+	if r == nil {
+		return
+	}
+	r.Handle(h.o.Subjects.Prefix+".arbiter.*.*.*.cmd", broadcast.Staff, h.answer)
+	if h.hasBlind() {
+		r.Handle(h.o.Subjects.Prefix+".api.relay.*.*.*.time", broadcast.Staff, h.answerTime)
+	}
+}
+
+// running returns a context that is done when either ctx or the hall's
+// Run is done; ok is false while Run has not started or has returned.
+func (h *Hall) running(ctx context.Context) (context.Context, context.CancelFunc, bool) {
+	h.mu.Lock()
+	rc := h.runCtx
+	h.mu.Unlock()
+	if rc == nil || rc.Err() != nil {
+		return nil, nil, false
+	}
+	c, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(rc, cancel)
+	return c, func() { stop(); cancel() }, true
 }
 
 // answer applies one command on its board's goroutine and replies once the
 // effects are persisted and journalled.
-func (h *Hall) answer(ctx context.Context, m *nats.Msg) {
-	reply := func(err error) { h.respond(m, "arbiter command", commandReply(err)) }
-	p := h.o.Subjects.Prefix + ".arbiter."
-	gs := strings.TrimSuffix(strings.TrimPrefix(m.Subject, p), ".cmd")
-	g, err := broadcast.ParseGameID(gs)
-	if err != nil {
-		reply(fmt.Errorf("bad game in subject %s: %w", m.Subject, err))
-		return
-	}
-	br, ok := h.current(g)
+func (h *Hall) answer(ctx context.Context, req broadcast.Request) broadcast.Reply {
+	ctx, done, ok := h.running(ctx)
 	if !ok {
-		reply(fmt.Errorf("no game %s in this hall", g))
-		return
+		return broadcast.StatusReply(errStopped)
+	}
+	defer done()
+	br, ok := h.current(req.Game)
+	if !ok {
+		return broadcast.StatusReply(fmt.Errorf("no game %s in this hall", req.Game))
 	}
 	var c arbiter.Command
-	if err := json.Unmarshal(m.Data, &c); err != nil {
-		reply(fmt.Errorf("%w: not a JSON command: %v", arbiter.ErrBadCommand, err))
-		return
+	if err := json.Unmarshal(req.Data, &c); err != nil {
+		return broadcast.StatusReply(fmt.Errorf("%w: not a JSON command: %v", arbiter.ErrBadCommand, err))
 	}
-	done := make(chan error, 1)
+	reply := make(chan error, 1)
 	select {
-	case br.cmds <- command{to: br, cmd: c, reply: done}:
+	case br.cmds <- command{to: br, cmd: c, reply: reply}:
 	case <-ctx.Done():
-		reply(errors.New("daemon stopping"))
-		return
+		return broadcast.StatusReply(errStopped)
 	}
 	select {
-	case err := <-done:
-		reply(err)
+	case err := <-reply:
+		return broadcast.StatusReply(err)
 	case <-ctx.Done():
-		reply(errors.New("daemon stopping"))
+		return broadcast.StatusReply(errStopped)
 	}
 }

@@ -30,6 +30,9 @@ type Hall struct {
 	changed chan struct{}
 	lines   []*busLine  // bus lines (bus.go)
 	saver   *groupSaver // record files, group-committed (groupsave.go)
+
+	mu     sync.Mutex
+	runCtx context.Context // Run's, for the request handlers; nil before
 }
 
 // New checks the options and loads every game's record from DataDir (a
@@ -87,18 +90,23 @@ func New(o Options) (*Hall, error) {
 	}
 	h.prepareBlind()
 	h.groupLines()
+	h.handleRequests()
 	return h, nil
 }
 
 func (h *Hall) gamesDir() string { return filepath.Join(h.o.DataDir, "games") }
 
-// Run runs every board (one goroutine each) and the arbiter command
-// responder until ctx is done, then lets each board finish the input it
-// holds (persisted and handed to the sink) and returns nil. An error is
-// returned only when a board cannot start (its record does not replay).
+// Run runs every board (one goroutine each) until ctx is done, then lets
+// each board finish the input it holds (persisted and handed to the sink)
+// and returns nil; requests (arbiter commands, time requests) are answered
+// while it runs. An error is returned only when a board cannot start (its
+// record does not replay).
 func (h *Hall) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	h.mu.Lock()
+	h.runCtx = ctx
+	h.mu.Unlock()
 	var wg sync.WaitGroup
 	errs := make(chan error, len(h.boards))
 	// The record saver outlives the boards: their last saves on the way
@@ -107,7 +115,6 @@ func (h *Hall) Run(ctx context.Context) error {
 	sw.Go(h.saver.start())
 	defer sw.Wait()
 	defer h.saver.stop()
-	h.serveRelayTimes(ctx, &wg)
 	for _, br := range h.boards {
 		if br.b.BusAddress > 0 {
 			continue // served by its line below
@@ -129,13 +136,6 @@ func (h *Hall) Run(ctx context.Context) error {
 				errs <- err
 				cancel()
 			}
-		}()
-	}
-	if h.o.Commands != nil {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			h.serveCommands(ctx)
 		}()
 	}
 	wg.Wait()

@@ -146,16 +146,18 @@ func boardFor(t testing.TB, id string, g broadcast.GameID, open link.Opener) Boa
 	}}
 }
 
-func startDaemon(t testing.TB, dataDir string, dial func(context.Context) (*nats.Conn, error), delay time.Duration, boards ...Board) *daemon {
+// startDaemon runs a hall and its publisher on srv as cmd wires them (the
+// staff connection and the public account's).
+func startDaemon(t testing.TB, dataDir string, srv *broadcast.Server, delay time.Duration, boards ...Board) *daemon {
 	t.Helper()
-	p, err := broadcast.NewPublisher(broadcast.Options{Prefix: testPrefix, Dir: dataDir + "/outbox", Connect: dial,
-		PublicDelay: delay, MinBackoff: 10 * time.Millisecond, MaxBackoff: 200 * time.Millisecond,
+	p, err := broadcast.NewPublisher(broadcast.Options{Prefix: testPrefix, Dir: dataDir + "/outbox", Connect: srv.Dialer(),
+		ConnectPublic: srv.PublicDialer(), PublicDelay: delay, MinBackoff: 10 * time.Millisecond, MaxBackoff: 200 * time.Millisecond,
 		Streams: broadcast.StreamOptions{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	subj, _ := broadcast.NewSubjects(testPrefix)
-	h, err := New(Options{Boards: boards, Sink: p, DataDir: dataDir, Record: true, Subjects: subj, Commands: dial})
+	h, err := New(Options{Boards: boards, Sink: p, DataDir: dataDir, Record: true, Subjects: subj, Requests: p.Responder()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +276,7 @@ func startHall(t testing.TB, id string, g broadcast.GameID, serial string, adjus
 	if adjust != nil {
 		adjust(&hb)
 	}
-	f.d = startDaemon(t, filepath.Join(f.dir, "data"), f.srv.Dialer(), 0, hb)
+	f.d = startDaemon(t, filepath.Join(f.dir, "data"), f.srv, 0, hb)
 	waitConnected(t, f.d.h)
 	return f
 }

@@ -1,13 +1,11 @@
 package hall
 
 import (
-	"context"
 	"log/slog"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
-	"github.com/nats-io/nats.go"
 )
 
 // Sink receives what the boards produce. *broadcast.Publisher is one: it
@@ -64,10 +62,11 @@ type Options struct {
 	Record bool
 	// Subjects are the NATS subjects (for arbiter commands).
 	Subjects broadcast.Subjects
-	// Commands opens the NATS connection arbiter commands are received on
-	// (<p>.arbiter.*.*.*.cmd, request/reply {ok, error}); nil: no
-	// commands. It is called again when the connection closes.
-	Commands func(ctx context.Context) (*nats.Conn, error)
+	// Requests is the daemon's request/reply server (the publisher's
+	// broadcast.Responder): New adds the arbiter commands
+	// (<p>.arbiter.*.*.*.cmd, {ok, error}) and, with a blind player's
+	// relay, the talking clock (<p>.api.relay.*.*.*.time). Nil: neither.
+	Requests *broadcast.Responder
 	// Observer, when set, is called by the board goroutines with every
 	// payload after it was persisted and handed to the Sink (the demo's
 	// live feed). It must return quickly and must not block.

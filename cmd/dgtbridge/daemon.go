@@ -127,7 +127,7 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 		return fmt.Errorf("nats.prefix: %w", err)
 	}
 	var srv *broadcast.Server
-	var dial func(context.Context) (*nats.Conn, error)
+	var dial, dialPublic func(context.Context) (*nats.Conn, error)
 	if cfg.NATS.URL == "" {
 		var users []broadcast.User
 		for _, u := range cfg.NATS.Embedded.Users {
@@ -139,7 +139,7 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 			return fmt.Errorf("embedded NATS server (nats.embedded): %w", err)
 		}
 		defer srv.Shutdown()
-		dial = srv.Dialer()
+		dial, dialPublic = srv.Dialer(), srv.PublicDialer()
 		log.Info("embedded NATS server up", "url", srv.ClientURL())
 	} else {
 		url, creds := cfg.NATS.URL, cfg.NATS.Creds
@@ -152,13 +152,13 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 		}
 	}
 	pub, err := broadcast.NewPublisher(broadcast.Options{Prefix: cfg.NATS.Prefix, Dir: filepath.Join(cfg.DataDir, "outbox"),
-		Connect: dial, PublicDelay: cfg.Event.PublicDelay, Logger: log.With("part", "publisher")})
+		Connect: dial, ConnectPublic: dialPublic, PublicDelay: cfg.Event.PublicDelay, Logger: log.With("part", "publisher")})
 	if err != nil {
 		return fmt.Errorf("publisher (data_dir %s): %w", cfg.DataDir, err)
 	}
 	defer pub.Close()
 	h, err := hall.New(hall.Options{Boards: boards, Sink: pub, DataDir: cfg.DataDir, Record: cfg.Record, Subjects: subj,
-		Commands: dial, Observer: hk.Observer, Logger: log.With("part", "hall")})
+		Requests: pub.Responder(), Observer: hk.Observer, Logger: log.With("part", "hall")})
 	if err != nil {
 		return err
 	}

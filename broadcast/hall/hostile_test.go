@@ -1,0 +1,52 @@
+package hall
+
+import (
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/nats-io/nats.go"
+)
+
+// TestHallForgedCommandReply: an arbiter command whose reply subject is
+// the game's own move subject (or missing) is refused by the daemon's one
+// responder: the command is not applied and nothing is published on the
+// feed. Before, the hall's command responder applied the command (the
+// game got the result) and published its {ok, error} reply on
+// <p>.game.<g>.move, where the GAMES stream kept it among the moves.
+func TestHallForgedCommandReply(t *testing.T) {
+	g := broadcast.GameID{Event: "open2026", Round: 1, Board: 4}
+	f := startHall(t, "r1-b4", g, "00004", nil)
+	arb := f.arbiter(t)
+	moveSubj := testPrefix + ".game." + g.String() + ".move"
+	body := []byte(`{"cmd":"set_result","result":"1-0","by":"forger"}`)
+	for _, reply := range []string{moveSubj, ""} {
+		if err := arb.PublishMsg(&nats.Msg{Subject: testPrefix + ".arbiter." + g.String() + ".cmd", Reply: reply, Data: body}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := arb.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "both requests refused", func() bool { return f.d.p.Responder().Refused() == 2 })
+	nc, err := f.srv.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if msgs := streamMsgs(t, nc, "DGT_GAMES", moveSubj, 0, 2*time.Second); len(msgs) != 0 {
+		t.Errorf("%d message(s) on %s, first %s", len(msgs), moveSubj, msgs[0].Data())
+	}
+	if r, _ := f.d.h.Record(g); r.Result != "*" {
+		t.Errorf("the forged command was applied: result %q", r.Result)
+	}
+	// The same command with an inbox is answered and applied.
+	rep, err := arb.Request(testPrefix+".arbiter."+g.String()+".cmd", body, 10*time.Second)
+	var cr CommandReply
+	if err != nil || !decode(t, rep.Data, &cr) || !cr.OK {
+		t.Fatalf("proper command: %v %v", rep, err)
+	}
+	if r, _ := f.d.h.Record(g); r.Result != "1-0" {
+		t.Errorf("proper command not applied: result %q", r.Result)
+	}
+}
