@@ -11,7 +11,7 @@
 // the journal in order (pipelined, up to [Options.MaxInFlight] messages
 // awaiting their JetStream acknowledgement), retries with back-off while NATS
 // is unreachable, and trims what was acknowledged. Every message carries a
-// Nats-Msg-Id derived from the fact it states ([Envelope.MsgID]), so a resend
+// Nats-Msg-Id derived from the fact it states ([envelope.MsgID]), so a resend
 // after a crash or a lost acknowledgement is dropped by the stream's duplicate
 // window instead of duplicating a move.
 //
@@ -41,7 +41,7 @@
 // but arbiter subjects), arbiter (everything, including arbiter commands) and
 // public (plain subscriptions on <p>.public.> and the public PGN request only;
 // no JetStream API at all). With users, staff and public users are in two
-// accounts ([StaffAccount], [PublicAccount]); the daemon publishes the public
-// copy in both, and nothing else reaches the public account. See
-// [Permissions] for the exact subject lists.
+// accounts ([staffAccount], [publicAccount]); the daemon publishes the public
+// copy in both, and nothing else reaches the public account. [Role] gives
+// the exact subject lists.
 package broadcast

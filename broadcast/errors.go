@@ -21,8 +21,6 @@ var (
 	// ErrCorruptJournal: an outbox record failed its checksum in the middle
 	// of the journal (a torn tail is repaired silently; this is not).
 	ErrCorruptJournal = errors.New("broadcast: corrupt outbox journal")
-	// ErrNotPublishable: a value has no NATS message (e.g. a clock command).
-	ErrNotPublishable = errors.New("broadcast: not a publishable message")
 	// ErrNotReady: the embedded server did not become ready in time.
 	ErrNotReady = errors.New("broadcast: embedded server not ready")
 )

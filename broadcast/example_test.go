@@ -67,7 +67,7 @@ func Example() {
 		return
 	}
 	defer nc.Close()
-	reply, err := nc.Request(pub.Subjects().RoundPGN("open2026", 1), nil, 5*time.Second)
+	reply, err := nc.Request("dgt.api.pgn.open2026.1", nil, 5*time.Second)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -217,7 +217,7 @@ func TestHostilePublic(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Error("the public copy never reached the public user")
 	}
-	if m, err := viewer.nc.Request(testPrefix+".api.pgn.public.open2026.1", nil, 5*time.Second); err != nil || m.Header.Get(HeaderGames) != "0" {
+	if m, err := viewer.nc.Request(testPrefix+".api.pgn.public.open2026.1", nil, 5*time.Second); err != nil || m.Header.Get(headerGames) != "0" {
 		t.Errorf("public PGN: %v %v", m, err)
 	}
 }

@@ -20,11 +20,11 @@ type HealthSource interface {
 	Health() error
 }
 
-// HealthFunc adapts a function to [HealthSource].
-type HealthFunc func() error
+// healthFunc adapts a function to [HealthSource].
+type healthFunc func() error
 
 // Health calls f.
-func (f HealthFunc) Health() error { return f() }
+func (f healthFunc) Health() error { return f() }
 
 // HTTPOptions configures the HTTP feeds (interfaces.md §5).
 type HTTPOptions struct {
@@ -41,8 +41,8 @@ type HTTPOptions struct {
 	Web *Web
 }
 
-// PGNContentType is the media type of the PGN feeds.
-const PGNContentType = "application/x-chess-pgn; charset=utf-8"
+// pgnContentType is the media type of the PGN feeds.
+const pgnContentType = "application/x-chess-pgn; charset=utf-8"
 
 // HTTPServer serves the PGN feeds and the health check.
 type HTTPServer struct {
@@ -74,8 +74,8 @@ func NewHTTPServer(o HTTPOptions) *HTTPServer {
 	return h
 }
 
-// Handler returns the HTTP handler (for httptest or another server).
-func (h *HTTPServer) Handler() http.Handler { return h.mux }
+// handler returns the HTTP handler (for httptest or another server).
+func (h *HTTPServer) handler() http.Handler { return h.mux }
 
 func pgnNumber(s string) (int, bool) {
 	base, ok := strings.CutSuffix(s, ".pgn")
@@ -133,7 +133,7 @@ func writePGN(w http.ResponseWriter, r *http.Request, pgn string) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	w.Header().Set("Content-Type", PGNContentType)
+	w.Header().Set("Content-Type", pgnContentType)
 	_, _ = io.WriteString(w, pgn)
 }
 
@@ -171,11 +171,11 @@ func (h *HTTPServer) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.Serve(ctx, ln)
+	return h.serve(ctx, ln)
 }
 
-// Serve is Run on an existing listener (which it closes).
-func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
+// serve is Run on an existing listener (which it closes).
+func (h *HTTPServer) serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{Handler: h.mux, ReadHeaderTimeout: 10 * time.Second}
 	if h.webStop != nil {
 		srv.RegisterOnShutdown(h.webStop)

@@ -24,10 +24,10 @@ func TestHTTPFeeds(t *testing.T) {
 	games.Put(GameState{Game: GameID{"open2026", 1, 1}, Round: 1, Board: 1})
 	var boardErr error
 	h := NewHTTPServer(HTTPOptions{Games: games, Health: []HealthSource{
-		HealthFunc(func() error { return nil }),
-		HealthFunc(func() error { return boardErr }),
+		healthFunc(func() error { return nil }),
+		healthFunc(func() error { return boardErr }),
 	}})
-	ts := httptest.NewServer(h.Handler())
+	ts := httptest.NewServer(h.handler())
 	defer ts.Close()
 	get := func(path string) (int, string, http.Header) {
 		t.Helper()
@@ -41,7 +41,7 @@ func TestHTTPFeeds(t *testing.T) {
 	}
 	t.Run("round", func(t *testing.T) {
 		code, body, hdr := get("/pgn/open2026/2.pgn")
-		if code != 200 || hdr.Get("Content-Type") != PGNContentType {
+		if code != 200 || hdr.Get("Content-Type") != pgnContentType {
 			t.Fatalf("%d %s", code, hdr.Get("Content-Type"))
 		}
 		if n := strings.Count(body, "[Event "); n != 3 {
@@ -126,7 +126,7 @@ func TestHealthzFollowsNATS(t *testing.T) {
 	p := newPublisher(t, t.TempDir(), d.dial, 0)
 	runPublisher(t, p)
 	h := NewHTTPServer(HTTPOptions{Games: p.Public(), Health: []HealthSource{p}})
-	ts := httptest.NewServer(h.Handler())
+	ts := httptest.NewServer(h.handler())
 	defer ts.Close()
 	code := func() int {
 		resp, err := http.Get(ts.URL + "/healthz")
@@ -154,7 +154,7 @@ func TestHTTPRunShutdown(t *testing.T) {
 	h := NewHTTPServer(HTTPOptions{Games: NewStore()})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- h.Serve(ctx, ln) }()
+	go func() { done <- h.serve(ctx, ln) }()
 	resp, err := http.Get("http://" + ln.Addr().String() + "/healthz")
 	if err != nil {
 		t.Fatal(err)
@@ -182,7 +182,7 @@ func TestHTTPServesDelayedCopy(t *testing.T) {
 	const delay = 300 * time.Millisecond
 	p := newPublisher(t, t.TempDir(), srv.Dialer(), delay)
 	runPublisher(t, p)
-	ts := httptest.NewServer(NewHTTPServer(HTTPOptions{Games: p.Public()}).Handler())
+	ts := httptest.NewServer(NewHTTPServer(HTTPOptions{Games: p.Public()}).handler())
 	defer ts.Close()
 	status := func() int {
 		resp, err := http.Get(ts.URL + "/pgn/open2026/1.pgn")
@@ -194,7 +194,7 @@ func TestHTTPServesDelayedCopy(t *testing.T) {
 	}
 	start := time.Now()
 	p.PublishState(GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, SAN: []string{"e4"}, Result: "*"})
-	if pgn, n := p.Live().RoundPGN("open2026", 1); n != 1 || !strings.Contains(pgn, "1. e4") {
+	if pgn, n := p.live.RoundPGN("open2026", 1); n != 1 || !strings.Contains(pgn, "1. e4") {
 		t.Errorf("live store: %d %q", n, pgn)
 	}
 	if c := status(); c != 404 && time.Since(start) < delay {
@@ -221,7 +221,7 @@ func TestStoresReloadedAfterRestart(t *testing.T) {
 	p2 := newPublisher(t, t.TempDir(), srv.Dialer(), 0)
 	runPublisher(t, p2)
 	waitFor(t, "reloaded", 5*time.Second, func() bool {
-		_, n1 := p2.Live().RoundPGN("open2026", 1)
+		_, n1 := p2.live.RoundPGN("open2026", 1)
 		_, n2 := p2.Public().RoundPGN("open2026", 1)
 		return n1 == 3 && n2 == 3
 	})

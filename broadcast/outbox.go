@@ -46,7 +46,7 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 type Record struct {
 	Seq uint64 `json:"n"`
 	Due int64  `json:"due"`
-	Envelope
+	envelope
 }
 
 // DueTime returns the record's due time.
@@ -59,7 +59,7 @@ type qentry struct {
 	seg   uint64
 	off   int64
 	n     int64 // whole frame size
-	kind  Kind
+	kind  kind
 	class uint8
 }
 
@@ -71,7 +71,7 @@ type segment struct {
 	pending int // records in this segment not yet acknowledged
 }
 
-// Outbox is the durable, ordered queue between [Publisher.Publish] and the
+// Outbox is the durable, ordered queue between [Publisher.publish] and the
 // NATS connection. It is safe for concurrent use.
 type Outbox struct {
 	mu       sync.Mutex
@@ -126,7 +126,7 @@ func OpenOutbox(dir string, opts OutboxOptions) (*Outbox, error) {
 	return o, nil
 }
 
-func classOf(e Envelope) uint8 {
+func classOf(e envelope) uint8 {
 	if e.Public {
 		return 1
 	}
@@ -176,7 +176,7 @@ func (o *Outbox) rotateLocked() error {
 // (public) record's is rounded up, so it is never handed out early; a live
 // record's is rounded down, so one due "now" is due at once. It returns when the records are in the file (and
 // fsynced with SyncEachAppend).
-func (o *Outbox) Append(envs []Envelope, due []time.Time) error {
+func (o *Outbox) Append(envs []envelope, due []time.Time) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
@@ -191,7 +191,7 @@ func (o *Outbox) Append(envs []Envelope, due []time.Time) error {
 		if d < o.lastDue[c] {
 			d = o.lastDue[c]
 		}
-		rec := Record{Seq: o.nextSeq, Due: d, Envelope: e}
+		rec := Record{Seq: o.nextSeq, Due: d, envelope: e}
 		js, err := json.Marshal(rec)
 		if err != nil {
 			return fmt.Errorf("broadcast: outbox encode: %w", err)
@@ -346,7 +346,7 @@ func (o *Outbox) DueStates(now time.Time, after uint64, fn func(Record)) (uint64
 			break
 		}
 		after = e.seq
-		if e.kind != KindState {
+		if e.kind != kindState {
 			continue
 		}
 		rec, err := o.readLocked(e)

@@ -121,7 +121,7 @@ func (o *Outbox) replaySegment(s *segment, acked map[uint64]bool, all *[]qentry)
 			if err := json.Unmarshal(body[1:], &rec); err != nil {
 				return bad(err)
 			}
-			*all = append(*all, qentry{seq: rec.Seq, due: rec.Due, seg: s.id, off: off, n: frameHeader + n, kind: rec.Kind, class: classOf(rec.Envelope)})
+			*all = append(*all, qentry{seq: rec.Seq, due: rec.Due, seg: s.id, off: off, n: frameHeader + n, kind: rec.Kind, class: classOf(rec.envelope)})
 			if rec.Seq >= o.nextSeq {
 				o.nextSeq = rec.Seq + 1
 			}

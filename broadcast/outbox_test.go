@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-func env(i int, public bool) Envelope {
-	return Envelope{Subject: fmt.Sprintf("s.%d", i), MsgID: fmt.Sprintf("id%d", i), Data: []byte(fmt.Sprintf(`{"n":%d}`, i)),
-		Target: TargetStream, Kind: KindMove, Game: testGame, Public: public}
+func env(i int, public bool) envelope {
+	return envelope{Subject: fmt.Sprintf("s.%d", i), MsgID: fmt.Sprintf("id%d", i), Data: []byte(fmt.Sprintf(`{"n":%d}`, i)),
+		Target: targetStream, Kind: kindMove, Game: testGame, Public: public}
 }
 
 func openOutbox(t *testing.T, dir string, o OutboxOptions) *Outbox {
@@ -49,7 +49,7 @@ func TestOutboxOrderAndDue(t *testing.T) {
 	delay := 10 * time.Second
 	for i := range 3 {
 		at := t0.Add(time.Duration(i) * time.Second)
-		if err := ob.Append([]Envelope{env(i, false), env(100+i, true)}, []time.Time{at, at.Add(delay)}); err != nil {
+		if err := ob.Append([]envelope{env(i, false), env(100+i, true)}, []time.Time{at, at.Add(delay)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -73,8 +73,8 @@ func TestOutboxOrderAndDue(t *testing.T) {
 func TestOutboxDueNeverGoesBack(t *testing.T) {
 	ob := openOutbox(t, t.TempDir(), OutboxOptions{})
 	t0 := time.UnixMilli(5_000_000)
-	ob.Append([]Envelope{env(1, true)}, []time.Time{t0})
-	ob.Append([]Envelope{env(2, true)}, []time.Time{t0.Add(-time.Minute)}) // clock stepped back
+	ob.Append([]envelope{env(1, true)}, []time.Time{t0})
+	ob.Append([]envelope{env(2, true)}, []time.Time{t0.Add(-time.Minute)}) // clock stepped back
 	got := drain(t, ob, t0.Add(-time.Second))
 	if len(got) != 0 {
 		t.Errorf("a later record became due before an earlier one: %v", got)
@@ -92,7 +92,7 @@ func TestOutboxReopenKeepsPending(t *testing.T) {
 	}
 	now := time.UnixMilli(1_000)
 	for i := range 5 {
-		ob.Append([]Envelope{env(i, false)}, []time.Time{now})
+		ob.Append([]envelope{env(i, false)}, []time.Time{now})
 	}
 	recs, _, _ := ob.NextBatch(now, 2)
 	if err := ob.Ack(recs[0].Seq, recs[1].Seq); err != nil {
@@ -103,7 +103,7 @@ func TestOutboxReopenKeepsPending(t *testing.T) {
 	if got := drain(t, ob2, now); fmt.Sprint(got) != "[id2 id3 id4]" {
 		t.Errorf("after reopen: %v", got)
 	}
-	ob2.Append([]Envelope{env(9, false)}, []time.Time{now})
+	ob2.Append([]envelope{env(9, false)}, []time.Time{now})
 	recs, _, _ = ob2.NextBatch(now, 1)
 	if len(recs) != 1 || recs[0].Seq <= 5 {
 		t.Errorf("sequence numbers restarted: %+v", recs)
@@ -117,7 +117,7 @@ func firstSegment(t *testing.T) []byte {
 	dir := t.TempDir()
 	ob, _ := OpenOutbox(dir, OutboxOptions{})
 	now := time.UnixMilli(1_000)
-	ob.Append([]Envelope{env(1, false), env(2, false)}, []time.Time{now, now})
+	ob.Append([]envelope{env(1, false), env(2, false)}, []time.Time{now, now})
 	ob.Close()
 	b, err := os.ReadFile(filepath.Join(dir, "0000000000000001.seg"))
 	if err != nil {
@@ -182,7 +182,7 @@ func TestOutboxSegments(t *testing.T) {
 	ob := openOutbox(t, dir, OutboxOptions{SegmentBytes: 2048})
 	now := time.UnixMilli(1_000)
 	for i := range 200 {
-		envs, due := []Envelope{env(i, false)}, []time.Time{now}
+		envs, due := []envelope{env(i, false)}, []time.Time{now}
 		if i < 10 {
 			envs, due = append(envs, env(1000+i, true)), append(due, now.Add(time.Hour))
 		}
@@ -203,7 +203,7 @@ func TestOutboxSegments(t *testing.T) {
 		// the first segment holds the pending public copies: nothing may go
 		t.Errorf("segments %d → %d while the oldest still has pending records", before, n)
 	}
-	ob.Append([]Envelope{env(5000, false)}, []time.Time{now})
+	ob.Append([]envelope{env(5000, false)}, []time.Time{now})
 	ob.Close()
 	ob2 := openOutbox(t, dir, OutboxOptions{SegmentBytes: 2048})
 	got := drain(t, ob2, now.Add(2*time.Hour))
@@ -222,7 +222,7 @@ func TestOutboxSegments(t *testing.T) {
 func TestOutboxClosed(t *testing.T) {
 	ob, _ := OpenOutbox(t.TempDir(), OutboxOptions{})
 	ob.Close()
-	if err := ob.Append([]Envelope{env(1, false)}, []time.Time{time.Now()}); !errors.Is(err, ErrClosed) {
+	if err := ob.Append([]envelope{env(1, false)}, []time.Time{time.Now()}); !errors.Is(err, ErrClosed) {
 		t.Errorf("append after close: %v", err)
 	}
 }
@@ -233,9 +233,9 @@ func TestOutboxDueStates(t *testing.T) {
 	for i := range 4 {
 		e := env(i, true)
 		if i%2 == 1 {
-			e.Kind = KindState
+			e.Kind = kindState
 		}
-		ob.Append([]Envelope{e}, []time.Time{t0.Add(time.Duration(i) * time.Second)})
+		ob.Append([]envelope{e}, []time.Time{t0.Add(time.Duration(i) * time.Second)})
 	}
 	var seen []string
 	collect := func(r Record) { seen = append(seen, r.MsgID) }
@@ -260,7 +260,7 @@ func TestOutboxBatch(t *testing.T) {
 	// live 0,1,2 at t0, t0+1s, t0+2s; public copies due 500 ms after each
 	for i := range 3 {
 		at := t0.Add(time.Duration(i) * time.Second)
-		ob.Append([]Envelope{env(i, false), env(100+i, true)}, []time.Time{at, at.Add(500 * time.Millisecond)})
+		ob.Append([]envelope{env(i, false), env(100+i, true)}, []time.Time{at, at.Add(500 * time.Millisecond)})
 	}
 	recs, _, err := ob.NextBatch(t0.Add(time.Hour), 10)
 	if err != nil {
@@ -291,7 +291,7 @@ func TestOutboxBatch(t *testing.T) {
 func TestOutboxDueRoundsUp(t *testing.T) {
 	ob := openOutbox(t, t.TempDir(), OutboxOptions{})
 	due := time.UnixMilli(1_000_000).Add(300 * time.Microsecond)
-	ob.Append([]Envelope{env(1, true)}, []time.Time{due})
+	ob.Append([]envelope{env(1, true)}, []time.Time{due})
 	if recs, _, _ := ob.NextBatch(due, 1); len(recs) != 0 {
 		t.Error("a record due at x.3 ms was handed out at x.3 ms (before its own millisecond ended)")
 	}
@@ -306,7 +306,7 @@ func FuzzOutboxReplay(f *testing.F) {
 	dir := f.TempDir()
 	ob, _ := OpenOutbox(dir, OutboxOptions{})
 	now := time.UnixMilli(1_000)
-	ob.Append([]Envelope{env(1, false), env(2, true)}, []time.Time{now, now})
+	ob.Append([]envelope{env(1, false), env(2, true)}, []time.Time{now, now})
 	ob.Ack(1)
 	ob.Close()
 	seed, _ := os.ReadFile(filepath.Join(dir, "0000000000000001.seg"))

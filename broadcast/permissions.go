@@ -7,6 +7,27 @@ import (
 )
 
 // Role is what a user of the embedded server may see and do.
+//
+// Organisers and arbiters are in the staff account with the daemon, public
+// users in the public account, where only the daemon publishes: that, not
+// the subject lists, keeps the live games from public users (a staff user
+// can make the server publish on any subject of its account, e.g. with a
+// push consumer's deliver subject or a JetStream API request's reply
+// subject).
+//
+// Organiser and arbiter: publish and subscribe on everything except what is
+// denied; deny always wins. Denied to both on publish: the daemon's feed
+// (<p>.game.>, <p>.public.>, <p>.board.>, <p>.relay.>, the KV subjects of
+// <p>_games) and stream administration ($JS.API.STREAM.CREATE/UPDATE/DELETE/
+// PURGE/RESTORE/MSG.DELETE/SNAPSHOT), so a stream sourcing or mirroring
+// ALERTS cannot be made. Arbiters may not publish alerts (only the daemon
+// does). Organisers are also denied <p>.arbiter.> (publish and subscribe),
+// operator input (<p>.input.>, an arbiter's), every JetStream API call
+// naming the ALERTS stream, and the arbiters' inboxes ([ArbiterInboxPrefix]:
+// neither reading their replies nor forging them).
+//
+// Public: publish only <p>.api.pgn.public.>; subscribe only <p>.public.> and
+// [PublicInboxPrefix].>.
 type Role string
 
 // Roles (interfaces.md §2, nats.embedded.users).
@@ -45,37 +66,19 @@ type User struct {
 	Role     Role
 }
 
-// Permissions returns the subject permissions of a role under prefix (the
-// daemon's own internal users have none: they may do everything in their
-// account). Organisers and arbiters are in [StaffAccount], public users in
-// [PublicAccount], where only the daemon publishes: that, not these lists,
-// is what keeps the live games from public users (a staff user can make the
-// server publish on any subject of its account, e.g. with a push consumer's
-// deliver subject or a JetStream API request's reply subject).
-//
-// Organiser and arbiter: publish and subscribe on everything except what is
-// denied; deny always wins. Denied to both on publish: the daemon's feed
-// (<p>.game.>, <p>.public.>, <p>.board.>, <p>.relay.>, the KV subjects of
-// <p>_games) and stream administration ($JS.API.STREAM.CREATE/UPDATE/DELETE/
-// PURGE/RESTORE/MSG.DELETE/SNAPSHOT), so a stream sourcing or mirroring
-// ALERTS cannot be made. Arbiters may not publish alerts (only the daemon
-// does). Organisers are also denied <p>.arbiter.> (publish and subscribe),
-// operator input (<p>.input.>, an arbiter's), every JetStream API call
-// naming the ALERTS stream, and the arbiters' inboxes ([ArbiterInboxPrefix]:
-// neither reading their replies nor forging them).
-//
-// Public: publish only <p>.api.pgn.public.>; subscribe only <p>.public.> and
-// [PublicInboxPrefix].>.
-func Permissions(prefix string, role Role) (*server.Permissions, error) {
+// rolePermissions returns the subject permissions of a role under prefix
+// (see [Role]); the daemon's own users have none: they may do everything in
+// their account.
+func rolePermissions(prefix string, role Role) (*server.Permissions, error) {
 	s, err := NewSubjects(prefix)
 	if err != nil {
 		return nil, err
 	}
 	p := s.Prefix
-	alerts := s.AlertsStream()
+	alerts := s.alertsStream()
 	feedDeny := []string{
 		p + ".game.>", p + ".public.>", p + ".board.>", p + ".relay.>",
-		"$KV." + s.Bucket() + ".>",
+		"$KV." + s.bucket() + ".>",
 		"$JS.API.STREAM.CREATE.>", "$JS.API.STREAM.UPDATE.>", "$JS.API.STREAM.DELETE.>",
 		"$JS.API.STREAM.PURGE.>", "$JS.API.STREAM.RESTORE.>", "$JS.API.STREAM.MSG.DELETE.>",
 		"$JS.API.STREAM.SNAPSHOT.>",
@@ -101,7 +104,7 @@ func Permissions(prefix string, role Role) (*server.Permissions, error) {
 		return &server.Permissions{
 			Publish: &server.SubjectPermission{
 				Allow: []string{">"},
-				Deny:  append(append([]string{}, feedDeny...), s.AlertFeed()),
+				Deny:  append(append([]string{}, feedDeny...), s.alertFeed()),
 			},
 			Subscribe: &server.SubjectPermission{Allow: []string{">"}},
 		}, nil

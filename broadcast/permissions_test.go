@@ -119,7 +119,7 @@ func TestRolePermissions(t *testing.T) {
 
 	t.Run("public PGN request", func(t *testing.T) {
 		m, err := viewer.nc.Request("dgt.api.pgn.public.open2026.1", nil, 5*time.Second)
-		if err != nil || m.Header.Get(HeaderGames) == "" {
+		if err != nil || m.Header.Get(headerGames) == "" {
 			t.Errorf("public PGN request: %v %v", m, err)
 		}
 		viewer.nc.Request("dgt.api.pgn.open2026.1", nil, 300*time.Millisecond)

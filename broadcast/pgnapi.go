@@ -13,10 +13,10 @@ import (
 
 // Reply headers of the PGN request/reply API.
 const (
-	// HeaderGames carries the number of games in a PGN reply.
-	HeaderGames = "Dgtbridge-Games"
-	// HeaderError carries why a request was refused (the body is then empty).
-	HeaderError = "Dgtbridge-Error"
+	// headerGames carries the number of games in a PGN reply.
+	headerGames = "Dgtbridge-Games"
+	// headerError carries why a request was refused (the body is then empty).
+	headerError = "Dgtbridge-Error"
 )
 
 // handlePGN adds the PGN API to the responder:
@@ -38,11 +38,11 @@ func roundPGN(st *Store, rest string) Reply {
 	ev, rs, _ := strings.Cut(rest, ".")
 	round, err := strconv.Atoi(rs)
 	if err != nil || !ValidToken(ev) || round < 1 {
-		h.Set(HeaderError, "want <event>.<round>, got "+rest)
+		h.Set(headerError, "want <event>.<round>, got "+rest)
 		return Reply{Header: h}
 	}
 	pgn, n := st.RoundPGN(ev, round)
-	h.Set(HeaderGames, strconv.Itoa(n))
+	h.Set(headerGames, strconv.Itoa(n))
 	return Reply{Data: []byte(pgn), Header: h}
 }
 
@@ -72,7 +72,7 @@ func (p *Publisher) loadStores(ctx context.Context, js jetstream.JetStream, kv j
 			p.live.PutIfAbsent(st)
 		}
 	}
-	stream, err := js.Stream(ctx, p.subj.PublicStream())
+	stream, err := js.Stream(ctx, p.subj.publicStream())
 	if err != nil {
 		return fmt.Errorf("load public: %w", err)
 	}

@@ -118,7 +118,7 @@ func NewPublisher(o Options) (*Publisher, error) {
 		return nil, err
 	}
 	p := &Publisher{o: o, subj: s, ob: ob, live: NewStore(), public: NewStore(), log: log,
-		resp: NewResponder(log.With("part", "responder"))}
+		resp: newResponder(log.With("part", "responder"))}
 	p.handlePGN()
 	// Public states that fell due while the daemon was down are visible at
 	// once; the rest are applied by Run when they fall due.
@@ -132,12 +132,6 @@ func NewPublisher(o Options) (*Publisher, error) {
 // Responder is the daemon's request/reply server, served on the
 // publisher's connections: add routes to it before Run.
 func (p *Publisher) Responder() *Responder { return p.resp }
-
-// Subjects returns the subject builder of this publisher.
-func (p *Publisher) Subjects() Subjects { return p.subj }
-
-// Live is the store of live game states (organisers' PGN).
-func (p *Publisher) Live() *Store { return p.live }
 
 // Public is the store of delayed game states (public PGN).
 func (p *Publisher) Public() *Store { return p.public }
@@ -160,39 +154,39 @@ func (p *Publisher) Health() error {
 	return errors.New("nats: not connected")
 }
 
-// Publish journals e and, for organiser kinds, its delayed public copy
-// ([Subjects.PublicCopy]); it returns once they are in the outbox.
-func (p *Publisher) Publish(e Envelope) error {
+// publish journals e and, for organiser kinds, its delayed public copy
+// ([Subjects.publicCopy]); it returns once they are in the outbox.
+func (p *Publisher) publish(e envelope) error {
 	now := p.o.Now()
-	envs := []Envelope{e}
+	envs := []envelope{e}
 	due := []time.Time{now}
-	if pub, ok := p.subj.PublicCopy(e); ok {
+	if pub, ok := p.subj.publicCopy(e); ok {
 		envs = append(envs, pub)
 		due = append(due, now.Add(p.o.PublicDelay))
 	}
 	return p.ob.Append(envs, due)
 }
 
-func (p *Publisher) publish(e Envelope, err error) error {
+func (p *Publisher) publishBuilt(e envelope, err error) error {
 	if err != nil {
 		return err
 	}
-	return p.Publish(e)
+	return p.publish(e)
 }
 
 // PublishMove journals a MoveEvent (and its public copy).
-func (p *Publisher) PublishMove(ev MoveEvent) error { return p.publish(p.subj.MoveEnvelope(ev)) }
+func (p *Publisher) PublishMove(ev MoveEvent) error { return p.publishBuilt(p.subj.moveEnvelope(ev)) }
 
 // PublishCorrection journals a Correction (and its public copy).
 func (p *Publisher) PublishCorrection(c Correction) error {
-	return p.publish(p.subj.CorrectionEnvelope(c))
+	return p.publishBuilt(p.subj.correctionEnvelope(c))
 }
 
 // PublishClock journals a ClockEvent (and its public copy).
-func (p *Publisher) PublishClock(c ClockEvent) error { return p.publish(p.subj.ClockEnvelope(c)) }
+func (p *Publisher) PublishClock(c ClockEvent) error { return p.publishBuilt(p.subj.clockEnvelope(c)) }
 
 // PublishResult journals a Result (and its public copy).
-func (p *Publisher) PublishResult(r Result) error { return p.publish(p.subj.ResultEnvelope(r)) }
+func (p *Publisher) PublishResult(r Result) error { return p.publishBuilt(p.subj.resultEnvelope(r)) }
 
 // PublishState records st in the live store, and journals the KV put and
 // the delayed public state. st.PGN is filled by Options.RenderPGN when empty.
@@ -200,11 +194,11 @@ func (p *Publisher) PublishState(st GameState) error {
 	if st.PGN == "" && p.o.RenderPGN != nil {
 		st.PGN = p.o.RenderPGN(st)
 	}
-	e, err := p.subj.StateEnvelope(st)
+	e, err := p.subj.stateEnvelope(st)
 	if err != nil {
 		return err
 	}
-	if err := p.Publish(e); err != nil {
+	if err := p.publish(e); err != nil {
 		return err
 	}
 	p.live.Put(st)
@@ -214,17 +208,17 @@ func (p *Publisher) PublishState(st GameState) error {
 // PublishAlert journals an arbiter alert (never copied to public). payload is
 // the §3.4 object (e.g. an arbiter.Alert); id is its stable id.
 func (p *Publisher) PublishAlert(g GameID, id string, payload any) error {
-	return p.publish(p.subj.AlertEnvelope(g, id, payload))
+	return p.publishBuilt(p.subj.alertEnvelope(g, id, payload))
 }
 
 // PublishAnnouncement journals a blind-player announcement.
 func (p *Publisher) PublishAnnouncement(a Announcement) error {
-	return p.publish(p.subj.AnnounceEnvelope(a))
+	return p.publishBuilt(p.subj.announceEnvelope(a))
 }
 
 // PublishBoardStatus journals a board status.
 func (p *Publisher) PublishBoardStatus(b BoardStatus) error {
-	return p.publish(p.subj.StatusEnvelope(b))
+	return p.publishBuilt(p.subj.statusEnvelope(b))
 }
 
 // Close closes the outbox; unsent messages stay journalled for the next run.

@@ -118,7 +118,7 @@ func (p *Publisher) Run(ctx context.Context) error {
 			seqs := make([]uint64, n)
 			for i, r := range recs[:n] {
 				seqs[i] = r.Seq
-				if r.Public && r.Kind == KindState && r.Seq > applied {
+				if r.Public && r.Kind == kindState && r.Seq > applied {
 					// fell due after this pass's scan: apply before it leaves the outbox
 					p.applyPublic(r)
 				}
@@ -217,7 +217,7 @@ func (p *Publisher) setup(ctx context.Context, load bool) error {
 	p.mu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, 2*p.o.PublishTimeout)
 	defer cancel()
-	kv, err := EnsureStreams(ctx, js, p.subj, p.o.Streams)
+	kv, err := ensureStreams(ctx, js, p.subj, p.o.Streams)
 	if err != nil {
 		return err
 	}
@@ -263,7 +263,7 @@ func (p *Publisher) sendBatch(ctx context.Context, recs []Record) (int, error) {
 	var submitErr error
 	for i, r := range recs {
 		m := toMsg(r)
-		if r.Target == TargetCore {
+		if r.Target == targetCore {
 			if submitErr = nc.PublishMsg(m); submitErr != nil {
 				break
 			}

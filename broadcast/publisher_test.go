@@ -211,10 +211,10 @@ func TestOutboxCrashResend(t *testing.T) {
 	js, _ := jetstream.New(nc)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if _, err := EnsureStreams(ctx, js, Subjects{Prefix: testPrefix}, StreamOptions{}); err != nil {
+	if _, err := ensureStreams(ctx, js, Subjects{Prefix: testPrefix}, StreamOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	e, _ := Subjects{Prefix: testPrefix}.MoveEnvelope(move(1, 0))
+	e, _ := Subjects{Prefix: testPrefix}.moveEnvelope(move(1, 0))
 	if _, err := js.Publish(ctx, e.Subject, e.Data, jetstream.WithMsgID(e.MsgID)); err != nil {
 		t.Fatal(err)
 	}
@@ -289,17 +289,17 @@ func TestPGNRequestReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := string(m.Data)
-	if m.Header.Get(HeaderGames) != "2" || strings.Count(body, "[Event ") != 2 ||
+	if m.Header.Get(headerGames) != "2" || strings.Count(body, "[Event ") != 2 ||
 		strings.Index(body, `[Round "1.1"]`) > strings.Index(body, `[Round "1.2"]`) || !strings.Contains(body, "1. e4 e5 *") {
-		t.Errorf("live round PGN (games %s):\n%s", m.Header.Get(HeaderGames), body)
+		t.Errorf("live round PGN (games %s):\n%s", m.Header.Get(headerGames), body)
 	}
 	// public: delayed by an hour, nothing yet
 	m, err = nc.Request("dgt.api.pgn.public.open2026.1", nil, 5*time.Second)
-	if err != nil || m.Header.Get(HeaderGames) != "0" || len(m.Data) != 0 {
+	if err != nil || m.Header.Get(headerGames) != "0" || len(m.Data) != 0 {
 		t.Errorf("public PGN before the delay: %v %q %v", m.Header, m.Data, err)
 	}
 	m, err = nc.Request("dgt.api.pgn.open2026.x", nil, 5*time.Second)
-	if err != nil || m.Header.Get(HeaderError) == "" {
+	if err != nil || m.Header.Get(headerError) == "" {
 		t.Errorf("bad round: %v %v", m, err)
 	}
 	// a reply subject that is not an inbox is ignored
@@ -326,7 +326,7 @@ func TestPublicStateDueWhileDown(t *testing.T) {
 	if _, ok := p2.Public().Get(testGame); !ok {
 		t.Error("a public state already due is not served after a restart")
 	}
-	if _, ok := p2.Live().Get(testGame); ok {
+	if _, ok := p2.live.Get(testGame); ok {
 		t.Error("the live store was filled from the outbox (it comes from KV)")
 	}
 }

@@ -47,7 +47,7 @@ type Reply struct {
 }
 
 // Handler answers one request. It runs on a goroutine of its own (at most
-// [MaxConcurrentRequests] at once); ctx is done when the responder stops,
+// [maxConcurrentRequests] at once); ctx is done when the responder stops,
 // and the handler must then return promptly.
 type Handler func(ctx context.Context, req Request) Reply
 
@@ -68,9 +68,9 @@ func StatusReply(err error) Reply {
 	return Reply{Data: b}
 }
 
-// MaxConcurrentRequests bounds the handlers running at once; a request
+// maxConcurrentRequests bounds the handlers running at once; a request
 // beyond it is answered at once with an error (try again).
-const MaxConcurrentRequests = 64
+const maxConcurrentRequests = 64
 
 // errBusy is the reply to a request beyond MaxConcurrentRequests.
 var errBusy = errors.New("broadcast: too many requests in progress, try again")
@@ -108,14 +108,14 @@ type Responder struct {
 	lastWarn atomic.Int64 // unix ns of the last refusal logged
 }
 
-// NewResponder returns a responder with no routes.
-func NewResponder(log *slog.Logger) *Responder {
+// newResponder returns a responder with no routes.
+func newResponder(log *slog.Logger) *Responder {
 	if log == nil {
 		log = discardLogger()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Responder{log: log, subs: map[*nats.Conn][]*nats.Subscription{}, ctx: ctx, cancel: cancel,
-		sem: make(chan struct{}, MaxConcurrentRequests)}
+		sem: make(chan struct{}, maxConcurrentRequests)}
 }
 
 // Handle adds a route: requests on subject (wildcards allowed) go to h.

@@ -131,20 +131,20 @@ func TestResponderBusy(t *testing.T) {
 	runPublisher(t, p)
 	waitFor(t, "connected", 5*time.Second, func() bool { return p.Health() == nil })
 	nc := srv.mustConnect(t)
-	replies := make(chan *nats.Msg, 2*MaxConcurrentRequests)
+	replies := make(chan *nats.Msg, 2*maxConcurrentRequests)
 	inbox := nats.NewInbox()
 	nc.ChanSubscribe(inbox, replies)
-	for range MaxConcurrentRequests {
+	for range maxConcurrentRequests {
 		nc.PublishRequest("dgt.arbiter.open2026.1.1.cmd", inbox, nil)
 	}
-	waitFor(t, "handlers running", 5*time.Second, func() bool { return started.Load() == MaxConcurrentRequests })
+	waitFor(t, "handlers running", 5*time.Second, func() bool { return started.Load() == maxConcurrentRequests })
 	rep, err := nc.Request("dgt.arbiter.open2026.1.1.cmd", nil, 5*time.Second)
 	var r CommandReply
 	if err != nil || json.Unmarshal(rep.Data, &r) != nil || r.OK || r.Error != errBusy.Error() {
 		t.Errorf("request beyond the limit: %v %v", rep, err)
 	}
 	close(release)
-	for range MaxConcurrentRequests {
+	for range maxConcurrentRequests {
 		select {
 		case <-replies:
 		case <-time.After(5 * time.Second):

@@ -25,16 +25,16 @@ const (
 )
 
 // Accounts of the embedded server when users are configured. Staff
-// (organisers, arbiters) and the daemon share StaffAccount, which holds
+// (organisers, arbiters) and the daemon share staffAccount, which holds
 // the JetStream streams and the KV bucket; public users are alone in
-// PublicAccount with the daemon's public connection, which is the only
+// publicAccount with the daemon's public connection, which is the only
 // thing that ever publishes there. Nothing a staff user makes the server
 // publish (a push consumer's deliveries, a JetStream API reply, a direct
 // get aimed at any subject) can reach the public account, because it has
 // no import from the staff account.
 const (
-	StaffAccount  = "DGT"
-	PublicAccount = "PUBLIC"
+	staffAccount  = "DGT"
+	publicAccount = "PUBLIC"
 )
 
 // ServerOptions configures the embedded nats-server.
@@ -132,7 +132,7 @@ func StartServer(opts ServerOptions) (*Server, error) {
 		}
 		ro := &server.RemoteLeafOpts{URLs: []*url.URL{u}, Credentials: r.Credentials, DenyExports: r.DenyExports}
 		if len(opts.Users) > 0 {
-			ro.LocalAccount = StaffAccount // the streams' account
+			ro.LocalAccount = staffAccount // the streams' account
 		}
 		so.LeafNode.Remotes = append(so.LeafNode.Remotes, ro)
 	}
@@ -192,22 +192,22 @@ func randomSecret() string {
 }
 
 // addUsers puts the daemon's internal users and the configured ones in
-// their accounts (see [StaffAccount]) with their role's permissions.
+// their accounts (see [staffAccount]) with their role's permissions.
 func (s *Server) addUsers(so *server.Options, opts ServerOptions) error {
 	// The accounts are declared in the server's own configuration
 	// language, which is the one way to give an account JetStream.
-	if err := so.ProcessConfigString("accounts: { " + StaffAccount + ": { jetstream: enabled }, " + PublicAccount + ": {} }"); err != nil {
+	if err := so.ProcessConfigString("accounts: { " + staffAccount + ": { jetstream: enabled }, " + publicAccount + ": {} }"); err != nil {
 		return fmt.Errorf("broadcast: embedded server accounts: %w", err)
 	}
 	acc := map[string]*server.Account{}
 	for _, a := range so.Accounts {
 		acc[a.Name] = a
 	}
-	staff, public := acc[StaffAccount], acc[PublicAccount]
+	staff, public := acc[staffAccount], acc[publicAccount]
 	if staff == nil || public == nil {
 		return errors.New("broadcast: embedded server accounts not declared")
 	}
-	if err := adoptStreams(so.StoreDir, StaffAccount); err != nil {
+	if err := adoptStreams(so.StoreDir, staffAccount); err != nil {
 		return err
 	}
 	s.password = randomSecret()
@@ -218,7 +218,7 @@ func (s *Server) addUsers(so *server.Options, opts ServerOptions) error {
 		if u.Name == "" || u.Name == internalUser || u.Name == internalPublicUser {
 			return fmt.Errorf("broadcast: nats.embedded.users: bad user name %q", u.Name)
 		}
-		perm, err := Permissions(opts.Prefix, u.Role)
+		perm, err := rolePermissions(opts.Prefix, u.Role)
 		if err != nil {
 			return fmt.Errorf("broadcast: nats.embedded.users %q: %w", u.Name, err)
 		}

@@ -8,12 +8,12 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// DefaultDuplicateWindow is the default dedup window of the three streams.
+// defaultDuplicateWindow is the default dedup window of the three streams.
 // It must cover the longest outage after which a message may be re-sent (a
 // crash between a store and its ack, then a restart). Each remembered message
 // id costs the server roughly 100 bytes of memory, so 6 h at 100 msg/s is
 // about 200 MB; lower it for very large halls with frequent clock events.
-const DefaultDuplicateWindow = 6 * time.Hour
+const defaultDuplicateWindow = 6 * time.Hour
 
 // StreamOptions shapes the streams and the KV bucket the daemon creates or
 // updates. The zero value is valid.
@@ -29,16 +29,16 @@ type StreamOptions struct {
 	Memory bool
 }
 
-// EnsureStreams creates or updates <P>_GAMES, <P>_PUBLIC, <P>_ALERTS and the
+// ensureStreams creates or updates <P>_GAMES, <P>_PUBLIC, <P>_ALERTS and the
 // KV bucket <p>_games (interfaces.md §3.1). It is idempotent.
-func EnsureStreams(ctx context.Context, js jetstream.JetStream, s Subjects, o StreamOptions) (jetstream.KeyValue, error) {
+func ensureStreams(ctx context.Context, js jetstream.JetStream, s Subjects, o StreamOptions) (jetstream.KeyValue, error) {
 	rep := o.Replicas
 	if rep <= 0 {
 		rep = 1
 	}
 	dup := o.DuplicateWindow
 	if dup <= 0 {
-		dup = DefaultDuplicateWindow
+		dup = defaultDuplicateWindow
 	}
 	if o.MaxAge > 0 && dup > o.MaxAge {
 		dup = o.MaxAge
@@ -48,9 +48,9 @@ func EnsureStreams(ctx context.Context, js jetstream.JetStream, s Subjects, o St
 		storage = jetstream.MemoryStorage
 	}
 	for _, sc := range []struct{ name, subj, desc string }{
-		{s.GamesStream(), s.GameFeed(), "dgtbridge live games (organisers)"},
-		{s.PublicStream(), s.PublicFeed(), "dgtbridge delayed public copy"},
-		{s.AlertsStream(), s.AlertFeed(), "dgtbridge arbiter alerts"},
+		{s.gamesStream(), s.gameFeed(), "dgtbridge live games (organisers)"},
+		{s.publicStream(), s.publicFeed(), "dgtbridge delayed public copy"},
+		{s.alertsStream(), s.alertFeed(), "dgtbridge arbiter alerts"},
 	} {
 		_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 			Name:        sc.name,
@@ -67,14 +67,14 @@ func EnsureStreams(ctx context.Context, js jetstream.JetStream, s Subjects, o St
 		}
 	}
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:      s.Bucket(),
+		Bucket:      s.bucket(),
 		Description: "dgtbridge latest GameState per game",
 		History:     1,
 		Storage:     storage,
 		Replicas:    rep,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("broadcast: kv %s: %w", s.Bucket(), err)
+		return nil, fmt.Errorf("broadcast: kv %s: %w", s.bucket(), err)
 	}
 	return kv, nil
 }

@@ -18,7 +18,7 @@ func TestEnsureStreams(t *testing.T) {
 	defer cancel()
 	s := Subjects{Prefix: "open-hall_1"}
 	for range 2 { // idempotent
-		if _, err := EnsureStreams(ctx, js, s, StreamOptions{}); err != nil {
+		if _, err := ensureStreams(ctx, js, s, StreamOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -33,7 +33,7 @@ func TestEnsureStreams(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := st.CachedInfo().Config
-			if len(c.Subjects) != 1 || c.Subjects[0] != tc.subject || c.Storage != jetstream.FileStorage || c.Duplicates != DefaultDuplicateWindow {
+			if len(c.Subjects) != 1 || c.Subjects[0] != tc.subject || c.Storage != jetstream.FileStorage || c.Duplicates != defaultDuplicateWindow {
 				t.Errorf("config %v %v %v", c.Subjects, c.Storage, c.Duplicates)
 			}
 		})
@@ -42,7 +42,7 @@ func TestEnsureStreams(t *testing.T) {
 		t.Errorf("kv bucket: %v", err)
 	}
 	// MaxAge clamps the duplicate window (a server rule)
-	if _, err := EnsureStreams(ctx, js, s, StreamOptions{MaxAge: time.Hour}); err != nil {
+	if _, err := ensureStreams(ctx, js, s, StreamOptions{MaxAge: time.Hour}); err != nil {
 		t.Fatal(err)
 	}
 	st, _ := js.Stream(ctx, "OPEN-HALL_1_GAMES")

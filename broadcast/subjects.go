@@ -107,87 +107,87 @@ func (s Subjects) game(root string, g GameID, leaf string) string {
 	return s.Prefix + "." + root + "." + g.String() + "." + leaf
 }
 
-// Move is <p>.game.<g>.move.
-func (s Subjects) Move(g GameID) string { return s.game("game", g, "move") }
+// move is <p>.game.<g>.move.
+func (s Subjects) move(g GameID) string { return s.game("game", g, "move") }
 
-// Correction is <p>.game.<g>.correction.
-func (s Subjects) Correction(g GameID) string { return s.game("game", g, "correction") }
+// correction is <p>.game.<g>.correction.
+func (s Subjects) correction(g GameID) string { return s.game("game", g, "correction") }
 
-// Clock is <p>.game.<g>.clock.
-func (s Subjects) Clock(g GameID) string { return s.game("game", g, "clock") }
+// clock is <p>.game.<g>.clock.
+func (s Subjects) clock(g GameID) string { return s.game("game", g, "clock") }
 
-// End is <p>.game.<g>.end.
-func (s Subjects) End(g GameID) string { return s.game("game", g, "end") }
+// end is <p>.game.<g>.end.
+func (s Subjects) end(g GameID) string { return s.game("game", g, "end") }
 
-// PublicMove is <p>.public.<g>.move.
-func (s Subjects) PublicMove(g GameID) string { return s.game("public", g, "move") }
+// publicMove is <p>.public.<g>.move.
+func (s Subjects) publicMove(g GameID) string { return s.game("public", g, "move") }
 
-// PublicCorrection is <p>.public.<g>.correction.
-func (s Subjects) PublicCorrection(g GameID) string { return s.game("public", g, "correction") }
+// publicCorrection is <p>.public.<g>.correction.
+func (s Subjects) publicCorrection(g GameID) string { return s.game("public", g, "correction") }
 
-// PublicClock is <p>.public.<g>.clock.
-func (s Subjects) PublicClock(g GameID) string { return s.game("public", g, "clock") }
+// publicClock is <p>.public.<g>.clock.
+func (s Subjects) publicClock(g GameID) string { return s.game("public", g, "clock") }
 
-// PublicEnd is <p>.public.<g>.end.
-func (s Subjects) PublicEnd(g GameID) string { return s.game("public", g, "end") }
+// publicEnd is <p>.public.<g>.end.
+func (s Subjects) publicEnd(g GameID) string { return s.game("public", g, "end") }
 
-// PublicState is <p>.public.<g>.state: the delayed GameState (an extension of
+// publicState is <p>.public.<g>.state: the delayed GameState (an extension of
 // §3.1: the public counterpart of the KV bucket, and what the public PGN feed
 // is rebuilt from after a restart).
-func (s Subjects) PublicState(g GameID) string { return s.game("public", g, "state") }
+func (s Subjects) publicState(g GameID) string { return s.game("public", g, "state") }
 
-// Alert is <p>.arbiter.<g>.alert.
-func (s Subjects) Alert(g GameID) string { return s.game("arbiter", g, "alert") }
+// alert is <p>.arbiter.<g>.alert.
+func (s Subjects) alert(g GameID) string { return s.game("arbiter", g, "alert") }
 
-// Command is <p>.arbiter.<g>.cmd (request/reply).
-func (s Subjects) Command(g GameID) string { return s.game("arbiter", g, "cmd") }
+// command is <p>.arbiter.<g>.cmd (request/reply).
+func (s Subjects) command(g GameID) string { return s.game("arbiter", g, "cmd") }
 
-// Announce is <p>.relay.<g>.announce.
-func (s Subjects) Announce(g GameID) string { return s.game("relay", g, "announce") }
+// announce is <p>.relay.<g>.announce.
+func (s Subjects) announce(g GameID) string { return s.game("relay", g, "announce") }
 
-// BoardStatus is <p>.board.<board_id>.status; boardID must be a valid token.
-func (s Subjects) BoardStatus(boardID string) (string, error) {
+// boardStatus is <p>.board.<board_id>.status; boardID must be a valid token.
+func (s Subjects) boardStatus(boardID string) (string, error) {
 	if err := checkToken("board_id", boardID); err != nil {
 		return "", err
 	}
 	return s.Prefix + ".board." + boardID + ".status", nil
 }
 
-// RoundPGN is <p>.api.pgn.<event>.<round>: the live round PGN (organisers).
-func (s Subjects) RoundPGN(event string, round int) string {
+// roundPGNSubject is <p>.api.pgn.<event>.<round>: the live round PGN (organisers).
+func (s Subjects) roundPGNSubject(event string, round int) string {
 	return s.Prefix + ".api.pgn." + event + "." + strconv.Itoa(round)
 }
 
-// PublicRoundPGN is <p>.api.pgn.public.<event>.<round>: the delayed round PGN,
+// publicRoundPGNSubject is <p>.api.pgn.public.<event>.<round>: the delayed round PGN,
 // the one request subject the public role may use. It has one token more than
-// [Subjects.RoundPGN], so an event named "public" cannot collide with it.
-func (s Subjects) PublicRoundPGN(event string, round int) string {
+// [Subjects.roundPGNSubject], so an event named "public" cannot collide with it.
+func (s Subjects) publicRoundPGNSubject(event string, round int) string {
 	return s.Prefix + ".api.pgn.public." + event + "." + strconv.Itoa(round)
 }
 
-// GameFeed is <p>.game.>, the subjects of the GAMES stream.
-func (s Subjects) GameFeed() string { return s.Prefix + ".game.>" }
+// gameFeed is <p>.game.>, the subjects of the GAMES stream.
+func (s Subjects) gameFeed() string { return s.Prefix + ".game.>" }
 
-// PublicFeed is <p>.public.>, the subjects of the PUBLIC stream.
-func (s Subjects) PublicFeed() string { return s.Prefix + ".public.>" }
+// publicFeed is <p>.public.>, the subjects of the PUBLIC stream.
+func (s Subjects) publicFeed() string { return s.Prefix + ".public.>" }
 
-// AlertFeed is <p>.arbiter.*.*.*.alert, the subjects of the ALERTS stream.
-func (s Subjects) AlertFeed() string { return s.Prefix + ".arbiter.*.*.*.alert" }
+// alertFeed is <p>.arbiter.*.*.*.alert, the subjects of the ALERTS stream.
+func (s Subjects) alertFeed() string { return s.Prefix + ".arbiter.*.*.*.alert" }
 
-// GamesStream is <P>_GAMES.
-func (s Subjects) GamesStream() string { return strings.ToUpper(s.Prefix) + "_GAMES" }
+// gamesStream is <P>_GAMES.
+func (s Subjects) gamesStream() string { return strings.ToUpper(s.Prefix) + "_GAMES" }
 
-// PublicStream is <P>_PUBLIC.
-func (s Subjects) PublicStream() string { return strings.ToUpper(s.Prefix) + "_PUBLIC" }
+// publicStream is <P>_PUBLIC.
+func (s Subjects) publicStream() string { return strings.ToUpper(s.Prefix) + "_PUBLIC" }
 
-// AlertsStream is <P>_ALERTS.
-func (s Subjects) AlertsStream() string { return strings.ToUpper(s.Prefix) + "_ALERTS" }
+// alertsStream is <P>_ALERTS.
+func (s Subjects) alertsStream() string { return strings.ToUpper(s.Prefix) + "_ALERTS" }
 
-// Bucket is the KV bucket <p>_games.
-func (s Subjects) Bucket() string { return s.Prefix + "_games" }
+// bucket is the KV bucket <p>_games.
+func (s Subjects) bucket() string { return s.Prefix + "_games" }
 
-// KVKey is the KV key of a game: <event>.<round>.<board>.
-func (s Subjects) KVKey(g GameID) string { return g.String() }
+// kvKey is the KV key of a game: <event>.<round>.<board>.
+func (s Subjects) kvKey(g GameID) string { return g.String() }
 
-// KVSubject is the subject a KV put of that game's key is stored under.
-func (s Subjects) KVSubject(g GameID) string { return "$KV." + s.Bucket() + "." + g.String() }
+// kvSubject is the subject a KV put of that game's key is stored under.
+func (s Subjects) kvSubject(g GameID) string { return "$KV." + s.bucket() + "." + g.String() }

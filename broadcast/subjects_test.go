@@ -78,32 +78,32 @@ func TestSubjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := GameID{"open2026", 3, 7}
-	status, err := s.BoardStatus("b7")
+	status, err := s.boardStatus("b7")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ name, got, want string }{
-		{"move", s.Move(g), "dgt.game.open2026.3.7.move"},
-		{"correction", s.Correction(g), "dgt.game.open2026.3.7.correction"},
-		{"clock", s.Clock(g), "dgt.game.open2026.3.7.clock"},
-		{"end", s.End(g), "dgt.game.open2026.3.7.end"},
-		{"public move", s.PublicMove(g), "dgt.public.open2026.3.7.move"},
-		{"public correction", s.PublicCorrection(g), "dgt.public.open2026.3.7.correction"},
-		{"public clock", s.PublicClock(g), "dgt.public.open2026.3.7.clock"},
-		{"public end", s.PublicEnd(g), "dgt.public.open2026.3.7.end"},
-		{"public state", s.PublicState(g), "dgt.public.open2026.3.7.state"},
-		{"alert", s.Alert(g), "dgt.arbiter.open2026.3.7.alert"},
-		{"cmd", s.Command(g), "dgt.arbiter.open2026.3.7.cmd"},
-		{"announce", s.Announce(g), "dgt.relay.open2026.3.7.announce"},
+		{"move", s.move(g), "dgt.game.open2026.3.7.move"},
+		{"correction", s.correction(g), "dgt.game.open2026.3.7.correction"},
+		{"clock", s.clock(g), "dgt.game.open2026.3.7.clock"},
+		{"end", s.end(g), "dgt.game.open2026.3.7.end"},
+		{"public move", s.publicMove(g), "dgt.public.open2026.3.7.move"},
+		{"public correction", s.publicCorrection(g), "dgt.public.open2026.3.7.correction"},
+		{"public clock", s.publicClock(g), "dgt.public.open2026.3.7.clock"},
+		{"public end", s.publicEnd(g), "dgt.public.open2026.3.7.end"},
+		{"public state", s.publicState(g), "dgt.public.open2026.3.7.state"},
+		{"alert", s.alert(g), "dgt.arbiter.open2026.3.7.alert"},
+		{"cmd", s.command(g), "dgt.arbiter.open2026.3.7.cmd"},
+		{"announce", s.announce(g), "dgt.relay.open2026.3.7.announce"},
 		{"status", status, "dgt.board.b7.status"},
-		{"pgn", s.RoundPGN("open2026", 3), "dgt.api.pgn.open2026.3"},
-		{"public pgn", s.PublicRoundPGN("open2026", 3), "dgt.api.pgn.public.open2026.3"},
-		{"games stream", s.GamesStream(), "DGT_GAMES"},
-		{"public stream", s.PublicStream(), "DGT_PUBLIC"},
-		{"alerts stream", s.AlertsStream(), "DGT_ALERTS"},
-		{"alert feed", s.AlertFeed(), "dgt.arbiter.*.*.*.alert"},
-		{"bucket", s.Bucket(), "dgt_games"},
-		{"kv key", s.KVKey(g), "open2026.3.7"},
+		{"pgn", s.roundPGNSubject("open2026", 3), "dgt.api.pgn.open2026.3"},
+		{"public pgn", s.publicRoundPGNSubject("open2026", 3), "dgt.api.pgn.public.open2026.3"},
+		{"games stream", s.gamesStream(), "DGT_GAMES"},
+		{"public stream", s.publicStream(), "DGT_PUBLIC"},
+		{"alerts stream", s.alertsStream(), "DGT_ALERTS"},
+		{"alert feed", s.alertFeed(), "dgt.arbiter.*.*.*.alert"},
+		{"bucket", s.bucket(), "dgt_games"},
+		{"kv key", s.kvKey(g), "open2026.3.7"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.got != tc.want {
@@ -114,52 +114,52 @@ func TestSubjects(t *testing.T) {
 	if _, err := NewSubjects("d.g"); !errors.Is(err, ErrBadToken) {
 		t.Errorf("prefix with a dot accepted: %v", err)
 	}
-	if _, err := s.BoardStatus("B 1"); !errors.Is(err, ErrBadToken) {
+	if _, err := s.boardStatus("B 1"); !errors.Is(err, ErrBadToken) {
 		t.Errorf("bad board id accepted: %v", err)
 	}
 }
 
 func TestEnvelopeIDs(t *testing.T) {
 	s := Subjects{Prefix: "dgt"}
-	mk := func(e Envelope, err error) Envelope {
+	mk := func(e envelope, err error) envelope {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
 		return e
 	}
-	a := mk(s.MoveEnvelope(move(5, 0)))
-	b := mk(s.MoveEnvelope(move(5, 0)))
-	c := mk(s.MoveEnvelope(move(5, 1)))
+	a := mk(s.moveEnvelope(move(5, 0)))
+	b := mk(s.moveEnvelope(move(5, 0)))
+	c := mk(s.moveEnvelope(move(5, 1)))
 	if a.MsgID != "open2026.1.1.move.5.0" || a.MsgID != b.MsgID {
 		t.Errorf("same fact, ids %q %q", a.MsgID, b.MsgID)
 	}
 	if c.MsgID == a.MsgID {
 		t.Errorf("a corrected ply kept the id %q", c.MsgID)
 	}
-	r1 := mk(s.ResultEnvelope(Result{Game: testGame, Result: "1-0", Provisional: true}))
-	r2 := mk(s.ResultEnvelope(Result{Game: testGame, Result: "1-0"}))
+	r1 := mk(s.resultEnvelope(Result{Game: testGame, Result: "1-0", Provisional: true}))
+	r2 := mk(s.resultEnvelope(Result{Game: testGame, Result: "1-0"}))
 	if r1.MsgID == r2.MsgID {
 		t.Errorf("provisional and final result share id %q", r1.MsgID)
 	}
-	if _, err := s.MoveEnvelope(MoveEvent{Game: GameID{"x", 0, 1}}); !errors.Is(err, ErrBadGameID) {
+	if _, err := s.moveEnvelope(MoveEvent{Game: GameID{"x", 0, 1}}); !errors.Is(err, ErrBadGameID) {
 		t.Errorf("bad game accepted: %v", err)
 	}
-	pub, ok := s.PublicCopy(a)
+	pub, ok := s.publicCopy(a)
 	if !ok || pub.Subject != "dgt.public.open2026.1.1.move" || pub.MsgID != a.MsgID || !pub.Public {
 		t.Errorf("public copy %+v", pub)
 	}
-	st := mk(s.StateEnvelope(GameState{Game: testGame}))
-	pst, ok := s.PublicCopy(st)
-	if !ok || pst.Subject != "dgt.public.open2026.1.1.state" || pst.Target != TargetStream || st.Subject != "$KV.dgt_games.open2026.1.1" {
+	st := mk(s.stateEnvelope(GameState{Game: testGame}))
+	pst, ok := s.publicCopy(st)
+	if !ok || pst.Subject != "dgt.public.open2026.1.1.state" || pst.Target != targetStream || st.Subject != "$KV.dgt_games.open2026.1.1" {
 		t.Errorf("state copy %+v of %+v", pst, st)
 	}
-	for _, e := range []Envelope{
-		mk(s.AlertEnvelope(testGame, "a1", map[string]string{"kind": "flag_fall"})),
-		mk(s.AnnounceEnvelope(Announcement{Game: testGame, Kind: AnnounceMove, Lang: "de"})),
-		mk(s.StatusEnvelope(BoardStatus{BoardID: "b1"})),
+	for _, e := range []envelope{
+		mk(s.alertEnvelope(testGame, "a1", map[string]string{"kind": "flag_fall"})),
+		mk(s.announceEnvelope(Announcement{Game: testGame, Kind: AnnounceMove, Lang: "de"})),
+		mk(s.statusEnvelope(BoardStatus{BoardID: "b1"})),
 	} {
-		if _, ok := s.PublicCopy(e); ok {
+		if _, ok := s.publicCopy(e); ok {
 			t.Errorf("%s envelope copied to public", e.Kind)
 		}
 	}

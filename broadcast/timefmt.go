@@ -5,11 +5,11 @@ import (
 	"time"
 )
 
-// TimeLayout is the wire format of every time in a payload: RFC 3339 with
+// timeLayout is the wire format of every time in a payload: RFC 3339 with
 // milliseconds, always UTC (interfaces.md §3).
-const TimeLayout = "2006-01-02T15:04:05.000Z07:00"
+const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
-// Time is a time.Time that marshals as [TimeLayout] in UTC, and as null when
+// Time is a time.Time that marshals as [timeLayout] in UTC, and as null when
 // zero. It unmarshals any RFC 3339 time.
 type Time struct{ time.Time }
 
@@ -21,9 +21,9 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
 		return []byte("null"), nil
 	}
-	b := make([]byte, 0, len(TimeLayout)+2)
+	b := make([]byte, 0, len(timeLayout)+2)
 	b = append(b, '"')
-	b = t.UTC().AppendFormat(b, TimeLayout)
+	b = t.UTC().AppendFormat(b, timeLayout)
 	return append(b, '"'), nil
 }
 

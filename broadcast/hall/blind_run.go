@@ -196,7 +196,7 @@ func (br *boardRun) announce(a broadcast.Announcement) error {
 // TimeSubject is the request subject of the talking clock of game g
 // (D.2.6.1, D.2.10.4): <p>.api.relay.<g>.time. It is under <p>.api, not
 // <p>.relay, because clients may not publish on the daemon's feed subjects
-// (broadcast.Permissions).
+// (see broadcast.Role).
 func TimeSubject(prefix string, g broadcast.GameID) string {
 	return prefix + ".api.relay." + g.String() + ".time"
 }

@@ -142,14 +142,8 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 		dial, dialPublic = srv.Dialer(), srv.PublicDialer()
 		log.Info("embedded NATS server up", "url", srv.ClientURL())
 	} else {
-		url, creds := cfg.NATS.URL, cfg.NATS.Creds
-		dial = func(ctx context.Context) (*nats.Conn, error) {
-			opts := []nats.Option{nats.Name("dgtbridge"), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second)}
-			if creds != "" {
-				opts = append(opts, nats.UserCredentials(creds))
-			}
-			return nats.Connect(url, opts...)
-		}
+		dial = broadcast.ExternalDialer(broadcast.ExternalOptions{URL: cfg.NATS.URL, Creds: cfg.NATS.Creds,
+			Logger: log.With("part", "nats")})
 	}
 	pub, err := broadcast.NewPublisher(broadcast.Options{Prefix: cfg.NATS.Prefix, Dir: filepath.Join(cfg.DataDir, "outbox"),
 		Connect: dial, ConnectPublic: dialPublic, PublicDelay: cfg.Event.PublicDelay, Logger: log.With("part", "publisher")})
