@@ -137,7 +137,7 @@ func (w *Web) Run(ctx context.Context) error {
 		backoff = 50 * time.Millisecond
 		closed := make(chan struct{})
 		nc.SetClosedHandler(func(*nats.Conn) { close(closed) })
-		if _, err := nc.Subscribe(w.o.Subjects.PublicFeed(), w.handle); err != nil {
+		if _, err := nc.Subscribe(w.o.Subjects.publicFeed(), w.handle); err != nil {
 			w.log.Warn("web: subscribe", "err", err)
 			nc.Close()
 			continue

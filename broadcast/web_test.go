@@ -47,7 +47,7 @@ func startWeb(t *testing.T, o WebOptions) *webFixture {
 		}
 	})
 	hs := NewHTTPServer(HTTPOptions{Games: NewStore(), Web: w})
-	ts := httptest.NewServer(hs.Handler())
+	ts := httptest.NewServer(hs.handler())
 	t.Cleanup(ts.Close)
 	nc, err := srv.Connect()
 	if err != nil {
@@ -120,7 +120,7 @@ func TestWebShowsOnlyThePublicCopy(t *testing.T) {
 	}
 	defer nc.Close()
 	live := make(chan *nats.Msg, 8)
-	if _, err := nc.ChanSubscribe(s.Move(testGame), live); err != nil {
+	if _, err := nc.ChanSubscribe(s.move(testGame), live); err != nil {
 		t.Fatal(err)
 	}
 	nc.Flush()
@@ -170,7 +170,7 @@ func TestWebShowsOnlyThePublicCopy(t *testing.T) {
 func TestWebMoveList(t *testing.T) {
 	f := startWeb(t, WebOptions{Boards: []WebBoard{{Game: testGame}}})
 	s := f.web.o.Subjects
-	f.publish(t, s.PublicState(testGame), GameState{Game: testGame, Event: testGame.Event, Round: 1, Board: 1, White: "Carlsen, Magnus", Black: "Nepo",
+	f.publish(t, s.publicState(testGame), GameState{Game: testGame, Event: testGame.Event, Round: 1, Board: 1, White: "Carlsen, Magnus", Black: "Nepo",
 		Variant: "chess", FEN: fenE4E5, Moves: []string{"e2e4", "e7e5"}, SAN: []string{"e4", "e5"}, Status: "playing", UpdatedAt: T(time.Now()),
 		PGN: "[Event \"x\"]\n[WhiteFideId \"1503014\"]\n[BlackFideId \"4168119\"]\n\n1. e4 e5 *\n"})
 	waitFor(t, "state", 5*time.Second, func() bool { return f.board(t, testGame).Ply == 2 })
@@ -178,7 +178,7 @@ func TestWebMoveList(t *testing.T) {
 	if b.White != "Carlsen, Magnus" || b.WhiteFideID != "1503014" || b.BlackFideID != "4168119" {
 		t.Errorf("players from the state and its PGN tags: %+v", b)
 	}
-	f.publish(t, s.PublicMove(testGame), MoveEvent{Game: testGame, Ply: 3, SAN: "Nf3", UCI: "g1f3", FEN: "fen-from-the-event", At: T(time.Now())})
+	f.publish(t, s.publicMove(testGame), MoveEvent{Game: testGame, Ply: 3, SAN: "Nf3", UCI: "g1f3", FEN: "fen-from-the-event", At: T(time.Now())})
 	waitFor(t, "move 3", 5*time.Second, func() bool { return f.board(t, testGame).Ply == 3 })
 
 	g := getJSONT[webGameJSON](t, f.http.URL+"/api/public/game/"+testGame.String()+".json")
@@ -188,14 +188,14 @@ func TestWebMoveList(t *testing.T) {
 	if g.StartFEN != fenStart {
 		t.Errorf("start FEN %q", g.StartFEN)
 	}
-	f.publish(t, s.PublicCorrection(testGame), Correction{Game: testGame, Ply: 1, FEN: fenE4, Moves: []string{"e2e4"}, Reason: "reinstate", Revision: 1})
+	f.publish(t, s.publicCorrection(testGame), Correction{Game: testGame, Ply: 1, FEN: fenE4, Moves: []string{"e2e4"}, Reason: "reinstate", Revision: 1})
 	waitFor(t, "correction", 5*time.Second, func() bool { return f.board(t, testGame).Ply == 1 })
 	if b := f.board(t, testGame); b.FEN != fenE4 || b.Revision != 1 || b.Last.SAN != "e4" {
 		t.Errorf("after the correction: %+v", b)
 	}
 	// A move of the old revision that arrives late changes nothing.
-	f.publish(t, s.PublicMove(testGame), MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5, Revision: 0})
-	f.publish(t, s.PublicEnd(testGame), Result{Game: testGame, Result: "1-0", Termination: "resignation", Revision: 1})
+	f.publish(t, s.publicMove(testGame), MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5, Revision: 0})
+	f.publish(t, s.publicEnd(testGame), Result{Game: testGame, Result: "1-0", Termination: "resignation", Revision: 1})
 	waitFor(t, "result", 5*time.Second, func() bool { return f.board(t, testGame).Result == "1-0" })
 	if b := f.board(t, testGame); b.Ply != 1 || b.Status != "ended" {
 		t.Errorf("a stale move changed the view: %+v", b)
@@ -209,9 +209,9 @@ func TestWebRoundChange(t *testing.T) {
 	f := startWeb(t, WebOptions{Boards: []WebBoard{{Game: testGame, White: "A", Black: "B"}}})
 	s := f.web.o.Subjects
 	next := GameID{Event: testGame.Event, Round: 2, Board: 1}
-	f.publish(t, s.PublicState(GameID{Event: testGame.Event, Round: 1, Board: 9}), GameState{Game: GameID{Event: testGame.Event, Round: 1, Board: 9}, FEN: fenE4})
-	f.publish(t, s.PublicState(GameID{Event: "other", Round: 1, Board: 1}), GameState{Game: GameID{Event: "other", Round: 1, Board: 1}, FEN: fenE4})
-	f.publish(t, s.PublicState(next), GameState{Game: next, Event: next.Event, Round: 2, Board: 1, White: "C", Black: "D", Variant: "chess", FEN: fenStart, Status: "waiting", UpdatedAt: T(time.Now())})
+	f.publish(t, s.publicState(GameID{Event: testGame.Event, Round: 1, Board: 9}), GameState{Game: GameID{Event: testGame.Event, Round: 1, Board: 9}, FEN: fenE4})
+	f.publish(t, s.publicState(GameID{Event: "other", Round: 1, Board: 1}), GameState{Game: GameID{Event: "other", Round: 1, Board: 1}, FEN: fenE4})
+	f.publish(t, s.publicState(next), GameState{Game: next, Event: next.Event, Round: 2, Board: 1, White: "C", Black: "D", Variant: "chess", FEN: fenStart, Status: "waiting", UpdatedAt: T(time.Now())})
 	waitFor(t, "round 2", 5*time.Second, func() bool { return f.web.snapshot().Boards[0].Game == next.String() })
 	snap := f.web.snapshot()
 	if len(snap.Boards) != 1 || snap.Boards[0].White != "C" {
@@ -266,7 +266,7 @@ func TestWebEventStream(t *testing.T) {
 	if first[0] != "snapshot" || json.Unmarshal([]byte(first[1]), &snap) != nil || len(snap.Boards) != 1 {
 		t.Fatalf("first event %v", first)
 	}
-	f.publish(t, f.web.o.Subjects.PublicMove(testGame), MoveEvent{Game: testGame, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenE4})
+	f.publish(t, f.web.o.Subjects.publicMove(testGame), MoveEvent{Game: testGame, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenE4})
 	e := next()
 	var b webBoardJSON
 	if e[0] != "board" || json.Unmarshal([]byte(e[1]), &b) != nil || b.FEN != fenE4 || b.Ply != 1 {
