@@ -45,6 +45,8 @@ var layers = []rule{
 	{pkg: "obp/emu", internal: []string{"rules", "rules/chess", "rules/xiangqi", "obp"}},
 	{pkg: "board", internal: []string{"rules/...", "dgt"}},
 	{pkg: "systemd/sdnotify"},
+	// The pairing file reader is pure: bytes in, pairings out.
+	{pkg: "pairings"},
 	// broadcast sees the tracker's and the adjudicator's types and NATS
 	// (the embedded server and its own dependencies), never configuration.
 	{pkg: "broadcast", internal: []string{"rules/...", "board", "dgt", "web"}, external: natsDeps},
