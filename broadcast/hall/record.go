@@ -29,6 +29,10 @@ type Info struct {
 	Black       string           `json:"black,omitempty"`
 	WhiteFideID string           `json:"white_fide_id,omitempty"`
 	BlackFideID string           `json:"black_fide_id,omitempty"`
+	// WhiteTeam and BlackTeam name the players' teams (PGN WhiteTeam,
+	// BlackTeam); "" none.
+	WhiteTeam string `json:"white_team,omitempty"`
+	BlackTeam string `json:"black_team,omitempty"`
 	// Variant is the rules engine's variant name ("chess", "chess960",
 	// "team-drop"); "" is chess.
 	Variant     string `json:"variant,omitempty"`
@@ -193,6 +197,12 @@ func (r *Record) PGNGame() *pgn.Game {
 	}
 	if r.Info.BlackFideID != "" {
 		g.SetTag("BlackFideId", r.Info.BlackFideID)
+	}
+	if r.Info.WhiteTeam != "" {
+		g.SetTag("WhiteTeam", r.Info.WhiteTeam)
+	}
+	if r.Info.BlackTeam != "" {
+		g.SetTag("BlackTeam", r.Info.BlackTeam)
 	}
 	if r.Info.TimeControl != "" {
 		g.SetTag("TimeControl", r.Info.TimeControl)
