@@ -16,6 +16,7 @@ type Config struct {
 	HTTP      HTTP      `mapstructure:"http" json:"http"`
 	Relay     Relay     `mapstructure:"relay" json:"relay"`
 	Penalties Penalties `mapstructure:"penalties" json:"penalties"`
+	Lichess   Lichess   `mapstructure:"lichess" json:"lichess"`
 	Event     Event     `mapstructure:"event" json:"event"`
 	// Boards lists the games of the hall; empty means no boards (the run
 	// command reports that; demo builds its own).
@@ -103,6 +104,23 @@ const (
 	PenaltiesAuto Penalties = "auto"
 )
 
+// Lichess pushes the public copy of rounds to Lichess broadcast rounds
+// (interfaces.md §2; the lichess package).
+type Lichess struct {
+	// URL is the API base: https://lichess.org, another lila instance, or
+	// a test server. No trailing slash is needed.
+	URL string `mapstructure:"url" json:"url"`
+	// TokenFile holds a Lichess API token with the study:write scope
+	// (whitespace around it ignored). Required when Rounds is not empty.
+	TokenFile string `mapstructure:"token_file" json:"token_file"`
+	// Rounds maps a round number to the id of its Lichess broadcast round
+	// (the eight letters and digits at the end of the round's URL).
+	Rounds map[int]string `mapstructure:"rounds" json:"rounds"`
+
+	// Token is the token read from TokenFile by [Load] (not a key).
+	Token string `mapstructure:"-" json:"-"`
+}
+
 // Event describes the tournament; its ruleset and time control apply to
 // every board that does not override them.
 type Event struct {
@@ -117,6 +135,14 @@ type Event struct {
 	// PublicDelay delays the public copy; 0 publishes it at once. In the
 	// file a duration with a unit ("15m", "90s"), or 0.
 	PublicDelay time.Duration `mapstructure:"public_delay" json:"public_delay"`
+	// Pairings is a pairing file (CSV or FIDE TRF-16, the pairings
+	// package) that fills the players, FIDE ids and teams of every board
+	// for its round; what a board gives itself wins. "" for none.
+	Pairings string `mapstructure:"pairings" json:"pairings"`
+	// Round is the round of every board that gives none (an extension of
+	// interfaces.md §2: a new round is then one line to change); 0: every
+	// board gives its own.
+	Round int `mapstructure:"round" json:"round"`
 	// Rules overrides parameters of the rule set on every board: keys are
 	// the snake_case names of ruleset.OverrideKeys ("illegal_loss_at: 3",
 	// "illegal_time_award: 1m", "supervision_regime: limited"). A board's
@@ -157,6 +183,14 @@ type Board struct {
 	// Partner is the board number of the partner game in the same round;
 	// required for team-drop, ignored for every other variant.
 	Partner int `mapstructure:"partner" json:"partner"`
+	// WhiteTeam and BlackTeam name the players' teams (PGN WhiteTeam,
+	// BlackTeam).
+	WhiteTeam string `mapstructure:"white_team" json:"white_team"`
+	BlackTeam string `mapstructure:"black_team" json:"black_team"`
+	// Protocol is how the board is read: one of [ProtocolNames]; "" is
+	// dgt. A manual board has no port: its moves are entered on
+	// <p>.input.<g>.move.
+	Protocol string `mapstructure:"protocol" json:"protocol"`
 }
 
 // Blind is the blind player's board and announcement language.
@@ -171,12 +205,22 @@ type Blind struct {
 }
 
 // GameID returns "<event>.<round>.<board>", the <g> of the NATS subjects.
+// A board without a round takes event.round.
 func (c *Config) GameID(b Board) string {
-	return fmt.Sprintf("%s.%d.%d", c.Event.ID, b.Round, b.Board)
+	return fmt.Sprintf("%s.%d.%d", c.Event.ID, c.round(b), b.Board)
+}
+
+// round is the board's round, or event.round when it gives none.
+func (c *Config) round(b Board) int {
+	if b.Round == 0 {
+		return c.Event.Round
+	}
+	return b.Round
 }
 
 // Effective returns b with the event's defaults filled in: Variant ""
-// becomes "chess", an empty Ruleset or TimeControl takes the event's, and
+// becomes "chess", Protocol "" becomes "dgt", Round 0 takes event.round,
+// an empty Ruleset or TimeControl takes the event's, and
 // Rules becomes a new map of the event's overrides with the board's on
 // top (nil when neither has any). [Board.RuleSet] then gives the rule set
 // that judges the game.
@@ -185,6 +229,10 @@ func (c *Config) Effective(b Board) Board {
 	if b.Variant == "" {
 		b.Variant = VariantChess
 	}
+	if b.Protocol == "" {
+		b.Protocol = ProtocolDGT
+	}
+	b.Round = c.round(b)
 	if b.Ruleset == "" {
 		b.Ruleset = c.Event.Ruleset
 	}

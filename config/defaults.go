@@ -21,6 +21,7 @@ func Defaults() Config {
 		},
 		HTTP:      HTTP{Listen: "127.0.0.1:8080"},
 		Penalties: PenaltiesAlert,
+		Lichess:   Lichess{URL: DefaultLichessURL},
 		Event: Event{
 			ID:          "event",
 			Ruleset:     "fide2018-standard",
@@ -46,12 +47,16 @@ func defaultKeys() map[string]any {
 		"http.listen":             d.HTTP.Listen,
 		"relay.speak":             d.Relay.Speak,
 		"penalties":               string(d.Penalties),
+		"lichess.url":             d.Lichess.URL,
+		"lichess.token_file":      d.Lichess.TokenFile,
 		"event.id":                d.Event.ID,
 		"event.name":              d.Event.Name,
 		"event.site":              d.Event.Site,
 		"event.ruleset":           d.Event.Ruleset,
 		"event.time_control":      d.Event.TimeControl,
 		"event.public_delay":      d.Event.PublicDelay.String(),
+		"event.pairings":          d.Event.Pairings,
+		"event.round":             d.Event.Round,
 		"boards":                  []any{},
 	}
 }

@@ -34,5 +34,5 @@ func ExampleKeyError() {
 	})
 	fmt.Println(err)
 	// Output:
-	// config: unknown key "nats.ur"
+	// configuration testdata/example.yaml: nats.ur: not a configuration key (did you mean nats.url?)
 }

@@ -23,7 +23,7 @@ func checkKeys(raw map[string]any, t reflect.Type, prefix string) []error {
 		path := join(prefix, k)
 		f, ok := fieldByTag(t, k)
 		if !ok {
-			errs = append(errs, &KeyError{Key: path, Err: ErrUnknownKey})
+			errs = append(errs, unknownKey(path, tags(t)))
 			continue
 		}
 		errs = append(errs, checkValue(raw[k], f.Type, path)...)
@@ -46,6 +46,11 @@ func checkValue(v any, t reflect.Type, path string) []error {
 			return []error{keyErr(path, "expected a mapping with the keys %s, got %v", tagList(t), v)}
 		}
 		return checkKeys(m, t, path)
+	case t.Kind() == reflect.Map:
+		if _, ok := asMap(v); !ok {
+			return []error{keyErr(path, "expected a mapping (e.g. {1: AbCd1234}), got %v", v)}
+		}
+		return nil
 	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct:
 		list, ok := v.([]any)
 		if !ok {
@@ -88,8 +93,8 @@ func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
 	return reflect.StructField{}, false
 }
 
-// tagList returns the keys of struct t, comma-separated.
-func tagList(t reflect.Type) string {
+// tags returns the keys of struct t.
+func tags(t reflect.Type) []string {
 	var names []string
 	for i := 0; i < t.NumField(); i++ {
 		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("mapstructure"), ",")
@@ -97,8 +102,11 @@ func tagList(t reflect.Type) string {
 			names = append(names, tag)
 		}
 	}
-	return strings.Join(names, ", ")
+	return names
 }
+
+// tagList returns the keys of struct t, comma-separated.
+func tagList(t reflect.Type) string { return strings.Join(tags(t), ", ") }
 
 func join(prefix, k string) string {
 	if prefix == "" {

@@ -1,8 +1,10 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,12 +41,20 @@ func DefaultSearchPaths() []string {
 	return []string{"dgtbridge.yaml", "/etc/dgtbridge/dgtbridge.yaml"}
 }
 
+// MaxFileSize bounds the configuration file. A hall of 2,000 boards
+// written one key a line is about 600 KB; a larger file is a mistake (a
+// recording or a log given as --config), and reading it would cost many
+// times its size in memory.
+const MaxFileSize = 4 << 20
+
 // Load builds the configuration from defaults, file, environment and
-// overrides (later wins), validates it and returns it. Every problem is
-// reported: the error is a single *KeyError or several joined with
-// errors.Join, each naming its key; a file that cannot be read or parsed
-// gives an error matching [ErrFile]. Load uses its own viper instance and
-// is safe to call concurrently (environment changes aside).
+// overrides (later wins), resolves relative paths, reads the pairing file
+// and the token file, validates everything and returns it. Every problem
+// is reported at once: the error is an [*Error] whose problems are
+// *KeyErrors naming their keys (or one error matching [ErrFile] when the
+// file cannot be read or parsed). Load opens no port and starts nothing;
+// it uses its own viper instance and is safe to call concurrently
+// (environment changes aside).
 func Load(opts LoadOptions) (Config, error) {
 	v := viper.New()
 	for k, val := range defaultKeys() {
@@ -53,15 +63,16 @@ func Load(opts LoadOptions) (Config, error) {
 
 	file, err := findFile(opts)
 	if err != nil {
-		return Config{}, err
+		return Config{}, newError(opts.File, []error{err})
 	}
 	if file != "" {
-		v.SetConfigFile(file)
-		if t := configType(file); t != "" {
-			v.SetConfigType(t)
+		data, err := readFile(file, MaxFileSize, "a configuration")
+		if err != nil {
+			return Config{}, newError(file, []error{fmt.Errorf("%w: %w", ErrFile, err)})
 		}
-		if err := v.ReadInConfig(); err != nil {
-			return Config{}, fmt.Errorf("%w %s: %w", ErrFile, file, err)
+		v.SetConfigType(configType(file))
+		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
+			return Config{}, newError(file, []error{fmt.Errorf("%w: %w", ErrFile, err)})
 		}
 	}
 
@@ -79,26 +90,75 @@ func Load(opts LoadOptions) (Config, error) {
 			continue
 		}
 		if scalar[lk] == nil {
-			errs = append(errs, &KeyError{Key: k, Err: ErrUnknownKey})
+			errs = append(errs, unknownOverride(k, scalar))
 		} else {
 			errs = append(errs, keyErr(k, "a list cannot be set from the command line"))
 		}
 	}
 
 	errs = append(errs, checkKeys(v.AllSettings(), reflect.TypeFor[Config](), "")...)
-	if len(errs) > 0 {
-		return Config{}, errors.Join(errs...)
+	for _, e := range errs {
+		if !errors.Is(e, ErrUnknownKey) {
+			// A list where a mapping belongs (or the like): the values
+			// cannot be decoded.
+			return Config{}, newError(file, errs)
+		}
 	}
 
+	// Unknown keys are reported with every other problem: the rest is
+	// decoded and checked as if they were not there.
 	var c Config
-	if err := v.UnmarshalExact(&c, viper.DecodeHook(durationHook)); err != nil {
-		return Config{}, decodeErrors(err)
+	if err := v.Unmarshal(&c, viper.DecodeHook(durationHook)); err != nil {
+		return Config{}, newError(file, append(errs, unjoin(decodeErrors(err))...))
 	}
 	c.File = file
-	if errs := c.Validate(); errs != nil {
-		return Config{}, errs
+	c.resolvePaths(v, opts.Overrides)
+	errs = append(errs, c.readFiles()...)
+	if err := c.Validate(); err != nil {
+		errs = append(errs, unjoin(err)...)
+	}
+	if err := newError(file, errs); err != nil {
+		return Config{}, err
 	}
 	return c, nil
+}
+
+// unknownOverride is the error of a command-line key that is not a
+// configuration key, with the closest known key as a hint.
+func unknownOverride(k string, known map[string]any) *KeyError {
+	best, bestD := "", 3
+	for _, name := range sortedKeys(known) {
+		if d := distance(strings.ToLower(k), name); d < bestD {
+			best, bestD = name, d
+		}
+	}
+	return &KeyError{Key: k, Err: unknown{hint: best}}
+}
+
+// readFile reads a whole file of at most limit bytes; what names the kind
+// of file in the error.
+func readFile(path string, limit int64, what string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is larger than %s: is it %s file?", path, size(limit), what)
+	}
+	return data, nil
+}
+
+// size prints a byte count in KiB or MiB.
+func size(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
 }
 
 // findFile returns the file to read, "" for none.
@@ -106,10 +166,10 @@ func findFile(opts LoadOptions) (string, error) {
 	if opts.File != "" {
 		st, err := os.Stat(opts.File)
 		if err != nil {
-			return "", fmt.Errorf("%w %s: %w", ErrFile, opts.File, err)
+			return "", fmt.Errorf("%w: %w", ErrFile, err)
 		}
 		if st.IsDir() {
-			return "", fmt.Errorf("%w %s: is a directory", ErrFile, opts.File)
+			return "", fmt.Errorf("%w: %s is a directory", ErrFile, opts.File)
 		}
 		return opts.File, nil
 	}
@@ -123,7 +183,7 @@ func findFile(opts LoadOptions) (string, error) {
 		case err == nil && !st.IsDir():
 			return p, nil
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return "", fmt.Errorf("%w %s: %w", ErrFile, p, err)
+			return "", fmt.Errorf("%w: %w", ErrFile, err)
 		}
 	}
 	return "", nil
@@ -199,7 +259,7 @@ func decodeErrors(err error) error {
 			out = append(out, &KeyError{Key: de.Name(), Err: describe(de.Unwrap())})
 			return
 		}
-		out = append(out, fmt.Errorf("%w: %w", ErrInvalid, e))
+		out = append(out, invalid{e.Error()})
 	}
 	walk(err)
 	return errors.Join(out...)

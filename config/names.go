@@ -13,6 +13,16 @@ func VariantNames() []string {
 	return []string{VariantChess, VariantChess960, VariantTeamDrop, VariantXiangqi}
 }
 
+// The board protocols of interfaces.md §2.
+const (
+	ProtocolDGT    = "dgt"    // DGT boards and clocks (USB, serial, Bluetooth, bus lines)
+	ProtocolOBP    = "obp"    // the Open Board Protocol (xiangqi boards speak it)
+	ProtocolManual = "manual" // no board: moves are entered on <p>.input.<g>.move
+)
+
+// ProtocolNames returns the protocols a board may declare.
+func ProtocolNames() []string { return []string{ProtocolDGT, ProtocolOBP, ProtocolManual} }
+
 // rulesetVariants maps every rule set name of interfaces.md §2 to the
 // variants it can judge. The FIDE Laws cover chess and, through Guideline
 // II, Chess960; the 004 sections and the xiangqi rules are variant-specific.
@@ -40,3 +50,6 @@ func RulesetNames() []string {
 
 // Languages returns the announcement languages.
 func Languages() []string { return []string{"en", "de", "vi"} }
+
+// AutoPort is the port value that means "the first DGT board found".
+const AutoPort = "auto"

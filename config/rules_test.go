@@ -98,7 +98,7 @@ func TestRulesErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("loaded")
 			}
-			if !strings.Contains(err.Error(), "config: "+tt.key) || !strings.Contains(err.Error(), tt.says) {
+			if !strings.Contains(err.Error(), ": "+tt.key+": ") || !strings.Contains(err.Error(), tt.says) {
 				t.Errorf("error %q does not name %s (%q)", err, tt.key, tt.says)
 			}
 			if !errors.Is(err, ErrInvalid) {
@@ -107,8 +107,9 @@ func TestRulesErrors(t *testing.T) {
 			if tt.sentinel != nil && !errors.Is(err, tt.sentinel) {
 				t.Errorf("%v does not match %v", err, tt.sentinel)
 			}
-			if n := strings.Count(err.Error(), "config: "); n != 1 {
-				t.Errorf("%d problems reported, want 1: %v", n, err)
+			var ce *Error
+			if !errors.As(err, &ce) || len(ce.Problems) != 1 {
+				t.Errorf("want one problem reported: %v", err)
 			}
 		})
 	}

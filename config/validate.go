@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dgtbridge/dgtbridge/rules/clock"
 )
@@ -41,8 +42,14 @@ func (c *Config) Validate() error {
 	}
 	add(checkSpeak(c.Relay.Speak))
 	add(oneOf("penalties", string(c.Penalties), string(PenaltiesAlert), string(PenaltiesAuto)))
+	errs = append(errs, c.validateLichess()...)
 
 	add(checkToken("event.id", c.Event.ID))
+	add(checkName("event.name", c.Event.Name))
+	add(checkName("event.site", c.Event.Site))
+	if c.Event.Round < 0 {
+		add(keyErr("event.round", "must not be negative (0: every board gives its round)"))
+	}
 	add(oneOf("event.ruleset", c.Event.Ruleset, RulesetNames()...))
 	add(checkTC("event.time_control", c.Event.TimeControl))
 	if c.Event.PublicDelay < 0 {
@@ -112,7 +119,10 @@ func (c *Config) validateBoards() []error {
 		if bus < 0 || bus > maxBusAddress {
 			add(keyErr(p+".bus_address", "%d is not between 0 and %d", bus, maxBusAddress))
 		}
-		if port == "auto" {
+		if port == AutoPort {
+			if bus > 0 {
+				add(keyErr(p+".port", "a board on a DGT bus line (bus_address %d) needs the line's device path, not auto", bus))
+			}
 			return
 		}
 		k := portKey{port, bus}
@@ -125,19 +135,42 @@ func (c *Config) validateBoards() []error {
 	games := map[gameKey]int{}
 	for i, b := range c.Boards {
 		p := fmt.Sprintf("boards[%d]", i)
-		usePort(p, b.Port, b.BusAddress)
-		if b.Round < 1 {
-			add(keyErr(p+".round", "must be 1 or more, got %d", b.Round))
+		proto := b.Protocol
+		if proto == "" {
+			proto = ProtocolDGT
+		}
+		if err := oneOf(p+".protocol", proto, ProtocolNames()...); err != nil {
+			add(err)
+		} else if proto == ProtocolManual {
+			if b.Port != "" {
+				add(keyErr(p+".port", "a manual board has no port (its moves are entered on <prefix>.input.<game>.move); remove the port or set the protocol"))
+			}
+			if b.Blind != nil {
+				add(keyErr(p+".blind", "a manual board cannot relay to a blind player's board"))
+			}
+		} else {
+			usePort(p, b.Port, b.BusAddress)
+		}
+		round := c.round(b)
+		if round < 1 {
+			if b.Round == 0 && c.Event.Round == 0 {
+				add(keyErr(p+".round", "missing: give the board's round, or event.round for every board"))
+			} else {
+				add(keyErr(p+".round", "must be 1 or more, got %d", round))
+			}
 		}
 		if b.Board < 1 {
 			add(keyErr(p+".board", "must be 1 or more, got %d", b.Board))
 		}
-		if j, dup := games[gameKey{b.Round, b.Board}]; dup && b.Round >= 1 && b.Board >= 1 {
-			add(keyErr(p+".board", "round %d board %d is already boards[%d]", b.Round, b.Board, j))
+		if j, dup := games[gameKey{round, b.Board}]; dup && round >= 1 && b.Board >= 1 {
+			add(keyErr(p+".board", "round %d board %d is already boards[%d]", round, b.Board, j))
 		}
-		games[gameKey{b.Round, b.Board}] = i
+		games[gameKey{round, b.Board}] = i
 		add(checkFideID(p+".white_fide_id", b.WhiteFideID))
 		add(checkFideID(p+".black_fide_id", b.BlackFideID))
+		for _, n := range []struct{ key, v string }{{"white", b.White}, {"black", b.Black}, {"white_team", b.WhiteTeam}, {"black_team", b.BlackTeam}} {
+			add(checkName(p+"."+n.key, n.v))
+		}
 
 		eff := c.Effective(b)
 		if err := oneOf(p+".variant", eff.Variant, VariantNames()...); err != nil {
@@ -164,6 +197,9 @@ func (c *Config) validateBoards() []error {
 			add(oneOf(bp+".side", b.Blind.Side, "white", "black"))
 			add(oneOf(bp+".lang", b.Blind.Lang, Languages()...))
 			usePort(bp, b.Blind.Port, b.Blind.BusAddress)
+			if b.Blind.BusAddress > 0 {
+				add(keyErr(bp+".bus_address", "the blind player's board must be alone on its port (bus_address: 0): it is written to, which a bus line does not allow"))
+			}
 		}
 	}
 	for i, b := range c.Boards {
@@ -179,14 +215,15 @@ func (c *Config) validateBoards() []error {
 			add(keyErr(p, "board %d cannot be its own partner", b.Board))
 			continue
 		}
-		j, ok := games[gameKey{b.Round, b.Partner}]
+		round := c.round(b)
+		j, ok := games[gameKey{round, b.Partner}]
 		if !ok {
-			add(keyErr(p, "round %d has no board %d", b.Round, b.Partner))
+			add(keyErr(p, "round %d has no board %d", round, b.Partner))
 			continue
 		}
 		q := c.Boards[j]
 		if c.Effective(q).Variant != VariantTeamDrop {
-			add(keyErr(p, "board %d of round %d is not a team-drop game", b.Partner, b.Round))
+			add(keyErr(p, "board %d of round %d is not a team-drop game", b.Partner, round))
 		} else if q.Partner != 0 && q.Partner != b.Board {
 			add(keyErr(p, "board %d names board %d as its partner, not %d", b.Partner, q.Partner, b.Board))
 		}
@@ -285,6 +322,24 @@ func checkFEN(key, fen, variant string) *KeyError {
 	}
 	if len(fields) == 0 || strings.Count(fields[0], "/")+1 < ranks {
 		return keyErr(key, "%q is not a FEN: the placement needs %d ranks separated by /", fen, ranks)
+	}
+	return nil
+}
+
+// maxName bounds names (players, teams, event, site): they travel in
+// every game state and PGN, and a runaway value (a pasted file) must not
+// make messages the NATS server refuses.
+const maxName = 200
+
+// checkName checks a name's length and encoding.
+func checkName(key, v string) *KeyError {
+	switch {
+	case len(v) > maxName:
+		return keyErr(key, "is %d bytes long; at most %d", len(v), maxName)
+	case !utf8.ValidString(v):
+		return keyErr(key, "is not valid UTF-8")
+	case strings.ContainsAny(v, "\n\r"):
+		return keyErr(key, "must be one line")
 	}
 	return nil
 }

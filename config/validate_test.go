@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +21,10 @@ func board(round, num int, port string, extra ...string) string {
 }
 
 func TestErrors(t *testing.T) {
+	thisFile, err := filepath.Abs("validate_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
 	two := "boards:\n" + board(1, 1, "/dev/ttyACM0") + board(1, 2, "/dev/ttyACM1")
 	for _, tc := range []struct {
 		name      string
@@ -30,18 +35,18 @@ func TestErrors(t *testing.T) {
 		unknown   bool   // ErrUnknownKey rather than ErrInvalid
 		msg       string // substring of the message
 	}{
-		{"unknown top key", "nats:\n  ur: x\n", nil, nil, "nats.ur", true, `config: unknown key "nats.ur"`},
-		{"unknown root key", "dat_dir: x\n", nil, nil, "dat_dir", true, `unknown key "dat_dir"`},
-		{"unknown key in list item", "boards:\n" + board(1, 1, "/dev/a") + board(1, 2, "/dev/b", "prot: x"), nil, nil, "boards[1].prot", true, `unknown key "boards[1].prot"`},
-		{"unknown key in blind", "boards:\n" + board(1, 1, "/dev/a", "blind: {side: white, port: /dev/b, lang: de, voice: x}"), nil, nil, "boards[0].blind.voice", true, "unknown key"},
-		{"unknown key in user", "nats:\n  embedded:\n    users:\n      - {user: a, password: b, role: public, group: x}\n", nil, nil, "nats.embedded.users[0].group", true, "unknown key"},
-		{"unknown override", "", map[string]any{"nats.ur": "x"}, nil, "nats.ur", true, "unknown key"},
+		{"unknown top key", "nats:\n  ur: x\n", nil, nil, "nats.ur", true, `nats.ur: not a configuration key (did you mean nats.url?)`},
+		{"unknown root key", "dat_dir: x\n", nil, nil, "dat_dir", true, `dat_dir: not a configuration key (did you mean data_dir?)`},
+		{"unknown key in list item", "boards:\n" + board(1, 1, "/dev/a") + board(1, 2, "/dev/b", "prot: x"), nil, nil, "boards[1].prot", true, `boards[1].prot: not a configuration key (did you mean boards[1].port?)`},
+		{"unknown key in blind", "boards:\n" + board(1, 1, "/dev/a", "blind: {side: white, port: /dev/b, lang: de, voice: x}"), nil, nil, "boards[0].blind.voice", true, "not a configuration key"},
+		{"unknown key in user", "nats:\n  embedded:\n    users:\n      - {user: a, password: b, role: public, group: x}\n", nil, nil, "nats.embedded.users[0].group", true, "not a configuration key"},
+		{"unknown override", "", map[string]any{"nats.ur": "x"}, nil, "nats.ur", true, "nats.ur: not a configuration key (did you mean nats.url?)"},
 		{"list override", "", map[string]any{"boards": "x"}, nil, "boards", false, "list cannot be set"},
 		{"nats not a mapping", "nats: foo\n", nil, nil, "nats", false, "expected a mapping"},
 		{"boards not a list", "boards: foo\n", nil, nil, "boards", false, "expected a list"},
 		{"boards from env", "", nil, map[string]string{"DGTBRIDGE_BOARDS": "x"}, "boards", false, "expected a list"},
 		{"variant", "boards:\n" + board(1, 1, "/dev/a") + board(1, 2, "/dev/b") + board(1, 3, "/dev/c", "variant: chess9LX"), nil, nil, "boards[2].variant", false,
-			`config: boards[2].variant: "chess9LX" is not one of chess, chess960, team-drop, xiangqi`},
+			`: boards[2].variant: "chess9LX" is not one of chess, chess960, team-drop, xiangqi`},
 		{"event ruleset", "event: {ruleset: fide2020}\n", nil, nil, "event.ruleset", false, `"fide2020" is not one of fide2018-standard`},
 		{"board ruleset", "boards:\n" + board(1, 1, "/dev/a", "ruleset: nope"), nil, nil, "boards[0].ruleset", false, "is not one of"},
 		{"ruleset does not fit variant", "boards:\n" + board(1, 1, "/dev/a", "variant: xiangqi"), nil, nil, "boards[0].variant", false, "does not apply to variant xiangqi"},
@@ -67,7 +72,7 @@ func TestErrors(t *testing.T) {
 		{"bad listen", "nats:\n  embedded: {listen: '4222'}\n", nil, nil, "nats.embedded.listen", false, "host:port"},
 		{"creds without url", "nats: {creds: /x.creds}\n", nil, nil, "nats.creds", false, "only used with nats.url"},
 		{"http listen", "http: {listen: 'localhost:http'}\n", nil, nil, "http.listen", false, "port must be a number"},
-		{"speak file", "relay: {speak: load_test.go}\n", nil, nil, "relay.speak", false, "is a file"},
+		{"speak file", "relay: {speak: " + thisFile + "}\n", nil, nil, "relay.speak", false, "is a file"},
 		{"lang", "boards:\n" + board(1, 1, "/dev/a", "blind: {side: black, port: /dev/b, lang: fr}"), nil, nil, "boards[0].blind.lang", false, `"fr" is not one of en, de, vi`},
 		{"side", "boards:\n" + board(1, 1, "/dev/a", "blind: {side: red, port: /dev/b, lang: de}"), nil, nil, "boards[0].blind.side", false, "is not one of white, black"},
 		{"blind port empty", "boards:\n" + board(1, 1, "/dev/a", "blind: {side: black, lang: de}"), nil, nil, "boards[0].blind.port", false, "must not be empty"},
@@ -76,7 +81,8 @@ func TestErrors(t *testing.T) {
 		{"duplicate port", "boards:\n" + board(1, 1, "/dev/a") + board(1, 2, "/dev/a"), nil, nil, "boards[1].port", false, "already used by boards[0]"},
 		{"duplicate blind port", "boards:\n" + board(1, 1, "/dev/a") + board(1, 2, "/dev/b", "blind: {side: black, port: /dev/a, lang: de}"), nil, nil, "boards[1].blind.port", false, "already used by boards[0]"},
 		{"duplicate round board", "boards:\n" + board(1, 1, "/dev/a") + board(1, 1, "/dev/b"), nil, nil, "boards[1].board", false, "already boards[0]"},
-		{"round zero", "boards:\n  - {port: /dev/a, board: 1}\n", nil, nil, "boards[0].round", false, "1 or more"},
+		{"round missing", "boards:\n  - {port: /dev/a, board: 1}\n", nil, nil, "boards[0].round", false, "missing: give the board's round, or event.round"},
+		{"round negative", "boards:\n  - {port: /dev/a, board: 1, round: -1}\n", nil, nil, "boards[0].round", false, "1 or more"},
 		{"board zero", "boards:\n  - {port: /dev/a, round: 1}\n", nil, nil, "boards[0].board", false, "1 or more"},
 		{"fide id", "boards:\n" + board(1, 1, "/dev/a", "white_fide_id: 'ab12'"), nil, nil, "boards[0].white_fide_id", false, "digits only"},
 		{"fen", "boards:\n" + board(1, 1, "/dev/a", "fen: 'rnbqkbnr/8 w'"), nil, nil, "boards[0].fen", false, "8 ranks"},
