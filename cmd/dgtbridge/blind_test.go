@@ -30,9 +30,7 @@ func TestBlindRelay(t *testing.T) {
 	}{
 		{"ok", config.Blind{Side: "black", Port: "/dev/ttyACM1", Lang: "de"}, ""},
 		{"ok 2001", config.Blind{Side: "black", Port: "/dev/ttyACM1", Lang: "de"}, ""},
-		{"side", config.Blind{Side: "red", Port: "/dev/ttyACM1", Lang: "de"}, "boards[0].blind.side"},
 		{"lang", config.Blind{Side: "white", Port: "/dev/ttyACM1", Lang: "fr"}, "boards[0].blind.lang"},
-		{"bus", config.Blind{Side: "white", Port: "/dev/ttyACM1", Lang: "en", BusAddress: 3}, "boards[0].blind.bus_address"},
 		{"port", config.Blind{Side: "white", Lang: "en"}, "boards[0].blind.port"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,18 +15,44 @@ type command struct {
 	run                 func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-// commands lists the subcommands in the order of specs/interfaces.md §1.
+// commands lists the subcommands in the order of docs/contract.md §1.
 func commands() []command {
 	return []command{
-		{"run", "[--config FILE]", "the daemon: boards to NATS (also what a bare dgtbridge does)", runRun},
+		{"run", "[--config FILE] [--check]", "the daemon: boards to NATS (also what a bare dgtbridge does); --check validates the configuration", runRun},
 		{"demo", "[--boards N]", "the whole pipeline without hardware: emulated boards play famous games, live feed on stdout", runDemo},
 		{"replay", "[flags] FILE…", "reconstruct games from recorded serial traffic (PGN on stdout, alerts as JSON lines)", runReplay},
 		{"ports", "[PATH…]", "list serial ports and probe each for a DGT board (version, serial number, clock)", runPorts},
 		{"emulate", "[--pty] [--game PGN]", "run one emulated DGT board + clock on a pseudo-terminal and print its path", runEmulate},
-		{"version", "", "print version, commit and Go version", runVersion},
 		{"perft", "--variant V [--fen FEN] --depth D", "count the leaves of the legal move tree (rules engine check)", runPerft},
 		{"announce", "--lang L [--variant V] [--fen FEN] MOVE", "print the blind-player announcement of a move (FIDE Laws App. D)", runAnnounce},
+		{"version", "", "print version, commit and Go version", runVersion},
 	}
+}
+
+// run dispatches to a subcommand; a bare "dgtbridge" (or one that starts
+// with a flag other than a help flag) is "dgtbridge run".
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "help", "-h", "-help", "--help":
+			if len(args) > 1 && args[0] == "help" {
+				return run(ctx, []string{args[1], "--help"}, stdout, stderr)
+			}
+			usage(stdout)
+			return nil
+		}
+	}
+	name := "run"
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		name, args = args[0], args[1:]
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(ctx, args, stdout, stderr)
+		}
+	}
+	usage(stderr)
+	return usageError{fmt.Errorf("unknown command %q: give one of the commands listed above", name)}
 }
 
 func usage(w io.Writer) {
@@ -34,7 +60,7 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\n\"dgtbridge <command> --help\" describes a command's flags.")
+	fmt.Fprintln(w, "\n\"dgtbridge <command> --help\" describes a command's flags; a bare \"dgtbridge\" is \"dgtbridge run\".")
 }
 
 // usageError marks a mistake in the command line (exit status 2).
@@ -51,25 +77,46 @@ func exitCode(err error) int {
 	return 1
 }
 
-// newFlags returns a flag set for a subcommand that prints its usage to
-// stderr and reports errors instead of exiting.
-func newFlags(name, args, summary string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: %s\n\n%s\n\nflags:\n", strings.TrimSpace("dgtbridge "+name+" "+args), summary)
-		fs.PrintDefaults()
-	}
+// flags is a subcommand's flag set; its usage goes to stderr on --help.
+type flags struct {
+	*flag.FlagSet
+	args, summary string
+	stderr        io.Writer
+}
+
+// newFlags returns a flag set for a subcommand: --help prints its usage
+// and flags to stderr; a mistake is reported once, by parseFlags.
+func newFlags(name, args, summary string, stderr io.Writer) *flags {
+	fs := &flags{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), args: args, summary: summary, stderr: stderr}
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	return fs
 }
 
-// parseFlags parses args and wraps mistakes as usage errors.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+// printUsage writes "usage: dgtbridge NAME ARGS", the summary and the
+// flags.
+func (fs *flags) printUsage() {
+	fmt.Fprintf(fs.stderr, "usage: %s\n\n%s\n", strings.TrimSpace("dgtbridge "+fs.Name()+" "+fs.args), fs.summary)
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n > 0 {
+		fmt.Fprintln(fs.stderr, "\nflags:")
+		fs.SetOutput(fs.stderr)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
 	}
-	return nil
+}
+
+// parseFlags parses args: --help prints the usage and returns
+// flag.ErrHelp; a mistake is a usage error that says how to get help.
+func parseFlags(fs *flags, args []string) error {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		fs.printUsage()
+		return err
+	}
+	return usageError{fmt.Errorf("%s: %v (\"dgtbridge %s --help\" lists its flags)", fs.Name(), err, fs.Name())}
 }

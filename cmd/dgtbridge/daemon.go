@@ -12,9 +12,6 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
-	"github.com/dgtbridge/dgtbridge/rules/clock"
-	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
 	"github.com/nats-io/nats.go"
 )
@@ -24,87 +21,6 @@ var errNoBoards = errors.New("no boards configured: add a board under \"boards:\
 	"(e.g. - {port: /dev/ttyACM0, round: 1, board: 1, white: \"A\", black: \"B\"}; \"dgtbridge ports\" lists the boards plugged in), " +
 	"or try the whole pipeline without hardware with \"dgtbridge demo\"")
 
-// boardID names a configured board in <p>.board.<id>.status and the
-// recording directory.
-func boardID(b config.Board) string { return fmt.Sprintf("r%d-b%d", b.Round, b.Board) }
-
-// hallBoards turns the configured boards into the hall's, each with its
-// opener (open(port) for a device path or "auto").
-func hallBoards(cfg *config.Config, open func(b config.Board) (hall.Board, error), log *slog.Logger) ([]hall.Board, error) {
-	var out []hall.Board
-	var errs []error
-	for i, b := range cfg.EffectiveBoards() {
-		key := fmt.Sprintf("boards[%d]", i)
-		if b.BusAddress > 0 && b.Port == autoPort {
-			errs = append(errs, fmt.Errorf("%s.port: a board on a bus line (bus_address %d) needs the line's device path, not auto", key, b.BusAddress))
-			continue
-		}
-		if b.BusAddress > 0xFFFF {
-			errs = append(errs, fmt.Errorf("%s.bus_address: %d is above 65535", key, b.BusAddress))
-			continue
-		}
-		if b.Variant == config.VariantXiangqi {
-			errs = append(errs, fmt.Errorf("%s.variant: xiangqi boards are not supported by the daemon yet", key))
-			continue
-		}
-		if b.Variant == config.VariantTeamDrop {
-			// rules/teamdrop links the two partner boards; until the hall
-			// wires it, a lone board would judge drops without pockets.
-			errs = append(errs, fmt.Errorf("%s.variant: team-drop boards are not supported by the daemon yet", key))
-			continue
-		}
-		var blind *hall.Blind
-		var blindBoard *hall.BlindBoard
-		if b.Blind != nil {
-			var err error
-			if blind, blindBoard, err = blindRelay(cfg, b, key, open); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-		}
-		// The preset with event.rules and the board's rules on top.
-		rs, err := b.RuleSet()
-		if err != nil {
-			field := "rules"
-			if errors.Is(err, ruleset.ErrUnknownRuleSet) {
-				field = "ruleset"
-			}
-			errs = append(errs, fmt.Errorf("%s.%s: %w", key, field, err))
-			continue
-		}
-		var tc clock.TimeControl
-		if b.TimeControl != "" {
-			if tc, err = clock.ParseTimeControl(b.TimeControl); err != nil {
-				errs = append(errs, fmt.Errorf("%s.time_control: %w", key, err))
-				continue
-			}
-		}
-		pen := arbiter.PenaltiesAlert
-		if cfg.Penalties == config.PenaltiesAuto {
-			pen = arbiter.PenaltiesAuto
-		}
-		hb, err := open(b)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s.port: %w", key, err))
-			continue
-		}
-		hb.ID = boardID(b)
-		hb.Port = b.Port
-		hb.BusAddress = uint16(b.BusAddress)
-		hb.Session = hall.SessionOptions{
-			Info: hall.Info{Game: broadcast.GameID{Event: cfg.Event.ID, Round: b.Round, Board: b.Board},
-				EventName: cfg.Event.Name, Site: cfg.Event.Site, White: b.White, Black: b.Black,
-				WhiteFideID: b.WhiteFideID, BlackFideID: b.BlackFideID, Variant: b.Variant,
-				Ruleset: rs.Name, TimeControl: b.TimeControl},
-			StartFEN: b.FEN, RuleSet: rs, TimeControl: tc, Penalties: pen, Tracker: hall.DefaultTrackerOptions(),
-			Blind: blind,
-		}
-		hb.Blind = blindBoard
-		out = append(out, hb)
-	}
-	return out, errors.Join(errs...)
-}
-
 // daemonHooks let demo reuse runDaemon: Boards replaces the configured
 // boards; Observer receives every payload (live feed); Started is called
 // once NATS, the publisher, HTTP and the hall are up.
@@ -112,6 +28,9 @@ type daemonHooks struct {
 	Boards   []hall.Board
 	Observer func(hall.Observation)
 	Started  func(h *hall.Hall, srv *broadcast.Server)
+	// Reload loads the configuration again on SIGHUP; nil: SIGHUP is
+	// not handled (demo).
+	Reload func() (config.Config, error)
 }
 
 // runDaemon is the daemon: embedded NATS (when nats.url is empty),

@@ -133,6 +133,9 @@ func movesOnStream(t *testing.T, url string, want int, timeout time.Duration) []
 // restarted, then the NATS server is restarted mid-game. Every move of the
 // game reaches the GAMES stream exactly once, in order, at revision 0.
 func TestDaemonKillAndNATSRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration: builds the binary, kills it and restarts NATS in real time")
+	}
 	dir := t.TempDir()
 	bin := buildBinary(t, dir)
 	addr := freePort(t)

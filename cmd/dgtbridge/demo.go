@@ -139,7 +139,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	claims := &portClaims{}
 	hb, err := hallBoards(&cfg, func(b config.Board) (hall.Board, error) {
 		return hall.Board{Open: serialOpener(b.Port, claims, 0, log.With("port", b.Port))}, nil
-	}, log)
+	})
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}

@@ -50,6 +50,9 @@ func (l *lockedBuffer) String() string {
 // illegal-move incidents reach the ALERTS stream, the live feed prints moves
 // and announcements, and cancelling stops it cleanly.
 func TestDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration: the whole demo in real time")
+	}
 	games, err := demo.Games()
 	if err != nil {
 		t.Fatal(err)

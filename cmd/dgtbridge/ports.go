@@ -4,14 +4,17 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/dgtbridge/dgtbridge/dgt/link"
 )
 
 // runPorts lists the serial ports and probes each for a DGT board
-// (specs/interfaces.md §1). Paths given as arguments are probed instead
-// of the listed ports (the enumerator does not list pseudo-terminals).
+// (docs/contract.md §1). Paths given as arguments are probed instead of
+// the listed ports (the enumerator does not list pseudo-terminals); when
+// one of them cannot be opened the command fails (exit status 1) after
+// the table, naming it.
 func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("ports", "[PATH…]", "List serial ports and probe each for a DGT board (version, serial number, clock).\nWith paths, probe those ports only.", stderr)
 	if err := parseFlags(fs, args); err != nil {
@@ -34,10 +37,16 @@ func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// Probe in parallel: each port is its own device.
 	results := make([]string, len(ports))
+	unopened := make([]bool, len(ports))
 	var wg sync.WaitGroup
 	for i, p := range ports {
 		wg.Go(func() {
-			info, err := probePort(ctx, p.Path)
+			rwc, err := openSerial(p.Path)
+			if err != nil {
+				results[i], unopened[i] = "cannot open: "+err.Error(), true
+				return
+			}
+			info, err := link.Probe(ctx, rwc, probeOptions)
 			if err != nil {
 				results[i] = "no DGT board: " + err.Error()
 				return
@@ -54,7 +63,16 @@ func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		fmt.Fprintf(stdout, "%-20s %-10s %s\n", p.Path, usb, results[i])
 	}
-	return nil
+	var bad []string
+	for i, p := range ports {
+		if unopened[i] && fs.NArg() > 0 {
+			bad = append(bad, p.Path)
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("ports: %s cannot be opened as a serial port: check the path (ls /dev/ttyACM* /dev/ttyUSB* /dev/rfcomm*) and that you may use it (group dialout)", strings.Join(bad, ", "))
+	}
+	return ctx.Err()
 }
 
 // describeBoard says what a probe found, e.g. "board 1.07 serial 01025

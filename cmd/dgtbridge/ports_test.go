@@ -13,7 +13,9 @@ import (
 )
 
 // TestPortsProbesPaths: `dgtbridge ports PATH…` tells a DGT board on a
-// pty from a silent pty and from something that is no serial port.
+// pty from a silent pty and from something that is no serial port, and
+// fails naming the paths it could not open (a path that does not exist
+// among them), with exit status 1.
 func TestPortsProbesPaths(t *testing.T) {
 	board, stop := servedPTY(t, emu.New(emu.Options{Serial: "04242", ClockVersion: [2]byte{2, 1}}, time.Now()))
 	defer stop()
@@ -23,17 +25,20 @@ func TestPortsProbesPaths(t *testing.T) {
 	}
 	defer silentMaster.Close()
 	var out, errOut bytes.Buffer
-	if err := run(context.Background(), []string{"ports", board, silent, os.DevNull}, &out, &errOut); err != nil {
-		t.Fatalf("ports: %v (%s)", err, errOut.String())
+	missing := "/dev/ttyACM-not-there"
+	code := mainExit([]string{"ports", board, silent, os.DevNull, missing}, &out, &errOut)
+	if code != 1 || !strings.Contains(errOut.String(), "dgtbridge: ports: /dev/null, /dev/ttyACM-not-there cannot be opened as a serial port") {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 4 {
+	if len(lines) != 5 {
 		t.Fatalf("output:\n%s", out.String())
 	}
 	for _, tc := range []struct{ line, path, want string }{
 		{lines[1], board, "board 1.07 serial 04242 (0000004242), clock DGT 3000 2.1"},
 		{lines[2], silent, "no DGT board: link: no DGT board answered"},
-		{lines[3], os.DevNull, "no DGT board: open serial port /dev/null"},
+		{lines[3], os.DevNull, "cannot open: open serial port /dev/null"},
+		{lines[4], missing, "cannot open: open serial port /dev/ttyACM-not-there"},
 	} {
 		if !strings.HasPrefix(tc.line, tc.path) || !strings.Contains(tc.line, tc.want) {
 			t.Errorf("line %q, want %s … %s", tc.line, tc.path, tc.want)

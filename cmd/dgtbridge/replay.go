@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
@@ -19,7 +20,10 @@ import (
 // runReplay implements "dgtbridge replay [flags] FILE…" (interfaces.md §1,
 // §4): every file is replayed on its own; the games go to stdout as PGN, one
 // per detected game (a set-up after moves starts a new one), and the alerts
-// to stderr (or --alerts FILE) as JSON lines. Games are numbered
+// to stderr (or --alerts FILE) as JSON lines. --alerts never writes over
+// one of the recordings, nor over an existing file that is not an alerts
+// file. An interrupt stops it at once, even while it waits for a
+// recording that is still being written. Games are numbered
 // replay.<file>.<game> (GameId tag, alert ids). Hexlog timestamps are
 // honoured; raw and base64 messages are spaced hall.DefaultReplayGap apart.
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -60,9 +64,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	aw := stderr
 	if *alerts != "" {
-		af, err := os.Create(*alerts)
+		af, err := createAlerts(*alerts, fs.Args())
 		if err != nil {
-			return fmt.Errorf("replay: --alerts: %w", err)
+			return err
 		}
 		defer af.Close()
 		aw = af
@@ -76,12 +80,19 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return fmt.Errorf("replay: %w", err)
 		}
+		// An interrupt closes the file, which also ends a read waiting
+		// on a pipe or FIFO that is still being written.
+		stop := context.AfterFunc(ctx, func() { in.Close() })
 		o := hall.ReplayOptions{Format: f, Session: hall.SessionOptions{
 			Info:     hall.Info{Game: broadcast.GameID{Event: "replay", Round: i + 1, Board: 1}, Variant: v, Ruleset: rs.Name},
 			StartFEN: *fen, RuleSet: rs, Tracker: hall.DefaultTrackerOptions(),
 		}, BadLine: func(err error) { fmt.Fprintf(stderr, "dgtbridge replay: %s: skipped: %v\n", name, err) }}
-		res, err := hall.Replay(in, o)
+		res, err := hall.Replay(ctxReader{ctx, in}, o)
+		stop()
 		in.Close()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		for _, g := range res.Games {
 			if len(g.Moves) == 0 && g.Result == "*" && len(res.Games) > 1 {
 				continue // a set-up with no game after it
@@ -100,4 +111,58 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	return nil
+}
+
+// ctxReader reads from r until ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := c.r.Read(p)
+	if err != nil && c.ctx.Err() != nil {
+		return n, c.ctx.Err()
+	}
+	return n, err
+}
+
+// createAlerts creates the --alerts file, refusing to write over one of
+// the recordings (a shell glob can expand into the flag's place:
+// "replay --alerts *.hexlog") or over an existing file that does not hold
+// alerts (JSON lines).
+func createAlerts(path string, inputs []string) (*os.File, error) {
+	st, err := os.Stat(path)
+	if err == nil {
+		for _, in := range inputs {
+			if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
+				return nil, usageError{fmt.Errorf("replay: --alerts %s is also one of the recordings to replay: give a new file for the alerts (did a shell pattern expand into --alerts?)", path)}
+			}
+		}
+		if !alertsFile(path) {
+			return nil, usageError{fmt.Errorf("replay: --alerts %s exists and is not an alerts file (it could be a recording): give a new file name, or remove it first", path)}
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("replay: --alerts: %w", err)
+	}
+	return f, nil
+}
+
+// alertsFile reports whether an existing file is empty or starts with a
+// JSON object, as the alerts replay writes do.
+func alertsFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 512)
+	n, _ := f.Read(buf)
+	head := strings.TrimLeft(string(buf[:n]), " \t\r\n")
+	return head == "" || head[0] == '{'
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +45,7 @@ func TestRuleOverridesReachTheArbiter(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, body)
 			}
-			hbs, err := hallBoards(&cfg, func(config.Board) (hall.Board, error) { return hall.Board{}, nil }, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			hbs, err := hallBoards(&cfg, func(config.Board) (hall.Board, error) { return hall.Board{}, nil })
 			if err != nil || len(hbs) != 1 {
 				t.Fatalf("boards %d: %v", len(hbs), err)
 			}
@@ -107,8 +105,11 @@ func TestTeamDropBoardsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, body)
 	}
-	_, err = hallBoards(&cfg, func(config.Board) (hall.Board, error) { return hall.Board{}, nil }, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err == nil || !strings.Contains(err.Error(), "boards[0].variant: team-drop boards are not supported") {
+	err = cfg.Unsupported()
+	if err == nil || !strings.Contains(err.Error(), "boards[0].variant: team-drop games are valid configuration, but this build of the daemon does not run them yet") {
 		t.Fatalf("error %v, want team-drop boards refused", err)
+	}
+	if code, _, errOut := runMain(t, "run", "--config", file); code != 1 || !strings.Contains(errOut, "boards[1].variant: team-drop games") {
+		t.Errorf("run: exit %d, %q", code, errOut)
 	}
 }

@@ -7,23 +7,52 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
 )
 
-// runRun implements "dgtbridge run [--config FILE]" (interfaces.md §1), also
-// what a bare "dgtbridge" does: the daemon. Flags override the file and the
-// environment.
+// runFlags are the flags of "run": where the configuration is and the
+// overrides of its keys (the flags source of the configuration).
+type runFlags struct {
+	file, dataDir, natsURL, httpListen string
+}
+
+// load loads the configuration the flags name.
+func (f runFlags) load() (config.Config, error) {
+	over := map[string]any{}
+	if f.dataDir != "" {
+		over["data_dir"] = f.dataDir
+	}
+	if f.natsURL != "" {
+		over["nats.url"] = f.natsURL
+	}
+	switch f.httpListen {
+	case "":
+	case "off":
+		over["http.listen"] = ""
+	default:
+		over["http.listen"] = f.httpListen
+	}
+	return config.Load(config.LoadOptions{File: f.file, Overrides: over})
+}
+
+// runRun implements "dgtbridge run [--config FILE] [--check]", also what
+// a bare "dgtbridge" does: the daemon. With --check it only validates the
+// configuration, the pairing file and the token file (docs/contract.md §1).
+// SIGHUP re-reads the configuration (reload.go).
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("run", "[--config FILE] [flags]",
-		"Run the daemon: read the configured DGT boards, publish the games over NATS, serve the PGN feeds.", stderr)
-	file := fs.String("config", "", "configuration file (default ./dgtbridge.yaml, then /etc/dgtbridge/dgtbridge.yaml)")
-	dataDir := fs.String("data-dir", "", "override data_dir")
-	natsURL := fs.String("nats-url", "", "override nats.url (an external NATS server)")
-	httpListen := fs.String("http-listen", "", `override http.listen ("off" disables HTTP)`)
+	fs := newFlags("run", "[--config FILE] [--check] [flags]",
+		"Run the daemon: read the configured boards, publish the games over NATS, serve the PGN feeds.\n"+
+			"SIGHUP (systemctl reload dgtbridge) re-reads the configuration and the pairing file for the next games.\n"+
+			"With --check, validate the configuration, the pairing file and the token file, open nothing, and exit.", stderr)
+	var rf runFlags
+	fs.StringVar(&rf.file, "config", "", "configuration file (default ./dgtbridge.yaml, then /etc/dgtbridge/dgtbridge.yaml)")
+	check := fs.Bool("check", false, "validate the configuration and exit: 0 when valid, 1 naming every bad key")
+	fs.StringVar(&rf.dataDir, "data-dir", "", "override data_dir")
+	fs.StringVar(&rf.natsURL, "nats-url", "", "override nats.url (an external NATS server)")
+	fs.StringVar(&rf.httpListen, "http-listen", "", `override http.listen ("off" disables HTTP)`)
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -37,23 +66,16 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
 
-	over := map[string]any{}
-	if *dataDir != "" {
-		over["data_dir"] = *dataDir
-	}
-	if *natsURL != "" {
-		over["nats.url"] = *natsURL
-	}
-	switch *httpListen {
-	case "":
-	case "off":
-		over["http.listen"] = ""
-	default:
-		over["http.listen"] = *httpListen
-	}
-	cfg, err := config.Load(config.LoadOptions{File: *file, Overrides: over})
+	cfg, err := rf.load()
 	if err != nil {
-		return fmt.Errorf("configuration: %w", err)
+		return err
+	}
+	if *check {
+		printCheck(stdout, &cfg)
+		return nil
+	}
+	if err := cfg.Unsupported(); err != nil {
+		return err
 	}
 	if cfg.File != "" {
 		log.Info("configuration read", "file", cfg.File)
@@ -63,18 +85,15 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	claims := &portClaims{}
 	boards, err := hallBoards(&cfg, func(b config.Board) (hall.Board, error) {
-		if strings.TrimSpace(b.Port) == "" {
-			return hall.Board{}, errors.New("no port: give a device path (e.g. /dev/ttyACM0) or auto")
-		}
 		return hall.Board{Open: serialOpener(b.Port, claims, 0, log.With("port", b.Port))}, nil
-	}, log)
+	})
 	if err != nil {
-		return fmt.Errorf("configuration: %w", err)
+		return err
 	}
 	n, err := sdnotify.New()
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		log.Warn("systemd notification socket unusable", "err", err)
 	}
 	defer n.Close()
-	return runDaemon(ctx, cfg, daemonHooks{Boards: boards}, log, n)
+	return runDaemon(ctx, cfg, daemonHooks{Boards: boards, Reload: rf.load}, log, n)
 }

@@ -38,6 +38,9 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 // is up, the round's public PGN carries the game's moves, and cancelling
 // (SIGTERM) drains with STOPPING=1 and a nil error.
 func TestRunEmbedded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration: the daemon with a pty board in real time")
+	}
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "notify")
 	l, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: sock, Net: "unixgram"})
