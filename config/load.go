@@ -143,6 +143,9 @@ func readFile(path string, limit int64, what string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
+		return nil, fmt.Errorf("%s is larger than %s: is it %s file?", path, size(limit), what)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
