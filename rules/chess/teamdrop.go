@@ -142,3 +142,25 @@ func (p *Position) KingAttacked(c rules.Color) bool {
 	}
 	return p.attacked(p.kingSq(int(c)), int(c)^1, p.occupied())
 }
+
+// WithPockets returns a copy of p in which White holds the pieces of white
+// and Black those of black, written as piece letters in either case
+// ("NPP", "qn"; "" or "-" for none): the pockets of a [%pocket W/B]
+// comment or a MoveEvent. Errors wrap ErrFEN.
+func (p *Position) WithPockets(white, black string) (*Position, error) {
+	q := *p
+	for c, s := range [2]string{white, black} {
+		q.pocket[c] = [7]uint8{}
+		if s == "-" {
+			continue
+		}
+		for i := 0; i < len(s); i++ {
+			k, ok := rules.KindFromLetter(s[i])
+			if !ok || k < rules.Pawn || k > rules.Queen || q.pocket[c][k] == 64 {
+				return nil, &FENError{FEN: white + "/" + black, Field: "pocket", Reason: fmt.Sprintf("bad piece %q", s[i])}
+			}
+			q.pocket[c][k]++
+		}
+	}
+	return &q, nil
+}

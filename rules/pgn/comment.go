@@ -3,6 +3,8 @@ package pgn
 import (
 	"bytes"
 	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
 )
 
 // attachComment adds a comment after a move, taking out its clock
@@ -16,6 +18,12 @@ func (r *Reader) attachComment(n *MoveNode, text []byte) {
 	}
 	if r.sink.hasEMT {
 		n.EMT, n.HasEMT = r.sink.emt, true
+	}
+	if r.sink.hasPockets {
+		n.Pockets, n.HasPockets = r.sink.pockets, true
+	}
+	if r.sink.lift != "" {
+		n.Lift = r.sink.lift
 	}
 	if len(rest) > 0 {
 		n.Comment = joinCommentBytes(n.Comment, rest)
@@ -78,10 +86,13 @@ func collapseSpace(b []byte) []byte {
 type commandSink struct {
 	clock, emt       time.Duration
 	hasClock, hasEMT bool
+	pockets          Pockets
+	hasPockets       bool
+	lift             string
 }
 
-// extractCommands removes the [%clk …] and [%emt …] commands with a valid
-// value from text, records them in sink, and returns the rest with
+// extractCommands removes the [%clk …], [%emt …], [%pocket …] and
+// [%lift …] commands with a valid value from text, records them in sink, and returns the rest with
 // surrounding white space trimmed and the white space at a removed command
 // collapsed. A command with a value that does not parse stays in the text
 // (nothing is lost). out is reused scratch space.
@@ -115,6 +126,14 @@ func extractCommands(text []byte, sink *commandSink, out []byte) []byte {
 		case "emt":
 			if d, ok := parseClock(value); ok {
 				sink.emt, sink.hasEMT, taken = d, true, true
+			}
+		case "pocket":
+			if p, ok := ParsePockets(string(value)); ok {
+				sink.pockets, sink.hasPockets, taken = p, true, true
+			}
+		case "lift":
+			if _, err := rules.Chess8x8.ParseSquare(string(value)); err == nil {
+				sink.lift, taken = string(value), true
 			}
 		}
 		after := cmd[end+1:]

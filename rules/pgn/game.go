@@ -50,6 +50,13 @@ type MoveNode struct {
 	// HasEMT.
 	EMT    time.Duration
 	HasEMT bool
+	// Pockets are the team-drop pockets of this board after the move
+	// ([%pocket W/B]); valid when HasPockets. Lift is the square of a piece
+	// lifted off after the move without a move of its own ([%lift e5]: a
+	// confiscation that does not use the confiscator's turn), "" none.
+	Pockets    Pockets
+	HasPockets bool
+	Lift       string
 	// Comment is the text of the comments after the move (several are
 	// joined by a space), with the [%clk] and [%emt] commands removed;
 	// other commands such as [%eval] stay in the text.
@@ -116,7 +123,8 @@ func (g *Game) Plies() int { return len(g.Moves) }
 
 // Positions returns the start position followed by the position after
 // each main-line move: len(g.Moves)+1 positions. It fails when g has no
-// Start (read with ParseOnly) or a move does not play.
+// Start (read with ParseOnly) or a move does not play. In a team-drop game
+// the pockets follow the [%pocket] and [%lift] commands (see MoveNode).
 func (g *Game) Positions() ([]rules.Position, error) {
 	if g.Start == nil {
 		return nil, ErrNoStart
@@ -125,7 +133,7 @@ func (g *Game) Positions() ([]rules.Position, error) {
 	pos := g.Start
 	out = append(out, pos)
 	for i := range g.Moves {
-		next, err := pos.Play(g.Moves[i].Move)
+		next, err := playNode(pos, &g.Moves[i])
 		if err != nil {
 			return out, err
 		}

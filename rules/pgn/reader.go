@@ -1,6 +1,7 @@
 package pgn
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -306,6 +307,15 @@ func (r *Reader) parseLine(g *Game, pos rules.Position, depth, openLine, openCol
 				pre = joinCommentBytes(pre, r.s.tok)
 			} else {
 				r.attachComment(&nodes[len(nodes)-1], r.s.tok)
+				if pos != nil && (r.sink.hasPockets || r.sink.lift != "") {
+					// Team drop: the pockets at the press, a lift after it.
+					n := MoveNode{Pockets: r.sink.pockets, HasPockets: r.sink.hasPockets, Lift: r.sink.lift}
+					next, err := afterNode(pos, &n)
+					if err != nil {
+						return nodes, pre, r.fail(g, fmt.Errorf("%w: %w", ErrBadMove, err))
+					}
+					pos = next
+				}
 			}
 			r.consume()
 		case tokNAG:
@@ -377,6 +387,14 @@ func (r *Reader) playMove(g *Game, nodes []MoveNode, pos rules.Position, depth i
 		text = zeroCastle(text)
 	}
 	m, err := r.rv.resolve(pos, text)
+	if ie := (*rules.IllegalMoveError)(nil); errors.As(err, &ie) && ie.Reason == rules.ReasonEmptyPocket {
+		// Team drop: the partner board sent the piece after the last
+		// [%pocket].
+		if fed := feedDrop(pos, ie.Move); fed != pos {
+			pos = fed
+			m, err = r.rv.resolve(pos, text)
+		}
+	}
 	var next rules.Position
 	if err == nil {
 		next, err = pos.Play(m)

@@ -169,6 +169,9 @@ func (s *scanner) scan() tokKind {
 		switch {
 		case isSymbolStart(b):
 			return s.scanSymbol()
+		case b == '-' && s.fill(2) && s.buf[s.p+1] >= 'a' && s.buf[s.p+1] <= 'h':
+			// A team-drop removal (-e8).
+			return s.scanSymbol()
 		case b == '[':
 			s.next()
 			s.kind = tokTagOpen

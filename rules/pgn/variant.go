@@ -10,7 +10,10 @@ import (
 // "crazyhouse", "team-drop" or "xiangqi". Case, spaces, hyphens and
 // underscores are ignored, so "Standard", "From Position", "Chess960",
 // "chess 960", "chess-960", "Fischerandom", "Fischer Random", "FRC",
-// "Crazyhouse" and "zh" are all understood. An empty tag is standard chess.
+// "Crazyhouse" and "zh" are all understood; "Bughouse", which the writer
+// uses for team-drop games, reads as "team-drop" (the 004 rules: a real
+// bughouse game with promotions or checking drops does not replay under
+// them). An empty tag is standard chess.
 // Anything else returns an error wrapping ErrUnknownVariant.
 func NormalizeVariant(tag string) (string, error) {
 	var b strings.Builder
@@ -27,7 +30,8 @@ func NormalizeVariant(tag string) (string, error) {
 		return "chess960", nil
 	case "crazyhouse", "zh":
 		return "crazyhouse", nil
-	case "teamdrop":
+	case "teamdrop", "bughouse":
+		// Our team-drop games are written "Bughouse" (interfaces.md §6).
 		return "team-drop", nil
 	case "xiangqi", "chinesechess":
 		return "xiangqi", nil
@@ -48,6 +52,8 @@ func variantTag(variant string) string {
 		return "Crazyhouse"
 	case "xiangqi":
 		return "Xiangqi"
+	case "team-drop":
+		return "Bughouse"
 	}
 	return variant
 }

@@ -56,8 +56,10 @@ var setupTags = [...]string{"Variant", "SetUp", "FEN"}
 //     built in code needs only MoveNode.Move; without Start, MoveNode.SAN
 //     as held), NAGs
 //     as $n, comments as { … } with [%clk h:mm:ss] and [%emt h:mm:ss]
-//     after every move that has them, variations in parentheses, and the
-//     result.
+//     after every move that has them (and in team-drop games [%pocket W/B]
+//     and [%lift e5], written even with NoComments and NoClocks, since the
+//     game does not replay without them), variations in parentheses, and
+//     the result.
 //
 // A '}' inside comment text would end the comment early, so it is written
 // as ')'. Newlines in tag values become spaces. A move that does not play
@@ -247,6 +249,12 @@ func (m *movetextWriter) comment(text string, n *MoveNode) {
 			words = append(words, string(appendClock(append(m.scratch[:0], "[%emt "...), n.EMT))+"]")
 		}
 	}
+	if n != nil && n.HasPockets {
+		words = append(words, "[%pocket "+n.Pockets.String()+"]")
+	}
+	if n != nil && n.Lift != "" {
+		words = append(words, "[%lift "+n.Lift+"]")
+	}
 	words = append(words, "}")
 	m.words = words
 	total := len(words) - 1
@@ -273,13 +281,17 @@ func (m *movetextWriter) line(nodes []MoveNode, pos rules.Position, number int, 
 		san := n.SAN
 		var prev rules.Position
 		if pos != nil {
-			next, err := pos.Play(n.Move)
+			before := feedDrop(pos, n.Move)
+			next, err := before.Play(n.Move)
+			if err == nil {
+				san = before.SAN(n.Move)
+				next, err = afterNode(next, n)
+			}
 			if err != nil {
 				return &MoveError{Game: m.game.Ref(), Ply: i + 1, Number: number, Turn: turn, Variation: variation,
 					Text: pos.UCI(n.Move), Err: fmt.Errorf("%w: %w", ErrBadMove, err)}
 			}
-			san = pos.SAN(n.Move)
-			prev, pos = pos, next
+			prev, pos = before, next
 		}
 		if n.PreComment != "" && !m.opts.NoComments {
 			m.comment(n.PreComment, nil)
@@ -301,7 +313,7 @@ func (m *movetextWriter) line(nodes []MoveNode, pos rules.Position, number int, 
 		if m.opts.NoComments {
 			text = ""
 		}
-		if text != "" || (!m.opts.NoClocks && (n.HasClock || n.HasEMT)) {
+		if text != "" || (!m.opts.NoClocks && (n.HasClock || n.HasEMT)) || n.HasPockets || n.Lift != "" {
 			m.comment(text, n)
 			force = true
 		}

@@ -181,6 +181,9 @@ func (m *Match) RuleSet() ruleset.RuleSet { return m.rs }
 // tracker must judge the next move against.
 func (m *Match) Position(b Board) *chess.Position { return m.st.b[b].pos }
 
+// Start returns board b's position before its first move.
+func (m *Match) Start(b Board) *chess.Position { return m.start[b] }
+
 // Pockets returns board b's White and Black pockets.
 func (m *Match) Pockets(b Board) (white, black Pocket) {
 	p := m.st.b[b].pos
