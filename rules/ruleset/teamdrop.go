@@ -101,13 +101,16 @@ type TeamDrop struct {
 	// go to the arbiter, the earlier one standing provisionally
 	// [simultaneous_end_tolerance] [GAP, R9.7]. Default 1 s.
 	SimultaneousEnd time.Duration
-	// TimeControl: the clock setting 004 prescribes, checked when a game
-	// starts [time_control] (Reg. §4: 5 minutes, no increment).
+	// TimeControl: the clock setting 004 prescribes [time_control]
+	// (Reg. §4: 5 minutes, no increment), for the clock-setting check of
+	// the boards that play under this rule set.
 	TimeControl clock.TimeControl
 	// FixedBoards: each player keeps board 1 or 2 for the whole event
 	// [fixed_boards] (A3). Board 1 colour from the pairing, board 2 the
-	// opposite [board1_colour_from_pairing] (A1): the match checks that
-	// partners have opposite colours.
+	// opposite [board1_colour_from_pairing] (A1). They describe how the
+	// pairings and the configuration seat the teams; the match itself
+	// always pairs White on board 1 with Black on board 2. Nothing checks
+	// seating across rounds.
 	FixedBoards, Board1ColourFromPairing bool
 	// LongThink: a think this long is reported to the arbiter as
 	// information, never as a violation [report_long_think] (A9, R7.2:
@@ -116,7 +119,7 @@ type TeamDrop struct {
 	// PublicDelayRequired: the public copy must be delayed, because nothing
 	// the players can see may show the partner board or the pockets (A9,
 	// Reg. §10) [public_delay_required]. Default true: an event with no
-	// public delay gets a warning.
+	// public delay is to be warned about (the configuration check).
 	PublicDelayRequired bool
 
 	// Articles cited by the team-drop findings.

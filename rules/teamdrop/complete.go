@@ -158,7 +158,7 @@ func (m *Match) illegal(u *Update, e entry, side Side, pos, next *chess.Position
 		return
 	}
 	u.add(&IllegalMove{At: Where{side.Board, ply.Number, e.at, article}, Side: side, Move: mv, Text: ply.SAN, Reason: reason, Violation: v,
-		Square: sq, Confiscable: conf, Candidate: m.rs.TechnicalErrors.RequiresArbiter})
+		Square: sq, Confiscable: conf, Candidate: m.rs.TechnicalErrors.RequiresArbiter, TimeAward: m.rs.Illegal.TimeAward})
 	if !m.rs.TechnicalErrors.RequiresArbiter {
 		m.countTE(u, side, v == KingLeftInCheck, e.at)
 	}
@@ -250,7 +250,7 @@ func (m *Match) lift(u *Update, e entry, replay bool) error {
 			reason = ie.Reason
 		}
 		u.add(&IllegalMove{At: Where{b, ply.Number, e.at, td.Articles.Confiscation}, Side: side, Move: mv, Text: ply.SAN, Reason: reason,
-			Violation: IllegalLift, Square: rules.NoSquare, Candidate: m.rs.TechnicalErrors.RequiresArbiter})
+			Violation: IllegalLift, Square: rules.NoSquare, Candidate: m.rs.TechnicalErrors.RequiresArbiter, TimeAward: m.rs.Illegal.TimeAward})
 		if !m.rs.TechnicalErrors.RequiresArbiter {
 			m.countTE(u, side, false, e.at)
 		}

@@ -90,6 +90,9 @@ type IllegalMove struct {
 	Square      rules.Square // where the offending piece now stands (NoSquare for an illegal lift)
 	Confiscable bool
 	Candidate   bool
+	// TimeAward is the time the rules propose to give the opponent
+	// (illegal_time_award; 0 in bgo2026-team, R8.4).
+	TimeAward time.Duration
 }
 
 // TechnicalError: a technical error counted for Side (A10, Reg. §11).

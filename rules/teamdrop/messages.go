@@ -29,6 +29,9 @@ func (f *IllegalMove) Message() string {
 	if f.Candidate {
 		b.WriteString(" Technical-error candidate: it counts once the arbiter confirms it.")
 	}
+	if f.TimeAward > 0 {
+		fmt.Fprintf(&b, " Proposed: %v extra for %s.", f.TimeAward, f.Side.Opponent())
+	}
 	return b.String()
 }
 

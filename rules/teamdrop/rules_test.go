@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
 )
@@ -67,6 +68,12 @@ func TestHouseRules(t *testing.T) {
 			}
 			if m.Result(A).Result != "*" || len(only[*Checkmate](fs)) != 0 {
 				t.Errorf("an illegal mating drop ended the game: %+v %s", m.Result(A), describe(fs))
+			}
+		}},
+		{"R8.4: illegal_time_award proposes time for the opponent", "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1", "", map[string]any{"illegal_time_award": "1m"}, func(t *testing.T, m *Match) {
+			fs := play(t, m, A, 1, "N@d6")
+			if im := only[*IllegalMove](fs); len(im) != 1 || im[0].TimeAward != time.Minute || !strings.Contains(im[0].Message(), "1m0s extra for Black") {
+				t.Fatalf("findings %s", describe(fs))
 			}
 		}},
 		{"A4 D4: a drop on the last rank", "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1", "", nil, func(t *testing.T, m *Match) {
@@ -356,6 +363,21 @@ func TestHouseRules(t *testing.T) {
 			m.ConfirmThreefold(A, sec(10))
 			if m.Result(A).Result != Draw || m.Result(B).Result != Draw || m.Result(B).Termination != TermPartnerBoard {
 				t.Errorf("%+v %+v", m.Result(A), m.Result(B))
+			}
+		}},
+		{"R9.8: repetition_includes_reserves off: the pockets do not count", "", "", nil, func(t *testing.T, m *Match) {
+			play(t, m, A, 1, "Nf3", "Nf6", "Ng1", "Ng8")
+			play(t, m, B, 5, "e4", "d5", "exd5") // a black pawn for Black on A
+			fs := play(t, m, A, 8, "Nf3", "Nf6", "Ng1", "Ng8")
+			if pockets(m, A) != "-/P" || len(only[*Threefold](fs)) != 1 {
+				t.Fatalf("pockets %s: %s", pockets(m, A), describe(fs))
+			}
+		}},
+		{"R9.8: repetition_includes_reserves on: a different pocket is another position", "", "", map[string]any{"repetition_includes_reserves": true}, func(t *testing.T, m *Match) {
+			play(t, m, A, 1, "Nf3", "Nf6", "Ng1", "Ng8")
+			play(t, m, B, 5, "e4", "d5", "exd5")
+			if fs := play(t, m, A, 8, "Nf3", "Nf6", "Ng1", "Ng8"); len(only[*Threefold](fs)) != 0 {
+				t.Fatalf("%s", describe(fs))
 			}
 		}},
 		{"A11, R9.9: a draw agreed by both teams", "", "", nil, func(t *testing.T, m *Match) {
