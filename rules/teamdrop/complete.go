@@ -46,6 +46,7 @@ func (m *Match) Complete(b Board, mv rules.Move, at time.Time) (Update, error) {
 		return Update{}, err
 	}
 	m.log = append(m.log, e)
+	m.events = append(m.events, Event{Kind: EventMove, Board: b, At: at, Move: &mv})
 	u.Recorded = true
 	return u, nil
 }
@@ -76,30 +77,46 @@ func (m *Match) apply(u *Update, e *entry, replay bool) error {
 	if mv.IsDrop() {
 		ply.Kind = PlyDrop
 	}
+	from, owed := pos, rules.NoKind
+	if mv.IsDrop() && mv.Drop >= rules.Pawn && mv.Drop <= rules.Queen && pos.Pocket(mover, mv.Drop) == 0 {
+		// The piece is on the board, so it came from somewhere: the pocket
+		// owes it.
+		from, owed = pos.WithPocket(mover, mv.Drop, 1), mv.Drop
+	}
 	checkErr := pos.Check(mv)
-	owed := rules.NoKind
+	if replay && e.applied {
+		// A correction changes pockets, not what the move was when made: a
+		// drop that was legal stays legal (its piece now owed), an illegal
+		// move stays illegal for the same reason.
+		switch {
+		case e.illegal && checkErr == nil:
+			checkErr = &rules.IllegalMoveError{Move: mv, Reason: e.reason}
+		case !e.illegal:
+			checkErr = from.Check(mv)
+		}
+	}
 	if checkErr == nil {
-		canon, err := pos.ParseMove(pos.UCI(mv))
+		canon, err := from.ParseMove(from.UCI(mv))
 		if err != nil {
-			return fmt.Errorf("teamdrop: legal move %s does not read back: %w", pos.UCI(mv), err)
+			return fmt.Errorf("teamdrop: legal move %s does not read back: %w", from.UCI(mv), err)
 		}
 		mv = canon
-		ply.SAN, ply.UCI = pos.SAN(mv), pos.UCI(mv)
-		next, _ = pos.PlayMove(mv)
+		ply.SAN, ply.UCI = from.SAN(mv), from.UCI(mv)
+		next, _ = from.PlayMove(mv)
 	} else {
-		from := pos
-		if mv.IsDrop() && mv.Drop >= rules.Pawn && mv.Drop <= rules.Queen && pos.Pocket(mover, mv.Drop) == 0 {
-			// The piece is on the board, so it came from somewhere: the
-			// pocket owes it.
-			from = pos.WithPocket(mover, mv.Drop, 1)
-			owed = mv.Drop
-		}
 		var err error
 		if next, err = from.PlayIllegalMove(mv); err != nil {
 			return fmt.Errorf("%w: %s on board %s: %w", ErrImpossible, moveText(pos, mv), b, err)
 		}
 		ply.Illegal = true
 		ply.SAN, ply.UCI = moveText(pos, mv), pos.UCI(mv)
+	}
+	if !e.applied {
+		e.applied, e.illegal = true, checkErr != nil
+		var ie *rules.IllegalMoveError
+		if errors.As(checkErr, &ie) {
+			e.reason = ie.Reason
+		}
 	}
 	ply.Move = mv
 	wasOwed := e.owed

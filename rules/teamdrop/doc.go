@@ -42,6 +42,32 @@
 // Every call returns an [Update]: the [Finding] values for the arbiter (a
 // closed set of types, each with its alert kind, severity and 004
 // article), which boards' pockets changed and which results were set.
+// [Match.Events] lists the calls accepted, as plain data; [Restore] plays
+// them again to rebuild the match after a restart.
+//
+// # Wiring
+//
+// Whoever links two boards (the hall, a replay of two recordings) owns one
+// Match per partner pair and calls it from one goroutine, in the order the
+// events reached it:
+//
+//   - each board's tracker judges moves against [Match.Position] (the
+//     board with its pockets) and takes the new position whenever an
+//     Update says that board's pockets changed; a piece put on an empty
+//     square with no lift is a drop (rules.Move with Drop), an opponent's
+//     piece lifted with no placement before the press is a lift
+//     (rules.FlagRemove); each completed move goes to Complete, legal or
+//     not, with the time of its press;
+//   - the clock model's flag falls go to Flag; the arbiter's commands to
+//     ConfirmTE (apply_penalty of a technical error), SetResult,
+//     Reinstate, AgreeDraw and ConfirmThreefold;
+//   - the outputs: each Finding becomes an arbiter alert (Kind, Severity,
+//     Where().Article, Message; TechnicalError.Count is the alert's "te"
+//     and its Proposal the proposed result); each recorded [Ply] a
+//     MoveEvent (SAN, UCI, FEN, Pockets as "pockets", the partner board's
+//     game as "partner"); [Match.Result] the Result of a board whose result
+//     changed (termination "partner_board" on the partner board); the
+//     per-board PGN and the BPGN from [Match.Plies] and [Match.Sequence].
 //
 // # Settings
 //

@@ -42,14 +42,14 @@ func (m *Match) endTime(b Board) (time.Time, bool) {
 // arbiter confirms.
 func (m *Match) Flag(b Board, c rules.Color, at time.Time) (Update, error) {
 	return m.endEntry(entry{kind: entryEnd, board: b, at: at, end: EndEvent{Board: b, Result: winFor(c.Other()), Termination: TermTime,
-		Article: m.rs.TeamDrop.Articles.MatchEnd, At: at, Provisional: true}})
+		Article: m.rs.TeamDrop.Articles.MatchEnd, At: at, Provisional: true}}, Event{Kind: EventFlag, Board: b, At: at, Color: c})
 }
 
 // Resign records that c resigned on board b (R9.4: allowed, FIDE 5.1.2);
 // it ends the match.
 func (m *Match) Resign(b Board, c rules.Color, at time.Time) (Update, error) {
 	return m.endEntry(entry{kind: entryEnd, board: b, at: at, end: EndEvent{Board: b, Result: winFor(c.Other()), Termination: TermResignation,
-		Article: "FIDE 5.1.2 (R9.4)", At: at}})
+		Article: "FIDE 5.1.2 (R9.4)", At: at}}, Event{Kind: EventResign, Board: b, At: at, Color: c})
 }
 
 // AgreeDraw records a draw agreed by both teams, all four players (A11,
@@ -59,7 +59,7 @@ func (m *Match) AgreeDraw(at time.Time) (Update, error) {
 		return Update{}, fmt.Errorf("%w: draw_modes does not allow a draw by agreement", ErrBadCommand)
 	}
 	return m.endEntry(entry{kind: entryEnd, board: A, at: at, end: EndEvent{Board: A, Result: Draw, Termination: TermAgreement,
-		Article: m.rs.TeamDrop.Articles.Agreement, At: at}})
+		Article: m.rs.TeamDrop.Articles.Agreement, At: at}}, Event{Kind: EventAgreement, At: at})
 }
 
 // ConfirmThreefold records the arbiter's confirmation that the position on
@@ -75,7 +75,7 @@ func (m *Match) ConfirmThreefold(b Board, at time.Time) (Update, error) {
 		return Update{}, fmt.Errorf("%w: the position on board %s occurred %d time(s), not 3", ErrBadCommand, b, n)
 	}
 	return m.endEntry(entry{kind: entryEnd, board: b, at: at, end: EndEvent{Board: b, Result: Draw, Termination: TermThreefold,
-		Article: m.rs.TeamDrop.Articles.Threefold, At: at}})
+		Article: m.rs.TeamDrop.Articles.Threefold, At: at}}, Event{Kind: EventThreefold, Board: b, At: at})
 }
 
 // SetResult records the arbiter's decision on board b (a technical-error
@@ -96,16 +96,18 @@ func (m *Match) SetResult(b Board, result, termination string, at time.Time) (Up
 	var u Update
 	m.decide(&u, e.end)
 	m.log = append(m.log, e)
+	m.events = append(m.events, Event{Kind: EventResult, Board: b, At: at, Result: result, Termination: termination})
 	return u, nil
 }
 
-func (m *Match) endEntry(e entry) (Update, error) {
-	if e.board > B {
-		return Update{}, fmt.Errorf("%w: board %d", ErrBadCommand, e.board)
+func (m *Match) endEntry(e entry, ev Event) (Update, error) {
+	if e.board > B || ev.Color > rules.Black {
+		return Update{}, fmt.Errorf("%w: board %d, colour %d", ErrBadCommand, e.board, ev.Color)
 	}
 	var u Update
 	m.terminal(&u, e.end, false)
 	m.log = append(m.log, e)
+	m.events = append(m.events, ev)
 	return u, nil
 }
 

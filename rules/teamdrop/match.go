@@ -116,6 +116,7 @@ type Match struct {
 
 	te, a5   [2][2]int // technical errors and A5 errors per [board][colour]
 	log      []entry   // what the state is computed from, in arrival order
+	events   []Event   // the calls accepted, for Events and Restore
 	reported map[rules.Piece]int
 }
 

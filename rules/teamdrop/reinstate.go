@@ -25,6 +25,11 @@ type entry struct {
 	end      EndEvent
 	recorded bool
 	owed     bool // the drop's piece was owed (not in the pocket) when last computed
+	// applied, illegal, reason: what the move was when it was made, which
+	// a replay keeps.
+	applied bool
+	illegal bool
+	reason  rules.Reason
 }
 
 // Reinstate takes board b back to the position after its ply n (0: the
@@ -79,6 +84,7 @@ func (m *Match) Reinstate(b Board, n int, at time.Time) (Update, error) {
 		}
 		m.log = append(m.log, e)
 	}
+	m.events = append(m.events, Event{Kind: EventReinstate, Board: b, At: at, Ply: n})
 	// The replay's own bookkeeping is not news; what changed is.
 	u.Pockets, u.Results = [2]bool{}, [2]bool{}
 	u.Pockets[b] = true

@@ -1,6 +1,7 @@
 package teamdrop
 
 import (
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"testing"
@@ -136,7 +137,7 @@ func TestRandomMatches(t *testing.T) {
 	if testing.Short() {
 		games = 10
 	}
-	moves, illegal, lifts, reinstated := 0, 0, 0, 0
+	moves, illegal, lifts, reinstated, ends := 0, 0, 0, 0, 0
 	for g := 0; g < games; g++ {
 		var o map[string]any
 		if g%2 == 1 {
@@ -176,6 +177,17 @@ func TestRandomMatches(t *testing.T) {
 				}
 				mv = rules.Move{From: last.Move.To, To: rules.NoSquare, Flags: rules.FlagRemove}
 				lifts++
+			case k == 5 && r.IntN(40) == 0:
+				if _, err := m.Flag(b, rules.Color(r.IntN(2)), sec(at)); err != nil {
+					t.Fatal(err)
+				}
+				ends++
+				continue
+			case k == 4 && r.IntN(4) == 0:
+				if _, err := m.ConfirmTE(Side{b, rules.Color(r.IntN(2))}, r.IntN(2) == 0, sec(at)); err != nil {
+					t.Fatal(err)
+				}
+				continue
 			case k == 3:
 				// A lift of any of the opponent's pieces.
 				var theirs []rules.Square
@@ -218,8 +230,9 @@ func TestRandomMatches(t *testing.T) {
 			}
 		}
 		checkReplay(t, m)
+		checkRestore(t, m, o)
 	}
-	t.Logf("%d matches, %d moves (%d illegal, %d lifts), %d reinstatements", games, moves, illegal, lifts, reinstated)
+	t.Logf("%d matches, %d moves (%d illegal, %d lifts), %d reinstatements, %d flags; each restored from its events", games, moves, illegal, lifts, reinstated, ends)
 	if illegal == 0 || lifts == 0 || reinstated == 0 {
 		t.Error("the random matches did not exercise illegal moves, lifts and reinstatements")
 	}
@@ -271,5 +284,44 @@ func checkReplay(t *testing.T, m *Match) {
 	if m.Position(A).FEN() != fens[0] || m.Position(B).FEN() != fens[1] || m.Result(A) != res[0] || m.Result(B) != res[1] ||
 		len(only[*PocketsCorrected](u.Findings))+len(only[*BoardMismatch](u.Findings)) != 0 {
 		t.Fatalf("replaying the log changed the match:\nA %s → %s\nB %s → %s\n%s", fens[0], m.Position(A).FEN(), fens[1], m.Position(B).FEN(), describe(u.Findings))
+	}
+}
+
+// checkRestore rebuilds the match from its events, through JSON, and
+// compares everything a daemon publishes.
+func checkRestore(t *testing.T, m *Match, overrides map[string]any) {
+	t.Helper()
+	data, err := json.Marshal(m.Events())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []Event
+	if err := json.Unmarshal(data, &events); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Restore(teamRules(t, overrides), "", "", t0, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b := A; b <= B; b++ {
+		if r.Position(b).FEN() != m.Position(b).FEN() || r.Result(b) != m.Result(b) || len(r.Plies(b)) != len(m.Plies(b)) {
+			t.Fatalf("board %s restored as %s %+v, was %s %+v", b, r.Position(b).FEN(), r.Result(b), m.Position(b).FEN(), m.Result(b))
+		}
+		for c := rules.White; c <= rules.Black; c++ {
+			te1, a1 := r.TechnicalErrors(Side{b, c})
+			te2, a2 := m.TechnicalErrors(Side{b, c})
+			if te1 != te2 || a1 != a2 {
+				t.Fatalf("technical errors of %s restored %d/%d, were %d/%d", Side{b, c}, te1, a1, te2, a2)
+			}
+		}
+	}
+	s1, s2 := r.Sequence(), m.Sequence()
+	if len(s1) != len(s2) {
+		t.Fatalf("sequence %d plies restored, %d were", len(s1), len(s2))
+	}
+	for i := range s1 {
+		if s1[i].SAN != s2[i].SAN || s1[i].Board != s2[i].Board || s1[i].Pockets != s2[i].Pockets {
+			t.Fatalf("ply %d restored as %+v, was %+v", i, s1[i], s2[i])
+		}
 	}
 }

@@ -24,6 +24,7 @@ func (m *Match) ConfirmTE(s Side, kingInCheck bool, at time.Time) (Update, error
 	}
 	var u Update
 	m.countTE(&u, s, kingInCheck, at)
+	m.events = append(m.events, Event{Kind: EventTE, Board: s.Board, At: at, Color: s.Color, KingInCheck: kingInCheck})
 	return u, nil
 }
 
