@@ -234,14 +234,12 @@ type webConfigBoard struct {
 	Board   int    `json:"board"`
 	BoardID string `json:"board_id,omitempty"`
 	Variant string `json:"variant"`
+	// StartFEN is the position the board's game starts from.
+	StartFEN string `json:"start_fen"`
 }
 
 func (h *webHTTP) config(w http.ResponseWriter, r *http.Request) {
-	snap := h.w.snapshot()
-	cfg := webConfig{Event: snap.Event, Prefix: h.w.o.Subjects.Prefix, Websocket: h.websocketURL(r), Boards: []webConfigBoard{}}
-	for _, b := range snap.Boards {
-		cfg.Boards = append(cfg.Boards, webConfigBoard{Game: b.Game, Board: b.Board, BoardID: b.BoardID, Variant: b.Variant})
-	}
+	cfg := webConfig{Event: h.w.event(), Prefix: h.w.o.Subjects.Prefix, Websocket: h.websocketURL(r), Boards: h.w.configBoards()}
 	h.writeJSON(w, r, cfg)
 }
 

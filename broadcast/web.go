@@ -333,6 +333,20 @@ func (w *Web) snapshot() webSnapshot {
 	return webSnapshot{Now: now.UnixMilli(), Event: w.event(), Boards: out}
 }
 
+// configBoards lists the boards shown, by board number, for the arbiters'
+// page (which reads their live state from NATS itself).
+func (w *Web) configBoards() []webConfigBoard {
+	w.mu.Lock()
+	out := make([]webConfigBoard, 0, len(w.slots))
+	for _, id := range w.slots {
+		g := w.games[id]
+		out = append(out, webConfigBoard{Game: id.String(), Board: id.Board, BoardID: g.boardID, Variant: g.variant, StartFEN: g.startFEN})
+	}
+	w.mu.Unlock()
+	slices.SortFunc(out, func(a, b webConfigBoard) int { return cmp.Compare(a.Board, b.Board) })
+	return out
+}
+
 // webGameJSON is GET api/public/game/<g>.json: the board and its move list.
 type webGameJSON struct {
 	Board    webBoardJSON `json:"board"`

@@ -44,8 +44,8 @@ function boardName(game: string): string {
   return b.length === 3 ? `round ${b[1]} board ${b[2]}` : game;
 }
 
-function emptyBoard(game: string, board: number, variant: string, boardID?: string): BoardData {
-  return { game, round: Number(game.split('.')[1]), board, board_id: boardID, white: '', black: '', variant, fen: '', ply: 0, revision: 0, last: null, clock: null, result: '', status: 'waiting' };
+function emptyBoard(game: string, board: number, variant: string, boardID?: string, fen = ''): BoardData {
+  return { game, round: Number(game.split('.')[1]), board, board_id: boardID, white: '', black: '', variant, fen, ply: 0, revision: 0, last: null, clock: null, result: '', status: 'waiting' };
 }
 
 function turn(fen: string): 'white' | 'black' {
@@ -205,6 +205,7 @@ function addAlert(s: Sender, a: Alert, live: boolean): void {
   if (target) attr(target, 'data-handled', String(a.proposal?.cmd ?? 'handled'));
   if (live) alertsEl.prepend(e);
   else alertsEl.append(e);
+  text(document.getElementById('alerts-note')!, `${alertEls.size} alert(s), newest first.`);
 }
 
 /** Direct get of the last message on a subject of a stream ($JS.API.DIRECT.GET). */
@@ -241,9 +242,9 @@ async function loadHistory(s: Sender, cfg: PageConfig): Promise<void> {
   } catch {
     // no stream or no access: only new alerts are shown
   }
-  got.sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
-  for (const a of got.reverse()) addAlert(s, a, true);
-  text(document.getElementById('alerts-note')!, got.length ? `${got.length} alert(s) of the last 12 hours, newest first; new ones appear at the top.` : 'No alert in the last 12 hours. New ones appear here as they come.');
+  got.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  for (const a of got) addAlert(s, a, true);
+  if (!alertEls.size) text(document.getElementById('alerts-note')!, 'No alert in the last 12 hours. New ones appear here as they come.');
 }
 
 async function signIn(user: string, password: string, remember: boolean): Promise<void> {
@@ -301,7 +302,7 @@ async function signIn(user: string, password: string, remember: boolean): Promis
   text(document.getElementById('who')!, 'signed in as ' + user);
   setConn('live', 'live');
 
-  for (const b of cfg.boards) upsertBoard(s, emptyBoard(b.game, b.board, b.variant, b.board_id));
+  for (const b of cfg.boards) upsertBoard(s, emptyBoard(b.game, b.board, b.variant, b.board_id, b.start_fen));
   c.subscribe(`$KV.${P}_games.>`, {
     callback: (err, m) => {
       if (err) return;

@@ -108,6 +108,7 @@ export class Diagram {
 
   /** Shows a position (FEN), its last move (UCI/ICCS) and pockets. */
   set(fen: string, last?: string, pockets?: Pockets): void {
+    if (!pockets && this.drops && !fen.includes('[')) pockets = { white: '', black: '' };
     this.pending = { fen, last, pockets };
     if (!this.api) return;
     this.api.set({ fen: boardFEN(fen, pockets), lastMove: lastMoveKeys(last, this.xiangqi) });

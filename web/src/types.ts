@@ -80,7 +80,7 @@ export interface PageConfig {
   event: EventInfo;
   prefix: string;
   websocket: string;
-  boards: { game: string; board: number; board_id?: string; variant: string }[];
+  boards: { game: string; board: number; board_id?: string; variant: string; start_fen: string }[];
 }
 
 /** §3.2 MoveEvent (live copy), with the team-drop fields. */

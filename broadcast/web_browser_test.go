@@ -1,0 +1,336 @@
+package broadcast
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/internal/browser"
+	"github.com/nats-io/nats.go"
+)
+
+// Browser tests of the pages against a real nats-server (users, websocket)
+// and payload fixtures this test publishes itself: the variants that other
+// streams wire into the hall later (team-drop pockets and partner board,
+// xiangqi on 9×10), the arbiters' page's sign-in, refusals, alerts and the
+// operator move entry (<p>.input.<g>.move) against a responder of the test.
+
+var (
+	g960   = GameID{Event: "open2026", Round: 1, Board: 2}
+	gTeamA = GameID{Event: "open2026", Round: 1, Board: 3}
+	gTeamB = GameID{Event: "open2026", Round: 1, Board: 4}
+	gXQ    = GameID{Event: "open2026", Round: 1, Board: 5}
+)
+
+const (
+	fen960   = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1"
+	fenXQ    = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+	fenXQ1   = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
+	fenTeam1 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[NP] b KQkq - 0 1"
+)
+
+type browserFixture struct {
+	*webFixture
+	base string // the pages' URL, ending in /
+	ws   string // the websocket listener, host:port
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// startBrowserFixture: a server with the test users and a websocket
+// listener, five boards (chess, Chess960, two team-drop partners, xiangqi).
+func startBrowserFixture(t *testing.T) *browserFixture {
+	t.Helper()
+	ws := freeAddr(t)
+	srv, err := StartServer(ServerOptions{Prefix: testPrefix, StoreDir: t.TempDir(), Websocket: ws, Users: testUsers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	s, _ := NewSubjects(testPrefix)
+	w, err := NewWeb(WebOptions{Subjects: s, EventID: testGame.Event, EventName: "Open 2026", Site: "Hanoi", Connect: srv.Dialer(), Websocket: ws,
+		Boards: []WebBoard{
+			{Game: testGame, BoardID: "r1-b1", White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian", WhiteFideID: "1503014", BlackFideID: "4168119"},
+			{Game: g960, BoardID: "r1-b2", White: "A960", Black: "B960", Variant: "chess960", StartFEN: fen960},
+			{Game: gTeamA, BoardID: "r1-b3", White: "TA-W", Black: "TA-B", Variant: "team-drop", Partner: 4, WhiteTeam: "Hanoi", BlackTeam: "Saigon"},
+			{Game: gTeamB, BoardID: "r1-b4", White: "TB-W", Black: "TB-B", Variant: "team-drop", Partner: 3},
+			{Game: gXQ, BoardID: "r1-b5", White: "Red", Black: "Black", Variant: "xiangqi"},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = w.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	hs := NewHTTPServer(HTTPOptions{Games: NewStore(), Web: w})
+	ts := httptest.NewServer(hs.Handler())
+	t.Cleanup(ts.Close)
+	nc, err := srv.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	waitFor(t, "web subscription", 5*time.Second, func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.subscribed
+	})
+	return &browserFixture{webFixture: &webFixture{srv: srv, web: w, http: ts, pub: nc}, base: ts.URL + "/", ws: ws}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func wait(t *testing.T, ctx context.Context, expr string) {
+	t.Helper()
+	if _, err := browser.WaitFor(ctx, expr, 10*time.Second); err != nil {
+		body, _ := browser.Eval[string](ctx, "document.body.innerText")
+		t.Fatalf("%v\npage text:\n%s", err, body)
+	}
+}
+
+func evalT[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := browser.Eval[T](ctx, expr)
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+func cardSel(g GameID) string {
+	return fmt.Sprintf(`[data-view="grid"][data-game="%s"]`, g)
+}
+
+func q(sel string) string { return "document.querySelector(" + browser.Quote(sel) + ")" }
+
+func noProblems(t *testing.T, b *browser.Browser) {
+	t.Helper()
+	if p := b.Problems(); len(p) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(p, "\n"))
+	}
+}
+
+// TestBrowserSpectatorsVariants: the spectators' page shows every board at
+// its start position, follows public moves of every variant (team-drop
+// pockets and the partner board beside the large one; xiangqi on 9×10),
+// ticks the clock, shows results, browses the move list, and logs no error.
+func TestBrowserSpectatorsVariants(t *testing.T) {
+	b := browser.Start(t)
+	f := startBrowserFixture(t)
+	s := f.web.o.Subjects
+	ctx := b.Tab(t)
+	must(t, browser.Navigate(ctx, f.base))
+
+	// Every board, at its start position, drawn.
+	starts := map[GameID]string{testGame: fenStart, g960: fen960, gTeamA: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", gTeamB: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", gXQ: fenXQ}
+	wait(t, ctx, `document.querySelectorAll('[data-view="grid"][data-game]').length === 5`)
+	for g, fen := range starts {
+		wait(t, ctx, q(cardSel(g))+".dataset.fen === "+browser.Quote(fen))
+	}
+	wait(t, ctx, q(cardSel(gXQ)+" .diagram.xq cg-board")+" && "+q(cardSel(gXQ)+" cg-board")+".querySelectorAll('piece').length === 32")
+	if n := evalT[int](t, ctx, q(cardSel(testGame)+" cg-board")+".querySelectorAll('piece').length"); n != 32 {
+		t.Errorf("chess diagram: %d pieces", n)
+	}
+	if txt := evalT[string](t, ctx, q(cardSel(testGame))+".textContent"); !strings.Contains(txt, "Carlsen, Magnus") || !strings.Contains(txt, "FIDE 1503014") {
+		t.Errorf("players: %q", txt)
+	}
+
+	// Moves of each variant.
+	now := T(time.Now())
+	f.publish(t, s.PublicMove(testGame), MoveEvent{Game: testGame, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenE4, At: now, Clock: &ClockPair{WhiteMS: 61000, BlackMS: 62000}})
+	f.publish(t, s.PublicMove(testGame), MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5, At: now, Clock: &ClockPair{WhiteMS: 61000, BlackMS: 60000}})
+	f.publish(t, s.PublicMove(gTeamA), webMoveEvent{MoveEvent: MoveEvent{Game: gTeamA, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenTeam1, At: now},
+		Pockets: &webPockets{White: "NP", Black: ""}, Partner: gTeamB.String()})
+	f.publish(t, s.PublicMove(gXQ), MoveEvent{Game: gXQ, Ply: 1, SAN: "C2.5", UCI: "h2e2", FEN: fenXQ1, Notation: "P2-5", At: now})
+	wait(t, ctx, q(cardSel(testGame))+".dataset.fen === "+browser.Quote(fenE4E5))
+	wait(t, ctx, q(cardSel(gTeamA))+".dataset.fen === "+browser.Quote(fenTeam1))
+	wait(t, ctx, q(cardSel(gXQ))+".dataset.fen === "+browser.Quote(fenXQ1))
+	// The pockets: a knight and a pawn in White's.
+	wait(t, ctx, q(cardSel(gTeamA)+` .pocket piece[data-color="white"][data-role="n-piece"]`)+`?.dataset.nb === "1"`)
+	wait(t, ctx, q(cardSel(gTeamA)+` .pocket piece[data-color="white"][data-role="p-piece"]`)+`?.dataset.nb === "1"`)
+	if nb := evalT[string](t, ctx, q(cardSel(gTeamA)+` .pocket piece[data-color="white"][data-role="q-piece"]`)+".dataset.nb"); nb != "0" {
+		t.Errorf("white queens in pocket: %q", nb)
+	}
+	if txt := evalT[string](t, ctx, q(cardSel(gXQ))+".textContent"); !strings.Contains(txt, "P2-5") {
+		t.Errorf("xiangqi last move: %q", txt)
+	}
+
+	// The clock ticks: White's runs after 1…e5, from 1:01.
+	first := evalT[string](t, ctx, q(cardSel(testGame)+` [data-clock="white"]`)+".textContent")
+	if first != "1:01" && first != "1:00" {
+		t.Errorf("white clock %q, want about 1:01", first)
+	}
+	wait(t, ctx, q(cardSel(testGame)+` [data-clock="white"]`)+".textContent !== "+browser.Quote(first))
+	if w := evalT[string](t, ctx, q(cardSel(testGame)+` [data-clock="black"]`)+".textContent"); w != "1:00" {
+		t.Errorf("black's clock, not running, shows %q", w)
+	}
+
+	// A result.
+	f.publish(t, s.PublicEnd(g960), Result{Game: g960, Result: "0-1", Termination: "resignation", At: now})
+	wait(t, ctx, q(cardSel(g960)+` [data-result="0-1"]`)+" !== null")
+
+	// The large board: browse the move list of board 1.
+	must(t, browser.Click(ctx, cardSel(testGame)))
+	wait(t, ctx, q(`[data-view="focus"][data-game="open2026.1.1"]`)+"?.dataset.fen === "+browser.Quote(fenE4E5))
+	wait(t, ctx, `document.querySelectorAll('#moves [data-ply]').length === 2`)
+	must(t, browser.Click(ctx, "#prev"))
+	wait(t, ctx, q(`[data-view="focus"]`)+".dataset.fen === "+browser.Quote(fenE4))
+	must(t, browser.Click(ctx, "#first"))
+	wait(t, ctx, q(`[data-view="focus"]`)+".dataset.fen === "+browser.Quote(fenStart))
+	// A new move while browsing back does not move the view; "live" does.
+	f.publish(t, s.PublicMove(testGame), MoveEvent{Game: testGame, Ply: 3, SAN: "Nf3", UCI: "g1f3", FEN: "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2", At: now})
+	wait(t, ctx, `document.querySelectorAll('#moves [data-ply]').length === 3`)
+	if fen := evalT[string](t, ctx, q(`[data-view="focus"]`)+".dataset.fen"); fen != fenStart {
+		t.Errorf("browsing the start position, a new move moved the view to %q", fen)
+	}
+	must(t, browser.Click(ctx, "#live"))
+	wait(t, ctx, q(`[data-view="focus"]`)+`.dataset.fen.startsWith("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2")`)
+	if href := evalT[string](t, ctx, q("#pgn")+".getAttribute('href')"); href != "pgn/open2026/1/1.pgn" {
+		t.Errorf("PGN link %q", href)
+	}
+
+	// The team-drop board large: its partner beside it.
+	must(t, browser.Click(ctx, cardSel(gTeamA)))
+	wait(t, ctx, q(`[data-view="partner"][data-game="open2026.1.4"]`)+" !== null")
+	wait(t, ctx, q(`[data-view="focus"][data-game="open2026.1.3"] .pocket`)+" !== null")
+
+	browser.Keep(t, ctx, "spectators-variants")
+	// Phone width: readable, no horizontal scroll.
+	must(t, browser.Viewport(ctx, 390, 844))
+	wait(t, ctx, "document.documentElement.scrollWidth <= 390")
+	browser.Keep(t, ctx, "spectators-variants-phone")
+	noProblems(t, b)
+}
+
+// TestBrowserArbiterFixtures: the arbiters' page signs in over websocket
+// as an arbiter, shows an alert with its evidence and commands, shows a
+// refused command's error, enters a move through <p>.input.<g>.move (a
+// responder of this test), follows the live copy and board status; a
+// public or organiser user, or a wrong password, gets a data-error and no
+// alert.
+func TestBrowserArbiterFixtures(t *testing.T) {
+	b := browser.Start(t)
+	f := startBrowserFixture(t)
+	p := testPrefix
+
+	inputs := make(chan map[string]any, 4)
+	_, err := f.pub.Subscribe(p+".input."+gXQ.String()+".move", func(m *nats.Msg) {
+		var v map[string]any
+		_ = json.Unmarshal(m.Data, &v)
+		inputs <- v
+		_ = m.Respond([]byte(`{"ok":true,"error":"","ply":1}`))
+	})
+	must(t, err)
+	cmds := make(chan map[string]any, 4)
+	_, err = f.pub.Subscribe(p+".arbiter."+testGame.String()+".cmd", func(m *nats.Msg) {
+		var v map[string]any
+		_ = json.Unmarshal(m.Data, &v)
+		cmds <- v
+		_ = m.Respond([]byte(`{"ok":false,"error":"alert already handled (test)"}`))
+	})
+	must(t, err)
+	must(t, f.pub.Flush())
+
+	ctx := b.Tab(t)
+	must(t, browser.Navigate(ctx, f.base+"arbiter"))
+	wait(t, ctx, q("form[data-signin]")+" !== null")
+	_, err = browser.Eval[bool](ctx, `(() => { const f = document.querySelector('form[data-signin]'); f.user.value = 'arb'; f.password.value = 'arb-pw'; f.requestSubmit(); return true; })()`)
+	must(t, err)
+	wait(t, ctx, q(`#connection[data-connection="live"]`)+" !== null")
+	wait(t, ctx, `document.querySelectorAll('#boards [data-game]').length === 5`)
+	if stored := evalT[string](t, ctx, "String(localStorage.getItem('dgtbridge.arbiter'))"); stored != "null" {
+		t.Errorf("credentials kept without being asked: %s", stored)
+	}
+
+	// An alert comes: severity, article, message, evidence, proposal, commands.
+	al := map[string]any{"id": "open2026.1.1.illegal_move.3.0", "game": testGame.String(), "kind": "illegal_move", "severity": "crit",
+		"article": "7.5.5", "side": "white", "ply": 3, "message": "White's second illegal move.",
+		"proposal": map[string]any{"result": "0-1", "reinstate_ply": 2},
+		"evidence": []map[string]any{{"at": "2026-02-08T08:01:02.345Z", "square": "g1", "piece": "N", "event": "lift"}, {"at": "2026-02-08T08:01:03.001Z", "square": "e2", "piece": "N", "event": "place"}, {"at": "2026-02-08T08:01:03.400Z", "event": "clock"}},
+		"at":       "2026-02-08T08:01:03.500Z"}
+	f.publish(t, p+".arbiter."+testGame.String()+".alert", al)
+	sel := `[data-alert-id="open2026.1.1.illegal_move.3.0"][data-kind="illegal_move"]`
+	wait(t, ctx, q(sel)+" !== null")
+	txt := evalT[string](t, ctx, q(sel)+".textContent")
+	for _, want := range []string{"crit", "7.5.5", "White's second illegal move.", "lift N g1", "place N e2", "result: 0-1"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("alert text lacks %q: %s", want, txt)
+		}
+	}
+	for _, c := range []string{"acknowledge", "reject", "apply_penalty", "reinstate", "set_result"} {
+		if evalT[bool](t, ctx, q(sel+` button[data-cmd="`+c+`"]`)+" === null") {
+			t.Errorf("no %s button in the alert", c)
+		}
+	}
+	must(t, browser.Click(ctx, sel+` button[data-cmd="reinstate"]`))
+	select {
+	case c := <-cmds:
+		if c["cmd"] != "reinstate" || c["ply"] != float64(2) || c["by"] != "arb" {
+			t.Errorf("command sent %v", c)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no command reached NATS")
+	}
+	wait(t, ctx, q(sel+" [data-error]")+"?.textContent.includes('alert already handled (test)')")
+
+	// Operator move entry on the xiangqi board.
+	card := `#boards [data-game="open2026.1.5"]`
+	_, err = browser.Eval[bool](ctx, `(() => { const c = document.querySelector('`+card+`'); c.querySelector('details').open = true; const f = c.querySelector('button[data-cmd="move"]').form; f.move.value = 'P2-5'; f.notation.value = 'vi'; f.requestSubmit(); return true; })()`)
+	must(t, err)
+	select {
+	case in := <-inputs:
+		if in["move"] != "P2-5" || in["notation"] != "vi" {
+			t.Errorf("move entry sent %v", in)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no move entry reached NATS")
+	}
+	wait(t, ctx, q(card+` [data-reply="ok"]`)+"?.textContent.includes('ply 1')")
+
+	// The live copy (KV puts) and the board status.
+	f.publish(t, "$KV."+p+"_games."+testGame.String(), GameState{Game: testGame, Event: testGame.Event, Round: 1, Board: 1, White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian",
+		Variant: "chess", FEN: fenE4, Moves: []string{"e2e4"}, SAN: []string{"e4"}, Status: "playing", UpdatedAt: T(time.Now()), Clock: &ClockPair{WhiteMS: 5400000, BlackMS: 5399000}})
+	wait(t, ctx, q(`#boards [data-game="open2026.1.1"]`)+".dataset.fen === "+browser.Quote(fenE4))
+	f.publish(t, p+".board.r1-b1.status", BoardStatus{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: false, Error: "cable pulled", Clock: "DGT 3000", At: T(time.Now())})
+	wait(t, ctx, q(`#boards [data-game="open2026.1.1"] [data-board-status]`)+`?.dataset.connected === "false"`)
+	browser.Keep(t, ctx, "arbiter-fixtures")
+
+	// Refusals: a public user, an organiser, a wrong password.
+	for _, c := range []struct{ user, pw, want string }{
+		{"viewer", "viewer-pw", "not an arbiter"},
+		{"hall", "hall-pw", "not an arbiter"},
+		{"arb", "wrong", "Sign-in refused"},
+	} {
+		tab := b.Tab(t)
+		must(t, browser.Navigate(tab, f.base+"arbiter?user="+c.user+"&password="+c.pw))
+		wait(t, tab, q("[data-error]")+"?.textContent.includes("+browser.Quote(c.want)+")")
+		if search := evalT[string](t, tab, "location.search"); search != "" {
+			t.Errorf("the password stays in the address bar: %q", search)
+		}
+		f.publish(t, p+".arbiter."+testGame.String()+".alert", map[string]any{"id": "late-" + c.user, "game": testGame.String(), "kind": "touch_move", "severity": "warn", "message": "m", "at": "2026-02-08T08:01:03.500Z"})
+		wait(t, ctx, q(`[data-alert-id="late-`+c.user+`"]`)+" !== null")
+		if n := evalT[int](t, tab, "document.querySelectorAll('[data-alert-id]').length"); n != 0 {
+			t.Errorf("%s sees %d alerts", c.user, n)
+		}
+	}
+	noProblems(t, b)
+}
