@@ -78,6 +78,8 @@ type Web struct {
 	clients map[*webClient]struct{}
 	// subscribed: the subscription to the public copy is up.
 	subscribed bool
+	// status is the latest BoardStatus by board id (webstatus.go).
+	status map[string]BoardStatus
 }
 
 // webClient is one server-sent event stream: the boards changed since it
@@ -106,7 +108,8 @@ func NewWeb(o WebOptions) (*Web, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	w := &Web{o: o, log: log, games: map[GameID]*webGame{}, slots: map[int]GameID{}, clients: map[*webClient]struct{}{}}
+	w := &Web{o: o, log: log, games: map[GameID]*webGame{}, slots: map[int]GameID{}, clients: map[*webClient]struct{}{},
+		status: map[string]BoardStatus{}}
 	for _, b := range o.Boards {
 		if err := b.Game.Validate(); err != nil {
 			return nil, err
@@ -137,6 +140,11 @@ func (w *Web) Run(ctx context.Context) error {
 		backoff = 50 * time.Millisecond
 		closed := make(chan struct{})
 		nc.SetClosedHandler(func(*nats.Conn) { close(closed) })
+		if err := w.subscribeStatus(nc); err != nil {
+			w.log.Warn("web: subscribe board status", "err", err)
+			nc.Close()
+			continue
+		}
 		if _, err := nc.Subscribe(w.o.Subjects.publicFeed(), w.handle); err != nil {
 			w.log.Warn("web: subscribe", "err", err)
 			nc.Close()

@@ -334,3 +334,82 @@ func TestBrowserArbiterFixtures(t *testing.T) {
 	}
 	noProblems(t, b)
 }
+
+// TestBrowserGridLarge: the grid at 240 boards (a large open): every board
+// is on the page, a burst of one public move on every board reaches every
+// card, diagrams are drawn only as they scroll into view (the page stays
+// light on a phone), and the projector density shows many at once. The
+// times are logged (the figures of docs/web.md), not asserted.
+func TestBrowserGridLarge(t *testing.T) {
+	const n = 240
+	b := browser.Start(t)
+	srv := startServer(t, t.TempDir())
+	t.Cleanup(srv.Shutdown)
+	s, _ := NewSubjects(testPrefix)
+	var boards []WebBoard
+	for i := 1; i <= n; i++ {
+		boards = append(boards, WebBoard{Game: GameID{Event: "open2026", Round: 1, Board: i}, White: fmt.Sprintf("White %d", i), Black: fmt.Sprintf("Black %d", i)})
+	}
+	w, err := NewWeb(WebOptions{Subjects: s, EventID: "open2026", Connect: srv.Dialer(), Boards: boards})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = w.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	ts := httptest.NewServer(NewHTTPServer(HTTPOptions{Games: NewStore(), Web: w}).Handler())
+	t.Cleanup(ts.Close)
+	waitFor(t, "web subscription", 5*time.Second, func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.subscribed
+	})
+	nc, err := srv.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+
+	tab := b.Tab(t)
+	must(t, browser.Viewport(tab, 1920, 1080))
+	start := time.Now()
+	must(t, browser.Navigate(tab, ts.URL+"/"))
+	wait(t, tab, fmt.Sprintf(`document.querySelectorAll('[data-view="grid"][data-game]').length === %d`, n))
+	loaded := time.Since(start)
+	drawn := evalT[int](t, tab, `document.querySelectorAll('[data-view="grid"] cg-board').length`)
+	if drawn >= n {
+		t.Errorf("all %d diagrams drawn at once; want only those in view", drawn)
+	}
+
+	burst := func(ply int, fen, san, uci string) time.Duration {
+		t0 := time.Now()
+		for _, wb := range boards {
+			ev, _ := json.Marshal(MoveEvent{Game: wb.Game, Ply: ply, SAN: san, UCI: uci, FEN: fen, At: T(t0), Clock: &ClockPair{WhiteMS: 5400000, BlackMS: 5400000}})
+			must(t, nc.Publish(s.PublicMove(wb.Game), ev))
+		}
+		must(t, nc.Flush())
+		wait(t, tab, fmt.Sprintf(`[...document.querySelectorAll('[data-view="grid"][data-game]')].every(e => e.dataset.fen === %s)`, browser.Quote(fen)))
+		return time.Since(t0)
+	}
+	first := burst(1, fenE4, "e4", "e2e4")
+	second := burst(2, fenE4E5, "e5", "e7e5")
+
+	// Scrolled to the end, the last board is drawn.
+	must(t, browser.Click(tab, `[data-density="s"]`))
+	_, err = browser.Eval[bool](tab, `(() => { document.querySelector('[data-view="grid"][data-board="240"]').scrollIntoView(); return true; })()`)
+	must(t, err)
+	wait(t, tab, `document.querySelector('[data-view="grid"][data-board="240"] cg-board') !== null`)
+	// The boards drawn at the medium size shrink with their cards.
+	if _, err := browser.WaitFor(tab, "document.documentElement.scrollWidth <= 1920", 5*time.Second); err != nil {
+		t.Errorf("projector width 1920: the page is %d px wide", evalT[int](t, tab, "document.documentElement.scrollWidth"))
+	}
+	perRow := evalT[int](t, tab, `(() => { const c = [...document.querySelectorAll('[data-view="grid"]')]; const top = c[0].getBoundingClientRect().top; return c.filter(e => e.getBoundingClientRect().top === top).length; })()`)
+	heap := evalT[float64](t, tab, `performance.memory ? performance.memory.usedJSHeapSize / 1048576 : -1`)
+	t.Logf("%d boards: page with every card %v; a move on every board shown on every card in %v (first burst), %v (second); %d diagrams drawn at first; projector (1920 px, small): %d boards a row; JS heap %.1f MB",
+		n, loaded, first, second, drawn, perRow, heap)
+	browser.Keep(t, tab, "grid-240-projector")
+	must(t, browser.Viewport(tab, 390, 844))
+	wait(t, tab, "document.documentElement.scrollWidth <= 390")
+	noProblems(t, b)
+}

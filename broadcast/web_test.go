@@ -345,3 +345,60 @@ func getJSONT[T any](t *testing.T, url string) T {
 	}
 	return v
 }
+
+// TestWebBoardStatus: <p>.api.boards answers the latest status of each
+// board to an arbiter; the public role may not ask.
+func TestWebBoardStatus(t *testing.T) {
+	srv := startServer(t, t.TempDir(), testUsers...)
+	t.Cleanup(srv.Shutdown)
+	s, _ := NewSubjects(testPrefix)
+	w, err := NewWeb(WebOptions{Subjects: s, EventID: testGame.Event, Connect: srv.Dialer(), Boards: []WebBoard{{Game: testGame, BoardID: "r1-b1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = w.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	waitFor(t, "web subscription", 5*time.Second, func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.subscribed
+	})
+	daemon, _ := srv.Connect()
+	defer daemon.Close()
+	for _, st := range []BoardStatus{
+		{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: true, At: T(time.Unix(10, 0))},
+		{BoardID: "r1-b2", Port: "/dev/ttyACM1", Connected: true, At: T(time.Unix(10, 0))},
+		{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: false, Error: "unplugged", At: T(time.Unix(20, 0))},
+	} {
+		b, _ := json.Marshal(st)
+		subj, _ := s.BoardStatus(st.BoardID)
+		daemon.Publish(subj, b)
+	}
+	daemon.Flush()
+	arb, err := nats.Connect("", nats.InProcessServer(srv.NATS()), nats.UserInfo("arb", "arb-pw"), nats.CustomInboxPrefix(ArbiterInboxPrefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer arb.Close()
+	var got webBoards
+	waitFor(t, "both statuses", 5*time.Second, func() bool {
+		m, err := arb.Request(s.BoardsSubject(), nil, 2*time.Second)
+		if err != nil || json.Unmarshal(m.Data, &got) != nil {
+			return false
+		}
+		return len(got.Boards) == 2 && !got.Boards[0].Connected
+	})
+	if got.Boards[0].BoardID != "r1-b1" || got.Boards[0].Error != "unplugged" || got.Boards[1].BoardID != "r1-b2" {
+		t.Errorf("statuses %+v", got.Boards)
+	}
+	viewer, err := nats.Connect("", nats.InProcessServer(srv.NATS()), nats.UserInfo("viewer", "viewer-pw"), nats.CustomInboxPrefix(PublicInboxPrefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer viewer.Close()
+	if _, err := viewer.Request(s.BoardsSubject(), nil, 500*time.Millisecond); err == nil {
+		t.Error("the public role got the board statuses")
+	}
+}

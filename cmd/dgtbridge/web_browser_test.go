@@ -135,6 +135,10 @@ func TestBrowserDemo(t *testing.T) {
 	}
 	waitPage(t, arb, `document.querySelector('#connection[data-connection="live"]') !== null`, 20*time.Second)
 	waitPage(t, arb, fmt.Sprintf(`document.querySelectorAll('#boards [data-game]').length === %d`, boards), 10*time.Second)
+	// Board status: the boards connected before the page opened (<p>.api.boards).
+	for i := 1; i <= boards; i++ {
+		waitPage(t, arb, fmt.Sprintf(`document.querySelector('#boards [data-board="%d"] [data-board-status]')?.dataset.connected === "true"`, i), 20*time.Second)
+	}
 
 	spec := b.Tab(t)
 	if err := browser.Navigate(spec, d.web); err != nil {

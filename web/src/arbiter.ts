@@ -174,8 +174,8 @@ function upsertBoard(s: Sender, d: BoardData): void {
     const card = new BoardCard(d, { view: 'grid' });
     const status = el('p', { class: 'board-status', 'data-board-status': '' });
     card.el.append(status, boardTools(s, d));
-    card.el.classList.remove('grid');
-    card.el.classList.add('live');
+    card.el.classList.remove('card-grid');
+    card.el.classList.add('card-live');
     b = { card, status, heard: 0 };
     boards.set(d.game, b);
     if (d.board_id) byBoardID.set(d.board_id, d.game);
@@ -368,6 +368,20 @@ async function signIn(user: string, password: string, remember: boolean): Promis
       showError('The connection to NATS closed' + (err ? ': ' + String(err) : '.') + ' Reload the page to sign in again.');
     }
   });
+  // The boards' latest status (published on change only) from the daemon.
+  try {
+    const m = await c.request(`${P}.api.boards`, undefined, { timeout: 5000 });
+    for (const st of m.json<{ boards: BoardStatus[] }>().boards ?? []) {
+      const game = byBoardID.get(st.board_id);
+      const b = game ? boards.get(game) : undefined;
+      if (b && (!b.boardStatus || Date.parse(b.boardStatus.at) <= Date.parse(st.at))) {
+        b.boardStatus = st;
+        statusLine(b);
+      }
+    }
+  } catch {
+    // a daemon without the web pages' responder: statuses come as they change
+  }
   await loadHistory(s, cfg);
   setInterval(() => {
     for (const b of boards.values()) b.card.tick();

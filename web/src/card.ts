@@ -58,7 +58,7 @@ export class BoardCard {
     this.extra = el('div', { class: 'extra' });
     this.el = el(
       'article',
-      { class: 'card ' + o.view, 'data-view': o.view, 'data-game': data.game, 'data-fen': data.fen },
+      { class: 'card card-' + o.view, 'data-view': o.view, 'data-game': data.game, 'data-fen': data.fen },
       el('header', {}, this.title, this.result),
       this.black.row,
       this.diagram.el,

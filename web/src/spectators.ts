@@ -103,6 +103,7 @@ class Focus {
     this.holder.replaceChildren(this.card.el);
     this.card.diagram.draw();
     this.plies = [];
+    this.list.replaceChildren();
     this.index = -1;
     this.follow = true;
     this.revision = -1;
@@ -178,7 +179,7 @@ class Focus {
   }
 
   private go(i: number): void {
-    if (!this.card) return;
+    if (!this.card || this.revision < 0) return; // the move list is loading
     this.index = Math.max(-1, Math.min(this.plies.length - 1, i));
     this.follow = this.index === this.plies.length - 1;
     this.showIndex();
