@@ -34,8 +34,12 @@ type NATS struct {
 	// Prefix is the first subject token ([a-z0-9_-]+).
 	Prefix string `mapstructure:"prefix" json:"prefix"`
 	// Creds is a NATS credentials file, used when URL is set.
-	Creds    string   `mapstructure:"creds" json:"creds"`
-	Embedded Embedded `mapstructure:"embedded" json:"embedded"`
+	Creds string `mapstructure:"creds" json:"creds"`
+	// WebsocketURL is where browsers (the arbiters' page) reach NATS over
+	// websocket: ws://…, wss://…, or a path relative to the page behind a
+	// reverse proxy. "" : the embedded server's Embedded.WebSocket listener.
+	WebsocketURL string   `mapstructure:"websocket_url" json:"websocket_url"`
+	Embedded     Embedded `mapstructure:"embedded" json:"embedded"`
 }
 
 // Embedded configures the in-process nats-server used when NATS.URL is "".

@@ -41,6 +41,7 @@ func defaultKeys() map[string]any {
 		"nats.url":                d.NATS.URL,
 		"nats.prefix":             d.NATS.Prefix,
 		"nats.creds":              d.NATS.Creds,
+		"nats.websocket_url":      d.NATS.WebsocketURL,
 		"nats.embedded.listen":    d.NATS.Embedded.Listen,
 		"nats.embedded.websocket": d.NATS.Embedded.WebSocket,
 		"nats.embedded.users":     []any{},

@@ -31,6 +31,9 @@ func (c *Config) Validate() error {
 		add(keyErr("data_dir", "must not be empty"))
 	}
 	add(checkToken("nats.prefix", c.NATS.Prefix))
+	if u := c.NATS.WebsocketURL; u != "" && strings.Contains(u, "://") && !strings.HasPrefix(u, "ws://") && !strings.HasPrefix(u, "wss://") {
+		add(keyErr("nats.websocket_url", "%q: want ws://…, wss://… or a path relative to the web page", u))
+	}
 	if c.NATS.Creds != "" && c.NATS.URL == "" {
 		add(keyErr("nats.creds", "is only used with nats.url (the embedded server takes nats.embedded.users)"))
 	}

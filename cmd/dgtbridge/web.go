@@ -16,7 +16,10 @@ import (
 func webOptions(cfg *config.Config, subj broadcast.Subjects, pub *broadcast.Publisher, dial func(context.Context) (*nats.Conn, error)) broadcast.WebOptions {
 	o := broadcast.WebOptions{Subjects: subj, EventID: cfg.Event.ID, EventName: cfg.Event.Name, Site: cfg.Event.Site,
 		Public: pub.Public(), Connect: dial}
-	if cfg.NATS.URL == "" {
+	switch {
+	case cfg.NATS.WebsocketURL != "":
+		o.Websocket = cfg.NATS.WebsocketURL
+	case cfg.NATS.URL == "":
 		o.Websocket = cfg.NATS.Embedded.WebSocket
 	}
 	for _, b := range cfg.EffectiveBoards() {
