@@ -182,16 +182,20 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// seed applies the public store's states of the games shown (what went
-// public before this process subscribed).
+// seed applies the public store's states of the games shown that have heard
+// nothing yet (what went public before this process subscribed; the
+// publisher loads its store from NATS after it starts, so snapshot calls
+// this too).
 func (w *Web) seed() {
 	if w.o.Public == nil {
 		return
 	}
 	w.mu.Lock()
-	ids := make([]GameID, 0, len(w.slots))
-	for _, g := range w.slots {
-		ids = append(ids, g)
+	var ids []GameID
+	for _, id := range w.slots {
+		if !w.games[id].heard {
+			ids = append(ids, id)
+		}
 	}
 	w.mu.Unlock()
 	for _, id := range ids {
@@ -280,6 +284,7 @@ func (w *Web) apply(id GameID, fn func(g *webGame, now time.Time) bool) {
 	if !fn(g, now) {
 		return
 	}
+	g.heard = true
 	if id.Round > cur.Round {
 		w.slots[id.Board] = id
 		w.prune()
@@ -330,6 +335,7 @@ func (w *Web) event() webEvent {
 
 // snapshot returns every board shown, by board number.
 func (w *Web) snapshot() webSnapshot {
+	w.seed()
 	now := w.o.Now()
 	w.mu.Lock()
 	out := make([]webBoardJSON, 0, len(w.slots))

@@ -402,3 +402,23 @@ func TestWebBoardStatus(t *testing.T) {
 		t.Error("the public role got the board statuses")
 	}
 }
+
+// TestWebSeedsFromThePublicStore: after a restart the view shows what the
+// publisher's public store holds (loaded from NATS) before any new message.
+func TestWebSeedsFromThePublicStore(t *testing.T) {
+	store := NewStore()
+	f := startWeb(t, WebOptions{Boards: []WebBoard{{Game: testGame}}, Public: store})
+	if b := f.board(t, testGame); b.Ply != 0 {
+		t.Fatalf("before: %+v", b)
+	}
+	store.Put(GameState{Game: testGame, White: "A", Black: "B", Variant: "chess", FEN: fenE4, Moves: []string{"e2e4"}, SAN: []string{"e4"}, Status: "playing", UpdatedAt: T(time.Now())})
+	if b := f.board(t, testGame); b.Ply != 1 || b.FEN != fenE4 || b.White != "A" {
+		t.Errorf("seeded: %+v", b)
+	}
+	// Once the view has heard the public copy, an older store state does not roll it back.
+	f.publish(t, f.web.o.Subjects.PublicMove(testGame), MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5})
+	waitFor(t, "move 2", 5*time.Second, func() bool { return f.board(t, testGame).Ply == 2 })
+	if b := f.board(t, testGame); b.Ply != 2 {
+		t.Errorf("rolled back: %+v", b)
+	}
+}

@@ -127,6 +127,10 @@ type webGame struct {
 	result      string
 	termination string
 	provisional bool
+
+	// heard: a public message or state was applied (a game only
+	// configured so far may be seeded from the public store).
+	heard bool
 }
 
 // newWebGame is a configured board before any public message: its start
