@@ -77,7 +77,7 @@ func startBrowserFixture(t *testing.T) *browserFixture {
 	go func() { _ = w.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	hs := NewHTTPServer(HTTPOptions{Games: NewStore(), Web: w})
-	ts := httptest.NewServer(hs.Handler())
+	ts := httptest.NewServer(hs.handler())
 	t.Cleanup(ts.Close)
 	nc, err := srv.Connect()
 	if err != nil {
@@ -156,11 +156,11 @@ func TestBrowserSpectatorsVariants(t *testing.T) {
 
 	// Moves of each variant.
 	now := T(time.Now())
-	f.publish(t, s.PublicMove(testGame), MoveEvent{Game: testGame, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenE4, At: now, Clock: &ClockPair{WhiteMS: 61000, BlackMS: 62000}})
-	f.publish(t, s.PublicMove(testGame), MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5, At: now, Clock: &ClockPair{WhiteMS: 61000, BlackMS: 60000}})
-	f.publish(t, s.PublicMove(gTeamA), webMoveEvent{MoveEvent: MoveEvent{Game: gTeamA, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenTeam1, At: now},
+	f.publish(t, s.publicMove(testGame), MoveEvent{Game: testGame, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenE4, At: now, Clock: &ClockPair{WhiteMS: 61000, BlackMS: 62000}})
+	f.publish(t, s.publicMove(testGame), MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5, At: now, Clock: &ClockPair{WhiteMS: 61000, BlackMS: 60000}})
+	f.publish(t, s.publicMove(gTeamA), webMoveEvent{MoveEvent: MoveEvent{Game: gTeamA, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenTeam1, At: now},
 		Pockets: &webPockets{White: "NP", Black: ""}, Partner: gTeamB.String()})
-	f.publish(t, s.PublicMove(gXQ), MoveEvent{Game: gXQ, Ply: 1, SAN: "C2.5", UCI: "h2e2", FEN: fenXQ1, Notation: "P2-5", At: now})
+	f.publish(t, s.publicMove(gXQ), MoveEvent{Game: gXQ, Ply: 1, SAN: "C2.5", UCI: "h2e2", FEN: fenXQ1, Notation: "P2-5", At: now})
 	wait(t, ctx, q(cardSel(testGame))+".dataset.fen === "+browser.Quote(fenE4E5))
 	wait(t, ctx, q(cardSel(gTeamA))+".dataset.fen === "+browser.Quote(fenTeam1))
 	wait(t, ctx, q(cardSel(gXQ))+".dataset.fen === "+browser.Quote(fenXQ1))
@@ -185,7 +185,7 @@ func TestBrowserSpectatorsVariants(t *testing.T) {
 	}
 
 	// A result.
-	f.publish(t, s.PublicEnd(g960), Result{Game: g960, Result: "0-1", Termination: "resignation", At: now})
+	f.publish(t, s.publicEnd(g960), Result{Game: g960, Result: "0-1", Termination: "resignation", At: now})
 	wait(t, ctx, q(cardSel(g960)+` [data-result="0-1"]`)+" !== null")
 
 	// The large board: browse the move list of board 1.
@@ -197,7 +197,7 @@ func TestBrowserSpectatorsVariants(t *testing.T) {
 	must(t, browser.Click(ctx, "#first"))
 	wait(t, ctx, q(`[data-view="focus"]`)+".dataset.fen === "+browser.Quote(fenStart))
 	// A new move while browsing back does not move the view; "live" does.
-	f.publish(t, s.PublicMove(testGame), MoveEvent{Game: testGame, Ply: 3, SAN: "Nf3", UCI: "g1f3", FEN: "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2", At: now})
+	f.publish(t, s.publicMove(testGame), MoveEvent{Game: testGame, Ply: 3, SAN: "Nf3", UCI: "g1f3", FEN: "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2", At: now})
 	wait(t, ctx, `document.querySelectorAll('#moves [data-ply]').length === 3`)
 	if fen := evalT[string](t, ctx, q(`[data-view="focus"]`)+".dataset.fen"); fen != fenStart {
 		t.Errorf("browsing the start position, a new move moved the view to %q", fen)
@@ -358,7 +358,7 @@ func TestBrowserGridLarge(t *testing.T) {
 	done := make(chan struct{})
 	go func() { _ = w.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	ts := httptest.NewServer(NewHTTPServer(HTTPOptions{Games: NewStore(), Web: w}).Handler())
+	ts := httptest.NewServer(NewHTTPServer(HTTPOptions{Games: NewStore(), Web: w}).handler())
 	t.Cleanup(ts.Close)
 	waitFor(t, "web subscription", 5*time.Second, func() bool {
 		w.mu.Lock()
@@ -386,7 +386,7 @@ func TestBrowserGridLarge(t *testing.T) {
 		t0 := time.Now()
 		for _, wb := range boards {
 			ev, _ := json.Marshal(MoveEvent{Game: wb.Game, Ply: ply, SAN: san, UCI: uci, FEN: fen, At: T(t0), Clock: &ClockPair{WhiteMS: 5400000, BlackMS: 5400000}})
-			must(t, nc.Publish(s.PublicMove(wb.Game), ev))
+			must(t, nc.Publish(s.publicMove(wb.Game), ev))
 		}
 		must(t, nc.Flush())
 		wait(t, tab, fmt.Sprintf(`[...document.querySelectorAll('[data-view="grid"][data-game]')].every(e => e.dataset.fen === %s)`, browser.Quote(fen)))

@@ -373,7 +373,7 @@ func TestWebBoardStatus(t *testing.T) {
 		{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: false, Error: "unplugged", At: T(time.Unix(20, 0))},
 	} {
 		b, _ := json.Marshal(st)
-		subj, _ := s.BoardStatus(st.BoardID)
+		subj, _ := s.boardStatus(st.BoardID)
 		daemon.Publish(subj, b)
 	}
 	daemon.Flush()
@@ -384,7 +384,7 @@ func TestWebBoardStatus(t *testing.T) {
 	defer arb.Close()
 	var got webBoards
 	waitFor(t, "both statuses", 5*time.Second, func() bool {
-		m, err := arb.Request(s.BoardsSubject(), nil, 2*time.Second)
+		m, err := arb.Request(s.boardsSubject(), nil, 2*time.Second)
 		if err != nil || json.Unmarshal(m.Data, &got) != nil {
 			return false
 		}
@@ -398,7 +398,7 @@ func TestWebBoardStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer viewer.Close()
-	if _, err := viewer.Request(s.BoardsSubject(), nil, 500*time.Millisecond); err == nil {
+	if _, err := viewer.Request(s.boardsSubject(), nil, 500*time.Millisecond); err == nil {
 		t.Error("the public role got the board statuses")
 	}
 }
@@ -416,7 +416,7 @@ func TestWebSeedsFromThePublicStore(t *testing.T) {
 		t.Errorf("seeded: %+v", b)
 	}
 	// Once the view has heard the public copy, an older store state does not roll it back.
-	f.publish(t, f.web.o.Subjects.PublicMove(testGame), MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5})
+	f.publish(t, f.web.o.Subjects.publicMove(testGame), MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5})
 	waitFor(t, "move 2", 5*time.Second, func() bool { return f.board(t, testGame).Ply == 2 })
 	if b := f.board(t, testGame); b.Ply != 2 {
 		t.Errorf("rolled back: %+v", b)

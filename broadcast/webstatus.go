@@ -9,15 +9,15 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// BoardsSubject is <p>.api.boards: a request (any payload) answered with
+// boardsSubject is <p>.api.boards: a request (any payload) answered with
 // {"boards":[BoardStatus…]}, the latest status of every board the daemon
 // heard of, by board id. Board statuses are core NATS messages published on
 // change only; this lets a client that starts later (the arbiters' page)
 // know at once which boards are connected. Organisers and arbiters may ask;
 // the public role may not.
-func (s Subjects) BoardsSubject() string { return s.Prefix + ".api.boards" }
+func (s Subjects) boardsSubject() string { return s.Prefix + ".api.boards" }
 
-// webBoards is the reply on [Subjects.BoardsSubject].
+// webBoards is the reply on [Subjects.boardsSubject].
 type webBoards struct {
 	Boards []BoardStatus `json:"boards"`
 }
@@ -41,7 +41,7 @@ func (w *Web) subscribeStatus(nc *nats.Conn) error {
 	}); err != nil {
 		return err
 	}
-	_, err := nc.Subscribe(w.o.Subjects.BoardsSubject(), func(m *nats.Msg) {
+	_, err := nc.Subscribe(w.o.Subjects.boardsSubject(), func(m *nats.Msg) {
 		w.mu.Lock()
 		out := webBoards{Boards: make([]BoardStatus, 0, len(w.status))}
 		for _, st := range w.status {
