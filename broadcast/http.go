@@ -44,9 +44,24 @@ type HTTPOptions struct {
 // pgnContentType is the media type of the PGN feeds.
 const pgnContentType = "application/x-chess-pgn; charset=utf-8"
 
+// httpLimits bound what one client may hold of the HTTP server.
+type httpLimits struct {
+	readHeader, read, write, idle time.Duration
+	maxHeader                     int
+}
+
+// defaultHTTPLimits: headers within 10 s and 16 KiB, a request within 30 s,
+// a response within 60 s (a round's PGN of 2,000 games is a few MB; the web
+// page's event stream sets a deadline per event), and a kept-alive
+// connection closed after 2 minutes without a request, so idle clients
+// cannot pile up connections (file descriptors) for ever.
+var defaultHTTPLimits = httpLimits{readHeader: 10 * time.Second, read: 30 * time.Second, write: 60 * time.Second,
+	idle: 2 * time.Minute, maxHeader: 16 << 10}
+
 // HTTPServer serves the PGN feeds and the health check.
 type HTTPServer struct {
 	o       HTTPOptions
+	limits  httpLimits
 	log     *slog.Logger
 	mux     *http.ServeMux
 	webStop func() // ends the pages' event streams on shutdown
@@ -61,7 +76,7 @@ type HTTPServer struct {
 // A round or game with no public state yet is 404 (a Lichess poller treats
 // it as "nothing yet" rather than an empty game).
 func NewHTTPServer(o HTTPOptions) *HTTPServer {
-	h := &HTTPServer{o: o, log: o.Logger, mux: http.NewServeMux()}
+	h := &HTTPServer{o: o, limits: defaultHTTPLimits, log: o.Logger, mux: http.NewServeMux()}
 	if h.log == nil {
 		h.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -176,7 +191,9 @@ func (h *HTTPServer) Run(ctx context.Context) error {
 
 // serve is Run on an existing listener (which it closes).
 func (h *HTTPServer) serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: h.mux, ReadHeaderTimeout: 10 * time.Second}
+	l := h.limits
+	srv := &http.Server{Handler: h.mux, ReadHeaderTimeout: l.readHeader, ReadTimeout: l.read, WriteTimeout: l.write,
+		IdleTimeout: l.idle, MaxHeaderBytes: l.maxHeader}
 	if h.webStop != nil {
 		srv.RegisterOnShutdown(h.webStop)
 	}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -228,5 +229,62 @@ func TestStoresReloadedAfterRestart(t *testing.T) {
 	st, _ := p2.Public().Get(GameID{"open2026", 1, 2})
 	if st.Revision != 2 {
 		t.Errorf("reloaded public state %+v", st)
+	}
+}
+
+// TestHTTPBounds: a kept-alive connection left idle is closed by the
+// server (before: never, so idle clients could hold connections and file
+// descriptors for ever: 20 of 20 still open here) and a request with
+// 64 KiB of headers is refused with 431 (before: accepted, up to 1 MB of
+// headers a request).
+func TestHTTPBounds(t *testing.T) {
+	h := NewHTTPServer(HTTPOptions{Games: NewStore()})
+	h.limits.idle = 300 * time.Millisecond
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.serve(ctx, ln) }()
+	defer func() { cancel(); <-done }()
+
+	const n = 20
+	conns := make([]net.Conn, n)
+	buf := make([]byte, 4096)
+	for i := range conns {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if n, err := c.Read(buf); err != nil || !strings.HasPrefix(string(buf[:n]), "HTTP/1.1 200") {
+			t.Fatalf("first request: %q %v", buf[:n], err)
+		}
+		conns[i] = c
+	}
+	// Each connection is kept alive and idle now. The server closes it:
+	// the next read ends (EOF) well before the deadline.
+	open := 0
+	for _, c := range conns {
+		if _, err := c.Read(buf); errors.Is(err, os.ErrDeadlineExceeded) {
+			open++
+		}
+	}
+	if open != 0 {
+		t.Errorf("%d of %d idle connections still open after 10 s", open, n)
+	}
+
+	req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+"/healthz", nil)
+	req.Header.Set("X-Filler", strings.Repeat("a", 64<<10))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("64 KiB of headers: %d, want 431", resp.StatusCode)
 	}
 }

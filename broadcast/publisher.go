@@ -70,6 +70,7 @@ type Publisher struct {
 
 	connected atomic.Bool
 	lastErr   atomic.Pointer[string]
+	rejected  atomic.Int64
 	running   atomic.Bool
 	applied   uint64 // DueStates cursor; Run's after construction
 

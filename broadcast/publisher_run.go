@@ -114,6 +114,14 @@ func (p *Publisher) Run(ctx context.Context) error {
 			continue
 		}
 		n, err := p.sendBatch(ctx, recs)
+		if err != nil && n < len(recs) && permanent(err) {
+			// recs[n] will never be taken: set it aside and go on.
+			if serr := p.setAside(recs[n], err); serr != nil {
+				err = serr
+			} else {
+				n, err = n+1, nil
+			}
+		}
 		if n > 0 {
 			seqs := make([]uint64, n)
 			for i, r := range recs[:n] {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -71,6 +72,11 @@ func StatusReply(err error) Reply {
 // maxConcurrentRequests bounds the handlers running at once; a request
 // beyond it is answered at once with an error (try again).
 const maxConcurrentRequests = 64
+
+// maxRequestBytes bounds a request's body: no request of the daemon needs
+// more, and what a request carries (an arbiter's name, a comment) ends up
+// in messages that must stay below the server's max payload.
+const maxRequestBytes = 64 << 10
 
 // errBusy is the reply to a request beyond MaxConcurrentRequests.
 var errBusy = errors.New("broadcast: too many requests in progress, try again")
@@ -215,6 +221,10 @@ func (r *Responder) dispatch(rt route, public bool, m *nats.Msg) {
 			r.log.Warn("request refused: its reply subject is not an inbox it may be answered on",
 				"subject", m.Subject, "reply", m.Reply, "refused_total", r.refused.Load())
 		}
+		return
+	}
+	if len(m.Data) > maxRequestBytes {
+		r.respond(m, StatusReply(fmt.Errorf("broadcast: request of %d bytes refused (at most %d)", len(m.Data), maxRequestBytes)))
 		return
 	}
 	req := Request{Subject: m.Subject, Data: m.Data}

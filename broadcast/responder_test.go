@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -58,8 +59,13 @@ func TestResponderCommands(t *testing.T) {
 			t.Errorf("handler got %+v", c)
 		}
 	}
+	big := make([]byte, maxRequestBytes+1)
+	if m, err := arb.nc.Request("dgt.arbiter.open2026.1.1.cmd", big, 5*time.Second); err != nil ||
+		!strings.Contains(string(m.Data), `"ok":false,"error":"broadcast: request of 65537 bytes refused (at most 65536)"`) {
+		t.Errorf("oversized request: %v %v", m, err)
+	}
 	if len(calls) != 0 {
-		t.Errorf("handler called for a bad game: %+v", <-calls)
+		t.Errorf("handler called for a bad game or an oversized request: %+v", <-calls)
 	}
 	hall := connectAs(t, srv, "hall", "hall-pw")
 	hall.nc.Request("dgt.arbiter.open2026.1.1.cmd", []byte(`{"cmd":"ack"}`), 300*time.Millisecond)

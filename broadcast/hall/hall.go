@@ -74,6 +74,9 @@ func New(o Options) (*Hall, error) {
 		if err := g.Validate(); err != nil {
 			return nil, fmt.Errorf("%w: board %s: %v", ErrOptions, b.ID, err)
 		}
+		if err := b.Session.Info.checkText(); err != nil {
+			return nil, fmt.Errorf("%w: board %s: %v", ErrOptions, b.ID, err)
+		}
 		if _, dup := h.byGame[g]; dup {
 			return nil, fmt.Errorf("%w: game %s on two boards", ErrOptions, g)
 		}

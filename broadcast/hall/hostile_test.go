@@ -1,6 +1,10 @@
 package hall
 
 import (
+	"context"
+	"errors"
+	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,5 +52,18 @@ func TestHallForgedCommandReply(t *testing.T) {
 	}
 	if r, _ := f.d.h.Record(g); r.Result != "1-0" {
 		t.Errorf("proper command not applied: result %q", r.Result)
+	}
+}
+
+// TestHallRefusesHugeNames: a player name that would put every game state
+// over NATS's max payload (1.1 MB) is refused at the edge with the board
+// and field named, and nothing starts.
+func TestHallRefusesHugeNames(t *testing.T) {
+	hb := boardFor(t, "r1-b1", broadcast.GameID{Event: "open2026", Round: 1, Board: 1}, nil)
+	hb.Open = func(context.Context) (io.ReadWriteCloser, error) { return nil, errors.New("no port") }
+	hb.Session.Info.White = strings.Repeat("x", 1100<<10)
+	_, err := New(Options{Boards: []Board{hb}, Sink: &timedSink{}, DataDir: t.TempDir()})
+	if !errors.Is(err, ErrOptions) || !strings.Contains(err.Error(), "board r1-b1: white is 1126400 bytes long, at most 200") {
+		t.Errorf("New: %v", err)
 	}
 }

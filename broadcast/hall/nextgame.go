@@ -27,7 +27,11 @@ func NextRound(prev Info) Info {
 // told, and the board stays on the finished game.
 func (s *Session) nextGame(e board.SetupDetected, st *Step) {
 	info := s.o.NextGame(s.rec.Info)
-	if err := info.Game.Validate(); err != nil || info.Game == s.rec.Info.Game {
+	err := info.Game.Validate()
+	if err == nil {
+		err = info.checkText()
+	}
+	if err != nil || info.Game == s.rec.Info.Game {
 		if err == nil {
 			err = fmt.Errorf("next game has the same id %s", info.Game)
 		}
