@@ -110,7 +110,7 @@ func (i Info) checkText() error {
 	for _, f := range []struct{ name, v string }{
 		{"event name", i.EventName}, {"site", i.Site}, {"white", i.White}, {"black", i.Black},
 		{"white_fide_id", i.WhiteFideID}, {"black_fide_id", i.BlackFideID}, {"time_control", i.TimeControl},
-		{"variant", i.Variant}, {"ruleset", i.Ruleset},
+		{"variant", i.Variant}, {"ruleset", i.Ruleset}, {"white_team", i.WhiteTeam}, {"black_team", i.BlackTeam},
 	} {
 		if len(f.v) > MaxTextBytes {
 			return fmt.Errorf("%s is %d bytes long, at most %d", f.name, len(f.v), MaxTextBytes)
