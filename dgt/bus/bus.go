@@ -116,10 +116,13 @@ func (b *Bus) emit(ctx context.Context, e Event) {
 
 // board is the state of one known board.
 type board struct {
-	addr      uint16
-	lost      bool
-	lastClock dgt.ClockTimes
-	haveClock bool
+	addr        uint16
+	lost        bool
+	lastClock   dgt.ClockTimes
+	haveClock   bool
+	lastPkt     string // the data of the last SEND_CHANGES reply taken
+	resync      bool   // changes may have been lost: read the log and the position
+	resyncTries int    // resyncs that came back garbled in a row
 }
 
 // line is one open port: the Run goroutine's state while it lasts.
@@ -326,30 +329,59 @@ func exchange[T dgt.Message](l *line, cmd, retryCmd dgt.BusCmd, addr uint16, fro
 		if err := l.send(c, addr); err != nil {
 			return zero, errPort{err}
 		}
-		deadline := time.Now().Add(l.b.opts.ReplyTimeout)
-		for {
-			m, ferr, ok, err := l.next(&deadline, true)
-			if err != nil {
-				return zero, err
-			}
+		m, ferr, err := l.await(addr, func(m dgt.Message) (uint16, bool) {
+			r, ok := m.(T)
 			if !ok {
-				last = ErrNoReply
-				break
+				return 0, false
 			}
-			if ferr != nil {
-				last = fmt.Errorf("%w: %w", ErrBadReply, ferr)
-				l.b.opts.Logger.Debug("bus frame error", "addr", addr, "err", ferr)
-				// let the rest of the garbled reply arrive, then retry
-				l.drain(time.Now().Add(l.b.opts.ReplyTimeout / 4))
-				break
-			}
-			if r, isT := m.(T); isT && from(r) == addr {
-				return r, nil
-			}
-			l.b.opts.Logger.Debug("bus stray message", "want", addr, "msg", fmt.Sprintf("%T", m))
+			return from(r), true
+		})
+		switch {
+		case err != nil:
+			return zero, err
+		case ferr != nil:
+			last = fmt.Errorf("%w: %w", ErrBadReply, ferr)
+		case m == nil:
+			last = ErrNoReply
+		default:
+			return m.(T), nil
 		}
 	}
 	return zero, last
+}
+
+// await waits ReplyTimeout (longer while bytes keep coming) for the reply
+// of the board at addr: a message that match says is of the wanted kind
+// (and whose address it returns). It returns the message; or a frame
+// error (a garbled reply, after the rest of it was let in and dropped);
+// or neither on a time-out, after dropping any incomplete frame so that it
+// is not joined to the next reply; or a port error (errPort, or ctx's).
+func (l *line) await(addr uint16, match func(dgt.Message) (uint16, bool)) (dgt.Message, error, error) {
+	deadline := time.Now().Add(l.b.opts.ReplyTimeout)
+	for {
+		m, ferr, ok, err := l.next(&deadline, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			if ferr := l.dec.Flush(); ferr != nil {
+				return nil, ferr, nil // a reply cut short
+			}
+			return nil, nil, nil
+		}
+		if ferr != nil {
+			l.b.opts.Logger.Debug("bus frame error", "addr", addr, "err", ferr)
+			// let the rest of the garbled reply arrive, then retry
+			if err := l.drain(time.Now().Add(l.b.opts.ReplyTimeout / 4)); err != nil {
+				return nil, nil, err
+			}
+			return nil, ferr, nil
+		}
+		if a, isT := match(m); isT && a == addr {
+			return m, nil, nil
+		}
+		l.b.opts.Logger.Debug("bus stray message", "want", addr, "msg", fmt.Sprintf("%T", m))
+	}
 }
 
 // drain discards what arrives until deadline.

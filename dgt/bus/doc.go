@@ -41,6 +41,19 @@
 // [BoardLost] and read in the same way when it returns. [Bus.ReadLog]
 // reads a board's log on request.
 //
+// # Damage on the line
+//
+// Bus replies carry a checksum. A garbled reply is asked again
+// (REPEAT_CHANGES for changes: the board has given that packet up already,
+// asking anew would lose it). A time-out cannot tell a lost command from a
+// lost reply: when REPEAT_CHANGES then returns the packet taken last time,
+// the command was lost and SEND_CHANGES goes again, so nothing is reported
+// twice. A reply cut short is dropped at the time-out rather than joined
+// to the next one. When every try of a board's changes comes back garbled,
+// changes may have been lost: the board is not given up, its log and
+// position are read at its next poll (again, while they come back
+// garbled, up to Retries cycles).
+//
 // # Start tags
 //
 // When a board's changes carry a begin-position tag (EE_BEGINPOS,

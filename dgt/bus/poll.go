@@ -2,6 +2,7 @@ package bus
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
@@ -120,16 +121,39 @@ func (l *line) register(a uint16) error {
 		return l.boardErr(a, err)
 	}
 	l.b.emit(l.ctx, Position{At: now(), Address: a, Board: d.Board})
-	return l.readClock(bd)
+	if err := l.readClock(bd); !errors.Is(err, ErrBadReply) {
+		return err
+	}
+	return nil
 }
 
-// poll reads one board's changes and, if asked, its clock.
+// poll reads one board's changes and, if asked, its clock. A board whose
+// changes could not be read intact (ErrBadReply after every retry: the
+// board may have given up a packet that never arrived) is resynchronised
+// instead: its log and its position are read, as when it is found again.
 func (l *line) poll(bd *board, clock bool) error {
-	if err := l.changes(bd); err != nil {
+	if bd.resync {
+		l.b.opts.Logger.Info("dgt bus: changes may have been lost, reading log and position", "addr", bd.addr)
+		err := l.resync(bd)
+		if errors.Is(err, ErrBadReply) && bd.resyncTries < l.b.opts.Retries {
+			bd.resyncTries++ // still garbled: again next cycle
+			return nil
+		}
+		if err != nil {
+			return l.boardErr(bd.addr, err)
+		}
+	} else if err := l.changes(bd); errors.Is(err, ErrBadReply) {
+		bd.resync = true
+		return nil
+	} else if err != nil {
 		return l.boardErr(bd.addr, err)
 	}
 	if clock {
-		return l.readClock(bd)
+		if err := l.readClock(bd); errors.Is(err, ErrBadReply) {
+			l.b.opts.Logger.Debug("dgt bus: clock reply garbled, read next cycle", "addr", bd.addr)
+		} else if err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -138,7 +162,7 @@ func (l *line) poll(bd *board, clock bool) error {
 // among them gets a start tag (unless NoStartTags), records that did not
 // parse a fresh read of the position. It returns the board's error.
 func (l *line) changes(bd *board) error {
-	u, err := exchange(l, dgt.BusCmdSendChanges, dgt.BusCmdRepeatChanges, bd.addr, func(u dgt.BusUpdate) uint16 { return u.Address })
+	u, err := l.fetchChanges(bd)
 	if err != nil || u.Data == "" {
 		return err
 	}
@@ -172,6 +196,62 @@ func (l *line) changes(bd *board) error {
 	return nil
 }
 
+// resync reads a board's log and position after changes may have been
+// lost.
+func (l *line) resync(bd *board) error {
+	if !l.b.opts.NoLog {
+		if err := l.readLog(bd); err != nil {
+			return err
+		}
+	}
+	d, err := exchange(l, dgt.BusCmdSendBoard, dgt.BusCmdSendBoard, bd.addr, func(d dgt.BusBoardDump) uint16 { return d.Address })
+	if err != nil {
+		return err
+	}
+	l.b.emit(l.ctx, Position{At: time.Now(), Address: bd.addr, Board: d.Board})
+	bd.resync, bd.resyncTries = false, 0
+	return nil
+}
+
+// fetchChanges reads a board's changes: SEND_CHANGES, and REPEAT_CHANGES
+// after a garbled reply (the board has already given the packet up, so
+// asking anew would lose it). After a time-out it cannot tell whether the
+// command or the reply was lost: if REPEAT_CHANGES then returns the packet
+// taken last time, the command was lost (the board repeated the old
+// packet) and SEND_CHANGES is sent again.
+func (l *line) fetchChanges(bd *board) (dgt.BusUpdate, error) {
+	o := l.b.opts
+	cmd := dgt.BusCmdSendChanges
+	timedOut := false
+	var last error = ErrNoReply
+	for try := 0; try <= o.Retries; try++ {
+		if err := l.send(cmd, bd.addr); err != nil {
+			return dgt.BusUpdate{}, errPort{err}
+		}
+		u, ferr, err := l.await(bd.addr, func(m dgt.Message) (uint16, bool) {
+			u, ok := m.(dgt.BusUpdate)
+			return u.Address, ok
+		})
+		switch {
+		case err != nil:
+			return dgt.BusUpdate{}, err
+		case ferr != nil:
+			last, cmd, timedOut = fmt.Errorf("%w: %w", ErrBadReply, ferr), dgt.BusCmdRepeatChanges, false
+		case u == nil:
+			last, cmd, timedOut = ErrNoReply, dgt.BusCmdRepeatChanges, true
+		default:
+			up := u.(dgt.BusUpdate)
+			if cmd == dgt.BusCmdRepeatChanges && timedOut && up.Data == bd.lastPkt {
+				cmd, timedOut = dgt.BusCmdSendChanges, false // the old packet: ask anew
+				continue
+			}
+			bd.lastPkt = up.Data
+			return up, nil
+		}
+	}
+	return dgt.BusUpdate{}, last
+}
+
 // readLog reads a board's log (SEND_FROM_START, then SEND_CHANGES for what
 // was not fetched yet) and reports it. It returns the board's error.
 func (l *line) readLog(bd *board) error {
@@ -179,7 +259,7 @@ func (l *line) readLog(bd *board) error {
 	if err != nil {
 		return err
 	}
-	u, err := exchange(l, dgt.BusCmdSendChanges, dgt.BusCmdRepeatChanges, bd.addr, func(u dgt.BusUpdate) uint16 { return u.Address })
+	u, err := l.fetchChanges(bd)
 	if err != nil {
 		return err
 	}
@@ -191,9 +271,14 @@ func (l *line) readLog(bd *board) error {
 	return nil
 }
 
-// readClock reads the clock and reports it when it changed.
+// readClock reads the clock and reports it when it changed. A reply that
+// stayed garbled is returned as ErrBadReply (the board is not lost for
+// it); other failures go through boardErr.
 func (l *line) readClock(bd *board) error {
 	c, err := exchange(l, dgt.BusCmdSendClock, dgt.BusCmdSendClock, bd.addr, func(c dgt.BusClock) uint16 { return c.Address })
+	if errors.Is(err, ErrBadReply) {
+		return err
+	}
 	if err != nil {
 		return l.boardErr(bd.addr, err)
 	}

@@ -110,8 +110,15 @@ func Run(ctx context.Context, rw io.ReadWriteCloser, dev Device) error {
 // treats that as "cable unplugged", polls until someone opens the slave,
 // and drops what the board sends meanwhile (nobody would receive it).
 func ServePTY(ctx context.Context, master *os.File, dev Device) error {
-	return Run(ctx, &ptyConn{f: master}, dev)
+	return Run(ctx, PTYPort(master), dev)
 }
+
+// PTYPort returns the master side of a pseudo-terminal as the port [Run]
+// serves, with ServePTY's handling of an unopened slave: to put something
+// between the board and its pty, e.g. a line that garbles bytes
+// (dgttest.NewFaultyPort(emu.PTYPort(master), f) with Faults.Writes, since
+// on this side the board's bytes are written).
+func PTYPort(master *os.File) io.ReadWriteCloser { return &ptyConn{f: master} }
 
 // ptyConn is a pty master that waits out the EIO of an unopened slave.
 type ptyConn struct {

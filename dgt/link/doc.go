@@ -43,6 +43,34 @@
 // that doubles from BackoffMin to BackoffMax and starts again after a
 // successful connection.
 //
+// # Damage on the line
+//
+// Single-board frames carry no checksum, so a garbled, dropped or
+// duplicated byte either breaks a frame (the decoder skips to the next
+// header byte) or, rarely, turns it into another valid-looking one. The
+// link repairs both instead of carrying on with a wrong picture:
+//
+//   - A broken frame, a frame cut short (its bytes stop coming for 300 ms)
+//     or a message nobody asked for (an EE_MOVES without a log read) is
+//     reported as [Resync]; the link asks the board for its position and
+//     clock at once (DGT_SEND_BRD, DGT_SEND_CLK), and then reads the
+//     EEPROM log, since a lost or wrong report can hide a whole position
+//     when the next move began before the repair. Damage while a log is on
+//     the line gets another read after it.
+//   - While the position changes, the link reads it at most every
+//     Options.Verify (2 s) and compares it with what the reports said; a
+//     difference (a corrupted byte that looked valid) is a [Resync] with
+//     ErrMismatch and is repaired the same way. A differing read is
+//     checked again, since it may be the damaged one.
+//   - A log that arrives damaged (cut short, no EE_EOF at its end,
+//     records that do not parse) is asked again, up to AckTries reads;
+//     then it is delivered with ErrBadLog, and read once more after the
+//     connection sequence.
+//
+// So a consumer that follows the dumps, the field updates and the logs
+// sees every position the board went through, whatever the noise: one
+// garbled byte never stops a game.
+//
 // # Orientation
 //
 // The link reports dumps and field updates in the board's own numbering

@@ -29,6 +29,18 @@ var (
 	// ErrNoLog: the board sent no EEPROM log (DGT_SEND_EE_MOVES) within
 	// Options.LogTimeout: it has no EEPROM, or the dump was lost.
 	ErrNoLog = errors.New("link: no EEPROM log from the board")
+	// ErrBadLog: the EEPROM log arrived damaged (noise during its 8 s on
+	// the line) every time it was asked for; the [Log] event carries what
+	// could be read.
+	ErrBadLog = errors.New("link: EEPROM log damaged")
+	// ErrUnexpected: a message arrived that nobody asked for and the
+	// board never sends on its own (a garbled header made it look
+	// valid); the link treats it like a garbled frame.
+	ErrUnexpected = errors.New("link: unexpected message")
+	// ErrMismatch: a check of the position found the board holding
+	// something else than its reports said (a corrupted byte that still
+	// looked valid).
+	ErrMismatch = errors.New("link: board position differs from its reports")
 	// ErrNotClockCommand: Clock was given a command that is not a wrapped
 	// clock command (0x2B).
 	ErrNotClockCommand = errors.New("link: not a clock command")

@@ -36,7 +36,8 @@ type Connected struct {
 // meanwhile before it sees the position they led to.
 //
 // Err is ErrNoLog when the board sent no log within Options.LogTimeout (a
-// board without EEPROM); Log is then empty.
+// board without EEPROM; Log is then empty), ErrBadLog when it arrived
+// damaged every time it was asked for (Log is what could be read).
 type Log struct {
 	At  time.Time
 	Log dgt.EELog
@@ -50,9 +51,14 @@ type Message struct {
 	Msg dgt.Message
 }
 
-// Resync: bytes that were no valid frame were skipped (noise on the line,
-// a frame cut short); the decoder has resynchronised. Err is a
-// *dgt.FrameError.
+// Resync: something on the line was damaged, and the link is repairing
+// it: bytes that were no valid frame were skipped (noise, a frame cut
+// short; Err is a *dgt.FrameError), a message came that nobody asked for
+// (ErrUnexpected), or a check of the position found it differing from the
+// reports (ErrMismatch). The link then asks the board for its position
+// (and clock), which follows as a [Message]; when moves may have been
+// missed it reads the EEPROM log too, which follows as a [Log]. See the
+// package comment, "Damage on the line".
 type Resync struct {
 	At  time.Time
 	Err error

@@ -144,7 +144,7 @@ func TestFollowGameAcrossUnplug(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := emu.New(emu.Options{Serial: "12345", Clock: emu.ClockSetting{Base: 5 * time.Minute, Increment: 3 * time.Second}}, time.Now())
 		pb := &pipeBoard{e: e}
-		l := link.New(pb.Open, link.Options{Watchdog: time.Second, AckTimeout: 500 * time.Millisecond, BackoffMin: 100 * time.Millisecond})
+		l := link.New(pb.Open, link.Options{Watchdog: time.Second, AckTimeout: 500 * time.Millisecond, BackoffMin: 100 * time.Millisecond, Verify: -1})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { l.Run(ctx) })

@@ -73,7 +73,7 @@ func TestLogAtEveryConnect(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := emu.New(emu.Options{Serial: "12345"}, time.Now())
 		pb := &pipeBoard{e: e}
-		l := link.New(pb.Open, link.Options{Watchdog: time.Second, BackoffMin: 100 * time.Millisecond, BackoffMax: 100 * time.Millisecond})
+		l := link.New(pb.Open, link.Options{Watchdog: time.Second, BackoffMin: 100 * time.Millisecond, BackoffMax: 100 * time.Millisecond, Verify: -1})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { l.Run(ctx) })
@@ -123,7 +123,7 @@ func TestReadLogOnRequest(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				e := emu.New(emu.Options{NoEEPROM: noEE}, time.Now())
 				pb := &pipeBoard{e: e}
-				l := link.New(pb.Open, link.Options{NoLog: true, LogTimeout: 5 * time.Second})
+				l := link.New(pb.Open, link.Options{NoLog: true, LogTimeout: 5 * time.Second, Verify: -1})
 				ctx, cancel := context.WithCancel(context.Background())
 				var wg sync.WaitGroup
 				wg.Go(func() { l.Run(ctx) })

@@ -33,9 +33,15 @@ type Options struct {
 	// reply within another Watchdog, the connection counts as dead
 	// (ErrDead) and is reopened. Default 2 s (picochess polls every 1 s).
 	Watchdog time.Duration
-	// NoLog: do not read the board's EEPROM log at each connection (it
-	// takes about 8 s at 9600 baud); [Link.ReadLog] still reads it.
+	// NoLog: never read the board's EEPROM log on the link's own
+	// initiative (at each connection, after damage on the line: it takes
+	// about 8 s at 9600 baud); [Link.ReadLog] still reads it.
 	NoLog bool
+	// Verify: while the position changes, the link reads it (a 67-byte
+	// dump) at most this often, to check that no corrupted byte slipped
+	// through looking valid (single-board frames carry no checksum);
+	// default 2 s, negative: never.
+	Verify time.Duration
 	// LogTimeout bounds the wait for the EEPROM log (0x1F00 bytes ≈ 8.3 s
 	// at 9600 baud); default 15 s. A board that does not answer within it
 	// has no EEPROM: [Log] carries ErrNoLog and the link goes on.
@@ -74,6 +80,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Watchdog <= 0 {
 		o.Watchdog = 2 * time.Second
+	}
+	if o.Verify == 0 {
+		o.Verify = 2 * time.Second
 	}
 	if o.LogTimeout <= 0 {
 		o.LogTimeout = 15 * time.Second

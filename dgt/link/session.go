@@ -27,6 +27,8 @@ type session struct {
 	pending []request
 	cur     *inflight
 	replies []func() // answers to send once the queued events are out
+
+	rs resync // what the link knows of the board, to notice and repair damage
 }
 
 // inflight is the exclusive request on the line: a clock command waiting
@@ -53,6 +55,9 @@ func (l *Link) session(ctx context.Context, rwc io.ReadWriteCloser) (connected b
 	l.opts.Logger.Info("dgt board connected", "serial", info.Serial, "version", fmt.Sprintf("%d.%02d", info.Version.Major, info.Version.Minor), "clock", info.Clock)
 	l.emit(ctx, info)
 	s.flush()
+	if s.rs.badLog {
+		s.requestLog() // the connection's log arrived damaged: once more
+	}
 	return true, s.serve()
 }
 
@@ -134,14 +139,23 @@ func (s *session) identify(readLog bool) (Connected, error) {
 		if err := s.write(dgt.CmdSendEEMoves); err != nil {
 			return info, err
 		}
-		_, err := s.await(o.LogTimeout, func(m dgt.Message) bool { _, ok := m.(dgt.EEMoves); return ok })
-		switch {
-		case errors.Is(err, errTimeout):
-			s.l.opts.Logger.Warn("no EEPROM log from the board", "timeout", o.LogTimeout)
-			s.queue = append(s.queue, Log{At: time.Now(), Err: ErrNoLog})
-		case err != nil:
-			return info, err
+		s.rs.expectLog, s.rs.logTries, s.rs.logEnded = true, 1, false
+		for !s.rs.logEnded {
+			tries := s.rs.logTries
+			_, err := s.awaitCond(o.LogTimeout, nil, func() bool { return s.rs.logEnded })
+			switch {
+			case s.rs.logEnded:
+			case errors.Is(err, errTimeout) && s.rs.logTries > tries:
+				// asked again after damage: a full LogTimeout for it
+			case errors.Is(err, errTimeout):
+				s.l.opts.Logger.Warn("no EEPROM log from the board", "timeout", o.LogTimeout)
+				s.queue = append(s.queue, Log{At: time.Now(), Err: ErrNoLog})
+				s.rs.logEnded = true
+			default:
+				return info, err
+			}
 		}
+		s.rs.expectLog = false
 	}
 	if err := s.write(dgt.CmdSendUpdateNice); err != nil {
 		return info, err
@@ -182,17 +196,32 @@ func (s *session) identify(readLog bool) (Connected, error) {
 // await queues messages until one satisfies pred, for at most d; it
 // returns errTimeout, or the read error that ended the connection.
 func (s *session) await(d time.Duration, pred func(dgt.Message) bool) (dgt.Message, error) {
+	return s.awaitCond(d, pred, nil)
+}
+
+// awaitCond is await that also returns (nil, nil) as soon as cond holds.
+func (s *session) awaitCond(d time.Duration, pred func(dgt.Message) bool, cond func() bool) (dgt.Message, error) {
 	t := time.NewTimer(d)
 	defer t.Stop()
+	stall := time.NewTicker(frameStall / 2)
+	defer stall.Stop()
 	for {
 		if m, ok := s.decode(time.Now(), pred); ok {
 			return m, nil
+		}
+		if err := s.rs.err; err != nil {
+			return nil, err
+		}
+		if cond != nil && cond() {
+			return nil, nil
 		}
 		select {
 		case <-s.ctx.Done():
 			return nil, s.ctx.Err()
 		case <-t.C:
 			return nil, errTimeout
+		case now := <-stall.C:
+			s.unstall(now)
 		case c := <-s.in:
 			if err := s.take(c); err != nil {
 				return nil, err
@@ -223,17 +252,25 @@ func (s *session) decode(at time.Time, pred func(dgt.Message) bool) (dgt.Message
 		}
 		if err != nil {
 			s.queue = append(s.queue, Resync{At: at, Err: err})
+			if !s.logCut(at, err) { // a log cut short is asked again
+				s.fault(at)
+			}
 			continue
 		}
-		if a, ok := m.(dgt.ClockAck); ok {
-			s.ack(a)
+		switch m := m.(type) {
+		case dgt.ClockAck:
+			s.ack(m)
+		case dgt.EEMoves:
+			if s.gotLog(at, m) && pred != nil && pred(m) {
+				return m, true
+			}
+			continue
+		case dgt.FieldUpdate:
+			s.updated(at, m)
+		case dgt.BoardDump:
+			s.dumped(at, m)
 		}
-		if ee, ok := m.(dgt.EEMoves); ok {
-			s.queue = append(s.queue, Log{At: at, Log: ee.Log(s.l.opts.EEFBit)})
-			s.logArrived()
-		} else {
-			s.queue = append(s.queue, Message{At: at, Msg: m})
-		}
+		s.queue = append(s.queue, Message{At: at, Msg: m})
 		if pred != nil && pred(m) {
 			return m, true
 		}
@@ -274,6 +311,9 @@ func (s *session) serve() error {
 			if err != nil {
 				return err
 			}
+			if err := s.rs.err; err != nil {
+				return err
+			}
 		case r := <-s.l.reqs:
 			if !r.clock && !r.log {
 				r.reply <- s.write(r.cmd)
@@ -294,6 +334,11 @@ func (s *session) serve() error {
 				return err
 			}
 		case now := <-wd.C:
+			s.unstall(now)
+			s.flush()
+			if err := s.check(now); err != nil {
+				return err
+			}
 			switch {
 			case !s.polled.IsZero() && now.Sub(s.polled) >= o.Watchdog:
 				return ErrDead
@@ -339,20 +384,28 @@ func (s *session) pump() error {
 		wait = s.l.opts.LogTimeout
 	}
 	s.cur = &inflight{req: r, cmd: clockCmdOf(r.cmd), wire: b, tries: 1, timer: time.NewTimer(wait)}
+	if r.log {
+		s.rs.logTries = 1
+	}
 	_, err = s.rwc.Write(b)
 	return err
 }
 
-// logArrived completes a log read in flight (a log that arrives unasked is
-// reported all the same).
-func (s *session) logArrived() {
+// logArrived completes the log read in flight with err (nil, or
+// ErrBadLog).
+func (s *session) logArrived(err error) {
+	s.rs.logEnded = true
 	c := s.cur
 	if c == nil || !c.req.log {
 		return
 	}
 	s.cur = nil
 	c.timer.Stop()
-	s.replies = append(s.replies, func() { c.req.reply <- nil })
+	s.replies = append(s.replies, func() { c.req.reply <- err })
+	if s.rs.logAgain {
+		s.rs.logAgain = false
+		s.requestLog()
+	}
 	if err := s.pump(); err != nil {
 		s.l.opts.Logger.Warn("clock command write failed", "err", err)
 	}
