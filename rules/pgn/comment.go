@@ -89,10 +89,11 @@ type commandSink struct {
 	pockets          Pockets
 	hasPockets       bool
 	lift             string
+	iccs             string // a xiangqi move's [%iccs h2e2]
 }
 
-// extractCommands removes the [%clk …], [%emt …], [%pocket …] and
-// [%lift …] commands with a valid value from text, records them in sink, and returns the rest with
+// extractCommands removes the [%clk …], [%emt …], [%pocket …], [%lift …]
+// and [%iccs …] commands with a valid value from text, records them in sink, and returns the rest with
 // surrounding white space trimmed and the white space at a removed command
 // collapsed. A command with a value that does not parse stays in the text
 // (nothing is lost). out is reused scratch space.
@@ -134,6 +135,10 @@ func extractCommands(text []byte, sink *commandSink, out []byte) []byte {
 		case "lift":
 			if _, err := rules.Chess8x8.ParseSquare(string(value)); err == nil {
 				sink.lift, taken = string(value), true
+			}
+		case "iccs":
+			if validICCS(value) {
+				sink.iccs, taken = string(value), true
 			}
 		}
 		after := cmd[end+1:]

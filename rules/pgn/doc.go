@@ -40,4 +40,9 @@
 // [NormalizeVariant] maps the Variant tag's many spellings ("Chess960",
 // "chess 960", "Fischerandom", "Crazyhouse", "From Position" …) to the
 // engine's names. The writer spells them as Lichess does.
+//
+// Xiangqi games ([Variant "Xiangqi"], specs/interfaces.md §6) are written
+// in WXF notation ("C2.5", "H8+7", "R+.3") with the ICCS move in a
+// [%iccs h2e2] command after every move, and read back from WXF (traverse
+// "." or "="), checked against [%iccs] where present ([Position]).
 package pgn

@@ -21,6 +21,7 @@ func FuzzReader(f *testing.F) {
 		"% escape\n[A \"\\\"\\\\\"]\n1.e4 e5 2.Nf3 Nc6 1/2-1/2",
 		"((((", "))))", "$$$", "[[[", "\"", "1...", "<<<", "\ufeff",
 		"[FEN \"8/8/8/8/8/8/k7/K7 b - - 3 41\"]\n41... Ka3 *",
+		"[Variant \"Xiangqi\"]\n1. C2.5 {[%iccs h2e2]} H8+7 {[%iccs h9g7]} 2. R+.3 C2=5 h0g2 1-0",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s), false)

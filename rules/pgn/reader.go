@@ -49,8 +49,9 @@ type ReaderOptions struct {
 	// finds no illegal moves. The default (false) resolves every move, which
 	// writing a game back needs.
 	ParseOnly bool
-	// NewPosition builds start positions; nil uses the chess engine
-	// (rules/chess), which knows chess, chess960, crazyhouse and team-drop.
+	// NewPosition builds start positions; nil uses [Position]: the xiangqi
+	// engine (rules/xiangqi, WXF movetext) for xiangqi, the chess engine
+	// (rules/chess) for chess, chess960, crazyhouse and team-drop.
 	NewPosition PositionFunc
 }
 
@@ -79,7 +80,7 @@ type tagPos struct{ line, col int }
 func NewReader(r io.Reader, opts ReaderOptions) *Reader {
 	np := opts.NewPosition
 	if np == nil {
-		np = ChessPosition
+		np = Position
 	}
 	return &Reader{s: newScanner(r), opts: opts, newPos: np, scratch: make([]byte, 0, 256)}
 }
@@ -315,6 +316,10 @@ func (r *Reader) parseLine(g *Game, pos rules.Position, depth, openLine, openCol
 						return nodes, pre, r.fail(g, fmt.Errorf("%w: %w", ErrBadMove, err))
 					}
 					pos = next
+				}
+				if err := r.checkICCS(g, prev, &nodes[len(nodes)-1], len(nodes), depth); err != nil {
+					r.consume()
+					return nodes, pre, err
 				}
 			}
 			r.consume()

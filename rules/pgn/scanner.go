@@ -223,10 +223,20 @@ func (s *scanner) scan() tokKind {
 }
 
 // scanSymbol reads a symbol, or a move number when it is all digits.
+//
+// A '.' followed by a digit continues a symbol that starts with a letter:
+// the traverse of WXF xiangqi notation ("C2.5", "R+.3"). Move numbers
+// start with a digit and "e.p." is followed by a letter, so neither
+// changes.
 func (s *scanner) scanSymbol() tokKind {
 	digits := true
 	for {
 		b, ok := s.peek()
+		if ok && b == '.' && len(s.tok) > 0 && isLetter(s.tok[0]) && s.fill(2) && s.buf[s.p+1] >= '0' && s.buf[s.p+1] <= '9' {
+			s.tok = append(s.tok, b)
+			s.next()
+			continue
+		}
 		if !ok || !isSymbolByte(b) {
 			break
 		}

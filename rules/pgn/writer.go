@@ -77,10 +77,10 @@ func Write(w io.Writer, g *Game, opts WriteOptions) error {
 	number, turn := g.startNumber()
 	force := false
 	if g.Comment != "" && !opts.NoComments {
-		mw.comment(g.Comment, nil)
+		mw.comment(g.Comment, nil, "")
 		force = true
 	}
-	if err := mw.line(g.Moves, g.Start, number, turn, force, false); err != nil {
+	if err := mw.line(g.Moves, movetextPosition(g.Start), number, turn, force, false); err != nil {
 		return err
 	}
 	mw.token(g.result())
@@ -151,7 +151,7 @@ outer:
 
 // isStandardStart reports whether pos is its variant's usual start.
 func isStandardStart(pos rules.Position) bool {
-	std, err := ChessPosition(pos.Variant(), "")
+	std, err := Position(pos.Variant(), "")
 	return err == nil && std.FEN() == pos.FEN()
 }
 
@@ -235,11 +235,14 @@ func startsTag(t string) bool { return len(t) > 1 && t[0] == '[' && isLetter(t[1
 
 // comment writes { text commands… }. A comment that fits on one line is
 // kept on one line; a longer one breaks between words.
-func (m *movetextWriter) comment(text string, n *MoveNode) {
+func (m *movetextWriter) comment(text string, n *MoveNode, iccs string) {
 	words := m.words[:0]
 	words = append(words, "{")
 	for _, word := range strings.Fields(text) {
 		words = append(words, strings.ReplaceAll(word, "}", ")"))
+	}
+	if iccs != "" {
+		words = append(words, "[%iccs "+iccs+"]")
 	}
 	if n != nil && !m.opts.NoClocks {
 		if n.HasClock {
@@ -280,6 +283,7 @@ func (m *movetextWriter) line(nodes []MoveNode, pos rules.Position, number int, 
 		n := &nodes[i]
 		san := n.SAN
 		var prev rules.Position
+		iccs := iccsOf(pos, n.Move)
 		if pos != nil {
 			before := feedDrop(pos, n.Move)
 			next, err := before.Play(n.Move)
@@ -294,7 +298,7 @@ func (m *movetextWriter) line(nodes []MoveNode, pos rules.Position, number int, 
 			prev, pos = before, next
 		}
 		if n.PreComment != "" && !m.opts.NoComments {
-			m.comment(n.PreComment, nil)
+			m.comment(n.PreComment, nil, "")
 			force = true
 		}
 		if turn == rules.White {
@@ -313,8 +317,8 @@ func (m *movetextWriter) line(nodes []MoveNode, pos rules.Position, number int, 
 		if m.opts.NoComments {
 			text = ""
 		}
-		if text != "" || (!m.opts.NoClocks && (n.HasClock || n.HasEMT)) || n.HasPockets || n.Lift != "" {
-			m.comment(text, n)
+		if text != "" || iccs != "" || (!m.opts.NoClocks && (n.HasClock || n.HasEMT)) || n.HasPockets || n.Lift != "" {
+			m.comment(text, n, iccs)
 			force = true
 		}
 		if !m.opts.NoVariations {
