@@ -22,7 +22,7 @@ func runAnnounce(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		"Print the blind-player announcement (FIDE Laws Appendix D) of one move, written in UCI or SAN,\n"+
 			"in the given position; or, with --clock, the talking-clock announcement of the times and move count.", stderr)
 	lang := fs.String("lang", "en", "language: en, de (FIDE D.2.1 wording) or vi")
-	variant := fs.String("variant", "chess", "variant: chess, chess960, crazyhouse, team-drop")
+	variant := fs.String("variant", "chess", "variant: chess, chess960, crazyhouse, team-drop, xiangqi")
 	fen := fs.String("fen", "", "position before the move (default: the variant's start position)")
 	style := fs.String("style", "long", "long (piece, from and to squares) or short (SAN-like)")
 	noCheck := fs.Bool("no-check", false, "leave out check and checkmate")
@@ -83,7 +83,7 @@ func runAnnounce(ctx context.Context, args []string, stdout, stderr io.Writer) e
 
 func moveText(move, variant, fen, style string, noCheck bool, l announce.Lang) (string, error) {
 	if variant == "xiangqi" {
-		return "", usageError{errors.New("announce: xiangqi moves are not announced (chess variants only)")}
+		return xiangqiMoveText(move, fen, style, noCheck, l)
 	}
 	v, err := chess.ParseVariant(variant)
 	if err != nil {

@@ -47,7 +47,6 @@ func TestAnnounceCommandErrors(t *testing.T) {
 		{"two moves", []string{"e4", "e5"}, true, "one MOVE only"},
 		{"language", []string{"--lang", "fr", "e4"}, true, `unknown language "fr"`},
 		{"variant", []string{"--variant", "shogi", "e4"}, true, "unknown variant"},
-		{"xiangqi", []string{"--variant", "xiangqi", "h2e2"}, true, "xiangqi"},
 		{"style", []string{"--style", "medium", "e4"}, true, "unknown style"},
 		{"illegal", []string{"e5"}, false, "illegal move e5"},
 		{"bad notation", []string{"Zz9"}, false, "Zz9"},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/xiangqi"
 )
 
 // Style chooses how a move is announced.
@@ -45,9 +46,9 @@ type Options struct {
 	OmitCheck bool
 }
 
-// ErrUnsupported: the position is not on an 8×8 board (xiangqi moves are
-// not announced by this package).
-var ErrUnsupported = errors.New("announce: only chess-family positions can be announced")
+// ErrUnsupported: the position is neither on an 8×8 board nor a xiangqi
+// position.
+var ErrUnsupported = errors.New("announce: only chess-family and xiangqi positions can be announced")
 
 // Move returns the announcement of move m played in pos, in language
 // lang. m must be legal in pos (its flags need not be set: the legal move
@@ -55,8 +56,13 @@ var ErrUnsupported = errors.New("announce: only chess-family positions can be an
 // returns the *rules.IllegalMoveError of pos.Check. The text covers the
 // piece, the squares, a capture (en passant named), the promotion piece
 // (D.2.1: "the player must announce which piece he has chosen"),
-// castling in the D.2.1 words, drops, and check or mate.
+// castling in the D.2.1 words, drops, and check or mate. A xiangqi
+// position gives the Spoken text of [Xiangqi].
 func Move(pos rules.Position, m rules.Move, lang Lang, opts Options) (string, error) {
+	if xp, ok := pos.(*xiangqi.Position); ok {
+		t, err := Xiangqi(xp, m, lang, opts)
+		return t.Spoken, err
+	}
 	w, ok := vocab[lang]
 	if !ok {
 		return "", fmt.Errorf("%w %q", ErrLang, lang)
