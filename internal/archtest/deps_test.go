@@ -26,6 +26,7 @@ var layers = []rule{
 	{pkg: "rules"},
 	{pkg: "rules/chess", internal: []string{"rules"}},
 	{pkg: "rules/xiangqi", internal: []string{"rules"}},
+	{pkg: "rules/xiangqi/games"},
 	{pkg: "rules/clock", internal: []string{"rules"}},
 	{pkg: "rules/announce", internal: []string{"rules", "rules/xiangqi"}},
 	{pkg: "rules/ruleset", internal: []string{"rules", "rules/clock"}},

@@ -1,0 +1,25 @@
+// Package games holds real xiangqi games under a free licence for demos
+// and tests: ten master games from the Chinese Chess Practical Dataset
+// (CCPD) by Yu-Han Tseng (2026,
+// https://github.com/Yvonne761/Chinese-Chess-Practical-Dataset, commit
+// 368a47a9), licensed under Creative Commons Attribution 4.0
+// International (CC BY 4.0). They were converted from the dataset's
+// Chinese notation (Big5 text) to PGN with WXF movetext and [%iccs]
+// commands (specs/interfaces.md §6), Red written as White and dates
+// normalised; each game's Source tag names its file in the dataset. The
+// attribution heads the file as PGN escape lines. See PROVENANCE.md.
+//
+// The games are four wins for Red, two for Black and four draws, of 53 to
+// 138 plies, played from 1985 to 2007 by Lü Qin (呂欽), Xu Yinchuan (許銀川),
+// Hu Ronghua (胡榮華) and their opponents.
+package games
+
+import _ "embed"
+
+// CCPD is the PGN text of the ten games (UTF-8), read with rules/pgn.
+//
+//go:embed ccpd.pgn
+var CCPD string
+
+// Count is the number of games in CCPD.
+const Count = 10
