@@ -22,6 +22,9 @@ import (
 // runEmulate runs one emulated DGT board with a DGT 3000 clock
 // (specs/interfaces.md §1).
 func runEmulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if emulateProtocol(args) == "obp" {
+		return runEmulateOBP(ctx, args, stdout, stderr)
+	}
 	fs := newFlags("emulate", "[--pty] [--game PGN] [flags]",
 		"Run one emulated DGT board + DGT 3000 clock on a pseudo-terminal and print its device path.\n"+
 			"With --game, play the game's moves with human-like handling once a host has talked to the board;\n"+
@@ -37,6 +40,7 @@ func runEmulate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	noClock := fs.Bool("no-clock", false, "no clock cabled to the board")
 	tc := fs.String("clock", "", "time control `base+inc` in seconds (default: the game's TimeControl tag, else 5400+30)")
 	gesture := fs.Bool("gesture", false, "after the last move, signal the result with both kings in the centre")
+	fs.String("protocol", "dgt", "dgt, or obp for an Open Board Protocol board (see emulate --protocol obp --help)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -36,8 +36,12 @@ var errNoBoardFound = errors.New("no DGT board found on any serial port")
 // (go.bug.st/serial then returns PortError{PortClosed}), which is how the
 // owning goroutine is stopped. Errors wrap serial.PortError with %w and
 // name the path.
-func openSerial(path string) (io.ReadWriteCloser, error) {
-	p, err := serial.Open(path, &serial.Mode{BaudRate: 9600, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit})
+func openSerial(path string) (io.ReadWriteCloser, error) { return openSerialBaud(path, 9600) }
+
+// openSerialBaud is openSerial at another speed: an Open Board Protocol
+// board's port opens at 115200 baud (docs/open-board-protocol.md).
+func openSerialBaud(path string, baud int) (io.ReadWriteCloser, error) {
+	p, err := serial.Open(path, &serial.Mode{BaudRate: baud, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit})
 	if err != nil {
 		return nil, fmt.Errorf("open serial port %s: %w", path, err)
 	}
