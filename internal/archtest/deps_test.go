@@ -46,6 +46,7 @@ var layers = []rule{
 	{pkg: "obp/emu", internal: []string{"rules", "rules/chess", "rules/xiangqi", "obp"}},
 	{pkg: "board", internal: []string{"rules/...", "dgt"}},
 	{pkg: "systemd/sdnotify"},
+	{pkg: "internal/fsf", internal: []string{"internal/testenv"}},
 	// The pairing file reader is pure: bytes in, pairings out.
 	{pkg: "pairings"},
 	// broadcast sees the tracker's and the adjudicator's types and NATS

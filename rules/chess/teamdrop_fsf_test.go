@@ -1,20 +1,16 @@
 package chess
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/internal/testenv"
+	"github.com/dgtbridge/dgtbridge/internal/fsf"
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
@@ -42,93 +38,25 @@ blackDropRegion = *2 *3 *4 *5 *6 *7 *8
 firstRankPawnDrops = false
 `
 
-// fsfEngine is a running Fairy-Stockfish (Debian package fairy-stockfish,
-// GPL-3.0: run as a separate process, never linked) playing teamdrop.
-type fsfEngine struct {
-	in  io.WriteCloser
-	out *bufio.Scanner
-}
-
-func startTeamDropFSF(t *testing.T) *fsfEngine {
+// startTeamDropFSF starts Fairy-Stockfish with teamDropINI loaded.
+func startTeamDropFSF(t *testing.T) *fsf.Engine {
 	t.Helper()
-	bin := testenv.LookPath(t, "fairy-stockfish", "apt-get install -y fairy-stockfish", "/usr/games/fairy-stockfish")
 	ini := filepath.Join(t.TempDir(), "variants.ini")
 	if err := os.WriteFile(ini, []byte(teamDropINI), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(toolContext(t, 10*time.Minute), bin)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", bin, err)
-	}
-	t.Cleanup(func() {
-		fmt.Fprintln(in, "quit")
-		in.Close()
-		cmd.Wait()
-	})
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	f := &fsfEngine{in: in, out: sc}
-	f.send(t, "uci")
-	f.until(t, "uciok")
-	f.send(t, "setoption name VariantPath value "+ini)
-	f.send(t, "setoption name UCI_Variant value teamdrop")
-	f.send(t, "isready")
-	for _, l := range f.until(t, "readyok") {
-		if strings.Contains(l, "variant teamdrop") {
-			return f
+	e := fsf.Start(t, 10*time.Minute, "VariantPath", ini, "UCI_Variant", "teamdrop")
+	// Its start position has pockets only if the variant was loaded; an
+	// unknown name would leave it at chess.
+	e.Send(t, "position startpos")
+	e.Send(t, "d")
+	for _, l := range e.Until(t, "Checkers") {
+		if strings.HasPrefix(l, "Fen:") && strings.Contains(l, "[]") {
+			return e
 		}
 	}
 	t.Fatalf("fairy-stockfish did not load the teamdrop variant from %s", ini)
 	return nil
-}
-
-func (f *fsfEngine) send(t *testing.T, line string) {
-	t.Helper()
-	if _, err := fmt.Fprintln(f.in, line); err != nil {
-		t.Fatalf("write to fairy-stockfish: %v", err)
-	}
-}
-
-func (f *fsfEngine) until(t *testing.T, prefix string) []string {
-	t.Helper()
-	var lines []string
-	for f.out.Scan() {
-		l := strings.TrimSpace(f.out.Text())
-		if strings.HasPrefix(l, prefix) {
-			return append(lines, l)
-		}
-		lines = append(lines, l)
-	}
-	t.Fatalf("fairy-stockfish ended before %q: %v", prefix, f.out.Err())
-	return nil
-}
-
-// divide runs "go perft depth" and returns move → count.
-func (f *fsfEngine) divide(t *testing.T, fen string, depth int) map[string]uint64 {
-	t.Helper()
-	f.send(t, "position fen "+fen)
-	f.send(t, fmt.Sprintf("go perft %d", depth))
-	res := map[string]uint64{}
-	for _, l := range f.until(t, "Nodes searched") {
-		mv, n, ok := strings.Cut(l, ": ")
-		if !ok || strings.HasPrefix(l, "Nodes") || strings.HasPrefix(l, "info") {
-			continue
-		}
-		c, err := strconv.ParseUint(n, 10, 64)
-		if err != nil {
-			t.Fatalf("fairy-stockfish line %q: %v", l, err)
-		}
-		res[mv] = c
-	}
-	return res
 }
 
 // randomTeamDropPositions plays seeded random team-drop games, putting a
@@ -245,7 +173,7 @@ func TestTeamDropFSF(t *testing.T) {
 	var perftNodes uint64
 	for _, p := range positions {
 		fen := p.FEN()
-		fsf := f.divide(t, fen, 1)
+		fsf := f.Divide(t, fen, 1)
 		want := teamDropExpected(p, fsf)
 		got := map[string]bool{}
 		for _, m := range p.LegalMoves(nil) {
@@ -268,7 +196,7 @@ func TestTeamDropFSF(t *testing.T) {
 		for _, e := range p.Divide(3) {
 			ours[e.UCI] = e.Nodes
 		}
-		theirs := f.divide(t, fen, 3)
+		theirs := f.Divide(t, fen, 3)
 		var total uint64
 		for m, n := range theirs {
 			total += n

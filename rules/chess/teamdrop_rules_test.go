@@ -204,3 +204,14 @@ func TestMateDefinitions(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkPerftTeamDrop: perft 3 of a team-drop middle game with full
+// pockets (D3 and D4 filter many drop squares).
+func BenchmarkPerftTeamDrop(b *testing.B) {
+	p := mustPos(b, TeamDrop, "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[QRBNPqrbnp] b KQkq - 0 1")
+	var nodes uint64
+	for b.Loop() {
+		nodes += p.Perft(3)
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+}

@@ -325,3 +325,19 @@ func checkRestore(t *testing.T, m *Match, overrides map[string]any) {
 		}
 	}
 }
+
+// BenchmarkComplete: one completed move through the match (legality,
+// pockets, the position judged), in a middle game with pockets.
+func BenchmarkComplete(b *testing.B) {
+	rs := teamRules(b, nil)
+	start := "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[QRBNPqrbnp] b KQkq - 0 1"
+	for b.Loop() {
+		b.StopTimer()
+		m, _ := New(rs, start, "", t0)
+		mv := m.Position(A).LegalMoves(nil)[3]
+		b.StartTimer()
+		if _, err := m.Complete(A, mv, sec(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
