@@ -313,6 +313,14 @@ func TestBrowserArbiterFixtures(t *testing.T) {
 	f.publish(t, p+".board.r1-b1.status", BoardStatus{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: false, Error: "cable pulled", Clock: "DGT 3000", At: T(time.Now())})
 	wait(t, ctx, q(`#boards [data-game="open2026.1.1"] [data-board-status]`)+`?.dataset.connected === "false"`)
 	browser.Keep(t, ctx, "arbiter-fixtures")
+	// The board's next game (round 2) takes its place, with its status.
+	r2 := GameID{Event: testGame.Event, Round: 2, Board: 1}
+	f.publish(t, "$KV."+p+"_games."+r2.String(), GameState{Game: r2, Event: r2.Event, Round: 2, Board: 1, White: "Next", Black: "Game",
+		Variant: "chess", FEN: fenStart, Status: "waiting", UpdatedAt: T(time.Now())})
+	wait(t, ctx, q(`#boards [data-game="open2026.2.1"] [data-board-status]`)+`?.dataset.connected === "false"`)
+	if n := evalT[int](t, ctx, `document.querySelectorAll('#boards [data-board="1"]').length`); n != 1 {
+		t.Errorf("board 1 shown %d times after the round change", n)
+	}
 
 	// Refusals: a public user, an organiser, a wrong password.
 	for _, c := range []struct{ user, pw, want string }{

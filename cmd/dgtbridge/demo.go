@@ -207,7 +207,7 @@ func printDemoBanner(w io.Writer, cfg config.Config, srv *broadcast.Server, tabl
 		g := t.Game(round)
 		fmt.Fprintf(w, "  board %-2d %s  %s – %s (%s %s)\n", i+1, t.Path(), g.Tag("White"), g.Tag("Black"), g.Tag("Site"), g.Tag("Date")[:4])
 		if t.BlindPath() != "" {
-			fmt.Fprintf(w, "           %s  the blind player's board (Black); announcements: nats sub '%s.relay.>'\n", t.BlindPath(), cfg.NATS.Prefix)
+			fmt.Fprintf(w, "           %s  the blind player's board (Black); announcements: nats%s sub '%s.relay.>'\n", t.BlindPath(), demoCredsFlags(cfg), cfg.NATS.Prefix)
 		}
 	}
 	fmt.Fprintln(w)

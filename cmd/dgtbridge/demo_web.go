@@ -39,13 +39,10 @@ func demoUser(cfg config.Config, role config.Role) (config.User, bool) {
 // printDemoNATS prints the NATS address, the users and a command that
 // follows everything as the organiser.
 func printDemoNATS(w io.Writer, cfg config.Config, natsURL string) {
-	org, ok := demoUser(cfg, config.RoleOrganiser)
-	if !ok {
-		fmt.Fprintf(w, "  NATS    %s   (nats --server %s sub '%s.>')\n", natsURL, natsURL, cfg.NATS.Prefix)
+	fmt.Fprintf(w, "  NATS    %s   (nats --server %s%s sub '%s.>')\n", natsURL, natsURL, demoCredsFlags(cfg), cfg.NATS.Prefix)
+	if len(cfg.NATS.Embedded.Users) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "  NATS    %s   (nats --server %s --user %s --password %s sub '%s.>')\n",
-		natsURL, natsURL, org.User, org.Password, cfg.NATS.Prefix)
 	fmt.Fprint(w, "  users  ")
 	for _, u := range cfg.NATS.Embedded.Users {
 		fmt.Fprintf(w, " %s/%s (%s)", u.User, u.Password, u.Role)
@@ -66,4 +63,14 @@ func printDemoPages(w io.Writer, cfg config.Config, base string) {
 	}
 	q := url.Values{"user": {arb.User}, "password": {arb.Password}}
 	fmt.Fprintf(w, "          %s/arbiter?%s   (arbiters: live copy, alerts, commands; user %s, password %s)\n", base, q.Encode(), arb.User, arb.Password)
+}
+
+// demoCredsFlags are the nats CLI flags of the organiser user (" --user …
+// --password …"), "" when the embedded server has no users.
+func demoCredsFlags(cfg config.Config) string {
+	org, ok := demoUser(cfg, config.RoleOrganiser)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(" --user %s --password %s", org.User, org.Password)
 }

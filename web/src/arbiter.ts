@@ -171,12 +171,22 @@ function boardTools(s: Sender, d: BoardData): HTMLElement {
 function upsertBoard(s: Sender, d: BoardData): void {
   let b = boards.get(d.game);
   if (!b) {
+    // A board's next game (a later round) takes its place; an earlier one is ignored.
+    const old = [...boards.values()].find(o => o.card.data.board === d.board);
+    if (old && old.card.data.round > d.round) return;
+    const prevStatus = old?.boardStatus;
+    if (old) {
+      d = { ...d, board_id: d.board_id ?? old.card.data.board_id };
+      old.card.diagram.destroy();
+      old.card.el.remove();
+      boards.delete(old.card.data.game);
+    }
     const card = new BoardCard(d, { view: 'grid' });
     const status = el('p', { class: 'board-status', 'data-board-status': '' });
     card.el.append(status, boardTools(s, d));
     card.el.classList.remove('card-grid');
     card.el.classList.add('card-live');
-    b = { card, status, heard: 0 };
+    b = { card, status, heard: 0, boardStatus: prevStatus };
     boards.set(d.game, b);
     if (d.board_id) byBoardID.set(d.board_id, d.game);
     const after = [...boardsEl.children].find(n => Number((n as HTMLElement).dataset.board) > d.board);
