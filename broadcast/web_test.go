@@ -23,7 +23,7 @@ type webFixture struct {
 	pub  *nats.Conn // the daemon's own user: may publish the public copy
 }
 
-func startWeb(t *testing.T, o WebOptions) *webFixture {
+func startWeb(t testing.TB, o WebOptions) *webFixture {
 	t.Helper()
 	srv := startServer(t, t.TempDir())
 	t.Cleanup(srv.Shutdown)
@@ -62,7 +62,7 @@ func startWeb(t *testing.T, o WebOptions) *webFixture {
 	return &webFixture{srv: srv, web: w, http: ts, pub: nc}
 }
 
-func (f *webFixture) publish(t *testing.T, subject string, v any) {
+func (f *webFixture) publish(t testing.TB, subject string, v any) {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -187,6 +187,15 @@ func TestWebMoveList(t *testing.T) {
 	}
 	if g.StartFEN != fenStart {
 		t.Errorf("start FEN %q", g.StartFEN)
+	}
+	// A payload that does not decode is dropped; the board stays as it was.
+	if err := f.pub.Publish(s.publicMove(testGame), []byte(`{"ply":4,"fen":`)); err != nil {
+		t.Fatal(err)
+	}
+	f.publish(t, s.publicClock(testGame), ClockEvent{Game: testGame, WhiteMS: 1000, BlackMS: 2000, Running: RunningWhite})
+	waitFor(t, "clock", 5*time.Second, func() bool { c := f.board(t, testGame).Clock; return c != nil && c.BlackMS == 2000 })
+	if b := f.board(t, testGame); b.Ply != 3 {
+		t.Fatalf("a broken payload changed the board: %+v", b)
 	}
 	f.publish(t, s.publicCorrection(testGame), Correction{Game: testGame, Ply: 1, FEN: fenE4, Moves: []string{"e2e4"}, Reason: "reinstate", Revision: 1})
 	waitFor(t, "correction", 5*time.Second, func() bool { return f.board(t, testGame).Ply == 1 })

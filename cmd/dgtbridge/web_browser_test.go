@@ -203,6 +203,13 @@ func TestBrowserDemo(t *testing.T) {
 	waitPage(t, arb, fmt.Sprintf(`document.querySelector(%q)?.dataset.handled === "acknowledge"`, al), 15*time.Second)
 	browser.Keep(t, arb, "demo-arbiter")
 
+	// An arbiter signing in later sees the alert from the ALERTS stream, marked handled.
+	arb2 := b.Tab(t)
+	if err := browser.Navigate(arb2, d.arbiterURL); err != nil {
+		t.Fatal(err)
+	}
+	waitPage(t, arb2, fmt.Sprintf(`document.querySelector(%q)?.dataset.handled === "acknowledge"`, al), 20*time.Second)
+
 	// The public user is refused the arbiters' page and sees no alert.
 	pub := b.Tab(t)
 	if err := browser.Navigate(pub, d.web+"arbiter?user=viewer&password="+d.viewerPW); err != nil {
