@@ -321,6 +321,10 @@ func TestBrowserArbiterFixtures(t *testing.T) {
 	if n := evalT[int](t, ctx, `document.querySelectorAll('#boards [data-board="1"]').length`); n != 1 {
 		t.Errorf("board 1 shown %d times after the round change", n)
 	}
+	// A tablet or phone in the hall: no horizontal scrolling.
+	must(t, browser.Viewport(ctx, 390, 844))
+	wait(t, ctx, "document.documentElement.scrollWidth <= 390")
+	browser.Keep(t, ctx, "arbiter-fixtures-phone")
 
 	// Refusals: a public user, an organiser, a wrong password.
 	for _, c := range []struct{ user, pw, want string }{
