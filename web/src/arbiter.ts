@@ -36,6 +36,17 @@ interface LiveBoard {
 }
 
 const boards = new Map<string, LiveBoard>(); // by game
+// Diagrams are drawn as they scroll into view (a hall of hundreds of boards).
+const inView = new IntersectionObserver(
+  entries => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      boards.get((e.target as HTMLElement).dataset.game ?? '')?.card.diagram.draw();
+      inView.unobserve(e.target);
+    }
+  },
+  { rootMargin: '200px' },
+);
 const byBoardID = new Map<string, string>(); // board_id → game
 const alertEls = new Map<string, HTMLElement>();
 
@@ -177,6 +188,7 @@ function upsertBoard(s: Sender, d: BoardData): void {
     const prevStatus = old?.boardStatus;
     if (old) {
       d = { ...d, board_id: d.board_id ?? old.card.data.board_id };
+      inView.unobserve(old.card.el);
       old.card.diagram.destroy();
       old.card.el.remove();
       boards.delete(old.card.data.game);
@@ -192,7 +204,7 @@ function upsertBoard(s: Sender, d: BoardData): void {
     const after = [...boardsEl.children].find(n => Number((n as HTMLElement).dataset.board) > d.board);
     card.el.dataset.board = String(d.board);
     boardsEl.insertBefore(card.el, after ?? null);
-    card.diagram.draw();
+    inView.observe(card.el);
   } else {
     b.card.update(d);
   }

@@ -17,9 +17,13 @@ interface Reply {
   ply?: number;
 }
 
-/** Shows a reply in the element after the command's controls. */
-export function showReply(box: HTMLElement, ok: boolean, msg: string): void {
-  box.replaceChildren(ok ? el('span', { class: 'reply', 'data-reply': 'ok' }, msg) : el('span', { class: 'reply', 'data-reply': 'error', 'data-error': '' }, msg));
+/** Shows a reply in the element after the command's controls: ok, an
+ * error (with data-error), or "pending" while the request is out. */
+export function showReply(box: HTMLElement, ok: boolean | 'pending', msg: string): void {
+  const state = ok === 'pending' ? 'pending' : ok ? 'ok' : 'error';
+  const attrs: Record<string, string> = { class: 'reply', 'data-reply': state };
+  if (state === 'error') attrs['data-error'] = '';
+  box.replaceChildren(el('span', attrs, msg));
 }
 
 /** Sends a request and returns the reply, or throws with a sentence. */
@@ -42,7 +46,7 @@ async function request(s: Sender, subject: string, body: object): Promise<Reply>
 /** Sends an ArbiterCommand for game g and shows the reply in box. */
 export async function sendCommand(s: Sender, game: string, cmd: Record<string, unknown>, box: HTMLElement, button?: HTMLButtonElement): Promise<void> {
   if (button) button.disabled = true;
-  showReply(box, true, 'sending…');
+  showReply(box, 'pending', 'sending…');
   try {
     const r = await request(s, `${s.prefix}.arbiter.${game}.cmd`, { ...cmd, by: s.user });
     showReply(box, r.ok, r.ok ? `${cmd.cmd}: done` : `${cmd.cmd} refused: ${r.error ?? 'no reason given'}`);
@@ -56,7 +60,7 @@ export async function sendCommand(s: Sender, game: string, cmd: Record<string, u
 /** Enters a move (operator entry) and shows the reply. */
 export async function sendMove(s: Sender, game: string, body: Record<string, unknown>, box: HTMLElement, button?: HTMLButtonElement): Promise<void> {
   if (button) button.disabled = true;
-  showReply(box, true, 'sending…');
+  showReply(box, 'pending', 'sending…');
   try {
     const r = await request(s, `${s.prefix}.input.${game}.move`, body);
     showReply(box, r.ok, r.ok ? `move entered as ply ${r.ply ?? '?'}` : `move refused: ${r.error ?? 'no reason given'}`);
