@@ -4,13 +4,14 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // Reinstate takes the record back to ply (0: the start position), as the
 // arbiter decided (FIDE 2018 7.5.1, 7.6). Moves after ply are dropped; the
 // board is then expected to show that position (until it does, it is
 // unexplained). It returns the [Correction].
-func (t *Tracker) Reinstate(at time.Time, ply int) ([]Event, error) {
+func (t *Tracker) Reinstate(at time.Time, ply int) ([]game.Event, error) {
 	if ply < 0 || ply >= len(t.hist) {
 		return nil, &CommandError{Command: "reinstate", Ply: ply, Err: ErrNoSuchPly}
 	}
@@ -26,14 +27,14 @@ func (t *Tracker) Reinstate(at time.Time, ply int) ([]Event, error) {
 	t.presses = t.presses[:0]
 	t.over = false
 	t.turn.reset(t.top().pos.Turn())
-	evs := []Event{&Correction{Stamp: Stamp{At: at}, Ply: ply, Reason: ArbiterEdit, Position: t.top().pos}}
+	evs := []game.Event{game.Correction{At: game.T(at), Ply: ply, Reason: game.ArbiterEdit, Position: t.top().pos}}
 	return t.rejudge(at, evs), nil
 }
 
 // SetPosition makes pos the position of the game from now on (the arbiter
 // set up a position: after an irregularity, an adjournment, or to carry on
 // from an illegal position). The record restarts at pos with ply 0.
-func (t *Tracker) SetPosition(at time.Time, pos rules.Position) ([]Event, error) {
+func (t *Tracker) SetPosition(at time.Time, pos rules.Position) ([]game.Event, error) {
 	if pos == nil {
 		return nil, &CommandError{Command: "set_position", Err: ErrNoStart}
 	}
@@ -41,14 +42,14 @@ func (t *Tracker) SetPosition(at time.Time, pos rules.Position) ([]Event, error)
 		return nil, &CommandError{Command: "set_position", Err: ErrBadOption}
 	}
 	t.reset(pos)
-	evs := []Event{&Correction{Stamp: Stamp{At: at}, Ply: 0, Reason: ArbiterEdit, Position: pos}}
+	evs := []game.Event{game.Correction{At: game.T(at), Ply: 0, Reason: game.ArbiterEdit, Position: pos}}
 	return t.rejudge(at, evs), nil
 }
 
 // AcceptIllegal enters the illegal move standing on the board into the
 // record as completed (the arbiter let it stand, or the rules do: FIDE
 // 2018 A.4.2/B.4) and carries on from the position it made.
-func (t *Tracker) AcceptIllegal(at time.Time) ([]Event, error) {
+func (t *Tracker) AcceptIllegal(at time.Time) ([]game.Event, error) {
 	il := t.illegal
 	if il == nil || il.pos == nil {
 		return nil, &CommandError{Command: "accept_illegal", Ply: len(t.hist), Err: ErrNothingPending}
@@ -62,7 +63,7 @@ func (t *Tracker) AcceptIllegal(at time.Time) ([]Event, error) {
 }
 
 // rejudge looks at the board again after the record changed under it.
-func (t *Tracker) rejudge(at time.Time, evs []Event) []Event {
+func (t *Tracker) rejudge(at time.Time, evs []game.Event) []game.Event {
 	t.unexplained = false
 	t.unexplReport = false
 	t.dirty = true

@@ -10,6 +10,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
@@ -70,13 +71,13 @@ func BenchmarkTrackerReplay(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		tr, err := New(Options{Start: start})
+		tr, err := New(TrackerOptions{Start: start})
 		if err != nil {
 			b.Fatal(err)
 		}
 		n := 0
 		for _, r := range rec {
-			n += len(FeedMessage(tr, r.at, r.m))
+			n += len(feed(tr, r.at, r.m))
 		}
 		n += len(tr.Finish(rec[len(rec)-1].at.Add(time.Minute)))
 		if tr.Completed() != len(moves) {
@@ -92,13 +93,13 @@ func TestOperaGameReplay(t *testing.T) {
 	g := operaGame(t)
 	moves, want := mainLine(t, g)
 	rec := recordEmulated(t, g.Start, moves, 1)
-	tr, err := New(Options{Start: g.Start})
+	tr, err := New(TrackerOptions{Start: g.Start})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var evs []Event
+	var evs []game.Event
 	for _, r := range rec {
-		evs = append(evs, FeedMessage(tr, r.at, r.m)...)
+		evs = append(evs, feed(tr, r.at, r.m)...)
 	}
 	evs = append(evs, tr.Finish(rec[len(rec)-1].at.Add(time.Minute))...)
 	if got := ucis(evs); strings.Join(got, " ") != strings.Join(want, " ") {

@@ -12,6 +12,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // captureGaps are the times assumed between two messages of a capture
@@ -55,23 +56,23 @@ func expectedMoves(t *testing.T, name string) []string {
 }
 
 // replayCapture feeds a capture to a tracker and returns all events.
-func replayCapture(t testing.TB, msgs []dgt.Message, gap time.Duration, opts Options) ([]Event, *Tracker) {
+func replayCapture(t testing.TB, msgs []dgt.Message, gap time.Duration, opts TrackerOptions) ([]game.Event, *Tracker) {
 	tr, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := t0
-	var evs []Event
+	var evs []game.Event
 	for _, m := range msgs {
 		at = at.Add(gap)
-		evs = append(evs, FeedMessage(tr, at, m)...)
+		evs = append(evs, feed(tr, at, m)...)
 	}
 	evs = append(evs, tr.Finish(at.Add(time.Minute))...)
 	return evs, tr
 }
 
-func captureOptions() Options {
-	return Options{
+func captureOptions() TrackerOptions {
+	return TrackerOptions{
 		Start:           chess.StartPosition(chess.Standard),
 		AutoOrientation: true,
 		KingsCentre:     true,
@@ -94,7 +95,7 @@ func TestRealCaptures(t *testing.T) {
 				if strings.Join(got, " ") != strings.Join(want, " ") {
 					for _, e := range evs {
 						switch e.(type) {
-						case *ClockChanged, *TurnStarted:
+						case game.ClockChanged, game.TurnStarted:
 							continue
 						}
 						t.Logf("%v %T %+v", e.When().Sub(t0), e, e)
@@ -105,10 +106,10 @@ func TestRealCaptures(t *testing.T) {
 				counts := map[string]int{}
 				for _, e := range evs {
 					counts[strings.TrimPrefix(fmt.Sprintf("%T", e), "*board.")]++
-					if g, ok := e.(*ResultGesture); ok {
+					if g, ok := e.(game.ResultGesture); ok {
 						gestures = append(gestures, g.Result)
 					}
-					if il, ok := e.(*IllegalMove); ok && il.Completed {
+					if il, ok := e.(game.IllegalMove); ok && il.Completed {
 						t.Errorf("completed illegal move %+v", il)
 					}
 				}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // playUCI plays moves from pos, failing the test on a bad one.
@@ -25,10 +26,10 @@ func playUCI(t *testing.T, pos rules.Position, moves ...string) rules.Position {
 }
 
 // madeUCIs returns the UCI of the MoveMade events.
-func madeUCIs(evs []Event) []string {
+func madeUCIs(evs []game.Event) []string {
 	var out []string
 	for _, e := range evs {
-		if m, ok := e.(*MoveMade); ok {
+		if m, ok := e.(game.MoveMade); ok {
 			out = append(out, m.UCI)
 		}
 	}
@@ -64,7 +65,7 @@ func TestDumpCatchUpPlies(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			start := mustPos(t, chess.Standard, c.fen)
-			s := newScript(t, Options{Start: start})
+			s := newScript(t, TrackerOptions{Start: start})
 			for _, u := range c.before {
 				s.move(u, true)
 			}
@@ -87,12 +88,12 @@ func TestDumpCatchUpPlies(t *testing.T) {
 			if got := s.tr.Position(); got.FEN() != want.FEN() && (!c.ambiguous || got.Placement() != want.Placement() || got.Turn() != want.Turn()) {
 				t.Fatalf("position %s, want %s", s.tr.Position().FEN(), want.FEN())
 			}
-			var amb *Ambiguous
+			var amb *game.Ambiguous
 			for _, e := range s.evs {
 				switch e := e.(type) {
-				case *Ambiguous:
-					amb = e
-				case *Unexplained, *IllegalMove:
+				case game.Ambiguous:
+					amb = &e
+				case game.Unexplained, game.IllegalMove:
 					t.Fatalf("%T after the catch-up\n%s", e, s.dump())
 				}
 			}
@@ -111,7 +112,7 @@ func TestDumpCatchUpPlies(t *testing.T) {
 // (Unexplained, which the hall publishes as setup_mismatch), nothing is
 // guessed, and the game resumes once the arbiter sets the position.
 func TestDumpBeyondCatchUp(t *testing.T) {
-	s := newScript(t, Options{})
+	s := newScript(t, TrackerOptions{})
 	for _, u := range []string{"e2e4", "c7c5"} {
 		s.move(u, true)
 	}
@@ -121,7 +122,7 @@ func TestDumpBeyondCatchUp(t *testing.T) {
 	s.now = s.now.Add(5 * time.Second)
 	s.add(s.tr.Dump(s.now, want.Placement()))
 	s.do("wait:3s")
-	s.want("Unexplained")
+	s.want("game.Unexplained")
 	if s.tr.Ply() != 2 {
 		t.Fatalf("ply %d after the unexplained read", s.tr.Ply())
 	}
@@ -131,12 +132,12 @@ func TestDumpBeyondCatchUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.add(evs)
-	s.want("Correction")
+	s.want("game.Correction")
 	s.reset()
 	s.move("b1c3", true)
 	s.do("wait")
-	s.want("MoveMade", "MoveCompleted")
-	if c := find[*MoveCompleted](s); c.Ply != 1 || c.UCI != "b1c3" || c.Clock == nil {
+	s.want("game.MoveMade", "game.MoveCompleted")
+	if c := find[game.MoveCompleted](s); c.Ply != 1 || c.UCI != "b1c3" || c.Clock == nil {
 		t.Fatalf("%+v", c)
 	}
 }
@@ -144,7 +145,7 @@ func TestDumpBeyondCatchUp(t *testing.T) {
 // TestDumpCatchUpDepthSix: with CatchUpDepth 6 the same six plies are
 // caught up.
 func TestDumpCatchUpDepthSix(t *testing.T) {
-	s := newScript(t, Options{CatchUpDepth: 6})
+	s := newScript(t, TrackerOptions{CatchUpDepth: 6})
 	for _, u := range []string{"e2e4", "c7c5"} {
 		s.move(u, true)
 	}
@@ -164,7 +165,7 @@ func TestDumpCatchUpDepthSix(t *testing.T) {
 // full read shows the fourth ply's piece in the air); the placement that
 // settles afterwards is still caught up as four plies.
 func TestDumpMidMove(t *testing.T) {
-	s := newScript(t, Options{})
+	s := newScript(t, TrackerOptions{})
 	for _, u := range []string{"e2e4", "e7e5"} {
 		s.move(u, true)
 	}
@@ -181,7 +182,7 @@ func TestDumpMidMove(t *testing.T) {
 		t.Fatalf("caught up %v\n%s", got, s.dump())
 	}
 	for _, e := range s.evs {
-		if _, ok := e.(*Unexplained); ok {
+		if _, ok := e.(game.Unexplained); ok {
 			t.Fatalf("reported unexplained\n%s", s.dump())
 		}
 	}
@@ -196,11 +197,11 @@ func BenchmarkDumpCatchUp(b *testing.B) {
 		name  string
 		start rules.Position
 		away  []string
-		opts  Options
+		opts  TrackerOptions
 	}{
-		{"4 plies", start, []string{"g5f6", "d8f6", "c3d5", "f6d8"}, Options{}},
-		{"6 plies unexplained at depth 4", chess.StartPosition(chess.Standard), []string{"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4"}, Options{}},
-		{"6 plies at depth 6", chess.StartPosition(chess.Standard), []string{"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4"}, Options{CatchUpDepth: 6}},
+		{"4 plies", start, []string{"g5f6", "d8f6", "c3d5", "f6d8"}, TrackerOptions{}},
+		{"6 plies unexplained at depth 4", chess.StartPosition(chess.Standard), []string{"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4"}, TrackerOptions{}},
+		{"6 plies at depth 6", chess.StartPosition(chess.Standard), []string{"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4"}, TrackerOptions{CatchUpDepth: 6}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			pos := bc.start

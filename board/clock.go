@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // Clock feeds a clock reading. Every changed reading is passed on as
@@ -13,10 +14,10 @@ import (
 // judged after [Options.PressGrace] (the board's scan may lag the lever):
 // a completed illegal move, a press without a move ([ClockWithoutMove]),
 // or a press with pieces out of place ([DisplacedPieces]).
-func (t *Tracker) Clock(at time.Time, r ClockReading) []Event {
+func (t *Tracker) Clock(at time.Time, r game.ClockReading) []game.Event {
 	evs := t.advance(at, nil)
 	if t.clock == nil || *t.clock != r {
-		evs = append(evs, &ClockChanged{Stamp: Stamp{At: at}, Clock: r})
+		evs = append(evs, game.ClockChanged{Stamp: game.Stamp{At: at}, Clock: r})
 	}
 	rc := r
 	t.clock = &rc
@@ -88,7 +89,7 @@ func (t *Tracker) firstPlyBy(side rules.Color) int {
 // tryPress judges pending presses, oldest first, while the board answers
 // them: the presser has a made move, or an illegal move of his stands on
 // the board.
-func (t *Tracker) tryPress(evs []Event) []Event {
+func (t *Tracker) tryPress(evs []game.Event) []game.Event {
 	for len(t.presses) > 0 {
 		p := t.presses[0]
 		switch {
@@ -112,7 +113,7 @@ func (t *Tracker) tryPress(evs []Event) []Event {
 
 // judgePress decides the oldest pending press once its grace has passed
 // (force: at the end of the input, whatever the board shows).
-func (t *Tracker) judgePress(at time.Time, force bool, evs []Event) []Event {
+func (t *Tracker) judgePress(at time.Time, force bool, evs []game.Event) []game.Event {
 	n := len(t.presses)
 	evs = t.tryPress(evs)
 	if len(t.presses) < n || len(t.presses) == 0 {
@@ -127,18 +128,18 @@ func (t *Tracker) judgePress(at time.Time, force bool, evs []Event) []Event {
 		return t.completeIllegal(&p, evs)
 	}
 	if t.sensed == t.top().place {
-		return append(evs, &ClockWithoutMove{Stamp: Stamp{At: p.at}, Side: p.side, Clock: p.clock})
+		return append(evs, game.ClockWithoutMove{Stamp: game.Stamp{At: p.at}, Side: p.side, Clock: p.clock})
 	}
 	if t.displacedSent {
 		return evs
 	}
 	t.displacedSent = true
-	return append(evs, &DisplacedPieces{Stamp: Stamp{At: p.at}, Squares: t.sensed.Diff(&t.top().place, nil)})
+	return append(evs, game.DisplacedPieces{Stamp: game.Stamp{At: p.at}, Squares: t.sensed.Diff(&t.top().place, nil)})
 }
 
 // completeIllegal reports the illegal move standing on the board as
 // completed by press p (FIDE 2018 7.5.1).
-func (t *Tracker) completeIllegal(p *pendingPress, evs []Event) []Event {
+func (t *Tracker) completeIllegal(p *pendingPress, evs []game.Event) []game.Event {
 	il := t.illegal
 	if il.completed {
 		return evs
@@ -147,8 +148,8 @@ func (t *Tracker) completeIllegal(p *pendingPress, evs []Event) []Event {
 	c := p.clock
 	il.clock = &c
 	ev := il.ev
-	ev.Stamp = Stamp{At: p.at}
+	ev.Stamp = game.Stamp{At: p.at}
 	ev.Completed = true
-	ev.Evidence = append([]Touch(nil), t.turn.touches...)
-	return append(evs, &ev)
+	ev.Evidence = append([]game.Touch(nil), t.turn.touches...)
+	return append(evs, ev)
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // ClockLost tells the tracker that the game's clock is no longer heard (its
@@ -16,7 +17,7 @@ import (
 // pending when the clock went away are still judged. Other completion
 // modes are unaffected. It returns the events of windows that expired
 // before at.
-func (t *Tracker) ClockLost(at time.Time) []Event {
+func (t *Tracker) ClockLost(at time.Time) []game.Event {
 	evs := t.advance(at, nil)
 	t.clockLost = true
 	t.clockBack = false
@@ -39,7 +40,7 @@ func (t *Tracker) ClockLost(at time.Time) []Event {
 // ClockLost when the board is lost and ClockBack when it answers again,
 // so the presses made meanwhile are neither misread as one press (a false
 // ClockWithoutMove) nor missing.
-func (t *Tracker) ClockBack(at time.Time) []Event {
+func (t *Tracker) ClockBack(at time.Time) []game.Event {
 	evs := t.advance(at, nil)
 	if !t.clockLost {
 		return evs
@@ -56,7 +57,7 @@ func (t *Tracker) ClockBack(at time.Time) []Event {
 // running (the last mover pressed while the board or clock was not
 // heard). Without such a reading they wait for the first one
 // (clockReturned) or for the mover's press.
-func (t *Tracker) afterCatchUp(at time.Time, evs []Event) []Event {
+func (t *Tracker) afterCatchUp(at time.Time, evs []game.Event) []game.Event {
 	if !t.readSinceBack || t.clock == nil || t.opts.Completion != ClockPress || t.clockLost || t.over ||
 		t.done >= len(t.moves) || t.dirty || t.sensed != t.top().place || t.clock.Running != t.top().pos.Turn() {
 		return evs
@@ -84,7 +85,7 @@ func (t *Tracker) completion() Completion {
 // running side becomes the reference, and moves made but not completed
 // are completed with r when the side to move's clock runs (the last
 // mover pressed during the gap or as the clock came back).
-func (t *Tracker) clockReturned(at time.Time, r ClockReading, evs []Event) []Event {
+func (t *Tracker) clockReturned(at time.Time, r game.ClockReading, evs []game.Event) []game.Event {
 	t.clockBack = false
 	t.readSinceBack = true
 	t.lastRun = r.Running

@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // completedPlies returns the MoveCompleted events in order.
-func completedPlies(evs []Event) []*MoveCompleted {
-	var out []*MoveCompleted
+func completedPlies(evs []game.Event) []game.MoveCompleted {
+	var out []game.MoveCompleted
 	for _, e := range evs {
-		if c, ok := e.(*MoveCompleted); ok {
+		if c, ok := e.(game.MoveCompleted); ok {
 			out = append(out, c)
 		}
 	}
@@ -33,7 +34,7 @@ func TestClockLost(t *testing.T) {
 		{name: "mover presses after the return"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newScript(t, Options{})
+			s := newScript(t, TrackerOptions{})
 			s.move("e2e4", true)
 			s.move("d7d5", true)
 			s.do("wait")
@@ -87,7 +88,7 @@ func TestClockLost(t *testing.T) {
 			s.reset()
 			s.move("g1f3", true)
 			s.do("wait")
-			s.want("MoveMade", "MoveCompleted")
+			s.want("game.MoveMade", "game.MoveCompleted")
 			if s.tr.Completed() != 7 || s.tr.Ply() != 7 {
 				t.Fatalf("completed %d of %d", s.tr.Completed(), s.tr.Ply())
 			}
@@ -112,7 +113,7 @@ func TestPortGapPresses(t *testing.T) {
 		{"3 plies, dump first", []string{"g1f3", "b8c6", "f3g5"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newScript(t, Options{})
+			s := newScript(t, TrackerOptions{})
 			s.move("e2e4", true)
 			s.move("c7c5", true)
 			s.do("wait")
@@ -148,7 +149,7 @@ func TestPortGapPresses(t *testing.T) {
 			}
 			for _, e := range s.evs {
 				switch e.(type) {
-				case *ClockWithoutMove, *DisplacedPieces, *Unexplained:
+				case game.ClockWithoutMove, game.DisplacedPieces, game.Unexplained:
 					t.Fatalf("%T\n%s", e, s.dump())
 				}
 			}
@@ -157,7 +158,7 @@ func TestPortGapPresses(t *testing.T) {
 			next := map[rules.Color]string{rules.White: "d2d4", rules.Black: "d7d6"}[want.Turn()]
 			s.move(next, true)
 			s.do("wait")
-			s.want("MoveMade", "MoveCompleted")
+			s.want("game.MoveMade", "game.MoveCompleted")
 		})
 	}
 }

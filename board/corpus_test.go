@@ -20,6 +20,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/internal/testenv"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
@@ -79,13 +80,13 @@ var traceMsgs func(time.Time, dgt.Message)
 // human hand (slides, captures in both orders, destination before origin,
 // castling king first, fast replies, sensor flicker) and feeds what the
 // board sends to a fresh tracker. It returns the tracker's events.
-func emulated(t testing.TB, start rules.Position, moves []rules.Move, seed uint64, opts Options) []Event {
+func emulated(t testing.TB, start rules.Position, moves []rules.Move, seed uint64, opts TrackerOptions) []game.Event {
 	return emulatedClock(t, start, moves, seed, opts, true)
 }
 
 // emulatedClock is emulated with or without a clock (without: nobody
 // presses a lever, and the tracker completes by its stable window).
-func emulatedClock(t testing.TB, start rules.Position, moves []rules.Move, seed uint64, opts Options, withClock bool) []Event {
+func emulatedClock(t testing.TB, start rules.Position, moves []rules.Move, seed uint64, opts TrackerOptions, withClock bool) []game.Event {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
 	e := emu.New(emu.Options{Flicker: 0.01, Seed: seed}, t0)
@@ -114,12 +115,12 @@ func emulatedClock(t testing.TB, start rules.Position, moves []rules.Move, seed 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var evs []Event
+	var evs []game.Event
 	end := playEmulated(t, e, script, 3*time.Second, func(at time.Time, m dgt.Message) {
 		if traceMsgs != nil {
 			traceMsgs(at, m)
 		}
-		evs = append(evs, FeedMessage(tr, at, m)...)
+		evs = append(evs, feed(tr, at, m)...)
 	})
 	return append(evs, tr.Finish(end)...)
 }
@@ -176,7 +177,7 @@ func TestEmulatedCorpus(t *testing.T) {
 			for i := w; i < len(games); i += workers {
 				g := games[i]
 				moves, want := mainLine(t, g)
-				evs := emulated(t, g.Start, moves, uint64(i+1), Options{})
+				evs := emulated(t, g.Start, moves, uint64(i+1), TrackerOptions{})
 				got := ucis(evs)
 				plies.Add(int64(len(got)))
 				if strings.Join(got, " ") != strings.Join(want, " ") {
@@ -186,12 +187,12 @@ func TestEmulatedCorpus(t *testing.T) {
 				}
 				for _, e := range evs {
 					switch e := e.(type) {
-					case *Ambiguous:
+					case game.Ambiguous:
 						// Allowed: the board cannot tell (a promoted piece
 						// captured before any scan saw it); the expected
 						// line was still chosen, or the moves differ above.
 						ambiguous.Add(1)
-					case *IllegalMove, *TouchEvidence, *Unexplained, *ClockWithoutMove, *DisplacedPieces:
+					case game.IllegalMove, game.TouchEvidence, game.Unexplained, game.ClockWithoutMove, game.DisplacedPieces:
 						bad.Add(1)
 						t.Errorf("game %d: unexpected %T %+v", g.Index, e, e)
 					}
@@ -247,7 +248,7 @@ func TestEmulatedCorpusNoClock(t *testing.T) {
 				for i := w; i < len(games); i += workers {
 					g := games[i]
 					moves, want := mainLine(t, g)
-					evs := emulatedClock(t, g.Start, moves, uint64(i+1), Options{Completion: StableWindow}, false)
+					evs := emulatedClock(t, g.Start, moves, uint64(i+1), TrackerOptions{Completion: StableWindow}, false)
 					got := ucis(evs)
 					plies.Add(int64(len(got)))
 					if strings.Join(got, " ") == strings.Join(want, " ") {

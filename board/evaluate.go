@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // maxTakeback bounds how far back a takeback of completed moves is looked
@@ -13,7 +14,7 @@ const maxTakeback = 10
 
 // evaluate judges the settled placement at time at, searching up to depth
 // plies for moves.
-func (t *Tracker) evaluate(at time.Time, depth int, evs []Event) []Event {
+func (t *Tracker) evaluate(at time.Time, depth int, evs []game.Event) []game.Event {
 	if t.afterDump {
 		// Catching up after a reconnect: deeper, and pieces that came
 		// back to their squares, until the board is explained.
@@ -31,7 +32,7 @@ func (t *Tracker) evaluate(at time.Time, depth int, evs []Event) []Event {
 
 // judge is evaluate's body: the settled placement judged at time at,
 // searching up to depth plies.
-func (t *Tracker) judge(at time.Time, depth int, evs []Event) []Event {
+func (t *Tracker) judge(at time.Time, depth int, evs []game.Event) []game.Event {
 	t.dirty = false
 	t.stableSince = at
 	// Each pending press is a ply the hands finished: search that deep.
@@ -183,11 +184,11 @@ func (t *Tracker) plyFit(n int) int {
 
 // resolved is called when the board is explained again: it ends a hold and
 // clears an illegal move taken back.
-func (t *Tracker) resolved(at time.Time, evs []Event) []Event {
+func (t *Tracker) resolved(at time.Time, evs []game.Event) []game.Event {
 	if t.unexplained {
 		t.unexplained = false
 		if t.unexplReport {
-			evs = append(evs, &Explained{Stamp: Stamp{At: at}})
+			evs = append(evs, game.Explained{Stamp: game.Stamp{At: at}})
 		}
 		t.unexplReport = false
 	}
@@ -195,7 +196,7 @@ func (t *Tracker) resolved(at time.Time, evs []Event) []Event {
 	if il := t.illegal; il != nil {
 		t.illegal = nil
 		if il.completed {
-			evs = append(evs, &Correction{Stamp: Stamp{At: at}, Ply: t.done, Reason: Reinstatement, Position: t.hist[t.done].pos})
+			evs = append(evs, game.Correction{At: game.T(at), Ply: t.done, Reason: game.Reinstatement, Position: t.hist[t.done].pos})
 		}
 	}
 	return evs
@@ -203,7 +204,7 @@ func (t *Tracker) resolved(at time.Time, evs []Event) []Event {
 
 // appendMoves makes the moves of pth after ply base (== len(hist)-1).
 // replaced says the moves replace moves just retracted.
-func (t *Tracker) appendMoves(base int, pth path, amb bool, replaced bool, evs []Event) []Event {
+func (t *Tracker) appendMoves(base int, pth path, amb bool, replaced bool, evs []game.Event) []game.Event {
 	t.clearChain()
 	made := t.lastChange
 	if amb {
@@ -215,7 +216,7 @@ func (t *Tracker) appendMoves(base int, pth path, amb bool, replaced bool, evs [
 		if len(found) > 1 {
 			other = found[1]
 		}
-		evs = append(evs, &Ambiguous{Stamp: Stamp{At: made}, Ply: base + 1, Chosen: pth.moves, Other: other.moves})
+		evs = append(evs, game.Ambiguous{Stamp: game.Stamp{At: made}, Ply: base + 1, Chosen: pth.moves, Other: other.moves})
 	}
 	for i, m := range pth.moves {
 		prev := t.hist[len(t.hist)-1]
@@ -232,7 +233,7 @@ func (t *Tracker) appendMoves(base int, pth path, amb bool, replaced bool, evs [
 		t.moves = append(t.moves, m)
 		t.madeAt = append(t.madeAt, made)
 		t.illeg = append(t.illeg, false)
-		evs = append(evs, &MoveMade{Stamp: Stamp{At: made}, Ply: ply, Side: prev.pos.Turn(), Move: m,
+		evs = append(evs, game.MoveMade{Stamp: game.Stamp{At: made}, Ply: ply, Side: prev.pos.Turn(), Move: m,
 			SAN: prev.pos.SAN(m), UCI: prev.pos.UCI(m), Position: next.pos})
 		evs = t.tryPress(evs) // presses made during the burst, in order
 		switch {
@@ -250,11 +251,11 @@ func (t *Tracker) appendMoves(base int, pth path, amb bool, replaced bool, evs [
 }
 
 // completeUpTo completes the made plies up to ply.
-func (t *Tracker) completeUpTo(at time.Time, ply int, clk *ClockReading, evs []Event) []Event {
+func (t *Tracker) completeUpTo(at time.Time, ply int, clk *game.ClockReading, evs []game.Event) []game.Event {
 	for t.done < ply && t.done < len(t.moves) {
 		i := t.done
 		t.done++
-		var c *ClockReading
+		var c *game.ClockReading
 		if clk != nil {
 			cc := *clk
 			c = &cc
@@ -264,7 +265,7 @@ func (t *Tracker) completeUpTo(at time.Time, ply int, clk *ClockReading, evs []E
 			made = at // the scan lagged behind the lever
 		}
 		prev := t.hist[i].pos
-		evs = append(evs, &MoveCompleted{Stamp: Stamp{At: at}, Ply: i + 1, Side: prev.Turn(), Move: t.moves[i],
+		evs = append(evs, game.MoveCompleted{Stamp: game.Stamp{At: at}, Ply: i + 1, Side: prev.Turn(), Move: t.moves[i],
 			SAN: t.san(prev, t.moves[i], t.illeg[i]), UCI: prev.UCI(t.moves[i]), Position: t.hist[i+1].pos,
 			MadeAt: made, Clock: c, Illegal: t.illeg[i], ClockLost: t.clockLost})
 	}
@@ -282,7 +283,7 @@ func (t *Tracker) san(p rules.Position, m rules.Move, illegal bool) string {
 
 // retract takes the board back to ply base: moves made but not completed
 // are retracted; completed ones are corrected (takeback).
-func (t *Tracker) retract(at time.Time, base int, evs []Event) []Event {
+func (t *Tracker) retract(at time.Time, base int, evs []game.Event) []game.Event {
 	if base >= len(t.hist)-1 {
 		return evs
 	}
@@ -290,9 +291,9 @@ func (t *Tracker) retract(at time.Time, base int, evs []Event) []Event {
 	t.clearChain()
 	if base < t.done {
 		t.done = base
-		evs = append(evs, &Correction{Stamp: Stamp{At: at}, Ply: base, Reason: Takeback, Position: pos})
+		evs = append(evs, game.Correction{At: game.T(at), Ply: base, Reason: game.Takeback, Position: pos})
 	} else {
-		evs = append(evs, &MoveRetracted{Stamp: Stamp{At: at}, Ply: base, Position: pos})
+		evs = append(evs, game.MoveRetracted{Stamp: game.Stamp{At: at}, Ply: base, Position: pos})
 	}
 	t.hist = t.hist[:base+1]
 	t.moves = t.moves[:base]
@@ -318,25 +319,25 @@ func (t *Tracker) restTime(base int) time.Duration {
 // made in two steps (a king or rook move first) is not reported: in
 // Chess960 that is a normal way to castle, and rook-first castling is
 // TM-5's business.
-func (t *Tracker) restedElsewhere(base int, old, now rules.Move, evs []Event) []Event {
+func (t *Tracker) restedElsewhere(base int, old, now rules.Move, evs []game.Event) []game.Event {
 	if now.IsCastle() && (old.From == now.From || old.From == now.To) {
 		return evs
 	}
 	x := t.hist[base]
-	c, msg := Likely, "a move was made and released on a legal square, then replaced"
+	c, msg := game.Likely, "a move was made and released on a legal square, then replaced"
 	if old.From == now.From {
-		c, msg = Possible, "the piece rested on a legal square and moved on (or slid slowly)"
+		c, msg = game.Possible, "the piece rested on a legal square and moved on (or slid slowly)"
 	}
-	return append(evs, &TouchEvidence{
-		Stamp: Stamp{At: t.lastChange}, Ply: base + 1, Side: x.pos.Turn(), Rule: "TM-8", Article: "4.7",
+	return append(evs, game.TouchEvidence{
+		Stamp: game.Stamp{At: t.lastChange}, Ply: base + 1, Side: x.pos.Turn(), Rule: "TM-8", Article: "4.7",
 		Certainty: c, Message: msg + ": " + x.pos.SAN(old) + " then " + x.pos.SAN(now),
-		Touched: []rules.Square{old.From}, Made: now, Evidence: append([]Touch(nil), t.turn.prev...),
+		Touched: []rules.Square{old.From}, Made: now, Evidence: append([]game.Touch(nil), t.turn.prev...),
 	})
 }
 
 // standIllegal enters a completed illegal move into the record (it stands:
 // FIDE 2018 A.4.2/B.4, or the arbiter accepted it).
-func (t *Tracker) standIllegal(at time.Time, il *pendingIllegal, n *node, evs []Event) []Event {
+func (t *Tracker) standIllegal(at time.Time, il *pendingIllegal, n *node, evs []game.Event) []game.Event {
 	t.illegal = nil
 	t.clearChain()
 	prev := t.top().pos

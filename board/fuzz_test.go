@@ -26,7 +26,7 @@ func FuzzTracker(f *testing.F) {
 	f.Add(uint8(2), []byte{0xC1, 0xFF, 0x23, 0x0D, 0x9F, 0xC2, 0x1B, 0x0E, 0xBF})
 	f.Add(uint8(0), []byte{0xC4, 0x04, 0x00, 0x04, 0x03, 0x85, 0xC7, 0x85})
 	f.Fuzz(func(t *testing.T, mode uint8, steps []byte) {
-		tr, err := New(Options{Start: chess.StartPosition(chess.Standard), Completion: Completion(mode % 3)})
+		tr, err := New(TrackerOptions{Start: chess.StartPosition(chess.Standard), Completion: Completion(mode % 3)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func FuzzTracker(f *testing.F) {
 				}
 				i++
 				at = at.Add(10 * time.Millisecond)
-				FeedMessage(tr, at, dgt.FieldUpdate{Field: dgt.Field(b & 63), Piece: dgt.PieceCode(steps[i] & 15)})
+				feed(tr, at, dgt.FieldUpdate{Field: dgt.Field(b & 63), Piece: dgt.PieceCode(steps[i] & 15)})
 			case 2:
 				clean = clean && b&63 == 0
 				at = at.Add(time.Duration(b&63) * 50 * time.Millisecond)
@@ -66,7 +66,7 @@ func FuzzTracker(f *testing.F) {
 						code, _ := dgt.PieceCodeOf(pc)
 						f, _ := dgt.FieldOf(s, dgt.Normal)
 						at = at.Add(200 * time.Millisecond)
-						FeedMessage(tr, at, dgt.FieldUpdate{Field: f, Piece: code})
+						feed(tr, at, dgt.FieldUpdate{Field: f, Piece: code})
 					}
 				}
 				at = at.Add(time.Second)
@@ -75,7 +75,7 @@ func FuzzTracker(f *testing.F) {
 				} else {
 					black -= time.Second
 				}
-				FeedMessage(tr, at, clockTimes(white, black, next.Turn()))
+				feed(tr, at, clockTimes(white, black, next.Turn()))
 				played++
 			}
 		}

@@ -7,16 +7,17 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // TestHandling: the scan's disorder and the ways players handle pieces
 // give exactly the move made, and nothing else.
 func TestHandling(t *testing.T) {
-	moved := []string{"MoveMade", "MoveCompleted"}
+	moved := []string{"game.MoveMade", "game.MoveCompleted"}
 	san := func(want string) func(*testing.T, *script) {
 		return func(t *testing.T, s *script) {
 			t.Helper()
-			if mc := find[*MoveCompleted](s); mc.SAN != want {
+			if mc := find[game.MoveCompleted](s); mc.SAN != want {
 				t.Fatalf("completed %s, want %s", mc.SAN, want)
 			}
 		}
@@ -56,20 +57,20 @@ func TestHandling(t *testing.T) {
 			acts: []string{"-d8", "-e7", "+d8=N", "press"}, want: moved, check: san("exd8=N")},
 		{name: "fast reply before a settled read",
 			acts: []string{"-e2", "+e4=P", "press", "-e7", "+e5=p", "press"},
-			want: []string{"MoveMade", "MoveCompleted", "MoveMade", "MoveCompleted"}},
+			want: []string{"game.MoveMade", "game.MoveCompleted", "game.MoveMade", "game.MoveCompleted"}},
 		{name: "takeback of a completed move",
 			setup: []string{"e2e4"},
 			acts:  []string{"-e4", "+e2=P"},
-			want:  []string{"Correction"}, check: func(t *testing.T, s *script) {
-				if c := find[*Correction](s); c.Reason != Takeback || c.Ply != 0 {
+			want:  []string{"game.Correction"}, check: func(t *testing.T, s *script) {
+				if c := find[game.Correction](s); c.Reason != game.Takeback || c.Ply != 0 {
 					t.Fatalf("%+v", c)
 				}
 			}},
 		{name: "move changed before the press",
 			acts: []string{"-e2", "+e4=P", "wait:1s", "-e4", "+e2=P", "-d2", "+d4=P", "press"},
-			want: []string{"MoveMade", "MoveRetracted", "TouchEvidence", "MoveMade", "MoveCompleted"}, check: func(t *testing.T, s *script) {
+			want: []string{"game.MoveMade", "game.MoveRetracted", "game.TouchEvidence", "game.MoveMade", "game.MoveCompleted"}, check: func(t *testing.T, s *script) {
 				san("d4")(t, s)
-				wantTouch("TM-1", Likely)(t, s) // the pawn e2 was touched first and could move
+				wantTouch("TM-1", game.Likely)(t, s) // the pawn e2 was touched first and could move
 			}},
 		{name: "drop from the pocket (crazyhouse)",
 			variant: chess.Crazyhouse, fen: "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1",
@@ -77,7 +78,7 @@ func TestHandling(t *testing.T) {
 		{name: "drop after a fast reply (crazyhouse)",
 			variant: chess.Crazyhouse, fen: "4k3/8/8/8/8/8/8/4K3[Nn] w - - 0 1",
 			acts: []string{"+f3=N", "press", "+c6=n", "press"},
-			want: []string{"MoveMade", "MoveCompleted", "MoveMade", "MoveCompleted"}},
+			want: []string{"game.MoveMade", "game.MoveCompleted", "game.MoveMade", "game.MoveCompleted"}},
 		{name: "Chess960 castling by transposition (K f1, R g1)",
 			variant: chess.Chess960, fen: "k7/8/8/8/8/8/8/5KR1 w G - 0 1",
 			acts: []string{"-f1", "-g1", "+g1=K", "+f1=R", "press"}, want: moved, check: san("O-O")},
@@ -90,7 +91,7 @@ func TestHandling(t *testing.T) {
 		{name: "Chess960 double move: king step first is provisional",
 			variant: chess.Chess960, fen: "4k3/8/8/8/8/8/8/5K1R w H - 0 1",
 			acts: []string{"-f1", "+g1=K", "wait:1s", "-h1", "+f1=R", "press"},
-			want: []string{"MoveMade", "MoveRetracted", "MoveMade", "MoveCompleted"}, check: san("O-O")},
+			want: []string{"game.MoveMade", "game.MoveRetracted", "game.MoveMade", "game.MoveCompleted"}, check: san("O-O")},
 		{name: "Chess960 king step pressed without the rook is a king move",
 			variant: chess.Chess960, fen: "4k3/8/8/8/8/8/8/5K1R w H - 0 1",
 			acts: []string{"-f1", "+g1=K", "press"}, want: moved, check: san("Kg1")},
@@ -101,18 +102,18 @@ func TestHandling(t *testing.T) {
 // result signalled with the kings or a magic piece.
 func TestSetupOrientationGesture(t *testing.T) {
 	std := chess.StartPosition(chess.Standard)
-	opts := Options{AutoOrientation: true, KingsCentre: true, Setup: ChessSetup(chess.Standard)}
+	opts := TrackerOptions{AutoOrientation: true, KingsCentre: true, Setup: ChessSetup(chess.Standard)}
 
 	t.Run("rotated start", func(t *testing.T) {
 		s := newScript(t, opts)
 		s.add(s.tr.Dump(s.now, rotate(std.Placement())))
-		s.want("OrientationChanged")
+		s.want("game.OrientationChanged")
 		if !s.tr.Rotated() {
 			t.Fatal("not rotated")
 		}
 		// e2-e4 as the rotated board reports it: e2 is d7 in its frame.
 		s.do("-d7", "+d5=P", "press", "wait")
-		s.want("OrientationChanged", "MoveMade", "MoveCompleted")
+		s.want("game.OrientationChanged", "game.MoveMade", "game.MoveCompleted")
 		if got := ucis(s.evs); strings.Join(got, " ") != "e2e4" {
 			t.Fatalf("%v", got)
 		}
@@ -124,11 +125,11 @@ func TestSetupOrientationGesture(t *testing.T) {
 		s.do("wait")
 		s.reset()
 		s.add(s.tr.Dump(s.now, rotate(s.tr.Position().Placement())))
-		s.want("OrientationChanged")
+		s.want("game.OrientationChanged")
 		s.reset()
 		s.do("-b8", "+c6=N", "press", "wait") // g1-f3 as the rotated board reports it
-		s.want("MoveMade", "MoveCompleted")
-		if mc := find[*MoveCompleted](s); mc.SAN != "Nf3" {
+		s.want("game.MoveMade", "game.MoveCompleted")
+		if mc := find[game.MoveCompleted](s); mc.SAN != "Nf3" {
 			t.Fatalf("%s", mc.SAN)
 		}
 	})
@@ -139,8 +140,8 @@ func TestSetupOrientationGesture(t *testing.T) {
 		s.reset()
 		p960 := chess.Chess960Start(0)
 		s.add(s.tr.Dump(s.now, p960.Placement()))
-		s.want("SetupDetected")
-		if e := find[*SetupDetected](s); e.N960 != 0 || s.tr.Ply() != 0 {
+		s.want("game.SetupDetected")
+		if e := find[game.SetupDetected](s); e.N960 != 0 || s.tr.Ply() != 0 {
 			t.Fatalf("%+v", e)
 		}
 	})
@@ -152,24 +153,24 @@ func TestSetupOrientationGesture(t *testing.T) {
 		s.do("wait")
 		s.reset()
 		s.add(s.tr.Dump(s.now, std.Placement()))
-		s.want("SetupDetected")
-		if e := find[*SetupDetected](s); e.N960 != -1 {
+		s.want("game.SetupDetected")
+		if e := find[game.SetupDetected](s); e.N960 != -1 {
 			t.Fatalf("%+v", e)
 		}
 	})
 	t.Run("kings in the centre", func(t *testing.T) {
-		s := newScript(t, Options{KingsCentre: true, Start: mustPos(t, chess.Standard, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")})
+		s := newScript(t, TrackerOptions{KingsCentre: true, Start: mustPos(t, chess.Standard, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")})
 		s.do("-e1", "-e8", "+e4=K", "+d5=k", "wait")
-		s.want("ResultGesture")
-		if g := find[*ResultGesture](s); g.Result != "1-0" || g.Gesture != "kings_centre" || !s.tr.Over() {
+		s.want("game.ResultGesture")
+		if g := find[game.ResultGesture](s); g.Result != "1-0" || g.Gesture != "kings_centre" || !s.tr.Over() {
 			t.Fatalf("%+v", g)
 		}
 	})
 	t.Run("magic piece", func(t *testing.T) {
-		s := newScript(t, Options{})
-		s.add(FeedMessage(s.tr, s.now, dgt.FieldUpdate{Field: 36, Piece: dgt.MagicDraw}))
-		s.want("ResultGesture")
-		if g := find[*ResultGesture](s); g.Result != "1/2-1/2" || g.Gesture != "magic_piece" {
+		s := newScript(t, TrackerOptions{})
+		s.add(feed(s.tr, s.now, dgt.FieldUpdate{Field: 36, Piece: dgt.MagicDraw}))
+		s.want("game.ResultGesture")
+		if g := find[game.ResultGesture](s); g.Result != "1/2-1/2" || g.Gesture != "magic_piece" {
 			t.Fatalf("%+v", g)
 		}
 	})
@@ -178,7 +179,7 @@ func TestSetupOrientationGesture(t *testing.T) {
 // TestDumpCatchUp: moves made while the board was not heard are caught
 // up from the next full read when a short legal sequence explains them.
 func TestDumpCatchUp(t *testing.T) {
-	s := newScript(t, Options{})
+	s := newScript(t, TrackerOptions{})
 	pos := rules.Position(chess.StartPosition(chess.Standard))
 	for _, m := range []string{"e2e4", "c7c5", "g1f3", "d7d6"} {
 		mv, err := pos.ParseMove(m)
@@ -191,7 +192,7 @@ func TestDumpCatchUp(t *testing.T) {
 	s.do("wait")
 	var made []string
 	for _, e := range s.evs {
-		if m, ok := e.(*MoveMade); ok {
+		if m, ok := e.(game.MoveMade); ok {
 			made = append(made, m.UCI)
 		}
 	}
@@ -201,7 +202,7 @@ func TestDumpCatchUp(t *testing.T) {
 	if len(made) != 4 || s.tr.Position().FEN() != pos.FEN() {
 		t.Fatalf("caught up %v", made)
 	}
-	find[*Ambiguous](s)
+	find[game.Ambiguous](s)
 	// Six plies away is beyond the catch-up depth: held, reported.
 	s.reset()
 	for _, m := range []string{"d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6"} {
@@ -210,7 +211,7 @@ func TestDumpCatchUp(t *testing.T) {
 	}
 	s.add(s.tr.Dump(s.now, pos.Placement()))
 	s.do("wait:3s")
-	s.want("Unexplained")
+	s.want("game.Unexplained")
 }
 
 // TestApplyPlacementMatchesEngine: the fast placement of a move equals
@@ -245,11 +246,11 @@ func TestApplyPlacementMatchesEngine(t *testing.T) {
 
 // TestBusUpdate: change records from a bus poll are square changes.
 func TestBusUpdate(t *testing.T) {
-	s := newScript(t, Options{})
+	s := newScript(t, TrackerOptions{})
 	e2, _ := dgt.FieldOf(s.sq("e2"), dgt.Normal)
 	e4, _ := dgt.FieldOf(s.sq("e4"), dgt.Normal)
 	rec := []byte{0x40 + byte(dgt.Empty), byte(e2), 0x40 + byte(dgt.WhitePawn), byte(e4)}
-	s.add(FeedMessage(s.tr, s.now, dgt.BusUpdate{Address: 1025, Data: string(rec)}))
+	s.add(feed(s.tr, s.now, dgt.BusUpdate{Address: 1025, Data: string(rec)}))
 	s.do("press", "wait")
-	s.want("MoveMade", "MoveCompleted")
+	s.want("game.MoveMade", "game.MoveCompleted")
 }

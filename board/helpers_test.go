@@ -7,8 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/board/dgtfeed"
+	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // t0 is the start of every scripted session.
@@ -20,8 +23,8 @@ type script struct {
 	t    *testing.T
 	tr   *Tracker
 	now  time.Time
-	evs  []Event
-	clk  ClockReading
+	evs  []game.Event
+	clk  game.ClockReading
 	geo  rules.Geometry
 	step time.Duration // between hand actions
 }
@@ -38,7 +41,7 @@ func mustPos(t testing.TB, v chess.Variant, fen string) rules.Position {
 	return p
 }
 
-func newScript(t *testing.T, opts Options) *script {
+func newScript(t *testing.T, opts TrackerOptions) *script {
 	t.Helper()
 	if opts.Start == nil {
 		opts.Start = chess.StartPosition(chess.Standard)
@@ -48,14 +51,14 @@ func newScript(t *testing.T, opts Options) *script {
 		t.Fatal(err)
 	}
 	s := &script{t: t, tr: tr, now: t0, geo: opts.Start.Geometry(), step: 150 * time.Millisecond}
-	s.clk = ClockReading{White: 5 * time.Minute, Black: 5 * time.Minute, Running: opts.Start.Turn()}
+	s.clk = game.ClockReading{White: 5 * time.Minute, Black: 5 * time.Minute, Running: opts.Start.Turn()}
 	if opts.Completion == ClockPress {
 		s.add(tr.Clock(s.now, s.clk))
 	}
 	return s
 }
 
-func (s *script) add(evs []Event) { s.evs = append(s.evs, evs...) }
+func (s *script) add(evs []game.Event) { s.evs = append(s.evs, evs...) }
 
 func (s *script) sq(name string) rules.Square {
 	s.t.Helper()
@@ -90,7 +93,7 @@ func (s *script) do(actions ...string) {
 			s.add(s.tr.Tick(s.now))
 		case a[0] == '-':
 			s.now = s.now.Add(s.step)
-			s.add(s.tr.Squares(s.now, []SquareChange{{Square: s.sq(a[1:]), Piece: rules.NoPiece}}))
+			s.add(s.tr.Squares(s.now, []game.SquareChange{{Square: s.sq(a[1:]), Piece: rules.NoPiece}}))
 		case a[0] == '+':
 			s.now = s.now.Add(s.step)
 			name := a[1:]
@@ -109,7 +112,7 @@ func (s *script) do(actions ...string) {
 			} else {
 				pc = s.lastLifted()
 			}
-			s.add(s.tr.Squares(s.now, []SquareChange{{Square: s.sq(name), Piece: pc}}))
+			s.add(s.tr.Squares(s.now, []game.SquareChange{{Square: s.sq(name), Piece: pc}}))
 		default:
 			s.t.Fatalf("bad action %q", a)
 		}
@@ -158,11 +161,11 @@ func (s *script) move(uci string, press bool) {
 	}
 	for _, l := range lifts {
 		s.now = s.now.Add(s.step)
-		s.add(s.tr.Squares(s.now, []SquareChange{{Square: l}}))
+		s.add(s.tr.Squares(s.now, []game.SquareChange{{Square: l}}))
 	}
 	for _, u := range puts {
 		s.now = s.now.Add(s.step)
-		s.add(s.tr.Squares(s.now, []SquareChange{{Square: u, Piece: q.Sq[u]}}))
+		s.add(s.tr.Squares(s.now, []game.SquareChange{{Square: u, Piece: q.Sq[u]}}))
 	}
 	if press {
 		s.do("press")
@@ -174,7 +177,7 @@ func (s *script) kinds() []string {
 	var out []string
 	for _, e := range s.evs {
 		switch e.(type) {
-		case *ClockChanged, *TurnStarted:
+		case game.ClockChanged, game.TurnStarted:
 			continue
 		}
 		out = append(out, strings.TrimPrefix(reflect.TypeOf(e).String(), "*board."))
@@ -201,7 +204,7 @@ func (s *script) dump() string {
 }
 
 // find returns the first event of type T.
-func find[T Event](s *script) T {
+func find[T game.Event](s *script) T {
 	s.t.Helper()
 	for _, e := range s.evs {
 		if x, ok := e.(T); ok {
@@ -214,17 +217,27 @@ func find[T Event](s *script) T {
 }
 
 // ucis returns the UCI of the completed moves in the events.
-func ucis(evs []Event) []string {
+func ucis(evs []game.Event) []string {
 	var out []string
 	for _, e := range evs {
 		switch e := e.(type) {
-		case *MoveCompleted:
+		case game.MoveCompleted:
 			out = append(out, e.UCI)
-		case *Correction:
+		case game.Correction:
 			if e.Ply < len(out) {
 				out = out[:e.Ply]
 			}
 		}
 	}
 	return out
+}
+
+// feed translates one DGT message (board/dgtfeed) and feeds what it
+// reports to tr at time at.
+func feed(tr *Tracker, at time.Time, m dgt.Message) []game.Event {
+	var evs []game.Event
+	for _, s := range dgtfeed.Append(nil, m) {
+		evs = append(evs, tr.Sense(at, s)...)
+	}
+	return evs
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // classify looks for one physically possible move that turns the record's
@@ -103,10 +104,10 @@ func (t *Tracker) illegalAttempt(at time.Time, top *node, pc rules.Piece, m rule
 	return &pendingIllegal{
 		place: t.sensed,
 		pos:   after,
-		ev: IllegalMove{
-			Stamp: Stamp{At: t.lastChange}, Ply: len(t.hist), Side: pc.Color, Attempt: m,
+		ev: game.IllegalMove{
+			Stamp: game.Stamp{At: t.lastChange}, Ply: len(t.hist), Side: pc.Color, Attempt: m,
 			Text: text, Reason: reason, Position: after,
-			Evidence: append([]Touch(nil), t.turn.touches...),
+			Evidence: append([]game.Touch(nil), t.turn.touches...),
 		},
 	}
 }

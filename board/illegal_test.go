@@ -6,6 +6,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // TestIllegalMoves: each kind of illegal move of specs/fide-laws.md §7.4
@@ -15,25 +16,25 @@ func TestIllegalMoves(t *testing.T) {
 	runIncidents(t, []incident{
 		{name: "knight moved like nothing (Ng1-g3), completed",
 			acts: []string{"-g1", "+g3=N", "press"},
-			want: []string{"IllegalMove"}, check: wantIllegal(rules.ReasonBadGeometry, true, "Ng1-g3")},
+			want: []string{"game.IllegalMove"}, check: wantIllegal(rules.ReasonBadGeometry, true, "Ng1-g3")},
 		{name: "illegal move made but not completed is information after the hold",
 			acts: []string{"-g1", "+g3=N", "wait:3s"},
-			want: []string{"IllegalMove"}, check: wantIllegal(rules.ReasonBadGeometry, false, "Ng1-g3")},
+			want: []string{"game.IllegalMove"}, check: wantIllegal(rules.ReasonBadGeometry, false, "Ng1-g3")},
 		{name: "illegal move taken back before the press: nothing",
 			acts: []string{"-g1", "+g3=N", "wait:1s", "-g3", "+g1=N"},
 			want: nil},
 		{name: "completed illegal move, then the position reinstated",
 			acts: []string{"-g1", "+g3=N", "press", "wait:1s", "-g3", "+g1=N"},
-			want: []string{"IllegalMove", "Correction"}, check: func(t *testing.T, s *script) {
-				if c := find[*Correction](s); c.Reason != Reinstatement || c.Ply != 0 {
+			want: []string{"game.IllegalMove", "game.Correction"}, check: func(t *testing.T, s *script) {
+				if c := find[game.Correction](s); c.Reason != game.Reinstatement || c.Ply != 0 {
 					t.Fatalf("correction %+v", c)
 				}
 			}},
 		{name: "pinned piece moved, king left in check",
 			fen:  "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1",
 			acts: []string{"-e2", "+c3=N", "press"},
-			want: []string{"IllegalMove"}, check: func(t *testing.T, s *script) {
-				e := find[*IllegalMove](s)
+			want: []string{"game.IllegalMove"}, check: func(t *testing.T, s *script) {
+				e := find[game.IllegalMove](s)
 				if (e.Reason != rules.ReasonPinned && e.Reason != rules.ReasonLeavesKingInCheck) || !e.Completed || e.Text != "Ne2-c3" {
 					t.Fatalf("%+v", e)
 				}
@@ -41,52 +42,52 @@ func TestIllegalMoves(t *testing.T) {
 		{name: "king moved into check",
 			fen:  "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1",
 			acts: []string{"-e1", "+f2=K", "press"},
-			want: []string{"IllegalMove"}, check: wantIllegal(rules.ReasonKingIntoCheck, true, "Ke1-f2")},
+			want: []string{"game.IllegalMove"}, check: wantIllegal(rules.ReasonKingIntoCheck, true, "Ke1-f2")},
 		{name: "castling through check",
 			fen:  "4k3/8/8/8/2b5/8/8/4K2R w K - 0 1",
 			acts: []string{"-e1", "+g1=K", "-h1", "+f1=R", "press"},
-			want: []string{"IllegalMove"}, check: wantIllegal(rules.ReasonCastleThroughCheck, true, "O-O")},
+			want: []string{"game.IllegalMove"}, check: wantIllegal(rules.ReasonCastleThroughCheck, true, "O-O")},
 		{name: "castling after the king moved",
 			fen:  "4k3/8/8/8/8/8/8/4K2R w - - 0 1",
 			acts: []string{"-e1", "+g1=K", "-h1", "+f1=R", "press"},
-			want: []string{"IllegalMove"}, check: wantIllegal(rules.ReasonCastleRightsGone, true, "O-O")},
+			want: []string{"game.IllegalMove"}, check: wantIllegal(rules.ReasonCastleRightsGone, true, "O-O")},
 		{name: "pawn on the last rank not replaced",
 			fen:  "8/4P3/8/8/8/8/k7/4K3 w - - 0 1",
 			acts: []string{"-e7", "+e8=P", "press"},
-			want: []string{"IllegalMove"}, check: wantIllegal(rules.ReasonMissingPromotion, true, "e7-e8")},
+			want: []string{"game.IllegalMove"}, check: wantIllegal(rules.ReasonMissingPromotion, true, "e7-e8")},
 		{name: "en passant that is not available",
 			fen:  "4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1",
 			acts: []string{"-e5", "+d6=P", "-d5", "press"},
-			want: []string{"IllegalMove"}, check: wantIllegal(rules.ReasonNoEnPassant, true, "e5xd6")},
+			want: []string{"game.IllegalMove"}, check: wantIllegal(rules.ReasonNoEnPassant, true, "e5xd6")},
 		{name: "opponent's piece moved (not your turn)",
 			acts: []string{"-e7", "+e5=p", "wait:3s"},
-			want: []string{"IllegalMove"}, check: wantIllegal(rules.ReasonNotYourTurn, false, "e7-e5")},
+			want: []string{"game.IllegalMove"}, check: wantIllegal(rules.ReasonNotYourTurn, false, "e7-e5")},
 		{name: "clock pressed without a move",
 			setup: []string{"e2e4"},
 			acts:  []string{"press"},
-			want:  []string{"ClockWithoutMove"}},
+			want:  []string{"game.ClockWithoutMove"}},
 		{name: "clock pressed with a piece off the board",
 			acts: []string{"-b1", "press", "wait:3s", "+b1=N"},
-			want: []string{"DisplacedPieces", "Unexplained", "Explained"}},
+			want: []string{"game.DisplacedPieces", "game.Unexplained", "game.Explained"}},
 		{name: "piece knocked over and put back: nothing",
 			acts: []string{"-d2", "wait:1s", "+d2=P"},
 			want: nil},
 		{name: "two pieces swapped: unexplained until put right",
 			acts: []string{"-b1", "-g1", "+b1=N", "+g1=N", "-c1", "-f1", "+f1=B", "+c1=B", "-d1", "-e1", "+d1=K", "+e1=Q", "wait:3s", "-d1", "-e1", "+d1=Q", "+e1=K"},
-			want: []string{"Unexplained", "Explained"}},
+			want: []string{"game.Unexplained", "game.Explained"}},
 	})
 }
 
 // TestIllegalMoveStands: in rapid/blitz (A.4.2/B.4) a completed illegal
 // move stands once the opponent moves on from it.
 func TestIllegalMoveStands(t *testing.T) {
-	s := newScript(t, Options{IllegalStands: true})
+	s := newScript(t, TrackerOptions{IllegalStands: true})
 	s.do("-g1", "+g3=N", "press", "wait")
-	s.want("IllegalMove")
+	s.want("game.IllegalMove")
 	s.reset()
 	s.do("-e7", "+e5=p", "press", "wait")
-	s.want("MoveCompleted", "MoveMade", "MoveCompleted")
-	mc := find[*MoveCompleted](s)
+	s.want("game.MoveCompleted", "game.MoveMade", "game.MoveCompleted")
+	mc := find[game.MoveCompleted](s)
 	if !mc.Illegal || mc.UCI != "g1g3" || mc.Ply != 1 {
 		t.Fatalf("first completed %+v", mc)
 	}
@@ -97,7 +98,7 @@ func TestIllegalMoveStands(t *testing.T) {
 
 // TestArbiterCommands: AcceptIllegal, Reinstate and SetPosition.
 func TestArbiterCommands(t *testing.T) {
-	s := newScript(t, Options{})
+	s := newScript(t, TrackerOptions{})
 	if _, err := s.tr.AcceptIllegal(s.now); err == nil {
 		t.Fatal("AcceptIllegal with nothing pending succeeded")
 	}
@@ -106,13 +107,13 @@ func TestArbiterCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(evs) != 1 || !evs[0].(*MoveCompleted).Illegal || s.tr.Completed() != 1 {
+	if len(evs) != 1 || !evs[0].(game.MoveCompleted).Illegal || s.tr.Completed() != 1 {
 		t.Fatalf("accept: %v", evs)
 	}
 	s.reset()
 	s.move("e7e5", true)
 	s.do("wait")
-	s.want("MoveMade", "MoveCompleted")
+	s.want("game.MoveMade", "game.MoveCompleted")
 	if _, err := s.tr.Reinstate(s.now, 7); err == nil {
 		t.Fatal("Reinstate beyond the record succeeded")
 	}
@@ -120,19 +121,19 @@ func TestArbiterCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c, ok := evs[0].(*Correction); !ok || c.Reason != ArbiterEdit || c.Ply != 0 || s.tr.Ply() != 0 {
+	if c, ok := evs[0].(game.Correction); !ok || c.Reason != game.ArbiterEdit || c.Ply != 0 || s.tr.Ply() != 0 {
 		t.Fatalf("reinstate: %v", evs)
 	}
 	// The board still shows the game: held until it is put back.
 	s.reset()
 	s.do("wait:3s")
-	s.want("Unexplained")
+	s.want("game.Unexplained")
 	pos := mustPos(t, chess.Standard, "4k3/8/8/8/8/8/8/4K3 w - - 0 1")
 	evs, err = s.tr.SetPosition(s.now, pos)
 	if err != nil || len(evs) == 0 {
 		t.Fatal(err)
 	}
-	if c := evs[0].(*Correction); c.Position != pos {
+	if c := evs[0].(game.Correction); c.Position != pos {
 		t.Fatalf("set position: %v", evs)
 	}
 	_ = time.Second

@@ -45,7 +45,7 @@ type SetupFunc func(p rules.Placement) (pos rules.Position, n960 int, ok bool)
 
 // Options configure a [Tracker]. The zero value of every duration means
 // its default.
-type Options struct {
+type TrackerOptions struct {
 	// Start is the position the game starts from (any FEN, standard,
 	// Chess960, …). Required. The geometry comes from it.
 	Start rules.Position
@@ -128,7 +128,7 @@ type Options struct {
 }
 
 // withDefaults returns o with zero durations replaced by their defaults.
-func (o Options) withDefaults() Options {
+func (o TrackerOptions) withDefaults() TrackerOptions {
 	def := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {
 			*d = v

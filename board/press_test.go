@@ -6,6 +6,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // TestPressCompletesAtOnceWhenSettled: a press on a board that has shown
@@ -35,7 +36,7 @@ func TestPressCompletesAtOnceWhenSettled(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tr, err := New(Options{Start: chess.StartPosition(chess.Standard), Settle: settle, PressSettle: tc.pressSettle})
+			tr, err := New(TrackerOptions{Start: chess.StartPosition(chess.Standard), Settle: settle, PressSettle: tc.pressSettle})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,16 +47,16 @@ func TestPressCompletesAtOnceWhenSettled(t *testing.T) {
 				}
 				return q
 			}
-			var evs []Event
-			clk := ClockReading{White: time.Minute, Black: time.Minute, Running: rules.White}
+			var evs []game.Event
+			clk := game.ClockReading{White: time.Minute, Black: time.Minute, Running: rules.White}
 			evs = append(evs, tr.Clock(t0, clk)...)
 			pawn := rules.Piece{Color: rules.White, Kind: rules.Pawn}
-			evs = append(evs, tr.Squares(t0.Add(time.Second), []SquareChange{{Square: sq("e2")}})...)
+			evs = append(evs, tr.Squares(t0.Add(time.Second), []game.SquareChange{{Square: sq("e2")}})...)
 			last := t0.Add(1100 * time.Millisecond)
-			evs = append(evs, tr.Squares(last, []SquareChange{{Square: sq("e4"), Piece: pawn}})...)
+			evs = append(evs, tr.Squares(last, []game.SquareChange{{Square: sq("e4"), Piece: pawn}})...)
 			if tc.extraLift != "" {
 				last = last.Add(50 * time.Millisecond)
-				evs = append(evs, tr.Squares(last, []SquareChange{{Square: sq(tc.extraLift)}})...)
+				evs = append(evs, tr.Squares(last, []game.SquareChange{{Square: sq(tc.extraLift)}})...)
 			}
 			if tc.pressAfter > settle {
 				evs = append(evs, tr.Tick(last.Add(settle))...)
@@ -64,11 +65,11 @@ func TestPressCompletesAtOnceWhenSettled(t *testing.T) {
 			clk.Running = rules.Black
 			evs = evs[:0]
 			var judgedAt time.Time
-			var mc *MoveCompleted
-			feed := func(at time.Time, got []Event) {
+			var mc *game.MoveCompleted
+			feed := func(at time.Time, got []game.Event) {
 				for _, e := range got {
-					if m, ok := e.(*MoveCompleted); ok && mc == nil {
-						mc, judgedAt = m, at
+					if m, ok := e.(game.MoveCompleted); ok && mc == nil {
+						mc, judgedAt = &m, at
 					}
 				}
 				evs = append(evs, got...)
@@ -85,7 +86,7 @@ func TestPressCompletesAtOnceWhenSettled(t *testing.T) {
 				return
 			}
 			if mc == nil {
-				t.Fatalf("no MoveCompleted in %v", evs)
+				t.Fatalf("no game.MoveCompleted in %v", evs)
 			}
 			if got := judgedAt.Sub(last); got != tc.judged {
 				t.Errorf("completion returned at +%v, want +%v", got, tc.judged)

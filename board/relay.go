@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // Defaults of [RelayOptions].
@@ -33,14 +33,14 @@ type RelayOptions struct {
 	// the relay). Its Completion applies to the sighted player's moves:
 	// ClockPress (the default) when the clock is connected, StableWindow
 	// without a clock.
-	Sighted Options
+	Sighted TrackerOptions
 	// BlindBoard tunes the blind player's board tracker (Start is set by
 	// the relay). Its Completion is always Release: on the blind player's
 	// board a move is made once the piece sits in another aperture and any
 	// captured piece is removed (D.2.3.1, D.2.3.2); the third condition,
 	// the announcement (D.2.3.3), cannot be sensed, so a settled placement
 	// completes the move.
-	BlindBoard Options
+	BlindBoard TrackerOptions
 	// MismatchAfter: grace before a board that differs from the game is
 	// reported (default [DefaultMismatchAfter]).
 	MismatchAfter time.Duration
@@ -51,7 +51,7 @@ type RelayOptions struct {
 	// board): [Relay.Feed] reads clock messages from that board only (the
 	// other board's clock port reports "no clock" or a second clock that
 	// is not the game's).
-	ClockOn Which
+	ClockOn game.Which
 }
 
 // Relay is the pure core of a game played on two boards, the sighted
@@ -97,7 +97,7 @@ type Relay struct {
 	tr    [2]*Tracker
 	rec   []relayPly
 	st    [2]relayBoard
-	clock *ClockReading
+	clock *game.ClockReading
 	line  []rules.Move     // scratch: the game's line
 	lpos  []rules.Position // scratch: positions after line[i]
 	// setupAt: a set-up on the sighted board started a new record; the
@@ -107,12 +107,12 @@ type Relay struct {
 
 // relayPly is one recorded move.
 type relayPly struct {
-	ev MoveCompleted // as emitted (Ply is the record's)
+	ev game.MoveCompleted // as emitted (Ply is the record's)
 }
 
 // relayBoard is the relay's state of one board.
 type relayBoard struct {
-	completed map[int]*MoveCompleted // its player's moves completed on it, by ply
+	completed map[int]game.MoveCompleted // its player's moves completed on it, by ply
 	off       bool
 	offSince  time.Time
 	alerted   bool
@@ -141,27 +141,27 @@ func NewRelay(o RelayOptions) (*Relay, error) {
 	}
 	r := &Relay{o: o}
 	var err error
-	if r.tr[SightedBoard], err = New(so); err != nil {
+	if r.tr[game.SightedBoard], err = New(so); err != nil {
 		return nil, err
 	}
-	if r.tr[BlindBoard], err = New(bo); err != nil {
+	if r.tr[game.BlindBoard], err = New(bo); err != nil {
 		return nil, err
 	}
 	for i := range r.st {
-		r.st[i].completed = map[int]*MoveCompleted{}
+		r.st[i].completed = map[int]game.MoveCompleted{}
 	}
 	return r, nil
 }
 
 // Tracker returns the tracker of board b.
-func (r *Relay) Tracker(b Which) *Tracker { return r.tr[b] }
+func (r *Relay) Tracker(b game.Which) *Tracker { return r.tr[b] }
 
 // Owner returns the board of the player of colour c.
-func (r *Relay) Owner(c rules.Color) Which {
+func (r *Relay) Owner(c rules.Color) game.Which {
 	if c == r.o.Blind {
-		return BlindBoard
+		return game.BlindBoard
 	}
-	return SightedBoard
+	return game.SightedBoard
 }
 
 // Completed returns the number of plies in the record.
@@ -196,36 +196,35 @@ func (r *Relay) posAt(ply int) rules.Position {
 }
 
 // Squares feeds sensed square changes of board b (see [Tracker.Squares]).
-func (r *Relay) Squares(b Which, at time.Time, changes []SquareChange) []Event {
+func (r *Relay) Squares(b game.Which, at time.Time, changes []game.SquareChange) []game.Event {
 	return r.step(at, b, r.tr[b].Squares(at, changes), nil)
 }
 
 // Dump feeds a full board read of board b (see [Tracker.Dump]).
-func (r *Relay) Dump(b Which, at time.Time, p rules.Placement) []Event {
+func (r *Relay) Dump(b game.Which, at time.Time, p rules.Placement) []game.Event {
 	return r.step(at, b, r.tr[b].Dump(at, p), nil)
 }
 
 // Clock feeds a clock reading; it goes to the sighted board's tracker (its
 // presses complete the sighted player's moves).
-func (r *Relay) Clock(at time.Time, c ClockReading) []Event {
+func (r *Relay) Clock(at time.Time, c game.ClockReading) []game.Event {
 	cc := c
 	r.clock = &cc
-	return r.step(at, SightedBoard, r.tr[SightedBoard].Clock(at, c), nil)
+	return r.step(at, game.SightedBoard, r.tr[game.SightedBoard].Clock(at, c), nil)
 }
 
-// Feed feeds one decoded DGT message that arrived from board b at at (see
-// [FeedMessage]). Clock messages from the board the clock is cabled to
-// ([RelayOptions.ClockOn]) go to the sighted board's tracker; those of
-// the other board are ignored.
-func (r *Relay) Feed(b Which, at time.Time, m dgt.Message) []Event {
-	if _, ok := m.(dgt.ClockTimes); ok {
+// Sense feeds one sensor report of board b (see [Tracker.Sense]). Clock
+// faces from the board the clock is cabled to ([RelayOptions.ClockOn]) go
+// to the sighted board's tracker; those of the other board are ignored.
+func (r *Relay) Sense(b game.Which, at time.Time, s game.Sensed) []game.Event {
+	if _, ok := s.(game.ClockFace); ok {
 		if b != r.o.ClockOn {
 			return r.step(at, b, nil, nil)
 		}
-		b = SightedBoard
+		b = game.SightedBoard
 	}
-	evs := FeedMessage(r.tr[b], at, m)
-	if b == SightedBoard {
+	evs := r.tr[b].Sense(at, s)
+	if b == game.SightedBoard {
 		if c := r.tr[b].clock; c != nil {
 			cc := *c
 			r.clock = &cc
@@ -235,20 +234,20 @@ func (r *Relay) Feed(b Which, at time.Time, m dgt.Message) []Event {
 }
 
 // Tick lets time pass on both boards and checks them against each other.
-func (r *Relay) Tick(at time.Time) []Event {
-	out := r.step(at, SightedBoard, r.tr[SightedBoard].Tick(at), nil)
-	return r.step(at, BlindBoard, r.tr[BlindBoard].Tick(at), out)
+func (r *Relay) Tick(at time.Time) []game.Event {
+	out := r.step(at, game.SightedBoard, r.tr[game.SightedBoard].Tick(at), nil)
+	return r.step(at, game.BlindBoard, r.tr[game.BlindBoard].Tick(at), out)
 }
 
 // Finish ends the input of both boards (see [Tracker.Finish]).
-func (r *Relay) Finish(at time.Time) []Event {
-	out := r.step(at, BlindBoard, r.tr[BlindBoard].Finish(at), nil)
-	return r.step(at, SightedBoard, r.tr[SightedBoard].Finish(at), out)
+func (r *Relay) Finish(at time.Time) []game.Event {
+	out := r.step(at, game.BlindBoard, r.tr[game.BlindBoard].Finish(at), nil)
+	return r.step(at, game.SightedBoard, r.tr[game.SightedBoard].Finish(at), out)
 }
 
 // Reinstate takes the record and both boards back to ply, as the arbiter
 // decided (D.2.9: "retraced to the point where the two scores agree").
-func (r *Relay) Reinstate(at time.Time, ply int) ([]Event, error) {
+func (r *Relay) Reinstate(at time.Time, ply int) ([]game.Event, error) {
 	if ply < 0 || ply > len(r.rec) {
 		return nil, &CommandError{Command: "reinstate", Ply: ply, Err: ErrNoSuchPly}
 	}
@@ -258,53 +257,53 @@ func (r *Relay) Reinstate(at time.Time, ply int) ([]Event, error) {
 				return nil, err
 			}
 		}
-		r.dropCompleted(Which(b), ply)
+		r.dropCompleted(game.Which(b), ply)
 	}
 	r.rec = r.rec[:ply]
-	out := []Event{&Correction{Stamp: Stamp{At: at}, Ply: ply, Reason: ArbiterEdit, Position: r.posAt(ply)}}
+	out := []game.Event{game.Correction{At: game.T(at), Ply: ply, Reason: game.ArbiterEdit, Position: r.posAt(ply)}}
 	return r.check(at, out), nil
 }
 
 // step filters the events of board b, records what completed and checks
 // the boards.
-func (r *Relay) step(at time.Time, b Which, evs []Event, out []Event) []Event {
+func (r *Relay) step(at time.Time, b game.Which, evs []game.Event, out []game.Event) []game.Event {
 	out = r.filter(b, evs, out)
 	out = r.advance(at, out)
 	return r.check(at, out)
 }
 
 // filter passes on the events of board b that belong to the game.
-func (r *Relay) filter(b Which, evs []Event, out []Event) []Event {
+func (r *Relay) filter(b game.Which, evs []game.Event, out []game.Event) []game.Event {
 	owner := r.ownerColor(b)
 	for _, ev := range evs {
 		switch e := ev.(type) {
-		case *MoveCompleted:
+		case game.MoveCompleted:
 			if e.Side == owner {
 				r.st[b].completed[e.Ply] = e
 				out = r.advance(e.At, out)
 			}
-		case *MoveMade:
+		case game.MoveMade:
 			if e.Side == owner && e.Ply > len(r.rec) {
 				out = append(out, e)
 			}
-		case *TouchEvidence:
+		case game.TouchEvidence:
 			if e.Side != owner {
 				continue // relaying the opponent's move (RV-5)
 			}
-			if b == BlindBoard && definiteOnBlindBoard(e.Rule) {
-				e.Certainty = Definite
+			if b == game.BlindBoard && definiteOnBlindBoard(e.Rule) {
+				e.Certainty = game.Definite
 				e.Message += " (blind player's board: a piece out of its aperture is touched, D.2.2)"
 			}
 			out = append(out, e)
-		case *TurnStarted:
+		case game.TurnStarted:
 			if e.Side == owner {
 				out = append(out, e)
 			}
-		case *IllegalMove:
+		case game.IllegalMove:
 			if e.Side == owner {
 				out = append(out, e)
 			}
-		case *ClockWithoutMove:
+		case game.ClockWithoutMove:
 			// The blind player starts the sighted player's clock once his
 			// move is made (D.2.4), often before it is executed on the
 			// sighted board: that press belongs to the recorded move.
@@ -312,34 +311,36 @@ func (r *Relay) filter(b Which, evs []Event, out []Event) []Event {
 				continue
 			}
 			out = append(out, e)
-		case *Correction:
+		case game.Correction:
 			r.dropCompleted(b, e.Ply)
 			if e.Ply < len(r.rec) && r.posAt(e.Ply).Turn() == owner {
 				// The player took back his own recorded move on his board.
 				r.rec = r.rec[:e.Ply]
-				out = append(out, &Correction{Stamp: e.Stamp, Ply: e.Ply, Reason: e.Reason, Position: r.posAt(e.Ply)})
+				out = append(out, game.Correction{At: e.At, Ply: e.Ply, Reason: e.Reason, Position: r.posAt(e.Ply)})
 			}
-		case *MoveRetracted:
+		case game.MoveRetracted:
 			if e.Ply >= len(r.rec) && e.Position.Turn() == owner {
 				out = append(out, e)
 			}
-		case *Unexplained, *Explained, *DisplacedPieces, *Ambiguous:
+		case game.Unexplained, game.Explained, game.DisplacedPieces, game.Ambiguous:
 			if r.Owner(r.posAt(len(r.rec)).Turn()) == b {
 				out = append(out, ev)
 			}
-		case *ClockChanged:
+		case game.ClockChanged:
 			out = append(out, e)
-		case *SetupDetected:
-			if b == SightedBoard {
+		case game.SetupDetected:
+			if b == game.SightedBoard {
 				r.newGame(e)
 				out = append(out, e)
 			} else if len(r.rec) > 0 {
 				r.st[b].setUp = true // ready for the next game before the sighted board
 			}
-		default: // result gestures, orientation
-			if b == SightedBoard {
+		case game.ResultGesture, game.OrientationChanged:
+			if b == game.SightedBoard {
 				out = append(out, ev)
 			}
+		case game.BoardMismatch, game.BoardsAgree, game.DeviceLost, game.DeviceBack:
+			// Not a tracker's: the relay raises the first two itself.
 		}
 	}
 	return out
@@ -349,13 +350,13 @@ func (r *Relay) filter(b Which, evs []Event, out []Event) []Event {
 // board (a new game, or a set-up read as a takeback to the start). The
 // blind player's board, set up by hand too, follows by its own set-up
 // detection; until then it is not compared for MirrorWithin.
-func (r *Relay) newGame(e *SetupDetected) {
+func (r *Relay) newGame(e game.SetupDetected) {
 	if e.Position != nil {
 		r.o.Start = e.Position
 	}
 	r.rec = r.rec[:0]
 	for b := range r.st {
-		r.st[b] = relayBoard{completed: map[int]*MoveCompleted{}}
+		r.st[b] = relayBoard{completed: map[int]game.MoveCompleted{}}
 	}
 	r.setupAt = e.At
 }
@@ -370,14 +371,14 @@ func definiteOnBlindBoard(rule string) bool {
 	return false
 }
 
-func (r *Relay) ownerColor(b Which) rules.Color {
-	if b == BlindBoard {
+func (r *Relay) ownerColor(b game.Which) rules.Color {
+	if b == game.BlindBoard {
 		return r.o.Blind
 	}
 	return r.o.Blind.Other()
 }
 
-func (r *Relay) dropCompleted(b Which, ply int) {
+func (r *Relay) dropCompleted(b game.Which, ply int) {
 	for p := range r.st[b].completed {
 		if p > ply {
 			delete(r.st[b].completed, p)
@@ -387,7 +388,7 @@ func (r *Relay) dropCompleted(b Which, ply int) {
 
 // agrees reports whether board b's tracker made the record's moves up to
 // ply n (n ≤ the record's length).
-func (r *Relay) agrees(b Which, n int) bool {
+func (r *Relay) agrees(b game.Which, n int) bool {
 	t := r.tr[b]
 	if t.Ply() < n {
 		return false
@@ -402,7 +403,7 @@ func (r *Relay) agrees(b Which, n int) bool {
 
 // advance appends to the record every move completed on its player's
 // board, in ply order.
-func (r *Relay) advance(at time.Time, out []Event) []Event {
+func (r *Relay) advance(at time.Time, out []game.Event) []game.Event {
 	for {
 		p := len(r.rec) + 1
 		side := r.posAt(len(r.rec)).Turn()
@@ -410,7 +411,7 @@ func (r *Relay) advance(at time.Time, out []Event) []Event {
 		y := o.Other()
 		if c, ok := r.st[o].completed[p]; ok && r.agrees(o, p-1) {
 			delete(r.st[o].completed, p)
-			ev := *c
+			ev := c
 			if ev.Clock == nil && r.clock != nil {
 				cc := *r.clock
 				ev.Clock = &cc
@@ -425,7 +426,7 @@ func (r *Relay) advance(at time.Time, out []Event) []Event {
 			r.agrees(y, p-1) && r.tr[y].moves[p-1] == r.tr[o].moves[p-1] {
 			t := r.tr[o]
 			prev, m := t.PositionAt(p-1), t.moves[p-1]
-			out = r.record(MoveCompleted{Stamp: Stamp{At: c.At}, Ply: p, Side: side, Move: m,
+			out = r.record(game.MoveCompleted{Stamp: game.Stamp{At: c.At}, Ply: p, Side: side, Move: m,
 				SAN: prev.SAN(m), UCI: prev.UCI(m), Position: t.PositionAt(p), MadeAt: t.madeAt[p-1]}, out)
 			continue
 		}
@@ -433,9 +434,8 @@ func (r *Relay) advance(at time.Time, out []Event) []Event {
 	}
 }
 
-func (r *Relay) record(ev MoveCompleted, out []Event) []Event {
+func (r *Relay) record(ev game.MoveCompleted, out []game.Event) []game.Event {
 	ev.Ply = len(r.rec) + 1
 	r.rec = append(r.rec, relayPly{ev: ev})
-	e := ev
-	return append(out, &e)
+	return append(out, ev)
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // gameLine sets r.line and r.lpos to the game's line: the record, then the
@@ -44,15 +45,15 @@ func sameMoves(a, b []rules.Move) bool {
 
 // check compares each board with the game and reports boards that differ
 // (once per episode) and boards that agree again.
-func (r *Relay) check(at time.Time, out []Event) []Event {
+func (r *Relay) check(at time.Time, out []game.Event) []game.Event {
 	r.gameLine()
 	for b := range r.tr {
-		out = r.checkBoard(at, Which(b), out)
+		out = r.checkBoard(at, game.Which(b), out)
 	}
 	return out
 }
 
-func (r *Relay) checkBoard(at time.Time, b Which, out []Event) []Event {
+func (r *Relay) checkBoard(at time.Time, b game.Which, out []game.Event) []game.Event {
 	t, st := r.tr[b], &r.st[b]
 	m := t.Ply()
 	k := min(m, len(r.line))
@@ -67,7 +68,7 @@ func (r *Relay) checkBoard(at time.Time, b Which, out []Event) []Event {
 	ply := 0
 	var due time.Time
 	switch {
-	case r.tr[SightedBoard].Over():
+	case r.tr[game.SightedBoard].Over():
 		// The players signalled the result on the sighted board (kings in
 		// the centre): the game is over on the boards; nothing is
 		// compared until the next set-up.
@@ -100,7 +101,7 @@ func (r *Relay) checkBoard(at time.Time, b Which, out []Event) []Event {
 	switch {
 	case st.alerted && !off && !late:
 		st.alerted = false
-		return append(out, &BoardsAgree{Stamp: Stamp{At: at}, Board: b})
+		return append(out, game.BoardsAgree{Stamp: game.Stamp{At: at}, Board: b})
 	case st.alerted:
 		return out
 	case late:
@@ -114,14 +115,14 @@ func (r *Relay) checkBoard(at time.Time, b Which, out []Event) []Event {
 }
 
 // mismatch builds the report on board b.
-func (r *Relay) mismatch(at time.Time, b Which, ply int, late bool, since time.Time) *BoardMismatch {
+func (r *Relay) mismatch(at time.Time, b game.Which, ply int, late bool, since time.Time) game.BoardMismatch {
 	t := r.tr[b]
 	ref := r.o.Start.Placement()
 	if n := len(r.lpos); n > 0 {
 		ref = r.lpos[n-1].Placement()
 	}
 	sensed := t.Sensed()
-	ev := &BoardMismatch{Stamp: Stamp{At: at}, Board: b, Ply: ply, Late: late, Since: since,
+	ev := game.BoardMismatch{Stamp: game.Stamp{At: at}, Board: b, Ply: ply, Late: late, Since: since,
 		Squares: sensed.Diff(&ref, nil)}
 	pos := r.o.Start
 	for i, mv := range r.line {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // relayScript drives a Relay by hand: both boards, the clock, time.
@@ -16,8 +17,8 @@ type relayScript struct {
 	t    testing.TB
 	r    *Relay
 	now  time.Time
-	evs  []Event
-	clk  ClockReading
+	evs  []game.Event
+	clk  game.ClockReading
 	step time.Duration
 	held [2][]rules.Piece // pieces in the hand, per board
 }
@@ -31,18 +32,18 @@ func newRelayScript(t testing.TB, blind rules.Color) *relayScript {
 		t.Fatal(err)
 	}
 	s := &relayScript{t: t, r: r, now: t0, step: 150 * time.Millisecond}
-	s.clk = ClockReading{White: 5 * time.Minute, Black: 5 * time.Minute, Running: rules.White}
+	s.clk = game.ClockReading{White: 5 * time.Minute, Black: 5 * time.Minute, Running: rules.White}
 	s.add(r.Clock(s.now, s.clk))
 	return s
 }
 
-func (s *relayScript) add(evs []Event) { s.evs = append(s.evs, evs...) }
+func (s *relayScript) add(evs []game.Event) { s.evs = append(s.evs, evs...) }
 
-func board(c byte) Which {
+func board(c byte) game.Which {
 	if c == 'B' {
-		return BlindBoard
+		return game.BlindBoard
 	}
-	return SightedBoard
+	return game.SightedBoard
 }
 
 // do runs actions: "S-e2" lifts the piece on e2 of the sighted board,
@@ -83,12 +84,12 @@ func (s *relayScript) do(actions ...string) {
 			switch a[1] {
 			case '-':
 				s.held[b] = append(s.held[b], s.r.Tracker(b).Sensed().Sq[sq])
-				s.add(s.r.Squares(b, s.now, []SquareChange{{Square: sq}}))
+				s.add(s.r.Squares(b, s.now, []game.SquareChange{{Square: sq}}))
 			case '+':
 				h := s.held[b]
 				pc := h[len(h)-1]
 				s.held[b] = h[:len(h)-1]
-				s.add(s.r.Squares(b, s.now, []SquareChange{{Square: sq, Piece: pc}}))
+				s.add(s.r.Squares(b, s.now, []game.SquareChange{{Square: sq, Piece: pc}}))
 			default:
 				s.t.Fatalf("bad action %q", a)
 			}
@@ -99,7 +100,7 @@ func (s *relayScript) do(actions ...string) {
 // move plays a legal move on board b the plain way (captured piece first,
 // then the piece, then a castling rook) from the position that board's
 // tracker shows.
-func (s *relayScript) move(b Which, uci string) {
+func (s *relayScript) move(b game.Which, uci string) {
 	s.t.Helper()
 	tr := s.r.Tracker(b)
 	pos := tr.Position()
@@ -120,11 +121,11 @@ func (s *relayScript) move(b Which, uci string) {
 	}
 	for _, l := range lifts {
 		s.now = s.now.Add(s.step)
-		s.add(s.r.Squares(b, s.now, []SquareChange{{Square: l}}))
+		s.add(s.r.Squares(b, s.now, []game.SquareChange{{Square: l}}))
 	}
 	for _, u := range puts {
 		s.now = s.now.Add(s.step)
-		s.add(s.r.Squares(b, s.now, []SquareChange{{Square: u, Piece: q.Sq[u]}}))
+		s.add(s.r.Squares(b, s.now, []game.SquareChange{{Square: u, Piece: q.Sq[u]}}))
 	}
 }
 
@@ -148,7 +149,7 @@ func (s *relayScript) dump() string {
 	return b.String()
 }
 
-func relayOf[T Event](evs []Event) []T {
+func relayOf[T game.Event](evs []game.Event) []T {
 	var out []T
 	for _, e := range evs {
 		if x, ok := e.(T); ok {
@@ -160,9 +161,9 @@ func relayOf[T Event](evs []Event) []T {
 
 func (s *relayScript) record() []string {
 	var out []string
-	for _, e := range relayOf[*MoveCompleted](s.evs) {
+	for _, e := range relayOf[game.MoveCompleted](s.evs) {
 		if e.Ply != len(out)+1 {
-			s.t.Fatalf("MoveCompleted ply %d after %d plies\n%s", e.Ply, len(out), s.dump())
+			s.t.Fatalf("game.MoveCompleted ply %d after %d plies\n%s", e.Ply, len(out), s.dump())
 		}
 		out = append(out, e.UCI)
 	}
@@ -179,30 +180,30 @@ func squareNames(sqs []rules.Square) string {
 }
 
 func TestRelayRecordsEachMoveOnce(t *testing.T) {
-	game := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6", "e1g1", "f7f6"}
+	line := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6", "e1g1", "f7f6"}
 	for _, blind := range []rules.Color{rules.White, rules.Black} {
 		t.Run("blind "+blind.String(), func(t *testing.T) {
 			s := newRelayScript(t, blind)
-			for _, m := range game {
+			for _, m := range line {
 				s.relay(m)
 			}
-			if got := s.record(); !slices.Equal(got, game) {
-				t.Fatalf("record %v, want %v\n%s", got, game, s.dump())
+			if got := s.record(); !slices.Equal(got, line) {
+				t.Fatalf("record %v, want %v\n%s", got, line, s.dump())
 			}
 			for _, e := range s.evs {
 				switch e := e.(type) {
-				case *TouchEvidence, *BoardMismatch, *ClockWithoutMove, *IllegalMove, *Unexplained:
+				case game.TouchEvidence, game.BoardMismatch, game.ClockWithoutMove, game.IllegalMove, game.Unexplained:
 					t.Errorf("unexpected %T %+v", e, e)
 				}
 			}
 			for b := range 2 {
-				if got := s.r.Tracker(Which(b)).Ply(); got != len(game) {
-					t.Errorf("%s board at ply %d", Which(b), got)
+				if got := s.r.Tracker(game.Which(b)).Ply(); got != len(line) {
+					t.Errorf("%s board at ply %d", game.Which(b), got)
 				}
 			}
 			// Each turn starts once, on its player's own board.
-			if n := len(relayOf[*TurnStarted](s.evs)); n != len(game) {
-				t.Errorf("%d TurnStarted, want one per move (%d)\n%s", n, len(game), s.dump())
+			if n := len(relayOf[game.TurnStarted](s.evs)); n != len(line) {
+				t.Errorf("%d game.TurnStarted, want one per move (%d)\n%s", n, len(line), s.dump())
 			}
 		})
 	}
@@ -214,19 +215,19 @@ func TestRelayMirroringLiftsAreNoTouches(t *testing.T) {
 	s := newRelayScript(t, rules.Black)
 	// White (sighted) plays e4; the blind player's assistant first picks
 	// up the g1 knight, puts it back, then executes e2-e4.
-	s.move(SightedBoard, "e2e4")
+	s.move(game.SightedBoard, "e2e4")
 	s.do("wait:700ms", "press", "wait:1s")
 	s.do("B-g1", "wait:1s", "B+g1", "wait:1s")
-	s.move(BlindBoard, "e2e4")
+	s.move(game.BlindBoard, "e2e4")
 	s.do("wait:1s")
 	// Black (blind) plays d5; on the sighted board White first lifts his
 	// own e4 pawn, puts it back, and executes d7-d5.
-	s.move(BlindBoard, "d7d5")
+	s.move(game.BlindBoard, "d7d5")
 	s.do("wait:1s", "press", "wait:1s")
 	s.do("S-e4", "wait:1s", "S+e4", "wait:1s")
-	s.move(SightedBoard, "d7d5")
+	s.move(game.SightedBoard, "d7d5")
 	s.do("wait:1s")
-	if ev := relayOf[*TouchEvidence](s.evs); len(ev) != 0 {
+	if ev := relayOf[game.TouchEvidence](s.evs); len(ev) != 0 {
 		t.Fatalf("touch evidence from mirroring: %+v\n%s", ev, s.dump())
 	}
 	if got := s.record(); !slices.Equal(got, []string{"e2e4", "d7d5"}) {
@@ -235,13 +236,13 @@ func TestRelayMirroringLiftsAreNoTouches(t *testing.T) {
 	// The same lift-and-return by White on his own board in his own turn
 	// is touch-move evidence: the filter is by whose move it is.
 	s.do("S-g1", "wait:1s", "S+g1", "wait:1s")
-	s.move(SightedBoard, "d2d4")
+	s.move(game.SightedBoard, "d2d4")
 	s.do("wait:1s", "press")
-	ev := relayOf[*TouchEvidence](s.evs)
+	ev := relayOf[game.TouchEvidence](s.evs)
 	if len(ev) != 1 || ev[0].Side != rules.White || ev[0].Rule != "TM-1" {
 		t.Fatalf("evidence %+v, want one TM-1 for White\n%s", ev, s.dump())
 	}
-	if ev[0].Certainty == Definite {
+	if ev[0].Certainty == game.Definite {
 		t.Errorf("a touch on the sighted board is graded %s, want below definite", ev[0].Certainty)
 	}
 }
@@ -258,14 +259,14 @@ func TestRelayBlindBoardTouchIsDefinite(t *testing.T) {
 				knight, pawn = "B-g8", "e7e5"
 			}
 			s.do(knight, "wait:1s", "B+"+knight[2:], "wait:1s")
-			s.move(BlindBoard, pawn)
+			s.move(game.BlindBoard, pawn)
 			s.do("wait:1s")
-			ev := relayOf[*TouchEvidence](s.evs)
+			ev := relayOf[game.TouchEvidence](s.evs)
 			if len(ev) != 1 {
 				t.Fatalf("evidence %+v, want one\n%s", ev, s.dump())
 			}
 			e := ev[0]
-			if e.Side != blind || e.Rule != "TM-1" || e.Certainty != Definite || squareNames(e.Touched) != knight[2:] {
+			if e.Side != blind || e.Rule != "TM-1" || e.Certainty != game.Definite || squareNames(e.Touched) != knight[2:] {
 				t.Fatalf("evidence %+v, want definite TM-1 for %s on %s", e, blind, knight[2:])
 			}
 			if !strings.Contains(e.Message, "D.2.2") {
@@ -279,20 +280,20 @@ func TestRelayBlindBoardTouchIsDefinite(t *testing.T) {
 // squares, and nothing more until the board agrees again.
 func TestRelayMismatchOnce(t *testing.T) {
 	s := newRelayScript(t, rules.Black)
-	s.move(SightedBoard, "e2e4")
+	s.move(game.SightedBoard, "e2e4")
 	s.do("wait:700ms", "press", "wait:2s")
-	s.move(BlindBoard, "e2e3") // executed wrongly
+	s.move(game.BlindBoard, "e2e3") // executed wrongly
 	s.do("wait:4s")
-	if n := len(relayOf[*BoardMismatch](s.evs)); n != 0 {
+	if n := len(relayOf[game.BoardMismatch](s.evs)); n != 0 {
 		t.Fatalf("alert before the grace period\n%s", s.dump())
 	}
 	s.do("wait:30s")
-	ms := relayOf[*BoardMismatch](s.evs)
+	ms := relayOf[game.BoardMismatch](s.evs)
 	if len(ms) != 1 {
 		t.Fatalf("%d mismatch alerts, want 1\n%s", len(ms), s.dump())
 	}
 	m := ms[0]
-	if m.Board != BlindBoard || m.Late || m.Ply != 1 || squareNames(m.Squares) != "e3,e4" {
+	if m.Board != game.BlindBoard || m.Late || m.Ply != 1 || squareNames(m.Squares) != "e3,e4" {
 		t.Fatalf("alert %+v, want blind board ply 1 squares e3,e4", m)
 	}
 	if !slices.Equal(m.Record, []string{"e2e4"}) || !slices.Equal(m.OnBoard, []string{"e2e3"}) {
@@ -300,16 +301,16 @@ func TestRelayMismatchOnce(t *testing.T) {
 	}
 	// Fixed by hand: the pawn goes back to e2, then to e4.
 	s.do("B-e3", "B+e2", "wait:2s")
-	s.move(BlindBoard, "e2e4")
+	s.move(game.BlindBoard, "e2e4")
 	s.do("wait:2s")
-	if n := len(relayOf[*BoardsAgree](s.evs)); n != 1 {
-		t.Fatalf("%d BoardsAgree after the fix, want 1\n%s", n, s.dump())
+	if n := len(relayOf[game.BoardsAgree](s.evs)); n != 1 {
+		t.Fatalf("%d game.BoardsAgree after the fix, want 1\n%s", n, s.dump())
 	}
 	s.relay("e7e5")
 	if got := s.record(); !slices.Equal(got, []string{"e2e4", "e7e5"}) {
 		t.Fatalf("record %v\n%s", got, s.dump())
 	}
-	if n := len(relayOf[*BoardMismatch](s.evs)); n != 1 {
+	if n := len(relayOf[game.BoardMismatch](s.evs)); n != 1 {
 		t.Fatalf("%d alerts in all, want 1\n%s", n, s.dump())
 	}
 }
@@ -320,33 +321,33 @@ func TestRelayKnockedPiece(t *testing.T) {
 	s := newRelayScript(t, rules.Black)
 	s.relay("e2e4")
 	s.do("S-a1", "wait:10s")
-	ms := relayOf[*BoardMismatch](s.evs)
-	if len(ms) != 1 || ms[0].Board != SightedBoard || squareNames(ms[0].Squares) != "a1" {
+	ms := relayOf[game.BoardMismatch](s.evs)
+	if len(ms) != 1 || ms[0].Board != game.SightedBoard || squareNames(ms[0].Squares) != "a1" {
 		t.Fatalf("alerts %+v, want one naming a1 on the sighted board\n%s", ms, s.dump())
 	}
 	s.do("S+a1", "wait:1s")
-	if n := len(relayOf[*BoardsAgree](s.evs)); n != 1 {
-		t.Fatalf("%d BoardsAgree, want 1\n%s", n, s.dump())
+	if n := len(relayOf[game.BoardsAgree](s.evs)); n != 1 {
+		t.Fatalf("%d game.BoardsAgree, want 1\n%s", n, s.dump())
 	}
 }
 
 // A recorded move not executed on the other board within MirrorWithin.
 func TestRelayMirrorLate(t *testing.T) {
 	s := newRelayScript(t, rules.White)
-	s.move(BlindBoard, "d2d4")
+	s.move(game.BlindBoard, "d2d4")
 	s.do("wait:1s", "press", "wait:57s")
-	if n := len(relayOf[*BoardMismatch](s.evs)); n != 0 {
+	if n := len(relayOf[game.BoardMismatch](s.evs)); n != 0 {
 		t.Fatalf("alert before MirrorWithin\n%s", s.dump())
 	}
 	s.do("wait:5s")
-	ms := relayOf[*BoardMismatch](s.evs)
-	if len(ms) != 1 || !ms[0].Late || ms[0].Board != SightedBoard || ms[0].Ply != 1 || squareNames(ms[0].Squares) != "d2,d4" {
+	ms := relayOf[game.BoardMismatch](s.evs)
+	if len(ms) != 1 || !ms[0].Late || ms[0].Board != game.SightedBoard || ms[0].Ply != 1 || squareNames(ms[0].Squares) != "d2,d4" {
 		t.Fatalf("alerts %+v, want one late on the sighted board naming d2,d4\n%s", ms, s.dump())
 	}
-	s.move(SightedBoard, "d2d4")
+	s.move(game.SightedBoard, "d2d4")
 	s.do("wait:1s")
-	if n := len(relayOf[*BoardsAgree](s.evs)); n != 1 {
-		t.Fatalf("%d BoardsAgree, want 1\n%s", n, s.dump())
+	if n := len(relayOf[game.BoardsAgree](s.evs)); n != 1 {
+		t.Fatalf("%d game.BoardsAgree, want 1\n%s", n, s.dump())
 	}
 }
 
@@ -356,23 +357,23 @@ func TestRelayMirrorLate(t *testing.T) {
 func TestRelayPressOrder(t *testing.T) {
 	s := newRelayScript(t, rules.Black)
 	s.relay("e2e4")
-	s.move(BlindBoard, "c7c5")
+	s.move(game.BlindBoard, "c7c5")
 	s.do("wait:600ms", "press", "wait:5s")
-	s.move(SightedBoard, "c7c5")
+	s.move(game.SightedBoard, "c7c5")
 	s.do("wait:2s")
 	// White plays Nf3 and forgets the clock; Black executes it and replies.
-	s.move(SightedBoard, "g1f3")
+	s.move(game.SightedBoard, "g1f3")
 	s.do("wait:2s")
-	s.move(BlindBoard, "g1f3")
+	s.move(game.BlindBoard, "g1f3")
 	s.do("wait:2s")
-	s.move(BlindBoard, "d7d6")
+	s.move(game.BlindBoard, "d7d6")
 	s.do("wait:2s")
 	if got := s.record(); !slices.Equal(got, []string{"e2e4", "c7c5", "g1f3", "d7d6"}) {
 		t.Fatalf("record %v\n%s", got, s.dump())
 	}
 	for _, e := range s.evs {
 		switch e.(type) {
-		case *ClockWithoutMove, *BoardMismatch, *TouchEvidence:
+		case game.ClockWithoutMove, game.BoardMismatch, game.TouchEvidence:
 			t.Errorf("unexpected %T %+v\n%s", e, e, s.dump())
 		}
 	}
@@ -392,12 +393,12 @@ func TestRelayOptionsErrors(t *testing.T) {
 	}
 	// The blind board completes on release (D.2.3) whatever was asked.
 	r, err := NewRelay(RelayOptions{Start: chess.StartPosition(chess.Standard), Blind: rules.White,
-		BlindBoard: Options{Completion: ClockPress}})
+		BlindBoard: TrackerOptions{Completion: ClockPress}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Tracker(BlindBoard).opts.Completion != Release || r.Tracker(SightedBoard).opts.Completion != ClockPress {
-		t.Errorf("completions %s / %s", r.Tracker(BlindBoard).opts.Completion, r.Tracker(SightedBoard).opts.Completion)
+	if r.Tracker(game.BlindBoard).opts.Completion != Release || r.Tracker(game.SightedBoard).opts.Completion != ClockPress {
+		t.Errorf("completions %s / %s", r.Tracker(game.BlindBoard).opts.Completion, r.Tracker(game.SightedBoard).opts.Completion)
 	}
 }
 
@@ -414,21 +415,21 @@ func TestRelayReinstate(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.add(evs)
-	c := relayOf[*Correction](evs)
-	if len(c) != 1 || c[0].Ply != 1 || c[0].Reason != ArbiterEdit || s.r.Completed() != 1 {
+	c := relayOf[game.Correction](evs)
+	if len(c) != 1 || c[0].Ply != 1 || c[0].Reason != game.ArbiterEdit || s.r.Completed() != 1 {
 		t.Fatalf("reinstate: %+v, record at %d", evs, s.r.Completed())
 	}
 	// Both boards are put back to the position after 1. e4.
-	for _, b := range []Which{SightedBoard, BlindBoard} {
+	for _, b := range []game.Which{game.SightedBoard, game.BlindBoard} {
 		x := string("SB"[b])
 		s.do(x+"-f3", x+"+g1", x+"-e5", x+"+e7")
 	}
 	s.do("wait:2s")
 	s.relay("c7c5")
-	if got := s.r.Moves(); len(got) != 2 || s.r.PositionAt(2).Placement() != s.r.Tracker(BlindBoard).Sensed() {
+	if got := s.r.Moves(); len(got) != 2 || s.r.PositionAt(2).Placement() != s.r.Tracker(game.BlindBoard).Sensed() {
 		t.Fatalf("record after reinstating: %v\n%s", got, s.dump())
 	}
-	if n := len(relayOf[*BoardMismatch](s.evs)); n != 0 {
+	if n := len(relayOf[game.BoardMismatch](s.evs)); n != 0 {
 		t.Fatalf("%d mismatch alerts\n%s", n, s.dump())
 	}
 	if _, err := s.r.Reinstate(s.now, 5); err == nil {
@@ -441,18 +442,18 @@ func TestRelayReinstate(t *testing.T) {
 // the set-up, the other board is not reported while it is being set up,
 // and the next game is relayed from ply 1.
 func TestRelayNextGame(t *testing.T) {
-	game := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6", "e1g1", "f7f6", "d2d4", "e5d4"}
+	line := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6", "e1g1", "f7f6", "d2d4", "e5d4"}
 	start := chess.StartPosition(chess.Standard)
-	for _, first := range []Which{SightedBoard, BlindBoard} {
+	for _, first := range []game.Which{game.SightedBoard, game.BlindBoard} {
 		t.Run(first.String()+" first", func(t *testing.T) {
-			r, err := NewRelay(RelayOptions{Start: start, Blind: rules.Black, Sighted: Options{Setup: ChessSetup(chess.Standard)}})
+			r, err := NewRelay(RelayOptions{Start: start, Blind: rules.Black, Sighted: TrackerOptions{Setup: ChessSetup(chess.Standard)}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			s := &relayScript{t: t, r: r, now: t0, step: 150 * time.Millisecond,
-				clk: ClockReading{White: 5 * time.Minute, Black: 5 * time.Minute, Running: rules.White}}
+				clk: game.ClockReading{White: 5 * time.Minute, Black: 5 * time.Minute, Running: rules.White}}
 			s.add(r.Clock(s.now, s.clk))
-			for _, m := range game {
+			for _, m := range line {
 				s.relay(m)
 			}
 			s.do("wait:3s")
@@ -460,7 +461,7 @@ func TestRelayNextGame(t *testing.T) {
 			s.do("wait:10s")
 			s.add(r.Dump(first.Other(), s.now, start.Placement()))
 			s.do("wait:2s")
-			if n := len(relayOf[*SetupDetected](s.evs)); n != 1 || r.Completed() != 0 {
+			if n := len(relayOf[game.SetupDetected](s.evs)); n != 1 || r.Completed() != 0 {
 				t.Fatalf("%d set-ups passed on, record at %d\n%s", n, r.Completed(), s.dump())
 			}
 			s.clk.Running = rules.Black // the clock is reset and started by Black
@@ -468,10 +469,10 @@ func TestRelayNextGame(t *testing.T) {
 			s.do("press")
 			s.relay("d2d4")
 			s.relay("g8f6")
-			if got := r.Moves(); len(got) != 2 || r.PositionAt(2).Placement() != r.Tracker(BlindBoard).Sensed() {
+			if got := r.Moves(); len(got) != 2 || r.PositionAt(2).Placement() != r.Tracker(game.BlindBoard).Sensed() {
 				t.Fatalf("next game record %v\n%s", got, s.dump())
 			}
-			if n := len(relayOf[*BoardMismatch](s.evs)); n != 0 {
+			if n := len(relayOf[game.BoardMismatch](s.evs)); n != 0 {
 				t.Fatalf("%d mismatch alerts\n%s", n, s.dump())
 			}
 		})

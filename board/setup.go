@@ -5,6 +5,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // ChessSetup returns the [SetupFunc] for chess and Chess960 games of
@@ -32,7 +33,7 @@ func ChessSetup(v chess.Variant) SetupFunc {
 
 // trySetup starts a new game when the board shows a start position that
 // differs from the record's.
-func (t *Tracker) trySetup(at time.Time, evs []Event) ([]Event, bool) {
+func (t *Tracker) trySetup(at time.Time, evs []game.Event) ([]game.Event, bool) {
 	if t.opts.Setup == nil {
 		return evs, false
 	}
@@ -41,13 +42,13 @@ func (t *Tracker) trySetup(at time.Time, evs []Event) ([]Event, bool) {
 		return evs, false
 	}
 	t.reset(pos)
-	return append(evs, &SetupDetected{Stamp: Stamp{At: at}, Position: pos, N960: n}), true
+	return append(evs, game.SetupDetected{Stamp: game.Stamp{At: at}, Position: pos, N960: n}), true
 }
 
 // tryRotation checks whether the board reads as turned around: the rotated
 // placement is the record's position, a legal continuation, or a start
 // position.
-func (t *Tracker) tryRotation(at time.Time, depth int, evs []Event) ([]Event, bool) {
+func (t *Tracker) tryRotation(at time.Time, depth int, evs []game.Event) ([]game.Event, bool) {
 	r := rotate(t.sensed)
 	ok := r == t.top().place
 	if !ok {
@@ -64,7 +65,7 @@ func (t *Tracker) tryRotation(at time.Time, depth int, evs []Event) ([]Event, bo
 	t.rotated = !t.rotated
 	t.sensed = r
 	t.turn.reset(t.top().pos.Turn())
-	evs = append(evs, &OrientationChanged{Stamp: Stamp{At: at}, Rotated: t.rotated})
+	evs = append(evs, game.OrientationChanged{Stamp: game.Stamp{At: at}, Rotated: t.rotated})
 	t.dirty = true
 	return t.evaluate(at, depth, evs), true
 }
@@ -73,7 +74,7 @@ func (t *Tracker) tryRotation(at time.Time, depth int, evs []Event) ([]Event, bo
 // changed, as a result signal (DGT convention: kings on e4 and d5, the
 // light centre squares, 1-0; on d4 and e5, the dark ones, 0-1; one on each
 // colour 1/2-1/2).
-func (t *Tracker) tryGesture(at time.Time, evs []Event) ([]Event, bool) {
+func (t *Tracker) tryGesture(at time.Time, evs []game.Event) ([]game.Event, bool) {
 	if !t.opts.KingsCentre || t.geo != rules.Chess8x8 {
 		return evs, false
 	}
@@ -123,12 +124,12 @@ func (t *Tracker) tryGesture(at time.Time, evs []Event) ([]Event, bool) {
 	// The game ended on the board: moves made before the gesture stand
 	// (FIDE 6.2.1.1 by analogy; a result agreed after a move was made).
 	evs = t.completeUpTo(at, len(t.moves), t.clock, evs)
-	return append(evs, &ResultGesture{Stamp: Stamp{At: at}, Result: res, Gesture: "kings_centre"}), true
+	return append(evs, game.ResultGesture{Stamp: game.Stamp{At: at}, Result: res, Gesture: "kings_centre"}), true
 }
 
 // evaluateOver judges the board after a result gesture: only a new set-up
 // (or the orientation) matters until the arbiter says otherwise.
-func (t *Tracker) evaluateOver(at time.Time, evs []Event) []Event {
+func (t *Tracker) evaluateOver(at time.Time, evs []game.Event) []game.Event {
 	if ev, ok := t.trySetup(at, evs); ok {
 		return ev
 	}
@@ -136,7 +137,7 @@ func (t *Tracker) evaluateOver(at time.Time, evs []Event) []Event {
 		if _, _, ok := t.opts.Setup(rotate(t.sensed)); ok {
 			t.rotated = !t.rotated
 			t.sensed = rotate(t.sensed)
-			evs = append(evs, &OrientationChanged{Stamp: Stamp{At: at}, Rotated: t.rotated})
+			evs = append(evs, game.OrientationChanged{Stamp: game.Stamp{At: at}, Rotated: t.rotated})
 			ev, _ := t.trySetup(at, evs)
 			return ev
 		}

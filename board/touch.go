@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // turnLog is what the hands did since the last move was made: every lift
@@ -11,12 +12,12 @@ import (
 // they stood on at the start of the turn), in order.
 type turnLog struct {
 	side    rules.Color
-	touches []Touch
+	touches []game.Touch
 	touched []touched
 	placed  [rules.MaxSquares]bool // a piece was put on the square this turn
 	started bool
-	prev    []Touch   // the previous turn's touches (for replaced moves)
-	prevT   []touched // and its touched pieces
+	prev    []game.Touch // the previous turn's touches (for replaced moves)
+	prevT   []touched    // and its touched pieces
 }
 
 // touched is an original piece lifted this turn.
@@ -39,31 +40,31 @@ func (l *turnLog) reset(side rules.Color) {
 
 // merged returns the previous turn's touches followed by this turn's (a
 // replaced move spans both).
-func (l *turnLog) merged() ([]Touch, []touched) {
-	ts := append(append([]Touch(nil), l.prev...), l.touches...)
+func (l *turnLog) merged() ([]game.Touch, []touched) {
+	ts := append(append([]game.Touch(nil), l.prev...), l.touches...)
 	tt := append(append([]touched(nil), l.prevT...), l.touched...)
 	return ts, tt
 }
 
 // touch logs one sensed change of square sq (game frame) from old to now.
-func (t *Tracker) touch(at time.Time, sq rules.Square, old, now rules.Piece, evs []Event) []Event {
+func (t *Tracker) touch(at time.Time, sq rules.Square, old, now rules.Piece, evs []game.Event) []game.Event {
 	l := &t.turn
 	if !old.IsEmpty() {
-		l.touches = append(l.touches, Touch{At: at, Square: sq, Piece: old, Lift: true})
+		l.touches = append(l.touches, game.Touch{At: at, Square: sq, Piece: old, Lift: true})
 		if !l.placed[sq] && !l.has(sq) {
 			l.touched = append(l.touched, touched{sq: sq, piece: old, at: at})
 		}
 		top := t.top()
 		if !l.started && old.Color == top.pos.Turn() && !t.over {
 			l.started = true
-			evs = append(evs, &TurnStarted{Stamp: Stamp{At: at}, Ply: len(t.hist), Side: old.Color, Square: sq, Piece: old})
+			evs = append(evs, game.TurnStarted{Stamp: game.Stamp{At: at}, Ply: len(t.hist), Side: old.Color, Square: sq, Piece: old})
 			if t.completion() == StableWindow && t.done < len(t.moves) {
 				evs = t.completeUpTo(at, len(t.moves), nil, evs)
 			}
 		}
 	}
 	if !now.IsEmpty() {
-		l.touches = append(l.touches, Touch{At: at, Square: sq, Piece: now})
+		l.touches = append(l.touches, game.Touch{At: at, Square: sq, Piece: now})
 		l.placed[sq] = true
 		for i := range l.touched {
 			if l.touched[i].sq == sq && l.touched[i].piece == now && l.touched[i].backAt.IsZero() {

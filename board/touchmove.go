@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // tmInput is what the touch-move analysis of one made move looks at.
@@ -13,7 +14,7 @@ type tmInput struct {
 	ply     int
 	x       *node // the position the move was made in (expanded)
 	m       rules.Move
-	touches []Touch
+	touches []game.Touch
 	touched []touched
 }
 
@@ -37,7 +38,7 @@ func captures(g rules.Geometry, k rules.Move, sq rules.Square) bool {
 // touchMove checks the made move against the turn's touches (FIDE 2018
 // Art 4, specs/fide-laws.md §4.7 TM-1…TM-7, TM-9, TM-11) and returns the
 // evidence, at most one finding per rule.
-func (t *Tracker) touchMove(in tmInput, evs []Event) []Event {
+func (t *Tracker) touchMove(in tmInput, evs []game.Event) []game.Event {
 	x := in.x
 	g := t.geo
 	side := x.pos.Turn()
@@ -71,11 +72,11 @@ func (t *Tracker) touchMove(in tmInput, evs []Event) []Event {
 		}
 		return false
 	}
-	ev := func(rule, art string, c Certainty, msg string, sqs ...rules.Square) *TouchEvidence {
-		return &TouchEvidence{
-			Stamp: Stamp{At: in.at}, Ply: in.ply, Side: side, Rule: rule, Article: art,
+	ev := func(rule, art string, c game.Certainty, msg string, sqs ...rules.Square) game.TouchEvidence {
+		return game.TouchEvidence{
+			Stamp: game.Stamp{At: in.at}, Ply: in.ply, Side: side, Rule: rule, Article: art,
 			Certainty: c, Message: msg, Touched: sqs, Made: in.m,
-			Evidence: append([]Touch(nil), in.touches...),
+			Evidence: append([]game.Touch(nil), in.touches...),
 		}
 	}
 	name := g.Name
@@ -85,7 +86,7 @@ func (t *Tracker) touchMove(in tmInput, evs []Event) []Event {
 	if m.Promo != rules.NoKind {
 		for _, tc := range in.touches {
 			if !tc.Lift && tc.Square == m.To && tc.Piece.Color == side && tc.Piece.Kind != rules.Pawn && tc.Piece.Kind != m.Promo {
-				evs = append(evs, ev("TM-7", "4.4.4", Likely,
+				evs = append(evs, ev("TM-7", "4.4.4", game.Likely,
 					fmt.Sprintf("%s was put on %s, then the pawn promoted to a %s", tc.Piece.Kind, name(m.To), m.Promo), m.To))
 				break
 			}
@@ -112,9 +113,9 @@ func (t *Tracker) touchMove(in tmInput, evs []Event) []Event {
 	}
 	if m.IsCastle() {
 		if ki >= 0 && ri >= 0 && own[ri].sq == m.To && ri < ki && own[ki].at.Sub(own[ri].at) > t.opts.ScanPeriod {
-			c := Likely
+			c := game.Likely
 			if x.pos.Variant() == "chess960" {
-				c = Possible // Guideline II does not adapt 4.4.2 to 960
+				c = game.Possible // Guideline II does not adapt 4.4.2 to 960
 			}
 			evs = append(evs, ev("TM-5", "4.4.2", c,
 				fmt.Sprintf("the rook on %s was lifted before the king, then castled", name(m.To)), own[ri].sq, own[ki].sq))
@@ -124,7 +125,7 @@ func (t *Tracker) touchMove(in tmInput, evs []Event) []Event {
 		after := applyPlacement(&x.place, side, m)
 		swap := after.Sq[m.From].Kind == rules.Rook || after.Sq[m.To].Kind == rules.King
 		if ki >= 0 && ri >= 0 && !swap && twoHands(in.touches, own[ki].sq, own[ri].sq, t.opts.TwoHandWindow, t.opts.ScanPeriod) {
-			evs = append(evs, ev("TM-11", "4.1", Possible,
+			evs = append(evs, ev("TM-11", "4.1", game.Possible,
 				"king and rook were off the board together and put down together: possibly two hands", own[ki].sq, own[ri].sq))
 		}
 		return evs
@@ -133,11 +134,11 @@ func (t *Tracker) touchMove(in tmInput, evs []Event) []Event {
 		rook := own[ri].sq
 		king := own[ki].sq
 		if cm, ok := castleWith(rook); ok {
-			return append(evs, ev("TM-4", "4.4.1", Likely,
+			return append(evs, ev("TM-4", "4.4.1", game.Likely,
 				fmt.Sprintf("king %s and rook %s were lifted, castling %s was legal, %s was made", name(king), name(rook), x.pos.SAN(cm), x.pos.SAN(m)), king, rook))
 		}
 		if canMove(king) && m.From != king {
-			return append(evs, ev("TM-6", "4.4.3", Likely,
+			return append(evs, ev("TM-6", "4.4.3", game.Likely,
 				fmt.Sprintf("king %s then rook %s were lifted, castling was illegal, so a king move was due; %s was made", name(king), name(rook), x.pos.SAN(m)), king, rook))
 		}
 		return evs
@@ -154,7 +155,7 @@ func (t *Tracker) touchMove(in tmInput, evs []Event) []Event {
 			}
 			for _, k := range x.kids {
 				if k.m.IsCastle() && k.m.From == king && (g.File(k.m.To) > g.File(king)) == (f > g.File(king)) {
-					return append(evs, ev("TM-6", "4.7.2", Likely,
+					return append(evs, ev("TM-6", "4.7.2", game.Likely,
 						fmt.Sprintf("the king was put on %s (castling %s was legal), then %s was made", name(tc.Square), x.pos.SAN(k.m), x.pos.SAN(m)), king))
 				}
 			}
@@ -167,7 +168,7 @@ func (t *Tracker) touchMove(in tmInput, evs []Event) []Event {
 	adjusted := func(tc touched) bool {
 		return !tc.backAt.IsZero() && tc.backAt.Sub(tc.at) <= t.opts.AdjustWindow
 	}
-	report := func(tc touched, what string) []Event {
+	report := func(tc touched, what string) []game.Event {
 		rule, art := "TM-1", "4.3.1"
 		switch {
 		case tc.piece.Color != side:
@@ -175,9 +176,9 @@ func (t *Tracker) touchMove(in tmInput, evs []Event) []Event {
 		case len(opp) > 0:
 			rule, art = "TM-3", "4.3.3"
 		}
-		c, note := Likely, ""
+		c, note := game.Likely, ""
 		if adjusted(tc) {
-			c, note = Possible, "; it was put back at once, which may have been an announced adjustment (4.2.1)"
+			c, note = game.Possible, "; it was put back at once, which may have been an announced adjustment (4.2.1)"
 		}
 		return append(evs, ev(rule, art, c, what+note, tc.sq))
 	}
@@ -208,7 +209,7 @@ func (t *Tracker) touchMove(in tmInput, evs []Event) []Event {
 		}
 		if !canCapture(tc.sq) {
 			if !tc.backAt.IsZero() {
-				evs = append(evs, ev("TM-9", "4.2.1", Possible,
+				evs = append(evs, ev("TM-9", "4.2.1", game.Possible,
 					fmt.Sprintf("%s %s %s was lifted and put back while %s had the move", tc.piece.Color, tc.piece.Kind, name(tc.sq), side), tc.sq))
 			}
 			continue
@@ -239,7 +240,7 @@ func mergeTouched(own, opp []touched) []touched {
 
 // twoHands reports whether the pieces lifted from a and b were both off
 // the board at once and were put down within window of each other.
-func twoHands(ts []Touch, a, b rules.Square, window, scan time.Duration) bool {
+func twoHands(ts []game.Touch, a, b rules.Square, window, scan time.Duration) bool {
 	var liftA, liftB, putA, putB time.Time
 	var pa, pb rules.Piece
 	for _, tc := range ts {

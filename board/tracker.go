@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // Tracker follows one physical board through a game. It is a pure state
@@ -12,7 +13,7 @@ import (
 // reads, clock readings and ticks in time order, and act on the events it
 // returns. A Tracker is not safe for concurrent use; one goroutine owns it.
 type Tracker struct {
-	opts Options
+	opts TrackerOptions
 	geo  rules.Geometry
 
 	// hist[0] is the start position; hist[i] the position after ply i.
@@ -51,9 +52,9 @@ type Tracker struct {
 	// press by its mover belongs to it and is no ClockWithoutMove.
 	unpressed int
 
-	clock     *ClockReading
+	clock     *game.ClockReading
 	clockLeft rules.Color // colour on the clock's left display (NoColor: not known yet)
-	chg       [1]SquareChange
+	chg       [1]game.SquareChange
 	lastRun   rules.Color
 	scratch   []rules.Move
 	diffBuf   []rules.Square
@@ -77,23 +78,23 @@ type Tracker struct {
 
 // pendingIllegal is an illegal move standing on the board.
 type pendingIllegal struct {
-	ev        IllegalMove
+	ev        game.IllegalMove
 	place     rules.Placement
 	pos       rules.Position // nil when the attempt is no playable move
 	completed bool
 	reported  bool // the made (not completed) attempt was reported
-	clock     *ClockReading
+	clock     *game.ClockReading
 }
 
 // pendingPress is a lever press not judged yet (the scan may lag).
 type pendingPress struct {
 	at    time.Time
 	side  rules.Color
-	clock ClockReading
+	clock game.ClockReading
 }
 
 // New returns a tracker for a game starting at opts.Start.
-func New(opts Options) (*Tracker, error) {
+func New(opts TrackerOptions) (*Tracker, error) {
 	if opts.Start == nil {
 		return nil, ErrNoStart
 	}
@@ -165,7 +166,7 @@ func (t *Tracker) top() *node { return t.hist[len(t.hist)-1] }
 // Squares feeds sensed square changes at time at (squares in the board's
 // own frame; the tracker applies the rotation). It returns the events
 // they cause, including those of windows that expired before at.
-func (t *Tracker) Squares(at time.Time, changes []SquareChange) []Event {
+func (t *Tracker) Squares(at time.Time, changes []game.SquareChange) []game.Event {
 	evs := t.advance(at, nil)
 	for _, c := range changes {
 		if !t.geo.Contains(c.Square) || t.raw.Sq[c.Square] == c.Piece {
@@ -189,7 +190,7 @@ func (t *Tracker) Squares(at time.Time, changes []SquareChange) []Event {
 // request), in the board's own frame. It is judged at once; moves made
 // while the board was not heard are caught up when a short legal sequence
 // (Options.CatchUpDepth plies) explains them.
-func (t *Tracker) Dump(at time.Time, p rules.Placement) []Event {
+func (t *Tracker) Dump(at time.Time, p rules.Placement) []game.Event {
 	evs := t.advance(at, nil)
 	p.Geo = t.geo
 	if p != t.raw {
@@ -210,7 +211,7 @@ func (t *Tracker) Dump(at time.Time, p rules.Placement) []Event {
 // at the board): the board is judged at once, as after a full read, and
 // moves made but not completed are completed, as a move that ends the game
 // is (FIDE 2018 6.2.1.1). The tracker can be fed again afterwards.
-func (t *Tracker) Finish(at time.Time) []Event {
+func (t *Tracker) Finish(at time.Time) []game.Event {
 	evs := t.advance(at, nil)
 	if t.dirty {
 		evs = t.evaluate(at, t.opts.MaxDepth, evs)
@@ -227,7 +228,7 @@ func (t *Tracker) Finish(at time.Time) []Event {
 
 // Tick lets time pass: settle windows, holds, press graces and stable
 // windows that expire by at produce their events.
-func (t *Tracker) Tick(at time.Time) []Event { return t.advance(at, nil) }
+func (t *Tracker) Tick(at time.Time) []game.Event { return t.advance(at, nil) }
 
 // frame maps a raw square to the game's frame.
 func (t *Tracker) frame(s rules.Square) rules.Square {
@@ -248,7 +249,7 @@ func rotate(p rules.Placement) rules.Placement {
 }
 
 // advance processes the windows that expire by at.
-func (t *Tracker) advance(at time.Time, evs []Event) []Event {
+func (t *Tracker) advance(at time.Time, evs []game.Event) []game.Event {
 	if t.dirty && !at.Before(t.lastChange.Add(t.opts.Settle)) {
 		evs = t.evaluate(t.lastChange.Add(t.opts.Settle), t.maxDepth, evs)
 	}
@@ -264,8 +265,8 @@ func (t *Tracker) advance(at time.Time, evs []Event) []Event {
 	}
 	if t.unexplained && !t.unexplReport && !t.over && !at.Before(t.unexplSince.Add(t.opts.HoldAfter)) {
 		t.unexplReport = true
-		evs = append(evs, &Unexplained{
-			Stamp:     Stamp{At: t.unexplSince.Add(t.opts.HoldAfter)},
+		evs = append(evs, game.Unexplained{
+			Stamp:     game.Stamp{At: t.unexplSince.Add(t.opts.HoldAfter)},
 			Since:     t.unexplSince,
 			Squares:   t.sensed.Diff(&t.top().place, nil),
 			Placement: t.sensed,
@@ -274,7 +275,7 @@ func (t *Tracker) advance(at time.Time, evs []Event) []Event {
 	if il := t.illegal; il != nil && !il.reported && !il.completed && !at.Before(il.ev.At.Add(t.opts.HoldAfter)) {
 		il.reported = true
 		ev := il.ev
-		evs = append(evs, &ev)
+		evs = append(evs, ev)
 	}
 	if t.completion() == StableWindow && t.done < len(t.moves) && !at.Before(t.stableSince.Add(t.opts.CompleteAfter)) {
 		evs = t.completeUpTo(t.stableSince.Add(t.opts.CompleteAfter), len(t.moves), nil, evs)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -70,9 +71,9 @@ func benchLatency(b *testing.B, sources int, period time.Duration) {
 	}
 	nc.Flush()
 	waitFor(b, "publisher connected", 10*time.Second, func() bool { return p.Health() == nil })
-	games := make([]GameID, sources)
+	games := make([]game.ID, sources)
 	for i := range games {
-		games[i] = GameID{Event: "bench", Round: 1, Board: i + 1}
+		games[i] = game.ID{Event: "bench", Round: 1, Board: i + 1}
 	}
 	gap := period / time.Duration(sources)
 	ply := 0
@@ -85,8 +86,8 @@ func benchLatency(b *testing.B, sources int, period time.Duration) {
 				time.Sleep(d)
 			}
 			next = next.Add(gap)
-			ev := MoveEvent{Game: g, Ply: ply, SAN: "e4", UCI: "e2e4", FEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-				Clock: &ClockPair{5400000, 5400000}, EMTMS: 2000, At: T(time.Now())}
+			ev := game.MoveEvent{Game: g, Ply: ply, SAN: "e4", UCI: "e2e4", FEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+				Clock: &game.ClockPair{WhiteMS: 5400000, BlackMS: 5400000}, EMTMS: 2000, At: game.T(time.Now())}
 			id := fmt.Sprintf("%s.move.%d.0", g, ply)
 			mu.Lock()
 			start[id] = time.Now()
@@ -130,9 +131,9 @@ func BenchmarkMemoryPerGame(b *testing.B) {
 			b.Fatal(err)
 		}
 		for g := 1; g <= games; g++ {
-			id := GameID{"bench", 1, g}
+			id := game.ID{Event: "bench", Round: 1, Board: g}
 			for ply := 1; ply <= 60; ply++ {
-				p.PublishMove(MoveEvent{Game: id, Ply: ply, SAN: "e4", UCI: "e2e4", At: T(time.Now())})
+				p.PublishMove(game.MoveEvent{Game: id, Ply: ply, SAN: "e4", UCI: "e2e4", At: game.T(time.Now())})
 			}
 			p.PublishState(GameState{Game: id, Event: "bench", Round: 1, Board: g, PGN: pgn, Moves: make([]string, 120), SAN: make([]string, 120)})
 		}
@@ -153,8 +154,8 @@ func BenchmarkPublish(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer p.Close()
-	ev := MoveEvent{Game: GameID{"bench", 1, 1}, SAN: "e4", UCI: "e2e4", FEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-		Clock: &ClockPair{5400000, 5400000}, At: T(time.Now())}
+	ev := game.MoveEvent{Game: game.ID{Event: "bench", Round: 1, Board: 1}, SAN: "e4", UCI: "e2e4", FEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+		Clock: &game.ClockPair{WhiteMS: 5400000, BlackMS: 5400000}, At: game.T(time.Now())}
 	b.ReportAllocs()
 	for i := range b.N {
 		ev.Ply = i + 1

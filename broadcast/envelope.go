@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // kind says which payload an [envelope] carries.
@@ -48,19 +50,19 @@ const (
 // envelope is one message ready to send: subject, Nats-Msg-Id, JSON body and
 // how to send it. Envelopes are what the outbox journals.
 type envelope struct {
-	Subject string `json:"s"`
-	MsgID   string `json:"i"`
-	Data    []byte `json:"d"`
-	Target  target `json:"t"`
-	Kind    kind   `json:"k"`
-	Game    GameID `json:"g,omitzero"`
+	Subject string  `json:"s"`
+	MsgID   string  `json:"i"`
+	Data    []byte  `json:"d"`
+	Target  target  `json:"t"`
+	Kind    kind    `json:"k"`
+	Game    game.ID `json:"g,omitzero"`
 	// Public marks the delayed public copy.
 	Public bool `json:"p,omitempty"`
 }
 
-func ms(t Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
+func ms(t game.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
 
-func newEnvelope(subject string, id string, kind kind, target target, g GameID, v any) (envelope, error) {
+func newEnvelope(subject string, id string, kind kind, target target, g game.ID, v any) (envelope, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return envelope{}, fmt.Errorf("broadcast: marshal %s: %w", kind, err)
@@ -69,7 +71,7 @@ func newEnvelope(subject string, id string, kind kind, target target, g GameID, 
 }
 
 // moveEnvelope builds <p>.game.<g>.move with id <g>.move.<ply>.<revision>.
-func (s Subjects) moveEnvelope(ev MoveEvent) (envelope, error) {
+func (s Subjects) moveEnvelope(ev game.MoveEvent) (envelope, error) {
 	if err := ev.Game.Validate(); err != nil {
 		return envelope{}, err
 	}
@@ -79,7 +81,7 @@ func (s Subjects) moveEnvelope(ev MoveEvent) (envelope, error) {
 
 // correctionEnvelope builds <p>.game.<g>.correction with id
 // <g>.correction.<ply>.<revision>.
-func (s Subjects) correctionEnvelope(c Correction) (envelope, error) {
+func (s Subjects) correctionEnvelope(c game.Correction) (envelope, error) {
 	if err := c.Game.Validate(); err != nil {
 		return envelope{}, err
 	}
@@ -88,7 +90,7 @@ func (s Subjects) correctionEnvelope(c Correction) (envelope, error) {
 }
 
 // clockEnvelope builds <p>.game.<g>.clock with id <g>.clock.<at unix ms>.
-func (s Subjects) clockEnvelope(c ClockEvent) (envelope, error) {
+func (s Subjects) clockEnvelope(c game.ClockEvent) (envelope, error) {
 	if err := c.Game.Validate(); err != nil {
 		return envelope{}, err
 	}
@@ -98,7 +100,7 @@ func (s Subjects) clockEnvelope(c ClockEvent) (envelope, error) {
 
 // resultEnvelope builds <p>.game.<g>.end with id
 // <g>.end.<revision>.<result>.<provisional|final>.
-func (s Subjects) resultEnvelope(r Result) (envelope, error) {
+func (s Subjects) resultEnvelope(r game.Result) (envelope, error) {
 	if err := r.Game.Validate(); err != nil {
 		return envelope{}, err
 	}
@@ -120,22 +122,22 @@ func (s Subjects) stateEnvelope(st GameState) (envelope, error) {
 	return newEnvelope(s.kvSubject(st.Game), id, kindState, targetKV, st.Game, st)
 }
 
-// alertEnvelope builds <p>.arbiter.<g>.alert with id <g>.alert.<id>. payload
-// is the alert (§3.4) as any JSON-marshalable value (arbiter.Alert, or raw
-// JSON); id is the alert's own id, stable across re-sends.
-func (s Subjects) alertEnvelope(g GameID, id string, payload any) (envelope, error) {
+// alertEnvelope builds <p>.arbiter.<g>.alert with id <g>.alert.<id>, id
+// being the alert's own id (stable across re-sends).
+func (s Subjects) alertEnvelope(a game.Alert) (envelope, error) {
+	g := a.Game
 	if err := g.Validate(); err != nil {
 		return envelope{}, err
 	}
-	if id == "" {
-		return envelope{}, &TokenError{Field: "alert id", Token: id, Err: ErrBadToken}
+	if a.ID == "" {
+		return envelope{}, &TokenError{Field: "alert id", Token: a.ID, Err: ErrBadToken}
 	}
-	return newEnvelope(s.alert(g), g.String()+".alert."+id, kindAlert, targetStream, g, payload)
+	return newEnvelope(s.alert(g), g.String()+".alert."+a.ID, kindAlert, targetStream, g, a)
 }
 
 // announceEnvelope builds <p>.relay.<g>.announce (core NATS: no stream covers
 // relay subjects) with id <g>.announce.<ply>.<kind>.<lang>.<at unix ms>.
-func (s Subjects) announceEnvelope(a Announcement) (envelope, error) {
+func (s Subjects) announceEnvelope(a game.Announcement) (envelope, error) {
 	if err := a.Game.Validate(); err != nil {
 		return envelope{}, err
 	}
@@ -150,7 +152,7 @@ func (s Subjects) statusEnvelope(b BoardStatus) (envelope, error) {
 	if err != nil {
 		return envelope{}, err
 	}
-	return newEnvelope(subj, "board."+b.BoardID+".status."+ms(b.At), kindStatus, targetCore, GameID{}, b)
+	return newEnvelope(subj, "board."+b.BoardID+".status."+ms(b.At), kindStatus, targetCore, game.ID{}, b)
 }
 
 // publicCopy returns the delayed public counterpart of an organiser envelope:

@@ -9,8 +9,6 @@ import (
 var (
 	// ErrBadToken: a subject token is empty or holds a character outside [a-z0-9_-].
 	ErrBadToken = errors.New("broadcast: bad subject token")
-	// ErrBadGameID: a game id is not <event>.<round>.<board>.
-	ErrBadGameID = errors.New("broadcast: bad game id")
 	// ErrClosed: the publisher or outbox was closed.
 	ErrClosed = errors.New("broadcast: closed")
 	// ErrInsecureListen: the embedded server has no users but was asked to

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // Example wires the pieces the way the daemon does: embedded server,
@@ -41,9 +42,9 @@ func Example() {
 	defer cancel()
 
 	// What the tracker/adjudicator side calls (it never waits for NATS).
-	g := broadcast.GameID{Event: "open2026", Round: 1, Board: 1}
-	at := broadcast.T(time.Date(2026, 2, 8, 8, 1, 2, 0, time.UTC))
-	if err := pub.PublishMove(broadcast.MoveEvent{Game: g, Ply: 1, SAN: "e4", UCI: "e2e4", At: at}); err != nil {
+	g := game.ID{Event: "open2026", Round: 1, Board: 1}
+	at := game.T(time.Date(2026, 2, 8, 8, 1, 2, 0, time.UTC))
+	if err := pub.PublishMove(game.MoveEvent{Game: g, Ply: 1, SAN: "e4", UCI: "e2e4", At: at}); err != nil {
 		fmt.Println(err)
 		return
 	}

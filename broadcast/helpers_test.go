@@ -7,13 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
 const testPrefix = "dgt"
 
-var testGame = GameID{Event: "open2026", Round: 1, Board: 1}
+var testGame = game.ID{Event: "open2026", Round: 1, Board: 1}
 
 // startServer starts a real embedded server (no TCP listener) on dir.
 func startServer(t testing.TB, dir string, users ...User) *Server {
@@ -95,11 +96,11 @@ func newDaemonPublisher(t testing.TB, srv *Server, delay time.Duration) *Publish
 	return p
 }
 
-func move(ply, rev int) MoveEvent {
-	return MoveEvent{
+func move(ply, rev int) game.MoveEvent {
+	return game.MoveEvent{
 		Game: testGame, Ply: ply, SAN: "e4", UCI: "e2e4", FEN: "fen",
-		Clock: &ClockPair{WhiteMS: 5400000, BlackMS: 5400000}, EMTMS: 3000,
-		At: T(time.Date(2026, 2, 8, 8, 1, 2, 345e6, time.UTC).Add(time.Duration(ply) * time.Second)), Revision: rev,
+		Clock: &game.ClockPair{WhiteMS: 5400000, BlackMS: 5400000}, EMTMS: 3000,
+		At: game.T(time.Date(2026, 2, 8, 8, 1, 2, 345e6, time.UTC).Add(time.Duration(ply) * time.Second)), Revision: rev,
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // HealthSource is something /healthz asks: nil means healthy, an error says
@@ -128,7 +130,7 @@ func (h *HTTPServer) game(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "want /pgn/<event>/<round>/<board>.pgn", http.StatusNotFound)
 		return
 	}
-	st, ok := h.o.Games.Get(GameID{Event: ev, Round: round, Board: board})
+	st, ok := h.o.Games.Get(game.ID{Event: ev, Round: round, Board: board})
 	if !ok {
 		http.Error(w, "no public game on this board yet", http.StatusNotFound)
 		return

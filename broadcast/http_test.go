@@ -11,18 +11,20 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 func TestHTTPFeeds(t *testing.T) {
 	games := NewStore()
 	for b := 3; b >= 1; b-- {
-		st := GameState{Game: GameID{"open2026", 2, b}, Event: "open2026", Round: 2, Board: b, White: "W", Black: "B", SAN: []string{"d4"}, Result: "*"}
+		st := GameState{Game: game.ID{Event: "open2026", Round: 2, Board: b}, Event: "open2026", Round: 2, Board: b, White: "W", Black: "B", SAN: []string{"d4"}, Result: "*"}
 		if b == 2 {
 			st.PGN = "[Event \"open2026\"]\n[Round \"2.2\"]\n\n1. c4 {[%clk 1:30:00]} *\n\n\n"
 		}
 		games.Put(st)
 	}
-	games.Put(GameState{Game: GameID{"open2026", 1, 1}, Round: 1, Board: 1})
+	games.Put(GameState{Game: game.ID{Event: "open2026", Round: 1, Board: 1}, Round: 1, Board: 1})
 	var boardErr error
 	h := NewHTTPServer(HTTPOptions{Games: games, Health: []HealthSource{
 		healthFunc(func() error { return nil }),
@@ -88,7 +90,7 @@ func TestHTTPFeeds(t *testing.T) {
 		if resp.StatusCode != http.StatusNotModified {
 			t.Errorf("unchanged round with its ETag: %d, want 304", resp.StatusCode)
 		}
-		games.Put(GameState{Game: GameID{"open2026", 2, 1}, Event: "open2026", Round: 2, Board: 1, SAN: []string{"d4", "d5"}, Result: "*"})
+		games.Put(GameState{Game: game.ID{Event: "open2026", Round: 2, Board: 1}, Event: "open2026", Round: 2, Board: 1, SAN: []string{"d4", "d5"}, Result: "*"})
 		resp, err = http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -215,7 +217,7 @@ func TestStoresReloadedAfterRestart(t *testing.T) {
 	p1 := newPublisher(t, t.TempDir(), srv.Dialer(), 0)
 	stop := runPublisher(t, p1)
 	for b := 1; b <= 3; b++ {
-		p1.PublishState(GameState{Game: GameID{"open2026", 1, b}, Event: "open2026", Round: 1, Board: b, SAN: []string{"e4"}, Revision: b})
+		p1.PublishState(GameState{Game: game.ID{Event: "open2026", Round: 1, Board: b}, Event: "open2026", Round: 1, Board: b, SAN: []string{"e4"}, Revision: b})
 	}
 	waitFor(t, "sent", 5*time.Second, func() bool { return p1.Pending() == 0 })
 	stop()
@@ -226,7 +228,7 @@ func TestStoresReloadedAfterRestart(t *testing.T) {
 		_, n2 := p2.Public().RoundPGN("open2026", 1)
 		return n1 == 3 && n2 == 3
 	})
-	st, _ := p2.Public().Get(GameID{"open2026", 1, 2})
+	st, _ := p2.Public().Get(game.ID{Event: "open2026", Round: 1, Board: 2})
 	if st.Revision != 2 {
 		t.Errorf("reloaded public state %+v", st)
 	}

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/web"
 )
 
@@ -150,7 +151,7 @@ func (h *webHTTP) snapshot(w http.ResponseWriter, r *http.Request) {
 
 func (h *webHTTP) game(w http.ResponseWriter, r *http.Request) {
 	base, ok := strings.CutSuffix(r.PathValue("file"), ".json")
-	id, err := ParseGameID(base)
+	id, err := game.ParseID(base)
 	if !ok || err != nil {
 		http.Error(w, "want /api/public/game/<event>.<round>.<board>.json", http.StatusNotFound)
 		return

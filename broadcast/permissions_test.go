@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"golang.org/x/crypto/bcrypt"
@@ -99,7 +100,7 @@ func TestRolePermissions(t *testing.T) {
 	})
 
 	p.PublishMove(move(1, 0))
-	p.PublishAlert(testGame, "x1", map[string]string{"kind": "flag_fall"})
+	p.PublishAlert(game.Alert{ID: "x1", Game: testGame, Kind: "flag_fall"})
 	t.Run("allowed deliveries", func(t *testing.T) {
 		for _, tc := range []struct {
 			who  string

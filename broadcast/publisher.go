@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -176,18 +177,24 @@ func (p *Publisher) publishBuilt(e envelope, err error) error {
 }
 
 // PublishMove journals a MoveEvent (and its public copy).
-func (p *Publisher) PublishMove(ev MoveEvent) error { return p.publishBuilt(p.subj.moveEnvelope(ev)) }
+func (p *Publisher) PublishMove(ev game.MoveEvent) error {
+	return p.publishBuilt(p.subj.moveEnvelope(ev))
+}
 
 // PublishCorrection journals a Correction (and its public copy).
-func (p *Publisher) PublishCorrection(c Correction) error {
+func (p *Publisher) PublishCorrection(c game.Correction) error {
 	return p.publishBuilt(p.subj.correctionEnvelope(c))
 }
 
 // PublishClock journals a ClockEvent (and its public copy).
-func (p *Publisher) PublishClock(c ClockEvent) error { return p.publishBuilt(p.subj.clockEnvelope(c)) }
+func (p *Publisher) PublishClock(c game.ClockEvent) error {
+	return p.publishBuilt(p.subj.clockEnvelope(c))
+}
 
 // PublishResult journals a Result (and its public copy).
-func (p *Publisher) PublishResult(r Result) error { return p.publishBuilt(p.subj.resultEnvelope(r)) }
+func (p *Publisher) PublishResult(r game.Result) error {
+	return p.publishBuilt(p.subj.resultEnvelope(r))
+}
 
 // PublishState records st in the live store, and journals the KV put and
 // the delayed public state. st.PGN is filled by Options.RenderPGN when empty.
@@ -206,14 +213,13 @@ func (p *Publisher) PublishState(st GameState) error {
 	return nil
 }
 
-// PublishAlert journals an arbiter alert (never copied to public). payload is
-// the §3.4 object (e.g. an arbiter.Alert); id is its stable id.
-func (p *Publisher) PublishAlert(g GameID, id string, payload any) error {
-	return p.publishBuilt(p.subj.alertEnvelope(g, id, payload))
+// PublishAlert journals an arbiter alert (never copied to public).
+func (p *Publisher) PublishAlert(a game.Alert) error {
+	return p.publishBuilt(p.subj.alertEnvelope(a))
 }
 
 // PublishAnnouncement journals a blind-player announcement.
-func (p *Publisher) PublishAnnouncement(a Announcement) error {
+func (p *Publisher) PublishAnnouncement(a game.Announcement) error {
 	return p.publishBuilt(p.subj.announceEnvelope(a))
 }
 

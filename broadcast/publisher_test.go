@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -16,7 +17,7 @@ func plies(t *testing.T, msgs []jetstream.Msg) []int {
 	t.Helper()
 	var out []int
 	for _, m := range msgs {
-		var ev MoveEvent
+		var ev game.MoveEvent
 		if err := json.Unmarshal(m.Data(), &ev); err != nil {
 			t.Fatalf("%s: %v", m.Subject(), err)
 		}
@@ -49,7 +50,7 @@ func TestPublisherMovesStateAndDedup(t *testing.T) {
 	}
 	p.PublishMove(move(5, 1)) // a corrected ply 5 is a new fact
 	st := GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, White: "A", Black: "B",
-		Moves: []string{"e2e4"}, SAN: []string{"e4"}, Result: "*", PGN: "[Event \"x\"]\n\n1. e4 *\n", Revision: 1, UpdatedAt: T(time.Now())}
+		Moves: []string{"e2e4"}, SAN: []string{"e4"}, Result: "*", PGN: "[Event \"x\"]\n\n1. e4 *\n", Revision: 1, UpdatedAt: game.T(time.Now())}
 	if err := p.PublishState(st); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestPublicDelayHonoured(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		sent = append(sent, time.Now())
 		p.PublishMove(move(i, 0))
-		p.PublishAlert(testGame, fmt.Sprint("alert", i), map[string]any{"kind": "touch_move", "ply": i})
+		p.PublishAlert(game.Alert{ID: fmt.Sprint("alert", i), Game: testGame, Kind: "touch_move", Ply: i})
 		time.Sleep(50 * time.Millisecond)
 	}
 	for i := range 3 {
@@ -241,7 +242,7 @@ func TestRestartDuringDelay(t *testing.T) {
 	stop := runPublisher(t, p1)
 	start := time.Now()
 	p1.PublishMove(move(1, 0))
-	p1.PublishState(GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, SAN: []string{"e4"}, Moves: []string{"e2e4"}, UpdatedAt: T(start)})
+	p1.PublishState(GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, SAN: []string{"e4"}, Moves: []string{"e2e4"}, UpdatedAt: game.T(start)})
 	waitFor(t, "live sent", 5*time.Second, func() bool { return p1.Pending() == 2 })
 	stop()
 	p1.Close()
@@ -278,7 +279,7 @@ func TestPGNRequestReply(t *testing.T) {
 	p := newPublisher(t, t.TempDir(), srv.Dialer(), time.Hour)
 	runPublisher(t, p)
 	for b := 2; b >= 1; b-- {
-		p.PublishState(GameState{Game: GameID{"open2026", 1, b}, Event: "open2026", Round: 1, Board: b,
+		p.PublishState(GameState{Game: game.ID{Event: "open2026", Round: 1, Board: b}, Event: "open2026", Round: 1, Board: b,
 			White: fmt.Sprint("W", b), Black: "B", SAN: []string{"e4", "e5"}, Result: "*"})
 	}
 	waitFor(t, "connected", 5*time.Second, func() bool { return p.Health() == nil })
@@ -342,11 +343,11 @@ func TestCoreSubjects(t *testing.T) {
 	sub, _ := nc.SubscribeSync("dgt.>")
 	nc.Flush()
 	runPublisher(t, p)
-	at := T(time.Date(2026, 2, 8, 8, 1, 2, 0, time.UTC))
+	at := game.T(time.Date(2026, 2, 8, 8, 1, 2, 0, time.UTC))
 	if err := p.PublishBoardStatus(BoardStatus{BoardID: "b1", Port: "/dev/ttyACM0", Connected: true, Version: "1.7", At: at}); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.PublishAnnouncement(Announcement{Game: testGame, Ply: 1, Lang: "de", Text: "Emil vier", UCI: "e2e4", Kind: AnnounceMove, At: at}); err != nil {
+	if err := p.PublishAnnouncement(game.Announcement{Game: testGame, Ply: 1, Lang: "de", Text: "Emil vier", UCI: "e2e4", Kind: game.AnnounceMove, At: at}); err != nil {
 		t.Fatal(err)
 	}
 	p.PublishMove(move(1, 0))
@@ -364,7 +365,7 @@ func TestCoreSubjects(t *testing.T) {
 			t.Errorf("%s without a message id", m.Subject)
 		}
 		if m.Subject == "dgt.relay.open2026.1.1.announce" {
-			var a Announcement
+			var a game.Announcement
 			if err := json.Unmarshal(m.Data, &a); err != nil || a.Text != "Emil vier" || a.Game != testGame {
 				t.Errorf("announcement %s", m.Data)
 			}

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -74,14 +74,14 @@ func (p *Publisher) setAside(r Record, cause error) error {
 	p.rejected.Add(1)
 	p.log.Error("message refused by NATS for good: set aside, the others go on",
 		"subject", r.Subject, "msg_id", r.MsgID, "bytes", len(r.Data), "err", cause, "kept_in", path)
-	if r.Public || r.Game == (GameID{}) {
+	if r.Public || r.Game == (game.ID{}) {
 		return nil // the live record's alert says it; a board status has no game
 	}
-	a := &arbiter.Alert{ID: KindMessageRejected + "." + r.Kind.String(), Game: r.Game.String(), Kind: KindMessageRejected,
-		Severity: arbiter.Warn, At: p.o.Now(),
+	a := game.Alert{ID: KindMessageRejected + "." + r.Kind.String(), Game: r.Game, Kind: KindMessageRejected,
+		Severity: game.Warn, At: game.T(p.o.Now()),
 		Message: fmt.Sprintf("A %s message of this game (%d bytes) was refused by NATS and not published: %v. "+
 			"It is kept in %s; the other messages go on.", r.Kind, len(r.Data), cause, path)}
-	if err := p.PublishAlert(r.Game, a.ID, a); err != nil {
+	if err := p.PublishAlert(a); err != nil {
 		p.log.Error("alert for a message set aside not journalled", "err", err)
 	}
 	return nil

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // TestRejectedMessageSetAside: a game state the server can never take (a
@@ -25,12 +27,12 @@ func TestRejectedMessageSetAside(t *testing.T) {
 	runPublisher(t, p)
 	huge := strings.Repeat("x", 1100<<10)
 	g1 := testGame
-	if err := p.PublishState(GameState{Game: g1, Event: g1.Event, Round: 1, Board: 1, White: huge, Black: "B", Result: "*", UpdatedAt: T(time.Now())}); err != nil {
+	if err := p.PublishState(GameState{Game: g1, Event: g1.Event, Round: 1, Board: 1, White: huge, Black: "B", Result: "*", UpdatedAt: game.T(time.Now())}); err != nil {
 		t.Fatal(err)
 	}
-	var others []GameID
+	var others []game.ID
 	for b := 2; b <= 3; b++ {
-		others = append(others, GameID{Event: "open2026", Round: 1, Board: b})
+		others = append(others, game.ID{Event: "open2026", Round: 1, Board: b})
 	}
 	for i := 1; i <= 10; i++ {
 		for _, g := range others {

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
 
@@ -36,7 +37,7 @@ type Request struct {
 	Subject string
 	// Game is the game the subject names, for routes whose subject has
 	// the three game tokens as wildcards (zero otherwise).
-	Game GameID
+	Game game.ID
 	// Data is the request's body.
 	Data []byte
 }
@@ -230,7 +231,7 @@ func (r *Responder) dispatch(rt route, public bool, m *nats.Msg) {
 	req := Request{Subject: m.Subject, Data: m.Data}
 	if rt.gameAt >= 0 {
 		toks := strings.Split(m.Subject, ".")
-		g, err := ParseGameID(strings.Join(toks[rt.gameAt:min(rt.gameAt+3, len(toks))], "."))
+		g, err := game.ParseID(strings.Join(toks[rt.gameAt:min(rt.gameAt+3, len(toks))], "."))
 		if err != nil {
 			r.respond(m, StatusReply(err))
 			return

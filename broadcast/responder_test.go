@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
 
@@ -20,7 +21,7 @@ func TestResponderCommands(t *testing.T) {
 	srv := startServer(t, t.TempDir(), testUsers...)
 	defer srv.Shutdown()
 	type call struct {
-		g    GameID
+		g    game.ID
 		body string
 	}
 	calls := make(chan call, 4)
@@ -42,7 +43,7 @@ func TestResponderCommands(t *testing.T) {
 	}{
 		{"dgt.arbiter.open2026.1.1.cmd", `{"cmd":"ack","alert":"a1"}`, CommandReply{OK: true}, true},
 		{"dgt.arbiter.open2026.1.1.cmd", `{"cmd":"bad"}`, CommandReply{Error: "unknown command bad"}, true},
-		{"dgt.arbiter.open2026.x.1.cmd", `{"cmd":"ack"}`, CommandReply{Error: `broadcast: game "open2026.x.1": broadcast: bad game id`}, false},
+		{"dgt.arbiter.open2026.x.1.cmd", `{"cmd":"ack"}`, CommandReply{Error: `game: bad game id "open2026.x.1": round and board are numbers`}, false},
 	} {
 		m, err := arb.nc.Request(tc.subj, []byte(tc.body), 5*time.Second)
 		if err != nil {

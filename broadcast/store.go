@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // Store holds the latest GameState of every game, for the PGN feeds. The
@@ -13,11 +15,11 @@ import (
 // (updated when each delayed copy falls due). Safe for concurrent use.
 type Store struct {
 	mu    sync.RWMutex
-	games map[GameID]GameState
+	games map[game.ID]GameState
 }
 
 // NewStore returns an empty store.
-func NewStore() *Store { return &Store{games: map[GameID]GameState{}} }
+func NewStore() *Store { return &Store{games: map[game.ID]GameState{}} }
 
 // Put records st as its game's latest state.
 func (s *Store) Put(st GameState) {
@@ -39,7 +41,7 @@ func (s *Store) PutIfAbsent(st GameState) bool {
 }
 
 // Get returns a game's latest state.
-func (s *Store) Get(g GameID) (GameState, bool) {
+func (s *Store) Get(g game.ID) (GameState, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	st, ok := s.games[g]

@@ -1,9 +1,10 @@
 package broadcast
 
 import (
-	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // ValidToken reports whether s is a valid subject token: one or more of
@@ -28,67 +29,6 @@ func checkToken(field, s string) error {
 	return nil
 }
 
-// GameID names one game: <event>.<round>.<board>. It marshals to and from that
-// string (the "game" field of every payload).
-type GameID struct {
-	Event string
-	Round int
-	Board int
-}
-
-// String returns <event>.<round>.<board>.
-func (g GameID) String() string {
-	return g.Event + "." + strconv.Itoa(g.Round) + "." + strconv.Itoa(g.Board)
-}
-
-// Validate checks the event token and that round and board are positive.
-func (g GameID) Validate() error {
-	if err := checkToken("event", g.Event); err != nil {
-		return err
-	}
-	if g.Round < 1 || g.Board < 1 {
-		return &TokenError{Field: "game", Token: g.String(), Err: ErrBadGameID}
-	}
-	return nil
-}
-
-// ParseGameID parses <event>.<round>.<board>.
-func ParseGameID(s string) (GameID, error) {
-	parts := strings.Split(s, ".")
-	if len(parts) != 3 {
-		return GameID{}, &TokenError{Field: "game", Token: s, Err: ErrBadGameID}
-	}
-	r, err1 := strconv.Atoi(parts[1])
-	b, err2 := strconv.Atoi(parts[2])
-	if err := errors.Join(err1, err2); err != nil {
-		return GameID{}, &TokenError{Field: "game", Token: s, Err: ErrBadGameID}
-	}
-	g := GameID{Event: parts[0], Round: r, Board: b}
-	return g, g.Validate()
-}
-
-// MarshalText implements encoding.TextMarshaler.
-func (g GameID) MarshalText() ([]byte, error) {
-	if g == (GameID{}) {
-		return []byte{}, nil
-	}
-	return []byte(g.String()), nil
-}
-
-// UnmarshalText implements encoding.TextUnmarshaler.
-func (g *GameID) UnmarshalText(b []byte) error {
-	if len(b) == 0 {
-		*g = GameID{}
-		return nil
-	}
-	id, err := ParseGameID(string(b))
-	if err != nil {
-		return err
-	}
-	*g = id
-	return nil
-}
-
 // Subjects builds every subject of interfaces.md §3.1 under one prefix.
 // The zero value is not usable; build it with [NewSubjects].
 type Subjects struct {
@@ -103,47 +43,47 @@ func NewSubjects(prefix string) (Subjects, error) {
 	return Subjects{Prefix: prefix}, nil
 }
 
-func (s Subjects) game(root string, g GameID, leaf string) string {
+func (s Subjects) game(root string, g game.ID, leaf string) string {
 	return s.Prefix + "." + root + "." + g.String() + "." + leaf
 }
 
 // move is <p>.game.<g>.move.
-func (s Subjects) move(g GameID) string { return s.game("game", g, "move") }
+func (s Subjects) move(g game.ID) string { return s.game("game", g, "move") }
 
 // correction is <p>.game.<g>.correction.
-func (s Subjects) correction(g GameID) string { return s.game("game", g, "correction") }
+func (s Subjects) correction(g game.ID) string { return s.game("game", g, "correction") }
 
 // clock is <p>.game.<g>.clock.
-func (s Subjects) clock(g GameID) string { return s.game("game", g, "clock") }
+func (s Subjects) clock(g game.ID) string { return s.game("game", g, "clock") }
 
 // end is <p>.game.<g>.end.
-func (s Subjects) end(g GameID) string { return s.game("game", g, "end") }
+func (s Subjects) end(g game.ID) string { return s.game("game", g, "end") }
 
 // publicMove is <p>.public.<g>.move.
-func (s Subjects) publicMove(g GameID) string { return s.game("public", g, "move") }
+func (s Subjects) publicMove(g game.ID) string { return s.game("public", g, "move") }
 
 // publicCorrection is <p>.public.<g>.correction.
-func (s Subjects) publicCorrection(g GameID) string { return s.game("public", g, "correction") }
+func (s Subjects) publicCorrection(g game.ID) string { return s.game("public", g, "correction") }
 
 // publicClock is <p>.public.<g>.clock.
-func (s Subjects) publicClock(g GameID) string { return s.game("public", g, "clock") }
+func (s Subjects) publicClock(g game.ID) string { return s.game("public", g, "clock") }
 
 // publicEnd is <p>.public.<g>.end.
-func (s Subjects) publicEnd(g GameID) string { return s.game("public", g, "end") }
+func (s Subjects) publicEnd(g game.ID) string { return s.game("public", g, "end") }
 
 // publicState is <p>.public.<g>.state: the delayed GameState (an extension of
 // §3.1: the public counterpart of the KV bucket, and what the public PGN feed
 // is rebuilt from after a restart).
-func (s Subjects) publicState(g GameID) string { return s.game("public", g, "state") }
+func (s Subjects) publicState(g game.ID) string { return s.game("public", g, "state") }
 
 // alert is <p>.arbiter.<g>.alert.
-func (s Subjects) alert(g GameID) string { return s.game("arbiter", g, "alert") }
+func (s Subjects) alert(g game.ID) string { return s.game("arbiter", g, "alert") }
 
 // command is <p>.arbiter.<g>.cmd (request/reply).
-func (s Subjects) command(g GameID) string { return s.game("arbiter", g, "cmd") }
+func (s Subjects) command(g game.ID) string { return s.game("arbiter", g, "cmd") }
 
 // announce is <p>.relay.<g>.announce.
-func (s Subjects) announce(g GameID) string { return s.game("relay", g, "announce") }
+func (s Subjects) announce(g game.ID) string { return s.game("relay", g, "announce") }
 
 // boardStatus is <p>.board.<board_id>.status; boardID must be a valid token.
 func (s Subjects) boardStatus(boardID string) (string, error) {
@@ -187,7 +127,7 @@ func (s Subjects) alertsStream() string { return strings.ToUpper(s.Prefix) + "_A
 func (s Subjects) bucket() string { return s.Prefix + "_games" }
 
 // kvKey is the KV key of a game: <event>.<round>.<board>.
-func (s Subjects) kvKey(g GameID) string { return g.String() }
+func (s Subjects) kvKey(g game.ID) string { return g.String() }
 
 // kvSubject is the subject a KV put of that game's key is stored under.
-func (s Subjects) kvSubject(g GameID) string { return "$KV." + s.bucket() + "." + g.String() }
+func (s Subjects) kvSubject(g game.ID) string { return "$KV." + s.bucket() + "." + g.String() }

@@ -1,9 +1,10 @@
 package broadcast
 
 import (
-	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 func TestValidToken(t *testing.T) {
@@ -22,62 +23,12 @@ func TestValidToken(t *testing.T) {
 	}
 }
 
-func TestParseGameID(t *testing.T) {
-	for _, tc := range []struct {
-		in      string
-		want    GameID
-		wantErr error
-	}{
-		{"open2026.3.12", GameID{"open2026", 3, 12}, nil},
-		{"open2026.3", GameID{}, ErrBadGameID},
-		{"open2026.x.1", GameID{}, ErrBadGameID},
-		{"Open.1.1", GameID{}, ErrBadToken},
-		{"open.0.1", GameID{}, ErrBadGameID},
-		{"open.1.1.1", GameID{}, ErrBadGameID},
-	} {
-		t.Run(tc.in, func(t *testing.T) {
-			got, err := ParseGameID(tc.in)
-			if !errors.Is(err, tc.wantErr) {
-				t.Fatalf("err = %v, want %v", err, tc.wantErr)
-			}
-			var te *TokenError
-			if err != nil && !errors.As(err, &te) {
-				t.Errorf("error %v is not a *TokenError", err)
-			}
-			if err == nil && (got != tc.want || got.String() != tc.in) {
-				t.Errorf("got %v (%s), want %v", got, got, tc.want)
-			}
-		})
-	}
-}
-
-func TestGameIDJSON(t *testing.T) {
-	b, err := json.Marshal(struct {
-		G GameID `json:"game"`
-	}{testGame})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(b) != `{"game":"open2026.1.1"}` {
-		t.Errorf("got %s", b)
-	}
-	var back struct {
-		G GameID `json:"game"`
-	}
-	if err := json.Unmarshal(b, &back); err != nil || back.G != testGame {
-		t.Errorf("round trip: %v %v", back.G, err)
-	}
-	if err := json.Unmarshal([]byte(`{"game":"x.y"}`), &back); !errors.Is(err, ErrBadGameID) {
-		t.Errorf("bad game id unmarshalled: %v", err)
-	}
-}
-
 func TestSubjects(t *testing.T) {
 	s, err := NewSubjects("dgt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := GameID{"open2026", 3, 7}
+	g := game.ID{Event: "open2026", Round: 3, Board: 7}
 	status, err := s.boardStatus("b7")
 	if err != nil {
 		t.Fatal(err)
@@ -137,12 +88,12 @@ func TestEnvelopeIDs(t *testing.T) {
 	if c.MsgID == a.MsgID {
 		t.Errorf("a corrected ply kept the id %q", c.MsgID)
 	}
-	r1 := mk(s.resultEnvelope(Result{Game: testGame, Result: "1-0", Provisional: true}))
-	r2 := mk(s.resultEnvelope(Result{Game: testGame, Result: "1-0"}))
+	r1 := mk(s.resultEnvelope(game.Result{Game: testGame, Result: "1-0", Provisional: true}))
+	r2 := mk(s.resultEnvelope(game.Result{Game: testGame, Result: "1-0"}))
 	if r1.MsgID == r2.MsgID {
 		t.Errorf("provisional and final result share id %q", r1.MsgID)
 	}
-	if _, err := s.moveEnvelope(MoveEvent{Game: GameID{"x", 0, 1}}); !errors.Is(err, ErrBadGameID) {
+	if _, err := s.moveEnvelope(game.MoveEvent{Game: game.ID{Event: "x", Round: 0, Board: 1}}); !errors.Is(err, game.ErrBadID) {
 		t.Errorf("bad game accepted: %v", err)
 	}
 	pub, ok := s.publicCopy(a)
@@ -155,8 +106,8 @@ func TestEnvelopeIDs(t *testing.T) {
 		t.Errorf("state copy %+v of %+v", pst, st)
 	}
 	for _, e := range []envelope{
-		mk(s.alertEnvelope(testGame, "a1", map[string]string{"kind": "flag_fall"})),
-		mk(s.announceEnvelope(Announcement{Game: testGame, Kind: AnnounceMove, Lang: "de"})),
+		mk(s.alertEnvelope(game.Alert{ID: "a1", Game: testGame, Kind: "flag_fall"})),
+		mk(s.announceEnvelope(game.Announcement{Game: testGame, Kind: game.AnnounceMove, Lang: "de"})),
 		mk(s.statusEnvelope(BoardStatus{BoardID: "b1"})),
 	} {
 		if _, ok := s.publicCopy(e); ok {

@@ -11,13 +11,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
 
 // WebBoard is one configured board as the web pages know it before its
 // first public message: the game it plays, its players and variant.
 type WebBoard struct {
-	Game GameID
+	Game game.ID
 	// BoardID names the board in <p>.board.<id>.status.
 	BoardID     string
 	White       string
@@ -73,8 +74,8 @@ type Web struct {
 	log *slog.Logger
 
 	mu      sync.Mutex
-	games   map[GameID]*webGame
-	slots   map[int]GameID // board number → the game shown
+	games   map[game.ID]*webGame
+	slots   map[int]game.ID // board number → the game shown
 	clients map[*webClient]struct{}
 	// subscribed: the subscription to the public copy is up.
 	subscribed bool
@@ -86,7 +87,7 @@ type Web struct {
 // last wrote, and a wake-up.
 type webClient struct {
 	mu    sync.Mutex
-	dirty map[GameID]struct{}
+	dirty map[game.ID]struct{}
 	wake  chan struct{}
 }
 
@@ -108,7 +109,7 @@ func NewWeb(o WebOptions) (*Web, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	w := &Web{o: o, log: log, games: map[GameID]*webGame{}, slots: map[int]GameID{}, clients: map[*webClient]struct{}{},
+	w := &Web{o: o, log: log, games: map[game.ID]*webGame{}, slots: map[int]game.ID{}, clients: map[*webClient]struct{}{},
 		status: map[string]BoardStatus{}}
 	for _, b := range o.Boards {
 		if err := b.Game.Validate(); err != nil {
@@ -191,7 +192,7 @@ func (w *Web) seed() {
 		return
 	}
 	w.mu.Lock()
-	var ids []GameID
+	var ids []game.ID
 	for _, id := range w.slots {
 		if !w.games[id].heard {
 			ids = append(ids, id)
@@ -215,7 +216,7 @@ func (w *Web) handle(m *nats.Msg) {
 	if i < 0 {
 		return
 	}
-	id, err := ParseGameID(rest[:i])
+	id, err := game.ParseID(rest[:i])
 	if err != nil || id.Event != w.o.EventID {
 		return
 	}
@@ -227,15 +228,15 @@ func (w *Web) handle(m *nats.Msg) {
 		derr = decodeWeb(m.Data, &ev)
 		fn = func(g *webGame, now time.Time) bool { return g.move(ev, now) }
 	case "correction":
-		var c Correction
+		var c game.Correction
 		derr = decodeWeb(m.Data, &c)
 		fn = func(g *webGame, _ time.Time) bool { return g.correct(c) }
 	case "clock":
-		var c ClockEvent
+		var c game.ClockEvent
 		derr = decodeWeb(m.Data, &c)
 		fn = func(g *webGame, now time.Time) bool { return g.clockReading(c, now) }
 	case "end":
-		var r Result
+		var r game.Result
 		derr = decodeWeb(m.Data, &r)
 		fn = func(g *webGame, now time.Time) bool { return g.end(r, now) }
 	case "state":
@@ -255,7 +256,7 @@ func (w *Web) handle(m *nats.Msg) {
 // apply changes one game's view and tells the streams. A game of a board
 // that is not configured is ignored; a later round's game takes the board
 // over; an earlier round's is kept for its move list but not shown.
-func (w *Web) apply(id GameID, fn func(g *webGame, now time.Time) bool) {
+func (w *Web) apply(id game.ID, fn func(g *webGame, now time.Time) bool) {
 	now := w.o.Now()
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -274,7 +275,7 @@ func (w *Web) apply(id GameID, fn func(g *webGame, now time.Time) bool) {
 			b.StartFEN = base.startFEN
 		}
 		if base.partner != "" {
-			if p, err := ParseGameID(base.partner); err == nil {
+			if p, err := game.ParseID(base.partner); err == nil {
 				b.Partner = p.Board
 			}
 		}
@@ -370,7 +371,7 @@ type webGameJSON struct {
 
 // game returns one game's board and move list; ok is false for a game the
 // view does not hold.
-func (w *Web) game(id GameID) (webGameJSON, bool) {
+func (w *Web) game(id game.ID) (webGameJSON, bool) {
 	now := w.o.Now()
 	w.mu.Lock()
 	g, ok := w.games[id]
@@ -395,7 +396,7 @@ func (w *Web) game(id GameID) (webGameJSON, bool) {
 // changed returns the boards (shown) changed since the client's last call.
 func (w *Web) changed(c *webClient) []webBoardJSON {
 	c.mu.Lock()
-	ids := make([]GameID, 0, len(c.dirty))
+	ids := make([]game.ID, 0, len(c.dirty))
 	for id := range c.dirty {
 		ids = append(ids, id)
 	}
@@ -421,7 +422,7 @@ func (w *Web) subscribe() (*webClient, bool) {
 	if len(w.clients) >= w.o.MaxStreams {
 		return nil, false
 	}
-	c := &webClient{dirty: map[GameID]struct{}{}, wake: make(chan struct{}, 1)}
+	c := &webClient{dirty: map[game.ID]struct{}{}, wake: make(chan struct{}, 1)}
 	w.clients[c] = struct{}{}
 	return c, true
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // BenchmarkWebPublicMoveToStreams: one public MoveEvent published on NATS,
@@ -57,7 +59,7 @@ func BenchmarkWebPublicMoveToStreams(b *testing.B) {
 			b.ResetTimer()
 			for i := range b.N {
 				ply := i + 1
-				ev, _ := json.Marshal(MoveEvent{Game: testGame, Ply: ply, SAN: "e4", UCI: "e2e4", FEN: fenE4})
+				ev, _ := json.Marshal(game.MoveEvent{Game: testGame, Ply: ply, SAN: "e4", UCI: "e2e4", FEN: fenE4})
 				if err := f.pub.Publish(s.publicMove(testGame), ev); err != nil {
 					b.Fatal(err)
 				}

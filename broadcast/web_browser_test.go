@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/internal/browser"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
 
@@ -21,10 +22,10 @@ import (
 // operator move entry (<p>.input.<g>.move) against a responder of the test.
 
 var (
-	g960   = GameID{Event: "open2026", Round: 1, Board: 2}
-	gTeamA = GameID{Event: "open2026", Round: 1, Board: 3}
-	gTeamB = GameID{Event: "open2026", Round: 1, Board: 4}
-	gXQ    = GameID{Event: "open2026", Round: 1, Board: 5}
+	g960   = game.ID{Event: "open2026", Round: 1, Board: 2}
+	gTeamA = game.ID{Event: "open2026", Round: 1, Board: 3}
+	gTeamB = game.ID{Event: "open2026", Round: 1, Board: 4}
+	gXQ    = game.ID{Event: "open2026", Round: 1, Board: 5}
 )
 
 const (
@@ -116,7 +117,7 @@ func evalT[T any](t *testing.T, ctx context.Context, expr string) T {
 	return v
 }
 
-func cardSel(g GameID) string {
+func cardSel(g game.ID) string {
 	return fmt.Sprintf(`[data-view="grid"][data-game="%s"]`, g)
 }
 
@@ -141,7 +142,7 @@ func TestBrowserSpectatorsVariants(t *testing.T) {
 	must(t, browser.Navigate(ctx, f.base))
 
 	// Every board, at its start position, drawn.
-	starts := map[GameID]string{testGame: fenStart, g960: fen960, gTeamA: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", gTeamB: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", gXQ: fenXQ}
+	starts := map[game.ID]string{testGame: fenStart, g960: fen960, gTeamA: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", gTeamB: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", gXQ: fenXQ}
 	wait(t, ctx, `document.querySelectorAll('[data-view="grid"][data-game]').length === 5`)
 	for g, fen := range starts {
 		wait(t, ctx, q(cardSel(g))+".dataset.fen === "+browser.Quote(fen))
@@ -155,12 +156,12 @@ func TestBrowserSpectatorsVariants(t *testing.T) {
 	}
 
 	// Moves of each variant.
-	now := T(time.Now())
-	f.publish(t, s.publicMove(testGame), MoveEvent{Game: testGame, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenE4, At: now, Clock: &ClockPair{WhiteMS: 61000, BlackMS: 62000}})
-	f.publish(t, s.publicMove(testGame), MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5, At: now, Clock: &ClockPair{WhiteMS: 61000, BlackMS: 60000}})
-	f.publish(t, s.publicMove(gTeamA), webMoveEvent{MoveEvent: MoveEvent{Game: gTeamA, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenTeam1, At: now},
+	now := game.T(time.Now())
+	f.publish(t, s.publicMove(testGame), game.MoveEvent{Game: testGame, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenE4, At: now, Clock: &game.ClockPair{WhiteMS: 61000, BlackMS: 62000}})
+	f.publish(t, s.publicMove(testGame), game.MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5, At: now, Clock: &game.ClockPair{WhiteMS: 61000, BlackMS: 60000}})
+	f.publish(t, s.publicMove(gTeamA), webMoveEvent{MoveEvent: game.MoveEvent{Game: gTeamA, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenTeam1, At: now},
 		Pockets: &webPockets{White: "NP", Black: ""}, Partner: gTeamB.String()})
-	f.publish(t, s.publicMove(gXQ), MoveEvent{Game: gXQ, Ply: 1, SAN: "C2.5", UCI: "h2e2", FEN: fenXQ1, Notation: "P2-5", At: now})
+	f.publish(t, s.publicMove(gXQ), game.MoveEvent{Game: gXQ, Ply: 1, SAN: "C2.5", UCI: "h2e2", FEN: fenXQ1, Notation: "P2-5", At: now})
 	wait(t, ctx, q(cardSel(testGame))+".dataset.fen === "+browser.Quote(fenE4E5))
 	wait(t, ctx, q(cardSel(gTeamA))+".dataset.fen === "+browser.Quote(fenTeam1))
 	wait(t, ctx, q(cardSel(gXQ))+".dataset.fen === "+browser.Quote(fenXQ1))
@@ -185,7 +186,7 @@ func TestBrowserSpectatorsVariants(t *testing.T) {
 	}
 
 	// A result.
-	f.publish(t, s.publicEnd(g960), Result{Game: g960, Result: "0-1", Termination: "resignation", At: now})
+	f.publish(t, s.publicEnd(g960), game.Result{Game: g960, Result: "0-1", Termination: "resignation", At: now})
 	wait(t, ctx, q(cardSel(g960)+` [data-result="0-1"]`)+" !== null")
 
 	// The large board: browse the move list of board 1.
@@ -197,7 +198,7 @@ func TestBrowserSpectatorsVariants(t *testing.T) {
 	must(t, browser.Click(ctx, "#first"))
 	wait(t, ctx, q(`[data-view="focus"]`)+".dataset.fen === "+browser.Quote(fenStart))
 	// A new move while browsing back does not move the view; "live" does.
-	f.publish(t, s.publicMove(testGame), MoveEvent{Game: testGame, Ply: 3, SAN: "Nf3", UCI: "g1f3", FEN: "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2", At: now})
+	f.publish(t, s.publicMove(testGame), game.MoveEvent{Game: testGame, Ply: 3, SAN: "Nf3", UCI: "g1f3", FEN: "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2", At: now})
 	wait(t, ctx, `document.querySelectorAll('#moves [data-ply]').length === 3`)
 	if fen := evalT[string](t, ctx, q(`[data-view="focus"]`)+".dataset.fen"); fen != fenStart {
 		t.Errorf("browsing the start position, a new move moved the view to %q", fen)
@@ -308,15 +309,15 @@ func TestBrowserArbiterFixtures(t *testing.T) {
 
 	// The live copy (KV puts) and the board status.
 	f.publish(t, "$KV."+p+"_games."+testGame.String(), GameState{Game: testGame, Event: testGame.Event, Round: 1, Board: 1, White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian",
-		Variant: "chess", FEN: fenE4, Moves: []string{"e2e4"}, SAN: []string{"e4"}, Status: "playing", UpdatedAt: T(time.Now()), Clock: &ClockPair{WhiteMS: 5400000, BlackMS: 5399000}})
+		Variant: "chess", FEN: fenE4, Moves: []string{"e2e4"}, SAN: []string{"e4"}, Status: "playing", UpdatedAt: game.T(time.Now()), Clock: &game.ClockPair{WhiteMS: 5400000, BlackMS: 5399000}})
 	wait(t, ctx, q(`#boards [data-game="open2026.1.1"]`)+".dataset.fen === "+browser.Quote(fenE4))
-	f.publish(t, p+".board.r1-b1.status", BoardStatus{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: false, Error: "cable pulled", Clock: "DGT 3000", At: T(time.Now())})
+	f.publish(t, p+".board.r1-b1.status", BoardStatus{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: false, Error: "cable pulled", Clock: "DGT 3000", At: game.T(time.Now())})
 	wait(t, ctx, q(`#boards [data-game="open2026.1.1"] [data-board-status]`)+`?.dataset.connected === "false"`)
 	browser.Keep(t, ctx, "arbiter-fixtures")
 	// The board's next game (round 2) takes its place, with its status.
-	r2 := GameID{Event: testGame.Event, Round: 2, Board: 1}
+	r2 := game.ID{Event: testGame.Event, Round: 2, Board: 1}
 	f.publish(t, "$KV."+p+"_games."+r2.String(), GameState{Game: r2, Event: r2.Event, Round: 2, Board: 1, White: "Next", Black: "Game",
-		Variant: "chess", FEN: fenStart, Status: "waiting", UpdatedAt: T(time.Now())})
+		Variant: "chess", FEN: fenStart, Status: "waiting", UpdatedAt: game.T(time.Now())})
 	wait(t, ctx, q(`#boards [data-game="open2026.2.1"] [data-board-status]`)+`?.dataset.connected === "false"`)
 	if n := evalT[int](t, ctx, `document.querySelectorAll('#boards [data-board="1"]').length`); n != 1 {
 		t.Errorf("board 1 shown %d times after the round change", n)
@@ -360,7 +361,7 @@ func TestBrowserGridLarge(t *testing.T) {
 	s, _ := NewSubjects(testPrefix)
 	var boards []WebBoard
 	for i := 1; i <= n; i++ {
-		boards = append(boards, WebBoard{Game: GameID{Event: "open2026", Round: 1, Board: i}, White: fmt.Sprintf("White %d", i), Black: fmt.Sprintf("Black %d", i)})
+		boards = append(boards, WebBoard{Game: game.ID{Event: "open2026", Round: 1, Board: i}, White: fmt.Sprintf("White %d", i), Black: fmt.Sprintf("Black %d", i)})
 	}
 	w, err := NewWeb(WebOptions{Subjects: s, EventID: "open2026", Connect: srv.Dialer(), Boards: boards})
 	if err != nil {
@@ -397,7 +398,7 @@ func TestBrowserGridLarge(t *testing.T) {
 	burst := func(ply int, fen, san, uci string) time.Duration {
 		t0 := time.Now()
 		for _, wb := range boards {
-			ev, _ := json.Marshal(MoveEvent{Game: wb.Game, Ply: ply, SAN: san, UCI: uci, FEN: fen, At: T(t0), Clock: &ClockPair{WhiteMS: 5400000, BlackMS: 5400000}})
+			ev, _ := json.Marshal(game.MoveEvent{Game: wb.Game, Ply: ply, SAN: san, UCI: uci, FEN: fen, At: game.T(t0), Clock: &game.ClockPair{WhiteMS: 5400000, BlackMS: 5400000}})
 			must(t, nc.Publish(s.publicMove(wb.Game), ev))
 		}
 		must(t, nc.Flush())

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
 
@@ -76,7 +77,7 @@ func (f *webFixture) publish(t testing.TB, subject string, v any) {
 	}
 }
 
-func (f *webFixture) board(t *testing.T, g GameID) webBoardJSON {
+func (f *webFixture) board(t *testing.T, g game.ID) webBoardJSON {
 	t.Helper()
 	for _, b := range f.web.snapshot().Boards {
 		if b.Game == g.String() {
@@ -134,11 +135,11 @@ func TestWebShowsOnlyThePublicCopy(t *testing.T) {
 	if b.FEN != fenStart || b.Ply != 0 || b.Status != "waiting" || b.WhiteFideID != "1503014" {
 		t.Fatalf("before any move: %+v", b)
 	}
-	ev := MoveEvent{Game: testGame, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenE4, Clock: &ClockPair{WhiteMS: 5400000, BlackMS: 5400000}, At: T(time.Now())}
+	ev := game.MoveEvent{Game: testGame, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenE4, Clock: &game.ClockPair{WhiteMS: 5400000, BlackMS: 5400000}, At: game.T(time.Now())}
 	if err := p.PublishMove(ev); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.PublishAlert(testGame, "a1", map[string]any{"id": "a1", "game": testGame.String(), "kind": "illegal_move"}); err != nil {
+	if err := p.PublishAlert(game.Alert{ID: "a1", Game: testGame, Kind: "illegal_move"}); err != nil {
 		t.Fatal(err)
 	}
 	published := time.Now()
@@ -155,7 +156,7 @@ func TestWebShowsOnlyThePublicCopy(t *testing.T) {
 		t.Errorf("the move showed %v after it was published, before the public delay %v", el, delay)
 	}
 	b = w.snapshot().Boards[0]
-	if b.FEN != fenE4 || b.Last == nil || b.Last.SAN != "e4" || b.Clock == nil || b.Clock.Running != RunningBlack {
+	if b.FEN != fenE4 || b.Last == nil || b.Last.SAN != "e4" || b.Clock == nil || b.Clock.Running != game.RunningBlack {
 		t.Errorf("after the public move: %+v", b)
 	}
 	raw, _ := json.Marshal(w.snapshot())
@@ -171,14 +172,14 @@ func TestWebMoveList(t *testing.T) {
 	f := startWeb(t, WebOptions{Boards: []WebBoard{{Game: testGame}}})
 	s := f.web.o.Subjects
 	f.publish(t, s.publicState(testGame), GameState{Game: testGame, Event: testGame.Event, Round: 1, Board: 1, White: "Carlsen, Magnus", Black: "Nepo",
-		Variant: "chess", FEN: fenE4E5, Moves: []string{"e2e4", "e7e5"}, SAN: []string{"e4", "e5"}, Status: "playing", UpdatedAt: T(time.Now()),
+		Variant: "chess", FEN: fenE4E5, Moves: []string{"e2e4", "e7e5"}, SAN: []string{"e4", "e5"}, Status: "playing", UpdatedAt: game.T(time.Now()),
 		PGN: "[Event \"x\"]\n[WhiteFideId \"1503014\"]\n[BlackFideId \"4168119\"]\n\n1. e4 e5 *\n"})
 	waitFor(t, "state", 5*time.Second, func() bool { return f.board(t, testGame).Ply == 2 })
 	b := f.board(t, testGame)
 	if b.White != "Carlsen, Magnus" || b.WhiteFideID != "1503014" || b.BlackFideID != "4168119" {
 		t.Errorf("players from the state and its PGN tags: %+v", b)
 	}
-	f.publish(t, s.publicMove(testGame), MoveEvent{Game: testGame, Ply: 3, SAN: "Nf3", UCI: "g1f3", FEN: "fen-from-the-event", At: T(time.Now())})
+	f.publish(t, s.publicMove(testGame), game.MoveEvent{Game: testGame, Ply: 3, SAN: "Nf3", UCI: "g1f3", FEN: "fen-from-the-event", At: game.T(time.Now())})
 	waitFor(t, "move 3", 5*time.Second, func() bool { return f.board(t, testGame).Ply == 3 })
 
 	g := getJSONT[webGameJSON](t, f.http.URL+"/api/public/game/"+testGame.String()+".json")
@@ -192,19 +193,19 @@ func TestWebMoveList(t *testing.T) {
 	if err := f.pub.Publish(s.publicMove(testGame), []byte(`{"ply":4,"fen":`)); err != nil {
 		t.Fatal(err)
 	}
-	f.publish(t, s.publicClock(testGame), ClockEvent{Game: testGame, WhiteMS: 1000, BlackMS: 2000, Running: RunningWhite})
+	f.publish(t, s.publicClock(testGame), game.ClockEvent{Game: testGame, WhiteMS: 1000, BlackMS: 2000, Running: game.RunningWhite})
 	waitFor(t, "clock", 5*time.Second, func() bool { c := f.board(t, testGame).Clock; return c != nil && c.BlackMS == 2000 })
 	if b := f.board(t, testGame); b.Ply != 3 {
 		t.Fatalf("a broken payload changed the board: %+v", b)
 	}
-	f.publish(t, s.publicCorrection(testGame), Correction{Game: testGame, Ply: 1, FEN: fenE4, Moves: []string{"e2e4"}, Reason: "reinstate", Revision: 1})
+	f.publish(t, s.publicCorrection(testGame), game.Correction{Game: testGame, Ply: 1, FEN: fenE4, Moves: []string{"e2e4"}, Reason: "reinstate", Revision: 1})
 	waitFor(t, "correction", 5*time.Second, func() bool { return f.board(t, testGame).Ply == 1 })
 	if b := f.board(t, testGame); b.FEN != fenE4 || b.Revision != 1 || b.Last.SAN != "e4" {
 		t.Errorf("after the correction: %+v", b)
 	}
 	// A move of the old revision that arrives late changes nothing.
-	f.publish(t, s.publicMove(testGame), MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5, Revision: 0})
-	f.publish(t, s.publicEnd(testGame), Result{Game: testGame, Result: "1-0", Termination: "resignation", Revision: 1})
+	f.publish(t, s.publicMove(testGame), game.MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5, Revision: 0})
+	f.publish(t, s.publicEnd(testGame), game.Result{Game: testGame, Result: "1-0", Termination: "resignation", Revision: 1})
 	waitFor(t, "result", 5*time.Second, func() bool { return f.board(t, testGame).Result == "1-0" })
 	if b := f.board(t, testGame); b.Ply != 1 || b.Status != "ended" {
 		t.Errorf("a stale move changed the view: %+v", b)
@@ -217,10 +218,10 @@ func TestWebMoveList(t *testing.T) {
 func TestWebRoundChange(t *testing.T) {
 	f := startWeb(t, WebOptions{Boards: []WebBoard{{Game: testGame, White: "A", Black: "B"}}})
 	s := f.web.o.Subjects
-	next := GameID{Event: testGame.Event, Round: 2, Board: 1}
-	f.publish(t, s.publicState(GameID{Event: testGame.Event, Round: 1, Board: 9}), GameState{Game: GameID{Event: testGame.Event, Round: 1, Board: 9}, FEN: fenE4})
-	f.publish(t, s.publicState(GameID{Event: "other", Round: 1, Board: 1}), GameState{Game: GameID{Event: "other", Round: 1, Board: 1}, FEN: fenE4})
-	f.publish(t, s.publicState(next), GameState{Game: next, Event: next.Event, Round: 2, Board: 1, White: "C", Black: "D", Variant: "chess", FEN: fenStart, Status: "waiting", UpdatedAt: T(time.Now())})
+	next := game.ID{Event: testGame.Event, Round: 2, Board: 1}
+	f.publish(t, s.publicState(game.ID{Event: testGame.Event, Round: 1, Board: 9}), GameState{Game: game.ID{Event: testGame.Event, Round: 1, Board: 9}, FEN: fenE4})
+	f.publish(t, s.publicState(game.ID{Event: "other", Round: 1, Board: 1}), GameState{Game: game.ID{Event: "other", Round: 1, Board: 1}, FEN: fenE4})
+	f.publish(t, s.publicState(next), GameState{Game: next, Event: next.Event, Round: 2, Board: 1, White: "C", Black: "D", Variant: "chess", FEN: fenStart, Status: "waiting", UpdatedAt: game.T(time.Now())})
 	waitFor(t, "round 2", 5*time.Second, func() bool { return f.web.snapshot().Boards[0].Game == next.String() })
 	snap := f.web.snapshot()
 	if len(snap.Boards) != 1 || snap.Boards[0].White != "C" {
@@ -275,7 +276,7 @@ func TestWebEventStream(t *testing.T) {
 	if first[0] != "snapshot" || json.Unmarshal([]byte(first[1]), &snap) != nil || len(snap.Boards) != 1 {
 		t.Fatalf("first event %v", first)
 	}
-	f.publish(t, f.web.o.Subjects.publicMove(testGame), MoveEvent{Game: testGame, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenE4})
+	f.publish(t, f.web.o.Subjects.publicMove(testGame), game.MoveEvent{Game: testGame, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenE4})
 	e := next()
 	var b webBoardJSON
 	if e[0] != "board" || json.Unmarshal([]byte(e[1]), &b) != nil || b.FEN != fenE4 || b.Ply != 1 {
@@ -377,9 +378,9 @@ func TestWebBoardStatus(t *testing.T) {
 	daemon, _ := srv.Connect()
 	defer daemon.Close()
 	for _, st := range []BoardStatus{
-		{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: true, At: T(time.Unix(10, 0))},
-		{BoardID: "r1-b2", Port: "/dev/ttyACM1", Connected: true, At: T(time.Unix(10, 0))},
-		{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: false, Error: "unplugged", At: T(time.Unix(20, 0))},
+		{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: true, At: game.T(time.Unix(10, 0))},
+		{BoardID: "r1-b2", Port: "/dev/ttyACM1", Connected: true, At: game.T(time.Unix(10, 0))},
+		{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: false, Error: "unplugged", At: game.T(time.Unix(20, 0))},
 	} {
 		b, _ := json.Marshal(st)
 		subj, _ := s.boardStatus(st.BoardID)
@@ -420,12 +421,12 @@ func TestWebSeedsFromThePublicStore(t *testing.T) {
 	if b := f.board(t, testGame); b.Ply != 0 {
 		t.Fatalf("before: %+v", b)
 	}
-	store.Put(GameState{Game: testGame, White: "A", Black: "B", Variant: "chess", FEN: fenE4, Moves: []string{"e2e4"}, SAN: []string{"e4"}, Status: "playing", UpdatedAt: T(time.Now())})
+	store.Put(GameState{Game: testGame, White: "A", Black: "B", Variant: "chess", FEN: fenE4, Moves: []string{"e2e4"}, SAN: []string{"e4"}, Status: "playing", UpdatedAt: game.T(time.Now())})
 	if b := f.board(t, testGame); b.Ply != 1 || b.FEN != fenE4 || b.White != "A" {
 		t.Errorf("seeded: %+v", b)
 	}
 	// Once the view has heard the public copy, an older store state does not roll it back.
-	f.publish(t, f.web.o.Subjects.publicMove(testGame), MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5})
+	f.publish(t, f.web.o.Subjects.publicMove(testGame), game.MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5})
 	waitFor(t, "move 2", 5*time.Second, func() bool { return f.board(t, testGame).Ply == 2 })
 	if b := f.board(t, testGame); b.Ply != 2 {
 		t.Errorf("rolled back: %+v", b)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/xiangqi"
 )
 
@@ -27,7 +28,7 @@ type webPockets struct {
 // (team-drop pockets and partner; the Vietnamese xiangqi notation is in
 // MoveEvent already).
 type webMoveEvent struct {
-	MoveEvent
+	game.MoveEvent
 	Pockets *webPockets `json:"pockets,omitempty"`
 	Partner string      `json:"partner,omitempty"`
 }
@@ -97,7 +98,7 @@ type webPly struct {
 
 // webGame is the view of one game.
 type webGame struct {
-	id       GameID
+	id       game.ID
 	boardID  string
 	white    string
 	black    string
@@ -120,7 +121,7 @@ type webGame struct {
 	pockets *webPockets
 	updated time.Time // GameState.UpdatedAt of the last state applied
 
-	clock   *ClockPair
+	clock   *game.ClockPair
 	running string
 	clockAt time.Time // when the reading became public (server time)
 
@@ -147,7 +148,7 @@ func newWebGame(b WebBoard) *webGame {
 		g.startFEN = variantStartFEN(v)
 	}
 	if b.Partner > 0 {
-		g.partner = GameID{Event: b.Game.Event, Round: b.Game.Round, Board: b.Partner}.String()
+		g.partner = game.ID{Event: b.Game.Event, Round: b.Game.Round, Board: b.Partner}.String()
 	}
 	g.fen = g.startFEN
 	if v == "team-drop" {
@@ -181,9 +182,9 @@ func turn(fen string) string {
 	}
 	switch f[1] {
 	case "w", "r":
-		return RunningWhite
+		return game.RunningWhite
 	case "b":
-		return RunningBlack
+		return game.RunningBlack
 	}
 	return ""
 }
@@ -249,7 +250,7 @@ func (g *webGame) move(ev webMoveEvent, now time.Time) bool {
 }
 
 // correct applies a public Correction.
-func (g *webGame) correct(c Correction) bool {
+func (g *webGame) correct(c game.Correction) bool {
 	if c.Revision < g.revision || c.Ply < 0 {
 		return false
 	}
@@ -278,14 +279,14 @@ func (g *webGame) correct(c Correction) bool {
 }
 
 // clockReading applies a public ClockEvent.
-func (g *webGame) clockReading(c ClockEvent, now time.Time) bool {
-	g.clock = &ClockPair{WhiteMS: c.WhiteMS, BlackMS: c.BlackMS}
+func (g *webGame) clockReading(c game.ClockEvent, now time.Time) bool {
+	g.clock = &game.ClockPair{WhiteMS: c.WhiteMS, BlackMS: c.BlackMS}
 	g.running, g.clockAt = c.Running, now
 	return true
 }
 
 // end applies a public Result ("*" withdraws one).
-func (g *webGame) end(r Result, now time.Time) bool {
+func (g *webGame) end(r game.Result, now time.Time) bool {
 	if r.Result == "*" {
 		g.result, g.termination, g.provisional = "", "", false
 		return true
@@ -297,16 +298,16 @@ func (g *webGame) end(r Result, now time.Time) bool {
 
 // stopClock freezes the clock at what it shows now.
 func (g *webGame) stopClock(now time.Time) {
-	if g.clock != nil && g.running != "" && g.running != RunningNone {
+	if g.clock != nil && g.running != "" && g.running != game.RunningNone {
 		el := now.Sub(g.clockAt).Milliseconds()
-		if g.running == RunningWhite {
+		if g.running == game.RunningWhite {
 			g.clock.WhiteMS = max(0, g.clock.WhiteMS-el)
 		} else {
 			g.clock.BlackMS = max(0, g.clock.BlackMS-el)
 		}
 		g.clockAt = now
 	}
-	g.running = RunningNone
+	g.running = game.RunningNone
 }
 
 // state applies a public GameState: the record, players and result as the
@@ -376,7 +377,7 @@ func (g *webGame) state(st webGameState, now time.Time) bool {
 			g.result = st.Result
 			g.provisional = st.Status == "provisional"
 		}
-		if g.running != RunningNone {
+		if g.running != game.RunningNone {
 			g.stopClock(now)
 		}
 	}
@@ -415,7 +416,7 @@ func (g *webGame) json(now time.Time) webBoardJSON {
 	if g.clock != nil {
 		run := g.running
 		if run == "" {
-			run = RunningNone
+			run = game.RunningNone
 		}
 		b.Clock = &webClock{WhiteMS: g.clock.WhiteMS, BlackMS: g.clock.BlackMS, Running: run,
 			AgeMS: max(0, now.Sub(g.clockAt).Milliseconds())}

@@ -17,6 +17,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
 
@@ -79,7 +80,7 @@ type timedSink struct {
 	board []time.Duration // from the completing message's read to the hand-off
 }
 
-func (t *timedSink) PublishMove(ev broadcast.MoveEvent) error {
+func (t *timedSink) PublishMove(ev game.MoveEvent) error {
 	now := time.Now()
 	t.mu.Lock()
 	t.at[fmt.Sprintf("%s.%d", ev.Game, ev.Ply)] = now
@@ -88,7 +89,7 @@ func (t *timedSink) PublishMove(ev broadcast.MoveEvent) error {
 	return t.Sink.PublishMove(ev)
 }
 
-func (t *timedSink) since(ev broadcast.MoveEvent, now time.Time) (time.Duration, bool) {
+func (t *timedSink) since(ev game.MoveEvent, now time.Time) (time.Duration, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	at, ok := t.at[fmt.Sprintf("%s.%d", ev.Game, ev.Ply)]
@@ -180,7 +181,7 @@ func benchHall(b *testing.B, n int, interval time.Duration) {
 		boards := make([]Board, n)
 		for i := range n {
 			pbs[i] = &pipeBoard{e: emu.New(emu.Options{Serial: fmt.Sprintf("%05d", i+1)}, time.Now())}
-			g := broadcast.GameID{Event: "bench", Round: 1, Board: i + 1}
+			g := game.ID{Event: "bench", Round: 1, Board: i + 1}
 			boards[i] = boardFor(b, fmt.Sprintf("b%d", i+1), g, pbs[i].Open)
 		}
 		var mu sync.Mutex
@@ -190,7 +191,7 @@ func benchHall(b *testing.B, n int, interval time.Duration) {
 		done := make(chan struct{})
 		sub.Subscribe(testPrefix+".game.*.*.*.move", func(m *nats.Msg) {
 			now := time.Now()
-			var ev broadcast.MoveEvent
+			var ev game.MoveEvent
 			if json.Unmarshal(m.Data, &ev) != nil {
 				return
 			}

@@ -7,11 +7,9 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/board"
-	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // Blind makes a session a game relayed for a blind player (FIDE Laws 2018
@@ -48,13 +46,13 @@ func DefaultBlind(side rules.Color, lang announce.Lang) *Blind {
 // relayState is the blind-relay part of a Session.
 type relayState struct {
 	r    *board.Relay
-	last *board.ClockReading
+	last *game.ClockReading
 	at   time.Time
 }
 
 // newRelay builds the relay of the session and replays the record into it
 // (both boards read the recorded position, as after reconnecting).
-func (s *Session) newRelay(to board.Options, start rules.Position, at time.Time) error {
+func (s *Session) newRelay(to board.TrackerOptions, start rules.Position, at time.Time) error {
 	ro := s.o.Blind.Relay
 	ro.Start, ro.Blind, ro.Sighted = start, s.o.Blind.Side, to
 	if ro.BlindBoard.Completion != board.Release {
@@ -65,7 +63,7 @@ func (s *Session) newRelay(to board.Options, start rules.Position, at time.Time)
 		return fmt.Errorf("hall: game %s: relay: %w", s.rec.Info.Game, err)
 	}
 	s.relay = &relayState{r: r}
-	s.tr = r.Tracker(board.SightedBoard)
+	s.tr = r.Tracker(game.SightedBoard)
 	switch s.rec.ClockLeft { // the clock stands by the sighted player's board
 	case rules.White.String():
 		s.tr.SetClockSides(rules.White)
@@ -82,10 +80,10 @@ func (s *Session) newRelay(to board.Options, start rules.Position, at time.Time)
 			return fmt.Errorf("%w: game %s ply %d %s: %v", ErrReplay, s.rec.Info.Game, i+1, m.UCI, err)
 		}
 		pl := pos.Placement()
-		var evs []board.Event
-		for _, b := range []board.Which{board.SightedBoard, board.BlindBoard} {
+		var evs []game.Event
+		for _, b := range []game.Which{game.SightedBoard, game.BlindBoard} {
 			p := pl
-			if b == board.SightedBoard && s.rec.Rotated {
+			if b == game.SightedBoard && s.rec.Rotated {
 				p = rotatePlacement(pl)
 			}
 			evs = append(evs, r.Dump(b, at, p)...)
@@ -109,39 +107,25 @@ func (s *Session) Relay() *board.Relay {
 	return s.relay.r
 }
 
-// MessageFrom feeds one DGT message from board b of a relayed game (the
-// sighted player's or the blind player's). Without a relay, every message
-// is the one board's.
-func (s *Session) MessageFrom(b board.Which, at time.Time, m dgt.Message) Step {
-	if s.relay == nil {
-		if b == board.SightedBoard {
-			return s.Message(at, m)
-		}
-		return Step{}
-	}
-	var st Step
-	s.relayStep(s.relay.r.Feed(b, at, m), &st)
-	return st
-}
-
 // relayStep applies relay events: each one through the session's usual
 // handling, plus an Announcement after every move the record takes and an
 // arbiter alert for every board mismatch.
-func (s *Session) relayStep(evs []board.Event, st *Step) {
+func (s *Session) relayStep(evs []game.Event, st *Step) {
 	for _, ev := range evs {
-		switch e := ev.(type) {
-		case *board.BoardMismatch:
+		if e, ok := ev.(game.BoardMismatch); ok {
 			st.Out = append(st.Out, s.mismatchAlert(e))
 			continue
-		case *board.BoardsAgree:
+		}
+		if _, ok := ev.(game.BoardsAgree); ok {
 			continue
-		case *board.ClockChanged:
+		}
+		if e, ok := ev.(game.ClockChanged); ok {
 			c := e.Clock
 			s.relay.last, s.relay.at = &c, e.At
 		}
 		n := len(s.rec.Moves)
-		s.handle([]board.Event{ev}, st)
-		if mc, ok := ev.(*board.MoveCompleted); ok && len(s.rec.Moves) == n+1 {
+		s.handle([]game.Event{ev}, st)
+		if mc, ok := ev.(game.MoveCompleted); ok && len(s.rec.Moves) == n+1 {
 			if a, ok := s.announceMove(mc); ok {
 				st.Out = append(st.Out, a)
 			}
@@ -150,17 +134,17 @@ func (s *Session) relayStep(evs []board.Event, st *Step) {
 }
 
 // announceMove writes the announcement of a recorded move.
-func (s *Session) announceMove(e *board.MoveCompleted) (broadcast.Announcement, bool) {
+func (s *Session) announceMove(e game.MoveCompleted) (game.Announcement, bool) {
 	prev := s.relay.r.PositionAt(e.Ply - 1)
 	if prev == nil {
-		return broadcast.Announcement{}, false
+		return game.Announcement{}, false
 	}
 	text, err := announce.Move(prev, e.Move, s.o.Blind.Lang, s.o.Blind.Announce)
 	if err != nil {
-		return broadcast.Announcement{}, false
+		return game.Announcement{}, false
 	}
-	return broadcast.Announcement{Game: s.rec.Info.Game, Ply: len(s.rec.Moves), Lang: string(s.o.Blind.Lang),
-		Text: text, UCI: e.UCI, Kind: broadcast.AnnounceMove, At: broadcast.T(e.At)}, true
+	return game.Announcement{Game: s.rec.Info.Game, Ply: len(s.rec.Moves), Lang: string(s.o.Blind.Lang),
+		Text: text, UCI: e.UCI, Kind: game.AnnounceMove, At: game.T(e.At)}, true
 }
 
 // ErrNoTalkingClock: time requests are refused for this game
@@ -171,12 +155,12 @@ var ErrNoTalkingClock = errors.New("hall: no talking clock in this game (FIDE 20
 // now: the last clock reading with the running side's time counted down
 // since, and the moves completed. ok is false without a relay; with
 // Blind.NoTalkingClock the error is ErrNoTalkingClock.
-func (s *Session) TimeAnnouncement(now time.Time) (broadcast.Announcement, bool, error) {
+func (s *Session) TimeAnnouncement(now time.Time) (game.Announcement, bool, error) {
 	if s.relay == nil {
-		return broadcast.Announcement{}, false, nil
+		return game.Announcement{}, false, nil
 	}
 	if s.o.Blind.NoTalkingClock {
-		return broadcast.Announcement{}, true, ErrNoTalkingClock
+		return game.Announcement{}, true, ErrNoTalkingClock
 	}
 	ply := len(s.rec.Moves)
 	c := announce.Clock{Moves: ply / 2}
@@ -193,10 +177,10 @@ func (s *Session) TimeAnnouncement(now time.Time) (broadcast.Announcement, bool,
 	}
 	text, err := announce.Time(c, s.o.Blind.Lang)
 	if err != nil {
-		return broadcast.Announcement{}, true, err
+		return game.Announcement{}, true, err
 	}
-	return broadcast.Announcement{Game: s.rec.Info.Game, Ply: ply, Lang: string(s.o.Blind.Lang), Text: text,
-		Kind: broadcast.AnnounceTime, At: broadcast.T(now)}, true, nil
+	return game.Announcement{Game: s.rec.Info.Game, Ply: ply, Lang: string(s.o.Blind.Lang), Text: text,
+		Kind: game.AnnounceTime, At: game.T(now)}, true, nil
 }
 
 // mismatchAlert is the arbiter's alert for a board mismatch (D.2.9,
@@ -205,7 +189,7 @@ func (s *Session) TimeAnnouncement(now time.Time) (broadcast.Announcement, bool,
 // goes to the arbiter only: no "mismatch" announcement is sent to the
 // relay device, because the daemon never signals the players (the
 // arbiter corrects the boards with both scoresheets).
-func (s *Session) mismatchAlert(e *board.BoardMismatch) *arbiter.Alert {
+func (s *Session) mismatchAlert(e game.BoardMismatch) game.Alert {
 	g := s.rec.Info.Game
 	geo := s.start.Geometry()
 	var names []string
@@ -213,7 +197,7 @@ func (s *Session) mismatchAlert(e *board.BoardMismatch) *arbiter.Alert {
 		names = append(names, geo.Name(q))
 	}
 	who := "the sighted player's board"
-	if e.Board == board.BlindBoard {
+	if e.Board == game.BlindBoard {
 		who = "the blind player's board"
 	}
 	msg := fmt.Sprintf("%s differs from the game from ply %d on squares %s", who, e.Ply, strings.Join(names, ", "))
@@ -221,13 +205,13 @@ func (s *Session) mismatchAlert(e *board.BoardMismatch) *arbiter.Alert {
 		msg = fmt.Sprintf("ply %d was announced but not executed on %s (squares %s)", e.Ply, who, strings.Join(names, ", "))
 	}
 	msg += ". Correct with both scoresheets (D.2.9): if they agree, the wrong board is adjusted; if not, retrace to where they agree and set the clocks."
-	ev := make([]arbiter.Evidence, 0, len(names))
+	ev := make([]game.Evidence, 0, len(names))
 	for _, n := range names {
-		ev = append(ev, arbiter.Evidence{At: e.At, Square: n, Event: "mismatch"})
+		ev = append(ev, game.Evidence{At: game.T(e.At), Square: n, Event: "mismatch"})
 	}
-	return &arbiter.Alert{ID: fmt.Sprintf("%s.%s.%s.%d.%d", g, KindBoardMismatch, e.Board, e.Ply, e.Since.UnixMilli()),
-		Game: g.String(), Kind: KindBoardMismatch, Severity: arbiter.Crit, Article: "D.2.9", Ply: e.Ply,
-		Message: msg, Evidence: ev, At: e.At,
+	return game.Alert{ID: fmt.Sprintf("%s.%s.%s.%d.%d", g, KindBoardMismatch, e.Board, e.Ply, e.Since.UnixMilli()),
+		Game: g, Kind: KindBoardMismatch, Severity: game.Crit, Article: "D.2.9", Ply: e.Ply,
+		Message: msg, Evidence: ev, At: game.T(e.At),
 		Proposal: map[string]any{"board": e.Board.String(), "squares": names, "record": e.Record, "on_board": e.OnBoard,
 			"clock": s.rec.Clock}}
 }

@@ -8,11 +8,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/dgtbridge/dgtbridge/board"
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // BlindBoard is the blind player's own board of a relayed game
@@ -39,7 +38,7 @@ const SpeechQueue = 16
 // blindRun is the blind-relay part of a board goroutine.
 type blindRun struct {
 	b      BlindBoard
-	speech chan broadcast.Announcement
+	speech chan game.Announcement
 	times  chan timeRequest
 	status broadcast.BoardStatus
 
@@ -52,7 +51,7 @@ type timeRequest struct {
 }
 
 type timeReply struct {
-	a   broadcast.Announcement
+	a   game.Announcement
 	err error
 }
 
@@ -72,7 +71,7 @@ func (h *Hall) prepareBlind() {
 		}
 		br.blind = &blindRun{b: bb, times: make(chan timeRequest)}
 		if bb.Speaker != nil {
-			br.blind.speech = make(chan broadcast.Announcement, SpeechQueue)
+			br.blind.speech = make(chan game.Announcement, SpeechQueue)
 		}
 	}
 }
@@ -122,28 +121,29 @@ func (br *boardRun) blindEvent(ev link.Event) {
 	case link.Connected:
 		bl.status.Connected, bl.status.Error = true, ""
 		bl.status.Version, bl.status.Serial = e.Version.String(), e.Serial
-		bl.status.LastSeen, bl.status.At = broadcast.T(e.At), broadcast.T(e.At)
+		bl.status.LastSeen, bl.status.At = game.T(e.At), game.T(e.At)
 		bl.connected.Store(true)
 		bl.lastErr.Store("")
 		br.h.notify()
 		br.log.Info("blind player's board connected", "serial", e.Serial)
-		br.apply(Step{Out: []any{bl.status}})
+		br.publishStatus(bl.status)
 	case link.Message:
-		bl.status.LastSeen = broadcast.T(e.At)
-		br.apply(br.s.MessageFrom(board.BlindBoard, br.mono(e.At), e.Msg))
+		bl.status.LastSeen = game.T(e.At)
+		br.apply(br.s.MessageFrom(game.BlindBoard, br.mono(e.At), e.Msg))
 	case link.Disconnected:
 		msg := "disconnected"
 		if e.Err != nil {
 			msg = e.Err.Error()
 		}
-		bl.status.Connected, bl.status.Error, bl.status.At = false, msg, broadcast.T(e.At)
+		bl.status.Connected, bl.status.Error, bl.status.At = false, msg, game.T(e.At)
 		bl.connected.Store(false)
 		bl.lastErr.Store(msg)
 		br.h.notify()
 		br.log.Warn("blind player's board disconnected", "err", msg)
-		st := br.s.Device(e.At, arbiter.DeviceBoard, true, "blind player's board "+bl.b.Port+": "+msg)
-		st.Out = append([]any{bl.status}, st.Out...)
-		br.apply(st)
+		br.publishStatus(bl.status)
+		br.apply(br.s.Device(e.At, game.DeviceBoard, true, "blind player's board "+bl.b.Port+": "+msg))
+	case link.Resync:
+		br.log.Debug("blind player's board: serial resync", "err", e.Err)
 	}
 }
 
@@ -169,7 +169,7 @@ func (br *boardRun) answerTime(req timeRequest) {
 		err = ErrNoRelay
 	}
 	if err == nil {
-		br.apply(Step{Out: []any{a}})
+		br.apply(Step{Out: []game.Payload{a}})
 	}
 	req.reply <- timeReply{a: a, err: err}
 }
@@ -177,7 +177,7 @@ func (br *boardRun) answerTime(req timeRequest) {
 // announce publishes an announcement on <p>.relay.<g>.announce (when the
 // sink can: *broadcast.Publisher does) and hands it to the voice without
 // waiting.
-func (br *boardRun) announce(a broadcast.Announcement) error {
+func (br *boardRun) announce(a game.Announcement) error {
 	if bl := br.blind; bl != nil && bl.speech != nil {
 		select {
 		case bl.speech <- a:
@@ -186,7 +186,7 @@ func (br *boardRun) announce(a broadcast.Announcement) error {
 		}
 	}
 	if p, ok := br.h.o.Sink.(interface {
-		PublishAnnouncement(broadcast.Announcement) error
+		PublishAnnouncement(game.Announcement) error
 	}); ok {
 		return p.PublishAnnouncement(a)
 	}
@@ -197,7 +197,7 @@ func (br *boardRun) announce(a broadcast.Announcement) error {
 // (D.2.6.1, D.2.10.4): <p>.api.relay.<g>.time. It is under <p>.api, not
 // <p>.relay, because clients may not publish on the daemon's feed subjects
 // (see broadcast.Role).
-func TimeSubject(prefix string, g broadcast.GameID) string {
+func TimeSubject(prefix string, g game.ID) string {
 	return prefix + ".api.relay." + g.String() + ".time"
 }
 

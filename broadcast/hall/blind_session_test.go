@@ -6,12 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/board"
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
@@ -20,7 +18,7 @@ type blindSession struct {
 	t   *testing.T
 	s   *Session
 	now time.Time
-	out []any
+	out []game.Payload
 	// pressed is the time of the last clock reading.
 	pressed time.Time
 }
@@ -31,7 +29,7 @@ func newBlindSession(t *testing.T, rec *Record) *blindSession {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := SessionOptions{Info: Info{Game: broadcast.GameID{Event: "open2026", Round: 1, Board: 7}, Ruleset: rs.Name},
+	o := SessionOptions{Info: Info{Game: game.ID{Event: "open2026", Round: 1, Board: 7}, Ruleset: rs.Name},
 		RuleSet: rs, Tracker: DefaultTrackerOptions(), Blind: DefaultBlind(rules.Black, announce.English)}
 	now := time.Date(2026, 2, 8, 9, 0, 0, 0, time.UTC)
 	s, err := NewSession(o, rec, now)
@@ -49,7 +47,7 @@ func (b *blindSession) wait(d time.Duration) {
 }
 
 // move plays uci on board w from the position its tracker shows.
-func (b *blindSession) move(w board.Which, uci string) {
+func (b *blindSession) move(w game.Which, uci string) {
 	b.t.Helper()
 	pos := b.s.Relay().Tracker(w).Position()
 	m := mustMove(b.t, pos, uci)
@@ -83,12 +81,12 @@ func (b *blindSession) move(w board.Which, uci string) {
 func (b *blindSession) press(running rules.Color) {
 	b.now = b.now.Add(100 * time.Millisecond)
 	b.pressed = b.now
-	r := board.ClockReading{White: time.Hour, Black: time.Hour, Running: running}
+	r := game.ClockReading{White: time.Hour, Black: time.Hour, Running: running}
 	b.out = append(b.out, b.s.relayFeedClock(b.now, r).Out...)
 }
 
 // relayFeedClock feeds a clock reading as the clock's board would.
-func (s *Session) relayFeedClock(at time.Time, r board.ClockReading) Step {
+func (s *Session) relayFeedClock(at time.Time, r game.ClockReading) Step {
 	var st Step
 	s.relayStep(s.relay.r.Clock(at, r), &st)
 	return st
@@ -97,7 +95,7 @@ func (s *Session) relayFeedClock(at time.Time, r board.ClockReading) Step {
 func (b *blindSession) announcements() []string {
 	var out []string
 	for _, o := range b.out {
-		if a, ok := o.(broadcast.Announcement); ok && a.Kind == broadcast.AnnounceMove {
+		if a, ok := o.(game.Announcement); ok && a.Kind == game.AnnounceMove {
 			out = append(out, a.Text)
 		}
 	}
@@ -109,16 +107,16 @@ func (b *blindSession) announcements() []string {
 func TestBlindSessionResumeAndTime(t *testing.T) {
 	b := newBlindSession(t, nil)
 	b.press(rules.White)
-	b.move(board.SightedBoard, "e2e4")
+	b.move(game.SightedBoard, "e2e4")
 	b.wait(700 * time.Millisecond)
 	b.press(rules.Black)
 	b.wait(time.Second)
-	b.move(board.BlindBoard, "e2e4")
+	b.move(game.BlindBoard, "e2e4")
 	b.wait(time.Second)
-	b.move(board.BlindBoard, "c7c5")
+	b.move(game.BlindBoard, "c7c5")
 	b.wait(time.Second)
 	b.press(rules.White)
-	b.move(board.SightedBoard, "c7c5")
+	b.move(game.SightedBoard, "c7c5")
 	b.wait(time.Second)
 	if got := strings.Join(b.announcements(), " | "); got != "Pawn e2 to e4 | Pawn c7 to c5" {
 		t.Fatalf("announcements %q", got)
@@ -127,12 +125,12 @@ func TestBlindSessionResumeAndTime(t *testing.T) {
 		t.Fatalf("record %s", got)
 	}
 	for _, o := range b.out {
-		if a, ok := o.(*arbiter.Alert); ok {
+		if a, ok := o.(game.Alert); ok {
 			t.Errorf("alert %+v", a)
 		}
 	}
 	ta, ok, err := b.s.TimeAnnouncement(b.pressed.Add(10 * time.Second))
-	if !ok || err != nil || ta.Text != "1 move. White 59 minutes 50 seconds. Black 1 hour." || ta.Kind != broadcast.AnnounceTime {
+	if !ok || err != nil || ta.Text != "1 move. White 59 minutes 50 seconds. Black 1 hour." || ta.Kind != game.AnnounceTime {
 		t.Errorf("time %+v %v %v", ta, ok, err)
 	}
 
@@ -148,14 +146,14 @@ func TestBlindSessionResumeAndTime(t *testing.T) {
 	if n := r.s.Relay().Completed(); n != 2 {
 		t.Fatalf("resumed relay at ply %d, want 2", n)
 	}
-	for _, w := range []board.Which{board.SightedBoard, board.BlindBoard} {
+	for _, w := range []game.Which{game.SightedBoard, game.BlindBoard} {
 		if n := r.s.Relay().Tracker(w).Ply(); n != 2 {
 			t.Errorf("%s board resumed at ply %d", w, n)
 		}
 	}
 	r.now = b.now
 	r.press(rules.White)
-	r.move(board.SightedBoard, "g1f3")
+	r.move(game.SightedBoard, "g1f3")
 	r.wait(700 * time.Millisecond)
 	r.press(rules.Black)
 	r.wait(time.Second)

@@ -16,8 +16,8 @@ import (
 	"github.com/dgtbridge/dgtbridge/internal/testenv"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/nats-io/nats.go"
 )
@@ -145,7 +145,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	var played []relayGame
 	var pairs [][2]*ptyBoard
 	for i, sp := range specs {
-		g := broadcast.GameID{Event: "open2026", Round: 1, Board: i + 1}
+		g := game.ID{Event: "open2026", Round: 1, Board: i + 1}
 		pl := sp.start.Placement()
 		s := newPTYBoard(t, emu.Options{Serial: "0010" + string(rune('1'+i)), Placement: &pl})
 		b := newPTYBoard(t, emu.Options{Serial: "0020" + string(rune('1'+i)), Placement: &pl, NoClock: true})
@@ -181,10 +181,10 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	org := connect(t, srv, "hall", "hall-pw")
 	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
 	var mu sync.Mutex
-	ann := map[string][]broadcast.Announcement{}
-	var alerts []arbiter.Alert
+	ann := map[string][]game.Announcement{}
+	var alerts []game.Alert
 	if _, err := org.Subscribe(testPrefix+".relay.>", func(m *nats.Msg) {
-		var a broadcast.Announcement
+		var a game.Announcement
 		if err := json.Unmarshal(m.Data, &a); err != nil {
 			t.Errorf("announcement %s: %v", m.Data, err)
 			return
@@ -199,7 +199,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := arb.Subscribe(testPrefix+".arbiter.>", func(m *nats.Msg) {
-		var a arbiter.Alert
+		var a game.Alert
 		decode(t, m.Data, &a)
 		mu.Lock()
 		alerts = append(alerts, a)
@@ -215,12 +215,12 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 		pairs[i][0].e.Schedule(now, played[i].sighted)
 		pairs[i][1].e.Schedule(now, played[i].blind)
 	}
-	moveAnn := func(g string) []broadcast.Announcement {
+	moveAnn := func(g string) []game.Announcement {
 		mu.Lock()
 		defer mu.Unlock()
-		var out []broadcast.Announcement
+		var out []game.Announcement
 		for _, a := range ann[g] {
-			if a.Kind == broadcast.AnnounceMove {
+			if a.Kind == game.AnnounceMove {
 				out = append(out, a)
 			}
 		}
@@ -272,7 +272,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	}
 	mu.Lock()
 	for _, a := range alerts {
-		if a.Kind == arbiter.KindTouchMove || a.Kind == KindBoardMismatch {
+		if a.Kind == game.KindTouchMove || a.Kind == KindBoardMismatch {
 			t.Errorf("alert during clean relays: %+v", a)
 		}
 	}
@@ -285,8 +285,8 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ta broadcast.Announcement
-	if err := json.Unmarshal(msg.Data, &ta); err != nil || ta.Kind != broadcast.AnnounceTime || ta.Game != g1 ||
+	var ta game.Announcement
+	if err := json.Unmarshal(msg.Data, &ta); err != nil || ta.Kind != game.AnnounceTime || ta.Game != g1 ||
 		!strings.HasPrefix(ta.Text, "5 moves. White ") || !strings.Contains(ta.Text, "Black ") {
 		t.Fatalf("time reply %s (%v)", msg.Data, err)
 	}
@@ -294,13 +294,13 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, a := range ann[g1.String()] {
-			if a.Kind == broadcast.AnnounceTime && a.Text == ta.Text {
+			if a.Kind == game.AnnounceTime && a.Text == ta.Text {
 				return true
 			}
 		}
 		return false
 	})
-	if msg, err := org.Request(TimeSubject(testPrefix, broadcast.GameID{Event: "open2026", Round: 9, Board: 9}), nil, 10*time.Second); err != nil ||
+	if msg, err := org.Request(TimeSubject(testPrefix, game.ID{Event: "open2026", Round: 9, Board: 9}), nil, 10*time.Second); err != nil ||
 		!strings.Contains(string(msg.Data), `"ok":false`) {
 		t.Errorf("time request for an unknown game: %v %s", err, msg.Data)
 	}
@@ -316,7 +316,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	mu.Lock()
 	defer mu.Unlock()
-	var mm []arbiter.Alert
+	var mm []game.Alert
 	for _, a := range alerts {
 		if a.Kind == KindBoardMismatch {
 			mm = append(mm, a)
@@ -331,7 +331,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 		return err != nil && strings.Contains(err.Error(), "blind player's board r1-b5-blind (pty): disconnected")
 	})
 	mu.Lock()
-	if len(mm) != 1 || mm[0].Game != g1.String() || mm[0].Severity != arbiter.Crit || !strings.Contains(mm[0].Message, "on squares a1") ||
+	if len(mm) != 1 || mm[0].Game != g1 || mm[0].Severity != game.Crit || !strings.Contains(mm[0].Message, "on squares a1") ||
 		len(mm[0].Evidence) != 1 || mm[0].Evidence[0].Square != "a1" {
 		t.Fatalf("mismatch alerts %+v, want one naming a1", mm)
 	}

@@ -14,13 +14,14 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
 	"github.com/dgtbridge/dgtbridge/rules"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // command is an arbiter command on its way to the board goroutine.
 type command struct {
 	to    *boardRun
-	cmd   arbiter.Command
+	cmd   adjudicator.Command
 	reply chan error
 }
 
@@ -72,7 +73,7 @@ func (br *boardRun) start(ctx context.Context) error {
 	// after Published (same message ids: the streams drop repeats) and
 	// the state.
 	rec := s.Record()
-	var resend []any
+	var resend []game.Payload
 	if c := rec.LastCorrection; c != nil && c.Revision == rec.Revision {
 		resend = append(resend, *c)
 	}
@@ -167,7 +168,7 @@ func (br *boardRun) event(ev link.Event) {
 		}
 		br.up(e.At, e.Version.String(), e.Serial, clk)
 	case link.Message:
-		br.status.LastSeen = broadcast.T(e.At)
+		br.status.LastSeen = game.T(e.At)
 		br.apply(br.s.Message(br.mono(e.At), e.Msg))
 	case link.Disconnected:
 		msg := "disconnected"
@@ -188,18 +189,16 @@ func (br *boardRun) up(at time.Time, version, serial, clk string) {
 	br.status.Serial = serial
 	br.status.Clock = clk
 	br.status.Error = ""
-	br.status.LastSeen = broadcast.T(at)
-	br.status.At = broadcast.T(at)
+	br.status.LastSeen = game.T(at)
+	br.status.At = game.T(at)
 	br.connected.Store(true)
 	br.lastErr.Store("")
 	br.h.notify()
 	br.log.Info("board connected", "serial", serial, "version", version, "clock", clk)
-	st := Step{Out: []any{br.status}}
+	br.publishStatus(br.status)
 	if br.lostOnce {
-		st2 := br.s.Device(br.mono(at), arbiter.DeviceBoard, false, "")
-		st.Out = append(st.Out, st2.Out...)
+		br.apply(br.s.Device(br.mono(at), game.DeviceBoard, false, ""))
 	}
-	br.apply(st)
 }
 
 // down: the board was lost (msg says why); status and a board_disconnected
@@ -207,15 +206,14 @@ func (br *boardRun) up(at time.Time, version, serial, clk string) {
 func (br *boardRun) down(at time.Time, msg string) {
 	br.status.Connected = false
 	br.status.Error = msg
-	br.status.At = broadcast.T(at)
+	br.status.At = game.T(at)
 	br.connected.Store(false)
 	br.lastErr.Store(msg)
 	br.h.notify()
 	br.log.Warn("board disconnected", "err", msg)
 	br.lostOnce = true
-	st := br.s.Device(br.mono(at), arbiter.DeviceBoard, true, br.b.Port+": "+msg)
-	st.Out = append([]any{br.status}, st.Out...)
-	br.apply(st)
+	br.publishStatus(br.status)
+	br.apply(br.s.Device(br.mono(at), game.DeviceBoard, true, br.b.Port+": "+msg))
 }
 
 // apply persists the record when it changed (group-committed with other
@@ -223,7 +221,7 @@ func (br *boardRun) down(at time.Time, msg string) {
 // the sink in order, then the GameState. Nothing is published that the
 // record file does not already imply.
 func (br *boardRun) apply(st Step) {
-	if len(st.Out) == 0 && !st.Changed {
+	if len(st.Out) == 0 && len(st.Clock) == 0 && !st.Changed {
 		return
 	}
 	rec := br.s.Record()
@@ -245,25 +243,21 @@ func (br *boardRun) apply(st Step) {
 	for _, out := range st.Out {
 		var err error
 		switch p := out.(type) {
-		case broadcast.MoveEvent:
+		case game.MoveEvent:
 			err = sink.PublishMove(p)
 			if err == nil && p.Revision == rec.Revision && p.Ply > rec.Published {
 				rec.Published = p.Ply
 			}
-		case broadcast.Correction:
+		case game.Correction:
 			err = sink.PublishCorrection(p)
-		case broadcast.ClockEvent:
+		case game.ClockEvent:
 			err = sink.PublishClock(p)
-		case broadcast.Result:
+		case game.Result:
 			err = sink.PublishResult(p)
-		case broadcast.BoardStatus:
-			err = sink.PublishBoardStatus(p)
-		case *arbiter.Alert:
-			err = sink.PublishAlert(g, p.ID, p)
-		case broadcast.Announcement:
+		case game.Alert:
+			err = sink.PublishAlert(p)
+		case game.Announcement:
 			err = br.announce(p)
-		case *arbiter.ClockCommand:
-			br.clockCommand(p)
 		}
 		if err != nil {
 			br.log.Error("publish failed", "err", err)
@@ -272,10 +266,20 @@ func (br *boardRun) apply(st Step) {
 			br.h.o.Observer(Observation{Board: br.b.ID, Game: g, Payload: out})
 		}
 	}
+	for _, c := range st.Clock {
+		br.clockCommand(c)
+	}
 	if st.Changed {
 		if err := sink.PublishState(rec.State()); err != nil {
 			br.log.Error("publish state failed", "err", err)
 		}
+	}
+}
+
+// publishStatus publishes a board's connection status.
+func (br *boardRun) publishStatus(b broadcast.BoardStatus) {
+	if err := br.h.o.Sink.PublishBoardStatus(b); err != nil {
+		br.log.Error("publish failed", "err", err)
 	}
 }
 
@@ -292,7 +296,7 @@ func (br *boardRun) persistOnly() {
 // (toggle on lever); a failure is an alert for the arbiter, never a
 // message to the players. Nothing else is sent: no END (0x03, it only
 // restores the display), no text, no beep (Art 12.6).
-func (br *boardRun) clockCommand(c *arbiter.ClockCommand) {
+func (br *boardRun) clockCommand(c game.ClockCommand) {
 	if br.lk == nil {
 		br.clockFailed(c, len(br.s.Record().Moves), errNoClockOnBus)
 		return
@@ -333,15 +337,15 @@ var errNoClockOnBus = errors.New("clock commands cannot be sent over a DGT bus l
 
 // clockFailed tells the arbiter that a clock setting did not reach the
 // clock. Safe from any goroutine (it only uses the sink).
-func (br *boardRun) clockFailed(c *arbiter.ClockCommand, ply int, err error) {
+func (br *boardRun) clockFailed(c game.ClockCommand, ply int, err error) {
 	g := br.b.Session.Info.Game
 	br.log.Error("clock command failed", "reason", c.Reason, "err", err)
 	at := time.Now()
-	a := &arbiter.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, KindClockCommandFailed, ply, at.UnixMilli()), Game: g.String(),
-		Kind: KindClockCommandFailed, Severity: arbiter.Warn, Ply: ply, At: at,
+	a := game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, KindClockCommandFailed, ply, at.UnixMilli()), Game: g,
+		Kind: KindClockCommandFailed, Severity: game.Warn, Ply: ply, At: game.T(at),
 		Message:  fmt.Sprintf("The clock did not take the setting asked for (%s): %v. Set it by hand.", c.Reason, err),
-		Proposal: map[string]any{"white_ms": broadcast.Millis(c.White), "black_ms": broadcast.Millis(c.Black)}}
-	if err := br.h.o.Sink.PublishAlert(g, a.ID, a); err != nil {
+		Proposal: map[string]any{"white_ms": game.Millis(c.White), "black_ms": game.Millis(c.Black)}}
+	if err := br.h.o.Sink.PublishAlert(a); err != nil {
 		br.log.Error("publish alert failed", "err", err)
 	}
 }

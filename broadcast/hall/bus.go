@@ -86,6 +86,8 @@ func (l *busLine) run(ctx context.Context) error {
 // event dispatches one bus event to its board.
 func (l *busLine) event(ev bus.Event) {
 	switch e := ev.(type) {
+	case bus.LineUp:
+		// The boards answer one by one (BoardFound).
 	case bus.LineDown:
 		for _, br := range l.boards {
 			if br.connected.Load() {

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // TestHallBusLine: two boards on one DGT bus line (emulated, on a real
@@ -52,7 +52,7 @@ func TestHallBusLine(t *testing.T) {
 type testBusLine struct {
 	line   *emu.Line
 	e1, e2 *emu.Emulator
-	g1, g2 broadcast.GameID
+	g1, g2 game.ID
 	b1, b2 Board
 }
 
@@ -65,8 +65,8 @@ func newTestBusLine(t *testing.T, round, base int) testBusLine {
 	l := testBusLine{
 		e1: emu.New(emu.Options{Serial: fmt.Sprintf("%05d", base+1), Seed: 1}, now),
 		e2: emu.New(emu.Options{Serial: fmt.Sprintf("%05d", base+2), Seed: 2}, now),
-		g1: broadcast.GameID{Event: "open2026", Round: round, Board: 1},
-		g2: broadcast.GameID{Event: "open2026", Round: round, Board: 2},
+		g1: game.ID{Event: "open2026", Round: round, Board: 1},
+		g2: game.ID{Event: "open2026", Round: round, Board: 2},
 	}
 	l.line = emu.NewLine(now, l.e1, l.e2)
 	master, path, err := pty.Open()

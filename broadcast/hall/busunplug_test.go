@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
 
@@ -50,7 +50,7 @@ func TestHallBusBoardUnplugged(t *testing.T) {
 		t.Fatal(err)
 	}
 	arb.Flush()
-	moves := func(g broadcast.GameID) int { r, _ := h.Record(g); return len(r.Moves) }
+	moves := func(g game.ID) int { r, _ := h.Record(g); return len(r.Moves) }
 
 	game1 := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"}
 	game2 := []string{"d2d4", "g8f6", "c2c4", "e7e6", "g1f3", "d7d5"}
@@ -66,7 +66,7 @@ func TestHallBusBoardUnplugged(t *testing.T) {
 	e2.Schedule(time.Now(), scriptFrom(t, game2[:3], time.Second, game2[3:]...))
 
 	for _, c := range []struct {
-		g    broadcast.GameID
+		g    game.ID
 		want []string
 	}{{g1, game1}, {g2, game2}} {
 		if !waitUntil(40*time.Second, func() bool { return moves(c.g) >= len(c.want) }) {
@@ -82,12 +82,12 @@ func TestHallBusBoardUnplugged(t *testing.T) {
 	for done := false; !done; {
 		select {
 		case m := <-alerts:
-			var al arbiter.Alert
+			var al game.Alert
 			decode(t, m.Data, &al)
 			switch al.Kind {
-			case arbiter.KindBoardDisconnected, arbiter.KindClockDisconnected:
+			case game.KindBoardDisconnected, game.KindClockDisconnected:
 				seen = append(seen, fmt.Sprintf("%s:%s/%s", al.Game, al.Kind, al.Severity))
-			case arbiter.KindClockDefect, arbiter.KindFlagFall:
+			case game.KindClockDefect, game.KindFlagFall:
 				t.Errorf("alert %s %s: %s", al.Game, al.Kind, al.Message)
 			}
 		case <-time.After(2 * time.Second):

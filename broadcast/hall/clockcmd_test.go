@@ -6,14 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // TestHallArbiterSetsClock: an arbiter's adjust_clock command goes through
 // the board's link to the DGT 3000 as a SetNRun (White's time on the left
 // display), and nothing else is ever sent to the clock.
 func TestHallArbiterSetsClock(t *testing.T) {
-	f := startHall(t, "r1-b9", broadcast.GameID{Event: "open2026", Round: 1, Board: 9}, "00009", nil)
+	f := startHall(t, "r1-b9", game.ID{Event: "open2026", Round: 1, Board: 9}, "00009", nil)
 	b := f.b
 	arb := f.arbiter(t)
 	rep, err := arb.Request(testPrefix+".arbiter.open2026.1.9.cmd",

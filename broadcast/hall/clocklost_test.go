@@ -5,8 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // TestHallClockCableMoves pulls the clock's cable on a pty board in the
@@ -16,23 +15,23 @@ import (
 // time), the game goes on by press once the clock is back, and every move
 // is recorded and published exactly once, in order.
 func TestHallClockCableMoves(t *testing.T) {
-	game := []string{"e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "d2d4", "g8f6"}
+	line := []string{"e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "d2d4", "g8f6"}
 	const before, gap = 2, 3 // plies before the cable is pulled, plies while it is out
-	g := broadcast.GameID{Event: "open2026", Round: 4, Board: 7}
+	g := game.ID{Event: "open2026", Round: 4, Board: 7}
 	f := startHall(t, "r4-b7", g, "00047", nil)
 	srv, b, d, moves := f.srv, f.b, f.d, f.moves
 	_, alerts := f.alerts(t)
 
-	b.e.Schedule(time.Now(), scriptFrom(t, game[:0], 500*time.Millisecond, game[:before]...))
+	b.e.Schedule(time.Now(), scriptFrom(t, line[:0], 500*time.Millisecond, line[:before]...))
 	waitFor(t, 30*time.Second, "the moves before the gap", func() bool { return moves() >= before })
 	b.e.UnplugClock(time.Now())
 	waitFor(t, 10*time.Second, "the clock_disconnected alert", func() bool {
 		for {
 			select {
 			case m := <-alerts:
-				var al arbiter.Alert
+				var al game.Alert
 				decode(t, m.Data, &al)
-				if al.Kind == arbiter.KindClockDisconnected && al.Severity == arbiter.Crit {
+				if al.Kind == game.KindClockDisconnected && al.Severity == game.Crit {
 					return true
 				}
 			default:
@@ -40,21 +39,21 @@ func TestHallClockCableMoves(t *testing.T) {
 			}
 		}
 	})
-	b.e.Schedule(time.Now(), scriptFrom(t, game[:before], 800*time.Millisecond, game[before:before+gap]...))
+	b.e.Schedule(time.Now(), scriptFrom(t, line[:before], 800*time.Millisecond, line[before:before+gap]...))
 	// The last move of the gap is completed by the stable window (3 s).
 	waitFor(t, 30*time.Second, "the moves made while the clock was out", func() bool { return moves() >= before+gap })
 	b.e.PlugClock(time.Now())
 	time.Sleep(1500 * time.Millisecond)
-	b.e.Schedule(time.Now(), scriptFrom(t, game[:before+gap], 500*time.Millisecond, game[before+gap:]...))
-	if !waitUntil(30*time.Second, func() bool { return moves() >= len(game) }) {
+	b.e.Schedule(time.Now(), scriptFrom(t, line[:before+gap], 500*time.Millisecond, line[before+gap:]...))
+	if !waitUntil(30*time.Second, func() bool { return moves() >= len(line) }) {
 		r, _ := d.h.Record(g)
-		t.Fatalf("moves %v, want %v", r.UCIs(), game)
+		t.Fatalf("moves %v, want %v", r.UCIs(), line)
 	}
 	time.Sleep(time.Second) // room for a stray second completion
 
 	r, _ := d.h.Record(g)
-	if got := strings.Join(r.UCIs(), " "); got != strings.Join(game, " ") {
-		t.Fatalf("record\n got %s\nwant %s", got, strings.Join(game, " "))
+	if got := strings.Join(r.UCIs(), " "); got != strings.Join(line, " ") {
+		t.Fatalf("record\n got %s\nwant %s", got, strings.Join(line, " "))
 	}
 	for i, p := range r.Moves {
 		inGap := i >= before && i < before+gap
@@ -63,17 +62,17 @@ func TestHallClockCableMoves(t *testing.T) {
 		}
 	}
 	org := connect(t, srv, "hall", "hall-pw")
-	pub := streamMsgs(t, org, "DGT_GAMES", testPrefix+".game.open2026.4.7.move", len(game), 20*time.Second)
-	if got := strings.Join(moveUCIs(t, pub), " "); got != strings.Join(game, " ") {
-		t.Errorf("published\n got %s\nwant %s", got, strings.Join(game, " "))
+	pub := streamMsgs(t, org, "DGT_GAMES", testPrefix+".game.open2026.4.7.move", len(line), 20*time.Second)
+	if got := strings.Join(moveUCIs(t, pub), " "); got != strings.Join(line, " ") {
+		t.Errorf("published\n got %s\nwant %s", got, strings.Join(line, " "))
 	}
 	for done := false; !done; {
 		select {
 		case m := <-alerts:
-			var al arbiter.Alert
+			var al game.Alert
 			decode(t, m.Data, &al)
 			switch al.Kind {
-			case arbiter.KindFlagFall, arbiter.KindBothFlags, arbiter.KindClockDefect, arbiter.KindIllegalMove:
+			case game.KindFlagFall, game.KindBothFlags, game.KindClockDefect, game.KindIllegalMove:
 				t.Errorf("alert %s: %s", al.Kind, al.Message)
 			}
 		case <-time.After(500 * time.Millisecond):
@@ -88,47 +87,47 @@ func TestHallClockCableMoves(t *testing.T) {
 // of them up; each is recorded and published once, in order, and the
 // presses made meanwhile raise no clock alert.
 func TestHallPortAwayCatchUp(t *testing.T) {
-	game := []string{"e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "d2d4", "g8f6"}
+	line := []string{"e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "d2d4", "g8f6"}
 	const before, gap = 2, 4
-	g := broadcast.GameID{Event: "open2026", Round: 4, Board: 8}
+	g := game.ID{Event: "open2026", Round: 4, Board: 8}
 	f := startHall(t, "r4-b8", g, "00048", nil)
 	srv, b, d, moves := f.srv, f.b, f.d, f.moves
 	_, alerts := f.alerts(t)
 
-	b.e.Schedule(time.Now(), scriptFrom(t, game[:0], 500*time.Millisecond, game[:before]...))
+	b.e.Schedule(time.Now(), scriptFrom(t, line[:0], 500*time.Millisecond, line[:before]...))
 	waitFor(t, 30*time.Second, "the moves before the gap", func() bool { return moves() >= before })
 	b.Unplug()
 	waitFor(t, 20*time.Second, "the disconnection", func() bool { _, dis := d.h.Summary(); return dis == 1 })
-	b.e.Schedule(time.Now(), scriptFrom(t, game[:before], 800*time.Millisecond, game[before:before+gap]...))
+	b.e.Schedule(time.Now(), scriptFrom(t, line[:before], 800*time.Millisecond, line[before:before+gap]...))
 	time.Sleep(6 * time.Second) // four plies, 800 ms think and the hands
 	b.Plug()
 	waitConnected(t, d.h)
 	if !waitUntil(20*time.Second, func() bool { return moves() >= before+gap-1 }) {
 		r, _ := d.h.Record(g)
-		t.Fatalf("after the reconnect: moves %v, want %v", r.UCIs(), game[:before+gap])
+		t.Fatalf("after the reconnect: moves %v, want %v", r.UCIs(), line[:before+gap])
 	}
-	b.e.Schedule(time.Now(), scriptFrom(t, game[:before+gap], 500*time.Millisecond, game[before+gap:]...))
-	if !waitUntil(30*time.Second, func() bool { return moves() >= len(game) }) {
+	b.e.Schedule(time.Now(), scriptFrom(t, line[:before+gap], 500*time.Millisecond, line[before+gap:]...))
+	if !waitUntil(30*time.Second, func() bool { return moves() >= len(line) }) {
 		r, _ := d.h.Record(g)
-		t.Fatalf("moves %v, want %v", r.UCIs(), game)
+		t.Fatalf("moves %v, want %v", r.UCIs(), line)
 	}
 	time.Sleep(time.Second)
 	r, _ := d.h.Record(g)
-	if got := strings.Join(r.UCIs(), " "); got != strings.Join(game, " ") {
-		t.Fatalf("record\n got %s\nwant %s", got, strings.Join(game, " "))
+	if got := strings.Join(r.UCIs(), " "); got != strings.Join(line, " ") {
+		t.Fatalf("record\n got %s\nwant %s", got, strings.Join(line, " "))
 	}
 	org := connect(t, srv, "hall", "hall-pw")
-	pub := streamMsgs(t, org, "DGT_GAMES", testPrefix+".game.open2026.4.8.move", len(game), 20*time.Second)
-	if got := strings.Join(moveUCIs(t, pub), " "); got != strings.Join(game, " ") {
-		t.Errorf("published\n got %s\nwant %s", got, strings.Join(game, " "))
+	pub := streamMsgs(t, org, "DGT_GAMES", testPrefix+".game.open2026.4.8.move", len(line), 20*time.Second)
+	if got := strings.Join(moveUCIs(t, pub), " "); got != strings.Join(line, " ") {
+		t.Errorf("published\n got %s\nwant %s", got, strings.Join(line, " "))
 	}
 	for done := false; !done; {
 		select {
 		case m := <-alerts:
-			var al arbiter.Alert
+			var al game.Alert
 			decode(t, m.Data, &al)
 			switch al.Kind {
-			case arbiter.KindBoardDisconnected:
+			case game.KindBoardDisconnected:
 			default:
 				t.Errorf("alert %s/%s: %s", al.Kind, al.Severity, al.Message)
 			}

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/board"
-	"github.com/dgtbridge/dgtbridge/dgt"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // DefaultClockSilence is the default SessionOptions.ClockSilence. A
@@ -32,27 +30,24 @@ type clockWatch struct {
 	boardDown bool      // the board is disconnected: silence says nothing
 }
 
-// watchClock notes clock message ct at at and reports a loss or return;
-// false when ct is no reading (no clock connected) and must not reach the
-// tracker (its zero times would read as fallen flags).
-func (s *Session) watchClock(at time.Time, ct dgt.ClockTimes, st *Step) bool {
+// watchClock notes clock face f at at and reports a loss or return;
+// false when f is no reading (no clock connected) and must not reach the
+// tracker.
+func (s *Session) watchClock(at time.Time, f game.ClockFace, st *Step) bool {
 	w := &s.cw
-	if ct.Status.NoClock() {
+	if f.Absent {
 		if w.seen && !w.lost {
 			w.lost = true
-			s.adjudicate(arbiter.DeviceLost{Stamp: board.Stamp{At: at}, Device: arbiter.DeviceClock,
+			s.adjudicate(game.DeviceLost{Stamp: game.Stamp{At: at}, Device: game.DeviceClock,
 				Detail: "the board reports no clock connected"}, st)
 			s.handle(s.tr.ClockLost(at), st)
 		}
 		return false
 	}
-	if ct.IsZero() {
-		return true
-	}
-	w.seen, w.last, w.running = true, at, ct.Status.Running()
+	w.seen, w.last, w.running = true, at, f.Running != game.NoDisplay
 	if w.lost {
 		w.lost = false
-		s.adjudicate(arbiter.DeviceBack{Stamp: board.Stamp{At: at}, Device: arbiter.DeviceClock}, st)
+		s.adjudicate(game.DeviceBack{Stamp: game.Stamp{At: at}, Device: game.DeviceClock}, st)
 		s.handle(s.tr.ClockBack(at), st)
 	}
 	return true
@@ -65,7 +60,7 @@ func (s *Session) clockSilence(at time.Time, st *Step) {
 		return
 	}
 	w.lost = true
-	s.adjudicate(arbiter.DeviceLost{Stamp: board.Stamp{At: at}, Device: arbiter.DeviceClock,
+	s.adjudicate(game.DeviceLost{Stamp: game.Stamp{At: at}, Device: game.DeviceClock,
 		Detail: fmt.Sprintf("no clock reading for %s while it ran", at.Sub(w.last).Round(time.Second))}, st)
 	s.handle(s.tr.ClockLost(at), st)
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // reading is a clock-times message: left and right in seconds, running
@@ -24,11 +24,11 @@ func reading(left, right int, running bool) dgt.ClockTimes {
 }
 
 // deviceAlerts lists the clock/board device alerts of out as kind/severity.
-func deviceAlerts(out []any) []string {
+func deviceAlerts(out []game.Payload) []string {
 	var got []string
 	for _, o := range out {
-		if al, ok := o.(*arbiter.Alert); ok && (al.Kind == arbiter.KindClockDisconnected || al.Kind == arbiter.KindBoardDisconnected ||
-			al.Kind == arbiter.KindFlagFall || al.Kind == arbiter.KindBothFlags) {
+		if al, ok := o.(game.Alert); ok && (al.Kind == game.KindClockDisconnected || al.Kind == game.KindBoardDisconnected ||
+			al.Kind == game.KindFlagFall || al.Kind == game.KindBothFlags) {
 			got = append(got, fmt.Sprintf("%s/%s", al.Kind, al.Severity))
 		}
 	}
@@ -77,7 +77,7 @@ func TestSessionClockWatch(t *testing.T) {
 				var st Step
 				switch {
 				case x.board != "":
-					st = s.Device(at, arbiter.DeviceBoard, x.board == "lost", "test")
+					st = s.Device(at, game.DeviceBoard, x.board == "lost", "test")
 				case x.msg != nil:
 					st = s.Message(at, x.msg)
 				default:

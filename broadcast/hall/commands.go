@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 )
 
 // CommandReply is the reply to an arbiter command (interfaces.md §3.1):
@@ -55,9 +55,9 @@ func (h *Hall) answer(ctx context.Context, req broadcast.Request) broadcast.Repl
 	if !ok {
 		return broadcast.StatusReply(fmt.Errorf("no game %s in this hall", req.Game))
 	}
-	var c arbiter.Command
+	var c adjudicator.Command
 	if err := json.Unmarshal(req.Data, &c); err != nil {
-		return broadcast.StatusReply(fmt.Errorf("%w: not a JSON command: %v", arbiter.ErrBadCommand, err))
+		return broadcast.StatusReply(fmt.Errorf("%w: not a JSON command: %v", adjudicator.ErrBadCommand, err))
 	}
 	reply := make(chan error, 1)
 	select {

@@ -7,12 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // TestHallDeviceAlerts unplugs an emulated board (its pty closes) in the
@@ -24,24 +23,24 @@ import (
 // fall; every move, including those made while the port was away, is
 // recorded once.
 func TestHallDeviceAlerts(t *testing.T) {
-	game := []string{"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6"}
-	g := broadcast.GameID{Event: "open2026", Round: 3, Board: 2}
+	line := []string{"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6"}
+	g := game.ID{Event: "open2026", Round: 3, Board: 2}
 	f := startHall(t, "r3-b2", g, "00032", func(hb *Board) { hb.Session.TimeControl = clock.MustParse("5400+30") })
 	b, d, moves := f.b, f.d, f.moves
 	_, alerts := f.alerts(t)
 
-	b.e.Schedule(time.Now(), scriptFrom(t, game[:0], 800*time.Millisecond, game[:2]...))
+	b.e.Schedule(time.Now(), scriptFrom(t, line[:0], 800*time.Millisecond, line[:2]...))
 	waitFor(t, 30*time.Second, "two moves", func() bool { return moves() >= 2 })
 	b.Unplug()
 	waitFor(t, 20*time.Second, "the disconnection", func() bool { _, dis := d.h.Summary(); return dis == 1 })
-	b.e.Schedule(time.Now(), scriptFrom(t, game[:2], 300*time.Millisecond, game[2])) // made while the port is away
+	b.e.Schedule(time.Now(), scriptFrom(t, line[:2], 300*time.Millisecond, line[2])) // made while the port is away
 	time.Sleep(2 * time.Second)
 	b.Plug()
 	waitConnected(t, d.h)
-	b.e.Schedule(time.Now(), scriptFrom(t, game[:3], 800*time.Millisecond, game[3:]...))
-	if !waitUntil(30*time.Second, func() bool { return moves() >= len(game) }) {
+	b.e.Schedule(time.Now(), scriptFrom(t, line[:3], 800*time.Millisecond, line[3:]...))
+	if !waitUntil(30*time.Second, func() bool { return moves() >= len(line) }) {
 		r, _ := d.h.Record(g)
-		t.Fatalf("moves %v, want %v", r.UCIs(), game)
+		t.Fatalf("moves %v, want %v", r.UCIs(), line)
 	}
 	// The clock's cable is pulled while White thinks, and put back.
 	b.e.UnplugClock(time.Now())
@@ -50,23 +49,23 @@ func TestHallDeviceAlerts(t *testing.T) {
 	time.Sleep(1500 * time.Millisecond)
 
 	r, _ := d.h.Record(g)
-	if got := strings.Join(r.UCIs(), " "); got != strings.Join(game, " ") {
-		t.Errorf("moves\n got %s\nwant %s", got, strings.Join(game, " "))
+	if got := strings.Join(r.UCIs(), " "); got != strings.Join(line, " ") {
+		t.Errorf("moves\n got %s\nwant %s", got, strings.Join(line, " "))
 	}
 	var seen []string
-	var clockLost arbiter.Alert
+	var clockLost game.Alert
 	for done := false; !done; {
 		select {
 		case m := <-alerts:
-			var al arbiter.Alert
+			var al game.Alert
 			json.Unmarshal(m.Data, &al)
 			switch al.Kind {
-			case arbiter.KindBoardDisconnected, arbiter.KindClockDisconnected:
+			case game.KindBoardDisconnected, game.KindClockDisconnected:
 				seen = append(seen, fmt.Sprintf("%s/%s", al.Kind, al.Severity))
-				if al.Kind == arbiter.KindClockDisconnected && al.Severity == arbiter.Crit {
+				if al.Kind == game.KindClockDisconnected && al.Severity == game.Crit {
 					clockLost = al
 				}
-			case arbiter.KindFlagFall, arbiter.KindBothFlags, arbiter.KindClockDefect:
+			case game.KindFlagFall, game.KindBothFlags, game.KindClockDefect:
 				t.Errorf("alert %s: %s", al.Kind, al.Message)
 			}
 		case <-time.After(2 * time.Second):

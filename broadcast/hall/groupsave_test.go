@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // TestGroupSaver: many boards saving at once get their records committed
@@ -32,7 +32,7 @@ func TestGroupSaver(t *testing.T) {
 	for i := range boards {
 		wg.Go(func() {
 			done := make(chan error, 1)
-			r := NewRecord(Info{Game: broadcast.GameID{Event: "e", Round: 1, Board: i + 1}}, "", t0)
+			r := NewRecord(Info{Game: game.ID{Event: "e", Round: 1, Board: i + 1}}, "", t0)
 			for ply := 1; ply <= saves; ply++ {
 				r.Moves = append(r.Moves, Ply{UCI: "e2e4", SAN: "e4"})
 				r.Published = ply
@@ -44,7 +44,7 @@ func TestGroupSaver(t *testing.T) {
 		})
 	}
 	wg.Go(func() {
-		r := NewRecord(Info{Game: broadcast.GameID{Event: "e", Round: 1, Board: 99}}, "", t0)
+		r := NewRecord(Info{Game: game.ID{Event: "e", Round: 1, Board: 99}}, "", t0)
 		badErr = g.save(bad, r, make(chan error, 1))
 	})
 	wg.Wait()
@@ -54,20 +54,20 @@ func TestGroupSaver(t *testing.T) {
 		if err != nil {
 			t.Fatalf("board %d: %v", i+1, err)
 		}
-		r, ok, err := LoadRecord(dir, broadcast.GameID{Event: "e", Round: 1, Board: i + 1})
+		r, ok, err := LoadRecord(dir, game.ID{Event: "e", Round: 1, Board: i + 1})
 		if err != nil || !ok || len(r.Moves) != saves || r.Published != saves {
 			t.Fatalf("board %d: loaded %v %v %+v", i+1, ok, err, r)
 		}
 	}
 	var re *RecordError
-	if !errors.As(badErr, &re) || re.Path != RecordPath(bad, broadcast.GameID{Event: "e", Round: 1, Board: 99}) {
+	if !errors.As(badErr, &re) || re.Path != RecordPath(bad, game.ID{Event: "e", Round: 1, Board: 99}) {
 		t.Errorf("save into a file: %v", badErr)
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".tmp-*")); len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
 	}
 	// Stopped: written by the caller.
-	r := NewRecord(Info{Game: broadcast.GameID{Event: "e", Round: 2, Board: 1}}, "", t0)
+	r := NewRecord(Info{Game: game.ID{Event: "e", Round: 2, Board: 1}}, "", t0)
 	if err := g.save(dir, r, make(chan error, 1)); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // ErrNoBoards: Options.Boards is empty.
@@ -25,7 +26,7 @@ type Hall struct {
 	o      Options
 	log    *slog.Logger
 	boards []*boardRun
-	byGame map[broadcast.GameID]*boardRun
+	byGame map[game.ID]*boardRun
 
 	changed chan struct{}
 	lines   []*busLine  // bus lines (bus.go)
@@ -57,7 +58,7 @@ func New(o Options) (*Hall, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	h := &Hall{o: o, log: log, byGame: map[broadcast.GameID]*boardRun{}, changed: make(chan struct{}, 1), saver: newGroupSaver()}
+	h := &Hall{o: o, log: log, byGame: map[game.ID]*boardRun{}, changed: make(chan struct{}, 1), saver: newGroupSaver()}
 	ids := map[string]bool{}
 	for i, b := range o.Boards {
 		if !broadcast.ValidToken(b.ID) {
@@ -201,7 +202,7 @@ func (h *Hall) Health() error {
 // Record returns a copy of the current record of game g (ok false when the
 // hall has no such game, it has not started, or its board has moved on to
 // a next game). Safe for concurrent use.
-func (h *Hall) Record(g broadcast.GameID) (Record, bool) {
+func (h *Hall) Record(g game.ID) (Record, bool) {
 	br, ok := h.current(g)
 	if !ok {
 		return Record{}, false

@@ -13,8 +13,8 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
 	"github.com/dgtbridge/dgtbridge/rules"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -32,8 +32,8 @@ func TestHallEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	srv := testServer(t, filepath.Join(dir, "nats"))
 	defer srv.Shutdown()
-	g1 := broadcast.GameID{Event: "open2026", Round: 1, Board: 1}
-	g2 := broadcast.GameID{Event: "open2026", Round: 1, Board: 2}
+	g1 := game.ID{Event: "open2026", Round: 1, Board: 1}
+	g2 := game.ID{Event: "open2026", Round: 1, Board: 2}
 	b1 := newPTYBoard(t, emu.Options{Serial: "00001"})
 	b2 := newPTYBoard(t, emu.Options{Serial: "00002"})
 	d := startDaemon(t, filepath.Join(dir, "data"), srv, 300*time.Millisecond,
@@ -80,7 +80,7 @@ func TestHallEndToEnd(t *testing.T) {
 	if len(ends) != 1 {
 		t.Fatalf("%d results, want 1", len(ends))
 	}
-	var res broadcast.Result
+	var res game.Result
 	decode(t, ends[0].Data(), &res)
 	if res.Result != "1-0" || !res.Provisional {
 		t.Errorf("result %+v, want a provisional 1-0", res)
@@ -113,7 +113,7 @@ func TestHallEndToEnd(t *testing.T) {
 	for len(pub) < len(scholar) {
 		select {
 		case m := <-public:
-			var ev broadcast.MoveEvent
+			var ev game.MoveEvent
 			decode(t, m.Data, &ev)
 			pub = append(pub, ev.UCI)
 		case <-deadline:
@@ -125,18 +125,18 @@ func TestHallEndToEnd(t *testing.T) {
 	}
 
 	// The illegal move: an alert on the arbiter subject.
-	var al arbiter.Alert
+	var al game.Alert
 	deadline = time.After(20 * time.Second)
-	for al.Kind != arbiter.KindIllegalMove {
+	for al.Kind != game.KindIllegalMove {
 		select {
 		case m := <-alerts:
-			al = arbiter.Alert{}
+			al = game.Alert{}
 			decode(t, m.Data, &al)
 		case <-deadline:
 			t.Fatal("no illegal_move alert on the arbiter subject")
 		}
 	}
-	if al.Side != "black" || al.Game != "open2026.1.2" {
+	if al.Side != "black" || al.Game.String() != "open2026.1.2" {
 		t.Errorf("alert %+v", al)
 	}
 	// Nothing but moves, clocks, corrections and ends on the game feed.

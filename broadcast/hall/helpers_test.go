@@ -18,6 +18,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -135,7 +136,7 @@ type daemon struct {
 	done   chan error
 }
 
-func boardFor(t testing.TB, id string, g broadcast.GameID, open link.Opener) Board {
+func boardFor(t testing.TB, id string, g game.ID, open link.Opener) Board {
 	rs, err := ruleset.Lookup(ruleset.FIDE2018Standard)
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +231,7 @@ func streamMsgs(t testing.TB, nc *nats.Conn, stream, filter string, want int, ti
 func moveUCIs(t testing.TB, msgs []jetstream.Msg) []string {
 	var out []string
 	for _, m := range msgs {
-		var ev broadcast.MoveEvent
+		var ev game.MoveEvent
 		if err := json.Unmarshal(m.Data(), &ev); err != nil {
 			t.Fatalf("move payload %s: %v", m.Data(), err)
 		}
@@ -258,7 +259,7 @@ type hallFixture struct {
 	srv *broadcast.Server // users hall, arb and viewer
 	b   *ptyBoard
 	d   *daemon
-	g   broadcast.GameID
+	g   game.ID
 }
 
 // startHall starts a server, a pty board whose emulator has serial, and a
@@ -266,7 +267,7 @@ type hallFixture struct {
 // not nil, changes the board's settings before the daemon starts. It
 // returns once the board is connected. The server shuts down after the
 // daemon and the board (t.Cleanup).
-func startHall(t testing.TB, id string, g broadcast.GameID, serial string, adjust func(*Board)) *hallFixture {
+func startHall(t testing.TB, id string, g game.ID, serial string, adjust func(*Board)) *hallFixture {
 	t.Helper()
 	f := &hallFixture{dir: t.TempDir(), g: g}
 	f.srv = testServer(t, filepath.Join(f.dir, "nats"))

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
 
@@ -19,7 +19,7 @@ import (
 // game got the result) and published its {ok, error} reply on
 // <p>.game.<g>.move, where the GAMES stream kept it among the moves.
 func TestHallForgedCommandReply(t *testing.T) {
-	g := broadcast.GameID{Event: "open2026", Round: 1, Board: 4}
+	g := game.ID{Event: "open2026", Round: 1, Board: 4}
 	f := startHall(t, "r1-b4", g, "00004", nil)
 	arb := f.arbiter(t)
 	moveSubj := testPrefix + ".game." + g.String() + ".move"
@@ -59,7 +59,7 @@ func TestHallForgedCommandReply(t *testing.T) {
 // over NATS's max payload (1.1 MB) is refused at the edge with the board
 // and field named, and nothing starts.
 func TestHallRefusesHugeNames(t *testing.T) {
-	hb := boardFor(t, "r1-b1", broadcast.GameID{Event: "open2026", Round: 1, Board: 1}, nil)
+	hb := boardFor(t, "r1-b1", game.ID{Event: "open2026", Round: 1, Board: 1}, nil)
 	hb.Open = func(context.Context) (io.ReadWriteCloser, error) { return nil, errors.New("no port") }
 	hb.Session.Info.White = strings.Repeat("x", 1100<<10)
 	_, err := New(Options{Boards: []Board{hb}, Sink: &timedSink{}, DataDir: t.TempDir()})

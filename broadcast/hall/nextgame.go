@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/board"
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/rules"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
@@ -25,7 +24,7 @@ func NextRound(prev Info) Info {
 // tracker (which reset itself on the set-up) carries on. A NextGame that
 // returns the same or an invalid game id starts nothing: the arbiter is
 // told, and the board stays on the finished game.
-func (s *Session) nextGame(e board.SetupDetected, st *Step) {
+func (s *Session) nextGame(e game.SetupDetected, st *Step) {
 	info := s.o.NextGame(s.rec.Info)
 	err := info.Game.Validate()
 	if err == nil {
@@ -54,15 +53,15 @@ func (s *Session) nextGame(e board.SetupDetected, st *Step) {
 	s.running = rules.NoColor
 	s.lastClk = time.Time{}
 	st.Changed = true
-	s.adj = arbiter.New(arbiter.GameInfo{ID: info.Game.String(), White: info.White, Black: info.Black},
-		s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: s.start})
+	s.adj = adjudicator.New(adjudicator.GameInfo{ID: info.Game, White: info.White, Black: info.Black},
+		s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: s.start})
 	s.adj.Handle(e)
 }
 
 // current returns the board whose current game is g: the game it is
 // following now (after NextGame, a later round's), or its configured game
 // before it started.
-func (h *Hall) current(g broadcast.GameID) (*boardRun, bool) {
+func (h *Hall) current(g game.ID) (*boardRun, bool) {
 	for _, br := range h.boards {
 		br.mu.Lock()
 		cur := br.b.Session.Info.Game

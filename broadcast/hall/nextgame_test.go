@@ -7,11 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
@@ -77,22 +76,22 @@ func TestNextGameAfterResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g1 := broadcast.GameID{Event: "demo", Round: 1, Board: 3}
-	game := script(t, scholar...)
+	g1 := game.ID{Event: "demo", Round: 1, Board: 3}
+	line := script(t, scholar...)
 	// The players signal the result (kings in the centre: the tracker then
 	// waits for a set-up) and set the pieces up again.
 	gesture, after := resultAfter(t, scholar...)
-	s := game.Then(2*time.Second, gesture).Then(2*time.Second, setUpScript(after)).Then(3*time.Second, script(t, "d2d4", "d7d5"))
+	s := line.Then(2*time.Second, gesture).Then(2*time.Second, setUpScript(after)).Then(3*time.Second, script(t, "d2d4", "d7d5"))
 
 	for _, c := range []struct {
 		name      string
 		next      func(Info) Info
-		wantGame  broadcast.GameID
+		wantGame  game.ID
 		wantMoves string
 		finished  int
 		mismatch  bool // the arbiter is told no next game could start
 	}{
-		{"next round", NextRound, broadcast.GameID{Event: "demo", Round: 2, Board: 3}, "d2d4 d7d5", 1, false},
+		{"next round", NextRound, game.ID{Event: "demo", Round: 2, Board: 3}, "d2d4 d7d5", 1, false},
 		{"same id refused", func(i Info) Info { return i }, g1, strings.Join(scholar, " "), 0, true},
 		{"no NextGame", nil, g1, strings.Join(scholar, " "), 0, false},
 	} {
@@ -100,23 +99,23 @@ func TestNextGameAfterResult(t *testing.T) {
 			o := SessionOptions{Info: Info{Game: g1, White: "A", Black: "B"}, RuleSet: rs, Tracker: DefaultTrackerOptions(), NextGame: c.next}
 			sess, steps := runSession(t, o, s)
 			var finished []*Record
-			var moves []broadcast.MoveEvent
+			var moves []game.MoveEvent
 			mismatch := 0
 			for _, st := range steps {
 				finished = append(finished, st.Finished...)
 				for _, out := range st.Out {
 					switch p := out.(type) {
-					case broadcast.MoveEvent:
+					case game.MoveEvent:
 						moves = append(moves, p)
 					}
-					if a, ok := out.(*arbiter.Alert); ok && a.Kind == KindBoardMismatch {
+					if a, ok := out.(game.Alert); ok && a.Kind == KindBoardMismatch {
 						mismatch++
 					}
 				}
 			}
 			rec := sess.Record()
 			if rec.Info.Game != c.wantGame || strings.Join(rec.UCIs(), " ") != c.wantMoves {
-				t.Fatalf("current game %s moves %v, want %s %s", rec.Info.Game, rec.UCIs(), c.wantGame, c.wantMoves)
+				t.Fatalf("current line %s moves %v, want %s %s", rec.Info.Game, rec.UCIs(), c.wantGame, c.wantMoves)
 			}
 			if (mismatch > 0) != c.mismatch {
 				t.Errorf("%d board_mismatch alerts, want some: %v", mismatch, c.mismatch)
@@ -127,14 +126,14 @@ func TestNextGameAfterResult(t *testing.T) {
 			if c.finished == 1 {
 				f := finished[0]
 				if f.Info.Game != g1 || strings.Join(f.UCIs(), " ") != strings.Join(scholar, " ") || f.Result != "1-0" {
-					t.Errorf("finished game %s %v %s", f.Info.Game, f.UCIs(), f.Result)
+					t.Errorf("finished line %s %v %s", f.Info.Game, f.UCIs(), f.Result)
 				}
 				last := moves[len(moves)-1]
 				if last.Game != c.wantGame || last.Ply != 2 || last.UCI != "d7d5" {
 					t.Errorf("last move event %+v", last)
 				}
 				if rec.Result != "*" || rec.Info.White != "A" {
-					t.Errorf("new game: result %q white %q", rec.Result, rec.Info.White)
+					t.Errorf("new line: result %q white %q", rec.Result, rec.Info.White)
 				}
 			}
 		})
@@ -146,8 +145,8 @@ func TestNextGameAfterResult(t *testing.T) {
 // round's game; its moves are recorded there, arbiter commands reach it
 // under its new id, and the finished game no longer takes commands.
 func TestNextGameInTheHall(t *testing.T) {
-	g1 := broadcast.GameID{Event: "open2026", Round: 1, Board: 1}
-	g2 := broadcast.GameID{Event: "open2026", Round: 2, Board: 1}
+	g1 := game.ID{Event: "open2026", Round: 1, Board: 1}
+	g2 := game.ID{Event: "open2026", Round: 2, Board: 1}
 	f := startHall(t, "b1", g1, "00001", func(hb *Board) { hb.Session.NextGame = NextRound })
 	dir, b, d := f.dir, f.b, f.d
 
@@ -157,21 +156,21 @@ func TestNextGameInTheHall(t *testing.T) {
 	b.e.Schedule(time.Now(), script(t, moves...).Then(2500*time.Millisecond, gesture).
 		Then(2*time.Second, setUpScript(after)).Then(2*time.Second, script(t, "d2d4", "d7d5")))
 
-	waitFor(t, 40*time.Second, "the second game's moves", func() bool {
+	waitFor(t, 40*time.Second, "the second line's moves", func() bool {
 		r, ok := d.h.Record(g2)
 		return ok && strings.Join(r.UCIs(), " ") == "d2d4 d7d5"
 	})
 	if _, ok := d.h.Record(g1); ok {
-		t.Error("the finished game is still the board's current record")
+		t.Error("the finished line is still the board's current record")
 	}
 	rec, ok, err := LoadRecord(filepath.Join(dir, "data", "games"), g1)
 	if err != nil || !ok || strings.Join(rec.UCIs(), " ") != strings.Join(moves, " ") || rec.Result != "1-0" {
-		t.Fatalf("finished game's record: %v %v %+v", ok, err, rec)
+		t.Fatalf("finished line's record: %v %v %+v", ok, err, rec)
 	}
 
 	arb := f.arbiter(t)
 	for _, c := range []struct {
-		g  broadcast.GameID
+		g  game.ID
 		ok bool
 	}{{g2, true}, {g1, false}} {
 		rep, err := arb.Request(testPrefix+".arbiter."+c.g.String()+".cmd", []byte(`{"cmd":"set_result","result":"1/2-1/2"}`), 10*time.Second)
@@ -184,7 +183,7 @@ func TestNextGameInTheHall(t *testing.T) {
 			t.Errorf("set_result on %s: %s (want ok %v)", c.g, rep.Data, c.ok)
 		}
 	}
-	waitFor(t, 10*time.Second, "the second game's result", func() bool {
+	waitFor(t, 10*time.Second, "the second line's result", func() bool {
 		r, ok := d.h.Record(g2)
 		return ok && r.Result == "1/2-1/2"
 	})

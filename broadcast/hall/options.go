@@ -7,18 +7,19 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // Sink receives what the boards produce. *broadcast.Publisher is one: it
 // journals every call durably and returns without waiting for NATS, which
 // is what lets a board goroutine call it inline.
 type Sink interface {
-	PublishMove(broadcast.MoveEvent) error
-	PublishCorrection(broadcast.Correction) error
-	PublishClock(broadcast.ClockEvent) error
-	PublishResult(broadcast.Result) error
+	PublishMove(game.MoveEvent) error
+	PublishCorrection(game.Correction) error
+	PublishClock(game.ClockEvent) error
+	PublishResult(game.Result) error
 	PublishState(broadcast.GameState) error
-	PublishAlert(g broadcast.GameID, id string, payload any) error
+	PublishAlert(game.Alert) error
 	PublishBoardStatus(broadcast.BoardStatus) error
 }
 
@@ -89,13 +90,12 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Observation is one payload a board produced: a broadcast.MoveEvent,
-// broadcast.Correction, broadcast.ClockEvent, broadcast.Result,
-// broadcast.BoardStatus, *arbiter.Alert or *arbiter.ClockCommand.
+// Observation is one payload a board produced (after it was persisted and
+// handed to the Sink).
 type Observation struct {
 	Board   string
-	Game    broadcast.GameID
-	Payload any
+	Game    game.ID
+	Payload game.Payload
 }
 
 // MaxTextBytes bounds every text of a game's Info (names, event, site,

@@ -5,12 +5,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // TestHallPenaltyAuto: with penalties auto, Black's completed illegal move
@@ -21,10 +21,10 @@ import (
 // the clock, and the moves played afterwards (no increments any more)
 // raise no clock_defect alert.
 func TestHallPenaltyAuto(t *testing.T) {
-	g := broadcast.GameID{Event: "open2026", Round: 1, Board: 3}
+	g := game.ID{Event: "open2026", Round: 1, Board: 3}
 	f := startHall(t, "r1-b3", g, "00003", func(hb *Board) {
 		hb.Session.TimeControl = clock.MustParse("5400+30")
-		hb.Session.Penalties = arbiter.PenaltiesAuto
+		hb.Session.Penalties = adjudicator.PenaltiesAuto
 	})
 	b, d := f.b, f.d
 	_, alerts := f.alerts(t)
@@ -40,12 +40,12 @@ func TestHallPenaltyAuto(t *testing.T) {
 	}
 	b.e.Schedule(time.Now(), script(t, "e2e4").Then(time.Second, ill))
 
-	var applied arbiter.Alert
+	var applied game.Alert
 	deadline := time.After(30 * time.Second)
-	for applied.Kind != arbiter.KindIllegalMove {
+	for applied.Kind != game.KindIllegalMove {
 		select {
 		case m := <-alerts:
-			applied = arbiter.Alert{}
+			applied = game.Alert{}
 			decode(t, m.Data, &applied)
 		case <-deadline:
 			t.Fatal("no illegal_move alert on the arbiter subject")
@@ -105,10 +105,10 @@ func TestHallPenaltyAuto(t *testing.T) {
 	for {
 		select {
 		case m := <-alerts:
-			var al arbiter.Alert
+			var al game.Alert
 			decode(t, m.Data, &al)
 			t.Logf("alert %s: %s", al.Kind, al.Message)
-			if al.Kind == arbiter.KindClockDefect || al.Kind == KindClockCommandFailed {
+			if al.Kind == game.KindClockDefect || al.Kind == KindClockCommandFailed {
 				t.Errorf("after the penalty: %s: %s", al.Kind, al.Message)
 			}
 		default:

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // ErrCorruptRecord: a record file exists but does not parse. The daemon does
@@ -27,7 +27,7 @@ func (e *RecordError) Error() string { return "hall: game record " + e.Path + ":
 func (e *RecordError) Unwrap() error { return e.Err }
 
 // RecordPath returns <dir>/<event>.<round>.<board>.json.
-func RecordPath(dir string, g broadcast.GameID) string {
+func RecordPath(dir string, g game.ID) string {
 	return filepath.Join(dir, g.String()+".json")
 }
 
@@ -75,7 +75,7 @@ func SaveRecord(dir string, r *Record) error {
 // LoadRecord reads the record of game g from dir; ok is false when there is
 // none. A file that does not parse is a *RecordError wrapping
 // ErrCorruptRecord.
-func LoadRecord(dir string, g broadcast.GameID) (r *Record, ok bool, err error) {
+func LoadRecord(dir string, g game.ID) (r *Record, ok bool, err error) {
 	path := RecordPath(dir, g)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {

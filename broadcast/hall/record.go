@@ -7,6 +7,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
@@ -22,13 +23,13 @@ const (
 
 // Info identifies a game and what the PGN's tags say about it.
 type Info struct {
-	Game        broadcast.GameID `json:"game"`
-	EventName   string           `json:"event_name,omitempty"`
-	Site        string           `json:"site,omitempty"`
-	White       string           `json:"white,omitempty"`
-	Black       string           `json:"black,omitempty"`
-	WhiteFideID string           `json:"white_fide_id,omitempty"`
-	BlackFideID string           `json:"black_fide_id,omitempty"`
+	Game        game.ID `json:"game"`
+	EventName   string  `json:"event_name,omitempty"`
+	Site        string  `json:"site,omitempty"`
+	White       string  `json:"white,omitempty"`
+	Black       string  `json:"black,omitempty"`
+	WhiteFideID string  `json:"white_fide_id,omitempty"`
+	BlackFideID string  `json:"black_fide_id,omitempty"`
 	// WhiteTeam and BlackTeam name the players' teams (PGN WhiteTeam,
 	// BlackTeam); "" none.
 	WhiteTeam string `json:"white_team,omitempty"`
@@ -46,7 +47,7 @@ type Ply struct {
 	SAN string `json:"san"`
 	FEN string `json:"fen"` // after the move
 	// Clock is both remaining times after the move; nil without a clock.
-	Clock *broadcast.ClockPair `json:"clock,omitempty"`
+	Clock *game.ClockPair `json:"clock,omitempty"`
 	// EMTMS is the time the mover used: from the completion of the previous
 	// ply (or the start of the game) to the completion of this one.
 	EMTMS int64     `json:"emt_ms"`
@@ -70,7 +71,7 @@ type Record struct {
 	Article     string `json:"article,omitempty"`
 	Provisional bool   `json:"provisional,omitempty"`
 	// Clock is the last clock reading; nil when no clock was seen.
-	Clock *broadcast.ClockPair `json:"clock,omitempty"`
+	Clock *game.ClockPair `json:"clock,omitempty"`
 	// ClockLeft is the colour whose time the clock's left display shows
 	// ("white" or "black"), once the first running reading told; "" before.
 	ClockLeft string `json:"clock_left,omitempty"`
@@ -82,8 +83,8 @@ type Record struct {
 	// LastCorrection is the latest correction of the record, handed again
 	// (same message id) after a restart in case the crash came between
 	// saving the record and journalling it.
-	LastCorrection *broadcast.Correction `json:"last_correction,omitempty"`
-	UpdatedAt      time.Time             `json:"updated_at"`
+	LastCorrection *game.Correction `json:"last_correction,omitempty"`
+	UpdatedAt      time.Time        `json:"updated_at"`
 }
 
 // NewRecord returns the empty record of a game starting at startFEN ("" for
@@ -145,16 +146,16 @@ func (r *Record) UCIs() []string {
 }
 
 // MoveEvent returns the §3.2 payload of ply (1-based).
-func (r *Record) MoveEvent(ply int) broadcast.MoveEvent {
+func (r *Record) MoveEvent(ply int) game.MoveEvent {
 	m := r.Moves[ply-1]
-	return broadcast.MoveEvent{Game: r.Info.Game, Ply: ply, SAN: m.SAN, UCI: m.UCI, FEN: m.FEN,
-		Clock: m.Clock, EMTMS: m.EMTMS, At: broadcast.T(m.At), Revision: r.Revision}
+	return game.MoveEvent{Game: r.Info.Game, Ply: ply, SAN: m.SAN, UCI: m.UCI, FEN: m.FEN,
+		Clock: m.Clock, EMTMS: m.EMTMS, At: game.T(m.At), Revision: r.Revision}
 }
 
 // ResultPayload returns the §3.3 Result of the record at time at.
-func (r *Record) ResultPayload(at time.Time) broadcast.Result {
-	return broadcast.Result{Game: r.Info.Game, Result: r.Result, Termination: r.Termination,
-		Article: r.Article, Provisional: r.Provisional, At: broadcast.T(at), Revision: r.Revision}
+func (r *Record) ResultPayload(at time.Time) game.Result {
+	return game.Result{Game: r.Info.Game, Result: r.Result, Termination: r.Termination,
+		Article: r.Article, Provisional: r.Provisional, At: game.T(at), Revision: r.Revision}
 }
 
 // State returns the GameState (the KV value) with its PGN.
@@ -167,7 +168,7 @@ func (r *Record) State() broadcast.GameState {
 	return broadcast.GameState{Game: g, Event: g.Event, Round: g.Round, Board: g.Board,
 		White: r.Info.White, Black: r.Info.Black, Variant: r.variant(), Ruleset: r.Info.Ruleset,
 		FEN: r.FEN(), Moves: r.UCIs(), SAN: san, Clock: r.Clock, Result: r.Result, Status: r.Status(),
-		PGN: r.PGN(), Revision: r.Revision, UpdatedAt: broadcast.T(r.UpdatedAt)}
+		PGN: r.PGN(), Revision: r.Revision, UpdatedAt: game.T(r.UpdatedAt)}
 }
 
 // PGNGame returns the record as a rules/pgn game (interfaces.md §6): the

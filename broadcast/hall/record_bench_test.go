@@ -4,10 +4,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // BenchmarkRecordState measures the GameState a board publishes after each
@@ -18,7 +18,7 @@ import (
 // never on clock readings, so the PGN is not cached.
 func BenchmarkRecordState(b *testing.B) {
 	t0 := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
-	rec := NewRecord(Info{Game: broadcast.GameID{Event: "bench", Round: 1, Board: 1}}, "", t0)
+	rec := NewRecord(Info{Game: game.ID{Event: "bench", Round: 1, Board: 1}}, "", t0)
 	pos := rules.Position(chess.StartPosition(chess.Standard))
 	for i, u := range dgttest.Moves(b, dgttest.Game1) {
 		m, err := pos.ParseMove(u)
@@ -30,7 +30,7 @@ func BenchmarkRecordState(b *testing.B) {
 			b.Fatal(err)
 		}
 		rec.Moves = append(rec.Moves, Ply{UCI: u, SAN: san, FEN: pos.FEN(), EMTMS: 1000,
-			Clock: &broadcast.ClockPair{WhiteMS: 600000, BlackMS: 600000}, At: t0.Add(time.Duration(i+1) * time.Second)})
+			Clock: &game.ClockPair{WhiteMS: 600000, BlackMS: 600000}, At: t0.Add(time.Duration(i+1) * time.Second)})
 	}
 	b.ResetTimer()
 	for b.Loop() {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // DefaultReplayGap is the synthetic time between two board messages of a
@@ -41,7 +41,7 @@ type ReplayOptions struct {
 // after moves starts a new game) and the alerts raised, in order.
 type ReplayResult struct {
 	Games  []*Record
-	Alerts []*arbiter.Alert
+	Alerts []game.Alert
 }
 
 // Replay reconstructs the games of one recording (interfaces.md §4). Only
@@ -82,7 +82,7 @@ func Replay(r io.Reader, o ReplayOptions) (ReplayResult, error) {
 			s.o.Info.Game.Board = so.Info.Game.Board
 		}
 		for _, out := range st.Out {
-			if a, ok := out.(*arbiter.Alert); ok {
+			if a, ok := out.(game.Alert); ok {
 				res.Alerts = append(res.Alerts, a)
 			}
 		}

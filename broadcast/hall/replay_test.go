@@ -5,10 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
@@ -18,7 +17,7 @@ func replayOptions(t testing.TB, format record.Format) ReplayOptions {
 		t.Fatal(err)
 	}
 	return ReplayOptions{Format: format, Session: SessionOptions{
-		Info:    Info{Game: broadcast.GameID{Event: "replay", Round: 1, Board: 1}, Ruleset: rs.Name},
+		Info:    Info{Game: game.ID{Event: "replay", Round: 1, Board: 1}, Ruleset: rs.Name},
 		RuleSet: rs, Tracker: DefaultTrackerOptions(),
 	}}
 }
@@ -63,7 +62,7 @@ func TestReplayRealCaptures(t *testing.T) {
 			// The recording has no timestamps: the replay's own spacing
 			// must not be read as the clock running fast or slow.
 			for _, a := range res.Alerts {
-				if a.Kind == arbiter.KindClockDefect {
+				if a.Kind == game.KindClockDefect {
 					t.Errorf("clock defect inferred from the synthetic spacing: %s", a.Message)
 				}
 			}

@@ -6,12 +6,11 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/board"
-	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/rules"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
@@ -29,12 +28,12 @@ type SessionOptions struct {
 	// TimeControl parsed from Info.TimeControl (zero: unknown).
 	TimeControl clock.TimeControl
 	// Penalties: alert (default) or auto (time penalties go to the clock).
-	Penalties arbiter.Penalties
+	Penalties adjudicator.Penalties
 	// Tracker tunes the board tracker; Start, Setup, Rotated and
 	// IllegalStands are filled in by the session (IllegalStands from the
 	// rule set: an illegal move stands once the opponent moves when the
 	// rule set's window closes then, A.4.2/B.4).
-	Tracker board.Options
+	Tracker board.TrackerOptions
 	// ClockEvery: a ClockEvent is published when the running side changes,
 	// and otherwise at most this often while a clock runs (default
 	// DefaultClockEvery; every reading of a DGT 3000 would be one a second
@@ -77,12 +76,12 @@ type SessionOptions struct {
 	NoTiming bool
 }
 
-// Step is what one input caused, in order: payloads to publish
-// (broadcast.MoveEvent, broadcast.Correction, broadcast.ClockEvent,
-// broadcast.Result, *arbiter.Alert, *arbiter.ClockCommand) and whether the
-// record changed (persist it before publishing).
+// Step is what one input caused: the payloads to publish, in order, the
+// clock commands to send, and whether the record changed (persist it
+// before publishing).
 type Step struct {
-	Out     []any
+	Out     []game.Payload
+	Clock   []game.ClockCommand
 	Changed bool
 	// Finished holds games that a new set-up ended (NewGameOnSetup).
 	Finished []*Record
@@ -94,7 +93,7 @@ type Session struct {
 	o       SessionOptions
 	rec     *Record
 	tr      *board.Tracker
-	adj     *arbiter.Adjudicator
+	adj     *adjudicator.Adjudicator
 	start   rules.Position
 	running rules.Color // last reading's running side
 	lastClk time.Time   // last ClockEvent published
@@ -131,7 +130,7 @@ func (s *Session) Record() *Record { return s.rec }
 func (s *Session) Tracker() *board.Tracker { return s.tr }
 
 // Adjudicator returns the adjudicator.
-func (s *Session) Adjudicator() *arbiter.Adjudicator { return s.adj }
+func (s *Session) Adjudicator() *adjudicator.Adjudicator { return s.adj }
 
 // ErrReplay: a recorded move does not play from the record's position (a
 // record edited by hand, or written by another rules version).
@@ -159,8 +158,8 @@ func (s *Session) rebuild(at time.Time) error {
 	}
 	to.IllegalStands = s.o.RuleSet.Illegal.Window == ruleset.UntilOpponentMoves
 	if s.o.Blind != nil {
-		s.adj = arbiter.New(arbiter.GameInfo{ID: s.rec.Info.Game.String(), White: s.rec.Info.White, Black: s.rec.Info.Black},
-			s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: start, MidGame: len(s.rec.Moves) > 0})
+		s.adj = adjudicator.New(adjudicator.GameInfo{ID: s.rec.Info.Game, White: s.rec.Info.White, Black: s.rec.Info.Black},
+			s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: start, MidGame: len(s.rec.Moves) > 0})
 		return s.newRelay(to, start, at)
 	}
 	tr, err := board.New(to)
@@ -174,8 +173,8 @@ func (s *Session) rebuild(at time.Time) error {
 	case rules.Black.String():
 		tr.SetClockSides(rules.Black)
 	}
-	s.adj = arbiter.New(arbiter.GameInfo{ID: s.rec.Info.Game.String(), White: s.rec.Info.White, Black: s.rec.Info.Black},
-		s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: start, MidGame: len(s.rec.Moves) > 0})
+	s.adj = adjudicator.New(adjudicator.GameInfo{ID: s.rec.Info.Game, White: s.rec.Info.White, Black: s.rec.Info.Black},
+		s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: start, MidGame: len(s.rec.Moves) > 0})
 	pos := start
 	t := at
 	for i, m := range s.rec.Moves {
@@ -215,47 +214,6 @@ func rotatePlacement(p rules.Placement) rules.Placement {
 // the board is then no longer followed until the arbiter sets "*".
 func (s *Session) over() bool { return s.rec.Result != "" && s.rec.Result != "*" }
 
-// Message feeds one DGT message that arrived at at.
-func (s *Session) Message(at time.Time, m dgt.Message) Step {
-	if s.relay != nil {
-		return s.MessageFrom(board.SightedBoard, at, m)
-	}
-	var st Step
-	if ct, ok := m.(dgt.ClockTimes); ok && !s.watchClock(at, ct, &st) {
-		return st
-	}
-	evs := board.FeedMessage(s.tr, at, m)
-	if ct, ok := m.(dgt.ClockTimes); ok && s.rec.ClockLeft == "" {
-		s.learnClockSides(ct, evs, &st)
-	}
-	s.handle(evs, &st)
-	return st
-}
-
-// learnClockSides keeps the tracker's mapping of clock sides to colours
-// (decided on the first running reading of the game) in the record, so a
-// resumed game maps them the same way even when moves were made while the
-// daemon was down (the tracker would otherwise guess from the side to move).
-func (s *Session) learnClockSides(ct dgt.ClockTimes, evs []board.Event, st *Step) {
-	raw := ct.RunningSide()
-	if raw == dgt.NoSide {
-		return
-	}
-	for _, ev := range evs {
-		c, ok := board.Value(ev).(board.ClockChanged)
-		if !ok || c.Clock.Running == rules.NoColor {
-			continue
-		}
-		left := c.Clock.Running
-		if raw == dgt.RightSide {
-			left = left.Other()
-		}
-		s.rec.ClockLeft = left.String()
-		st.Changed = true
-		return
-	}
-}
-
 // Tick lets time pass (settle windows, holds, stable windows).
 func (s *Session) Tick(at time.Time) Step {
 	var st Step
@@ -281,14 +239,14 @@ func (s *Session) Finish(at time.Time) Step {
 }
 
 // Device reports the loss (lost true) or return of the board or clock.
-func (s *Session) Device(at time.Time, dev arbiter.Device, lost bool, detail string) Step {
+func (s *Session) Device(at time.Time, dev game.Device, lost bool, detail string) Step {
 	var st Step
-	if dev == arbiter.DeviceBoard && s.relay == nil {
+	if dev == game.DeviceBoard && s.relay == nil {
 		s.boardDevice(at, lost, &st)
 	}
-	var ev board.Event = arbiter.DeviceBack{Stamp: board.Stamp{At: at}, Device: dev}
+	var ev game.Event = game.DeviceBack{Stamp: game.Stamp{At: at}, Device: dev}
 	if lost {
-		ev = arbiter.DeviceLost{Stamp: board.Stamp{At: at}, Device: dev, Detail: detail}
+		ev = game.DeviceLost{Stamp: game.Stamp{At: at}, Device: dev, Detail: detail}
 	}
 	s.adjudicate(ev, &st)
 	return st
@@ -296,155 +254,19 @@ func (s *Session) Device(at time.Time, dev arbiter.Device, lost bool, detail str
 
 // Command applies an arbiter command. A bad command changes nothing and
 // returns the adjudicator's *arbiter.CommandError.
-func (s *Session) Command(c arbiter.Command, at time.Time) (Step, error) {
+func (s *Session) Command(c adjudicator.Command, at time.Time) (Step, error) {
 	var st Step
 	outs, err := s.adj.Command(c, at)
 	if err != nil {
 		return st, err
 	}
-	s.outputs(outs, at, &st)
+	s.verdicts(outs, &st)
 	return st, nil
-}
-
-// handle applies tracker events to the record and the adjudicator.
-func (s *Session) handle(evs []board.Event, st *Step) {
-	for _, ev := range evs {
-		ev = board.Value(ev)
-		if s.over() {
-			// The game has a result: follow nothing on the board but the
-			// clock; the arbiter's set_result "*" resumes it.
-			if c, ok := ev.(board.ClockChanged); ok {
-				s.clock(c, st)
-			}
-			if e, ok := ev.(board.SetupDetected); ok && s.o.NextGame != nil {
-				s.nextGame(e, st)
-			}
-			continue
-		}
-		switch e := ev.(type) {
-		case board.MoveCompleted:
-			s.completed(e, st)
-		case board.Correction:
-			s.truncate(e.Ply, e.At, e.Reason.String(), st)
-		case board.SetupDetected:
-			if s.setup(e, st) {
-				continue // a new game: the fresh adjudicator has seen it
-			}
-		case board.ClockChanged:
-			s.clock(e, st)
-		case board.OrientationChanged:
-			s.rec.Rotated = e.Rotated
-			st.Changed = true
-		case board.ResultGesture:
-			s.adjudicate(ev, st)
-			if !s.o.GestureNoResult && !s.over() {
-				s.outputs([]arbiter.Output{&arbiter.Result{Game: s.rec.Info.Game.String(), Result: e.Result,
-					Termination: "result gesture", Provisional: true, At: e.At}}, e.At, st)
-			}
-			continue
-		}
-		s.adjudicate(ev, st)
-	}
-}
-
-func (s *Session) adjudicate(ev board.Event, st *Step) {
-	s.outputs(s.adj.Handle(ev), ev.When(), st)
-}
-
-// outputs turns adjudicator outputs into record changes and payloads.
-func (s *Session) outputs(outs []arbiter.Output, at time.Time, st *Step) {
-	for _, o := range outs {
-		switch o := o.(type) {
-		case *arbiter.Alert:
-			st.Out = append(st.Out, o)
-		case *arbiter.ClockCommand:
-			st.Out = append(st.Out, o)
-		case *arbiter.Result:
-			wasOver := s.over()
-			s.rec.Result, s.rec.Termination, s.rec.Article, s.rec.Provisional = o.Result, o.Termination, o.Article, o.Provisional
-			if s.rec.Result == "" {
-				s.rec.Result = "*"
-			}
-			s.rec.UpdatedAt = o.At
-			st.Changed = true
-			st.Out = append(st.Out, s.rec.ResultPayload(o.At))
-			if wasOver && !s.over() {
-				// The game resumes: follow the board from the record again.
-				if err := s.rebuild(o.At); err != nil {
-					st.Out = append(st.Out, s.internalAlert(o.At, err))
-				}
-			}
-		case *arbiter.Correction:
-			// An arbiter command (reinstate): the tracker goes back too.
-			reinstate := s.tr.Reinstate
-			if s.relay != nil {
-				reinstate = s.relay.r.Reinstate
-			}
-			evs, err := reinstate(o.At, o.Ply)
-			if err != nil {
-				st.Out = append(st.Out, s.internalAlert(o.At, err))
-			}
-			_ = evs // the adjudicator has already cut its record
-			s.truncate(o.Ply, o.At, o.Reason, st)
-		}
-	}
-}
-
-// internalAlert tells the arbiter that the daemon could not carry out
-// something (never the players).
-func (s *Session) internalAlert(at time.Time, err error) *arbiter.Alert {
-	return &arbiter.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", s.rec.Info.Game, KindBoardMismatch, len(s.rec.Moves), at.UnixMilli()),
-		Game: s.rec.Info.Game.String(), Kind: KindBoardMismatch, Severity: arbiter.Warn, Ply: len(s.rec.Moves),
-		Message: "the daemon could not follow the record: " + err.Error(), At: at}
-}
-
-func (s *Session) completed(e board.MoveCompleted, st *Step) {
-	if e.Ply <= len(s.rec.Moves) {
-		s.truncate(e.Ply-1, e.At, board.Takeback.String(), st)
-	}
-	var clk *broadcast.ClockPair
-	if e.Clock != nil {
-		clk = &broadcast.ClockPair{WhiteMS: broadcast.Millis(e.Clock.White), BlackMS: broadcast.Millis(e.Clock.Black)}
-		s.rec.Clock = clk
-	}
-	emt := e.At.Sub(s.rec.lastAt())
-	if emt < 0 {
-		emt = 0
-	}
-	fen := ""
-	if e.Position != nil {
-		fen = e.Position.FEN()
-	}
-	s.rec.Moves = append(s.rec.Moves, Ply{UCI: e.UCI, SAN: e.SAN, FEN: fen, Clock: clk, EMTMS: broadcast.Millis(emt), At: e.At})
-	s.rec.UpdatedAt = e.At
-	st.Changed = true
-	st.Out = append(st.Out, s.rec.MoveEvent(len(s.rec.Moves)))
-}
-
-// truncate cuts the record to ply and raises the revision.
-func (s *Session) truncate(ply int, at time.Time, reason string, st *Step) {
-	if ply < 0 {
-		ply = 0
-	}
-	if ply > len(s.rec.Moves) {
-		return
-	}
-	s.rec.Moves = s.rec.Moves[:ply]
-	s.rec.Revision++
-	if s.rec.Published > ply {
-		s.rec.Published = ply
-	}
-	s.rec.UpdatedAt = at
-	st.Changed = true
-	c := broadcast.Correction{Game: s.rec.Info.Game, Ply: ply, FEN: s.rec.FEN(),
-		Moves: s.rec.UCIs(), Reason: reason, At: broadcast.T(at), Revision: s.rec.Revision}
-	s.rec.LastCorrection = &c
-	st.Out = append(st.Out, c)
 }
 
 // setup handles a start position set up on the board; it reports whether a
 // new game began (with a new adjudicator).
-func (s *Session) setup(e board.SetupDetected, st *Step) bool {
+func (s *Session) setup(e game.SetupDetected, st *Step) bool {
 	fen := ""
 	if e.Position != nil && e.Position.FEN() != s.start.FEN() {
 		fen = e.Position.FEN()
@@ -460,43 +282,43 @@ func (s *Session) setup(e board.SetupDetected, st *Step) bool {
 		return false
 	}
 	if !s.o.NewGameOnSetup {
-		s.truncate(0, e.At, "setup", st)
+		s.truncate(0, e.At, game.SetupReset, st)
 		return false
 	}
 	st.Finished = append(st.Finished, s.rec)
 	s.rec = NewRecord(s.o.Info, fen, e.At)
 	st.Changed = true
-	s.adj = arbiter.New(arbiter.GameInfo{ID: s.rec.Info.Game.String(), White: s.rec.Info.White, Black: s.rec.Info.Black},
-		s.o.RuleSet, arbiter.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming})
+	s.adj = adjudicator.New(adjudicator.GameInfo{ID: s.rec.Info.Game, White: s.rec.Info.White, Black: s.rec.Info.Black},
+		s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming})
 	s.adj.Handle(e)
 	return true
 }
 
 // clock keeps the last reading and publishes a ClockEvent when the running
 // side changes or ClockEvery has passed.
-func (s *Session) clock(e board.ClockChanged, st *Step) {
+func (s *Session) clock(e game.ClockChanged, st *Step) {
 	c := e.Clock
-	s.rec.Clock = &broadcast.ClockPair{WhiteMS: broadcast.Millis(c.White), BlackMS: broadcast.Millis(c.Black)}
+	s.rec.Clock = &game.ClockPair{WhiteMS: game.Millis(c.White), BlackMS: game.Millis(c.Black)}
 	if c.Running == s.running && s.o.ClockEvery > 0 && e.At.Sub(s.lastClk) < s.o.ClockEvery {
 		return
 	}
 	s.running = c.Running
 	s.lastClk = e.At
-	run := broadcast.RunningNone
+	run := game.RunningNone
 	switch c.Running {
 	case rules.White:
-		run = broadcast.RunningWhite
+		run = game.RunningWhite
 	case rules.Black:
-		run = broadcast.RunningBlack
+		run = game.RunningBlack
 	}
-	st.Out = append(st.Out, broadcast.ClockEvent{Game: s.rec.Info.Game, WhiteMS: broadcast.Millis(c.White),
-		BlackMS: broadcast.Millis(c.Black), Running: run, At: broadcast.T(e.At)})
+	st.Out = append(st.Out, game.ClockEvent{Game: s.rec.Info.Game, WhiteMS: game.Millis(c.White),
+		BlackMS: game.Millis(c.Black), Running: run, At: game.T(e.At)})
 }
 
 // DefaultTrackerOptions are the tracker options of a hall board: the
 // tracker's own defaults, plus automatic orientation (a board turned around
 // is read turned around) and the kings-in-the-centre result gesture, the
 // DGT conventions every board in a hall is set up for.
-func DefaultTrackerOptions() board.Options {
-	return board.Options{AutoOrientation: true, KingsCentre: true}
+func DefaultTrackerOptions() board.TrackerOptions {
+	return board.TrackerOptions{AutoOrientation: true, KingsCentre: true}
 }

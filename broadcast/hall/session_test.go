@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
@@ -21,14 +21,14 @@ func sessionOptions(t *testing.T) SessionOptions {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return SessionOptions{Info: Info{Game: broadcast.GameID{Event: "open2026", Round: 1, Board: 4}, Ruleset: rs.Name},
+	return SessionOptions{Info: Info{Game: game.ID{Event: "open2026", Round: 1, Board: 4}, Ruleset: rs.Name},
 		RuleSet: rs, Tracker: DefaultTrackerOptions()}
 }
 
 // play makes ucis on the session's board as full reads, completing each.
-func play(t *testing.T, s *Session, at time.Time, ucis ...string) (time.Time, []any) {
+func play(t *testing.T, s *Session, at time.Time, ucis ...string) (time.Time, []game.Payload) {
 	t.Helper()
-	var out []any
+	var out []game.Payload
 	pos := s.Tracker().Position()
 	for _, u := range ucis {
 		m, err := pos.ParseMove(u)
@@ -47,10 +47,10 @@ func play(t *testing.T, s *Session, at time.Time, ucis ...string) (time.Time, []
 	return at, out
 }
 
-func moveEvents(out []any) []broadcast.MoveEvent {
-	var evs []broadcast.MoveEvent
+func moveEvents(out []game.Payload) []game.MoveEvent {
+	var evs []game.MoveEvent
 	for _, o := range out {
-		if m, ok := o.(broadcast.MoveEvent); ok {
+		if m, ok := o.(game.MoveEvent); ok {
 			evs = append(evs, m)
 		}
 	}
@@ -94,9 +94,9 @@ func TestSessionResume(t *testing.T) {
 	// Takeback to ply 1 (pieces put back): a Correction at revision 3.
 	var st Step
 	r.handle(r.tr.Dump(at.Add(5*time.Second), r.tr.PositionAt(1).Placement()), &st)
-	var corr *broadcast.Correction
+	var corr *game.Correction
 	for _, o := range st.Out {
-		if c, ok := o.(broadcast.Correction); ok {
+		if c, ok := o.(game.Correction); ok {
 			corr = &c
 		}
 	}
@@ -114,14 +114,14 @@ func TestSessionCommandReinstate(t *testing.T) {
 	}
 	at, _ := play(t, s, t0, "d2d4", "d7d5", "c2c4")
 	ply := 1
-	st, err := s.Command(arbiter.Command{Cmd: "reinstate", Ply: &ply}, at)
+	st, err := s.Command(adjudicator.Command{Cmd: "reinstate", Ply: &ply}, at)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !st.Changed || len(s.Record().Moves) != 1 || s.Record().Revision != 1 || s.Tracker().Completed() != 1 {
 		t.Fatalf("after reinstate: record %v rev %d tracker %d", s.Record().UCIs(), s.Record().Revision, s.Tracker().Completed())
 	}
-	if _, err := s.Command(arbiter.Command{Cmd: "nonsense"}, at); !errors.Is(err, arbiter.ErrBadCommand) {
+	if _, err := s.Command(adjudicator.Command{Cmd: "nonsense"}, at); !errors.Is(err, adjudicator.ErrBadCommand) {
 		t.Errorf("bad command: %v", err)
 	}
 }
@@ -134,7 +134,7 @@ func TestSessionResultFreezesBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	at, _ := play(t, s, t0, "e2e4")
-	if _, err := s.Command(arbiter.Command{Cmd: "set_result", Result: "1-0", Termination: "resignation"}, at); err != nil {
+	if _, err := s.Command(adjudicator.Command{Cmd: "set_result", Result: "1-0", Termination: "resignation"}, at); err != nil {
 		t.Fatal(err)
 	}
 	if s.Record().Status() != StatusEnded {
@@ -145,7 +145,7 @@ func TestSessionResultFreezesBoard(t *testing.T) {
 	if len(s.Record().Moves) != 1 || s.Record().Result != "1-0" {
 		t.Fatalf("a set-up after the result changed the record: %v %s", s.Record().UCIs(), s.Record().Result)
 	}
-	if _, err := s.Command(arbiter.Command{Cmd: "set_result", Result: "*"}, at.Add(2*time.Second)); err != nil {
+	if _, err := s.Command(adjudicator.Command{Cmd: "set_result", Result: "*"}, at.Add(2*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	if s.Record().Status() != StatusPlaying || s.Tracker().Completed() != 1 {
@@ -155,7 +155,7 @@ func TestSessionResultFreezesBoard(t *testing.T) {
 
 func TestRecordFiles(t *testing.T) {
 	dir := t.TempDir()
-	g := broadcast.GameID{Event: "e", Round: 1, Board: 1}
+	g := game.ID{Event: "e", Round: 1, Board: 1}
 	if _, ok, err := LoadRecord(dir, g); ok || err != nil {
 		t.Fatalf("missing record: %v %v", ok, err)
 	}
@@ -165,7 +165,7 @@ func TestRecordFiles(t *testing.T) {
 	if !errors.Is(err, ErrCorruptRecord) || !errors.As(err, &re) || re.Path != RecordPath(dir, g) {
 		t.Fatalf("corrupt record: %v", err)
 	}
-	other := NewRecord(Info{Game: broadcast.GameID{Event: "e", Round: 1, Board: 2}}, "", t0)
+	other := NewRecord(Info{Game: game.ID{Event: "e", Round: 1, Board: 2}}, "", t0)
 	if err := SaveRecord(dir, other); err != nil {
 		t.Fatal(err)
 	}
@@ -181,10 +181,10 @@ func TestRecordFiles(t *testing.T) {
 
 // TestRecordPGN: the §6 tags and clock comments.
 func TestRecordPGN(t *testing.T) {
-	r := NewRecord(Info{Game: broadcast.GameID{Event: "open2026", Round: 3, Board: 12}, EventName: "City Open", Site: "Hanoi",
+	r := NewRecord(Info{Game: game.ID{Event: "open2026", Round: 3, Board: 12}, EventName: "City Open", Site: "Hanoi",
 		White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian", WhiteFideID: "1503014", BlackFideID: "4168119",
 		Variant: "chess960", TimeControl: "5400+30"}, "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", t0)
-	r.Moves = []Ply{{UCI: "g2g3", SAN: "g3", Clock: &broadcast.ClockPair{WhiteMS: 5_000_000, BlackMS: 5_100_000}, EMTMS: 4500}}
+	r.Moves = []Ply{{UCI: "g2g3", SAN: "g3", Clock: &game.ClockPair{WhiteMS: 5_000_000, BlackMS: 5_100_000}, EMTMS: 4500}}
 	p := r.PGN()
 	for _, want := range []string{`[Event "City Open"]`, `[Round "3.12"]`, `[WhiteFideId "1503014"]`, `[BlackFideId "4168119"]`,
 		`[TimeControl "5400+30"]`, `[GameId "open2026.3.12"]`, `[Variant "Chess960"]`, `[SetUp "1"]`, `[FEN "bqnb1rkr/`,

@@ -5,14 +5,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
 // TestTeamTags: the teams of a game's Info are the PGN's WhiteTeam and
 // BlackTeam tags (contract §6); without teams there are no such tags.
 func TestTeamTags(t *testing.T) {
-	info := Info{Game: broadcast.GameID{Event: "league", Round: 2, Board: 3}, White: "A", Black: "B", WhiteTeam: "Ha Noi", BlackTeam: "Da Nang"}
+	info := Info{Game: game.ID{Event: "league", Round: 2, Board: 3}, White: "A", Black: "B", WhiteTeam: "Ha Noi", BlackTeam: "Da Nang"}
 	var b strings.Builder
 	if err := pgn.Write(&b, NewRecord(info, "", time.Now()).PGNGame(), pgn.WriteOptions{}); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
 
@@ -18,8 +18,8 @@ import (
 // and the moves, including those made while the port was away, reach the
 // GAMES stream exactly once.
 func TestHallPortVanishes(t *testing.T) {
-	game := []string{"d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6", "c1g5", "f8e7"}
-	g := broadcast.GameID{Event: "open2026", Round: 2, Board: 5}
+	line := []string{"d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6", "c1g5", "f8e7"}
+	g := game.ID{Event: "open2026", Round: 2, Board: 5}
 	f := startHall(t, "r2-b5", g, "00005", nil)
 	dir, srv, b, d := f.dir, f.srv, f.b, f.d
 
@@ -28,7 +28,7 @@ func TestHallPortVanishes(t *testing.T) {
 	arb.ChanSubscribe(testPrefix+".board.r2-b5.status", status)
 	arb.Flush()
 
-	b.e.Schedule(time.Now(), scriptThink(t, 1500*time.Millisecond, game...))
+	b.e.Schedule(time.Now(), scriptThink(t, 1500*time.Millisecond, line...))
 	waitFor(t, 30*time.Second, "three moves", func() bool {
 		r, _ := d.h.Record(g)
 		return len(r.Moves) >= 3
@@ -43,14 +43,14 @@ func TestHallPortVanishes(t *testing.T) {
 	waitConnected(t, d.h)
 
 	org := connect(t, srv, "hall", "hall-pw")
-	got := moveUCIs(t, streamMsgs(t, org, "DGT_GAMES", testPrefix+".game.open2026.2.5.move", len(game), 40*time.Second))
-	if strings.Join(got, " ") != strings.Join(game, " ") {
+	got := moveUCIs(t, streamMsgs(t, org, "DGT_GAMES", testPrefix+".game.open2026.2.5.move", len(line), 40*time.Second))
+	if strings.Join(got, " ") != strings.Join(line, " ") {
 		files, _ := filepath.Glob(filepath.Join(dir, "data", "record", "r2-b5", "*.hexlog"))
 		for _, f := range files {
 			b, _ := os.ReadFile(f)
 			t.Logf("%s:\n%s", f, b)
 		}
-		t.Fatalf("moves\n got %v\nwant %v", got, game)
+		t.Fatalf("moves\n got %v\nwant %v", got, line)
 	}
 	var seen []bool
 	for len(seen) < 2 || seen[len(seen)-1] != true {
@@ -72,9 +72,9 @@ func TestHallPortVanishes(t *testing.T) {
 	for {
 		select {
 		case m := <-alerts:
-			var al arbiter.Alert
+			var al game.Alert
 			decode(t, m.Data, &al)
-			if al.Kind == arbiter.KindBoardDisconnected {
+			if al.Kind == game.KindBoardDisconnected {
 				return
 			}
 		case <-time.After(10 * time.Second):

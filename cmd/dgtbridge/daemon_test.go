@@ -20,6 +20,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // A game long enough to kill things in the middle of it.
@@ -88,10 +89,10 @@ func (p *daemonProc) kill(sig syscall.Signal) {
 
 // movesOnStream returns the MoveEvents of the GAMES stream for game 1.1,
 // once at least want have arrived (or the timeout passed).
-func movesOnStream(t *testing.T, url string, want int, timeout time.Duration) []broadcast.MoveEvent {
+func movesOnStream(t *testing.T, url string, want int, timeout time.Duration) []game.MoveEvent {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
-	var got []broadcast.MoveEvent
+	var got []game.MoveEvent
 	for time.Now().Before(deadline) {
 		got = got[:0]
 		func() {
@@ -112,7 +113,7 @@ func movesOnStream(t *testing.T, url string, want int, timeout time.Duration) []
 				if err != nil {
 					return
 				}
-				var ev broadcast.MoveEvent
+				var ev game.MoveEvent
 				if err := json.Unmarshal(m.Data(), &ev); err != nil {
 					t.Errorf("payload %s: %v", m.Data(), err)
 				}

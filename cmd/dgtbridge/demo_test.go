@@ -15,9 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/hall/demo"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -148,7 +147,7 @@ func TestDemo(t *testing.T) {
 		b, _ := strconv.Atoi(toks[4])
 		switch toks[5] {
 		case "move":
-			var ev broadcast.MoveEvent
+			var ev game.MoveEvent
 			if err := json.Unmarshal(m.Data(), &ev); err != nil {
 				t.Fatal(err)
 			}
@@ -157,7 +156,7 @@ func TestDemo(t *testing.T) {
 			}
 			got[b] = append(got[b][:min(ev.Ply-1, len(got[b]))], ev.UCI)
 		case "correction":
-			var c broadcast.Correction
+			var c game.Correction
 			if err := json.Unmarshal(m.Data(), &c); err != nil {
 				t.Fatal(err)
 			}
@@ -173,7 +172,7 @@ func TestDemo(t *testing.T) {
 	for len(said) < len(want[1]) {
 		select {
 		case m := <-announcements:
-			var a broadcast.Announcement
+			var a game.Announcement
 			if err := json.Unmarshal(m.Data, &a); err != nil {
 				t.Fatal(err)
 			}
@@ -195,19 +194,19 @@ func TestDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	kinds := map[string]map[string]bool{} // kind → games
-	for !kinds[arbiter.KindTouchMove]["demo.1.2"] || !kinds[arbiter.KindIllegalMove]["demo.1.3"] {
+	for !kinds[game.KindTouchMove]["demo.1.2"] || !kinds[game.KindIllegalMove]["demo.1.3"] {
 		m, err := ac.Next(jetstream.FetchMaxWait(20 * time.Second))
 		if err != nil {
 			t.Fatalf("alerts: %v (seen %v)", err, kinds)
 		}
-		var a arbiter.Alert
+		var a game.Alert
 		if err := json.Unmarshal(m.Data(), &a); err != nil {
 			t.Fatal(err)
 		}
 		if kinds[a.Kind] == nil {
 			kinds[a.Kind] = map[string]bool{}
 		}
-		kinds[a.Kind][a.Game] = true
+		kinds[a.Kind][a.Game.String()] = true
 	}
 
 	// The public round PGN over HTTP (1 s behind) holds the four games.

@@ -9,10 +9,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
@@ -84,7 +84,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		// on a pipe or FIFO that is still being written.
 		stop := context.AfterFunc(ctx, func() { in.Close() })
 		o := hall.ReplayOptions{Format: f, Session: hall.SessionOptions{
-			Info:     hall.Info{Game: broadcast.GameID{Event: "replay", Round: i + 1, Board: 1}, Variant: v, Ruleset: rs.Name},
+			Info:     hall.Info{Game: game.ID{Event: "replay", Round: i + 1, Board: 1}, Variant: v, Ruleset: rs.Name},
 			StartFEN: *fen, RuleSet: rs, Tracker: hall.DefaultTrackerOptions(),
 		}, BadLine: func(err error) { fmt.Fprintf(stderr, "dgtbridge replay: %s: skipped: %v\n", name, err) }}
 		res, err := hall.Replay(ctxReader{ctx, in}, o)

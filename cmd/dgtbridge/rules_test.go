@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/board"
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/rules"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // TestRuleOverridesReachTheArbiter loads a configuration whose event says
@@ -50,10 +50,10 @@ func TestRuleOverridesReachTheArbiter(t *testing.T) {
 				t.Fatalf("boards %d: %v", len(hbs), err)
 			}
 			rs := hbs[0].Session.RuleSet
-			a := arbiter.New(arbiter.GameInfo{ID: "cup.1.1"}, rs, arbiter.Options{})
+			a := adjudicator.New(adjudicator.GameInfo{ID: game.ID{Event: "cup", Round: 1, Board: 1}}, rs, adjudicator.Options{})
 			at := time.Date(2026, 2, 8, 8, 0, 0, 0, time.UTC)
 			start := rules.Position(chess.StartPosition(chess.Standard))
-			a.Handle(&board.SetupDetected{Stamp: board.Stamp{At: at}, Position: start, N960: -1})
+			a.Handle(game.SetupDetected{Stamp: game.Stamp{At: at}, Position: start, N960: -1})
 			// White's rook a1 jumps to a3 through its own pawn, again and
 			// again (the arbiter reinstates the start each time).
 			m := rules.Move{From: square(t, "a1"), To: square(t, "a3"), Promo: rules.NoKind, Drop: rules.NoKind}
@@ -63,11 +63,11 @@ func TestRuleOverridesReachTheArbiter(t *testing.T) {
 			}
 			for n := 1; n <= tt.lossAt; n++ {
 				at = at.Add(10 * time.Second)
-				var al *arbiter.Alert
-				for _, o := range a.Handle(&board.IllegalMove{Stamp: board.Stamp{At: at}, Ply: 1, Side: rules.White, Attempt: m,
+				var al *game.Alert
+				for _, o := range a.Handle(game.IllegalMove{Stamp: game.Stamp{At: at}, Ply: 1, Side: rules.White, Attempt: m,
 					Text: "Ra1-a3", Reason: rules.ReasonBlocked, Completed: true, Position: after}) {
-					if x, ok := o.(*arbiter.Alert); ok && x.Kind == arbiter.KindIllegalMove {
-						al = x
+					if x, ok := o.(game.Alert); ok && x.Kind == game.KindIllegalMove {
+						al = &x
 					}
 				}
 				if al == nil {

@@ -104,10 +104,10 @@ boards:
 		t.Errorf("/healthz %d %q after READY", code, body)
 	}
 
-	game := []string{"e2e4", "e7e5", "g1f3"}
+	line := []string{"e2e4", "e7e5", "g1f3"}
 	pos := rules.Position(chess.StartPosition(chess.Standard))
 	var moves []rules.Move
-	for _, u := range game {
+	for _, u := range line {
 		m, _ := pos.ParseMove(u)
 		moves = append(moves, m)
 		pos, _ = pos.Play(m)

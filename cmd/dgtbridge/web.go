@@ -5,6 +5,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
 
@@ -24,7 +25,7 @@ func webOptions(cfg *config.Config, subj broadcast.Subjects, pub *broadcast.Publ
 	}
 	for _, b := range cfg.EffectiveBoards() {
 		o.Boards = append(o.Boards, broadcast.WebBoard{
-			Game:    broadcast.GameID{Event: cfg.Event.ID, Round: b.Round, Board: b.Board},
+			Game:    game.ID{Event: cfg.Event.ID, Round: b.Round, Board: b.Board},
 			BoardID: boardID(b), White: b.White, Black: b.Black,
 			WhiteFideID: b.WhiteFideID, BlackFideID: b.BlackFideID,
 			Variant: b.Variant, StartFEN: b.FEN, Partner: b.Partner,

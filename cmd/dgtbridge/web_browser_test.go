@@ -12,6 +12,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/internal/browser"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
 
@@ -111,13 +112,13 @@ func TestBrowserDemo(t *testing.T) {
 	}
 	defer nc.Close()
 	type pubMove struct {
-		ev broadcast.MoveEvent
+		ev game.MoveEvent
 		at time.Time
 	}
 	moves := make(chan pubMove, 1024)
 	if _, err := nc.Subscribe("dgt.public.demo.*.*.move", func(m *nats.Msg) {
 		at := time.Now()
-		var ev broadcast.MoveEvent
+		var ev game.MoveEvent
 		if json.Unmarshal(m.Data, &ev) == nil {
 			moves <- pubMove{ev, at}
 		}

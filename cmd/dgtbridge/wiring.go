@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // boardID names a configured board in <p>.board.<id>.status, the status
@@ -71,12 +71,12 @@ func sessionOptions(cfg *config.Config, b config.Board) (hall.SessionOptions, er
 			return hall.SessionOptions{}, err
 		}
 	}
-	pen := arbiter.PenaltiesAlert
+	pen := adjudicator.PenaltiesAlert
 	if cfg.Penalties == config.PenaltiesAuto {
-		pen = arbiter.PenaltiesAuto
+		pen = adjudicator.PenaltiesAuto
 	}
 	return hall.SessionOptions{
-		Info: hall.Info{Game: broadcast.GameID{Event: cfg.Event.ID, Round: b.Round, Board: b.Board},
+		Info: hall.Info{Game: game.ID{Event: cfg.Event.ID, Round: b.Round, Board: b.Board},
 			EventName: cfg.Event.Name, Site: cfg.Event.Site, White: b.White, Black: b.Black,
 			WhiteFideID: b.WhiteFideID, BlackFideID: b.BlackFideID, WhiteTeam: b.WhiteTeam, BlackTeam: b.BlackTeam,
 			Variant: b.Variant, Ruleset: rs.Name, TimeControl: b.TimeControl},

@@ -19,9 +19,13 @@ type rule struct {
 	external []string
 }
 
-// layers is the dependency table of the finished packages. The rules
-// engine and the DGT codec see only the standard library and rules; the
-// board tracker adds dgt; the adjudicator reads the tracker's events.
+// layers is the dependency table of the finished packages, bottom up (see
+// docs/architecture.md). The rules engine sees only the standard library;
+// rules/game, the vocabulary every layer shares, sees only the engine. The
+// board tracker and the adjudicator both build on the vocabulary and
+// neither imports the other, nor the DGT codec: each board protocol has
+// its translator into the vocabulary (board/dgtfeed for DGT). Nothing under
+// rules imports board (TestNoBackArrow).
 var layers = []rule{
 	{pkg: "rules"},
 	{pkg: "rules/chess", internal: []string{"rules"}},
@@ -32,7 +36,8 @@ var layers = []rule{
 	{pkg: "rules/ruleset", internal: []string{"rules", "rules/clock"}},
 	{pkg: "rules/pgn", internal: []string{"rules", "rules/chess", "rules/xiangqi"}},
 	{pkg: "rules/teamdrop", internal: []string{"rules", "rules/chess", "rules/ruleset", "rules/clock"}},
-	{pkg: "rules/arbiter", internal: []string{"rules/...", "board", "dgt"}},
+	{pkg: "rules/game", internal: []string{"rules"}},
+	{pkg: "rules/adjudicator", internal: []string{"rules/..."}},
 	{pkg: "dgt", internal: []string{"rules"}},
 	{pkg: "dgt/record", internal: []string{"rules", "dgt"}},
 	{pkg: "dgt/emu", internal: []string{"rules", "dgt"}},
@@ -44,14 +49,15 @@ var layers = []rule{
 	{pkg: "obp", internal: []string{"rules"}},
 	{pkg: "obp/link", internal: []string{"rules", "obp"}},
 	{pkg: "obp/emu", internal: []string{"rules", "rules/chess", "rules/xiangqi", "obp"}},
-	{pkg: "board", internal: []string{"rules/...", "dgt"}},
+	{pkg: "board", internal: []string{"rules/..."}},
+	{pkg: "board/dgtfeed", internal: []string{"rules", "rules/game", "dgt"}},
 	{pkg: "systemd/sdnotify"},
 	{pkg: "internal/fsf", internal: []string{"internal/testenv"}},
 	// The pairing file reader is pure: bytes in, pairings out.
 	{pkg: "pairings"},
-	// broadcast sees the tracker's and the adjudicator's types and NATS
-	// (the embedded server and its own dependencies), never configuration.
-	{pkg: "broadcast", internal: []string{"rules/...", "board", "dgt", "web"}, external: natsDeps},
+	// broadcast sees the game's vocabulary and payloads and NATS (the
+	// embedded server and its own dependencies), never configuration.
+	{pkg: "broadcast", internal: []string{"rules/...", "web"}, external: natsDeps},
 	// web holds the built pages (embedded files), nothing else.
 	{pkg: "web"},
 }
@@ -158,6 +164,32 @@ func TestRuleCheck(t *testing.T) {
 				t.Errorf("check(%v) = %v, want %d errors", tt.deps, got, tt.bad)
 			}
 		})
+	}
+}
+
+// TestNoBackArrow checks that no package of the rules tree depends on the
+// board tree, whatever the table above says: the vocabulary is at the
+// bottom (rules/game), the adjudication beside the tracker, not below it.
+func TestNoBackArrow(t *testing.T) {
+	out, err := exec.Command("go", "list", "-e", "-f", `{{.ImportPath}} {{join .Deps " "}}`, module+"rules/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		n++
+		for _, dep := range f[1:] {
+			if p, ok := strings.CutPrefix(dep, module); ok && (p == "board" || strings.HasPrefix(p, "board/")) {
+				t.Errorf("%s depends on %s", strings.TrimPrefix(f[0], module), dep)
+			}
+		}
+	}
+	if n < 8 {
+		t.Fatalf("go list listed %d packages under rules", n)
 	}
 }
 

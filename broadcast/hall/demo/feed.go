@@ -9,8 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
 
@@ -88,7 +87,7 @@ func (f *Feed) Line(subject string, data []byte) (line string, ok bool) {
 	kind, last := toks[0], toks[4]
 	switch {
 	case kind == "game" && last == "move":
-		var m broadcast.MoveEvent
+		var m game.MoveEvent
 		if json.Unmarshal(data, &m) != nil {
 			return "", false
 		}
@@ -102,13 +101,13 @@ func (f *Feed) Line(subject string, data []byte) (line string, ok bool) {
 		}
 		return strings.TrimRight(fmt.Sprintf("%s %-14s %-6s %-8s %s", f.clock(m.At), m.Game, num, m.SAN, clk), " "), true
 	case kind == "game" && last == "correction":
-		var c broadcast.Correction
+		var c game.Correction
 		if json.Unmarshal(data, &c) != nil {
 			return "", false
 		}
 		return fmt.Sprintf("%s %-14s CORRECTION back to ply %d (%s)", f.clock(c.At), c.Game, c.Ply, c.Reason), true
 	case kind == "game" && last == "end":
-		var r broadcast.Result
+		var r game.Result
 		if json.Unmarshal(data, &r) != nil {
 			return "", false
 		}
@@ -118,18 +117,18 @@ func (f *Feed) Line(subject string, data []byte) (line string, ok bool) {
 		}
 		return fmt.Sprintf("%s %-14s %s", f.clock(r.At), r.Game, f.hl(strings.Join(strings.Fields(s), " "), "1;32")), true
 	case kind == "arbiter" && last == "alert":
-		var a arbiter.Alert
+		var a game.Alert
 		if json.Unmarshal(data, &a) != nil {
 			return "", false
 		}
 		head := fmt.Sprintf("ALERT  %s %s %s", a.Severity, a.Kind, a.Article)
 		color := "1;33"
-		if a.Severity == arbiter.Crit {
+		if a.Severity == game.Crit {
 			color = "1;31"
 		}
-		return fmt.Sprintf("%s %-14s %s  %s", f.clock(broadcast.T(a.At)), a.Game, f.hl(strings.Join(strings.Fields(head), " "), color), a.Message), true
+		return fmt.Sprintf("%s %-14s %s  %s", f.clock(a.At), a.Game, f.hl(strings.Join(strings.Fields(head), " "), color), a.Message), true
 	case kind == "relay" && last == "announce":
-		var a broadcast.Announcement
+		var a game.Announcement
 		if json.Unmarshal(data, &a) != nil {
 			return "", false
 		}
@@ -138,7 +137,7 @@ func (f *Feed) Line(subject string, data []byte) (line string, ok bool) {
 	return "", false
 }
 
-func (f *Feed) clock(t broadcast.Time) string { return t.In(f.loc).Format("15:04:05") }
+func (f *Feed) clock(t game.Time) string { return t.In(f.loc).Format("15:04:05") }
 
 func (f *Feed) hl(s, color string) string {
 	if !f.color {

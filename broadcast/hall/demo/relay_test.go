@@ -6,14 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/board"
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
@@ -43,7 +41,7 @@ func TestPlayRelayThroughTheDaemonCore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sess, err := hall.NewSession(hall.SessionOptions{Info: hall.Info{Game: broadcast.GameID{Event: "demo", Round: 1, Board: 5}},
+			sess, err := hall.NewSession(hall.SessionOptions{Info: hall.Info{Game: game.ID{Event: "demo", Round: 1, Board: 5}},
 				RuleSet: rs, Tracker: hall.DefaultTrackerOptions(), NextGame: hall.NextRound,
 				Blind: hall.DefaultBlind(blind, announce.English)}, nil, time.Time{})
 			if err != nil {
@@ -68,9 +66,9 @@ func TestPlayRelayThroughTheDaemonCore(t *testing.T) {
 			type src struct {
 				e *emu.Emulator
 				d *dgt.Decoder
-				w board.Which
+				w game.Which
 			}
-			srcs := []src{{es, dgt.NewDecoder(dgt.SingleBoard), board.SightedBoard}, {eb, dgt.NewDecoder(dgt.SingleBoard), board.BlindBoard}}
+			srcs := []src{{es, dgt.NewDecoder(dgt.SingleBoard), game.SightedBoard}, {eb, dgt.NewDecoder(dgt.SingleBoard), game.BlindBoard}}
 			for _, s := range srcs {
 				s.e.Input(t0, []byte{0x42, 0x4B})
 			}
@@ -81,9 +79,9 @@ func TestPlayRelayThroughTheDaemonCore(t *testing.T) {
 				finished = append(finished, st.Finished...)
 				for _, o := range st.Out {
 					switch o := o.(type) {
-					case *arbiter.Alert:
-						alerts[o.Game] = append(alerts[o.Game], o.Kind+": "+o.Message)
-					case broadcast.Announcement:
+					case game.Alert:
+						alerts[o.Game.String()] = append(alerts[o.Game.String()], o.Kind+": "+o.Message)
+					case game.Announcement:
 						if o.Kind == "move" {
 							announced[o.Game.String()]++
 						}

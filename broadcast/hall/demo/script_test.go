@@ -7,11 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
-	"github.com/dgtbridge/dgtbridge/rules/arbiter"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
@@ -35,7 +34,7 @@ func playOffline(t *testing.T, p, next Played, speed float64) outcome {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := broadcast.GameID{Event: "demo", Round: 1, Board: 1}
+	g := game.ID{Event: "demo", Round: 1, Board: 1}
 	sess, err := hall.NewSession(hall.SessionOptions{Info: hall.Info{Game: g}, RuleSet: rs,
 		Tracker: hall.DefaultTrackerOptions(), NextGame: hall.NextRound}, nil, time.Time{})
 	if err != nil {
@@ -60,11 +59,11 @@ func playOffline(t *testing.T, p, next Played, speed float64) outcome {
 			out.moves, out.result = f.UCIs(), f.Result
 		}
 		for _, o := range st.Out {
-			if a, ok := o.(*arbiter.Alert); ok {
-				if out.kinds[a.Game] == nil {
-					out.kinds[a.Game] = map[string]int{}
+			if a, ok := o.(game.Alert); ok {
+				if out.kinds[a.Game.String()] == nil {
+					out.kinds[a.Game.String()] = map[string]int{}
 				}
-				out.kinds[a.Game][a.Kind]++
+				out.kinds[a.Game.String()][a.Kind]++
 			}
 		}
 	}
@@ -113,7 +112,7 @@ func TestPlayThroughTheDaemonCore(t *testing.T) {
 		t.Fatal(err)
 	}
 	const speed = 4
-	ends := map[string]bool{arbiter.KindCheckmate: true, "result_gesture": true}
+	ends := map[string]bool{game.KindCheckmate: true, "result_gesture": true}
 	for i, g := range games {
 		ng := games[(i+1)%len(games)]
 		next, err := Play(ng, PlayOptions{Speed: speed, Seed: 99, Gesture: true})
@@ -136,13 +135,13 @@ func TestPlayThroughTheDaemonCore(t *testing.T) {
 				if o.result != g.Result {
 					t.Errorf("result %q, want %q", o.result, g.Result)
 				}
-				if o.finished != 1 || o.next.Info.Game != (broadcast.GameID{Event: "demo", Round: 2, Board: 1}) {
+				if o.finished != 1 || o.next.Info.Game != (game.ID{Event: "demo", Round: 2, Board: 1}) {
 					t.Fatalf("%d games finished, board now on %s; want 1 and demo.2.1", o.finished, o.next.Info.Game)
 				}
 				if got, want := strings.Join(o.next.UCIs(), " "), strings.Join(ucis(ng), " "); got != want {
 					t.Errorf("next game's moves\n got %s\nwant %s\nalerts %v", got, want, o.kinds)
 				}
-				want := map[Incident]string{TouchMove: arbiter.KindTouchMove, IllegalMove: arbiter.KindIllegalMove}
+				want := map[Incident]string{TouchMove: game.KindTouchMove, IllegalMove: game.KindIllegalMove}
 				for k, n := range o.kinds["demo.1.1"] {
 					if !ends[k] && k != want[inc] {
 						t.Errorf("%d unexpected %s alerts in game 1 (incident %s)", n, k, inc)

@@ -1,0 +1,88 @@
+// Package dgtfeed translates DGT board and clock messages into the board
+// tracker's protocol-free vocabulary ([game.Sensed]): field updates become
+// square changes, board dumps full reads, clock times clock faces, and a
+// magic piece put on the board a result signal. Bus-mode replies (dumps,
+// clocks, change records) read the same way. The tracker never sees a DGT
+// message; a reader of another protocol (the Open Board Protocol) has its
+// own translator into the same vocabulary.
+package dgtfeed
+
+import (
+	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// Append appends to dst what message m reports, in order, and returns the
+// extended slice. Messages that report nothing about the board or clock
+// (serial numbers, versions, acknowledgements, an all-zero clock message
+// sent after a clock command) add nothing. The change records of a bus
+// poll come in order; records after a corrupt one are lost (the next full
+// read resynchronises).
+func Append(dst []game.Sensed, m dgt.Message) []game.Sensed {
+	switch m := m.(type) {
+	case dgt.FieldUpdate:
+		if m.Piece.IsMagic() {
+			return append(dst, signal(m.Piece))
+		}
+		pc, _ := m.Piece.Piece()
+		return append(dst, game.SquareChange{Square: m.Field.Square(dgt.Normal), Piece: pc})
+	case dgt.BoardDump:
+		if magic := m.Magic(nil); len(magic) > 0 {
+			dst = append(dst, signal(m.Fields[magic[0]]))
+		}
+		return append(dst, game.FullRead{Placement: m.Placement(dgt.Normal)})
+	case dgt.ClockTimes:
+		if m.IsZero() {
+			return dst
+		}
+		return append(dst, Face(m))
+	case dgt.BusBoardDump:
+		return Append(dst, m.Board)
+	case dgt.BusClock:
+		if m.Clock != nil {
+			return Append(dst, m.Clock)
+		}
+	case dgt.BusUpdate:
+		evs, _ := m.Events()
+		for _, e := range evs {
+			if e.Kind == dgt.EEPiece && e.Field.Valid() {
+				dst = Append(dst, dgt.FieldUpdate{Field: e.Field, Piece: e.Piece})
+			}
+		}
+	}
+	return dst
+}
+
+// Face returns the clock face a DGT clock message shows (Absent when the
+// board reports no clock connected). A DGT clock does not say which colour
+// plays on which display: LeftIs is rules.NoColor.
+func Face(m dgt.ClockTimes) game.ClockFace {
+	if m.Status.NoClock() {
+		return game.ClockFace{Absent: true, LeftIs: rules.NoColor}
+	}
+	f := game.ClockFace{
+		Left: m.Left.Duration(), Right: m.Right.Duration(),
+		LeftFlag: m.Left.Flag || m.Left.FinalFlag, RightFlag: m.Right.Flag || m.Right.FinalFlag,
+		LeftIs: rules.NoColor,
+	}
+	switch m.RunningSide() {
+	case dgt.LeftSide:
+		f.Running = game.LeftDisplay
+	case dgt.RightSide:
+		f.Running = game.RightDisplay
+	}
+	return f
+}
+
+// signal reads a magic piece as the result it stands for.
+func signal(c dgt.PieceCode) game.ResultSignal {
+	res := "1/2-1/2"
+	switch c {
+	case dgt.MagicWhiteWin:
+		res = "1-0"
+	case dgt.MagicBlackWin:
+		res = "0-1"
+	}
+	return game.ResultSignal{Result: res, Gesture: "magic_piece"}
+}

@@ -1,0 +1,79 @@
+package board
+
+import (
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// Sense feeds one sensor report that arrived at time at (from a live
+// board or a recording, through its protocol's translator) and returns
+// the events: square changes, full reads and clock faces go to
+// [Tracker.Squares], [Tracker.Dump] and [Tracker.Clock]; a result signal
+// (a DGT magic piece) is a result gesture. A clock face with no clock
+// connected only lets time pass: the wiring decides what a lost clock
+// means ([Tracker.ClockLost]).
+//
+// Clock displays are mapped to colours on the first reading with a
+// running clock: the running side belongs to the side to move in the
+// record (the clock is not turned with the board). A face that says which
+// colour plays on the left, or [Tracker.SetClockSides], fixes the mapping
+// instead.
+func (t *Tracker) Sense(at time.Time, s game.Sensed) []game.Event {
+	switch s := s.(type) {
+	case game.SquareChange:
+		t.chg[0] = s
+		return t.Squares(at, t.chg[:])
+	case game.FullRead:
+		return t.Dump(at, s.Placement)
+	case game.ClockFace:
+		if s.Absent {
+			return t.advance(at, nil)
+		}
+		return t.Clock(at, t.clockReading(s))
+	case game.ResultSignal:
+		return t.signal(at, s)
+	}
+	return nil
+}
+
+// SetClockSides says which colour plays on the clock's left display.
+func (t *Tracker) SetClockSides(left rules.Color) { t.clockLeft = left }
+
+// ClockSides returns the colour on the clock's left display, once known
+// (rules.NoColor before the first running reading).
+func (t *Tracker) ClockSides() rules.Color { return t.clockLeft }
+
+// clockReading maps a clock face to a reading in colours.
+func (t *Tracker) clockReading(f game.ClockFace) game.ClockReading {
+	if f.LeftIs != rules.NoColor {
+		t.clockLeft = f.LeftIs
+	}
+	if t.clockLeft == rules.NoColor && f.Running != game.NoDisplay {
+		mover := t.hist[t.done].pos.Turn()
+		if f.Running == game.LeftDisplay {
+			t.clockLeft = mover
+		} else {
+			t.clockLeft = mover.Other()
+		}
+	}
+	left := t.clockLeft
+	if left == rules.NoColor {
+		left = rules.White
+	}
+	return f.Reading(left)
+}
+
+// signal reads a result signalled with the board (a magic piece) as a
+// result gesture: the game is over on the board, moves made stand.
+func (t *Tracker) signal(at time.Time, s game.ResultSignal) []game.Event {
+	if t.over {
+		return nil
+	}
+	evs := t.advance(at, nil)
+	t.over = true
+	t.presses = t.presses[:0]
+	evs = t.completeUpTo(at, len(t.moves), t.clock, evs)
+	return append(evs, game.ResultGesture{Stamp: game.Stamp{At: at}, Result: s.Result, Gesture: s.Gesture})
+}

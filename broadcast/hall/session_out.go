@@ -1,0 +1,156 @@
+package hall
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// handle applies tracker events to the record and the adjudicator.
+func (s *Session) handle(evs []game.Event, st *Step) {
+	for _, ev := range evs {
+		if s.over() {
+			// The game has a result: follow nothing on the board but the
+			// clock; the arbiter's set_result "*" resumes it.
+			if c, ok := ev.(game.ClockChanged); ok {
+				s.clock(c, st)
+			}
+			if e, ok := ev.(game.SetupDetected); ok && s.o.NextGame != nil {
+				s.nextGame(e, st)
+			}
+			continue
+		}
+		switch e := ev.(type) {
+		case game.MoveCompleted:
+			s.completed(e, st)
+		case game.Correction:
+			s.truncate(e.Ply, e.When(), e.Reason, st)
+		case game.SetupDetected:
+			if s.setup(e, st) {
+				continue // a new game: the fresh adjudicator has seen it
+			}
+		case game.ClockChanged:
+			s.clock(e, st)
+		case game.OrientationChanged:
+			s.rec.Rotated = e.Rotated
+			st.Changed = true
+		case game.ResultGesture:
+			s.adjudicate(ev, st)
+			if !s.o.GestureNoResult && !s.over() {
+				s.verdicts([]game.Verdict{game.Result{Game: s.rec.Info.Game, Result: e.Result,
+					Termination: "result gesture", Provisional: true, At: game.T(e.At)}}, st)
+			}
+			continue
+		case game.MoveMade, game.IllegalMove, game.TouchEvidence, game.ClockWithoutMove, game.Unexplained,
+			game.Explained, game.DisplacedPieces, game.MoveRetracted, game.TurnStarted, game.Ambiguous,
+			game.BoardMismatch, game.BoardsAgree, game.DeviceLost, game.DeviceBack:
+			// The adjudicator's alone.
+		}
+		s.adjudicate(ev, st)
+	}
+}
+
+// adjudicate hands one event to the adjudicator and applies its verdicts.
+func (s *Session) adjudicate(ev game.Event, st *Step) {
+	s.verdicts(s.adj.Handle(ev), st)
+}
+
+// verdicts turns the adjudicator's verdicts into record changes, payloads
+// and clock commands.
+func (s *Session) verdicts(vs []game.Verdict, st *Step) {
+	for _, v := range vs {
+		switch v := v.(type) {
+		case game.Alert:
+			st.Out = append(st.Out, v)
+		case game.ClockCommand:
+			st.Clock = append(st.Clock, v)
+		case game.Result:
+			s.result(v, st)
+		case game.Correction:
+			// An arbiter command (reinstate): the tracker goes back too;
+			// the adjudicator has already cut its record.
+			reinstate := s.tr.Reinstate
+			if s.relay != nil {
+				reinstate = s.relay.r.Reinstate
+			}
+			if _, err := reinstate(v.When(), v.Ply); err != nil {
+				st.Out = append(st.Out, s.internalAlert(v.When(), err))
+			}
+			s.truncate(v.Ply, v.When(), v.Reason, st)
+		}
+	}
+}
+
+// result records a result (or "*": the game resumes) and publishes it.
+func (s *Session) result(r game.Result, st *Step) {
+	at := r.At.Time
+	wasOver := s.over()
+	s.rec.Result, s.rec.Termination, s.rec.Article, s.rec.Provisional = r.Result, r.Termination, r.Article, r.Provisional
+	if s.rec.Result == "" {
+		s.rec.Result = "*"
+	}
+	s.rec.UpdatedAt = at
+	st.Changed = true
+	st.Out = append(st.Out, s.rec.ResultPayload(at))
+	if wasOver && !s.over() {
+		// The game resumes: follow the board from the record again.
+		if err := s.rebuild(at); err != nil {
+			st.Out = append(st.Out, s.internalAlert(at, err))
+		}
+	}
+}
+
+// internalAlert tells the arbiter that the daemon could not carry out
+// something (never the players).
+func (s *Session) internalAlert(at time.Time, err error) game.Alert {
+	return game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", s.rec.Info.Game, KindBoardMismatch, len(s.rec.Moves), at.UnixMilli()),
+		Game: s.rec.Info.Game, Kind: KindBoardMismatch, Severity: game.Warn, Ply: len(s.rec.Moves),
+		Message: "the daemon could not follow the record: " + err.Error(), At: game.T(at)}
+}
+
+// completed appends a completed move to the record and publishes it.
+func (s *Session) completed(e game.MoveCompleted, st *Step) {
+	if e.Ply <= len(s.rec.Moves) {
+		s.truncate(e.Ply-1, e.At, game.Takeback, st)
+	}
+	var clk *game.ClockPair
+	if e.Clock != nil {
+		clk = &game.ClockPair{WhiteMS: game.Millis(e.Clock.White), BlackMS: game.Millis(e.Clock.Black)}
+		s.rec.Clock = clk
+	}
+	emt := e.At.Sub(s.rec.lastAt())
+	if emt < 0 {
+		emt = 0
+	}
+	fen := ""
+	if e.Position != nil {
+		fen = e.Position.FEN()
+	}
+	s.rec.Moves = append(s.rec.Moves, Ply{UCI: e.UCI, SAN: e.SAN, FEN: fen, Clock: clk, EMTMS: game.Millis(emt), At: e.At})
+	s.rec.UpdatedAt = e.At
+	st.Changed = true
+	st.Out = append(st.Out, s.rec.MoveEvent(len(s.rec.Moves)))
+}
+
+// truncate cuts the record to ply, raises the revision and publishes the
+// correction.
+func (s *Session) truncate(ply int, at time.Time, reason game.CorrectionReason, st *Step) {
+	if ply < 0 {
+		ply = 0
+	}
+	if ply > len(s.rec.Moves) {
+		return
+	}
+	s.rec.Moves = s.rec.Moves[:ply]
+	s.rec.Revision++
+	if s.rec.Published > ply {
+		s.rec.Published = ply
+	}
+	s.rec.UpdatedAt = at
+	st.Changed = true
+	c := game.Correction{Game: s.rec.Info.Game, Ply: ply, FEN: s.rec.FEN(),
+		Moves: s.rec.UCIs(), Reason: reason, At: game.T(at), Revision: s.rec.Revision}
+	s.rec.LastCorrection = &c
+	st.Out = append(st.Out, c)
+}

@@ -1,0 +1,102 @@
+package game
+
+import (
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+)
+
+// Severity of an alert (specs/fide-laws.md §0.3).
+const (
+	Crit = "crit" // the Laws oblige or entitle the arbiter to act now
+	Warn = "warn" // a possible violation: needs a claim, judgement or unseen facts
+	Info = "info" // evidence only
+)
+
+// Alert kinds (interfaces §3.4, extended).
+const (
+	KindIllegalMove       = "illegal_move"
+	KindClockWithoutMove  = "clock_without_move"
+	KindUnpromotedPawn    = "unpromoted_pawn"
+	KindTouchMove         = "touch_move"
+	KindFlagFall          = "flag_fall"
+	KindBothFlags         = "both_flags"
+	KindCheckmate         = "checkmate"
+	KindStalemate         = "stalemate"
+	KindDeadPosition      = "dead_position"
+	KindThreefold         = "threefold_claimable"
+	KindFivefold          = "fivefold"
+	KindFifty             = "fifty_claimable"
+	KindSeventyFive       = "seventy_five"
+	KindInsufficient      = "insufficient_material"
+	KindDisplaced         = "displaced_pieces"
+	KindSetupMismatch     = "setup_mismatch"
+	KindResultGesture     = "result_gesture"
+	KindBoardDisconnected = "board_disconnected"
+	KindClockDisconnected = "clock_disconnected"
+	KindTechnicalError    = "technical_error"
+	// Extensions.
+	KindIllegalPosition = "illegal_position" // A.4.4
+	KindClockDefect     = "clock_defect"     // 6.10.1: jump, freeze, reset
+	KindClockSetting    = "clock_setting"    // 6.10.2, 7.1: setting or move counter
+	KindClockMisuse     = "clock_misuse"     // a move completed with the clock stopped
+	KindClockStopped    = "clock_stopped"    // 6.11.2, 9.5.1, A.4.3: a player or the arbiter stopped the clock
+	KindScoresheet      = "scoresheet_exemption"
+	KindClaim           = "claim" // the verification of a claim the arbiter entered
+	KindAmbiguous       = "ambiguous_move"
+	KindDrawOffer       = "draw_offer"     // 9.1.2: offer recorded, rejected by touching a piece
+	KindCommand         = "arbiter_action" // record of an arbiter command's effect
+)
+
+// Evidence is one sensor fact behind an alert.
+type Evidence struct {
+	At     Time   `json:"at"`
+	Square string `json:"square,omitempty"`
+	Piece  string `json:"piece,omitempty"`
+	Event  string `json:"event"` // "lift", "place", "flag", "clock", "move", …
+}
+
+// Alert is the payload of <p>.arbiter.<g>.alert (interfaces §3.4). ID is
+// its message id ("<game>.<kind>.<ply>.<seq>" from the adjudicator). Side
+// is "white", "black" or empty; Proposal holds what the rules prescribe
+// ({"result":"0-1"}, {"time_add_ms":120000,"side":"black"}, …).
+type Alert struct {
+	ID       string         `json:"id"`
+	Game     ID             `json:"game"`
+	Kind     string         `json:"kind"`
+	Severity string         `json:"severity"`
+	Article  string         `json:"article"`
+	Side     string         `json:"side,omitempty"`
+	Ply      int            `json:"ply"`
+	Message  string         `json:"message"`
+	Proposal map[string]any `json:"proposal,omitempty"`
+	Evidence []Evidence     `json:"evidence,omitempty"`
+	At       Time           `json:"at"`
+}
+
+// GameID implements Payload.
+func (a Alert) GameID() ID { return a.Game }
+
+func (Alert) payload() {}
+
+// Verdict is what the adjudicator concludes: an [Alert] for the arbiter, a
+// [Result], a [Correction] of the record (the arbiter reinstated a
+// position) or a [ClockCommand]. The set is closed.
+type Verdict interface{ verdict() }
+
+// ClockCommand asks the wiring to set the clock to these times and run the
+// given side (rules.NoColor: set and stay stopped). It is the adjudicator's
+// only hardware effect: a time penalty when penalties are applied
+// automatically, or an arbiter command that sets the clock.
+type ClockCommand struct {
+	Game         ID
+	White, Black time.Duration
+	Running      rules.Color
+	Reason       string // the alert id or command that caused it
+	At           time.Time
+}
+
+func (Alert) verdict()        {}
+func (Result) verdict()       {}
+func (Correction) verdict()   {}
+func (ClockCommand) verdict() {}
