@@ -13,6 +13,7 @@ import (
 // the board's link to the DGT 3000 as a SetNRun (White's time on the left
 // display), and nothing else is ever sent to the clock.
 func TestHallArbiterSetsClock(t *testing.T) {
+	integration(t)
 	f := startHall(t, "r1-b9", game.ID{Event: "open2026", Round: 1, Board: 9}, "00009", nil)
 	b := f.b
 	arb := f.arbiter(t)

@@ -15,6 +15,7 @@ import (
 // time), the game goes on by press once the clock is back, and every move
 // is recorded and published exactly once, in order.
 func TestHallClockCableMoves(t *testing.T) {
+	integration(t)
 	line := []string{"e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "d2d4", "g8f6"}
 	const before, gap = 2, 3 // plies before the cable is pulled, plies while it is out
 	g := game.ID{Event: "open2026", Round: 4, Board: 7}
@@ -43,13 +44,21 @@ func TestHallClockCableMoves(t *testing.T) {
 	// The last move of the gap is completed by the stable window (3 s).
 	waitFor(t, 30*time.Second, "the moves made while the clock was out", func() bool { return moves() >= before+gap })
 	b.e.PlugClock(time.Now())
-	time.Sleep(1500 * time.Millisecond)
+	awaitAlert(t, alerts, 10*time.Second, "the clock back", func(al game.Alert) {
+		switch al.Kind {
+		case game.KindFlagFall, game.KindBothFlags, game.KindClockDefect, game.KindIllegalMove:
+			t.Errorf("alert %s: %s", al.Kind, al.Message)
+		}
+	}, alertIs(game.KindClockDisconnected, game.Info))
 	b.e.Schedule(time.Now(), scriptFrom(t, line[:before+gap], 500*time.Millisecond, line[before+gap:]...))
 	if !waitUntil(30*time.Second, func() bool { return moves() >= len(line) }) {
 		r, _ := d.h.Record(g)
 		t.Fatalf("moves %v, want %v", r.UCIs(), line)
 	}
-	time.Sleep(time.Second) // room for a stray second completion
+	// An observation window, not a synchronisation: a stray second
+	// completion would come from the tracker's windows (up to its 3 s
+	// stable window) after the last move.
+	time.Sleep(time.Second)
 
 	r, _ := d.h.Record(g)
 	if got := strings.Join(r.UCIs(), " "); got != strings.Join(line, " ") {
@@ -87,6 +96,7 @@ func TestHallClockCableMoves(t *testing.T) {
 // of them up; each is recorded and published once, in order, and the
 // presses made meanwhile raise no clock alert.
 func TestHallPortAwayCatchUp(t *testing.T) {
+	integration(t)
 	line := []string{"e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "d2d4", "g8f6"}
 	const before, gap = 2, 4
 	g := game.ID{Event: "open2026", Round: 4, Board: 8}
@@ -99,7 +109,7 @@ func TestHallPortAwayCatchUp(t *testing.T) {
 	b.Unplug()
 	waitFor(t, 20*time.Second, "the disconnection", func() bool { _, dis := d.h.Summary(); return dis == 1 })
 	b.e.Schedule(time.Now(), scriptFrom(t, line[:before], 800*time.Millisecond, line[before:before+gap]...))
-	time.Sleep(6 * time.Second) // four plies, 800 ms think and the hands
+	handsDone(t, b.e, 30*time.Second) // four plies, 800 ms think and the hands
 	b.Plug()
 	waitConnected(t, d.h)
 	if !waitUntil(20*time.Second, func() bool { return moves() >= before+gap-1 }) {
@@ -111,7 +121,7 @@ func TestHallPortAwayCatchUp(t *testing.T) {
 		r, _ := d.h.Record(g)
 		t.Fatalf("moves %v, want %v", r.UCIs(), line)
 	}
-	time.Sleep(time.Second)
+	time.Sleep(time.Second) // an observation window: a stray completion would show
 	r, _ := d.h.Record(g)
 	if got := strings.Join(r.UCIs(), " "); got != strings.Join(line, " ") {
 		t.Fatalf("record\n got %s\nwant %s", got, strings.Join(line, " "))

@@ -1,7 +1,6 @@
 package hall
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -23,18 +22,19 @@ import (
 // fall; every move, including those made while the port was away, is
 // recorded once.
 func TestHallDeviceAlerts(t *testing.T) {
+	integration(t)
 	line := []string{"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6"}
 	g := game.ID{Event: "open2026", Round: 3, Board: 2}
 	f := startHall(t, "r3-b2", g, "00032", func(hb *Board) { hb.Session.TimeControl = clock.MustParse("5400+30") })
 	b, d, moves := f.b, f.d, f.moves
-	_, alerts := f.alerts(t)
+	arb, alerts := f.alerts(t)
 
 	b.e.Schedule(time.Now(), scriptFrom(t, line[:0], 800*time.Millisecond, line[:2]...))
 	waitFor(t, 30*time.Second, "two moves", func() bool { return moves() >= 2 })
 	b.Unplug()
 	waitFor(t, 20*time.Second, "the disconnection", func() bool { _, dis := d.h.Summary(); return dis == 1 })
 	b.e.Schedule(time.Now(), scriptFrom(t, line[:2], 300*time.Millisecond, line[2])) // made while the port is away
-	time.Sleep(2 * time.Second)
+	handsDone(t, b.e, 20*time.Second)
 	b.Plug()
 	waitConnected(t, d.h)
 	b.e.Schedule(time.Now(), scriptFrom(t, line[:3], 800*time.Millisecond, line[3:]...))
@@ -42,33 +42,37 @@ func TestHallDeviceAlerts(t *testing.T) {
 		r, _ := d.h.Record(g)
 		t.Fatalf("moves %v, want %v", r.UCIs(), line)
 	}
+	var seen []string
+	var clockLost game.Alert
+	keep := func(al game.Alert) {
+		switch al.Kind {
+		case game.KindBoardDisconnected, game.KindClockDisconnected:
+			seen = append(seen, fmt.Sprintf("%s/%s", al.Kind, al.Severity))
+			if al.Kind == game.KindClockDisconnected && al.Severity == game.Crit {
+				clockLost = al
+			}
+		case game.KindFlagFall, game.KindBothFlags, game.KindClockDefect:
+			t.Errorf("alert %s: %s", al.Kind, al.Message)
+		}
+	}
 	// The clock's cable is pulled while White thinks, and put back.
 	b.e.UnplugClock(time.Now())
-	time.Sleep(1500 * time.Millisecond)
+	awaitAlert(t, alerts, 20*time.Second, "the clock_disconnected alert", keep, alertIs(game.KindClockDisconnected, game.Crit))
 	b.e.PlugClock(time.Now())
-	time.Sleep(1500 * time.Millisecond)
+	awaitAlert(t, alerts, 20*time.Second, "the clock back", keep, alertIs(game.KindClockDisconnected, game.Info))
 
 	r, _ := d.h.Record(g)
 	if got := strings.Join(r.UCIs(), " "); got != strings.Join(line, " ") {
 		t.Errorf("moves\n got %s\nwant %s", got, strings.Join(line, " "))
 	}
-	var seen []string
-	var clockLost game.Alert
+	quiesce(t, d, arb)
 	for done := false; !done; {
 		select {
 		case m := <-alerts:
 			var al game.Alert
-			json.Unmarshal(m.Data, &al)
-			switch al.Kind {
-			case game.KindBoardDisconnected, game.KindClockDisconnected:
-				seen = append(seen, fmt.Sprintf("%s/%s", al.Kind, al.Severity))
-				if al.Kind == game.KindClockDisconnected && al.Severity == game.Crit {
-					clockLost = al
-				}
-			case game.KindFlagFall, game.KindBothFlags, game.KindClockDefect:
-				t.Errorf("alert %s: %s", al.Kind, al.Message)
-			}
-		case <-time.After(2 * time.Second):
+			decode(t, m.Data, &al)
+			keep(al)
+		default:
 			done = true
 		}
 	}

@@ -29,6 +29,7 @@ var scholar = []string{"e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"}
 // illegal move reaches the arbiter subject only, an arbiter command is
 // answered and applied, and a public client cannot read arbiter subjects.
 func TestHallEndToEnd(t *testing.T) {
+	integration(t)
 	dir := t.TempDir()
 	srv := testServer(t, filepath.Join(dir, "nats"))
 	defer srv.Shutdown()
@@ -198,7 +199,8 @@ func TestHallEndToEnd(t *testing.T) {
 
 func connect(t testing.TB, srv *broadcast.Server, user, pw string, opts ...nats.Option) *nats.Conn {
 	t.Helper()
-	nc, err := nats.Connect("", append([]nats.Option{nats.InProcessServer(srv.NATS()), nats.UserInfo(user, pw)}, opts...)...)
+	// A generous connect time-out: the server shares a loaded CPU.
+	nc, err := nats.Connect("", append([]nats.Option{nats.InProcessServer(srv.NATS()), nats.UserInfo(user, pw), nats.Timeout(20 * time.Second)}, opts...)...)
 	if err != nil {
 		t.Fatalf("connect %s: %v", user, err)
 	}

@@ -28,6 +28,10 @@ const testPrefix = "dgt"
 
 // ptyBoard is an emulated board and clock served on a real pseudo-terminal;
 // Open opens its slave side as the daemon opens a serial device.
+//
+// While unplugged the board keeps running, as a real one does with its
+// cable out: scheduled hands move pieces and press the clock, and what the
+// board sends meanwhile is lost.
 type ptyBoard struct {
 	t      testing.TB
 	e      *emu.Emulator
@@ -37,15 +41,29 @@ type ptyBoard struct {
 	done   chan struct{}
 }
 
+// integration marks a wall-clock integration test (real pseudo-terminals,
+// emulated hands in real time, an in-process NATS server): it is skipped
+// under -short and runs in parallel with the other integration tests of
+// the package in the full suite (each has its own server, ports and
+// directories).
+func integration(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("integration: real pseudo-terminals in real time (run without -short)")
+	}
+	t.Parallel()
+}
+
 func newPTYBoard(t testing.TB, o emu.Options) *ptyBoard {
 	b := &ptyBoard{t: t, e: emu.New(o, time.Now())}
 	b.Plug()
-	t.Cleanup(b.Unplug)
+	t.Cleanup(b.stop)
 	return b
 }
 
 // Plug serves the board on a new pseudo-terminal (a port that returns).
 func (b *ptyBoard) Plug() {
+	b.stop()
 	master, path, err := pty.Open()
 	if err != nil {
 		b.t.Fatalf("pty: %v", err)
@@ -62,15 +80,90 @@ func (b *ptyBoard) Plug() {
 }
 
 // Unplug closes the master side: reads and writes on the port fail, as
-// when a USB cable is pulled.
+// when a USB cable is pulled. The board goes on running unheard until
+// Plug.
 func (b *ptyBoard) Unplug() {
+	b.stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			b.e.Advance(time.Now())
+			b.e.Output() // nobody hears it
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	b.mu.Lock()
+	b.cancel, b.done = cancel, done
+	b.mu.Unlock()
+}
+
+// stop ends what serves or runs the board now (a pty, or the unplugged
+// board's own time).
+func (b *ptyBoard) stop() {
 	b.mu.Lock()
 	cancel, done := b.cancel, b.done
-	b.cancel, b.path = nil, ""
+	b.cancel, b.done, b.path = nil, nil, ""
 	b.mu.Unlock()
 	if cancel != nil {
 		cancel()
 		<-done
+	}
+}
+
+// handsDone waits until every action scheduled on e has happened (the hands
+// are done; the board may not have reported them yet).
+func handsDone(t testing.TB, e *emu.Emulator, timeout time.Duration) {
+	t.Helper()
+	waitFor(t, timeout, "the scheduled hands to finish", func() bool { return e.Pending() == 0 })
+}
+
+// awaitAlert reads alerts (arbiter alert messages) until one satisfies
+// want, within timeout; every alert read, the wanted one included, is first
+// passed to seen (nil: not kept).
+func awaitAlert(t testing.TB, alerts <-chan *nats.Msg, timeout time.Duration, what string, seen func(game.Alert), want func(game.Alert) bool) {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case m := <-alerts:
+			var al game.Alert
+			if !decode(t, m.Data, &al) {
+				continue
+			}
+			if seen != nil {
+				seen(al)
+			}
+			if want(al) {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// alertIs returns a predicate for alerts of kind with severity sev.
+func alertIs(kind, sev string) func(game.Alert) bool {
+	return func(al game.Alert) bool { return al.Kind == kind && al.Severity == sev }
+}
+
+// quiesce waits until everything the daemon journalled has been delivered
+// to NATS and conn (a subscriber) has received what the server sent it
+// before: messages a check must see (or must not see, such as a
+// duplicate) are then in conn's subscriptions.
+func quiesce(t testing.TB, d *daemon, conn *nats.Conn) {
+	t.Helper()
+	waitFor(t, 30*time.Second, "the outbox to drain", func() bool { return d.p.Pending() == 0 })
+	if err := conn.Flush(); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -136,12 +229,19 @@ type daemon struct {
 	done   chan error
 }
 
+// patientLink is the link's time-outs in the tests: an emulated board on
+// a pty shares the CPU with the daemon (and with other tests, and the race
+// detector), so on a loaded machine it may answer late, which a real board
+// never does. A pulled cable is still seen at once (the pty closes).
+var patientLink = link.Options{IdentifyInterval: 5 * time.Second, ReplyTimeout: 10 * time.Second,
+	Watchdog: 10 * time.Second, AckTimeout: 5 * time.Second}
+
 func boardFor(t testing.TB, id string, g game.ID, open link.Opener) Board {
 	rs, err := ruleset.Lookup(ruleset.FIDE2018Standard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Board{ID: id, Port: "pty", Open: open, Session: SessionOptions{
+	return Board{ID: id, Port: "pty", Open: open, Link: patientLink, Session: SessionOptions{
 		Info:    Info{Game: g, White: "White " + id, Black: "Black " + id, Ruleset: rs.Name, TimeControl: "5400+30"},
 		RuleSet: rs, Tracker: DefaultTrackerOptions(),
 	}}

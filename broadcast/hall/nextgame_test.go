@@ -145,6 +145,7 @@ func TestNextGameAfterResult(t *testing.T) {
 // round's game; its moves are recorded there, arbiter commands reach it
 // under its new id, and the finished game no longer takes commands.
 func TestNextGameInTheHall(t *testing.T) {
+	integration(t)
 	g1 := game.ID{Event: "open2026", Round: 1, Board: 1}
 	g2 := game.ID{Event: "open2026", Round: 2, Board: 1}
 	f := startHall(t, "b1", g1, "00001", func(hb *Board) { hb.Session.NextGame = NextRound })

@@ -11,6 +11,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
 	"github.com/dgtbridge/dgtbridge/rules/game"
+	"github.com/nats-io/nats.go"
 )
 
 // TestHallPenaltyAuto: with penalties auto, Black's completed illegal move
@@ -21,13 +22,22 @@ import (
 // the clock, and the moves played afterwards (no increments any more)
 // raise no clock_defect alert.
 func TestHallPenaltyAuto(t *testing.T) {
+	integration(t)
 	g := game.ID{Event: "open2026", Round: 1, Board: 3}
 	f := startHall(t, "r1-b3", g, "00003", func(hb *Board) {
 		hb.Session.TimeControl = clock.MustParse("5400+30")
 		hb.Session.Penalties = adjudicator.PenaltiesAuto
+		hb.Session.ClockEvery = -1 // every reading is a ClockEvent: the test counts them
 	})
 	b, d := f.b, f.d
-	_, alerts := f.alerts(t)
+	arb, alerts := f.alerts(t)
+	clocks := make(chan *nats.Msg, 1024)
+	if _, err := arb.ChanSubscribe(testPrefix+".game."+g.String()+".clock", clocks); err != nil {
+		t.Fatal(err)
+	}
+	if err := arb.Flush(); err != nil {
+		t.Fatal(err)
+	}
 
 	// 1. e4 (White on the left), then Black's bishop f8-a3 through its
 	// own pawn, and Black presses: a completed illegal move.
@@ -101,7 +111,21 @@ func TestHallPenaltyAuto(t *testing.T) {
 	if cs.Right > blackAtPenalty-time.Second {
 		t.Errorf("Black's clock never ran after the penalty (%v, then %v): the levers do nothing", blackAtPenalty, cs.Right)
 	}
-	time.Sleep(2 * time.Second) // a few clock readings after the last press
+	// A few clock readings after the last press reach the clock model.
+	pressed := time.Now()
+	readings := 0
+	for readings < 3 {
+		select {
+		case m := <-clocks:
+			var ce game.ClockEvent
+			if decode(t, m.Data, &ce) && ce.At.After(pressed) {
+				readings++
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%d clock readings after the last press, want 3", readings)
+		}
+	}
+	quiesce(t, d, arb)
 	for {
 		select {
 		case m := <-alerts:

@@ -18,6 +18,7 @@ import (
 // and the moves, including those made while the port was away, reach the
 // GAMES stream exactly once.
 func TestHallPortVanishes(t *testing.T) {
+	integration(t)
 	line := []string{"d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6", "c1g5", "f8e7"}
 	g := game.ID{Event: "open2026", Round: 2, Board: 5}
 	f := startHall(t, "r2-b5", g, "00005", nil)
@@ -28,7 +29,7 @@ func TestHallPortVanishes(t *testing.T) {
 	arb.ChanSubscribe(testPrefix+".board.r2-b5.status", status)
 	arb.Flush()
 
-	b.e.Schedule(time.Now(), scriptThink(t, 1500*time.Millisecond, line...))
+	b.e.Schedule(time.Now(), scriptThink(t, 1500*time.Millisecond, line[:3]...))
 	waitFor(t, 30*time.Second, "three moves", func() bool {
 		r, _ := d.h.Record(g)
 		return len(r.Moves) >= 3
@@ -38,8 +39,10 @@ func TestHallPortVanishes(t *testing.T) {
 	if err := d.h.Health(); err == nil || !strings.Contains(err.Error(), "r2-b5") {
 		t.Errorf("health while unplugged: %v", err)
 	}
-	time.Sleep(1500 * time.Millisecond) // a move is made meanwhile
+	b.e.Schedule(time.Now(), scriptFrom(t, line[:3], 300*time.Millisecond, line[3])) // made while the port is away
+	handsDone(t, b.e, 20*time.Second)
 	b.Plug()
+	b.e.Schedule(time.Now(), scriptFrom(t, line[:4], 1500*time.Millisecond, line[4:]...))
 	waitConnected(t, d.h)
 
 	org := connect(t, srv, "hall", "hall-pw")
