@@ -6,40 +6,46 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 )
 
 // The outbox is a log of segment files <n>.seg in its directory, each a
-// sequence of frames:
+// sequence of frames (storage.AppendFrame):
 //
 //	u32 length (big endian) | u32 CRC-32C of the body | body
 //
-// A body is either 'E' followed by a JSON [Record], or 'A' followed by the
-// big-endian u64 sequence numbers of acknowledged records. Appends go to the
+// A body is 'E' followed by a JSON [Record], 'A' followed by the big-endian
+// u64 sequence numbers of acknowledged records, or (a segment's first
+// frame) 'H' followed by the first sequence number it was started for. Appends go to the
 // newest segment; when it reaches OutboxOptions.SegmentBytes a new one is
 // started. Opening replays every segment: records without an ack are pending.
 // The oldest segment is deleted once every record in it is acknowledged and
 // it is not the newest; segments are only ever deleted oldest first, so an
-// ack frame never outlives the record it acknowledges. Nothing is copied or
-// rewritten.
+// ack frame never outlives the record it acknowledges.
 //
-// A torn last frame of a segment (short, or a bad checksum at its very end:
-// a crash during a write) is cut off; a bad frame with valid data after it
-// is an [ErrCorruptJournal] and the files are left as they are for the
-// operator.
+// Faults (outbox_faults.go): a torn last frame of the newest segment (a
+// crash during a write) is cut off. A damaged stretch anywhere else (a bad
+// byte, a truncated segment) costs only the frames it touches: the
+// segment's good pending records are written again into a new segment and
+// the damaged file is set aside as <n>.seg.damaged (evidence, never read
+// again); [Outbox.Damage] says what was found and how many unsent records
+// were lost with it. A failed fsync makes every record since the last good
+// one suspect (the kernel may have dropped the pages): the next sync writes
+// them again into a new segment before they count as durable. A failed
+// write leaves nothing behind and is returned to the caller, who keeps the
+// messages and tries again.
 
 const (
 	segExt         = ".seg"
-	frameHeader    = 8
-	maxFrame       = 16 << 20
+	frameHeader    = storage.FrameHeader
 	defaultSegment = 4 << 20
+	frameKinds     = "EAH"
 )
-
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // Record is one journalled envelope: its sequence number (in append order)
 // and the time it becomes due (unix milliseconds).
@@ -66,7 +72,7 @@ type qentry struct {
 type segment struct {
 	id      uint64
 	path    string
-	f       *os.File
+	f       storage.File
 	size    int64
 	pending int // records in this segment not yet acknowledged
 }
@@ -75,6 +81,7 @@ type segment struct {
 // NATS connection. It is safe for concurrent use.
 type Outbox struct {
 	mu       sync.Mutex
+	fs       storage.FS
 	dir      string
 	segs     []*segment // oldest first; the last one takes appends
 	nextSeq  uint64
@@ -85,8 +92,13 @@ type Outbox struct {
 	segBytes int64
 	closed   bool
 	synced   uint64 // every record up to this sequence is fsynced
-	notify   chan struct{}
-	buf      []byte
+	// resync: an fsync failed; records after synced are written again
+	// (rewriteLocked) before they count as durable.
+	resync bool
+	notify chan struct{}
+	buf    []byte
+	damage []JournalDamage
+	health storage.Health
 }
 
 // OutboxOptions tunes an [Outbox]. The zero value is valid.
@@ -94,27 +106,34 @@ type OutboxOptions struct {
 	// SyncEachAppend fsyncs in every append (survives power loss at once, and
 	// costs the caller a disk flush, about 1 ms here, per message). Off, an
 	// append survives a process crash at once (it is in the page cache) and a
-	// power loss once the publisher's next pass has synced it: right after it
-	// sends a batch, and before it sleeps or backs off. Sending never waits
-	// for an fsync, because a record in NATS needs none.
+	// power loss once it is synced: by the publisher's next pass (right
+	// after it sends a batch, and before it sleeps or backs off) or by
+	// [Publisher.Sync]. Sending never waits for an fsync, because a record
+	// in NATS needs none.
 	SyncEachAppend bool
 	// SegmentBytes is the size at which a new segment file is started
 	// (default 4 MiB). The disk holds about public_delay worth of traffic
 	// plus one segment.
 	SegmentBytes int64
+	// FS is the file system the outbox writes through (nil: the OS's);
+	// tests pass a storage/storagetest one to inject faults.
+	FS storage.FS
 }
 
 // OpenOutbox opens (creating if needed) the outbox in dir and replays it.
+// Damaged segments do not stop it (see [Outbox.Damage]); an error means
+// the directory itself cannot be used.
 func OpenOutbox(dir string, opts OutboxOptions) (*Outbox, error) {
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return nil, fmt.Errorf("broadcast: outbox dir: %w", err)
-	}
 	o := &Outbox{
+		fs:       storage.Or(opts.FS),
 		dir:      dir,
 		syncEach: opts.SyncEachAppend,
 		segBytes: opts.SegmentBytes,
 		notify:   make(chan struct{}, 1),
 		nextSeq:  1,
+	}
+	if err := o.fs.MkdirAll(dir, 0o750); err != nil {
+		return nil, fmt.Errorf("broadcast: outbox dir: %w", err)
 	}
 	if o.segBytes <= 0 {
 		o.segBytes = defaultSegment
@@ -133,40 +152,23 @@ func classOf(e envelope) uint8 {
 	return 0
 }
 
-func (o *Outbox) frame(kind byte, payload []byte) []byte {
-	n := 1 + len(payload)
-	b := o.buf[:0]
-	b = binary.BigEndian.AppendUint32(b, uint32(n))
-	b = binary.BigEndian.AppendUint32(b, 0)
-	b = append(b, kind)
-	b = append(b, payload...)
-	binary.BigEndian.PutUint32(b[4:], crc32.Checksum(b[frameHeader:], crcTable))
-	o.buf = b
-	return b
-}
-
-// writeLocked appends a frame to the newest segment and returns where.
-func (o *Outbox) writeLocked(b []byte) (*segment, int64, error) {
-	s := o.segs[len(o.segs)-1]
-	off := s.size
-	if _, err := s.f.WriteAt(b, off); err != nil {
-		return nil, 0, fmt.Errorf("broadcast: outbox write: %w", err)
-	}
-	s.size += int64(len(b))
-	return s, off, nil
-}
+// ErrTooLarge: a message does not fit in one outbox frame.
+var ErrTooLarge = errors.New("broadcast: message too large for the outbox")
 
 // rotateLocked starts a new segment when the newest is full. The full one
-// is fsynced first, so SyncDirty only ever needs to sync the newest.
+// is fsynced first, so SyncDirty only ever needs to sync the newest; if
+// that fsync fails, the records since the last good sync are written
+// again at the next SyncDirty.
 func (o *Outbox) rotateLocked() error {
 	s := o.segs[len(o.segs)-1]
 	if s.size < o.segBytes {
 		return nil
 	}
 	if err := s.f.Sync(); err != nil {
-		return fmt.Errorf("broadcast: outbox sync: %w", err)
+		o.syncFailedLocked(fmt.Errorf("broadcast: outbox sync %s: %w", s.path, err))
+	} else if !o.resync {
+		o.synced = o.nextSeq - 1
 	}
-	o.synced = o.nextSeq - 1
 	return o.startSegment(s.id + 1)
 }
 
@@ -174,51 +176,79 @@ func (o *Outbox) rotateLocked() error {
 // times of the same class never go backwards: a later record is never due
 // before an earlier one). Due times are kept in milliseconds: a delayed
 // (public) record's is rounded up, so it is never handed out early; a live
-// record's is rounded down, so one due "now" is due at once. It returns when the records are in the file (and
-// fsynced with SyncEachAppend).
+// record's is rounded down, so one due "now" is due at once. It returns when
+// the records are in the file (and fsynced with SyncEachAppend). Either all
+// envelopes are journalled or, with an error, none: the caller keeps them
+// and tries again.
 func (o *Outbox) Append(envs []envelope, due []time.Time) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
 		return ErrClosed
 	}
+	s := o.segs[len(o.segs)-1]
+	b := o.buf[:0]
+	entries := make([]qentry, 0, len(envs))
+	last := o.lastDue
 	for i, e := range envs {
 		c := classOf(e)
 		d := due[i].UnixMilli()
 		if c == 1 {
 			d = ceilMilli(due[i]) // a delayed copy is never early
 		}
-		if d < o.lastDue[c] {
-			d = o.lastDue[c]
-		}
-		rec := Record{Seq: o.nextSeq, Due: d, envelope: e}
+		d = max(d, last[c])
+		rec := Record{Seq: o.nextSeq + uint64(i), Due: d, envelope: e}
 		js, err := json.Marshal(rec)
 		if err != nil {
 			return fmt.Errorf("broadcast: outbox encode: %w", err)
 		}
-		b := o.frame('E', js)
-		s, off, err := o.writeLocked(b)
-		if err != nil {
-			return err
+		if len(js)+1 > storage.MaxFrame {
+			return fmt.Errorf("%w: %s is %d bytes", ErrTooLarge, e.Subject, len(js))
 		}
-		o.nextSeq++
-		o.lastDue[c] = d
+		off := s.size + int64(len(b))
+		b = storage.AppendFrame(b, append(append(make([]byte, 0, len(js)+1), 'E'), js...))
+		last[c] = d
+		entries = append(entries, qentry{seq: rec.Seq, due: d, seg: s.id, off: off, n: s.size + int64(len(b)) - off, kind: e.Kind, class: c})
+	}
+	o.buf = b
+	if err := o.writeLocked(s, b); err != nil {
+		return err
+	}
+	o.nextSeq += uint64(len(envs))
+	o.lastDue = last
+	for _, q := range entries {
 		s.pending++
-		o.queues[c] = append(o.queues[c], qentry{seq: rec.Seq, due: d, seg: s.id, off: off, n: int64(len(b)), kind: e.Kind, class: c})
+		o.queues[q.class] = append(o.queues[q.class], q)
 	}
 	if o.syncEach {
-		if err := o.segs[len(o.segs)-1].f.Sync(); err != nil {
-			return fmt.Errorf("broadcast: outbox sync: %w", err)
+		if err := s.f.Sync(); err != nil {
+			o.syncFailedLocked(fmt.Errorf("broadcast: outbox sync %s: %w", s.path, err))
+		} else if !o.resync {
+			o.synced = o.nextSeq - 1
 		}
-		o.synced = o.nextSeq - 1
 	}
 	if err := o.rotateLocked(); err != nil {
-		return err
+		o.health.Fail(time.Now(), err)
 	}
 	select {
 	case o.notify <- struct{}{}:
 	default:
 	}
+	return nil
+}
+
+// writeLocked appends b to segment s in one write. A failed write is cut
+// off again (best effort: the next write overwrites it anyway, and a
+// replay cuts what remains), so nothing half-written counts.
+func (o *Outbox) writeLocked(s *segment, b []byte) error {
+	if _, err := s.f.WriteAt(b, s.size); err != nil {
+		s.f.Truncate(s.size)
+		err = fmt.Errorf("broadcast: outbox write %s: %w", s.path, err)
+		o.health.Fail(time.Now(), err)
+		return err
+	}
+	s.size += int64(len(b))
+	o.health.OK()
 	return nil
 }
 
@@ -235,28 +265,52 @@ func ceilMilli(t time.Time) int64 {
 // Notify returns a channel that receives a value after appends.
 func (o *Outbox) Notify() <-chan struct{} { return o.notify }
 
-// SyncDirty fsyncs the newest segment if anything was appended since the
-// last sync (older segments were synced when they were closed). The fsync
-// runs outside the lock, so appends are not held up by it.
+// SyncDirty makes every record appended so far durable: it fsyncs the
+// newest segment if anything was appended since the last sync (older
+// segments were synced when they were closed), or, after a failed fsync,
+// first writes the records since the last good one again. The fsync runs
+// outside the lock, so appends are not held up by it.
 func (o *Outbox) SyncDirty() error {
 	o.mu.Lock()
 	if o.closed {
 		o.mu.Unlock()
 		return ErrClosed
 	}
-	target, synced, f := o.nextSeq-1, o.synced, o.segs[len(o.segs)-1].f
+	if o.resync {
+		err := o.rewriteLocked()
+		o.mu.Unlock()
+		return err
+	}
+	target, synced, s := o.nextSeq-1, o.synced, o.segs[len(o.segs)-1]
 	o.mu.Unlock()
 	if target <= synced {
 		return nil
 	}
-	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrClosed) {
-		return fmt.Errorf("broadcast: outbox sync: %w", err)
-	}
+	err := s.f.Sync()
 	o.mu.Lock()
-	o.synced = max(o.synced, target)
-	o.mu.Unlock()
+	defer o.mu.Unlock()
+	if err != nil && !errors.Is(err, os.ErrClosed) {
+		err = fmt.Errorf("broadcast: outbox sync %s: %w", s.path, err)
+		o.syncFailedLocked(err)
+		return err
+	}
+	if !o.resync {
+		o.synced = max(o.synced, target)
+		o.health.OK()
+	}
 	return nil
 }
+
+// syncFailedLocked notes a failed fsync: the records after the last good
+// one must be written again before they count as durable.
+func (o *Outbox) syncFailedLocked(err error) {
+	o.resync = true
+	o.health.Fail(time.Now(), err)
+}
+
+// Health returns nil when every write and fsync of the last minute
+// succeeded, otherwise the latest failure.
+func (o *Outbox) Health() error { return o.health.Err(time.Now()) }
 
 func (o *Outbox) readLocked(e qentry) (Record, error) {
 	s := o.segByID(e.seg)
@@ -267,8 +321,12 @@ func (o *Outbox) readLocked(e qentry) (Record, error) {
 	if _, err := s.f.ReadAt(b, e.off); err != nil {
 		return Record{}, &JournalError{Path: s.path, Offset: e.off, Err: err}
 	}
+	body, ok := storage.CheckFrame(b)
 	var rec Record
-	if err := json.Unmarshal(b[frameHeader+1:], &rec); err != nil {
+	if !ok || len(body) < 1 || body[0] != 'E' {
+		return Record{}, &JournalError{Path: s.path, Offset: e.off, Err: ErrCorruptJournal}
+	}
+	if err := json.Unmarshal(body[1:], &rec); err != nil {
 		return Record{}, &JournalError{Path: s.path, Offset: e.off, Err: fmt.Errorf("%w: %v", ErrCorruptJournal, err)}
 	}
 	return rec, nil
@@ -277,7 +335,9 @@ func (o *Outbox) readLocked(e qentry) (Record, error) {
 // NextBatch returns up to max pending records due at now, in the order they
 // must be sent (earliest due first, then lowest sequence), without removing
 // them. When none is due, wake is the earliest future due time (zero when
-// nothing is pending).
+// nothing is pending). A record that no longer reads back intact (the disk
+// changed it under us) is dropped from the queue and counted in Damage;
+// an I/O error is returned (try again later).
 func (o *Outbox) NextBatch(now time.Time, max int) (recs []Record, wake time.Time, err error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -309,6 +369,11 @@ func (o *Outbox) NextBatch(now time.Time, max int) (recs []Record, wake time.Tim
 			break
 		}
 		rec, err := o.readLocked(o.queues[best][idx[best]])
+		if errors.Is(err, ErrCorruptJournal) && idx[best] == o.heads[best] {
+			o.dropHeadLocked(best, err)
+			idx[best] = o.heads[best]
+			continue
+		}
 		if err != nil {
 			return recs, time.Time{}, err
 		}
@@ -331,9 +396,26 @@ func (o *Outbox) NextBatch(now time.Time, max int) (recs []Record, wake time.Tim
 	return recs, wake, nil
 }
 
+// dropHeadLocked removes the head of queue c, a record that does not read
+// back, and notes the loss.
+func (o *Outbox) dropHeadLocked(c int, err error) {
+	e := o.queues[c][o.heads[c]]
+	if s := o.segByID(e.seg); s != nil {
+		s.pending--
+	}
+	o.queues[c][o.heads[c]] = qentry{}
+	o.heads[c]++
+	var je *JournalError
+	path := ""
+	if errors.As(err, &je) {
+		path = je.Path
+	}
+	o.damage = append(o.damage, JournalDamage{Path: path, Lost: 1, Err: err})
+}
+
 // DueStates calls fn, in order, for every pending public GameState record due
 // at now with a sequence number above after, and returns the highest sequence
-// number visited (or after).
+// number visited (or after). A state that does not read back is skipped.
 func (o *Outbox) DueStates(now time.Time, after uint64, fn func(Record)) (uint64, error) {
 	o.mu.Lock()
 	var recs []Record
@@ -345,15 +427,20 @@ func (o *Outbox) DueStates(now time.Time, after uint64, fn func(Record)) (uint64
 		if e.due > t {
 			break
 		}
-		after = e.seq
 		if e.kind != kindState {
+			after = e.seq
 			continue
 		}
 		rec, err := o.readLocked(e)
+		if errors.Is(err, ErrCorruptJournal) {
+			after = e.seq
+			continue // NextBatch drops it when it comes up
+		}
 		if err != nil {
 			o.mu.Unlock()
 			return after, err
 		}
+		after = e.seq
 		recs = append(recs, rec)
 	}
 	o.mu.Unlock()
@@ -365,7 +452,9 @@ func (o *Outbox) DueStates(now time.Time, after uint64, fn func(Record)) (uint64
 
 // Ack marks records as delivered, in one journal frame. Records are
 // acknowledged in the order [Outbox.NextBatch] returns them; acking anything
-// else is an error (and nothing is acked).
+// else is an error (and nothing is acked). When the ack frame cannot be
+// written the records stay pending (they are sent again; the streams drop
+// repeats by message id).
 func (o *Outbox) Ack(seqs ...uint64) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -390,11 +479,13 @@ func (o *Outbox) Ack(seqs ...uint64) error {
 		classes[i] = c
 		idx[c]++
 	}
-	p := make([]byte, 0, 8*len(seqs))
+	p := make([]byte, 1, 1+8*len(seqs))
+	p[0] = 'A'
 	for _, seq := range seqs {
 		p = binary.BigEndian.AppendUint64(p, seq)
 	}
-	if _, _, err := o.writeLocked(o.frame('A', p)); err != nil {
+	o.buf = storage.AppendFrame(o.buf[:0], p)
+	if err := o.writeLocked(o.segs[len(o.segs)-1], o.buf); err != nil {
 		return err
 	}
 	for _, c := range classes {
@@ -405,16 +496,24 @@ func (o *Outbox) Ack(seqs ...uint64) error {
 		o.queues[c][o.heads[c]] = qentry{}
 		o.heads[c]++
 	}
+	o.compactQueuesLocked()
+	if err := o.rotateLocked(); err != nil {
+		o.health.Fail(time.Now(), err)
+	}
+	if err := o.dropAckedLocked(); err != nil {
+		o.health.Fail(time.Now(), err)
+	}
+	return nil
+}
+
+// compactQueuesLocked drops the consumed heads of long queues.
+func (o *Outbox) compactQueuesLocked() {
 	for c := range o.queues {
 		if o.heads[c] > 1024 && o.heads[c]*2 > len(o.queues[c]) {
 			o.queues[c] = append([]qentry(nil), o.queues[c][o.heads[c]:]...)
 			o.heads[c] = 0
 		}
 	}
-	if err := o.rotateLocked(); err != nil {
-		return err
-	}
-	return o.dropAckedLocked()
 }
 
 // Pending returns the number of records not yet acknowledged.
@@ -439,13 +538,6 @@ func (o *Outbox) Size() int64 {
 	return n
 }
 
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-}
-
 func (o *Outbox) closeFiles() error {
 	var errs []error
 	for _, s := range o.segs {
@@ -463,7 +555,12 @@ func (o *Outbox) Close() error {
 	if o.closed {
 		return nil
 	}
+	var err error
+	if o.resync {
+		err = o.rewriteLocked()
+	} else {
+		err = o.segs[len(o.segs)-1].f.Sync()
+	}
 	o.closed = true
-	err := o.segs[len(o.segs)-1].f.Sync()
 	return errors.Join(err, o.closeFiles())
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 )
 
 func env(i int, public bool) envelope {
@@ -126,6 +128,20 @@ func firstSegment(t *testing.T) []byte {
 	return b
 }
 
+// frameOffset returns the offset of frame i (0-based) of segment bytes b.
+func frameOffset(t *testing.T, b []byte, i int) int {
+	t.Helper()
+	off := 0
+	for ; i > 0; i-- {
+		body, ok := storage.CheckFrame(b[off:])
+		if !ok {
+			t.Fatalf("no frame at %d", off)
+		}
+		off += frameHeader + len(body)
+	}
+	return off
+}
+
 func dirWithSegment(t *testing.T, b []byte) (dir, path string) {
 	t.Helper()
 	dir = t.TempDir()
@@ -159,18 +175,83 @@ func TestOutboxTornTail(t *testing.T) {
 	})
 }
 
+// TestOutboxCorruptMiddle: one bad byte in the body of the first of two
+// unsent records. Before, the outbox refused to open (and the daemon to
+// start); now it opens, the second record is still sent, the damaged
+// segment is set aside as evidence (named in Damage) and the one unsent
+// record it destroyed is counted as lost.
 func TestOutboxCorruptMiddle(t *testing.T) {
 	b := firstSegment(t)
-	b[frameHeader+3] ^= 0xff // inside the first record's body
+	b[frameOffset(t, b, 1)+frameHeader+3] ^= 0xff // inside the first record's body (frame 0 is the segment's H)
 	dir, path := dirWithSegment(t, b)
-	_, err := OpenOutbox(dir, OutboxOptions{})
-	var je *JournalError
-	if !errors.Is(err, ErrCorruptJournal) || !errors.As(err, &je) || je.Offset != 0 || je.Path != path {
-		t.Fatalf("err = %v, want a JournalError at %s offset 0", err, path)
+	ob := openOutbox(t, dir, OutboxOptions{})
+	if got := drain(t, ob, time.UnixMilli(1_000)); fmt.Sprint(got) != "[id2]" {
+		t.Errorf("got %v, want the intact second record", got)
 	}
-	after, _ := os.ReadFile(path)
-	if len(after) != len(b) {
-		t.Errorf("corrupt journal was modified (%d → %d bytes)", len(b), len(after))
+	dmg := ob.Damage()
+	if len(dmg) != 1 || dmg[0].Path != path || dmg[0].Aside != path+".damaged" || dmg[0].Lost != 1 || !errors.Is(dmg[0].Err, ErrCorruptJournal) {
+		t.Fatalf("damage %+v, want %s set aside with 1 lost record", dmg, path)
+	}
+	aside, err := os.ReadFile(path + ".damaged")
+	if err != nil || string(aside) != string(b) {
+		t.Errorf("the damaged segment was not kept as it was (%v)", err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the damaged segment is still read: %v", err)
+	}
+}
+
+// TestOutboxDamageCountsOnlyUnsent: damage that hits a record NATS has
+// already acknowledged loses nothing; a segment that is not the newest cut
+// short loses its torn record; every other unsent record is still sent,
+// once, in order, and a reopen finds no damage any more.
+func TestOutboxDamageCountsOnlyUnsent(t *testing.T) {
+	dir := t.TempDir()
+	ob, err := OpenOutbox(dir, OutboxOptions{SegmentBytes: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.UnixMilli(1_000)
+	for i := range 12 {
+		ob.Append([]envelope{env(i, false)}, []time.Time{now})
+	}
+	recs, _, _ := ob.NextBatch(now, 2) // records 0 and 1 are sent and acked
+	var seqs []uint64
+	for _, r := range recs {
+		seqs = append(seqs, r.Seq)
+	}
+	if err := ob.Ack(seqs...); err != nil {
+		t.Fatal(err)
+	}
+	ob.Close()
+	segs, _ := filepath.Glob(filepath.Join(dir, "*.seg"))
+	if len(segs) < 3 {
+		t.Fatalf("%d segments, want at least 3", len(segs))
+	}
+	// A flipped byte in the first segment's first record (acked), and the
+	// second segment cut short by a few bytes (its last record, unsent,
+	// is torn: lost).
+	first, _ := os.ReadFile(segs[0])
+	first[frameOffset(t, first, 1)+frameHeader+12] ^= 0x40
+	os.WriteFile(segs[0], first, 0o640)
+	second, _ := os.ReadFile(segs[1])
+	os.WriteFile(segs[1], second[:len(second)-5], 0o640)
+	ob2 := openOutbox(t, dir, OutboxOptions{SegmentBytes: 300})
+	got := drain(t, ob2, now)
+	if len(got) != 9 || got[0] != "id2" || got[len(got)-1] != "id11" {
+		t.Errorf("after damage to acked records: %v", got)
+	}
+	lost := 0
+	for _, d := range ob2.Damage() {
+		lost += d.Lost
+	}
+	if len(ob2.Damage()) != 2 || lost != 1 {
+		t.Errorf("damage %+v: want both segments set aside, one unsent record lost (the torn one)", ob2.Damage())
+	}
+	ob2.Close()
+	ob3 := openOutbox(t, dir, OutboxOptions{})
+	if d := ob3.Damage(); len(d) != 0 {
+		t.Errorf("damage found again after it was set aside: %+v", d)
 	}
 }
 
@@ -301,7 +382,7 @@ func TestOutboxDueRoundsUp(t *testing.T) {
 }
 
 // FuzzOutboxReplay: whatever bytes a segment holds, opening the outbox never
-// panics; it either replays (cutting a torn tail) or reports a JournalError.
+// panics and never fails: it replays what is good and sets the rest aside.
 func FuzzOutboxReplay(f *testing.F) {
 	dir := f.TempDir()
 	ob, _ := OpenOutbox(dir, OutboxOptions{})
@@ -318,11 +399,7 @@ func FuzzOutboxReplay(f *testing.F) {
 		os.WriteFile(filepath.Join(dir, "0000000000000001.seg"), b, 0o640)
 		ob, err := OpenOutbox(dir, OutboxOptions{})
 		if err != nil {
-			var je *JournalError
-			if !errors.As(err, &je) {
-				t.Fatalf("untyped error %v", err)
-			}
-			return
+			t.Fatalf("a damaged segment stopped the outbox: %v", err)
 		}
 		defer ob.Close()
 		if _, _, err := ob.NextBatch(time.UnixMilli(1<<50), 100); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -119,6 +120,9 @@ func NewPublisher(o Options) (*Publisher, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, d := range ob.Damage() {
+		log.Error("outbox damaged", "damage", d.String())
+	}
 	p := &Publisher{o: o, subj: s, ob: ob, live: NewStore(), public: NewStore(), log: log,
 		resp: newResponder(log.With("part", "responder"))}
 	p.handlePGN()
@@ -141,9 +145,12 @@ func (p *Publisher) Public() *Store { return p.public }
 // Pending returns how many journalled messages are not yet acknowledged.
 func (p *Publisher) Pending() int { return p.ob.Pending() }
 
-// Health returns nil while Run holds a working NATS connection, otherwise
-// the reason.
+// Health returns nil while Run holds a working NATS connection and every
+// outbox write of the last minute succeeded, otherwise the reason.
 func (p *Publisher) Health() error {
+	if err := p.ob.Health(); err != nil {
+		return fmt.Errorf("outbox: %w", err)
+	}
 	if nc := p.conn(); nc != nil && !nc.IsConnected() {
 		return fmt.Errorf("nats: %s", nc.Status())
 	}
@@ -226,6 +233,25 @@ func (p *Publisher) PublishAnnouncement(a game.Announcement) error {
 // PublishBoardStatus journals a board status.
 func (p *Publisher) PublishBoardStatus(b BoardStatus) error {
 	return p.publishBuilt(p.subj.statusEnvelope(b))
+}
+
+// Sync makes every message journalled so far durable (the outbox's
+// fsync; nothing when the publisher's own pass already did it). The hall
+// calls it before it records that a game's messages were journalled.
+func (p *Publisher) Sync() error { return p.ob.SyncDirty() }
+
+// LostMessages reports journalled messages that were never sent and are
+// gone (a damaged outbox set aside at start, a record that no longer
+// reads back): how many, and where. The hall then hands every game's
+// messages again (the streams drop the repeats by message id).
+func (p *Publisher) LostMessages() (int, string) {
+	n := 0
+	var where []string
+	for _, d := range p.ob.Damage() {
+		n += d.Lost
+		where = append(where, d.String())
+	}
+	return n, strings.Join(where, "; ")
 }
 
 // Close closes the outbox; unsent messages stay journalled for the next run.

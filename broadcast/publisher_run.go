@@ -16,9 +16,10 @@ func (p *Publisher) setErr(err error) {
 	p.lastErr.Store(&s)
 }
 
-// Run sends the outbox to NATS until ctx is done; it returns nil on
-// cancellation and an error only when the outbox itself fails. It must be
-// called at most once.
+// Run sends the outbox to NATS until ctx is done and returns nil. A
+// failing disk does not stop it: outbox reads, acks and syncs that fail
+// are retried with back-off (Health says why meanwhile). It must be called
+// at most once.
 func (p *Publisher) Run(ctx context.Context) error {
 	if !p.running.CompareAndSwap(false, true) {
 		return errors.New("broadcast: Publisher.Run called twice")
@@ -49,18 +50,14 @@ func (p *Publisher) Run(ctx context.Context) error {
 		}
 		return true
 	}
-	fail := func(err error) bool {
-		if serr := p.ob.SyncDirty(); serr != nil {
-			p.log.Error("outbox sync failed", "err", serr)
-		}
-		p.setErr(err)
-		p.connected.Store(false)
+	// backOff waits the next retry delay (doubling from MinBackoff to
+	// MaxBackoff); false when ctx ended meanwhile.
+	backOff := func() bool {
 		if backoff == 0 {
 			backoff = p.o.MinBackoff
 		} else {
 			backoff = min(2*backoff, p.o.MaxBackoff)
 		}
-		p.log.Warn("nats publish failed; retrying", "err", err, "backoff", backoff)
 		t := time.NewTimer(backoff)
 		defer t.Stop()
 		select {
@@ -70,11 +67,30 @@ func (p *Publisher) Run(ctx context.Context) error {
 			return true
 		}
 	}
+	fail := func(err error) bool {
+		if serr := p.ob.SyncDirty(); serr != nil {
+			p.log.Error("outbox sync failed", "err", serr)
+		}
+		p.setErr(err)
+		p.connected.Store(false)
+		p.log.Warn("nats publish failed; retrying", "err", err)
+		return backOff()
+	}
+	// diskFail: an outbox read or sync failed. The records stay
+	// journalled; the pass is tried again after a back-off, and the
+	// outbox's health says why meanwhile.
+	diskFail := func(err error) bool {
+		p.log.Error("outbox failed; retrying", "err", err)
+		return backOff()
+	}
 	for ctx.Err() == nil {
 		var err error
 		applied, err = p.ob.DueStates(p.o.Now(), applied, p.applyPublic)
 		if err != nil {
-			return err
+			if !diskFail(err) {
+				break
+			}
+			continue
 		}
 		if p.closed() {
 			p.disconnect()
@@ -98,11 +114,17 @@ func (p *Publisher) Run(ctx context.Context) error {
 		}
 		recs, wake, err := p.ob.NextBatch(p.o.Now(), p.o.MaxInFlight)
 		if err != nil {
-			return err
+			if !diskFail(err) {
+				break
+			}
+			continue
 		}
 		if len(recs) == 0 {
 			if err := p.ob.SyncDirty(); err != nil {
-				return err
+				if !diskFail(err) {
+					break
+				}
+				continue
 			}
 			d := time.Hour
 			if !wake.IsZero() {
@@ -134,12 +156,14 @@ func (p *Publisher) Run(ctx context.Context) error {
 					applied = max(applied, r.Seq)
 				}
 			}
-			if err := p.ob.Ack(seqs...); err != nil {
-				return err
+			if aerr := p.ob.Ack(seqs...); aerr != nil {
+				// Not acked: sent again later, dropped by the streams as a
+				// repeat.
+				p.log.Error("outbox ack failed", "err", aerr)
 			}
 		}
-		if err := p.ob.SyncDirty(); err != nil {
-			return err
+		if serr := p.ob.SyncDirty(); serr != nil {
+			p.log.Error("outbox sync failed", "err", serr)
 		}
 		if err != nil {
 			if ctx.Err() != nil {

@@ -57,7 +57,11 @@ var layers = []rule{
 	{pkg: "pairings"},
 	// broadcast sees the game's vocabulary and payloads and NATS (the
 	// embedded server and its own dependencies), never configuration.
-	{pkg: "broadcast", internal: []string{"rules/...", "web"}, external: natsDeps},
+	{pkg: "broadcast", internal: []string{"rules/...", "web", "broadcast/storage"}, external: natsDeps},
+	// storage is the disk seam (and the journals' frames): the standard
+	// library only; its fault-injecting file system sees nothing else.
+	{pkg: "broadcast/storage"},
+	{pkg: "broadcast/storage/storagetest", internal: []string{"broadcast/storage"}},
 	// web holds the built pages (embedded files), nothing else.
 	{pkg: "web"},
 }
