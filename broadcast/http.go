@@ -138,14 +138,20 @@ func (h *HTTPServer) game(w http.ResponseWriter, r *http.Request) {
 	writePGN(w, r, GamePGN(st))
 }
 
-// writePGN sends pgn with a strong ETag of its content, so a poller
-// (Lichess polls every few seconds) that sends If-None-Match gets a 304
-// while nothing changed.
+// pgnMaxAge is how long a cache (a CDN in front of the hall, a poller)
+// may serve the public PGN without asking again: the public copy is
+// already event.public_delay behind, and pollers come every few seconds.
+const pgnMaxAge = "public, max-age=3"
+
+// writePGN sends pgn with a strong ETag of its content and a short
+// max-age, so a cache may keep it a few seconds and a poller (Lichess
+// polls every few seconds) that sends If-None-Match gets a 304 while
+// nothing changed.
 func writePGN(w http.ResponseWriter, r *http.Request, pgn string) {
 	sum := sha256.Sum256([]byte(pgn))
 	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
 	w.Header().Set("ETag", etag)
-	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("Cache-Control", pgnMaxAge)
 	if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatch(inm, etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
