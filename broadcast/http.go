@@ -41,6 +41,9 @@ type HTTPOptions struct {
 	Logger *slog.Logger
 	// Web, when set, adds the web pages and their API (httpweb.go).
 	Web *Web
+	// Detail, when set, serves GET /healthz?detail: the verdict and this
+	// report as JSON (healthdetail.go).
+	Detail func() StatusReport
 }
 
 // pgnContentType is the media type of the PGN feeds.
@@ -74,6 +77,7 @@ type HTTPServer struct {
 //	GET /pgn/<event>/<round>.pgn          the round, multi-game PGN, by board
 //	GET /pgn/<event>/<round>/<board>.pgn  one game
 //	GET /healthz                          200 "ok", or 503 and one reason a line
+//	GET /healthz?detail                   the same verdict, and every board, as JSON (with Detail)
 //
 // A round or game with no public state yet is 404 (a Lichess poller treats
 // it as "nothing yet" rather than an empty game).
@@ -170,12 +174,16 @@ func etagMatch(header, etag string) bool {
 	return false
 }
 
-func (h *HTTPServer) health(w http.ResponseWriter, _ *http.Request) {
+func (h *HTTPServer) health(w http.ResponseWriter, r *http.Request) {
 	var bad []string
 	for _, s := range h.o.Health {
 		if err := s.Health(); err != nil {
 			bad = append(bad, err.Error())
 		}
+	}
+	if h.o.Detail != nil && r.URL.Query().Has("detail") {
+		h.healthDetail(w, bad)
+		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")

@@ -78,7 +78,7 @@ func rolePermissions(prefix string, role Role) (*server.Permissions, error) {
 	alerts := s.alertsStream()
 	feedDeny := []string{
 		p + ".game.>", p + ".public.>", p + ".board.>", p + ".relay.>",
-		"$KV." + s.bucket() + ".>",
+		"$KV." + s.bucket() + ".>", "$KV." + s.StatusBucket() + ".>",
 		"$JS.API.STREAM.CREATE.>", "$JS.API.STREAM.UPDATE.>", "$JS.API.STREAM.DELETE.>",
 		"$JS.API.STREAM.PURGE.>", "$JS.API.STREAM.RESTORE.>", "$JS.API.STREAM.MSG.DELETE.>",
 		"$JS.API.STREAM.SNAPSHOT.>",
