@@ -55,6 +55,9 @@ var layers = []rule{
 	{pkg: "internal/fsf", internal: []string{"internal/testenv"}},
 	// The pairing file reader is pure: bytes in, pairings out.
 	{pkg: "pairings"},
+	// The Lichess push speaks HTTP and knows nothing of boards or NATS: the
+	// daemon hands it each round's PGN.
+	{pkg: "lichess"},
 	// broadcast sees the game's vocabulary and payloads and NATS (the
 	// embedded server and its own dependencies), never configuration.
 	{pkg: "broadcast", internal: []string{"rules/...", "web", "broadcast/storage"}, external: natsDeps},
