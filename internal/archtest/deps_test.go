@@ -67,6 +67,9 @@ var layers = []rule{
 	{pkg: "broadcast/storage/storagetest", internal: []string{"broadcast/storage"}},
 	// web holds the built pages (embedded files), nothing else.
 	{pkg: "web"},
+	// status reads the hall's observations and records and writes the
+	// status bucket: above the hall, below the command.
+	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "broadcast/...", "web"}, external: natsDeps},
 }
 
 // natsDeps are the modules the NATS client and the embedded nats-server
