@@ -220,9 +220,14 @@ func (h *Hall) answerTime(ctx context.Context, req broadcast.Request) broadcast.
 		return broadcast.StatusReply(errStopped)
 	}
 	defer done()
-	br, ok := h.byGame[req.Game]
+	// The board's current game, not the one it was configured with: after
+	// its first game the board plays the next round's (reload.go).
+	br, ended, ok := h.route(req.Game)
 	if !ok || br.blind == nil {
 		return broadcast.StatusReply(fmt.Errorf("%w: %s", ErrNoRelay, req.Game))
+	}
+	if ended {
+		return broadcast.StatusReply(fmt.Errorf("%w: no talking clock for %s", ErrEndedGame, req.Game))
 	}
 	tr := timeRequest{reply: make(chan timeReply, 1)}
 	select {
@@ -238,6 +243,9 @@ func (h *Hall) answerTime(ctx context.Context, req broadcast.Request) broadcast.
 	}
 	if r.err != nil {
 		return broadcast.StatusReply(r.err)
+	}
+	if r.a.Game != req.Game { // the board moved on while the request waited
+		return broadcast.StatusReply(fmt.Errorf("%w: no talking clock for %s", ErrEndedGame, req.Game))
 	}
 	b, err := json.Marshal(r.a)
 	if err != nil {

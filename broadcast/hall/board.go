@@ -23,6 +23,9 @@ type command struct {
 	to    *boardRun
 	cmd   adjudicator.Command
 	reply chan error
+	// do, when set, runs on the board goroutine instead of cmd (a reload,
+	// a command on the game before the current one: reload.go).
+	do func(*boardRun) error
 }
 
 // boardRun is one board: the goroutine that owns its link and session.
@@ -39,8 +42,9 @@ type boardRun struct {
 	connected atomic.Bool
 	lastErr   atomic.Value // string
 
-	mu   sync.Mutex
-	snap *Record // a copy for Hall.Record
+	mu    sync.Mutex
+	snap  *Record // a copy for Hall.Record
+	ended game.ID // the game played before the current one (reload.go)
 
 	s        *Session
 	lk       *link.Link
@@ -135,6 +139,10 @@ func (br *boardRun) serveLink(ctx context.Context) error {
 
 // command applies an arbiter command (on the goroutine owning the board).
 func (br *boardRun) command(c command) {
+	if c.do != nil {
+		c.reply <- c.do(br)
+		return
+	}
 	st, err := br.s.Command(c.cmd, br.mono(br.h.o.Now()))
 	if err == nil {
 		br.apply(st)
@@ -238,6 +246,7 @@ func (br *boardRun) apply(st Step) {
 		br.snap = &cp
 		br.mu.Unlock()
 	}
+	br.noteFinished(st.Finished)
 	sink := br.h.o.Sink
 	g := rec.Info.Game
 	for _, out := range st.Out {

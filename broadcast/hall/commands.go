@@ -51,7 +51,7 @@ func (h *Hall) answer(ctx context.Context, req broadcast.Request) broadcast.Repl
 		return broadcast.StatusReply(errStopped)
 	}
 	defer done()
-	br, ok := h.current(req.Game)
+	br, ended, ok := h.route(req.Game)
 	if !ok {
 		return broadcast.StatusReply(fmt.Errorf("no game %s in this hall", req.Game))
 	}
@@ -61,7 +61,7 @@ func (h *Hall) answer(ctx context.Context, req broadcast.Request) broadcast.Repl
 	}
 	reply := make(chan error, 1)
 	select {
-	case br.cmds <- command{to: br, cmd: c, reply: reply}:
+	case br.cmds <- endedOr(command{to: br, cmd: c, reply: reply}, ended, req.Game):
 	case <-ctx.Done():
 		return broadcast.StatusReply(errStopped)
 	}

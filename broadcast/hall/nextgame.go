@@ -25,7 +25,8 @@ func NextRound(prev Info) Info {
 // returns the same or an invalid game id starts nothing: the arbiter is
 // told, and the board stays on the finished game.
 func (s *Session) nextGame(e game.SetupDetected, st *Step) {
-	info := s.o.NextGame(s.rec.Info)
+	ended := s.endedCopy()
+	info := s.nextInfo()
 	err := info.Game.Validate()
 	if err == nil {
 		err = info.checkText()
@@ -45,6 +46,7 @@ func (s *Session) nextGame(e game.SetupDetected, st *Step) {
 		s.start = p
 	}
 	st.Finished = append(st.Finished, s.rec)
+	s.ended = ended
 	s.o.Info = info
 	s.rec = NewRecord(info, fen, e.At)
 	if s.tr != nil {

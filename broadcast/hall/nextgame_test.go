@@ -143,7 +143,9 @@ func TestNextGameAfterResult(t *testing.T) {
 // TestNextGameInTheHall: on a board served over a pseudo-terminal, a game
 // ended by the result gesture and a set-up move the board on to the next
 // round's game; its moves are recorded there, arbiter commands reach it
-// under its new id, and the finished game no longer takes commands.
+// under its new id, and the finished game still takes the commands that
+// concern it alone (its result confirmed or changed, saved and published)
+// but none that would touch the board or its clock.
 func TestNextGameInTheHall(t *testing.T) {
 	integration(t)
 	g1 := game.ID{Event: "open2026", Round: 1, Board: 1}
@@ -171,21 +173,34 @@ func TestNextGameInTheHall(t *testing.T) {
 
 	arb := f.arbiter(t)
 	for _, c := range []struct {
-		g  game.ID
-		ok bool
-	}{{g2, true}, {g1, false}} {
-		rep, err := arb.Request(testPrefix+".arbiter."+c.g.String()+".cmd", []byte(`{"cmd":"set_result","result":"1/2-1/2"}`), 10*time.Second)
+		g   game.ID
+		cmd string
+		ok  bool
+	}{
+		{g2, `{"cmd":"set_result","result":"1/2-1/2"}`, true},
+		{g1, `{"cmd":"set_result","result":"0-1","termination":"arbiter decision"}`, true},
+		{g1, `{"cmd":"adjust_clock","white_ms":60000,"black_ms":60000}`, false},
+		{g1, `{"cmd":"set_result","result":"*"}`, false},
+	} {
+		rep, err := arb.Request(testPrefix+".arbiter."+c.g.String()+".cmd", []byte(c.cmd), 10*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var cr CommandReply
 		decode(t, rep.Data, &cr)
 		if cr.OK != c.ok {
-			t.Errorf("set_result on %s: %s (want ok %v)", c.g, rep.Data, c.ok)
+			t.Errorf("%s on %s: %s (want ok %v)", c.cmd, c.g, rep.Data, c.ok)
 		}
 	}
 	waitFor(t, 10*time.Second, "the second line's result", func() bool {
 		r, ok := d.h.Record(g2)
 		return ok && r.Result == "1/2-1/2"
 	})
+	rec, ok, err = LoadRecord(filepath.Join(dir, "data", "games"), g1)
+	if err != nil || !ok || rec.Result != "0-1" || strings.Join(rec.UCIs(), " ") != strings.Join(moves, " ") {
+		t.Errorf("the finished game after the arbiter's result: %v %v %q %v", ok, err, rec.Result, rec.UCIs())
+	}
+	if r, _ := d.h.Record(g2); r.Result != "1/2-1/2" || strings.Join(r.UCIs(), " ") != "d2d4 d7d5" {
+		t.Errorf("the current game after a command on the finished one: %q %v", r.Result, r.UCIs())
+	}
 }

@@ -95,10 +95,12 @@ type Session struct {
 	tr      *board.Tracker
 	adj     *adjudicator.Adjudicator
 	start   rules.Position
-	running rules.Color // last reading's running side
-	lastClk time.Time   // last ClockEvent published
-	relay   *relayState // with SessionOptions.Blind (blind.go)
-	cw      clockWatch  // is the clock still heard (clockwatch.go)
+	running rules.Color     // last reading's running side
+	lastClk time.Time       // last ClockEvent published
+	relay   *relayState     // with SessionOptions.Blind (blind.go)
+	cw      clockWatch      // is the clock still heard (clockwatch.go)
+	next    *SessionOptions // the next game a reload gave (reload.go)
+	ended   *Session        // the game before this one, for arbiter commands (reload.go)
 }
 
 // NewSession starts a game, or resumes rec when it is not nil: the tracker

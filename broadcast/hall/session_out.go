@@ -16,7 +16,7 @@ func (s *Session) handle(evs []game.Event, st *Step) {
 			if c, ok := ev.(game.ClockChanged); ok {
 				s.clock(c, st)
 			}
-			if e, ok := ev.(game.SetupDetected); ok && s.o.NextGame != nil {
+			if e, ok := ev.(game.SetupDetected); ok && s.hasNext() {
 				s.nextGame(e, st)
 			}
 			continue
