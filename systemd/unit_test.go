@@ -97,6 +97,7 @@ func TestUnitContract(t *testing.T) {
 		{"PrivateTmp", "yes"},
 		{"NoNewPrivileges", "yes"},
 		{"WatchdogSec", "30s"},
+		{"ExecReload", "/bin/kill -HUP $MAINPID"},
 	} {
 		t.Run(want[0]+"="+want[1], func(t *testing.T) {
 			if !has(want[0], want[1]) {

@@ -12,6 +12,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/status"
 	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
 	"github.com/nats-io/nats.go"
 )
@@ -70,8 +71,11 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 		return fmt.Errorf("publisher (data_dir %s): %w", cfg.DataDir, err)
 	}
 	defer pub.Close()
-	h, err := hall.New(hall.Options{Boards: boards, Sink: pub, DataDir: cfg.DataDir, Record: cfg.Record, Subjects: subj,
-		Requests: pub.Responder(), Observer: hk.Observer, Logger: log.With("part", "hall")})
+	// Every board as the daemon sees it (dgtbridge status, /healthz?detail).
+	var h *hall.Hall
+	keeper := status.NewKeeper(statusBoards(boards), func(id string) (hall.Record, bool) { return h.BoardRecord(id) }, nil)
+	h, err = hall.New(hall.Options{Boards: boards, Sink: keeper.Sink(pub), DataDir: cfg.DataDir, Record: cfg.Record, Subjects: subj,
+		Requests: pub.Responder(), Observer: observers(hk.Observer, keeper.Observe), Logger: log.With("part", "hall")})
 	if err != nil {
 		return err
 	}
@@ -101,10 +105,20 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 			cancel()
 		}
 	})
+	push := &pushRunner{ctx: ctx, wg: &wg, store: pub.Public(), log: log.With("part", "lichess")}
+	push.update(&cfg)
+	wg.Go(func() {
+		_ = keeper.Run(ctx, status.WriterOptions{Connect: dial, Subjects: subj, Config: cfg.File, Lichess: push.stats, Logger: log.With("part", "status")})
+	})
+	if hk.Reload != nil {
+		rl := &reloader{cfg: cfg, load: hk.Reload, h: h, boards: boards, push: push, log: log.With("part", "reload"), n: n}
+		wg.Go(func() { rl.run(ctx) })
+	}
 	if cfg.HTTP.Listen != "" {
 		wg.Go(func() { _ = web.Run(ctx) })
 		hs := broadcast.NewHTTPServer(broadcast.HTTPOptions{Listen: cfg.HTTP.Listen, Games: pub.Public(),
-			Health: []broadcast.HealthSource{pub, h}, Logger: log.With("part", "http"), Web: web})
+			Health: []broadcast.HealthSource{pub, h}, Logger: log.With("part", "http"), Web: web,
+			Detail: func() broadcast.StatusReport { r := keeper.Reports(); r.Lichess = push.stats(); return r }})
 		wg.Go(func() {
 			if err := hs.Run(ctx); err != nil {
 				errc <- fmt.Errorf("http (http.listen %s): %w", cfg.HTTP.Listen, err)

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/status"
+	"github.com/nats-io/nats.go"
+)
+
+// runStatus implements "dgtbridge status [--config FILE] [--json]"
+// (docs/contract.md §1): every board of the running daemon as it sees it,
+// read from the status bucket over NATS: with nats.creds when nats.url is
+// set, else as the first organiser (or arbiter) user of the embedded
+// server whose password is written out (--user/--password otherwise).
+func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("status", "[--config FILE] [--json]",
+		"Show every board of the running daemon: connected or not, its game, ply, last move, clocks and the\n"+
+			"alerts the arbiter has not acted on, read from NATS (the daemon writes them to the bucket <prefix>_status).", stderr)
+	file := fs.String("config", "", "configuration file (default ./dgtbridge.yaml, then /etc/dgtbridge/dgtbridge.yaml)")
+	asJSON := fs.Bool("json", false, `print {"boards":[…]} as JSON instead of a table`)
+	user := fs.String("user", "", "NATS user (default: the configuration's first organiser or arbiter user)")
+	password := fs.String("password", "", "that user's password")
+	timeout := fs.Duration("timeout", 5*time.Second, "how long to wait for NATS")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("status: unexpected argument %q (the configuration is given with --config FILE)", fs.Arg(0))}
+	}
+	cfg, err := config.Load(config.LoadOptions{File: *file})
+	if err != nil {
+		return err
+	}
+	subj, err := broadcast.NewSubjects(cfg.NATS.Prefix)
+	if err != nil {
+		return fmt.Errorf("nats.prefix: %w", err)
+	}
+	nc, where, err := statusConnect(&cfg, *user, *password, *timeout)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	rctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	d, boards, err := status.Read(rctx, nc, subj)
+	if err != nil {
+		if errors.Is(err, status.ErrNoDaemon) {
+			return fmt.Errorf("status: %w (NATS %s; is \"dgtbridge run\" running with this configuration?)", err, where)
+		}
+		return fmt.Errorf("status: reading the status bucket on %s: %w", where, err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if d.StoppedAt.IsZero() && time.Since(d.UpdatedAt.Time) > status.StaleAfter {
+			fmt.Fprintf(stderr, "dgtbridge status: the daemon has written nothing since %s: the reports are old\n", d.UpdatedAt.Local().Format(time.DateTime))
+		}
+		return enc.Encode(broadcast.StatusReport{Boards: boards, Lichess: d.Lichess})
+	}
+	return status.Print(stdout, d, boards, time.Now())
+}
+
+// statusConnect connects to the configuration's NATS server the way the
+// status command may: nats.url with nats.creds, or the embedded server's
+// listener as a user of the configuration. It returns the connection and
+// a description of where it went.
+func statusConnect(cfg *config.Config, user, password string, timeout time.Duration) (*nats.Conn, string, error) {
+	opts := []nats.Option{nats.Name("dgtbridge status"), nats.Timeout(timeout)}
+	url := cfg.NATS.URL
+	if url != "" {
+		if cfg.NATS.Creds != "" {
+			opts = append(opts, nats.UserCredentials(cfg.NATS.Creds))
+		}
+	} else {
+		url = "nats://" + dialable(cfg.NATS.Embedded.Listen)
+		if user == "" && len(cfg.NATS.Embedded.Users) > 0 {
+			u, err := statusUser(cfg.NATS.Embedded.Users)
+			if err != nil {
+				return nil, "", err
+			}
+			user, password = u.User, u.Password
+		}
+	}
+	if user != "" {
+		opts = append(opts, nats.UserInfo(user, password))
+		if u := findUser(cfg, user); u != nil && u.Role == config.RoleArbiter {
+			opts = append(opts, nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
+		}
+	}
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		return nil, "", fmt.Errorf("status: cannot reach NATS at %s: %w (is the daemon running?)", url, err)
+	}
+	return nc, url, nil
+}
+
+// statusUser picks the first organiser, else arbiter, user whose password
+// is written out (a bcrypt hash cannot log in).
+func statusUser(users []config.User) (config.User, error) {
+	for _, role := range []config.Role{config.RoleOrganiser, config.RoleArbiter} {
+		for _, u := range users {
+			if u.Role == role && !strings.HasPrefix(u.Password, "$2") {
+				return u, nil
+			}
+		}
+	}
+	return config.User{}, usageError{errors.New("status: no organiser or arbiter user with a plain password in nats.embedded.users: give --user and --password")}
+}
+
+func findUser(cfg *config.Config, name string) *config.User {
+	for i, u := range cfg.NATS.Embedded.Users {
+		if u.User == name {
+			return &cfg.NATS.Embedded.Users[i]
+		}
+	}
+	return nil
+}
+
+// dialable turns a listen address into one to connect to: an unspecified
+// host (0.0.0.0, ::, "") becomes 127.0.0.1.
+func dialable(listen string) string {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return listen
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}
