@@ -147,7 +147,8 @@ func (k *Keeper) Observe(o hall.Observation) {
 
 // alert opens or closes alerts: a crit or warn alert is open until an
 // arbiter command names it (its arbiter_action record carries the id) or,
-// for a lost board or clock, until the info alert that it is back.
+// for a lost board or clock or displaced pieces, until the info alert
+// that it is back (or the position restored).
 func (k *Keeper) alert(r *broadcast.BoardReport, a game.Alert) {
 	switch {
 	case a.Kind == game.KindCommand:
@@ -155,7 +156,7 @@ func (k *Keeper) alert(r *broadcast.BoardReport, a game.Alert) {
 			r.Alerts = slices.DeleteFunc(r.Alerts, func(x broadcast.ReportAlert) bool { return x.ID == id })
 		}
 	case a.Severity == game.Info:
-		if a.Kind == game.KindBoardDisconnected || a.Kind == game.KindClockDisconnected {
+		if a.Kind == game.KindBoardDisconnected || a.Kind == game.KindClockDisconnected || a.Kind == game.KindDisplaced {
 			r.Alerts = slices.DeleteFunc(r.Alerts, func(x broadcast.ReportAlert) bool { return x.Kind == a.Kind && x.Game == a.Game })
 		}
 	default:
