@@ -5,12 +5,12 @@ import (
 	"time"
 )
 
-// Config is the whole configuration (specs/interfaces.md §2). The
+// Config is the whole configuration (docs/contract.md §2). The
 // mapstructure tags are the key names of the file.
 type Config struct {
 	// DataDir holds state, recordings and the embedded NATS store.
 	DataDir string `mapstructure:"data_dir" json:"data_dir"`
-	// Record keeps every serial byte with timestamps (interfaces.md §4).
+	// Record keeps every serial byte with timestamps (contract.md §4).
 	Record    bool      `mapstructure:"record" json:"record"`
 	NATS      NATS      `mapstructure:"nats" json:"nats"`
 	HTTP      HTTP      `mapstructure:"http" json:"http"`
@@ -60,7 +60,7 @@ type User struct {
 	Role     Role   `mapstructure:"role" json:"role"`
 }
 
-// Role is what a NATS user may read (interfaces.md §3.1).
+// Role is what a NATS user may read (contract.md §3.1).
 type Role string
 
 // The roles.
@@ -109,7 +109,7 @@ const (
 )
 
 // Lichess pushes the public copy of rounds to Lichess broadcast rounds
-// (interfaces.md §2; the lichess package).
+// (contract.md §2; the lichess package).
 type Lichess struct {
 	// URL is the API base: https://lichess.org, another lila instance, or
 	// a test server. No trailing slash is needed.
@@ -144,7 +144,7 @@ type Event struct {
 	// for its round; what a board gives itself wins. "" for none.
 	Pairings string `mapstructure:"pairings" json:"pairings"`
 	// Round is the round of every board that gives none (an extension of
-	// interfaces.md §2: a new round is then one line to change); 0: every
+	// contract.md §2: a new round is then one line to change); 0: every
 	// board gives its own.
 	Round int `mapstructure:"round" json:"round"`
 	// Rules overrides parameters of the rule set on every board: keys are

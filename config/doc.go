@@ -1,5 +1,5 @@
 // Package config loads and validates the dgtbridge configuration
-// (specs/interfaces.md §2) with viper.
+// (docs/contract.md §2, docs/configuration.md) with viper.
 //
 // [Load] layers four sources, later wins: built-in defaults ([Defaults]),
 // one YAML (or JSON/TOML, by extension) file, the environment, and
@@ -23,7 +23,7 @@
 //
 // # Rule-set overrides
 //
-// event.rules and boards[].rules (beyond interfaces.md §2) change
+// event.rules and boards[].rules (beyond contract.md §2) change
 // parameters of the rule set: a mapping from the snake_case names of
 // ruleset.OverrideKeys to values ("illegal_loss_at: 3", "illegal_time_award:
 // 1m"). event.rules applies to every board; a board's rules win key by key
@@ -34,6 +34,19 @@
 // unwraps to the *ruleset.OverrideError. [Board.RuleSet] returns the rule
 // set a board is judged by.
 //
+// # Files the configuration names
+//
+// Relative paths written in the file (data_dir, event.pairings,
+// lichess.token_file, nats.creds, a relay.speak folder) are made relative
+// to the file's folder; those from the environment, the command line or
+// the defaults stay relative to the working directory. [Load] reads the
+// pairing file (package pairings: CSV or TRF-16) and fills each board's
+// players, FIDE ids and teams for its round where the board gives none,
+// and reads the Lichess token. A configuration file over [MaxFileSize] is
+// refused unread. [Config.Unsupported] names the boards this build of the
+// daemon does not run yet (valid configuration all the same).
+//
 // This package reads files and the environment only inside [Load]; nothing
-// else in the module reads configuration.
+// else in the module reads configuration. docs/configuration.md describes
+// every key for the people who write the file.
 package config

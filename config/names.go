@@ -1,6 +1,6 @@
 package config
 
-// The variants of interfaces.md §2.
+// The variants of contract.md §2.
 const (
 	VariantChess    = "chess"
 	VariantChess960 = "chess960"
@@ -13,7 +13,7 @@ func VariantNames() []string {
 	return []string{VariantChess, VariantChess960, VariantTeamDrop, VariantXiangqi}
 }
 
-// The board protocols of interfaces.md §2.
+// The board protocols of contract.md §2.
 const (
 	ProtocolDGT    = "dgt"    // DGT boards and clocks (USB, serial, Bluetooth, bus lines)
 	ProtocolOBP    = "obp"    // the Open Board Protocol (xiangqi boards speak it)
@@ -23,7 +23,7 @@ const (
 // ProtocolNames returns the protocols a board may declare.
 func ProtocolNames() []string { return []string{ProtocolDGT, ProtocolOBP, ProtocolManual} }
 
-// rulesetVariants maps every rule set name of interfaces.md §2 to the
+// rulesetVariants maps every rule set name of contract.md §2 to the
 // variants it can judge. The FIDE Laws cover chess and, through Guideline
 // II, Chess960; the 004 sections and the xiangqi rules are variant-specific.
 var rulesetVariants = map[string][]string{
@@ -38,7 +38,7 @@ var rulesetVariants = map[string][]string{
 	"xiangqi-vn2004":    {VariantXiangqi},
 }
 
-// RulesetNames returns the rule set names of interfaces.md §2, in that
+// RulesetNames returns the rule set names of contract.md §2, in that
 // order.
 func RulesetNames() []string {
 	return []string{

@@ -13,7 +13,7 @@ import (
 )
 
 // runAnnounce implements "dgtbridge announce --lang L [--variant V] [--fen
-// FEN] MOVE" (specs/interfaces.md §1, §3.5): it prints the blind-player
+// FEN] MOVE" (docs/contract.md §1, §3.5): it prints the blind-player
 // announcement of one move (UCI or SAN) in that position. With --clock
 // instead of MOVE it prints the talking-clock announcement (D.2.6.1).
 func runAnnounce(ctx context.Context, args []string, stdout, stderr io.Writer) error {

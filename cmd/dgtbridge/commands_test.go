@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestEveryCommandHelp: every subcommand of interfaces.md §1 answers
+// TestEveryCommandHelp: every subcommand of contract.md §1 answers
 // --help with its usage line on stderr and nothing on stdout, and does not
 // run.
 func TestEveryCommandHelp(t *testing.T) {

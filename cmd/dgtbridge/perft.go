@@ -25,7 +25,7 @@ type perftPos interface {
 }
 
 // runPerft implements "dgtbridge perft --variant V [--fen FEN] --depth D"
-// (specs/interfaces.md §1): it prints the leaf count of the legal move tree,
+// (docs/contract.md §1): it prints the leaf count of the legal move tree,
 // alone on the last line. With --divide it first prints every root move
 // with its subtree count.
 func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) error {

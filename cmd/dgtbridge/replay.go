@@ -17,7 +17,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
-// runReplay implements "dgtbridge replay [flags] FILE…" (interfaces.md §1,
+// runReplay implements "dgtbridge replay [flags] FILE…" (contract.md §1,
 // §4): every file is replayed on its own; the games go to stdout as PGN, one
 // per detected game (a set-up after moves starts a new one), and the alerts
 // to stderr (or --alerts FILE) as JSON lines. --alerts never writes over
