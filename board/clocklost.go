@@ -1,28 +1,77 @@
 package board
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
+// clockPhase is how the game's clock is heard. Every change goes through
+// [Tracker.toClock], checked against clockTransitions.
+type clockPhase uint8
+
+const (
+	// clockHeard: presses complete moves.
+	clockHeard clockPhase = iota
+	// clockLost: the clock is not heard (its cable pulled, the board's
+	// port away); moves complete as on a board without a clock.
+	clockLost
+	// clockReturning: heard again; the next running reading is the new
+	// reference for presses (clockReturned).
+	clockReturning
+	// clockReturned: the first running reading since the return came; a
+	// full read's catch-up completes the moves it finds with it
+	// (afterCatchUp).
+	clockReturned
+)
+
+func (p clockPhase) String() string {
+	return [...]string{"heard", "lost", "returning", "returned"}[p]
+}
+
+// clockTransitions lists, per clock phase, the phases it may change to.
+var clockTransitions = [...][]clockPhase{
+	clockHeard:     {clockLost},
+	clockLost:      {clockReturning},
+	clockReturning: {clockLost, clockReturned},
+	clockReturned:  {clockLost, clockHeard},
+}
+
+// toClock moves the clock to phase p. A change clockTransitions does not
+// list is a bug of the tracker.
+func (t *Tracker) toClock(p clockPhase) {
+	from := t.clk.phase
+	if p == from {
+		return
+	}
+	allowed := false
+	for _, q := range clockTransitions[from] {
+		allowed = allowed || q == p
+	}
+	if !allowed {
+		panic(fmt.Sprintf("board: clock phase %s cannot change to %s", from, p))
+	}
+	if p == clockLost || p == clockReturning {
+		t.clk.lastRun = rules.NoColor // a press cannot be read across the gap
+	}
+	t.clk.phase = p
+}
+
 // ClockLost tells the tracker that the game's clock is no longer heard (its
 // cable pulled, the board reporting no clock). Under [ClockPress]
 // completion the lever presses are missed from now on, so made moves are
 // completed as on a board without a clock ([StableWindow]: when the
 // opponent starts their turn, or once the placement has been stable for
-// [Options.CompleteAfter]); their [MoveCompleted] has ClockLost set and no
-// Clock reading. The board is still read: no move is lost. Presses
-// pending when the clock went away are still judged. Other completion
-// modes are unaffected. It returns the events of windows that expired
-// before at.
+// [TrackerOptions.CompleteAfter]); their [game.MoveCompleted] has
+// ClockLost set and no Clock reading. The board is still read: no move is
+// lost. Presses pending when the clock went away are still judged. Other
+// completion modes are unaffected. It returns the events of windows that
+// expired before at.
 func (t *Tracker) ClockLost(at time.Time) []game.Event {
 	evs := t.advance(at, nil)
-	t.clockLost = true
-	t.clockBack = false
-	t.readSinceBack = false
-	t.lastRun = rules.NoColor // a press cannot be read across the gap
+	t.toClock(clockLost)
 	t.stableSince = maxTime(t.stableSince, at)
 	return evs
 }
@@ -42,40 +91,16 @@ func (t *Tracker) ClockLost(at time.Time) []game.Event {
 // ClockWithoutMove) nor missing.
 func (t *Tracker) ClockBack(at time.Time) []game.Event {
 	evs := t.advance(at, nil)
-	if !t.clockLost {
-		return evs
+	if t.clk.phase == clockLost {
+		t.toClock(clockReturning)
 	}
-	t.clockLost = false
-	t.clockBack = true
-	t.readSinceBack = false
-	t.lastRun = rules.NoColor
 	return evs
 }
-
-// afterCatchUp completes the moves a full read caught up when a running
-// reading heard since [Tracker.ClockBack] shows the side to move's clock
-// running (the last mover pressed while the board or clock was not
-// heard). Without such a reading they wait for the first one
-// (clockReturned) or for the mover's press.
-func (t *Tracker) afterCatchUp(at time.Time, evs []game.Event) []game.Event {
-	if !t.readSinceBack || t.clock == nil || t.opts.Completion != ClockPress || t.clockLost || t.over ||
-		t.done >= len(t.moves) || t.dirty || t.sensed != t.top().place || t.clock.Running != t.top().pos.Turn() {
-		return evs
-	}
-	t.readSinceBack = false
-	rc := *t.clock
-	t.unpressed = 0
-	return t.completeUpTo(at, len(t.moves), &rc, evs)
-}
-
-// ClockIsLost reports whether the tracker completes moves without the
-// clock ([Tracker.ClockLost] without [Tracker.ClockBack] since).
-func (t *Tracker) ClockIsLost() bool { return t.clockLost }
 
 // completion returns the completion rule in force: StableWindow while the
 // clock is lost under ClockPress.
 func (t *Tracker) completion() Completion {
-	if t.clockLost && t.opts.Completion == ClockPress {
+	if t.clk.phase == clockLost && t.opts.Completion == ClockPress {
 		return StableWindow
 	}
 	return t.opts.Completion
@@ -86,16 +111,15 @@ func (t *Tracker) completion() Completion {
 // are completed with r when the side to move's clock runs (the last
 // mover pressed during the gap or as the clock came back).
 func (t *Tracker) clockReturned(at time.Time, r game.ClockReading, evs []game.Event) []game.Event {
-	t.clockBack = false
-	t.readSinceBack = true
-	t.lastRun = r.Running
-	if t.opts.Completion != ClockPress || t.over || t.done >= len(t.moves) || t.dirty {
+	t.toClock(clockReturned)
+	t.clk.lastRun = r.Running
+	if t.opts.Completion != ClockPress || t.state.phase == ended || t.line.done >= len(t.line.moves) || t.board.dirty {
 		return evs
 	}
-	if t.top().pos.Turn() == r.Running && t.sensed == t.top().place {
+	if t.line.top().pos.Turn() == r.Running && t.board.sensed == t.line.top().place {
 		rc := r
-		t.unpressed = 0
-		evs = t.completeUpTo(at, len(t.moves), &rc, evs)
+		t.lever.unpressed = 0
+		evs = t.completeUpTo(at, len(t.line.moves), &rc, evs)
 	}
 	return evs
 }

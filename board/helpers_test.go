@@ -140,7 +140,7 @@ func (s *script) lastLifted() rules.Piece {
 // first) and presses the clock.
 func (s *script) move(uci string, press bool) {
 	s.t.Helper()
-	if s.tr.dirty {
+	if s.tr.board.dirty {
 		s.do("wait:400ms")
 	}
 	pos := s.tr.Position()

@@ -16,11 +16,11 @@ import (
 // the side not having the move. It returns nil when the change is no move
 // at all (pieces in the air, several pieces displaced).
 func (t *Tracker) classify(at time.Time) *pendingIllegal {
-	top := t.top()
-	p := &t.sensed
+	top := t.line.top()
+	p := &t.board.sensed
 	from := &top.place
-	t.diffBuf = p.Diff(from, t.diffBuf[:0])
-	d := t.diffBuf
+	t.srch.diffBuf = p.Diff(from, t.srch.diffBuf[:0])
+	d := t.srch.diffBuf
 	if len(d) < 2 || len(d) > maxChange {
 		return nil
 	}
@@ -102,10 +102,10 @@ func (t *Tracker) illegalAttempt(at time.Time, top *node, pc rules.Piece, m rule
 	}
 	text := attemptText(g, top.place, m)
 	return &pendingIllegal{
-		place: t.sensed,
+		place: t.board.sensed,
 		pos:   after,
 		ev: game.IllegalMove{
-			Stamp: game.Stamp{At: t.lastChange}, Ply: len(t.hist), Side: pc.Color, Attempt: m,
+			Stamp: game.Stamp{At: t.board.lastChange}, Ply: len(t.line.hist), Side: pc.Color, Attempt: m,
 			Text: text, Reason: reason, Position: after,
 			Evidence: append([]game.Touch(nil), t.turn.touches...),
 		},

@@ -20,7 +20,7 @@ const (
 	Release
 	// StableWindow: no clock. A made move is completed when the opponent
 	// starts their turn (lifts a piece) or the placement has been stable
-	// for [Options.CompleteAfter], whichever comes first.
+	// for [TrackerOptions.CompleteAfter], whichever comes first.
 	StableWindow
 )
 
@@ -74,7 +74,7 @@ type TrackerOptions struct {
 	// the placement has been stable this long. Default 3 s.
 	CompleteAfter time.Duration
 	// HoldAfter: a placement that nothing explains is reported as
-	// [Unexplained] once it has lasted this long (pieces in the air are
+	// [game.Unexplained] once it has lasted this long (pieces in the air are
 	// normal for a moment); an illegal move made but not completed is
 	// reported (as information) once it has stood this long. Default 2 s.
 	HoldAfter time.Duration

@@ -65,7 +65,7 @@ type RelayOptions struct {
 //     them (the clock press), the blind player's when the piece is settled
 //     in its new aperture (D.2.3). A move made on its player's board and not
 //     yet completed is also recorded when the opponent completes his reply
-//     on his own board (FIDE 6.2.1.2). A [MoveCompleted] with the record's
+//     on his own board (FIDE 6.2.1.2). A [game.MoveCompleted] with the record's
 //     ply is emitted for each.
 //   - The move must then be executed on the other board (mirroring). The
 //     lifts and placements of that execution are not touches (RV-5): the
@@ -77,8 +77,8 @@ type RelayOptions struct {
 //     grading.
 //   - A board that differs from the game beyond the move in progress for
 //     MismatchAfter, or that has not executed a recorded move within
-//     MirrorWithin, is reported once as [BoardMismatch] (D.2.9, RV-6), and
-//     [BoardsAgree] when it shows the game again. The relay never corrects
+//     MirrorWithin, is reported once as [game.BoardMismatch] (D.2.9, RV-6), and
+//     [game.BoardsAgree] when it shows the game again. The relay never corrects
 //     a board or the record on its own.
 //
 // Events of a board about the position (Unexplained, Explained,
@@ -195,22 +195,9 @@ func (r *Relay) posAt(ply int) rules.Position {
 	return r.rec[ply-1].ev.Position
 }
 
-// Squares feeds sensed square changes of board b (see [Tracker.Squares]).
-func (r *Relay) Squares(b game.Which, at time.Time, changes []game.SquareChange) []game.Event {
-	return r.step(at, b, r.tr[b].Squares(at, changes), nil)
-}
-
 // Dump feeds a full board read of board b (see [Tracker.Dump]).
 func (r *Relay) Dump(b game.Which, at time.Time, p rules.Placement) []game.Event {
 	return r.step(at, b, r.tr[b].Dump(at, p), nil)
-}
-
-// Clock feeds a clock reading; it goes to the sighted board's tracker (its
-// presses complete the sighted player's moves).
-func (r *Relay) Clock(at time.Time, c game.ClockReading) []game.Event {
-	cc := c
-	r.clock = &cc
-	return r.step(at, game.SightedBoard, r.tr[game.SightedBoard].Clock(at, c), nil)
 }
 
 // Sense feeds one sensor report of board b (see [Tracker.Sense]). Clock
@@ -225,7 +212,7 @@ func (r *Relay) Sense(b game.Which, at time.Time, s game.Sensed) []game.Event {
 	}
 	evs := r.tr[b].Sense(at, s)
 	if b == game.SightedBoard {
-		if c := r.tr[b].clock; c != nil {
+		if c := r.tr[b].clk.last; c != nil {
 			cc := *c
 			r.clock = &cc
 		}
@@ -394,7 +381,7 @@ func (r *Relay) agrees(b game.Which, n int) bool {
 		return false
 	}
 	for i := 0; i < n; i++ {
-		if t.moves[i] != r.rec[i].ev.Move {
+		if t.line.moves[i] != r.rec[i].ev.Move {
 			return false
 		}
 	}
@@ -423,11 +410,11 @@ func (r *Relay) advance(at time.Time, out []game.Event) []game.Event {
 		// board, so the move before it, made on its player's board and
 		// executed on the opponent's, is completed too.
 		if c, ok := r.st[y].completed[p+1]; ok && r.agrees(o, p-1) && r.tr[o].Ply() >= p &&
-			r.agrees(y, p-1) && r.tr[y].moves[p-1] == r.tr[o].moves[p-1] {
+			r.agrees(y, p-1) && r.tr[y].line.moves[p-1] == r.tr[o].line.moves[p-1] {
 			t := r.tr[o]
-			prev, m := t.PositionAt(p-1), t.moves[p-1]
+			prev, m := t.PositionAt(p-1), t.line.moves[p-1]
 			out = r.record(game.MoveCompleted{Stamp: game.Stamp{At: c.At}, Ply: p, Side: side, Move: m,
-				SAN: prev.SAN(m), UCI: prev.UCI(m), Position: t.PositionAt(p), MadeAt: t.madeAt[p-1]}, out)
+				SAN: prev.SAN(m), UCI: prev.UCI(m), Position: t.PositionAt(p), MadeAt: t.line.madeAt[p-1]}, out)
 			continue
 		}
 		return out

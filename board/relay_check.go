@@ -23,10 +23,10 @@ func (r *Relay) gameLine() {
 			pos = r.lpos[n-1]
 		}
 		t := r.tr[r.Owner(pos.Turn())]
-		if t.Ply() <= n || !sameMoves(t.moves[:n], r.line) {
+		if t.Ply() <= n || !sameMoves(t.line.moves[:n], r.line) {
 			return
 		}
-		r.line = append(r.line, t.moves[n])
+		r.line = append(r.line, t.line.moves[n])
 		r.lpos = append(r.lpos, t.PositionAt(n+1))
 	}
 }
@@ -59,7 +59,7 @@ func (r *Relay) checkBoard(at time.Time, b game.Which, out []game.Event) []game.
 	k := min(m, len(r.line))
 	div := -1
 	for i := 0; i < k; i++ {
-		if t.moves[i] != r.line[i] {
+		if t.line.moves[i] != r.line[i] {
 			div = i
 			break
 		}
@@ -129,7 +129,7 @@ func (r *Relay) mismatch(at time.Time, b game.Which, ply int, late bool, since t
 		ev.Record = append(ev.Record, pos.UCI(mv))
 		pos = r.lpos[i]
 	}
-	for i, mv := range t.moves {
+	for i, mv := range t.line.moves {
 		ev.OnBoard = append(ev.OnBoard, t.PositionAt(i).UCI(mv))
 	}
 	return ev

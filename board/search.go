@@ -6,6 +6,17 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
+// searcher is the scratch of the searches over legal sequences.
+type searcher struct {
+	scratch []rules.Move
+	diffBuf []rules.Square
+	changed [rules.MaxSquares]bool // squares that differ, during a search
+	root    *rules.Placement       // the placement a search starts from
+	// deep: the search explains a full read after the board was not heard
+	// (deeper sequences, pieces coming back to their squares).
+	deep bool
+}
+
 // node is a position with its placement and, once expanded, its legal
 // moves and the placements they lead to (the tracker's cache: a record
 // position is expanded once, however often the board is judged).
@@ -176,7 +187,7 @@ type path struct {
 func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, ambiguous bool) {
 	diff := t.searchFrom(n, target)
 	for d := 1; d <= depth; d++ {
-		if d >= 3 && diff < d+1 && !t.catchUp {
+		if d >= 3 && diff < d+1 && !t.srch.deep {
 			// Three plies or more leave at least four squares changed in
 			// any real game; fewer is a hand in the middle of a move, and
 			// searching deeper for it is expensive and pointless.
@@ -219,18 +230,18 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 // searchFrom prepares a walk from n to target (the squares that differ,
 // the root placement) and returns how many squares differ.
 func (t *Tracker) searchFrom(n *node, target *rules.Placement) int {
-	t.diffBuf = target.Diff(&n.place, t.diffBuf[:0])
-	t.changed = [rules.MaxSquares]bool{}
-	for _, s := range t.diffBuf {
-		t.changed[s] = true
+	t.srch.diffBuf = target.Diff(&n.place, t.srch.diffBuf[:0])
+	t.srch.changed = [rules.MaxSquares]bool{}
+	for _, s := range t.srch.diffBuf {
+		t.srch.changed[s] = true
 	}
-	t.root = &n.place
-	return len(t.diffBuf)
+	t.srch.root = &n.place
+	return len(t.srch.diffBuf)
 }
 
 // walk collects (up to two) sequences of exactly d plies from n to target.
 func (t *Tracker) walk(n *node, target *rules.Placement, d int, pre path, found *[]path) {
-	n.expand(&t.scratch)
+	n.expand(&t.srch.scratch)
 	for i := range n.kids {
 		if len(*found) >= maxFound {
 			return
@@ -258,9 +269,9 @@ func (t *Tracker) walk(n *node, target *rules.Placement, d int, pre path, found 
 		// and once per sequence, which keeps the search small (during
 		// play the next settled read shows the trail instead).
 		returned := pre.returned
-		if !k.m.IsDrop() && !t.changed[k.m.From] && !(k.m.IsCastle() && t.changed[k.m.To]) &&
-			n.place.Sq[k.m.From] == t.root.Sq[k.m.From] && !(k.m.IsCastle() && n.place.Sq[k.m.To] != t.root.Sq[k.m.To]) {
-			if !t.catchUp || d < 3 || returned {
+		if !k.m.IsDrop() && !t.srch.changed[k.m.From] && !(k.m.IsCastle() && t.srch.changed[k.m.To]) &&
+			n.place.Sq[k.m.From] == t.srch.root.Sq[k.m.From] && !(k.m.IsCastle() && n.place.Sq[k.m.To] != t.srch.root.Sq[k.m.To]) {
+			if !t.srch.deep || d < 3 || returned {
 				continue
 			}
 			returned = true
@@ -274,93 +285,4 @@ func (t *Tracker) walk(n *node, target *rules.Placement, d int, pre path, found 
 		}
 		t.walk(c, target, d-1, path{moves: append(pre.moves, k.m), nodes: append(pre.nodes, c), returned: returned}, found)
 	}
-}
-
-// maxChain bounds the trail of fast moves followed between judgements.
-const maxChain = 12
-
-// follow notes the sensed placement when it is exactly one legal move
-// after the trail's tip (or back on a position of the trail). It costs a
-// comparison per legal move; the placements are cached per position.
-func (t *Tracker) follow() {
-	p := &t.sensed
-	tip := t.top()
-	if len(t.chain) > 0 {
-		tip = t.chain[len(t.chain)-1]
-	}
-	// One more legal move from the tip (first: moves that go round in a
-	// circle come back to earlier placements).
-	if len(t.chain) < maxChain {
-		tip.expand(&t.scratch)
-		for i := range tip.kids {
-			if tip.kids[i].place != *p {
-				continue
-			}
-			if c := tip.child(i); c != nil {
-				t.chain = append(t.chain, c)
-				t.chainMoves = append(t.chainMoves, tip.kids[i].m)
-			}
-			return
-		}
-	}
-	if *p == t.top().place {
-		t.clearChain() // everything taken back
-		return
-	}
-	for j := len(t.chain) - 1; j >= 0; j-- {
-		if t.chain[j].place == *p {
-			t.chain, t.chainMoves = t.chain[:j+1], t.chainMoves[:j+1]
-			return
-		}
-	}
-	if len(t.chain) >= maxChain {
-		return
-	}
-	// The last move of the trail replaced by another one of the same side
-	// (a slide that went on from a square it touched).
-	if len(t.chain) > 0 {
-		parent := t.top()
-		if len(t.chain) > 1 {
-			parent = t.chain[len(t.chain)-2]
-		}
-		parent.expand(&t.scratch)
-		for i := range parent.kids {
-			if parent.kids[i].place != *p {
-				continue
-			}
-			if c := parent.child(i); c != nil {
-				t.chain[len(t.chain)-1] = c
-				t.chainMoves[len(t.chainMoves)-1] = parent.kids[i].m
-			}
-			return
-		}
-	}
-	// Two or three plies at once (the scan saw the next hand before the
-	// last move's last square): at least three squares differ.
-	if diffAtMost(&tip.place, p, 2) {
-		return
-	}
-	if pth, amb := t.find(tip, p, 3); len(pth.moves) >= 2 && !amb {
-		t.chain = append(t.chain, pth.nodes...)
-		t.chainMoves = append(t.chainMoves, pth.moves...)
-	}
-}
-
-// findViaChain explains the sensed placement from the trail of fast
-// moves: the deepest trail position from which it is reached (exactly, or
-// by up to depth more plies) wins.
-func (t *Tracker) findViaChain(depth int) (path, bool) {
-	p := &t.sensed
-	for j := len(t.chain) - 1; j >= 0; j-- {
-		pre := path{moves: append([]rules.Move(nil), t.chainMoves[:j+1]...), nodes: append([]*node(nil), t.chain[:j+1]...)}
-		if t.chain[j].place == *p {
-			return pre, false
-		}
-		if rest, amb := t.find(t.chain[j], p, depth); len(rest.moves) > 0 {
-			pre.moves = append(pre.moves, rest.moves...)
-			pre.nodes = append(pre.nodes, rest.nodes...)
-			return pre, amb
-		}
-	}
-	return path{}, false
 }

@@ -39,41 +39,28 @@ func (t *Tracker) Sense(at time.Time, s game.Sensed) []game.Event {
 }
 
 // SetClockSides says which colour plays on the clock's left display.
-func (t *Tracker) SetClockSides(left rules.Color) { t.clockLeft = left }
+func (t *Tracker) SetClockSides(left rules.Color) { t.clk.left = left }
 
 // ClockSides returns the colour on the clock's left display, once known
 // (rules.NoColor before the first running reading).
-func (t *Tracker) ClockSides() rules.Color { return t.clockLeft }
+func (t *Tracker) ClockSides() rules.Color { return t.clk.left }
 
 // clockReading maps a clock face to a reading in colours.
 func (t *Tracker) clockReading(f game.ClockFace) game.ClockReading {
 	if f.LeftIs != rules.NoColor {
-		t.clockLeft = f.LeftIs
+		t.clk.left = f.LeftIs
 	}
-	if t.clockLeft == rules.NoColor && f.Running != game.NoDisplay {
-		mover := t.hist[t.done].pos.Turn()
+	if t.clk.left == rules.NoColor && f.Running != game.NoDisplay {
+		mover := t.line.hist[t.line.done].pos.Turn()
 		if f.Running == game.LeftDisplay {
-			t.clockLeft = mover
+			t.clk.left = mover
 		} else {
-			t.clockLeft = mover.Other()
+			t.clk.left = mover.Other()
 		}
 	}
-	left := t.clockLeft
+	left := t.clk.left
 	if left == rules.NoColor {
 		left = rules.White
 	}
 	return f.Reading(left)
-}
-
-// signal reads a result signalled with the board (a magic piece) as a
-// result gesture: the game is over on the board, moves made stand.
-func (t *Tracker) signal(at time.Time, s game.ResultSignal) []game.Event {
-	if t.over {
-		return nil
-	}
-	evs := t.advance(at, nil)
-	t.over = true
-	t.presses = t.presses[:0]
-	evs = t.completeUpTo(at, len(t.moves), t.clock, evs)
-	return append(evs, game.ResultGesture{Stamp: game.Stamp{At: at}, Result: s.Result, Gesture: s.Gesture})
 }

@@ -37,7 +37,7 @@ func (t *Tracker) trySetup(at time.Time, evs []game.Event) ([]game.Event, bool) 
 	if t.opts.Setup == nil {
 		return evs, false
 	}
-	pos, n, ok := t.opts.Setup(t.sensed)
+	pos, n, ok := t.opts.Setup(t.board.sensed)
 	if !ok {
 		return evs, false
 	}
@@ -49,10 +49,10 @@ func (t *Tracker) trySetup(at time.Time, evs []game.Event) ([]game.Event, bool) 
 // placement is the record's position, a legal continuation, or a start
 // position.
 func (t *Tracker) tryRotation(at time.Time, depth int, evs []game.Event) ([]game.Event, bool) {
-	r := rotate(t.sensed)
-	ok := r == t.top().place
+	r := rotate(t.board.sensed)
+	ok := r == t.line.top().place
 	if !ok {
-		if pth, _ := t.find(t.top(), &r, depth); len(pth.moves) > 0 {
+		if pth, _ := t.find(t.line.top(), &r, depth); len(pth.moves) > 0 {
 			ok = true
 		}
 	}
@@ -62,11 +62,11 @@ func (t *Tracker) tryRotation(at time.Time, depth int, evs []game.Event) ([]game
 	if !ok {
 		return evs, false
 	}
-	t.rotated = !t.rotated
-	t.sensed = r
-	t.turn.reset(t.top().pos.Turn())
-	evs = append(evs, game.OrientationChanged{Stamp: game.Stamp{At: at}, Rotated: t.rotated})
-	t.dirty = true
+	t.board.rotated = !t.board.rotated
+	t.board.sensed = r
+	t.turn.reset(t.line.top().pos.Turn())
+	evs = append(evs, game.OrientationChanged{Stamp: game.Stamp{At: at}, Rotated: t.board.rotated})
+	t.board.dirty = true
 	return t.evaluate(at, depth, evs), true
 }
 
@@ -78,8 +78,8 @@ func (t *Tracker) tryGesture(at time.Time, evs []game.Event) ([]game.Event, bool
 	if !t.opts.KingsCentre || t.geo != rules.Chess8x8 {
 		return evs, false
 	}
-	top := &t.top().place
-	p := &t.sensed
+	top := &t.line.top().place
+	p := &t.board.sensed
 	var wk, bk rules.Square = rules.NoSquare, rules.NoSquare
 	centre := func(s rules.Square) bool {
 		f, r := t.geo.File(s), t.geo.Rank(s)
@@ -119,28 +119,5 @@ func (t *Tracker) tryGesture(at time.Time, evs []game.Event) ([]game.Event, bool
 		res = "0-1"
 	}
 	evs = t.resolved(at, evs)
-	t.over = true
-	t.presses = t.presses[:0]
-	// The game ended on the board: moves made before the gesture stand
-	// (FIDE 6.2.1.1 by analogy; a result agreed after a move was made).
-	evs = t.completeUpTo(at, len(t.moves), t.clock, evs)
-	return append(evs, game.ResultGesture{Stamp: game.Stamp{At: at}, Result: res, Gesture: "kings_centre"}), true
-}
-
-// evaluateOver judges the board after a result gesture: only a new set-up
-// (or the orientation) matters until the arbiter says otherwise.
-func (t *Tracker) evaluateOver(at time.Time, evs []game.Event) []game.Event {
-	if ev, ok := t.trySetup(at, evs); ok {
-		return ev
-	}
-	if t.opts.AutoOrientation && t.opts.Setup != nil {
-		if _, _, ok := t.opts.Setup(rotate(t.sensed)); ok {
-			t.rotated = !t.rotated
-			t.sensed = rotate(t.sensed)
-			evs = append(evs, game.OrientationChanged{Stamp: game.Stamp{At: at}, Rotated: t.rotated})
-			ev, _ := t.trySetup(at, evs)
-			return ev
-		}
-	}
-	return evs
+	return t.end(at, res, "kings_centre", evs), true
 }

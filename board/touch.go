@@ -54,12 +54,12 @@ func (t *Tracker) touch(at time.Time, sq rules.Square, old, now rules.Piece, evs
 		if !l.placed[sq] && !l.has(sq) {
 			l.touched = append(l.touched, touched{sq: sq, piece: old, at: at})
 		}
-		top := t.top()
-		if !l.started && old.Color == top.pos.Turn() && !t.over {
+		top := t.line.top()
+		if !l.started && old.Color == top.pos.Turn() && t.state.phase != ended {
 			l.started = true
-			evs = append(evs, game.TurnStarted{Stamp: game.Stamp{At: at}, Ply: len(t.hist), Side: old.Color, Square: sq, Piece: old})
-			if t.completion() == StableWindow && t.done < len(t.moves) {
-				evs = t.completeUpTo(at, len(t.moves), nil, evs)
+			evs = append(evs, game.TurnStarted{Stamp: game.Stamp{At: at}, Ply: len(t.line.hist), Side: old.Color, Square: sq, Piece: old})
+			if t.completion() == StableWindow && t.line.done < len(t.line.moves) {
+				evs = t.completeUpTo(at, len(t.line.moves), nil, evs)
 			}
 		}
 	}

@@ -39,63 +39,95 @@ func captures(g rules.Geometry, k rules.Move, sq rules.Square) bool {
 // Art 4, specs/fide-laws.md §4.7 TM-1…TM-7, TM-9, TM-11) and returns the
 // evidence, at most one finding per rule.
 func (t *Tracker) touchMove(in tmInput, evs []game.Event) []game.Event {
-	x := in.x
-	g := t.geo
-	side := x.pos.Turn()
-	var own, opp []touched
+	c := tmCheck{tmInput: in, g: t.geo, opts: &t.opts, side: in.x.pos.Turn()}
 	for _, tc := range in.touched {
 		if !tc.backAt.IsZero() && tc.backAt.Sub(tc.at) < t.opts.Flicker {
 			continue // one scan: sensor noise or a brush, not a touch
 		}
-		if tc.piece.Color == side {
-			own = append(own, tc)
+		if tc.piece.Color == c.side {
+			c.own = append(c.own, tc)
 		} else {
-			opp = append(opp, tc)
+			c.opp = append(c.opp, tc)
 		}
 	}
-	if len(own) == 0 && len(opp) == 0 {
+	if len(c.own) == 0 && len(c.opp) == 0 {
 		return evs
 	}
-	canMove := func(sq rules.Square) bool {
-		for _, k := range x.kids {
-			if movesPiece(k.m, sq) {
-				return true
-			}
-		}
-		return false
+	evs = c.promotion(evs)
+	if evs, done := c.kingAndRook(evs); done {
+		return evs
 	}
-	canCapture := func(sq rules.Square) bool {
-		for _, k := range x.kids {
-			if captures(g, k.m, sq) {
-				return true
-			}
-		}
-		return false
-	}
-	ev := func(rule, art string, c game.Certainty, msg string, sqs ...rules.Square) game.TouchEvidence {
-		return game.TouchEvidence{
-			Stamp: game.Stamp{At: in.at}, Ply: in.ply, Side: side, Rule: rule, Article: art,
-			Certainty: c, Message: msg, Touched: sqs, Made: in.m,
-			Evidence: append([]game.Touch(nil), in.touches...),
-		}
-	}
-	name := g.Name
-	m := in.m
+	return c.firstTouched(evs)
+}
 
-	// Promotion: a piece put on the promotion square, then another (TM-7).
-	if m.Promo != rules.NoKind {
-		for _, tc := range in.touches {
-			if !tc.Lift && tc.Square == m.To && tc.Piece.Color == side && tc.Piece.Kind != rules.Pawn && tc.Piece.Kind != m.Promo {
-				evs = append(evs, ev("TM-7", "4.4.4", game.Likely,
-					fmt.Sprintf("%s was put on %s, then the pawn promoted to a %s", tc.Piece.Kind, name(m.To), m.Promo), m.To))
-				break
-			}
+// tmCheck is one made move checked against the touches of its turn.
+type tmCheck struct {
+	tmInput
+	g        rules.Geometry
+	opts     *TrackerOptions
+	side     rules.Color
+	own, opp []touched // the mover's pieces and the opponent's, touched in order
+}
+
+// canMove reports whether a legal move moves the piece on sq.
+func (c *tmCheck) canMove(sq rules.Square) bool {
+	for _, k := range c.x.kids {
+		if movesPiece(k.m, sq) {
+			return true
 		}
 	}
+	return false
+}
 
-	// King and rook (TM-4, TM-5, TM-6, TM-11).
+// canCapture reports whether a legal move captures the piece on sq.
+func (c *tmCheck) canCapture(sq rules.Square) bool {
+	for _, k := range c.x.kids {
+		if captures(c.g, k.m, sq) {
+			return true
+		}
+	}
+	return false
+}
+
+// castleWith returns the legal castling with the rook on rook.
+func (c *tmCheck) castleWith(rook rules.Square) (rules.Move, bool) {
+	for _, k := range c.x.kids {
+		if k.m.IsCastle() && k.m.To == rook {
+			return k.m, true
+		}
+	}
+	return rules.NoMove, false
+}
+
+// ev builds a finding.
+func (c *tmCheck) ev(rule, art string, cert game.Certainty, msg string, sqs ...rules.Square) game.TouchEvidence {
+	return game.TouchEvidence{
+		Stamp: game.Stamp{At: c.at}, Ply: c.ply, Side: c.side, Rule: rule, Article: art,
+		Certainty: cert, Message: msg, Touched: sqs, Made: c.m,
+		Evidence: append([]game.Touch(nil), c.touches...),
+	}
+}
+
+// promotion: a piece put on the promotion square, then another (TM-7).
+func (c *tmCheck) promotion(evs []game.Event) []game.Event {
+	m := c.m
+	if m.Promo == rules.NoKind {
+		return evs
+	}
+	for _, tc := range c.touches {
+		if !tc.Lift && tc.Square == m.To && tc.Piece.Color == c.side && tc.Piece.Kind != rules.Pawn && tc.Piece.Kind != m.Promo {
+			return append(evs, c.ev("TM-7", "4.4.4", game.Likely,
+				fmt.Sprintf("%s was put on %s, then the pawn promoted to a %s", tc.Piece.Kind, c.g.Name(m.To), m.Promo), m.To))
+		}
+	}
+	return evs
+}
+
+// kingAndRook: the king and a rook touched (TM-4, TM-5, TM-6, TM-11).
+// done says no other finding applies.
+func (c *tmCheck) kingAndRook(evs []game.Event) (out []game.Event, done bool) {
 	ki, ri := -1, -1
-	for i, tc := range own {
+	for i, tc := range c.own {
 		if tc.piece.Kind == rules.King && ki < 0 {
 			ki = i
 		}
@@ -103,123 +135,136 @@ func (t *Tracker) touchMove(in tmInput, evs []game.Event) []game.Event {
 			ri = i
 		}
 	}
-	castleWith := func(rook rules.Square) (rules.Move, bool) {
-		for _, k := range x.kids {
-			if k.m.IsCastle() && k.m.To == rook {
-				return k.m, true
-			}
-		}
-		return rules.NoMove, false
+	switch {
+	case c.m.IsCastle():
+		return c.castled(ki, ri, evs), true
+	case ki >= 0 && ri > ki:
+		return c.kingThenRook(ki, ri, evs), true
+	case ki >= 0 && c.x.pos.Variant() == "chess":
+		return c.kingStep(ki, evs)
 	}
-	if m.IsCastle() {
-		if ki >= 0 && ri >= 0 && own[ri].sq == m.To && ri < ki && own[ki].at.Sub(own[ri].at) > t.opts.ScanPeriod {
-			c := game.Likely
-			if x.pos.Variant() == "chess960" {
-				c = game.Possible // Guideline II does not adapt 4.4.2 to 960
-			}
-			evs = append(evs, ev("TM-5", "4.4.2", c,
-				fmt.Sprintf("the rook on %s was lifted before the king, then castled", name(m.To)), own[ri].sq, own[ki].sq))
-		}
-		// Chess960 castling where one piece lands on the other's square
-		// needs both off the board at once, even with one hand.
-		after := applyPlacement(&x.place, side, m)
-		swap := after.Sq[m.From].Kind == rules.Rook || after.Sq[m.To].Kind == rules.King
-		if ki >= 0 && ri >= 0 && !swap && twoHands(in.touches, own[ki].sq, own[ri].sq, t.opts.TwoHandWindow, t.opts.ScanPeriod) {
-			evs = append(evs, ev("TM-11", "4.1", game.Possible,
-				"king and rook were off the board together and put down together: possibly two hands", own[ki].sq, own[ri].sq))
-		}
-		return evs
-	}
-	if ki >= 0 && ri > ki {
-		rook := own[ri].sq
-		king := own[ki].sq
-		if cm, ok := castleWith(rook); ok {
-			return append(evs, ev("TM-4", "4.4.1", game.Likely,
-				fmt.Sprintf("king %s and rook %s were lifted, castling %s was legal, %s was made", name(king), name(rook), x.pos.SAN(cm), x.pos.SAN(m)), king, rook))
-		}
-		if canMove(king) && m.From != king {
-			return append(evs, ev("TM-6", "4.4.3", game.Likely,
-				fmt.Sprintf("king %s then rook %s were lifted, castling was illegal, so a king move was due; %s was made", name(king), name(rook), x.pos.SAN(m)), king, rook))
-		}
-		return evs
-	}
-	if ki >= 0 && x.pos.Variant() == "chess" {
-		king := own[ki].sq
-		for _, tc := range in.touches {
-			if tc.Lift || tc.Piece != own[ki].piece || g.Rank(tc.Square) != g.Rank(king) {
-				continue
-			}
-			f := g.File(tc.Square)
-			if (f != 2 && f != g.Files-2) || g.File(king) != 4 {
-				continue
-			}
-			for _, k := range x.kids {
-				if k.m.IsCastle() && k.m.From == king && (g.File(k.m.To) > g.File(king)) == (f > g.File(king)) {
-					return append(evs, ev("TM-6", "4.7.2", game.Likely,
-						fmt.Sprintf("the king was put on %s (castling %s was legal), then %s was made", name(tc.Square), x.pos.SAN(k.m), x.pos.SAN(m)), king))
-				}
-			}
-		}
-	}
+	return evs, false
+}
 
-	// First pieces touched (TM-1, TM-2, TM-3): an opponent's piece touched
-	// first is TM-2, an own piece when the opponent's were touched too
-	// TM-3, an own piece otherwise TM-1.
-	adjusted := func(tc touched) bool {
-		return !tc.backAt.IsZero() && tc.backAt.Sub(tc.at) <= t.opts.AdjustWindow
-	}
-	report := func(tc touched, what string) []game.Event {
-		rule, art := "TM-1", "4.3.1"
-		switch {
-		case tc.piece.Color != side:
-			rule, art = "TM-2", "4.3.2"
-		case len(opp) > 0:
-			rule, art = "TM-3", "4.3.3"
+// castled: the move castled; the rook first (TM-5), or both pieces in
+// the air together as with two hands (TM-11).
+func (c *tmCheck) castled(ki, ri int, evs []game.Event) []game.Event {
+	m, own := c.m, c.own
+	if ki >= 0 && ri >= 0 && own[ri].sq == m.To && ri < ki && own[ki].at.Sub(own[ri].at) > c.opts.ScanPeriod {
+		cert := game.Likely
+		if c.x.pos.Variant() == "chess960" {
+			cert = game.Possible // Guideline II does not adapt 4.4.2 to 960
 		}
-		c, note := game.Likely, ""
-		if adjusted(tc) {
-			c, note = game.Possible, "; it was put back at once, which may have been an announced adjustment (4.2.1)"
-		}
-		return append(evs, ev(rule, art, c, what+note, tc.sq))
+		evs = append(evs, c.ev("TM-5", "4.4.2", cert,
+			fmt.Sprintf("the rook on %s was lifted before the king, then castled", c.g.Name(m.To)), own[ri].sq, own[ki].sq))
 	}
-	if len(own) > 0 && len(opp) > 0 {
-		o, p := own[0], opp[0]
-		for _, k := range x.kids {
-			if k.m.From == o.sq && captures(g, k.m, p.sq) {
-				if m.From == o.sq && captures(g, m, p.sq) {
+	// Chess960 castling where one piece lands on the other's square
+	// needs both off the board at once, even with one hand.
+	after := applyPlacement(&c.x.place, c.side, m)
+	swap := after.Sq[m.From].Kind == rules.Rook || after.Sq[m.To].Kind == rules.King
+	if ki >= 0 && ri >= 0 && !swap && twoHands(c.touches, own[ki].sq, own[ri].sq, c.opts.TwoHandWindow, c.opts.ScanPeriod) {
+		evs = append(evs, c.ev("TM-11", "4.1", game.Possible,
+			"king and rook were off the board together and put down together: possibly two hands", own[ki].sq, own[ri].sq))
+	}
+	return evs
+}
+
+// kingThenRook: the king, then a rook, were lifted and something other
+// than castling was made (TM-4 when castling was legal, TM-6 when a king
+// move was due).
+func (c *tmCheck) kingThenRook(ki, ri int, evs []game.Event) []game.Event {
+	rook, king, name, pos := c.own[ri].sq, c.own[ki].sq, c.g.Name, c.x.pos
+	if cm, ok := c.castleWith(rook); ok {
+		return append(evs, c.ev("TM-4", "4.4.1", game.Likely,
+			fmt.Sprintf("king %s and rook %s were lifted, castling %s was legal, %s was made", name(king), name(rook), pos.SAN(cm), pos.SAN(c.m)), king, rook))
+	}
+	if c.canMove(king) && c.m.From != king {
+		return append(evs, c.ev("TM-6", "4.4.3", game.Likely,
+			fmt.Sprintf("king %s then rook %s were lifted, castling was illegal, so a king move was due; %s was made", name(king), name(rook), pos.SAN(c.m)), king, rook))
+	}
+	return evs
+}
+
+// kingStep: the king was put on its castling square while castling was
+// legal, then another move was made (TM-6, 4.7.2). done when found.
+func (c *tmCheck) kingStep(ki int, evs []game.Event) ([]game.Event, bool) {
+	g, king := c.g, c.own[ki].sq
+	for _, tc := range c.touches {
+		if tc.Lift || tc.Piece != c.own[ki].piece || g.Rank(tc.Square) != g.Rank(king) {
+			continue
+		}
+		f := g.File(tc.Square)
+		if (f != 2 && f != g.Files-2) || g.File(king) != 4 {
+			continue
+		}
+		for _, k := range c.x.kids {
+			if k.m.IsCastle() && k.m.From == king && (g.File(k.m.To) > g.File(king)) == (f > g.File(king)) {
+				return append(evs, c.ev("TM-6", "4.7.2", game.Likely,
+					fmt.Sprintf("the king was put on %s (castling %s was legal), then %s was made", g.Name(tc.Square), c.x.pos.SAN(k.m), c.x.pos.SAN(c.m)), king)), true
+			}
+		}
+	}
+	return evs, false
+}
+
+// firstTouched: the first pieces touched (TM-1, TM-2, TM-3, TM-9): an
+// opponent's piece touched first is TM-2, an own piece when the
+// opponent's were touched too TM-3, an own piece otherwise TM-1.
+func (c *tmCheck) firstTouched(evs []game.Event) []game.Event {
+	name, pos, m := c.g.Name, c.x.pos, c.m
+	if len(c.own) > 0 && len(c.opp) > 0 {
+		o, p := c.own[0], c.opp[0]
+		for _, k := range c.x.kids {
+			if k.m.From == o.sq && captures(c.g, k.m, p.sq) {
+				if m.From == o.sq && captures(c.g, m, p.sq) {
 					return evs
 				}
-				return report(o, fmt.Sprintf("%s %s and %s %s were touched first; %s was legal, %s was made",
-					o.piece.Kind, name(o.sq), p.piece.Kind, name(p.sq), x.pos.SAN(k.m), x.pos.SAN(m)))
+				return c.report(o, fmt.Sprintf("%s %s and %s %s were touched first; %s was legal, %s was made",
+					o.piece.Kind, name(o.sq), p.piece.Kind, name(p.sq), pos.SAN(k.m), pos.SAN(m)), evs)
 			}
 		}
 	}
-	// The first touched piece that can be moved (own) or captured (opponent);
-	// on equal times the own piece counts as touched first.
-	all := mergeTouched(own, opp)
-	for _, tc := range all {
-		if tc.piece.Color == side {
-			if !canMove(tc.sq) {
+	// The first touched piece that can be moved (own) or captured
+	// (opponent); on equal times the own piece counts as touched first.
+	for _, tc := range mergeTouched(c.own, c.opp) {
+		if tc.piece.Color == c.side {
+			if !c.canMove(tc.sq) {
 				continue
 			}
 			if movesPiece(m, tc.sq) {
 				return evs
 			}
-			return report(tc, fmt.Sprintf("%s %s was touched first and could move; %s was made", tc.piece.Kind, name(tc.sq), x.pos.SAN(m)))
+			return c.report(tc, fmt.Sprintf("%s %s was touched first and could move; %s was made", tc.piece.Kind, name(tc.sq), pos.SAN(m)), evs)
 		}
-		if !canCapture(tc.sq) {
+		if !c.canCapture(tc.sq) {
 			if !tc.backAt.IsZero() {
-				evs = append(evs, ev("TM-9", "4.2.1", game.Possible,
-					fmt.Sprintf("%s %s %s was lifted and put back while %s had the move", tc.piece.Color, tc.piece.Kind, name(tc.sq), side), tc.sq))
+				evs = append(evs, c.ev("TM-9", "4.2.1", game.Possible,
+					fmt.Sprintf("%s %s %s was lifted and put back while %s had the move", tc.piece.Color, tc.piece.Kind, name(tc.sq), c.side), tc.sq))
 			}
 			continue
 		}
-		if captures(g, m, tc.sq) {
+		if captures(c.g, m, tc.sq) {
 			return evs
 		}
-		return report(tc, fmt.Sprintf("%s %s %s was touched first and could be captured; %s was made", tc.piece.Color, tc.piece.Kind, name(tc.sq), x.pos.SAN(m)))
+		return c.report(tc, fmt.Sprintf("%s %s %s was touched first and could be captured; %s was made", tc.piece.Color, tc.piece.Kind, name(tc.sq), pos.SAN(m)), evs)
 	}
 	return evs
+}
+
+// report is the TM-1/2/3 finding for touched piece tc.
+func (c *tmCheck) report(tc touched, what string, evs []game.Event) []game.Event {
+	rule, art := "TM-1", "4.3.1"
+	switch {
+	case tc.piece.Color != c.side:
+		rule, art = "TM-2", "4.3.2"
+	case len(c.opp) > 0:
+		rule, art = "TM-3", "4.3.3"
+	}
+	cert, note := game.Likely, ""
+	if !tc.backAt.IsZero() && tc.backAt.Sub(tc.at) <= c.opts.AdjustWindow {
+		cert, note = game.Possible, "; it was put back at once, which may have been an announced adjustment (4.2.1)"
+	}
+	return append(evs, c.ev(rule, art, cert, what+note, tc.sq))
 }
 
 // mergeTouched orders own and opponent touches by time, own first on ties.

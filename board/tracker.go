@@ -9,71 +9,35 @@ import (
 )
 
 // Tracker follows one physical board through a game. It is a pure state
-// machine: no goroutines, no wall clock; feed it sensor changes, board
-// reads, clock readings and ticks in time order, and act on the events it
-// returns. A Tracker is not safe for concurrent use; one goroutine owns it.
+// machine: no goroutines, no wall clock; feed it sensor reports, clock
+// readings and ticks in time order, and act on the events it returns. A
+// Tracker is not safe for concurrent use; one goroutine owns it.
 type Tracker struct {
 	opts TrackerOptions
 	geo  rules.Geometry
 
-	// hist[0] is the start position; hist[i] the position after ply i.
-	// Plies 1…done are completed (the record); done+1…len(hist)-1 are made
-	// but not completed.
-	hist   []*node
-	moves  []rules.Move
-	madeAt []time.Time
-	illeg  []bool // illeg[i]: ply i+1 was an illegal move that stood
-	done   int
-	over   bool // a result gesture ended the game; wait for a set-up
+	line  line       // the game: start, moves made, how many completed (line.go)
+	board sensors    // what the board shows
+	state boardState // what the tracker makes of it: its phase (phase.go)
+	clk   clockState // the clock and how it is heard (clock.go, clocklost.go)
+	lever lever      // lever presses not judged yet (clock.go)
+	turn  turnLog    // what the hands did this turn (touch.go)
+	trail trail      // positions shown for a moment since the last judgement (search.go)
+	// illegal: an illegal move standing on the board (illegal.go).
+	illegal *pendingIllegal
+	// stableSince: the settled placement has not changed since.
+	stableSince time.Time
+	srch        searcher // scratch of the searches (search.go)
+	chg         [1]game.SquareChange
+}
 
+// sensors is what the board shows.
+type sensors struct {
 	raw        rules.Placement // as sensed, in the board's own frame
 	sensed     rules.Placement // raw seen in the game's frame (rotation applied)
-	rotated    bool
+	rotated    bool            // the board is read turned around
 	lastChange time.Time
-	dirty      bool // changes since the last evaluation
-
-	// unexplained placement: since when, reported or not.
-	unexplained   bool
-	unexplSince   time.Time
-	unexplReport  bool
-	stableSince   time.Time // the settled placement has not changed since
-	displacedSent bool
-
-	turn turnLog
-
-	illegal *pendingIllegal
-	presses []pendingPress // lever presses not judged yet, oldest first
-	// chain: positions the board showed for a moment since the last
-	// judgement, each one legal move after the one before (starting at the
-	// record's last position): the trail of a burst of fast moves.
-	chain      []*node
-	chainMoves []rules.Move
-	// unpressed: the last ply completed without a press (0: none); a late
-	// press by its mover belongs to it and is no ClockWithoutMove.
-	unpressed int
-
-	clock     *game.ClockReading
-	clockLeft rules.Color // colour on the clock's left display (NoColor: not known yet)
-	chg       [1]game.SquareChange
-	lastRun   rules.Color
-	scratch   []rules.Move
-	diffBuf   []rules.Square
-	changed   [rules.MaxSquares]bool // squares that differ, during a search
-	maxDepth  int
-	// root: the placement a search starts from; catchUp: the search
-	// explains a full read after the board was not heard (deeper
-	// sequences, pieces coming back to their squares).
-	root    *rules.Placement
-	catchUp bool
-	// afterDump: a full read after a reconnect is not explained yet (the
-	// port may come back while a hand is still moving): the next settled
-	// placements are searched as catch-up too, until one is explained.
-	afterDump bool
-	// clockLost: the clock is not heard, made moves complete as without
-	// one (clocklost.go); clockBack: it is heard again and the next
-	// running reading is the new reference.
-	clockLost, clockBack bool
-	readSinceBack        bool // a running reading arrived since ClockBack
+	dirty      bool // changed since the last judgement: the hand may be busy
 }
 
 // pendingIllegal is an illegal move standing on the board.
@@ -86,13 +50,6 @@ type pendingIllegal struct {
 	clock     *game.ClockReading
 }
 
-// pendingPress is a lever press not judged yet (the scan may lag).
-type pendingPress struct {
-	at    time.Time
-	side  rules.Color
-	clock game.ClockReading
-}
-
 // New returns a tracker for a game starting at opts.Start.
 func New(opts TrackerOptions) (*Tracker, error) {
 	if opts.Start == nil {
@@ -102,66 +59,54 @@ func New(opts TrackerOptions) (*Tracker, error) {
 		return nil, fmt.Errorf("%w: completion %d", ErrBadOption, opts.Completion)
 	}
 	opts = opts.withDefaults()
-	t := &Tracker{opts: opts, geo: opts.Start.Geometry(), rotated: opts.Rotated, lastRun: rules.NoColor, clockLeft: rules.NoColor}
+	t := &Tracker{opts: opts, geo: opts.Start.Geometry()}
+	t.board.rotated = opts.Rotated
+	t.clk = clockState{lastRun: rules.NoColor, left: rules.NoColor}
 	t.reset(opts.Start)
-	t.raw = t.hist[0].place
-	if t.rotated {
-		t.raw = rotate(t.raw)
+	t.board.raw = t.line.hist[0].place
+	if t.board.rotated {
+		t.board.raw = rotate(t.board.raw)
 	}
-	t.sensed = t.hist[0].place
-	t.maxDepth = opts.MaxDepth
+	t.board.sensed = t.line.hist[0].place
 	return t, nil
 }
 
 // reset starts a new record at pos.
 func (t *Tracker) reset(pos rules.Position) {
-	t.hist = append(t.hist[:0], newNode(pos))
-	t.clearChain()
-	t.moves = t.moves[:0]
-	t.madeAt = t.madeAt[:0]
-	t.illeg = t.illeg[:0]
-	t.done = 0
-	t.over = false
+	t.line.reset(pos)
+	t.trail.clear()
+	t.restart()
 	t.illegal = nil
-	t.presses = t.presses[:0]
-	t.unexplained = false
-	t.unexplReport = false
-	t.displacedSent = false
-	t.afterDump = false
+	t.lever.presses = t.lever.presses[:0]
 	t.turn.reset(pos.Turn())
 }
 
 // Position returns the position after the last made move (completed or
 // not).
-func (t *Tracker) Position() rules.Position { return t.top().pos }
+func (t *Tracker) Position() rules.Position { return t.line.top().pos }
 
 // Ply returns the number of plies made (completed or not).
-func (t *Tracker) Ply() int { return len(t.hist) - 1 }
+func (t *Tracker) Ply() int { return len(t.line.hist) - 1 }
 
 // Completed returns the number of plies in the record (completed).
-func (t *Tracker) Completed() int { return t.done }
-
-// Moves returns a copy of the moves made, completed or not.
-func (t *Tracker) Moves() []rules.Move { return append([]rules.Move(nil), t.moves...) }
+func (t *Tracker) Completed() int { return t.line.done }
 
 // PositionAt returns the position after ply (0: the start), or nil.
 func (t *Tracker) PositionAt(ply int) rules.Position {
-	if ply < 0 || ply >= len(t.hist) {
+	if ply < 0 || ply >= len(t.line.hist) {
 		return nil
 	}
-	return t.hist[ply].pos
+	return t.line.hist[ply].pos
 }
 
 // Sensed returns the placement the board shows, in the game's frame.
-func (t *Tracker) Sensed() rules.Placement { return t.sensed }
+func (t *Tracker) Sensed() rules.Placement { return t.board.sensed }
 
 // Rotated reports whether the board is read turned around.
-func (t *Tracker) Rotated() bool { return t.rotated }
+func (t *Tracker) Rotated() bool { return t.board.rotated }
 
-// Over reports whether a result gesture ended the game.
-func (t *Tracker) Over() bool { return t.over }
-
-func (t *Tracker) top() *node { return t.hist[len(t.hist)-1] }
+// Over reports whether a result signalled on the board ended the game.
+func (t *Tracker) Over() bool { return t.state.phase == ended }
 
 // Squares feeds sensed square changes at time at (squares in the board's
 // own frame; the tracker applies the rotation). It returns the events
@@ -169,42 +114,21 @@ func (t *Tracker) top() *node { return t.hist[len(t.hist)-1] }
 func (t *Tracker) Squares(at time.Time, changes []game.SquareChange) []game.Event {
 	evs := t.advance(at, nil)
 	for _, c := range changes {
-		if !t.geo.Contains(c.Square) || t.raw.Sq[c.Square] == c.Piece {
+		if !t.geo.Contains(c.Square) || t.board.raw.Sq[c.Square] == c.Piece {
 			continue
 		}
-		t.raw.Sq[c.Square] = c.Piece
+		t.board.raw.Sq[c.Square] = c.Piece
 		sq := t.frame(c.Square)
-		old := t.sensed.Sq[sq]
-		t.sensed.Sq[sq] = c.Piece
+		old := t.board.sensed.Sq[sq]
+		t.board.sensed.Sq[sq] = c.Piece
 		evs = t.touch(at, sq, old, c.Piece, evs)
-		t.lastChange = at
-		t.dirty = true
+		t.board.lastChange = at
+		t.board.dirty = true
 	}
-	if t.dirty && !t.over {
+	if t.board.dirty && t.state.phase != ended {
 		t.follow()
 	}
 	return evs
-}
-
-// Dump feeds a full board read (after connecting or reconnecting, or on
-// request), in the board's own frame. It is judged at once; moves made
-// while the board was not heard are caught up when a short legal sequence
-// (Options.CatchUpDepth plies) explains them.
-func (t *Tracker) Dump(at time.Time, p rules.Placement) []game.Event {
-	evs := t.advance(at, nil)
-	p.Geo = t.geo
-	if p != t.raw {
-		t.raw = p
-		t.sensed = t.raw
-		if t.rotated {
-			t.sensed = rotate(t.raw)
-		}
-		t.lastChange = at
-	}
-	t.dirty = true
-	t.afterDump = true
-	evs = t.evaluate(at, t.opts.CatchUpDepth, evs)
-	return t.afterCatchUp(at, evs)
 }
 
 // Finish ends the input (the end of a recording, or the game was stopped
@@ -213,17 +137,17 @@ func (t *Tracker) Dump(at time.Time, p rules.Placement) []game.Event {
 // is (FIDE 2018 6.2.1.1). The tracker can be fed again afterwards.
 func (t *Tracker) Finish(at time.Time) []game.Event {
 	evs := t.advance(at, nil)
-	if t.dirty {
+	if t.board.dirty {
 		evs = t.evaluate(at, t.opts.MaxDepth, evs)
 	}
-	for len(t.presses) > 0 {
-		n := len(t.presses)
+	for len(t.lever.presses) > 0 {
+		n := len(t.lever.presses)
 		evs = t.judgePress(at, true, evs)
-		if len(t.presses) == n {
+		if len(t.lever.presses) == n {
 			break
 		}
 	}
-	return t.completeUpTo(at, len(t.moves), t.clock, evs)
+	return t.completeUpTo(at, len(t.line.moves), t.clk.last, evs)
 }
 
 // Tick lets time pass: settle windows, holds, press graces and stable
@@ -232,7 +156,7 @@ func (t *Tracker) Tick(at time.Time) []game.Event { return t.advance(at, nil) }
 
 // frame maps a raw square to the game's frame.
 func (t *Tracker) frame(s rules.Square) rules.Square {
-	if t.rotated {
+	if t.board.rotated {
 		return rules.Square(t.geo.Size()-1) - s
 	}
 	return s
@@ -250,35 +174,27 @@ func rotate(p rules.Placement) rules.Placement {
 
 // advance processes the windows that expire by at.
 func (t *Tracker) advance(at time.Time, evs []game.Event) []game.Event {
-	if t.dirty && !at.Before(t.lastChange.Add(t.opts.Settle)) {
-		evs = t.evaluate(t.lastChange.Add(t.opts.Settle), t.maxDepth, evs)
+	if t.board.dirty && !at.Before(t.board.lastChange.Add(t.opts.Settle)) {
+		evs = t.evaluate(t.board.lastChange.Add(t.opts.Settle), t.opts.MaxDepth, evs)
 	}
-	if t.dirty {
+	if t.board.dirty {
 		return evs // the hand is still busy
 	}
-	for len(t.presses) > 0 && !at.Before(t.presses[0].at.Add(t.opts.PressGrace)) {
-		n := len(t.presses)
+	for len(t.lever.presses) > 0 && !at.Before(t.lever.presses[0].at.Add(t.opts.PressGrace)) {
+		n := len(t.lever.presses)
 		evs = t.judgePress(at, false, evs)
-		if len(t.presses) == n {
+		if len(t.lever.presses) == n {
 			break // pieces in the air: wait
 		}
 	}
-	if t.unexplained && !t.unexplReport && !t.over && !at.Before(t.unexplSince.Add(t.opts.HoldAfter)) {
-		t.unexplReport = true
-		evs = append(evs, game.Unexplained{
-			Stamp:     game.Stamp{At: t.unexplSince.Add(t.opts.HoldAfter)},
-			Since:     t.unexplSince,
-			Squares:   t.sensed.Diff(&t.top().place, nil),
-			Placement: t.sensed,
-		})
-	}
+	evs = t.holdAfter(at, evs)
 	if il := t.illegal; il != nil && !il.reported && !il.completed && !at.Before(il.ev.At.Add(t.opts.HoldAfter)) {
 		il.reported = true
 		ev := il.ev
 		evs = append(evs, ev)
 	}
-	if t.completion() == StableWindow && t.done < len(t.moves) && !at.Before(t.stableSince.Add(t.opts.CompleteAfter)) {
-		evs = t.completeUpTo(t.stableSince.Add(t.opts.CompleteAfter), len(t.moves), nil, evs)
+	if t.completion() == StableWindow && t.line.done < len(t.line.moves) && !at.Before(t.stableSince.Add(t.opts.CompleteAfter)) {
+		evs = t.completeUpTo(t.stableSince.Add(t.opts.CompleteAfter), len(t.line.moves), nil, evs)
 	}
 	return evs
 }

@@ -85,11 +85,17 @@ func (b *blindSession) press(running rules.Color) {
 	b.out = append(b.out, b.s.relayFeedClock(b.now, r).Out...)
 }
 
-// relayFeedClock feeds a clock reading as the clock's board would.
+// relayFeedClock feeds a clock reading as the clock's board would (a
+// clock whose left display is White's).
 func (s *Session) relayFeedClock(at time.Time, r game.ClockReading) Step {
-	var st Step
-	s.relayStep(s.relay.r.Clock(at, r), &st)
-	return st
+	f := game.ClockFace{Left: r.White, Right: r.Black, LeftFlag: r.WhiteFlag, RightFlag: r.BlackFlag, LeftIs: rules.White}
+	switch r.Running {
+	case rules.White:
+		f.Running = game.LeftDisplay
+	case rules.Black:
+		f.Running = game.RightDisplay
+	}
+	return s.Sense(at, f)
 }
 
 func (b *blindSession) announcements() []string {

@@ -69,26 +69,10 @@ func Replay(r io.Reader, o ReplayOptions) (ReplayResult, error) {
 	if so.Info.Game.Round == 0 {
 		so.Info.Game.Round = 1
 	}
-	at := o.Start
-	s, err := NewSession(so, nil, at)
-	if err != nil {
+	rp := &replayer{o: o, so: so, at: o.Start, first: true, dec: dgt.NewDecoder(dgt.SingleBoard)}
+	if rp.s, err = NewSession(so, nil, rp.at); err != nil {
 		return res, err
 	}
-	collect := func(st Step) {
-		for _, g := range st.Finished {
-			res.Games = append(res.Games, g)
-			so.Info.Game.Board++
-			s.rec.Info.Game.Board = so.Info.Game.Board
-			s.o.Info.Game.Board = so.Info.Game.Board
-		}
-		for _, out := range st.Out {
-			if a, ok := out.(game.Alert); ok {
-				res.Alerts = append(res.Alerts, a)
-			}
-		}
-	}
-	dec := dgt.NewDecoder(dgt.SingleBoard)
-	first := true
 	for {
 		c, err := rd.Next()
 		if errors.Is(err, io.EOF) {
@@ -96,49 +80,85 @@ func Replay(r io.Reader, o ReplayOptions) (ReplayResult, error) {
 		}
 		var pe *record.ParseError
 		if errors.As(err, &pe) {
-			if o.BadLine != nil {
-				o.BadLine(err)
-			}
+			rp.bad(err)
 			continue
 		}
 		if err != nil {
-			collect(s.Finish(at))
-			res.Games = append(res.Games, s.rec)
-			return res, err
+			rp.collect(rp.s.Finish(rp.at))
+			rp.res.Games = append(rp.res.Games, rp.s.rec)
+			return rp.res, err
 		}
-		if c.Dir != record.FromBoard {
+		if c.Dir == record.FromBoard {
+			rp.chunk(c)
+		}
+	}
+	s := rp.s
+	rp.collect(s.Finish(rp.at.Add(time.Minute)))
+	if len(s.rec.Moves) > 0 || len(rp.res.Games) == 0 || s.over() {
+		rp.res.Games = append(rp.res.Games, s.rec)
+	}
+	return rp.res, nil
+}
+
+// replayer is one recording being replayed.
+type replayer struct {
+	o     ReplayOptions
+	so    SessionOptions // of the current game
+	s     *Session
+	res   ReplayResult
+	at    time.Time // the time of the last message
+	first bool      // no message read yet
+	dec   *dgt.Decoder
+}
+
+// bad reports a bad line or frame.
+func (rp *replayer) bad(err error) {
+	if rp.o.BadLine != nil {
+		rp.o.BadLine(err)
+	}
+}
+
+// chunk feeds one chunk of board→host bytes: each message at the chunk's
+// time (hexlog) or spaced by Gap (raw, base64).
+func (rp *replayer) chunk(c record.Chunk) {
+	if !c.At.IsZero() {
+		if rp.first || c.At.After(rp.at) {
+			rp.at = c.At
+		}
+		if rp.first {
+			rp.s.rec.Started = rp.at
+		}
+	}
+	rp.first = false
+	rp.dec.Feed(c.Bytes)
+	for {
+		m, err := rp.dec.Next()
+		if errors.Is(err, dgt.ErrNeedMore) {
+			return
+		}
+		if err != nil {
+			rp.bad(err)
 			continue
 		}
-		if !c.At.IsZero() {
-			if first || c.At.After(at) {
-				at = c.At
-			}
-			if first {
-				s.rec.Started = at
-			}
+		if c.At.IsZero() {
+			rp.at = rp.at.Add(rp.o.Gap)
 		}
-		first = false
-		dec.Feed(c.Bytes)
-		for {
-			m, err := dec.Next()
-			if errors.Is(err, dgt.ErrNeedMore) {
-				break
-			}
-			if err != nil {
-				if o.BadLine != nil {
-					o.BadLine(err)
-				}
-				continue
-			}
-			if c.At.IsZero() {
-				at = at.Add(o.Gap)
-			}
-			collect(s.Message(at, m))
+		rp.collect(rp.s.Message(rp.at, m))
+	}
+}
+
+// collect keeps the games a set-up ended (the next one gets the next
+// board number) and the alerts.
+func (rp *replayer) collect(st Step) {
+	for _, g := range st.Finished {
+		rp.res.Games = append(rp.res.Games, g)
+		rp.so.Info.Game.Board++
+		rp.s.rec.Info.Game.Board = rp.so.Info.Game.Board
+		rp.s.o.Info.Game.Board = rp.so.Info.Game.Board
+	}
+	for _, out := range st.Out {
+		if a, ok := out.(game.Alert); ok {
+			rp.res.Alerts = append(rp.res.Alerts, a)
 		}
 	}
-	collect(s.Finish(at.Add(time.Minute)))
-	if len(s.rec.Moves) > 0 || len(res.Games) == 0 || s.over() {
-		res.Games = append(res.Games, s.rec)
-	}
-	return res, nil
 }

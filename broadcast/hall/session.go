@@ -131,9 +131,6 @@ func (s *Session) Record() *Record { return s.rec }
 // Tracker returns the board tracker.
 func (s *Session) Tracker() *board.Tracker { return s.tr }
 
-// Adjudicator returns the adjudicator.
-func (s *Session) Adjudicator() *adjudicator.Adjudicator { return s.adj }
-
 // ErrReplay: a recorded move does not play from the record's position (a
 // record edited by hand, or written by another rules version).
 var ErrReplay = errors.New("hall: recorded move does not replay")

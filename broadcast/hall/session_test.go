@@ -83,8 +83,8 @@ func TestSessionResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Tracker().Completed() != 3 || r.Adjudicator().Ply() != 3 {
-		t.Fatalf("resumed at tracker ply %d, adjudicator ply %d", r.Tracker().Completed(), r.Adjudicator().Ply())
+	if r.Tracker().Completed() != 3 || r.adj.Ply() != 3 {
+		t.Fatalf("resumed at tracker ply %d, adjudicator ply %d", r.Tracker().Completed(), r.adj.Ply())
 	}
 	at, out = play(t, r, at, "b8c6")
 	evs := moveEvents(out)

@@ -148,13 +148,6 @@ func (a *Adjudicator) Result() *game.Result {
 	return &r
 }
 
-// IllegalMoves returns how many illegal moves of side c count towards the
-// ladder, and TechnicalErrors how many confirmed technical errors it has.
-func (a *Adjudicator) IllegalMoves(c rules.Color) int { return a.illegal[c&1] }
-
-// TechnicalErrors returns side c's confirmed technical errors.
-func (a *Adjudicator) TechnicalErrors(c rules.Color) int { return a.te[c&1] }
-
 // Alert returns the alert with id, if the adjudicator raised it.
 func (a *Adjudicator) Alert(id string) (game.Alert, bool) {
 	al, ok := a.alerts[id]

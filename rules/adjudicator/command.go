@@ -50,106 +50,155 @@ type Command struct {
 
 // Command applies an arbiter command at time at and returns its effects:
 // a record alert (kind arbiter_action) and, as the command requires, a
-// *Result, *Correction or *ClockCommand. A bad command changes nothing and
+// Result, Correction or ClockCommand. A bad command changes nothing and
 // returns a *CommandError.
 func (a *Adjudicator) Command(c Command, at time.Time) ([]game.Verdict, error) {
-	bad := func(field, msg string, err error) ([]game.Verdict, error) {
-		return nil, &CommandError{Cmd: c.Cmd, Field: field, Msg: msg, Err: err}
+	r := cmdRun{a: a, c: c, at: at}
+	f, ok := commands[c.Cmd]
+	if !ok {
+		return r.bad("cmd", fmt.Sprintf("unknown command %q", c.Cmd), ErrBadCommand)
 	}
-	alert := func() (*game.Alert, error) {
-		if c.AlertID == "" {
-			_, err := bad("alert_id", "required", ErrBadCommand)
-			return nil, err
-		}
-		al, ok := a.alerts[c.AlertID]
-		if !ok {
-			_, err := bad("alert_id", fmt.Sprintf("no alert %q in game %s", c.AlertID, a.game.ID), ErrUnknownAlert)
-			return nil, err
-		}
-		return al, nil
+	return f(r)
+}
+
+// commands maps each command to what it does.
+var commands = map[string]func(cmdRun) ([]game.Verdict, error){
+	"acknowledge":   cmdRun.acknowledge,
+	"reject":        cmdRun.acknowledge,
+	"apply_penalty": cmdRun.applyPenalty,
+	"reinstate":     cmdRun.reinstate,
+	"set_result":    cmdRun.setResult,
+	"adjust_clock":  cmdRun.adjustClock,
+	"claim":         cmdRun.claim,
+	"draw_offer":    cmdRun.drawOffer,
+	"uphold_claim":  cmdRun.settleClaim,
+	"reject_claim":  cmdRun.settleClaim,
+}
+
+// cmdRun is one command being applied.
+type cmdRun struct {
+	a  *Adjudicator
+	c  Command
+	at time.Time
+}
+
+// bad refuses the command: field is wrong.
+func (r cmdRun) bad(field, msg string, err error) ([]game.Verdict, error) {
+	return nil, &CommandError{Cmd: r.c.Cmd, Field: field, Msg: msg, Err: err}
+}
+
+// alert returns the alert the command names.
+func (r cmdRun) alert() (*game.Alert, error) {
+	if r.c.AlertID == "" {
+		_, err := r.bad("alert_id", "required", ErrBadCommand)
+		return nil, err
 	}
-	switch c.Cmd {
-	case "acknowledge", "reject":
-		al, err := alert()
-		if err != nil {
-			return nil, err
-		}
-		p := a.byAlert[al.ID]
-		if p != nil && c.Cmd == "acknowledge" {
-			p.acted = true
-			a.countTentative(p)
-		}
-		if p != nil && c.Cmd == "reject" && p.counted {
-			a.illegal[p.side&1]--
-			p.counted, p.acted = false, true
-		}
-		return []game.Verdict{*a.record(at, c, al.Ply, fmt.Sprintf("Arbiter %sd alert %s.", c.Cmd, al.ID))}, nil
-	case "apply_penalty":
-		return a.applyPenalty(c, at, bad, alert)
-	case "reinstate":
-		if c.Ply == nil || *c.Ply < 0 || *c.Ply > len(a.plies) {
-			return bad("ply", fmt.Sprintf("want 0 to %d", len(a.plies)), ErrBadCommand)
-		}
-		return a.reinstate(c, *c.Ply, at), nil
-	case "set_result":
-		switch c.Result {
-		case "1-0", "0-1", Draw, "*":
-		default:
-			return bad("result", `want "1-0", "0-1", "1/2-1/2" or "*"`, ErrBadCommand)
-		}
-		term := c.Termination
-		if term == "" {
-			term = "arbiter decision"
-		}
-		out := []game.Verdict{a.setResult(at, c.Result, term, c.Article, false)}
-		a.offer = rules.NoColor
-		if c.Result == "*" {
-			a.result = nil
-		}
-		return append(out, *a.record(at, c, len(a.plies), "Arbiter set the result "+c.Result+".")), nil
-	case "adjust_clock":
-		if c.WhiteMs == nil || c.BlackMs == nil || *c.WhiteMs < 0 || *c.BlackMs < 0 {
-			return bad("white_ms/black_ms", "both required, not negative", ErrBadCommand)
-		}
-		run, ok := parseSide(c.Running, true)
-		if !ok {
-			return bad("running", `want "white", "black" or "none"`, ErrBadCommand)
-		}
-		cc := a.setClock(at, time.Duration(*c.WhiteMs)*time.Millisecond, time.Duration(*c.BlackMs)*time.Millisecond, run, "adjust_clock")
-		return []game.Verdict{cc, *a.record(at, c, len(a.plies), "Arbiter set the clock."+a.hostNote(cc))}, nil
-	case "claim":
-		return a.claim(c, at, bad)
-	case "draw_offer":
-		side, ok := parseSide(c.Side, false)
-		if !ok {
-			return bad("side", `want "white" or "black"`, ErrBadCommand)
-		}
-		a.offer = side
-		msg := fmt.Sprintf("%s offered a draw: record (=) after the move (8.1.5, 9.1.2.2).", name(side))
-		if min := a.rs.Draws.AgreementMinMovesEach; min > 0 && len(a.plies) < 2*min {
-			msg += fmt.Sprintf(" An agreed draw needs at least %d move(s) by each player (%s).", min, a.rs.Articles.Agreement)
-		}
-		return []game.Verdict{*a.record(at, c, len(a.plies), msg)}, nil
-	case "uphold_claim", "reject_claim":
-		al, err := alert()
-		if err != nil {
-			return nil, err
-		}
-		if al.Kind != game.KindClaim {
-			return bad("alert_id", "not a claim alert", ErrBadCommand)
-		}
-		side, _ := parseSide(al.Side, false)
-		if c.Cmd == "uphold_claim" {
-			res, ok := al.Proposal["result"].(string)
-			if !ok {
-				return bad("alert_id", "the claim was found wrong; reject it or set the result", ErrNotApplicable)
-			}
-			out := []game.Verdict{a.setResult(at, res, al.Proposal["claim"].(string)+" claim", al.Article, false)}
-			return append(out, *a.record(at, c, al.Ply, "Arbiter upheld the claim: "+res+".")), nil
-		}
-		return a.wrongClaim(c, at, side, al), nil
+	al, ok := r.a.alerts[r.c.AlertID]
+	if !ok {
+		_, err := r.bad("alert_id", fmt.Sprintf("no alert %q in game %s", r.c.AlertID, r.a.game.ID), ErrUnknownAlert)
+		return nil, err
 	}
-	return bad("cmd", fmt.Sprintf("unknown command %q", c.Cmd), ErrBadCommand)
+	return al, nil
+}
+
+// acknowledge: the arbiter has seen an alert and acts on it (an illegal
+// move then counts), or rejects it (it no longer counts).
+func (r cmdRun) acknowledge() ([]game.Verdict, error) {
+	a, c := r.a, r.c
+	al, err := r.alert()
+	if err != nil {
+		return nil, err
+	}
+	p := a.byAlert[al.ID]
+	if p != nil && c.Cmd == "acknowledge" {
+		p.acted = true
+		a.countTentative(p)
+	}
+	if p != nil && c.Cmd == "reject" && p.counted {
+		a.illegal[p.side&1]--
+		p.counted, p.acted = false, true
+	}
+	return []game.Verdict{*a.record(r.at, c, al.Ply, fmt.Sprintf("Arbiter %sd alert %s.", c.Cmd, al.ID))}, nil
+}
+
+// reinstate: the record goes back to the position after a ply.
+func (r cmdRun) reinstate() ([]game.Verdict, error) {
+	if r.c.Ply == nil || *r.c.Ply < 0 || *r.c.Ply > len(r.a.plies) {
+		return r.bad("ply", fmt.Sprintf("want 0 to %d", len(r.a.plies)), ErrBadCommand)
+	}
+	return r.a.reinstate(r.c, *r.c.Ply, r.at), nil
+}
+
+// setResult: the arbiter's result, or "*": the game resumes.
+func (r cmdRun) setResult() ([]game.Verdict, error) {
+	a, c := r.a, r.c
+	switch c.Result {
+	case "1-0", "0-1", Draw, "*":
+	default:
+		return r.bad("result", `want "1-0", "0-1", "1/2-1/2" or "*"`, ErrBadCommand)
+	}
+	term := c.Termination
+	if term == "" {
+		term = "arbiter decision"
+	}
+	out := []game.Verdict{a.setResult(r.at, c.Result, term, c.Article, false)}
+	a.offer = rules.NoColor
+	if c.Result == "*" {
+		a.result = nil
+	}
+	return append(out, *a.record(r.at, c, len(a.plies), "Arbiter set the result "+c.Result+".")), nil
+}
+
+// adjustClock: the arbiter sets the clock (7.1, 6.10).
+func (r cmdRun) adjustClock() ([]game.Verdict, error) {
+	a, c := r.a, r.c
+	if c.WhiteMs == nil || c.BlackMs == nil || *c.WhiteMs < 0 || *c.BlackMs < 0 {
+		return r.bad("white_ms/black_ms", "both required, not negative", ErrBadCommand)
+	}
+	run, ok := parseSide(c.Running, true)
+	if !ok {
+		return r.bad("running", `want "white", "black" or "none"`, ErrBadCommand)
+	}
+	cc := a.setClock(r.at, time.Duration(*c.WhiteMs)*time.Millisecond, time.Duration(*c.BlackMs)*time.Millisecond, run, "adjust_clock")
+	return []game.Verdict{cc, *a.record(r.at, c, len(a.plies), "Arbiter set the clock."+a.hostNote(cc))}, nil
+}
+
+// drawOffer records a draw offer (8.1.5, 9.1.2.2).
+func (r cmdRun) drawOffer() ([]game.Verdict, error) {
+	a := r.a
+	side, ok := parseSide(r.c.Side, false)
+	if !ok {
+		return r.bad("side", `want "white" or "black"`, ErrBadCommand)
+	}
+	a.offer = side
+	msg := fmt.Sprintf("%s offered a draw: record (=) after the move (8.1.5, 9.1.2.2).", name(side))
+	if min := a.rs.Draws.AgreementMinMovesEach; min > 0 && len(a.plies) < 2*min {
+		msg += fmt.Sprintf(" An agreed draw needs at least %d move(s) by each player (%s).", min, a.rs.Articles.Agreement)
+	}
+	return []game.Verdict{*a.record(r.at, r.c, len(a.plies), msg)}, nil
+}
+
+// settleClaim: the claim alert was right (its result stands) or wrong
+// (the opponent's award, 9.5.3; 2001 9.5(b)).
+func (r cmdRun) settleClaim() ([]game.Verdict, error) {
+	a, c := r.a, r.c
+	al, err := r.alert()
+	if err != nil {
+		return nil, err
+	}
+	if al.Kind != game.KindClaim {
+		return r.bad("alert_id", "not a claim alert", ErrBadCommand)
+	}
+	side, _ := parseSide(al.Side, false)
+	if c.Cmd == "reject_claim" {
+		return a.wrongClaim(c, r.at, side, al), nil
+	}
+	res, ok := al.Proposal["result"].(string)
+	if !ok {
+		return r.bad("alert_id", "the claim was found wrong; reject it or set the result", ErrNotApplicable)
+	}
+	out := []game.Verdict{a.setResult(r.at, res, al.Proposal["claim"].(string)+" claim", al.Article, false)}
+	return append(out, *a.record(r.at, c, al.Ply, "Arbiter upheld the claim: "+res+".")), nil
 }
 
 // countTentative counts a tentative illegal move the arbiter acted on.
@@ -174,56 +223,25 @@ func (a *Adjudicator) record(at time.Time, c Command, ply int, msg string) *game
 }
 
 // applyPenalty applies an alert's proposal or an explicit penalty.
-func (a *Adjudicator) applyPenalty(c Command, at time.Time, bad func(string, string, error) ([]game.Verdict, error), alert func() (*game.Alert, error)) ([]game.Verdict, error) {
-	var out []game.Verdict
-	note := "" // what a clock setting did to the clock (hostNote)
-	if c.AlertID != "" {
-		al, err := alert()
-		if err != nil {
-			return nil, err
-		}
-		if a.applied[al.ID] {
-			// A request retried after a lost reply must not add the
-			// time or count the technical error twice.
-			return bad("alert_id", "the penalty of alert "+al.ID+" is already applied", ErrNotApplicable)
-		}
-		prop := al.Proposal
-		switch {
-		case prop["technical_error"] != nil:
-			side, _ := parseSide(prop["technical_error"].(string), false)
-			out = append(out, a.technicalError(at, side, al.Ply, al.ID)...)
-		case prop["result"] != nil:
-			out = append(out, a.setResult(at, prop["result"].(string), al.Kind, al.Article, false))
-		case prop["time_add_ms"] != nil:
-			side, _ := parseSide(fmt.Sprint(prop["side"]), false)
-			cc, ok := a.addTime(at, side, time.Duration(prop["time_add_ms"].(int64))*time.Millisecond, al.ID)
-			if !ok {
-				return bad("alert_id", "no clock readings to add time to", ErrNotApplicable)
-			}
-			note = a.hostNote(cc)
-			out = append(out, cc)
-		default:
-			return bad("alert_id", "the alert proposes no penalty", ErrNotApplicable)
-		}
-		if p := a.byAlert[al.ID]; p != nil {
-			p.acted = true
-			a.countTentative(p)
-		}
-		a.applied[al.ID] = true
-		return append(out, *a.record(at, c, al.Ply, "Arbiter applied the penalty of alert "+al.ID+"."+note)), nil
+func (r cmdRun) applyPenalty() ([]game.Verdict, error) {
+	if r.c.AlertID != "" {
+		return r.alertPenalty()
 	}
+	a, c, at := r.a, r.c, r.at
 	side, ok := parseSide(c.Side, false)
 	if !ok {
-		return bad("side", `want "white" or "black"`, ErrBadCommand)
+		return r.bad("side", `want "white" or "black"`, ErrBadCommand)
 	}
+	var out []game.Verdict
+	note := "" // what a clock setting did to the clock (hostNote)
 	switch c.Penalty {
 	case "time_add":
 		if c.TimeAddMs == 0 {
-			return bad("time_add_ms", "required", ErrBadCommand)
+			return r.bad("time_add_ms", "required", ErrBadCommand)
 		}
 		cc, ok := a.addTime(at, side, time.Duration(c.TimeAddMs)*time.Millisecond, "apply_penalty")
 		if !ok {
-			return bad("time_add_ms", "no clock readings to add time to", ErrNotApplicable)
+			return r.bad("time_add_ms", "no clock readings to add time to", ErrNotApplicable)
 		}
 		note = a.hostNote(cc)
 		out = append(out, cc)
@@ -232,28 +250,77 @@ func (a *Adjudicator) applyPenalty(c Command, at time.Time, bad func(string, str
 	case "loss":
 		out = append(out, a.setResult(at, winFor(side.Other()), "arbiter penalty", c.Article, false))
 	case "illegal_move":
-		// An illegal move the arbiter saw and the board could not: a
-		// two-handed move (7.5.4), or one he observed himself.
-		if !a.rs.Illegal.TwoHandsIsIllegal {
-			return bad("penalty", fmt.Sprintf("%s does not treat a two-handed move as an illegal move; use time_add (clock misuse)", a.rs.Name), ErrNotApplicable)
-		}
-		art := c.Article
-		if art == "" {
-			art = "7.5.4"
-		}
-		res := a.illegalAct(at, side, len(a.plies), game.KindIllegalMove, art, "an illegal move observed by the arbiter", nil, map[string]any{}, false)
-		for _, o := range res {
-			if al, ok := o.(game.Alert); ok {
-				if p := a.byAlert[al.ID]; p != nil {
-					p.acted = true
-				}
-			}
+		res, err := r.observedIllegal(side)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, res...)
 	default:
-		return bad("penalty", "want time_add, technical_error, illegal_move or loss", ErrBadCommand)
+		return r.bad("penalty", "want time_add, technical_error, illegal_move or loss", ErrBadCommand)
 	}
 	return append(out, *a.record(at, c, len(a.plies), fmt.Sprintf("Arbiter applied %s to %s.", c.Penalty, name(side))+note)), nil
+}
+
+// alertPenalty applies the penalty an alert proposes, once: a request
+// retried after a lost reply must not add the time or count the technical
+// error twice.
+func (r cmdRun) alertPenalty() ([]game.Verdict, error) {
+	a, c, at := r.a, r.c, r.at
+	al, err := r.alert()
+	if err != nil {
+		return nil, err
+	}
+	if a.applied[al.ID] {
+		return r.bad("alert_id", "the penalty of alert "+al.ID+" is already applied", ErrNotApplicable)
+	}
+	var out []game.Verdict
+	note := ""
+	prop := al.Proposal
+	switch {
+	case prop["technical_error"] != nil:
+		side, _ := parseSide(prop["technical_error"].(string), false)
+		out = append(out, a.technicalError(at, side, al.Ply, al.ID)...)
+	case prop["result"] != nil:
+		out = append(out, a.setResult(at, prop["result"].(string), al.Kind, al.Article, false))
+	case prop["time_add_ms"] != nil:
+		side, _ := parseSide(fmt.Sprint(prop["side"]), false)
+		cc, ok := a.addTime(at, side, time.Duration(prop["time_add_ms"].(int64))*time.Millisecond, al.ID)
+		if !ok {
+			return r.bad("alert_id", "no clock readings to add time to", ErrNotApplicable)
+		}
+		note = a.hostNote(cc)
+		out = append(out, cc)
+	default:
+		return r.bad("alert_id", "the alert proposes no penalty", ErrNotApplicable)
+	}
+	if p := a.byAlert[al.ID]; p != nil {
+		p.acted = true
+		a.countTentative(p)
+	}
+	a.applied[al.ID] = true
+	return append(out, *a.record(at, c, al.Ply, "Arbiter applied the penalty of alert "+al.ID+"."+note)), nil
+}
+
+// observedIllegal counts an illegal move the arbiter saw and the board
+// could not: a two-handed move (7.5.4), or one he observed himself.
+func (r cmdRun) observedIllegal(side rules.Color) ([]game.Verdict, error) {
+	a := r.a
+	if !a.rs.Illegal.TwoHandsIsIllegal {
+		return r.bad("penalty", fmt.Sprintf("%s does not treat a two-handed move as an illegal move; use time_add (clock misuse)", a.rs.Name), ErrNotApplicable)
+	}
+	art := r.c.Article
+	if art == "" {
+		art = "7.5.4"
+	}
+	res := a.illegalAct(r.at, side, len(a.plies), game.KindIllegalMove, art, "an illegal move observed by the arbiter", nil, map[string]any{}, false)
+	for _, o := range res {
+		if al, ok := o.(game.Alert); ok {
+			if p := a.byAlert[al.ID]; p != nil {
+				p.acted = true
+			}
+		}
+	}
+	return res, nil
 }
 
 // technicalError counts a confirmed technical error (004 Reg. §11); at the
@@ -293,7 +360,8 @@ func (a *Adjudicator) reinstate(c Command, ply int, at time.Time) []game.Verdict
 }
 
 // claim verifies a draw claim by the side having the move (9.2, 9.3).
-func (a *Adjudicator) claim(c Command, at time.Time, bad func(string, string, error) ([]game.Verdict, error)) ([]game.Verdict, error) {
+func (r cmdRun) claim() ([]game.Verdict, error) {
+	a, c, at, bad := r.a, r.c, r.at, r.bad
 	side, ok := parseSide(c.Side, false)
 	if !ok {
 		return bad("side", `want "white" or "black"`, ErrBadCommand)
@@ -303,7 +371,7 @@ func (a *Adjudicator) claim(c Command, at time.Time, bad func(string, string, er
 		return bad("", "no position yet", ErrNotApplicable)
 	}
 	if c.Claim == "time_win" {
-		return a.timeWinClaim(c, at, side, pos, bad)
+		return r.timeWinClaim(side, pos)
 	}
 	if pos.Turn() != side {
 		return bad("side", fmt.Sprintf("%s does not have the move; only the player having the move may claim (9.2.1)", name(side)), ErrNotApplicable)
@@ -355,14 +423,15 @@ func (a *Adjudicator) claim(c Command, at time.Time, bad func(string, string, er
 // timeWinClaim verifies a claim that the opponent's flag has fallen (6.8;
 // A.4.3: a draw if the claimant cannot mate; 2001 B7: the claimant's own
 // flag must still be up once the clocks are stopped).
-func (a *Adjudicator) timeWinClaim(c Command, at time.Time, side rules.Color, pos rules.Position, bad func(string, string, error) ([]game.Verdict, error)) ([]game.Verdict, error) {
-	r := a.lastReading
-	if r == nil {
+func (r cmdRun) timeWinClaim(side rules.Color, pos rules.Position) ([]game.Verdict, error) {
+	a, at, bad := r.a, r.at, r.bad
+	rd := a.lastReading
+	if rd == nil {
 		return bad("claim", "no clock readings", ErrNotApplicable)
 	}
 	opp := side.Other()
-	oppDown := r.Time(opp) <= 0 || r.Flag(opp)
-	ownDown := r.Time(side) <= 0 || r.Flag(side)
+	oppDown := rd.Time(opp) <= 0 || rd.Flag(opp)
+	ownDown := rd.Time(side) <= 0 || rd.Flag(side)
 	art := a.rs.Articles.TimeWinClaim
 	if art == "" {
 		art = a.rs.Articles.Flag
@@ -371,7 +440,7 @@ func (a *Adjudicator) timeWinClaim(c Command, at time.Time, side rules.Color, po
 	prop := map[string]any{"claim": "time_win"}
 	switch {
 	case !oppDown:
-		msg = fmt.Sprintf("%s claims a win on time, but %s's flag is not down (%s left): the claim is wrong.", name(side), name(opp), clock.FormatDuration(r.Time(opp)))
+		msg = fmt.Sprintf("%s claims a win on time, but %s's flag is not down (%s left): the claim is wrong.", name(side), name(opp), clock.FormatDuration(rd.Time(opp)))
 	case ownDown && a.rs.Flags.TimeWinClaim == ruleset.ClaimB7:
 		msg = fmt.Sprintf("Both flags are down: a win on time needs the claimant's own flag up (%s).", art)
 		prop["result"] = Draw

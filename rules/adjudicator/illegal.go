@@ -108,6 +108,48 @@ func (a *Adjudicator) illegalAct(at time.Time, side rules.Color, ply int, kind, 
 		msg += fmt.Sprintf(" Reinstate the position after ply %d; the touched piece must be moved if it can be (4.3, 7.5.1).", ply-1)
 	}
 	p := &pendingIllegal{side: side, ply: ply, kind: kind}
+	msg += a.ladderStep(p, oppCanMate, prop)
+	switch il.Window {
+	case ruleset.UntilOpponentMoves:
+		msg += fmt.Sprintf(" Act before %s's next move (%s), or it stands.", name(opp), a.rs.Articles.IllegalWindow)
+	case ruleset.UntilClaimantTouches:
+		msg += fmt.Sprintf(" %s's right to claim ends when he touches a piece (%s).", name(opp), a.rs.Articles.IllegalWindow)
+	}
+	sev := game.Crit
+	if tentative {
+		sev = game.Warn
+		msg += " Not completed yet: it counts when the arbiter acknowledges it."
+	}
+	al := a.newAlert(at, kind, sev, art, side, ply, msg)
+	al.Proposal = prop
+	al.Evidence = ev
+	p.alertID = al.ID
+	a.byAlert[al.ID] = p
+	if tentative && p.counted {
+		a.illegal[side&1]--
+		p.counted, p.ladder = false, true
+	}
+	if il.Window != ruleset.WholeGame || a.rs.TechnicalErrors.LossAt > 0 {
+		a.pending = append(a.pending, p)
+	}
+	if a.opts.Penalties == PenaltiesAuto && !tentative && il.TimeAward > 0 && prop["time_add_ms"] != nil && prop["result"] == nil {
+		if cc, ok := a.addTime(at, opp, il.TimeAward, al.ID); ok {
+			p.acted = true
+			al.Proposal["applied"] = true
+			al.Message += fmt.Sprintf(" Applied (penalties: auto): %s gets %s.", name(opp), minutes(il.TimeAward)) + a.hostNote(cc)
+			return append(out, *al, cc)
+		}
+	}
+	return append(out, *al)
+}
+
+// ladderStep counts illegal move p of its side on the rule set's ladder
+// (7.5.5; 004 Reg. §11: a technical error candidate) and returns what the
+// alert says about it; prop gets the penalty proposed.
+func (a *Adjudicator) ladderStep(p *pendingIllegal, oppCanMate bool, prop map[string]any) string {
+	il := a.rs.Illegal
+	side, opp := p.side, p.side.Other()
+	msg := ""
 	switch {
 	case a.rs.TechnicalErrors.LossAt > 0:
 		// 004 Reg. §11: a technical error counts only when processed
@@ -153,38 +195,7 @@ func (a *Adjudicator) illegalAct(at time.Time, side rules.Color, ply int, kind, 
 			msg += fmt.Sprintf(" This is %s's illegal move number %d: %s gets %s extra (%s).", name(side), a.illegal[side&1], name(opp), minutes(il.TimeAward), a.rs.Articles.IllegalLadder)
 		}
 	}
-	switch il.Window {
-	case ruleset.UntilOpponentMoves:
-		msg += fmt.Sprintf(" Act before %s's next move (%s), or it stands.", name(opp), a.rs.Articles.IllegalWindow)
-	case ruleset.UntilClaimantTouches:
-		msg += fmt.Sprintf(" %s's right to claim ends when he touches a piece (%s).", name(opp), a.rs.Articles.IllegalWindow)
-	}
-	sev := game.Crit
-	if tentative {
-		sev = game.Warn
-		msg += " Not completed yet: it counts when the arbiter acknowledges it."
-	}
-	al := a.newAlert(at, kind, sev, art, side, ply, msg)
-	al.Proposal = prop
-	al.Evidence = ev
-	p.alertID = al.ID
-	a.byAlert[al.ID] = p
-	if tentative && p.counted {
-		a.illegal[side&1]--
-		p.counted, p.ladder = false, true
-	}
-	if il.Window != ruleset.WholeGame || a.rs.TechnicalErrors.LossAt > 0 {
-		a.pending = append(a.pending, p)
-	}
-	if a.opts.Penalties == PenaltiesAuto && !tentative && il.TimeAward > 0 && prop["time_add_ms"] != nil && prop["result"] == nil {
-		if cc, ok := a.addTime(at, opp, il.TimeAward, al.ID); ok {
-			p.acted = true
-			al.Proposal["applied"] = true
-			al.Message += fmt.Sprintf(" Applied (penalties: auto): %s gets %s.", name(opp), minutes(il.TimeAward)) + a.hostNote(cc)
-			return append(out, *al, cc)
-		}
-	}
-	return append(out, *al)
+	return msg
 }
 
 // reinstateProposal proposes reinstating the position after ply.

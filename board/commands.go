@@ -10,24 +10,20 @@ import (
 // Reinstate takes the record back to ply (0: the start position), as the
 // arbiter decided (FIDE 2018 7.5.1, 7.6). Moves after ply are dropped; the
 // board is then expected to show that position (until it does, it is
-// unexplained). It returns the [Correction].
+// unexplained). It returns the [game.Correction].
 func (t *Tracker) Reinstate(at time.Time, ply int) ([]game.Event, error) {
-	if ply < 0 || ply >= len(t.hist) {
+	if ply < 0 || ply >= len(t.line.hist) {
 		return nil, &CommandError{Command: "reinstate", Ply: ply, Err: ErrNoSuchPly}
 	}
-	t.hist = t.hist[:ply+1]
-	t.clearChain()
-	t.moves = t.moves[:ply]
-	t.madeAt = t.madeAt[:ply]
-	t.illeg = t.illeg[:ply]
-	if t.done > ply {
-		t.done = ply
-	}
+	t.line.cut(ply)
+	t.trail.clear()
 	t.illegal = nil
-	t.presses = t.presses[:0]
-	t.over = false
-	t.turn.reset(t.top().pos.Turn())
-	evs := []game.Event{game.Correction{At: game.T(at), Ply: ply, Reason: game.ArbiterEdit, Position: t.top().pos}}
+	t.lever.presses = t.lever.presses[:0]
+	if t.state.phase == ended {
+		t.restart() // the game goes on
+	}
+	t.turn.reset(t.line.top().pos.Turn())
+	evs := []game.Event{game.Correction{At: game.T(at), Ply: ply, Reason: game.ArbiterEdit, Position: t.line.top().pos}}
 	return t.rejudge(at, evs), nil
 }
 
@@ -52,20 +48,23 @@ func (t *Tracker) SetPosition(at time.Time, pos rules.Position) ([]game.Event, e
 func (t *Tracker) AcceptIllegal(at time.Time) ([]game.Event, error) {
 	il := t.illegal
 	if il == nil || il.pos == nil {
-		return nil, &CommandError{Command: "accept_illegal", Ply: len(t.hist), Err: ErrNothingPending}
+		return nil, &CommandError{Command: "accept_illegal", Ply: len(t.line.hist), Err: ErrNothingPending}
 	}
-	if il.clock == nil && t.clock != nil {
-		c := *t.clock
+	if il.clock == nil && t.clk.last != nil {
+		c := *t.clk.last
 		il.clock = &c
 	}
 	evs := t.standIllegal(at, il, newNode(il.pos), nil)
 	return t.rejudge(at, evs), nil
 }
 
-// rejudge looks at the board again after the record changed under it.
+// rejudge looks at the board again after the record changed under it: an
+// unexplained episode starts afresh (the board is judged against the new
+// record).
 func (t *Tracker) rejudge(at time.Time, evs []game.Event) []game.Event {
-	t.unexplained = false
-	t.unexplReport = false
-	t.dirty = true
+	if p := t.state.phase; p == unexplained || p == held {
+		t.state = boardState{fromRead: t.state.fromRead, displaced: t.state.displaced}
+	}
+	t.board.dirty = true
 	return t.evaluate(at, t.opts.MaxDepth, evs)
 }

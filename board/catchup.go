@@ -1,0 +1,66 @@
+package board
+
+import (
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// Dump feeds a full board read (after connecting or reconnecting, or on
+// request), in the board's own frame. It is judged at once; moves made
+// while the board was not heard are caught up when a short legal sequence
+// ([TrackerOptions.CatchUpDepth] plies) explains them. A read that nothing
+// explains keeps the tracker catching up (deeper searches, pieces that
+// came back to their squares) until the board is explained: the port may
+// come back while a hand is still moving.
+func (t *Tracker) Dump(at time.Time, p rules.Placement) []game.Event {
+	evs := t.advance(at, nil)
+	p.Geo = t.geo
+	if p != t.board.raw {
+		t.board.raw = p
+		t.board.sensed = t.board.raw
+		if t.board.rotated {
+			t.board.sensed = rotate(t.board.raw)
+		}
+		t.board.lastChange = at
+	}
+	t.board.dirty = true
+	if t.state.phase != ended {
+		t.state.fromRead = true
+	}
+	evs = t.evaluate(at, t.opts.CatchUpDepth, evs)
+	return t.afterCatchUp(at, evs)
+}
+
+// evaluate judges the settled placement at time at, searching up to depth
+// plies for moves; deeper, and for pieces that came back to their
+// squares, while a full read is not explained yet.
+func (t *Tracker) evaluate(at time.Time, depth int, evs []game.Event) []game.Event {
+	if !t.state.fromRead {
+		return t.judge(at, depth, evs)
+	}
+	t.srch.deep = true
+	evs = t.judge(at, max(depth, t.opts.CatchUpDepth), evs)
+	t.srch.deep = false
+	if p := t.state.phase; p != unexplained && p != held {
+		t.state.fromRead = false // explained
+	}
+	return evs
+}
+
+// afterCatchUp completes the moves a full read caught up when a running
+// reading heard since [Tracker.ClockBack] shows the side to move's clock
+// running (the last mover pressed while the board or clock was not
+// heard). Without such a reading they wait for the first one
+// (clockReturned) or for the mover's press.
+func (t *Tracker) afterCatchUp(at time.Time, evs []game.Event) []game.Event {
+	if t.clk.phase != clockReturned || t.clk.last == nil || t.opts.Completion != ClockPress || t.state.phase == ended ||
+		t.line.done >= len(t.line.moves) || t.board.dirty || t.board.sensed != t.line.top().place || t.clk.last.Running != t.line.top().pos.Turn() {
+		return evs
+	}
+	t.toClock(clockHeard)
+	rc := *t.clk.last
+	t.lever.unpressed = 0
+	return t.completeUpTo(at, len(t.line.moves), &rc, evs)
+}

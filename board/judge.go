@@ -1,0 +1,196 @@
+package board
+
+import (
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// The following phase's judgement (and the unexplained and held phases',
+// which are judged the same way until the board is explained): the settled
+// placement is explained, in order, as the record's position, moves made
+// from it, moves made replacing moves not completed, the opponent carrying
+// on after an illegal move that stands, a takeback, a board turned round,
+// a set-up, a result gesture, an illegal move, or nothing (unexplained).
+
+// maxTakeback bounds how far back a takeback of completed moves is looked
+// for (an earlier position further back is more likely a repetition or a
+// new game than a takeback).
+const maxTakeback = 10
+
+// judge judges the settled placement at time at, searching up to depth
+// plies.
+func (t *Tracker) judge(at time.Time, depth int, evs []game.Event) []game.Event {
+	t.board.dirty = false
+	t.stableSince = at
+	// Each pending press is a ply the hands finished: search that deep.
+	if n := len(t.lever.presses) + 1; n > depth {
+		depth = min(n, max(t.opts.CatchUpDepth, t.opts.MaxDepth))
+	}
+	if t.state.phase == ended {
+		return t.judgeEnded(at, evs)
+	}
+	for _, step := range [...]func(time.Time, int, []game.Event) ([]game.Event, bool){
+		t.judgeRecord, t.judgeMoves, t.judgeReplaced, t.judgeStands, t.judgeTakeback,
+	} {
+		if out, ok := step(at, depth, evs); ok {
+			return out
+		}
+	}
+	return t.judgeOther(at, depth, evs)
+}
+
+// judgeRecord: the board shows the record's last position (or an illegal
+// move standing on it).
+func (t *Tracker) judgeRecord(at time.Time, _ int, evs []game.Event) ([]game.Event, bool) {
+	p := &t.board.sensed
+	if *p == t.line.top().place {
+		if n := len(t.trail.nodes); n > 0 && t.trail.nodes[n-1].place == *p && len(t.lever.presses) >= n-1 {
+			// Moves that went round in a circle (a repetition made in a
+			// burst), each press one of them.
+			pth := path{moves: append([]rules.Move(nil), t.trail.moves...), nodes: append([]*node(nil), t.trail.nodes...)}
+			evs = t.resolved(at, evs)
+			evs = t.appendMoves(len(t.line.hist)-1, pth, false, false, evs)
+			return t.tryPress(evs), true
+		}
+		t.trail.clear()
+		evs = t.resolved(at, evs)
+		return t.tryPress(evs), true
+	}
+	// An illegal move still standing on the board: nothing new.
+	if t.illegal != nil && *p == t.illegal.place {
+		return t.tryPress(evs), true
+	}
+	return evs, false
+}
+
+// judgeMoves: moves from the last position (fast replies included),
+// following the trail of positions the board showed on the way. The
+// explanation whose length fits the lever presses not yet judged wins
+// (each press is a ply the hands finished), else the shorter one (a slide
+// resting on a legal square leaves a trail one ply longer); on a tie the
+// trail, which the sensors saw, wins.
+func (t *Tracker) judgeMoves(at time.Time, depth int, evs []game.Event) ([]game.Event, bool) {
+	chained, chainAmb := t.findViaTrail(min(depth, 2))
+	if len(chained.moves) == 0 && len(t.trail.nodes) > 0 && t.liftedFrom(t.trail.nodes[len(t.trail.nodes)-1]) {
+		// The board showed a position a few moves on and now only has
+		// pieces lifted off it: a hand in the air, not a different game.
+		return t.unexplain(at, evs), true
+	}
+	direct, directAmb := t.find(t.line.top(), &t.board.sensed, depth)
+	if len(chained.moves) > 0 && (len(direct.moves) == 0 || t.plyFit(len(chained.moves)) <= t.plyFit(len(direct.moves))) {
+		direct, directAmb = chained, chainAmb
+	}
+	if len(direct.moves) == 0 {
+		return evs, false
+	}
+	evs = t.resolved(at, evs)
+	evs = t.appendMoves(len(t.line.hist)-1, direct, directAmb, false, evs)
+	return t.tryPress(evs), true
+}
+
+// judgeReplaced: moves made but not completed, taken back or replaced.
+func (t *Tracker) judgeReplaced(at time.Time, depth int, evs []game.Event) ([]game.Event, bool) {
+	p := &t.board.sensed
+	for base := len(t.line.hist) - 2; base >= t.line.done; base-- {
+		n := t.line.hist[base]
+		if *p == n.place {
+			evs = t.resolved(at, evs)
+			evs = t.retract(at, base, evs)
+			return t.tryPress(evs), true
+		}
+		if pth, amb := t.find(n, p, depth); len(pth.moves) > 0 {
+			old := t.line.moves[base]
+			rest := t.restTime(base)
+			evs = t.resolved(at, evs)
+			evs = t.retract(at, base, evs)
+			evs = t.appendMoves(base, pth, amb, true, evs)
+			if rest >= t.opts.RestFor {
+				evs = t.restedElsewhere(base, old, pth.moves[0], evs)
+			}
+			return t.tryPress(evs), true
+		}
+	}
+	return evs, false
+}
+
+// judgeStands: the opponent carries on after a completed illegal move that
+// stands (TrackerOptions.IllegalStands).
+func (t *Tracker) judgeStands(at time.Time, depth int, evs []game.Event) ([]game.Event, bool) {
+	il := t.illegal
+	if il == nil || !il.completed || il.pos == nil || !t.opts.IllegalStands {
+		return evs, false
+	}
+	n := newNode(il.pos)
+	pth, amb := t.find(n, &t.board.sensed, depth)
+	if len(pth.moves) == 0 {
+		return evs, false
+	}
+	evs = t.standIllegal(at, il, n, evs)
+	evs = t.resolved(at, evs)
+	evs = t.appendMoves(len(t.line.hist)-1, pth, amb, false, evs)
+	return t.tryPress(evs), true
+}
+
+// judgeTakeback: an earlier position of the record (a takeback of
+// completed moves).
+func (t *Tracker) judgeTakeback(at time.Time, _ int, evs []game.Event) ([]game.Event, bool) {
+	for k := t.line.done - 1; k >= 0 && k >= t.line.done-maxTakeback; k-- {
+		if t.board.sensed == t.line.hist[k].place {
+			evs = t.resolved(at, evs)
+			evs = t.retract(at, k, evs)
+			return t.tryPress(evs), true
+		}
+	}
+	return evs, false
+}
+
+// judgeOther: no move explains the board: a board turned around, a
+// set-up, a result gesture, an illegal move, or nothing.
+func (t *Tracker) judgeOther(at time.Time, depth int, evs []game.Event) []game.Event {
+	if t.opts.AutoOrientation {
+		if ev, ok := t.tryRotation(at, depth, evs); ok {
+			return ev
+		}
+	}
+	if ev, ok := t.trySetup(at, evs); ok {
+		return ev
+	}
+	if ev, ok := t.tryGesture(at, evs); ok {
+		return ev
+	}
+	if il := t.classify(at); il != nil {
+		// Reported once completed, or once it has stood
+		// TrackerOptions.HoldAfter (a hand in the middle of en passant or
+		// a capture looks the same for a moment).
+		t.illegalExplains()
+		t.illegal = il
+		return t.tryPress(evs)
+	}
+	return t.unexplain(at, evs)
+}
+
+// liftedFrom reports whether the sensed placement is n's with some pieces
+// lifted off (and nothing else changed).
+func (t *Tracker) liftedFrom(n *node) bool {
+	size := t.geo.Size()
+	for i := 0; i < size; i++ {
+		if t.board.sensed.Sq[i] != n.place.Sq[i] && !t.board.sensed.Sq[i].IsEmpty() {
+			return false
+		}
+	}
+	return true
+}
+
+// plyFit scores an explanation of n plies: its distance from the number
+// of pending presses, or n itself without presses (lower is better).
+func (t *Tracker) plyFit(n int) int {
+	if p := len(t.lever.presses); p > 0 {
+		if n > p {
+			return n - p
+		}
+		return p - n
+	}
+	return n
+}
