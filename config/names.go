@@ -36,15 +36,19 @@ var rulesetVariants = map[string][]string{
 	"bgo2026-960":       {VariantChess960},
 	"bgo2026-team":      {VariantTeamDrop},
 	"xiangqi-vn2004":    {VariantXiangqi},
+	// Beyond contract.md §2: the 2004 law under the 2015 rapid and blitz regulations.
+	"xiangqi-vn2004-rapid": {VariantXiangqi},
+	"xiangqi-vn2004-blitz": {VariantXiangqi},
 }
 
 // RulesetNames returns the rule set names of contract.md §2, in that
-// order.
+// order, then the xiangqi rapid and blitz rule sets.
 func RulesetNames() []string {
 	return []string{
 		"fide2018-standard", "fide2018-rapid", "fide2018-blitz",
 		"fide2001-standard", "fide2001-rapid", "fide2001-blitz",
 		"bgo2026-960", "bgo2026-team", "xiangqi-vn2004",
+		"xiangqi-vn2004-rapid", "xiangqi-vn2004-blitz",
 	}
 }
 

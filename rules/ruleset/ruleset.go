@@ -57,6 +57,11 @@ type RuleSet struct {
 	// TeamDrop holds the team-drop variant's own rules (variant
 	// "team-drop" only; the zero value elsewhere).
 	TeamDrop TeamDrop
+
+	// Xiangqi holds the rules of the Vietnamese Xiangqi Law of 2004 that
+	// the FIDE parameters cannot say (variant "xiangqi" only; the zero
+	// value elsewhere).
+	Xiangqi Xiangqi
 }
 
 // IllegalMovesStand reports whether a completed illegal move stands once

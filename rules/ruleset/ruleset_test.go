@@ -11,7 +11,7 @@ import (
 )
 
 func TestLookupAll(t *testing.T) {
-	want := []string{"bgo2026-960", "bgo2026-team", "fide2001-blitz", "fide2001-rapid", "fide2001-standard", "fide2018-blitz", "fide2018-rapid", "fide2018-standard"}
+	want := []string{"bgo2026-960", "bgo2026-team", "fide2001-blitz", "fide2001-rapid", "fide2001-standard", "fide2018-blitz", "fide2018-rapid", "fide2018-standard", "xiangqi-vn2004", "xiangqi-vn2004-blitz", "xiangqi-vn2004-rapid"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
