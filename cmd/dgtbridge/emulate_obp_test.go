@@ -136,14 +136,18 @@ func TestEmulateProtocol(t *testing.T) {
 func TestEmulateOBPErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"--protocol", "obp", "--variant", "shogi"},
-		{"--protocol", "obp", "--game", "ccpd:11"},
+		{"--protocol", "obp", "--game", "ccpd:13"},
+		{"--protocol", "obp", "--game", "ccpd:0"},
 		{"--protocol", "obp", "--variant", "chess", "--game", "ccpd:1"},
 		{"--protocol", "obp", "--bad-lines", "1"},
 		{"--protocol", "obp", "extra"},
 	} {
 		var errb strings.Builder
-		if err := run(context.Background(), append([]string{"emulate"}, args...), io.Discard, &errb); err == nil {
+		// A case that wrongly starts a board is stopped after 10 s.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := run(ctx, append([]string{"emulate"}, args...), io.Discard, &errb); err == nil {
 			t.Errorf("emulate %q: no error", args)
 		}
+		cancel()
 	}
 }
