@@ -177,8 +177,11 @@ func (k *Keeper) Reports() broadcast.StatusReport {
 	ids := slices.Clone(k.order)
 	k.mu.Unlock()
 	out := broadcast.StatusReport{Boards: make([]broadcast.BoardReport, 0, len(ids))}
+	now := game.T(k.now())
 	for _, id := range ids {
-		out.Boards = append(out.Boards, k.report(id))
+		r := k.report(id)
+		r.UpdatedAt = now
+		out.Boards = append(out.Boards, r)
 	}
 	return out
 }
@@ -238,6 +241,16 @@ func (k *Keeper) changed(all bool) []broadcast.BoardReport {
 		out = append(out, r)
 	}
 	return out
+}
+
+// Refresh marks every report to be written again: after a reload, whose
+// new games produce no payload until their first move.
+func (k *Keeper) Refresh() {
+	k.mu.Lock()
+	for _, id := range k.order {
+		k.touch(id)
+	}
+	k.mu.Unlock()
 }
 
 // markDirty marks reports to be written again (after a failed write).

@@ -111,7 +111,7 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 		_ = keeper.Run(ctx, status.WriterOptions{Connect: dial, Subjects: subj, Config: cfg.File, Lichess: push.stats, Logger: log.With("part", "status")})
 	})
 	if hk.Reload != nil {
-		rl := &reloader{cfg: cfg, load: hk.Reload, h: h, boards: boards, push: push, log: log.With("part", "reload"), n: n}
+		rl := &reloader{cfg: cfg, load: hk.Reload, h: h, boards: boards, push: push, keeper: keeper, log: log.With("part", "reload"), n: n}
 		wg.Go(func() { rl.run(ctx) })
 	}
 	if cfg.HTTP.Listen != "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/status"
 	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
 	"golang.org/x/sys/unix"
 )
@@ -125,6 +126,7 @@ type reloader struct {
 	h      *hall.Hall
 	boards []hall.Board
 	push   *pushRunner
+	keeper *status.Keeper
 	log    *slog.Logger
 	n      *sdnotify.Notifier
 }
@@ -168,6 +170,7 @@ func (r *reloader) reload(ctx context.Context) error {
 		r.log.Error("reload: some boards did not take their next game", "err", err)
 	}
 	r.push.update(&next)
+	r.keeper.Refresh() // boards whose game changed have no payload to show it yet
 	r.cfg = next
 	r.log.Info("configuration reloaded: each board's next game follows it", "file", next.File, "boards", len(plan), "rounds", roundsOf(&next))
 	return nil

@@ -147,6 +147,9 @@ func TestOrganiserWorkflow(t *testing.T) {
 	e := emu.New(emu.Options{Serial: "04321"}, time.Now())
 	port, stop := servedPTY(t, e)
 	defer stop()
+	// Board 2 is set up and waits: its game does not start before the reload.
+	port2, stop2 := servedPTY(t, emu.New(emu.Options{Serial: "04322"}, time.Now()))
+	defer stop2()
 
 	ev := filepath.Join(dir, "event")
 	os.MkdirAll(ev, 0o755)
@@ -154,7 +157,9 @@ func TestOrganiserWorkflow(t *testing.T) {
 	os.WriteFile(filepath.Join(ev, "lichess.token"), []byte("lip_organiser\n"), 0o600)
 	os.WriteFile(filepath.Join(ev, "pairings.csv"), []byte("round,board,white,black,white_fide_id,black_fide_id\n"+
 		"1,1,\"Nguyen, Van An\",\"Tran, Thi Binh\",12400010,12400029\n"+
-		"2,1,\"Le, Quang Cuong\",\"Pham, Minh Duc\",12400037,12400045\n"), 0o644)
+		"1,2,\"Vu, Duc Khanh\",\"Hoang, Thu Ha\",12400061,12400053\n"+
+		"2,1,\"Le, Quang Cuong\",\"Pham, Minh Duc\",12400037,12400045\n"+
+		"2,2,\"Dang, Thanh Long\",\"Do, Hai Nam\",12400070,12400096\n"), 0o644)
 	config := func(round int, rounds string) string {
 		return fmt.Sprintf(`data_dir: data
 nats: {embedded: {listen: %q}}
@@ -163,7 +168,8 @@ lichess: {url: %q, token_file: lichess.token, rounds: {%s}}
 event: {id: open, name: "Hanoi Open", round: %d, pairings: pairings.csv, public_delay: 0s, ruleset: fide2018-rapid, time_control: "900+10"}
 boards:
   - {port: %s, board: 1}
-`, natsAddr, httpAddr, li.srv.URL, rounds, round, port)
+  - {port: %s, board: 2}
+`, natsAddr, httpAddr, li.srv.URL, rounds, round, port, port2)
 	}
 	cfg := filepath.Join(ev, "dgtbridge.yaml")
 	os.WriteFile(cfg, []byte(config(1, "1: AbCd1234")), 0o644)
@@ -173,7 +179,7 @@ boards:
 	os.Chdir(dir)
 	code, out, errOut := runMain(t, "run", "--check", "--config", cfg)
 	os.Chdir(wd)
-	if code != 0 || !strings.Contains(out, "Nguyen, Van An – Tran, Thi Binh") || !strings.Contains(out, "round 1 → AbCd1234") {
+	if code != 0 || !strings.Contains(out, "Nguyen, Van An – Tran, Thi Binh") || !strings.Contains(out, "Vu, Duc Khanh – Hoang, Thu Ha") || !strings.Contains(out, "round 1 → AbCd1234") {
 		t.Fatalf("check: exit %d\n%s%s", code, out, errOut)
 	}
 
@@ -191,7 +197,7 @@ boards:
 	})
 	waitUntil(t, 30*time.Second, "status: board connected", func() bool {
 		r, err := statusJSON(t, cfg)
-		return err == nil && len(r.Boards) == 1 && r.Boards[0].Connected
+		return err == nil && len(r.Boards) == 2 && r.Boards[0].Connected && r.Boards[1].Connected
 	})
 
 	// Round 1: four moves, pushed with the pairing file's players.
@@ -212,7 +218,7 @@ boards:
 	waitUntil(t, 10*time.Second, "status at ply 2", func() bool {
 		var err error
 		r, err = statusJSON(t, cfg)
-		return err == nil && len(r.Boards) == 1 && r.Boards[0].Ply == 2
+		return err == nil && len(r.Boards) == 2 && r.Boards[0].Ply == 2
 	})
 	b := r.Boards[0]
 	if b.BoardID != "r1-b1" || b.Port != port || !b.Connected || b.Game.String() != "open.1.1" || b.Ply != 2 || b.LastMove == nil || b.LastMove.SAN != "c5" || b.LastMove.UCI != "c7c5" || b.Clock == nil {
@@ -232,7 +238,7 @@ boards:
 	var hd broadcast.HealthDetail
 	json.NewDecoder(resp.Body).Decode(&hd)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !hd.Healthy || len(hd.Boards) != 1 || hd.Boards[0].Ply != 2 {
+	if resp.StatusCode != 200 || !hd.Healthy || len(hd.Boards) != 2 || hd.Boards[0].Ply != 2 || hd.Boards[1].Game.String() != "open.1.2" {
 		t.Errorf("/healthz?detail %d %+v", resp.StatusCode, hd)
 	}
 
@@ -242,6 +248,15 @@ boards:
 	waitUntil(t, 20*time.Second, "the reload in the log", func() bool {
 		b, _ := os.ReadFile(logPath)
 		return strings.Contains(string(b), "configuration reloaded")
+	})
+	// Board 2 had not started: it is on round 2's game at once, in the
+	// status too (the reload makes no payload that would show it).
+	waitUntil(t, 10*time.Second, "status: board 2 on round 2", func() bool {
+		r, err := statusJSON(t, cfg)
+		return err == nil && r.Boards[1].Game.String() == "open.2.2" && r.Boards[0].Game.String() == "open.1.1"
+	})
+	waitUntil(t, 10*time.Second, "round 2's board 2 pushed", func() bool {
+		return strings.Contains(li.last("EfGh5678"), `[White "Dang, Thanh Long"]`)
 	})
 	s, pos = play(t, pos, "g1f3", "d7d6")
 	e.Schedule(time.Now(), s)
@@ -281,6 +296,9 @@ boards:
 		r, err := statusJSON(t, cfg)
 		return err == nil && r.Boards[0].Game.String() == "open.2.1" && r.Boards[0].Ply == 2
 	})
+	if push := li.last("EfGh5678"); !strings.Contains(push, `[Round "2.2"]`) || !strings.Contains(push, `[Round "2.1"]`) {
+		t.Errorf("round 2's push lacks a board:\n%s", push)
+	}
 
 	// An invalid configuration is refused, naming the key; the daemon goes on.
 	os.WriteFile(cfg, []byte(config(2, "2: EfGh5678")+"penalties: sometimes\n"), 0o644)
@@ -301,9 +319,12 @@ boards:
 	}
 }
 
-// movetext returns the moves and result of a one-game PGN without its
-// comments, one space between tokens ("1. e4 c5 *").
+// movetext returns the moves and result of the first game of a PGN
+// without its comments, one space between tokens ("1. e4 c5 *").
 func movetext(pgn string) string {
+	if i := strings.Index(pgn, "\n[Event "); i >= 0 {
+		pgn = pgn[:i]
+	}
 	var b strings.Builder
 	depth := 0
 	for _, line := range strings.Split(pgn, "\n") {
