@@ -17,6 +17,8 @@ type cycleCase struct {
 	verdict  Verdict
 	side     rules.Color
 	patterns [2]Pattern
+	// marks is the classification of one cycle's moves (see marks).
+	marks string
 }
 
 // catalogue turns the Article 24 catalogue (specs/xiangqi.md §11.4) into
@@ -25,25 +27,28 @@ type cycleCase struct {
 var catalogue = []cycleCase{
 	{"24.2 perpetual check by one piece: the checker must change",
 		"3k3R1/9/9/9/9/9/9/9/9/5K3 b - - 0 1", "d9d8 h9h8 d8d9 h8h9",
-		MustChange, rules.White, [2]Pattern{PerpetualCheck, NoPattern}},
+		MustChange, rules.White, [2]Pattern{PerpetualCheck, NoPattern}, "-c-c"},
 	{"24.9 one check one idle move: allowed",
 		"3k5/9/7R1/9/9/9/9/9/9/5K3 w - - 0 1", "h7h9 d9d8 h9h7 d8d9",
-		Allowed, rules.NoColor, [2]Pattern{NoPattern, NoPattern}},
+		Allowed, rules.NoColor, [2]Pattern{NoPattern, NoPattern}, "c---"},
+	{"24.8 one check one chase: allowed",
+		"3k5/9/9/c8/7R1/9/9/9/9/5K3 w - - 0 1", "h5h9 d9d8 h9h6 a6a5 h6h8 d8d9 h8h5 a5a6",
+		Allowed, rules.NoColor, [2]Pattern{NoPattern, NoPattern}, "c-x-c-x-"},
 	{"24.14 perpetual chase of an unprotected piece: the chaser must change",
 		"3k5/9/9/c8/9/9/9/9/9/R3K4 b - - 0 1", "a6b6 a0b0 b6a6 b0a0",
-		MustChange, rules.White, [2]Pattern{PerpetualChase, NoPattern}},
+		MustChange, rules.White, [2]Pattern{PerpetualChase, NoPattern}, "-x-x"},
 	{"24.13 perpetual attack on a protected piece: allowed",
 		"r2k5/2n6/9/c8/9/9/9/9/9/R3K4 b - - 0 1", "a6b6 a0b0 b6a6 b0a0",
-		Allowed, rules.NoColor, [2]Pattern{NoPattern, NoPattern}},
+		Allowed, rules.NoColor, [2]Pattern{NoPattern, NoPattern}, "----"},
 	{"24.11 a cannon may not chase a chariot even protected: the cannon side must change",
 		"3k5/9/9/r1r6/9/9/PH7/9/9/C3K4 b - - 0 1", "a6b6 a0b0 b6a6 b0a0",
-		MustChange, rules.White, [2]Pattern{PerpetualChase, NoPattern}},
+		MustChange, rules.White, [2]Pattern{PerpetualChase, NoPattern}, "xx-x"},
 	{"24.12 one cannon threatening two chariots in turn: allowed",
 		"3k5/9/9/rr7/9/9/PH7/9/9/C3K4 w - - 0 1", "a0b0 d9d8 b0a0 d8d9",
-		Allowed, rules.NoColor, [2]Pattern{NoPattern, NoPattern}},
+		Allowed, rules.NoColor, [2]Pattern{NoPattern, NoPattern}, "x-x-"},
 	{"24.20 a chariot chasing a chariot that can take back: perpetual sacrifice, allowed",
 		"3k5/9/9/r8/9/9/9/9/9/R3K4 b - - 0 1", "a6b6 a0b0 b6a6 b0a0",
-		Allowed, rules.NoColor, [2]Pattern{NoPattern, NoPattern}},
+		Allowed, rules.NoColor, [2]Pattern{NoPattern, NoPattern}, "----"},
 }
 
 // playCycle plays fen then the cycle times times and classifies.
@@ -82,6 +87,9 @@ func TestArticle24Catalogue(t *testing.T) {
 				t.Fatalf("%d findings after two cycles, want 1: %+v", len(fs), fs)
 			}
 			f := fs[0]
+			if got := marks(f.Moves); got != tc.marks+tc.marks {
+				t.Errorf("the cycle's moves classified %s, want %s twice (c check, x chase, - neither)", got, tc.marks)
+			}
 			if f.Verdict != tc.verdict || f.Side != tc.side || f.Patterns != tc.patterns || f.Occurrence != 3 {
 				t.Fatalf("finding %v side %v patterns %v occurrence %d; want %v %v %v", f.Verdict, f.Side, f.Patterns, f.Occurrence, tc.verdict, tc.side, tc.patterns)
 			}
@@ -235,4 +243,23 @@ func TestRepetitionThreshold(t *testing.T) {
 	if len(fs) != 1 || fs[0].Verdict != MustChange || fs[0].Side != rules.White || fs[0].Moves[0].Check || !fs[0].Moves[1].Check {
 		t.Fatalf("findings %+v", fs)
 	}
+}
+
+// marks writes a cycle's classification, one letter per move: c check,
+// x forbidden chase, b both, - neither.
+func marks(ms []MoveClass) string {
+	var b strings.Builder
+	for _, m := range ms {
+		switch {
+		case m.Check && len(m.Chases) > 0:
+			b.WriteByte('b')
+		case m.Check:
+			b.WriteByte('c')
+		case len(m.Chases) > 0:
+			b.WriteByte('x')
+		default:
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
 }
