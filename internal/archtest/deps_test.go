@@ -48,6 +48,7 @@ var layers = []rule{
 	// only the rules vocabulary (squares, pieces, geometries).
 	{pkg: "obp", internal: []string{"rules"}},
 	{pkg: "obp/link", internal: []string{"rules", "obp"}},
+	{pkg: "obp/obpfeed", internal: []string{"rules", "rules/game", "obp", "obp/link"}},
 	{pkg: "obp/emu", internal: []string{"rules", "rules/chess", "rules/xiangqi", "obp"}},
 	{pkg: "board", internal: []string{"rules/..."}},
 	{pkg: "board/dgtfeed", internal: []string{"rules", "rules/game", "dgt"}},

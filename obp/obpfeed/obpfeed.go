@@ -1,0 +1,179 @@
+// Package obpfeed translates Open Board Protocol lines into the board
+// tracker's protocol-free vocabulary ([game.Sensed]), as package
+// board/dgtfeed does for DGT boards: a lift or a put becomes a square
+// change, the whole board a full read, the clock line a clock face. The
+// tracker never sees an OBP line.
+//
+// A [Translator] keeps what the board shows, so that a board that senses
+// only occupancy ("?" for the piece) can still be followed: a piece put
+// down is the one in the hand — the capturer when the hand also holds the
+// piece lifted from that point, else the last piece lifted — and a full
+// read takes the pieces it knows from what it followed. Boards that
+// identify pieces need none of that.
+package obpfeed
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dgtbridge/dgtbridge/obp"
+	"github.com/dgtbridge/dgtbridge/obp/link"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// ErrUnidentified: an occupancy board put a piece down, or showed an
+// occupied point, that the translator cannot name (nothing was lifted, or
+// the point was never seen occupied). The board's next full read with
+// pieces it can name, or the arbiter, must settle it.
+var ErrUnidentified = errors.New("obpfeed: piece not identified")
+
+type lifted struct {
+	from  rules.Square
+	piece rules.Piece
+}
+
+// Translator turns one board's OBP lines into sensor reports. It is not
+// safe for concurrent use: one per board, on the goroutine reading its
+// link.
+type Translator struct {
+	board rules.Placement
+	hand  []lifted
+}
+
+// New returns a translator for a board showing pl (its first full read,
+// e.g. link.Connected's Board).
+func New(pl rules.Placement) *Translator { return &Translator{board: pl} }
+
+// Placement returns what the translator believes stands on the board.
+func (t *Translator) Placement() rules.Placement { return t.board }
+
+// Event appends the reports of a link event: Connected gives a full read
+// and the clock face, Message what its line reports, other events
+// nothing.
+func (t *Translator) Event(dst []game.Sensed, ev link.Event) ([]game.Sensed, error) {
+	switch ev := ev.(type) {
+	case link.Connected:
+		dst, err := t.Append(dst, ev.Board)
+		if err != nil {
+			return dst, err
+		}
+		return t.Append(dst, ev.Clock)
+	case link.Message:
+		return t.Append(dst, ev.Msg)
+	}
+	return dst, nil
+}
+
+// Append appends to dst what message m reports and returns the extended
+// slice: Lift and Put a SquareChange, Board a FullRead, Clock a
+// ClockFace (the first player's time on the left display, as OBP reports
+// times by player); Ident, Fault and Unknown report nothing about the
+// position. An unidentified piece gives ErrUnidentified (what could be
+// translated is appended).
+func (t *Translator) Append(dst []game.Sensed, m obp.Message) ([]game.Sensed, error) {
+	switch m := m.(type) {
+	case obp.Lift:
+		pc := t.board.At(m.Square)
+		t.board.Sq[m.Square] = rules.NoPiece
+		if !pc.IsEmpty() {
+			t.hand = append(t.hand, lifted{m.Square, pc})
+		}
+		return append(dst, game.SquareChange{Square: m.Square, Piece: rules.NoPiece}), nil
+	case obp.Put:
+		pc := m.Piece
+		if m.Unidentified {
+			var ok bool
+			if pc, ok = t.fromHand(m.Square); !ok {
+				return dst, fmt.Errorf("%w: put on %s with nothing in the hand", ErrUnidentified, t.board.Geo.Name(m.Square))
+			}
+		} else {
+			t.drop(pc)
+		}
+		t.board.Sq[m.Square] = pc
+		return append(dst, game.SquareChange{Square: m.Square, Piece: pc}), nil
+	case obp.Board:
+		pl := m.Placement
+		var err error
+		for _, s := range m.Unidentified {
+			switch {
+			case !t.board.At(s).IsEmpty():
+				pl.Sq[s] = t.board.At(s)
+			case len(t.hand) > 0:
+				pl.Sq[s] = t.hand[len(t.hand)-1].piece
+				t.hand = t.hand[:len(t.hand)-1]
+			default:
+				err = fmt.Errorf("%w: %s is occupied by a piece never seen there", ErrUnidentified, pl.Geo.Name(s))
+			}
+		}
+		t.board, t.hand = pl, nil
+		return append(dst, game.FullRead{Placement: pl}), err
+	case obp.Clock:
+		if m.None {
+			return append(dst, game.ClockFace{Absent: true}), nil
+		}
+		f := game.ClockFace{Left: m.First, Right: m.Second, LeftFlag: m.First <= 0, RightFlag: m.Second <= 0, LeftIs: rules.White}
+		switch m.Running {
+		case rules.White:
+			f.Running = game.LeftDisplay
+		case rules.Black:
+			f.Running = game.RightDisplay
+		}
+		return append(dst, f), nil
+	}
+	return dst, nil
+}
+
+// fromHand takes the piece put down on s out of the hand. When the hand
+// holds the piece lifted from s, this is a capture (the capturer is the
+// last piece lifted of the other colour) or that piece put back (nothing
+// else in the hand); otherwise it is the last piece lifted. The piece
+// lifted from s then leaves the hand either way: a captured piece is set
+// aside, never put down again.
+func (t *Translator) fromHand(s rules.Square) (rules.Piece, bool) {
+	if len(t.hand) == 0 {
+		return rules.NoPiece, false
+	}
+	at := -1
+	for i, l := range t.hand {
+		if l.from == s {
+			at = i
+		}
+	}
+	pick := -1
+	for j := len(t.hand) - 1; j >= 0; j-- {
+		if j == at {
+			continue
+		}
+		if at < 0 || t.hand[j].piece.Color != t.hand[at].piece.Color {
+			pick = j
+			break
+		}
+	}
+	if pick < 0 {
+		pick = at
+	}
+	if pick < 0 {
+		return rules.NoPiece, false
+	}
+	pc := t.hand[pick].piece
+	keep := t.hand[:0]
+	for i, l := range t.hand {
+		if i != pick && l.from != s {
+			keep = append(keep, l)
+		}
+	}
+	t.hand = keep
+	return pc, true
+}
+
+// drop takes an identified piece put down out of the hand (the last one
+// lifted of that piece), so that the hand holds only pieces still up.
+func (t *Translator) drop(pc rules.Piece) {
+	for i := len(t.hand) - 1; i >= 0; i-- {
+		if t.hand[i].piece == pc {
+			t.hand = append(t.hand[:i], t.hand[i+1:]...)
+			return
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package obpfeed
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/obp"
+	"github.com/dgtbridge/dgtbridge/obp/emu"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+	"github.com/dgtbridge/dgtbridge/rules/pgn"
+	"github.com/dgtbridge/dgtbridge/rules/xiangqi/games"
+)
+
+// follow plays game g on an emulated board (pieces identified or
+// occupancy only), translates every line, and returns the placement the
+// square changes and full reads lead to.
+func follow(t *testing.T, g *pgn.Game, occupancy bool, seed uint64) (rules.Placement, int) {
+	t.Helper()
+	moves := make([]rules.Move, len(g.Moves))
+	for i, m := range g.Moves {
+		moves[i] = m.Move
+	}
+	s, err := emu.GameScript(g.Start, moves, emu.GameOptions{Seed: seed, Speed: 10, Incidents: 0.3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 2, 8, 8, 0, 0, 0, time.UTC)
+	pl := g.Start.Placement()
+	e, err := emu.New(emu.Options{Geo: g.Start.Geometry(), Placement: &pl, Occupancy: occupancy}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Schedule(t0, s)
+	d := obp.NewDecoder(g.Start.Geometry())
+	tr := New(pl)
+	mirror := pl
+	changes := 0
+	var out []game.Sensed
+	for at := time.Duration(0); at <= s.Duration()+time.Second; at += 50 * time.Millisecond {
+		e.Advance(t0.Add(at))
+		d.Feed(e.Output())
+		for {
+			m, err := d.Next()
+			if errors.Is(err, obp.ErrNeedMore) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err = tr.Append(out[:0], m)
+			if err != nil {
+				t.Fatalf("%T %v: %v", m, m, err)
+			}
+			for _, x := range out {
+				switch x := x.(type) {
+				case game.SquareChange:
+					mirror.Sq[x.Square] = x.Piece
+					changes++
+				case game.FullRead:
+					mirror = x.Placement
+				}
+			}
+		}
+	}
+	return mirror, changes
+}
+
+// TestFollowGames: every shipped master game, played by human hands on an
+// emulated board (captures in either order, pieces touched and put back,
+// slides), translated line by line, ends at the game's final position,
+// on a board that identifies pieces and on one that senses only
+// occupancy.
+func TestFollowGames(t *testing.T) {
+	all, errs := pgn.ReadAll(strings.NewReader(games.CCPD), pgn.ReaderOptions{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if testing.Short() {
+		all = all[:3]
+	}
+	for i, g := range all {
+		final, err := g.Final()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, occ := range []bool{false, true} {
+			got, changes := follow(t, g, occ, uint64(i))
+			if got != final.Placement() {
+				want := final.Placement()
+				t.Errorf("game %d (occupancy %v): followed to %s, want %s", i+1, occ, got.String(), want.String())
+			}
+			if changes < 2*len(g.Moves) {
+				t.Errorf("game %d: %d square changes for %d moves", i+1, changes, len(g.Moves))
+			}
+		}
+	}
+}
+
+// TestClockAndBoard: the clock line is a face with the first player on
+// the left, said so; "C none" is an absent clock; a full read of an
+// occupancy board names the pieces it knows, and an occupied point never
+// seen is ErrUnidentified.
+func TestClockAndBoard(t *testing.T) {
+	tr := New(emu.StartArray(rules.Xiangqi9x10))
+	out, _ := tr.Append(nil, obp.Clock{First: time.Minute, Second: 0, Running: rules.Black})
+	want := game.ClockFace{Left: time.Minute, Right: 0, RightFlag: true, Running: game.RightDisplay, LeftIs: rules.White}
+	if len(out) != 1 || out[0] != want {
+		t.Errorf("clock %v, want %v", out, want)
+	}
+	if out, _ := tr.Append(nil, obp.Clock{None: true}); len(out) != 1 || out[0] != (game.ClockFace{Absent: true}) {
+		t.Errorf("no clock: %v", out)
+	}
+	if r := want.Reading(rules.White); r.White != time.Minute || r.Running != rules.Black || !r.BlackFlag {
+		t.Errorf("reading %+v", r)
+	}
+	g := rules.Xiangqi9x10
+	e0, _ := g.ParseSquare("e0")
+	e5, _ := g.ParseSquare("e5")
+	b := obp.Board{Placement: rules.NewPlacement(g), Unidentified: []rules.Square{e0}}
+	out, err := tr.Append(nil, b)
+	if err != nil || out[0].(game.FullRead).Placement.Sq[e0] != (rules.Piece{Color: rules.White, Kind: rules.King}) {
+		t.Errorf("occupancy full read: %v, %v", out, err)
+	}
+	b.Unidentified = []rules.Square{e0, e5}
+	if _, err := New(emu.StartArray(g)).Append(nil, b); !errors.Is(err, ErrUnidentified) {
+		t.Errorf("a piece never seen: %v", err)
+	}
+	if _, err := New(emu.StartArray(g)).Append(nil, obp.Put{Square: e5, Unidentified: true}); !errors.Is(err, ErrUnidentified) {
+		t.Errorf("a put with an empty hand: %v", err)
+	}
+}
