@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules/clock"
+	"github.com/dgtbridge/dgtbridge/rules/xiangqi"
 )
 
 // TestXiangqiPresets: the 2004 law in standard play and under the 2015
@@ -113,5 +114,37 @@ func TestXiangqiOverrides(t *testing.T) {
 		if !slices.Contains(OverrideKeys(), k) {
 			t.Errorf("%s missing from OverrideKeys", k)
 		}
+	}
+}
+
+// TestXiangqiSettingsParse: the rule set's notation and repetition
+// settings, and every value their keys accept, are names rules/xiangqi
+// reads (the wiring passes them through).
+func TestXiangqiSettingsParse(t *testing.T) {
+	for _, d := range []string{"vn", "doc_asian", "wxf"} {
+		if _, err := xiangqi.ParseDialect(d); err != nil {
+			t.Error(err)
+		}
+	}
+	for _, v := range []string{"checker_must_change", "draw"} {
+		if _, err := xiangqi.ParseCheckVsChase(v); err != nil {
+			t.Error(err)
+		}
+	}
+	for _, v := range []string{"by_other_pieces", "always_draw", "always_loss"} {
+		if _, err := xiangqi.ParseCombinedChase(v); err != nil {
+			t.Error(err)
+		}
+	}
+	rs, _ := Lookup(XiangqiVN2004)
+	r := rs.Xiangqi.Repetition
+	if _, err := xiangqi.ParseCheckVsChase(r.CheckVsChase); err != nil {
+		t.Error(err)
+	}
+	if _, err := xiangqi.ParseCombinedChase(r.KingPawnCombined); err != nil {
+		t.Error(err)
+	}
+	if _, err := xiangqi.ParseDialect(rs.Xiangqi.Notation); err != nil {
+		t.Error(err)
 	}
 }

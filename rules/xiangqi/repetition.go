@@ -497,3 +497,47 @@ func mateThreat(p *Position) bool {
 	}
 	return false
 }
+
+var (
+	checkVsChaseNames = []string{"checker_must_change", "draw"}
+	combinedNames     = []string{"by_other_pieces", "always_draw", "always_loss"}
+)
+
+// String returns the check_vs_chase setting's name.
+func (c CheckVsChase) String() string { return nameOf(checkVsChaseNames, int(c)) }
+
+// String returns the king_pawn_combined_chase setting's name.
+func (c CombinedChase) String() string { return nameOf(combinedNames, int(c)) }
+
+// ParseCheckVsChase reads a check_vs_chase setting: "checker_must_change"
+// or "draw" ("" is the default).
+func ParseCheckVsChase(s string) (CheckVsChase, error) {
+	i, err := parseName(checkVsChaseNames, s, "check_vs_chase")
+	return CheckVsChase(i), err
+}
+
+// ParseCombinedChase reads a king_pawn_combined_chase setting:
+// "by_other_pieces", "always_draw" or "always_loss" ("" is the default).
+func ParseCombinedChase(s string) (CombinedChase, error) {
+	i, err := parseName(combinedNames, s, "king_pawn_combined_chase")
+	return CombinedChase(i), err
+}
+
+func nameOf(names []string, i int) string {
+	if i >= 0 && i < len(names) {
+		return names[i]
+	}
+	return fmt.Sprintf("setting(%d)", i)
+}
+
+func parseName(names []string, s, key string) (int, error) {
+	if s == "" {
+		return 0, nil
+	}
+	for i, n := range names {
+		if n == s {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("xiangqi: %s %q: want one of %v", key, s, names)
+}

@@ -263,3 +263,22 @@ func marks(ms []MoveClass) string {
 	}
 	return b.String()
 }
+
+func TestParseRepetitionSettings(t *testing.T) {
+	for _, c := range []CheckVsChase{CheckerMustChange, CheckVsChaseDraw} {
+		if got, err := ParseCheckVsChase(c.String()); err != nil || got != c {
+			t.Errorf("ParseCheckVsChase(%q) = %v, %v", c, got, err)
+		}
+	}
+	for _, c := range []CombinedChase{ByOtherPieces, AlwaysDraw, AlwaysLoss} {
+		if got, err := ParseCombinedChase(c.String()); err != nil || got != c {
+			t.Errorf("ParseCombinedChase(%q) = %v, %v", c, got, err)
+		}
+	}
+	if c, err := ParseCheckVsChase(""); err != nil || c != CheckerMustChange {
+		t.Errorf("default: %v, %v", c, err)
+	}
+	if _, err := ParseCombinedChase("sometimes"); err == nil || !strings.Contains(err.Error(), "king_pawn_combined_chase") {
+		t.Errorf("bad value: %v", err)
+	}
+}
