@@ -35,9 +35,10 @@ type boardRun struct {
 	rec  *Record // loaded record (nil: new game); owned by run after start
 	cmds chan command
 	log  *slog.Logger
-	// saved receives the outcome of this board's record saves (one in
-	// flight at a time).
-	saved chan error
+	// handed is what of the record the writer has been handed (delta).
+	handed handedState
+	// notes: damage found in the stored record at start, for the arbiter.
+	notes []string
 
 	connected atomic.Bool
 	lastErr   atomic.Value // string
@@ -68,6 +69,9 @@ func (br *boardRun) run(ctx context.Context) error {
 func (br *boardRun) start(ctx context.Context) error {
 	now := br.h.o.Now()
 	s, err := NewSession(br.b.Session, br.rec, now)
+	if err != nil && br.rec != nil && errors.Is(err, ErrReplay) {
+		s, err = br.cutUnreplayable(err, now)
+	}
 	if err != nil {
 		return err
 	}
@@ -77,7 +81,16 @@ func (br *boardRun) start(ctx context.Context) error {
 	// after Published (same message ids: the streams drop repeats) and
 	// the state.
 	rec := s.Record()
+	if br.rec != nil && rec == br.rec {
+		br.handed = handedState{game: rec.Info.Game, moves: len(rec.Moves), revision: rec.Revision}
+	}
 	var resend []game.Payload
+	for _, n := range br.notes {
+		resend = append(resend, game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", rec.Info.Game, KindRecordDamaged, len(rec.Moves), now.UnixMilli()),
+			Game: rec.Info.Game, Kind: KindRecordDamaged, Severity: game.Crit, Ply: len(rec.Moves), At: game.T(now),
+			Message: "The saved record of this game was damaged: " + n + ". The game goes on from the record's last " +
+				"good move; moves made after it are recovered from the board where it can. Check the record."})
+	}
 	if c := rec.LastCorrection; c != nil && c.Revision == rec.Revision {
 		resend = append(resend, *c)
 	}
@@ -90,6 +103,47 @@ func (br *boardRun) start(ctx context.Context) error {
 	br.apply(Step{Out: resend, Changed: true})
 	br.status = broadcast.BoardStatus{BoardID: br.b.ID, Port: br.b.Port, BusAddress: int(br.b.BusAddress)}
 	return nil
+}
+
+// cutUnreplayable answers a loaded record whose moves do not replay (a
+// record damaged on disk or written by another rules version): the game
+// goes on from its longest prefix that replays, as a correction (next
+// revision, cut there), and the arbiter is told. The record as it was is
+// kept beside the record file (<g>.json.unreplayable-<time>).
+func (br *boardRun) cutUnreplayable(cause error, now time.Time) (*Session, error) {
+	rec := br.rec
+	lo, hi := 0, len(rec.Moves) // prefix lo replays, hi does not
+	try := func(n int) (*Session, error) {
+		cp := *rec
+		cp.Moves = slices.Clone(rec.Moves[:n])
+		return NewSession(br.b.Session, &cp, now)
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if _, err := try(mid); err == nil {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	kept := br.h.keepUnreplayable(rec, now)
+	cp := *rec
+	cp.Moves = slices.Clone(rec.Moves[:lo])
+	cp.Revision++
+	cp.Published = min(cp.Published, lo)
+	c := game.Correction{Game: cp.Info.Game, Ply: lo, FEN: cp.FEN(), Moves: cp.UCIs(), Reason: "record_damaged",
+		At: game.T(now), Revision: cp.Revision}
+	cp.LastCorrection = &c
+	cp.UpdatedAt = now
+	s, err := NewSession(br.b.Session, &cp, now)
+	if err != nil {
+		return nil, err
+	}
+	br.log.Error("game record does not replay; cut to its last good move", "err", cause, "ply", lo, "kept", kept)
+	br.notes = append(br.notes, fmt.Sprintf("%v; it was cut to ply %d (revision %d), the record as it was is kept as %s",
+		cause, lo, cp.Revision, kept))
+	br.rec = nil // the writer gets the cut record whole
+	return s, nil
 }
 
 // serveLink owns the board's own line (dgt/link) until ctx is done.
@@ -224,22 +278,21 @@ func (br *boardRun) down(at time.Time, msg string) {
 	br.apply(br.s.Device(br.mono(at), game.DeviceBoard, true, br.b.Port+": "+msg))
 }
 
-// apply persists the record when it changed (group-committed with other
-// boards' saves, groupsave.go), then hands the payloads to
-// the sink in order, then the GameState. Nothing is published that the
-// record file does not already imply.
+// apply hands what one input caused to storage (writer.go) and returns at
+// once: the record's change (if any) and the payloads, which the writer
+// publishes, in order, once the change is durable; the clock commands
+// are sent to the clock now (they act on the board's clock, not on the
+// record). The board goroutine never waits for the disk.
 func (br *boardRun) apply(st Step) {
 	if len(st.Out) == 0 && len(st.Clock) == 0 && !st.Changed {
 		return
 	}
 	rec := br.s.Record()
+	c := &change{br: br, game: rec.Info.Game, out: st.Out}
 	if st.Changed {
-		if err := br.h.saver.save(br.h.gamesDir(), rec, br.saved); err != nil {
-			// Without the record nothing may be published that a
-			// restart would contradict; the next change retries.
-			br.log.Error("game record not saved; holding publication", "err", err)
-			return
-		}
+		c.delta = br.delta(rec)
+		state := rec.State()
+		c.state = &state
 		br.mu.Lock()
 		cp := *rec
 		cp.Moves = slices.Clone(rec.Moves)
@@ -247,56 +300,50 @@ func (br *boardRun) apply(st Step) {
 		br.mu.Unlock()
 	}
 	br.noteFinished(st.Finished)
-	sink := br.h.o.Sink
-	g := rec.Info.Game
-	for _, out := range st.Out {
-		var err error
-		switch p := out.(type) {
-		case game.MoveEvent:
-			err = sink.PublishMove(p)
-			if err == nil && p.Revision == rec.Revision && p.Ply > rec.Published {
-				rec.Published = p.Ply
-			}
-		case game.Correction:
-			err = sink.PublishCorrection(p)
-		case game.ClockEvent:
-			err = sink.PublishClock(p)
-		case game.Result:
-			err = sink.PublishResult(p)
-		case game.Alert:
-			err = sink.PublishAlert(p)
-		case game.Announcement:
-			err = br.announce(p)
-		}
-		if err != nil {
-			br.log.Error("publish failed", "err", err)
-		}
-		if br.h.o.Observer != nil {
-			br.h.o.Observer(Observation{Board: br.b.ID, Game: g, Payload: out})
-		}
+	if len(c.out) > 0 || c.delta != nil {
+		br.h.w.submit(c)
 	}
-	for _, c := range st.Clock {
-		br.clockCommand(c)
-	}
-	if st.Changed {
-		if err := sink.PublishState(rec.State()); err != nil {
-			br.log.Error("publish state failed", "err", err)
-		}
+	for _, cc := range st.Clock {
+		br.clockCommand(cc)
 	}
 }
 
-// publishStatus publishes a board's connection status.
+// handedState is what of a record the board handed to the writer.
+type handedState struct {
+	game     game.ID
+	moves    int
+	revision int
+}
+
+// delta returns the record's change since the last hand-off: its header
+// and the moves from the first one not handed yet (after a correction,
+// from the cut).
+func (br *boardRun) delta(rec *Record) *delta {
+	h := br.handed
+	from := 0
+	switch {
+	case h.game != rec.Info.Game:
+	case h.revision == rec.Revision:
+		from = min(h.moves, len(rec.Moves))
+	case h.revision+1 == rec.Revision && rec.LastCorrection != nil && rec.LastCorrection.Revision == rec.Revision:
+		from = min(h.moves, rec.LastCorrection.Ply, len(rec.Moves))
+	}
+	d := &delta{from: from, rec: *rec}
+	d.rec.Moves = slices.Clone(rec.Moves[from:])
+	br.handed = handedState{game: rec.Info.Game, moves: len(rec.Moves), revision: rec.Revision}
+	return d
+}
+
+// publishStatus hands a board's connection status to the writer (ahead of
+// nothing: it is published in its turn, like every payload).
 func (br *boardRun) publishStatus(b broadcast.BoardStatus) {
-	if err := br.h.o.Sink.PublishBoardStatus(b); err != nil {
-		br.log.Error("publish failed", "err", err)
-	}
+	br.h.w.submit(&change{br: br, game: br.b.Session.Info.Game, status: &b})
 }
 
-// persistOnly saves the record once more on the way out (Published may
-// have advanced since the last save).
+// persistOnly hands the record once more on the way out.
 func (br *boardRun) persistOnly() {
-	if err := br.h.saver.save(br.h.gamesDir(), br.s.Record(), br.saved); err != nil {
-		br.log.Error("game record not saved at shutdown", "err", err)
+	if br.s != nil {
+		br.apply(Step{Changed: true})
 	}
 }
 
@@ -345,7 +392,7 @@ func (br *boardRun) clockCommand(c game.ClockCommand) {
 var errNoClockOnBus = errors.New("clock commands cannot be sent over a DGT bus line")
 
 // clockFailed tells the arbiter that a clock setting did not reach the
-// clock. Safe from any goroutine (it only uses the sink).
+// clock. Safe from any goroutine (it only hands the alert to the writer).
 func (br *boardRun) clockFailed(c game.ClockCommand, ply int, err error) {
 	g := br.b.Session.Info.Game
 	br.log.Error("clock command failed", "reason", c.Reason, "err", err)
@@ -354,7 +401,5 @@ func (br *boardRun) clockFailed(c game.ClockCommand, ply int, err error) {
 		Kind: KindClockCommandFailed, Severity: game.Warn, Ply: ply, At: game.T(at),
 		Message:  fmt.Sprintf("The clock did not take the setting asked for (%s): %v. Set it by hand.", c.Reason, err),
 		Proposal: map[string]any{"white_ms": game.Millis(c.White), "black_ms": game.Millis(c.Black)}}
-	if err := br.h.o.Sink.PublishAlert(a); err != nil {
-		br.log.Error("publish alert failed", "err", err)
-	}
+	br.h.w.submit(&change{br: br, game: g, out: []game.Payload{a}})
 }

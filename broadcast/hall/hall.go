@@ -2,16 +2,20 @@ package hall
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -29,15 +33,20 @@ type Hall struct {
 	byGame map[game.ID]*boardRun
 
 	changed chan struct{}
-	lines   []*busLine  // bus lines (bus.go)
-	saver   *groupSaver // record files, group-committed (groupsave.go)
+	lines   []*busLine // bus lines (bus.go)
+	w       *writer    // the storage goroutine (writer.go)
+	fs      storage.FS
 
 	mu     sync.Mutex
 	runCtx context.Context // Run's, for the request handlers; nil before
 }
 
-// New checks the options and loads every game's record from DataDir (a
-// corrupt record is an error: it is evidence and is not overwritten).
+// New checks the options, opens the game journal in DataDir and loads
+// every game's record (its file and the journal's later changes). Damaged
+// data does not stop it: a record file that does not parse, or a damaged
+// journal segment, is set aside (renamed, kept as evidence), named in the
+// log, and the game starts from what could be recovered, with an alert
+// for its arbiter; the other boards start normally.
 func New(o Options) (*Hall, error) {
 	if len(o.Boards) == 0 {
 		return nil, ErrNoBoards
@@ -58,7 +67,21 @@ func New(o Options) (*Hall, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	h := &Hall{o: o, log: log, byGame: map[game.ID]*boardRun{}, changed: make(chan struct{}, 1), saver: newGroupSaver()}
+	o.CommitWindow = defaultDur(o.CommitWindow, DefaultCommitWindow)
+	o.CompactEvery = defaultDur(o.CompactEvery, DefaultCompactEvery)
+	o.DrainTimeout = defaultDur(o.DrainTimeout, DefaultDrainTimeout)
+	if o.CompactBytes <= 0 {
+		o.CompactBytes = DefaultCompactBytes
+	}
+	h := &Hall{o: o, log: log, byGame: map[game.ID]*boardRun{}, changed: make(chan struct{}, 1), fs: storage.Or(o.FS)}
+	j, l, err := openJournal(h.fs, filepath.Join(h.gamesDir(), "journal"), h.gamesDir())
+	if err != nil {
+		return nil, err
+	}
+	h.w = newWriter(writerOptions{fs: h.fs, gamesDir: h.gamesDir(), sink: o.Sink, log: log, now: o.Now,
+		observer: o.Observer, window: max(o.CommitWindow, 0), compactEvery: o.CompactEvery, drain: o.DrainTimeout,
+		compactBytes: o.CompactBytes}, j, l)
+	notes := repair(h.w, l, o.Now())
 	ids := map[string]bool{}
 	for i, b := range o.Boards {
 		if !broadcast.ValidToken(b.ID) {
@@ -81,14 +104,12 @@ func New(o Options) (*Hall, error) {
 		if _, dup := h.byGame[g]; dup {
 			return nil, fmt.Errorf("%w: game %s on two boards", ErrOptions, g)
 		}
-		rec, ok, err := LoadRecord(h.gamesDir(), g)
+		rec, err := h.load(g, l, notes)
 		if err != nil {
+			j.close()
 			return nil, err
 		}
-		if !ok {
-			rec = nil
-		}
-		br := &boardRun{h: h, b: b, rec: rec, cmds: make(chan command), saved: make(chan error, 1), log: log.With("board", b.ID, "game", g.String())}
+		br := &boardRun{h: h, b: b, rec: rec, notes: notes[g], cmds: make(chan command), log: log.With("board", b.ID, "game", g.String())}
 		h.boards = append(h.boards, br)
 		h.byGame[g] = br
 	}
@@ -99,6 +120,69 @@ func New(o Options) (*Hall, error) {
 }
 
 func (h *Hall) gamesDir() string { return filepath.Join(h.o.DataDir, "games") }
+
+func defaultDur(d, def time.Duration) time.Duration {
+	if d == 0 {
+		return def
+	}
+	return d
+}
+
+// load returns game g's record (nil: a new game): the journal's, else its
+// file's (which the writer then adopts). A file that does not parse is
+// set aside and noted; an error means the disk could not be read at all.
+func (h *Hall) load(g game.ID, l *loaded, notes map[game.ID][]string) (*Record, error) {
+	if r, ok := l.records[g]; ok {
+		return cloneRecord(r), nil
+	}
+	if _, bad := l.badFiles[g]; bad {
+		return nil, nil // set aside by repair
+	}
+	r, seq, ok, err := loadRecordFile(h.fs, h.gamesDir(), g)
+	if errors.Is(err, ErrCorruptRecord) {
+		path := RecordPath(h.gamesDir(), g)
+		aside, serr := setAside(h.fs, path, h.o.Now())
+		if serr != nil {
+			return nil, fmt.Errorf("hall: %w (and it could not be set aside: %v)", err, serr)
+		}
+		h.log.Error("damaged game record set aside", "game", g, "file", path, "aside", aside, "err", err)
+		notes[g] = append(notes[g], fmt.Sprintf("its record file %s was damaged (%v) and is set aside as %s", path, err, aside))
+		return nil, nil
+	}
+	if err != nil || !ok {
+		return nil, err
+	}
+	h.w.adopt(g, r, seq)
+	return r, nil
+}
+
+func cloneRecord(r *Record) *Record {
+	cp := *r
+	cp.Moves = slices.Clone(r.Moves)
+	return &cp
+}
+
+// keepUnreplayable writes a record that does not replay beside its file
+// (<g>.json.unreplayable-<time>) for the arbiter and returns the path.
+func (h *Hall) keepUnreplayable(r *Record, now time.Time) string {
+	path := RecordPath(h.gamesDir(), r.Info.Game) + ".unreplayable-" + now.UTC().Format("20060102T150405.000")
+	b, err := json.Marshal(r)
+	if err == nil {
+		var f storage.File
+		if f, err = h.fs.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644); err == nil {
+			_, err = f.Write(b)
+			if serr := f.Sync(); err == nil {
+				err = serr
+			}
+			f.Close()
+		}
+	}
+	if err != nil {
+		h.log.Error("the record that does not replay could not be kept", "path", path, "err", err)
+		return "(not kept: " + err.Error() + ")"
+	}
+	return path
+}
 
 // Run runs every board (one goroutine each) until ctx is done, then lets
 // each board finish the input it holds (persisted and handed to the sink)
@@ -113,12 +197,10 @@ func (h *Hall) Run(ctx context.Context) error {
 	h.mu.Unlock()
 	var wg sync.WaitGroup
 	errs := make(chan error, len(h.boards))
-	// The record saver outlives the boards: their last saves on the way
-	// out are committed too.
-	var sw sync.WaitGroup
-	sw.Go(h.saver.start())
-	defer sw.Wait()
-	defer h.saver.stop()
+	// The writer outlives the boards: their last changes on the way out
+	// are written and published too.
+	go h.w.run()
+	defer h.w.stop()
 	for _, br := range h.boards {
 		if br.b.BusAddress > 0 {
 			continue // served by its line below
@@ -179,10 +261,15 @@ func (h *Hall) notify() {
 	}
 }
 
-// Health returns nil when every board is connected, otherwise one line per
-// board that is not ("board r1-b3 (/dev/ttyACM2): disconnected: EOF").
+// Health returns nil when every board is connected and every write of the
+// last minute succeeded, otherwise one line per board that is not
+// ("board r1-b3 (/dev/ttyACM2): disconnected: EOF") and one for storage
+// ("storage: writes failing since …").
 func (h *Hall) Health() error {
 	var lines []string
+	if err := h.w.Health(); err != nil {
+		lines = append(lines, err.Error())
+	}
 	for _, br := range h.boards {
 		if !br.connected.Load() {
 			why := "not connected yet"

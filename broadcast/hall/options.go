@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -69,7 +70,7 @@ type Options struct {
 	// (<p>.arbiter.*.*.*.cmd, {ok, error}) and, with a blind player's
 	// relay, the talking clock (<p>.api.relay.*.*.*.time). Nil: neither.
 	Requests *broadcast.Responder
-	// Observer, when set, is called by the board goroutines with every
+	// Observer, when set, is called by the storage goroutine with every
 	// payload after it was persisted and handed to the Sink (the demo's
 	// live feed). It must return quickly and must not block.
 	Observer func(Observation)
@@ -83,6 +84,26 @@ type Options struct {
 	// 30 s). A board unplugged from a line is back at most this long
 	// after it is plugged in again.
 	BusRediscover time.Duration
+	// FS is the file system the game journal and record files are
+	// written through (nil: the OS's); tests pass a
+	// broadcast/storage/storagetest one to make writes fail or stall.
+	FS storage.FS
+	// CommitWindow is how long the writer lets changes of other boards
+	// join a batch before the journal's fsync (group commit; default
+	// DefaultCommitWindow, 2 ms; negative: none, a batch is what arrived
+	// while the previous fsync ran). Longer: fewer fsyncs, later
+	// publication.
+	CommitWindow time.Duration
+	// CompactBytes and CompactEvery: the journal is compacted into the
+	// record files when it has grown by CompactBytes (default 32 MiB) or
+	// CompactEvery has passed with changes (default 5 min; negative:
+	// only by size); a restart hands again at most CompactEvery's worth
+	// of messages (dropped by the streams as repeats).
+	CompactBytes int64
+	CompactEvery time.Duration
+	// DrainTimeout bounds how long Run, on its way out, keeps trying to
+	// write and publish what waits when the disk fails (default 20 s).
+	DrainTimeout time.Duration
 	// Now is the clock of ticks and commands (default time.Now); link
 	// events carry the link's own times.
 	Now func() time.Time

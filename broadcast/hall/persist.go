@@ -4,14 +4,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
-// ErrCorruptRecord: a record file exists but does not parse. The daemon does
-// not overwrite it (it is evidence); it refuses to start that board.
+// ErrCorruptRecord: a record file exists but does not parse. The hall
+// sets it aside (it is evidence: renamed, never overwritten) and starts
+// the game from what the journal and the board still hold.
 var ErrCorruptRecord = errors.New("hall: corrupt game record")
 
 // RecordError names the record file a load or save failed on.
@@ -31,23 +35,24 @@ func RecordPath(dir string, g game.ID) string {
 	return filepath.Join(dir, g.String()+".json")
 }
 
-// SaveRecord writes r atomically: a temporary file in the same directory,
-// fsynced, renamed over the old one, and the directory fsynced, so after a
-// crash the file holds either the old or the new record, never a mix.
-func SaveRecord(dir string, r *Record) error {
+// recordFile is a record file's content: the record and the last journal
+// entry of its game it holds (journal.go).
+type recordFile struct {
+	*Record
+	JournalSeq uint64 `json:"journal_seq,omitempty"`
+}
+
+// writeRecordFile writes r into its file atomically: a temporary file in
+// the same directory, fsynced, renamed over the old one. The caller
+// fsyncs the directory (once for many files) before counting on it.
+func writeRecordFile(fsys storage.FS, dir string, r *Record, seq uint64) error {
 	path := RecordPath(dir, r.Info.Game)
-	b, err := json.Marshal(r)
+	b, err := json.Marshal(recordFile{Record: r, JournalSeq: seq})
 	if err != nil {
 		return &RecordError{path, err}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return &RecordError{path, err}
-	}
-	// One writer per game (its board goroutine), so a fixed temporary
-	// name is safe, and cheaper than a random one in a directory of
-	// hundreds of games.
 	tmp := filepath.Join(dir, ".tmp-"+r.Info.Game.String())
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := fsys.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return &RecordError{path, err}
 	}
@@ -59,37 +64,65 @@ func SaveRecord(dir string, r *Record) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = fsys.Rename(tmp, path)
 	}
 	if err != nil {
-		os.Remove(tmp)
+		fsys.Remove(tmp)
 		return &RecordError{path, err}
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }
 
-// LoadRecord reads the record of game g from dir; ok is false when there is
-// none. A file that does not parse is a *RecordError wrapping
-// ErrCorruptRecord.
-func LoadRecord(dir string, g game.ID) (r *Record, ok bool, err error) {
+// loadRecordFile reads the record file of game g from dir: the record and
+// its journal_seq; ok is false when there is none. A file that does not
+// parse is a *RecordError wrapping ErrCorruptRecord.
+func loadRecordFile(fsys storage.FS, dir string, g game.ID) (r *Record, seq uint64, ok bool, err error) {
 	path := RecordPath(dir, g)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, false, nil
+	b, err := fsys.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, false, nil
 	}
 	if err != nil {
-		return nil, false, &RecordError{path, err}
+		return nil, 0, false, &RecordError{path, err}
 	}
-	r = new(Record)
-	if err := json.Unmarshal(b, r); err != nil {
-		return nil, false, &RecordError{path, fmt.Errorf("%w: %v", ErrCorruptRecord, err)}
+	rf := recordFile{Record: new(Record)}
+	if err := json.Unmarshal(b, &rf); err != nil {
+		return nil, 0, false, &RecordError{path, fmt.Errorf("%w: %v", ErrCorruptRecord, err)}
 	}
-	if r.Info.Game != g {
-		return nil, false, &RecordError{path, fmt.Errorf("%w: holds game %s", ErrCorruptRecord, r.Info.Game)}
+	if rf.Info.Game != g {
+		return nil, 0, false, &RecordError{path, fmt.Errorf("%w: holds game %s", ErrCorruptRecord, rf.Info.Game)}
 	}
-	return r, true, nil
+	return rf.Record, rf.JournalSeq, true, nil
+}
+
+// setAside renames a damaged file to <path>.damaged-<time> (evidence: it
+// is never read or overwritten again) and returns the new name.
+func setAside(fsys storage.FS, path string, now time.Time) (string, error) {
+	aside := path + ".damaged-" + now.UTC().Format("20060102T150405.000")
+	if err := fsys.Rename(path, aside); err != nil {
+		return "", err
+	}
+	return aside, fsys.SyncDir(filepath.Dir(path))
+}
+
+// SaveRecord writes r into <dir>/<g>.json atomically (temporary file,
+// fsync, rename, directory fsync), as compaction does. The hall saves
+// through its journal; this is for tools and tests.
+func SaveRecord(dir string, r *Record) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return &RecordError{RecordPath(dir, r.Info.Game), err}
+	}
+	if err := writeRecordFile(storage.OS, dir, r, 0); err != nil {
+		return err
+	}
+	return storage.OS.SyncDir(dir)
+}
+
+// LoadRecord reads the record file of game g from dir; ok is false when
+// there is none. A file that does not parse is a *RecordError wrapping
+// ErrCorruptRecord. It does not see changes still in the hall's journal
+// (a running hall's: Hall.Record).
+func LoadRecord(dir string, g game.ID) (r *Record, ok bool, err error) {
+	r, _, ok, err = loadRecordFile(storage.OS, dir, g)
+	return r, ok, err
 }

@@ -40,13 +40,13 @@ type simHall struct {
 var errNoNATS = errors.New("test: no NATS in a synctest bubble")
 
 // startSim starts a hall with o (Sink, DataDir and Observer are set here;
-// DataDir is dir/data) inside the caller's bubble, and stops it when the
-// test ends.
+// DataDir is dir/data; o.FS, when set, is the publisher's outbox's too)
+// inside the caller's bubble, and stops it when the test ends.
 func startSim(t testing.TB, dir string, o Options) *simHall {
 	t.Helper()
 	s := &simHall{t: t, dir: dir, done: make(chan error, 1)}
 	p, err := broadcast.NewPublisher(broadcast.Options{Prefix: testPrefix, Dir: filepath.Join(dir, "data", "outbox"),
-		Connect: func(context.Context) (*nats.Conn, error) { return nil, errNoNATS }})
+		Connect: func(context.Context) (*nats.Conn, error) { return nil, errNoNATS }, Outbox: broadcast.OutboxOptions{FS: o.FS}})
 	if err != nil {
 		t.Fatal(err)
 	}

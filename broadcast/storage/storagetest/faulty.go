@@ -6,6 +6,7 @@ package storagetest
 
 import (
 	"io/fs"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -103,11 +104,19 @@ func (f *FS) Stall(op Op, path string) (release func()) {
 	}
 }
 
-// Heal removes every fault and releases every stalled call.
-func (f *FS) Heal() {
+// Heal removes the faults of ops (every fault when none is named) and
+// releases their stalled calls.
+func (f *FS) Heal(ops ...Op) {
 	f.mu.Lock()
-	rules := f.rules
-	f.rules = nil
+	var rules, keep []rule
+	for _, r := range f.rules {
+		if len(ops) == 0 || slices.Contains(ops, r.op) {
+			rules = append(rules, r)
+		} else {
+			keep = append(keep, r)
+		}
+	}
+	f.rules = keep
 	f.mu.Unlock()
 	for _, r := range rules {
 		if r.stall != nil {

@@ -1,0 +1,246 @@
+package hall
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// Compaction keeps the journal short: in the background, the records that
+// changed since the last compaction are written into their files
+// (<DataDir>/games/<g>.json, each naming its last journal entry), after
+// the publisher's outbox was synced (so a file's Published never claims a
+// message the outbox could still lose); once every file is durable, the
+// journal segments before the compaction's boundary are deleted. It runs
+// when the journal has grown by Options.CompactBytes, every
+// Options.CompactEvery while records change, and when the hall stops (so
+// the files are complete at rest). A restart hands again the moves after a
+// file's Published (the streams drop the repeats), at most CompactEvery
+// worth: the streams' duplicate window (6 h) must stay longer.
+
+// snapRecord is one record as compaction writes it.
+type snapRecord struct {
+	rec       *Record // a copy, Published set
+	seq       uint64
+	rev       int
+	published int
+}
+
+// compaction is the outcome of writing the record files.
+type compaction struct {
+	boundary uint64
+	snap     []snapRecord
+	err      error
+}
+
+// compactParallel bounds the record files fsynced at once: the file
+// system merges concurrent fsyncs, and a handful of threads is enough.
+const compactParallel = 8
+
+// maybeCompact starts a compaction when one is due (or forced) and none
+// runs; never while changes wait for the journal.
+func (w *writer) maybeCompact(force bool) {
+	if w.compacting || len(w.uncommitted) > 0 {
+		return
+	}
+	due := w.j.size >= w.o.compactBytes || w.o.compactEvery > 0 && !w.o.now().Before(w.lastCompact.Add(w.o.compactEvery))
+	if !force && !due {
+		return
+	}
+	w.lastCompact = w.o.now()
+	snap := w.snapshot()
+	if len(snap) == 0 && len(w.j.segs) == 1 {
+		return
+	}
+	boundary, err := w.j.rotate(w.next)
+	if err != nil {
+		w.health.Fail(w.o.now(), err)
+		w.o.log.Error("storage: journal compaction could not start", "err", err)
+		return
+	}
+	for _, s := range snap {
+		w.games[s.rec.Info.Game].compact = false
+	}
+	w.compacting = true
+	go func() { w.compactDone <- w.writeFiles(boundary, snap) }()
+}
+
+// snapshot copies the records changed since the last compaction.
+func (w *writer) snapshot() []snapRecord {
+	var snap []snapRecord
+	for _, gc := range w.games {
+		if !gc.compact || gc.rec == nil || gc.dirty {
+			continue
+		}
+		cp := *gc.rec
+		cp.Moves = slices.Clone(gc.rec.Moves)
+		cp.Published = gc.published
+		snap = append(snap, snapRecord{rec: &cp, seq: gc.seq, rev: cp.Revision, published: gc.published})
+	}
+	return snap
+}
+
+// writeFiles writes the snapshot's record files (off the writer
+// goroutine): the outbox is synced first, then each file is written
+// atomically, then the directory is fsynced.
+func (w *writer) writeFiles(boundary uint64, snap []snapRecord) compaction {
+	r := compaction{boundary: boundary, snap: snap}
+	if s, ok := w.o.sink.(interface{ Sync() error }); ok {
+		if err := s.Sync(); err != nil {
+			r.err = fmt.Errorf("outbox sync before compaction: %w", err)
+			return r
+		}
+	}
+	r.err = writeRecordFiles(w, snap)
+	return r
+}
+
+// writeRecordFiles writes every record of snap into its file, several at
+// once, and fsyncs the directory.
+func writeRecordFiles(w *writer, snap []snapRecord) error {
+	if err := w.o.fs.MkdirAll(w.o.gamesDir, 0o755); err != nil {
+		return err
+	}
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+		sem  = make(chan struct{}, compactParallel)
+	)
+	for _, s := range snap {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if err := writeRecordFile(w.o.fs, w.o.gamesDir, s.rec, s.seq); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	return w.o.fs.SyncDir(w.o.gamesDir)
+}
+
+// compacted takes a compaction's outcome (on the writer goroutine).
+func (w *writer) compacted(r compaction) {
+	w.compacting = false
+	if r.err != nil {
+		w.health.Fail(w.o.now(), r.err)
+		w.o.log.Error("storage: record files not written; the journal keeps the changes", "err", r.err)
+		for _, s := range r.snap {
+			if gc := w.games[s.rec.Info.Game]; gc != nil {
+				gc.compact = true
+			}
+		}
+		return
+	}
+	if err := w.j.dropBefore(r.boundary); err != nil {
+		w.health.Fail(w.o.now(), err)
+		w.o.log.Error("storage: old journal segments not deleted", "err", err)
+	}
+	for _, s := range r.snap {
+		if gc := w.games[s.rec.Info.Game]; gc != nil && gc.rec.Revision == s.rev {
+			gc.safe = max(gc.safe, min(s.published, len(gc.rec.Moves)))
+		}
+	}
+}
+
+// finish ends the writer: a running compaction is awaited, a last one
+// writes every changed record into its file, and the journal is closed.
+// Changes that could not be written by now are lost from this run (the
+// log says how many); they are on the board, which a restart reads.
+func (w *writer) finish() {
+	if n := len(w.uncommitted) + len(w.unpublished); n > 0 {
+		w.o.log.Error("storage: stopping with changes not written or not published", "changes", n, "err", w.health.Err(w.o.now()))
+	}
+	if w.compacting {
+		select {
+		case r := <-w.compactDone:
+			w.compacted(r)
+		case <-time.After(w.o.drain):
+		}
+	}
+	if !w.compacting && len(w.uncommitted) == 0 {
+		w.maybeCompact(true)
+		if w.compacting {
+			select {
+			case r := <-w.compactDone:
+				w.compacted(r)
+			case <-time.After(w.o.drain):
+				w.o.log.Error("storage: record files not written at stop; the journal keeps the changes")
+			}
+		}
+	}
+	w.j.close()
+}
+
+// repair answers damage found when the journal was opened: every record
+// the journal holds is written into its file (so nothing depends on the
+// damaged segments any more), then the damaged segments are set aside
+// (renamed, kept as evidence) and the others deleted. It returns, by
+// game, what the arbiter must be told. When the files cannot be written
+// the segments stay as they are (read again next time).
+func repair(w *writer, l *loaded, now time.Time) map[game.ID][]string {
+	notes := map[game.ID][]string{}
+	for g, why := range l.badFiles {
+		path := RecordPath(w.o.gamesDir, g)
+		aside, err := setAside(w.o.fs, path, now)
+		if err != nil {
+			notes[g] = append(notes[g], fmt.Sprintf("its record file %s is damaged (%s) and could not be set aside: %v", path, why, err))
+			continue
+		}
+		notes[g] = append(notes[g], fmt.Sprintf("its record file %s was damaged (%s) and is set aside as %s", path, why, aside))
+	}
+	if len(l.damaged) == 0 && len(l.holes) == 0 && len(l.badFiles) == 0 {
+		return notes
+	}
+	for g := range l.holes {
+		notes[g] = append(notes[g], "the journal lost some of its changes")
+	}
+	var snap []snapRecord
+	for g, r := range l.records {
+		snap = append(snap, snapRecord{rec: r, seq: l.seqs[g], rev: r.Revision, published: r.Published})
+	}
+	if err := writeRecordFiles(w, snap); err != nil {
+		w.o.log.Error("storage: damaged journal: record files not written; the segments stay", "err", err)
+		for _, d := range l.damaged {
+			for _, g := range d.games {
+				notes[g] = append(notes[g], fmt.Sprintf("the journal segment %s is damaged (%s)", d.path, d.res))
+			}
+		}
+		return notes
+	}
+	damaged := map[string]journalDamage{}
+	for _, d := range l.damaged {
+		damaged[d.path] = d
+	}
+	newest := w.j.newest()
+	for _, s := range w.j.segs[:len(w.j.segs)-1] {
+		s.f.Close()
+		d, bad := damaged[s.path]
+		if !bad {
+			w.o.fs.Remove(s.path)
+			continue
+		}
+		aside, err := setAside(w.o.fs, s.path, now)
+		if err != nil {
+			aside = "(could not be set aside: " + err.Error() + ")"
+		}
+		w.o.log.Error("storage: damaged journal segment set aside", "segment", s.path, "aside", aside, "damage", d.res.String())
+		for _, g := range d.games {
+			notes[g] = append(notes[g], fmt.Sprintf("the journal segment %s was damaged (%s) and is set aside as %s; "+
+				"this game's latest changes may be missing", s.path, d.res, aside))
+		}
+	}
+	w.j.segs = []*jsegment{newest}
+	w.j.fs.SyncDir(w.j.dir)
+	return notes
+}

@@ -1,0 +1,319 @@
+package hall
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dgtbridge/dgtbridge/broadcast/storage"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// The game journal is where every change of a game record goes first: an
+// append-only log of segment files <DataDir>/games/journal/<n>.seg, framed
+// as the outbox is (storage.AppendFrame), shared by every board of the
+// hall, so that the moves of many boards are made durable by one fsync
+// (group commit, writer.go). A segment starts with an 'H' frame (the first
+// sequence number it was started for); every other frame is 'R' and one
+// JSON [entry]: the record's header (everything but the moves) and the
+// moves from entry.From on. Compaction (compact.go) writes the records
+// into their files <DataDir>/games/<g>.json (each naming the last entry
+// it holds, journal_seq) and then deletes the segments before it; opening
+// a hall replays the files and then the entries after them.
+//
+// Damage (a bad byte, a cut segment) costs only the entries it touches:
+// storage.Scan finds the next good frame. Each entry names the previous
+// entry of its game (Prev), so a game whose chain has a hole is known to
+// have lost changes; it keeps what it had before the hole (and takes the
+// next full entry, From 0, whole). The damaged segment is set aside once
+// everything it held is safe in the record files.
+
+// journalKinds are the journal's frame kinds.
+const journalKinds = "HR"
+
+// entry is one change of one game record in the journal.
+type entry struct {
+	// Seq orders all entries of the hall; a record file holds every entry
+	// of its game up to its journal_seq.
+	Seq uint64 `json:"seq"`
+	// Prev is the Seq of the game's previous entry (0: none before, or
+	// From is 0 and the entry stands alone).
+	Prev uint64  `json:"prev,omitempty"`
+	Game game.ID `json:"g"`
+	// From: the record keeps its first From moves and Rec.Moves follow.
+	From int    `json:"from"`
+	Rec  Record `json:"rec"`
+}
+
+// journal is the segment files; the writer goroutine owns it.
+type journal struct {
+	fs   storage.FS
+	dir  string
+	segs []*jsegment // oldest first; the last takes appends
+	// broken: a write or fsync failed; the next append starts a new
+	// segment (what the failed one holds may be lost).
+	broken bool
+	size   int64 // bytes appended since the last compaction started
+}
+
+type jsegment struct {
+	id   uint64
+	path string
+	f    storage.File
+	size int64
+}
+
+func (j *journal) segPath(id uint64) string {
+	return filepath.Join(j.dir, fmt.Sprintf("%016d.seg", id))
+}
+
+// newest returns the segment taking appends.
+func (j *journal) newest() *jsegment { return j.segs[len(j.segs)-1] }
+
+// start creates segment id, first sequence number base, and makes it the
+// newest.
+func (j *journal) start(id, base uint64) error {
+	s := &jsegment{id: id, path: j.segPath(id)}
+	f, err := j.fs.OpenFile(s.path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o640)
+	if err != nil {
+		return fmt.Errorf("hall: journal: new segment: %w", err)
+	}
+	h := storage.AppendFrame(nil, binary.BigEndian.AppendUint64([]byte{'H'}, base))
+	if _, err := f.WriteAt(h, 0); err != nil {
+		f.Close()
+		j.fs.Remove(s.path)
+		return fmt.Errorf("hall: journal: new segment %s: %w", s.path, err)
+	}
+	s.f, s.size = f, int64(len(h))
+	j.segs = append(j.segs, s)
+	if err := j.fs.SyncDir(j.dir); err != nil {
+		return fmt.Errorf("hall: journal: %s: %w", j.dir, err)
+	}
+	return nil
+}
+
+// append writes frames (whole entries) at the end of the newest segment
+// in one write, or of a new one after a failure. A failed write is cut off
+// again (best effort; a replay cuts what is left).
+func (j *journal) append(frames []byte, base uint64) error {
+	if j.broken {
+		if err := j.start(j.newest().id+1, base); err != nil {
+			return err
+		}
+		j.broken = false
+	}
+	s := j.newest()
+	if _, err := s.f.WriteAt(frames, s.size); err != nil {
+		s.f.Truncate(s.size)
+		j.broken = true
+		return fmt.Errorf("hall: journal write %s: %w", s.path, err)
+	}
+	s.size += int64(len(frames))
+	j.size += int64(len(frames))
+	return nil
+}
+
+// sync makes the newest segment durable. After a failed fsync the pages
+// may be gone whatever a later fsync says: the writer writes the entries
+// again (whole), into a new segment.
+func (j *journal) sync() error {
+	s := j.newest()
+	if err := s.f.Sync(); err != nil {
+		j.broken = true
+		return fmt.Errorf("hall: journal sync %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// rotate starts a new segment (compaction's boundary) and returns its id.
+func (j *journal) rotate(base uint64) (uint64, error) {
+	if err := j.start(j.newest().id+1, base); err != nil {
+		return 0, err
+	}
+	j.broken = false
+	j.size = 0
+	return j.newest().id, nil
+}
+
+// dropBefore deletes the segments before id (compaction made them
+// redundant).
+func (j *journal) dropBefore(id uint64) error {
+	for len(j.segs) > 1 && j.segs[0].id < id {
+		s := j.segs[0]
+		if err := j.fs.Remove(s.path); err != nil {
+			return fmt.Errorf("hall: journal: drop %s: %w", s.path, err)
+		}
+		s.f.Close()
+		j.segs = j.segs[1:]
+	}
+	return j.fs.SyncDir(j.dir)
+}
+
+// close closes the segment files.
+func (j *journal) close() {
+	for _, s := range j.segs {
+		s.f.Close()
+	}
+}
+
+// encodeEntry appends e as an 'R' frame to b.
+func encodeEntry(b []byte, e *entry) ([]byte, error) {
+	js, err := json.Marshal(e)
+	if err != nil {
+		return b, fmt.Errorf("hall: journal encode %s: %w", e.Game, err)
+	}
+	return storage.AppendFrame(b, append([]byte{'R'}, js...)), nil
+}
+
+// loaded is what opening the journal found.
+type loaded struct {
+	// records by game: the record files the journal touched (and only
+	// those) with the journal's entries applied.
+	records map[game.ID]*Record
+	// seqs: the last entry applied to each game (its chain's end).
+	seqs map[game.ID]uint64
+	// next is the next sequence number.
+	next uint64
+	// damaged segments (bad bytes, cut short), with the games that had
+	// entries in them; holes: games whose chain of entries broke.
+	damaged []journalDamage
+	holes   map[game.ID]bool
+	// badFiles: record files that do not parse, by game (set aside).
+	badFiles map[game.ID]string
+}
+
+// journalDamage is a damaged segment found at open.
+type journalDamage struct {
+	path  string
+	res   storage.ScanResult
+	games []game.ID
+}
+
+// openJournal opens (creating) the journal in dir, replays it over the
+// record files of gamesDir it names, and leaves a new segment open for
+// appends. Damage never stops it.
+func openJournal(fsys storage.FS, dir, gamesDir string) (*journal, *loaded, error) {
+	j := &journal{fs: fsys, dir: dir}
+	if err := fsys.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, fmt.Errorf("hall: journal: %w", err)
+	}
+	names, err := fsys.ReadDir(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("hall: journal: %w", err)
+	}
+	var ids []uint64
+	for _, d := range names {
+		base, ok := strings.CutSuffix(d.Name(), ".seg")
+		if id, err := strconv.ParseUint(base, 10, 64); ok && err == nil && !d.IsDir() {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	l := &loaded{records: map[game.ID]*Record{}, seqs: map[game.ID]uint64{}, next: 1,
+		holes: map[game.ID]bool{}, badFiles: map[game.ID]string{}}
+	files := map[game.ID]bool{} // record file read (or found missing) already
+	for i, id := range ids {
+		s := &jsegment{id: id, path: j.segPath(id)}
+		if s.f, err = fsys.OpenFile(s.path, os.O_RDWR, 0o640); err != nil {
+			j.close()
+			return nil, nil, fmt.Errorf("hall: journal: %w", err)
+		}
+		j.segs = append(j.segs, s)
+		st, err := s.f.Stat()
+		if err != nil {
+			j.close()
+			return nil, nil, fmt.Errorf("hall: journal: %w", err)
+		}
+		touched := map[game.ID]bool{}
+		res, err := storage.Scan(s.f, st.Size(), journalKinds, func(off int64, body []byte) error {
+			switch body[0] {
+			case 'H':
+				if len(body) == 9 {
+					l.next = max(l.next, binary.BigEndian.Uint64(body[1:]))
+				}
+			case 'R':
+				var e entry
+				if json.Unmarshal(body[1:], &e) != nil || e.Seq == 0 {
+					return nil
+				}
+				touched[e.Game] = true
+				l.next = max(l.next, e.Seq+1)
+				if !files[e.Game] {
+					files[e.Game] = true
+					l.readFile(fsys, gamesDir, e.Game)
+				}
+				l.apply(&e)
+			}
+			return nil
+		})
+		if err != nil {
+			j.close()
+			return nil, nil, err
+		}
+		s.size = res.End
+		if len(res.Damaged) > 0 || res.Tail > 0 && i < len(ids)-1 {
+			d := journalDamage{path: s.path, res: res}
+			for g := range touched {
+				d.games = append(d.games, g)
+			}
+			slices.SortFunc(d.games, func(a, b game.ID) int { return strings.Compare(a.String(), b.String()) })
+			l.damaged = append(l.damaged, d)
+		} else if res.Tail > 0 {
+			// The newest segment's torn tail: a write cut short by a
+			// crash; nothing in it was ever acknowledged.
+			if err := s.f.Truncate(res.End); err != nil {
+				j.close()
+				return nil, nil, fmt.Errorf("hall: journal: cut torn tail of %s: %w", s.path, err)
+			}
+		}
+	}
+	var next uint64 = 1
+	if len(ids) > 0 {
+		next = ids[len(ids)-1] + 1
+	}
+	if err := j.start(next, l.next); err != nil {
+		j.close()
+		return nil, nil, err
+	}
+	return j, l, nil
+}
+
+// readFile loads the record file of g as the base its entries apply to;
+// a file that does not parse is noted (and set aside by the hall).
+func (l *loaded) readFile(fsys storage.FS, gamesDir string, g game.ID) {
+	r, seq, ok, err := loadRecordFile(fsys, gamesDir, g)
+	switch {
+	case err != nil:
+		l.badFiles[g] = err.Error()
+	case ok:
+		l.records[g] = r
+		l.seqs[g] = seq
+	}
+}
+
+// apply plays e onto its game's record, unless the record file already
+// holds it, or the game's chain of entries has a hole before it.
+func (l *loaded) apply(e *entry) {
+	g := e.Game
+	last := l.seqs[g]
+	if e.Seq <= last {
+		return // in the record file already (compaction, then a crash)
+	}
+	r := l.records[g]
+	if e.From > 0 && (r == nil || e.Prev != last || e.From > len(r.Moves)) {
+		l.holes[g] = true // an entry of this game is missing
+		return
+	}
+	nr := e.Rec // its Published is what the writer knew to be safe
+	if e.From > 0 {
+		nr.Moves = append(slices.Clip(r.Moves[:e.From]), e.Rec.Moves...)
+	}
+	l.records[g] = &nr
+	l.seqs[g] = e.Seq
+	delete(l.holes, g)
+}
