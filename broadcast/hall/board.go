@@ -91,10 +91,20 @@ func (br *boardRun) start(ctx context.Context) error {
 			Message: "The saved record of this game was damaged: " + n + ". The game goes on from the record's last " +
 				"good move; moves made after it are recovered from the board where it can. Check the record."})
 	}
+	published := rec.Published
+	if br.h.lost != "" {
+		// The outbox was damaged: send everything again (the streams
+		// drop what they have by message id).
+		published = 0
+		resend = append(resend, game.Alert{ID: fmt.Sprintf("%s.%s.outbox.%d", rec.Info.Game, KindRecordDamaged, now.UnixMilli()),
+			Game: rec.Info.Game, Kind: KindRecordDamaged, Severity: game.Warn, Ply: len(rec.Moves), At: game.T(now),
+			Message: "The daemon's outbox (messages not yet sent) was damaged and set aside: " + br.h.lost +
+				". This game's moves are sent again; the streams drop those they already have."})
+	}
 	if c := rec.LastCorrection; c != nil && c.Revision == rec.Revision {
 		resend = append(resend, *c)
 	}
-	for p := rec.Published + 1; p <= len(rec.Moves); p++ {
+	for p := published + 1; p <= len(rec.Moves); p++ {
 		resend = append(resend, rec.MoveEvent(p))
 	}
 	if rec.Result != "" && rec.Result != "*" {

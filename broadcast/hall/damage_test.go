@@ -1,6 +1,7 @@
 package hall
 
 import (
+	"bytes"
 	"encoding/binary"
 	"log/slog"
 	"os"
@@ -271,3 +272,60 @@ func (s *recordingSink) count() int {
 }
 
 func discardLog() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// TestOutboxDamageHandsAgain (issue 12.2): the publisher's outbox, holding
+// a game's moves not yet sent, gets a bad byte in the middle. Before, the
+// daemon would not start (the outbox refused to open). Now the publisher
+// sets the damaged segment aside and reports the unsent messages lost;
+// the hall hands every game's moves again (the streams drop those they
+// have by message id), so every ply is in the outbox once more, and the
+// arbiter is told.
+func TestOutboxDamageHandsAgain(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		g := game.ID{Event: "open2026", Round: 9, Board: 1}
+		line := []string{"e2e4", "e7e5", "g1f3"}
+		_, pl := playedRecord(t, g, line...)
+		start := emu.StartPlacement()
+		e, b := boardAt(t, "r9-b1", g, start)
+		sh := startSim(t, dir, Options{Boards: []Board{b}})
+		waitConnected(t, sh.h)
+		e.Schedule(time.Now(), scriptThink(t, time.Second, line...))
+		waitFor(t, time.Minute, "three moves published", func() bool { return sh.published() == 3 })
+		sh.stop()
+
+		// A bad byte in the record of the first move (never sent: no NATS).
+		segs, _ := filepath.Glob(filepath.Join(dir, "data", "outbox", "*.seg"))
+		damaged := false
+		for _, path := range segs {
+			data, _ := os.ReadFile(path)
+			res, _ := storage.Scan(bytes.NewReader(data), int64(len(data)), "EAH", func(off int64, body []byte) error {
+				if !damaged && strings.Contains(string(body), testPrefix+".game."+g.String()+".move") {
+					data[off+storage.FrameHeader+10] ^= 0x08
+					damaged = true
+				}
+				return nil
+			})
+			_ = res
+			os.WriteFile(path, data, 0o640)
+		}
+		if !damaged {
+			t.Fatal("no outbox record of the first move")
+		}
+
+		_, b2 := boardAt(t, "r9-b1", g, pl)
+		sh2 := startSim(t, dir, Options{Boards: []Board{b2}})
+		waitConnected(t, sh2.h)
+		waitFor(t, time.Minute, "the moves handed again", func() bool { return sh2.published() == 3 })
+		if a := sh2.alerts(KindRecordDamaged); len(a) != 1 || !strings.Contains(a[0].Message, "outbox") {
+			t.Errorf("alerts %+v, want one naming the outbox", a)
+		}
+		plies := map[int]bool{}
+		for _, ev := range sh2.journalled(g) {
+			plies[ev.Ply] = true
+		}
+		if len(plies) != 3 {
+			t.Errorf("plies in the outbox after the damage: %v, want 1-3", plies)
+		}
+	})
+}

@@ -36,6 +36,9 @@ type Hall struct {
 	lines   []*busLine // bus lines (bus.go)
 	w       *writer    // the storage goroutine (writer.go)
 	fs      storage.FS
+	// lost: the publisher's outbox lost unsent messages (damage set aside
+	// at start): every board hands its game's messages again.
+	lost string
 
 	mu     sync.Mutex
 	runCtx context.Context // Run's, for the request handlers; nil before
@@ -82,6 +85,12 @@ func New(o Options) (*Hall, error) {
 		observer: o.Observer, window: max(o.CommitWindow, 0), compactEvery: o.CompactEvery, drain: o.DrainTimeout,
 		compactBytes: o.CompactBytes}, j, l)
 	notes := repair(h.w, l, o.Now())
+	if lr, ok := o.Sink.(interface{ LostMessages() (int, string) }); ok {
+		if n, why := lr.LostMessages(); n > 0 {
+			h.lost = fmt.Sprintf("%d unsent messages were lost with it (%s)", n, why)
+			log.Error("the outbox lost unsent messages; every game's messages are handed again", "lost", n, "where", why)
+		}
+	}
 	ids := map[string]bool{}
 	for i, b := range o.Boards {
 		if !broadcast.ValidToken(b.ID) {
