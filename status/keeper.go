@@ -270,8 +270,21 @@ func (k *Keeper) ids() []string {
 }
 
 // Sink returns inner with the board statuses also handed to the keeper
-// (the hall publishes them through its Sink, not its Observer).
+// (the hall publishes them through its Sink, not its Observer). What
+// inner offers beyond hall.Sink (PublishAnnouncement, for the blind
+// players' relays) stays offered.
 func (k *Keeper) Sink(inner hall.Sink) hall.Sink { return statusSink{inner, k} }
+
+// PublishAnnouncement hands an announcement to the inner sink when it
+// publishes them (*broadcast.Publisher does).
+func (s statusSink) PublishAnnouncement(a game.Announcement) error {
+	if p, ok := s.Sink.(interface {
+		PublishAnnouncement(game.Announcement) error
+	}); ok {
+		return p.PublishAnnouncement(a)
+	}
+	return nil
+}
 
 type statusSink struct {
 	hall.Sink

@@ -173,3 +173,33 @@ func (nopSink) PublishResult(game.Result) error                { return nil }
 func (nopSink) PublishState(broadcast.GameState) error         { return nil }
 func (nopSink) PublishAlert(game.Alert) error                  { return nil }
 func (nopSink) PublishBoardStatus(broadcast.BoardStatus) error { return nil }
+
+// announceSink is a sink that also publishes announcements.
+type announceSink struct {
+	nopSink
+	got []game.Announcement
+}
+
+func (a *announceSink) PublishAnnouncement(x game.Announcement) error {
+	a.got = append(a.got, x)
+	return nil
+}
+
+// TestSinkKeepsAnnouncements: the keeper's Sink wrapper still offers the
+// inner sink's PublishAnnouncement, which the hall looks for to publish
+// the blind players' announcements (the wrapper once hid it, and no
+// announcement reached NATS).
+func TestSinkKeepsAnnouncements(t *testing.T) {
+	inner := &announceSink{}
+	s := NewKeeper(nil, nil, nil).Sink(inner)
+	p, ok := s.(interface {
+		PublishAnnouncement(game.Announcement) error
+	})
+	if !ok {
+		t.Fatal("the wrapper hides PublishAnnouncement")
+	}
+	p.PublishAnnouncement(game.Announcement{Game: g1, Ply: 1, Text: "e4"})
+	if len(inner.got) != 1 || inner.got[0].Text != "e4" {
+		t.Errorf("announcements %+v", inner.got)
+	}
+}
