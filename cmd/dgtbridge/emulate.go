@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -25,10 +26,13 @@ func runEmulate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if emulateProtocol(args) == "obp" {
 		return runEmulateOBP(ctx, args, stdout, stderr)
 	}
-	fs := newFlags("emulate", "[--pty] [--game PGN] [flags]",
+	fs := newFlags("emulate", "[--pty] [--game PGN] [flags] | --boards N [--bus 32] [flags]",
 		"Run one emulated DGT board + DGT 3000 clock on a pseudo-terminal and print its device path.\n"+
 			"With --game, play the game's moves with human-like handling once a host has talked to the board;\n"+
-			"otherwise just answer host commands. Runs until interrupted.", stderr)
+			"otherwise just answer host commands. Runs until interrupted.\n"+
+			"With --boards N: N boards with clocks (on bus lines of --bus boards, or one pseudo-terminal each)\n"+
+			"play real games with realistic hands, one move every --move-every; a ready-to-use boards:\n"+
+			"configuration naming their device paths is printed: a load test for your own hardware.", stderr)
 	usePTY := fs.Bool("pty", true, "serve on a new pseudo-terminal (false: serve on stdin/stdout)")
 	game := fs.String("game", "", "PGN `file` whose main line the board plays")
 	index := fs.Int("index", 1, "which game of the PGN file to play (1 = the first)")
@@ -41,11 +45,57 @@ func runEmulate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	tc := fs.String("clock", "", "time control `base+inc` in seconds (default: the game's TimeControl tag, else 5400+30)")
 	gesture := fs.Bool("gesture", false, "after the last move, signal the result with both kings in the centre")
 	fs.String("protocol", "dgt", "dgt, or obp for an Open Board Protocol board (see emulate --protocol obp --help)")
+	nBoards := fs.Int("boards", 1, "how many boards to emulate (more than 1: a hall, see above)")
+	busSize := fs.Int("bus", 0, "boards per DGT bus line (e.g. 32); 0: each board on its own pseudo-terminal")
+	moveEvery := fs.String("move-every", "1s-3s", "with --boards: the pause before each move, a `range` like 1s-3s")
+	gamesFile := fs.String("games", "", "with --boards: PGN `file` of the games the boards play in turn (default: built-in famous games)")
+	round := fs.Int("round", 1, "with --boards: the round in the printed configuration")
+	truthFile := fs.String("truth", "", "with --boards: write every ply played (board, game, ply, move, touch, release, press times) as JSON lines to `file`")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("emulate takes no arguments, got %q", fs.Args())}
+	}
+	if *nBoards < 1 || *busSize < 0 {
+		return usageError{errors.New("--boards must be at least 1 and --bus not negative")}
+	}
+	if *nBoards > 1 || *busSize > 0 {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		for _, single := range []string{"pty", "game", "index", "serial", "speed", "gesture", "rotated", "no-clock", "flicker"} {
+			if set[single] {
+				return usageError{fmt.Errorf("--%s is for one board; with --boards use --games, --move-every, --seed, --clock", single)}
+			}
+		}
+		if *busSize > dgtBusMax {
+			return usageError{fmt.Errorf("--bus %d: at most %d boards on a line", *busSize, dgtBusMax)}
+		}
+		think, err := parseSpan(*moveEvery)
+		if err != nil {
+			return usageError{fmt.Errorf("--move-every %w", err)}
+		}
+		games, err := hallGames(*gamesFile)
+		if err != nil {
+			return err
+		}
+		ho := hallOptions{boards: *nBoards, bus: *busSize, think: think, games: games, seed: *seed, round: *round, firstBoard: 1,
+			clock: emu.ClockSetting{Base: 90 * time.Minute, Increment: 30 * time.Second, Mode: emu.Fischer}, timeCtl: "5400+30"}
+		if *tc != "" {
+			if ho.clock, err = parseTimeControl(*tc); err != nil {
+				return usageError{err}
+			}
+			ho.timeCtl = *tc
+		}
+		if *truthFile != "" {
+			f, err := os.Create(*truthFile)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			ho.truth = f
+		}
+		return runEmulateHall(ctx, ho, stdout, stderr)
 	}
 	if *speed <= 0 {
 		return usageError{errors.New("--speed must be positive")}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -32,15 +33,17 @@ var errNoBoardFound = errors.New("no DGT board found on any serial port")
 
 // openSerial opens a DGT board's port: 9600 baud, 8 data bits, no parity,
 // 1 stop bit, no flow control, DTR and RTS low (dgt-protocol.md §1.1), and
-// no read timeout: a Read blocks until data arrives or the port is closed
-// (go.bug.st/serial then returns PortError{PortClosed}), which is how the
-// owning goroutine is stopped. Errors wrap serial.PortError with %w and
-// name the path.
+// no read timeout: a Read blocks until data arrives or the port is closed,
+// which is how the owning goroutine is stopped. Errors name the path. On
+// Linux the port is opened by openTTY (serialport_linux.go), elsewhere by
+// go.bug.st/serial (openGoSerial).
 func openSerial(path string) (io.ReadWriteCloser, error) { return openSerialBaud(path, 9600) }
 
-// openSerialBaud is openSerial at another speed: an Open Board Protocol
-// board's port opens at 115200 baud (docs/open-board-protocol.md).
-func openSerialBaud(path string, baud int) (io.ReadWriteCloser, error) {
+// openGoSerial opens a port with go.bug.st/serial, which waits for every
+// read in a select(2) call of its own (19 % of the daemon's CPU at 2,000
+// boards: issue 13): the fallback where openTTY is not available. Errors
+// wrap serial.PortError with %w and name the path.
+func openGoSerial(path string, baud int) (io.ReadWriteCloser, error) {
 	p, err := serial.Open(path, &serial.Mode{BaudRate: baud, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit})
 	if err != nil {
 		return nil, fmt.Errorf("open serial port %s: %w", path, err)
@@ -165,6 +168,15 @@ type claimed struct {
 	io.ReadWriteCloser
 	once    sync.Once
 	release func()
+}
+
+// SetReadDeadline passes a read deadline on to the port, when it takes
+// one (dgt/bus then reads without a goroutine of its own).
+func (c *claimed) SetReadDeadline(t time.Time) error {
+	if d, ok := c.ReadWriteCloser.(interface{ SetReadDeadline(time.Time) error }); ok {
+		return d.SetReadDeadline(t)
+	}
+	return os.ErrNoDeadline
 }
 
 func (c *claimed) Close() error {

@@ -41,8 +41,11 @@ func TestOpenSerialErrors(t *testing.T) {
 	}
 	if _, err := openSerial("/dev/null"); err == nil {
 		t.Fatal("/dev/null opened as a serial port")
-	} else if !isPortError(err) {
-		t.Fatalf("/dev/null: %v, want a wrapped *serial.PortError", err)
+	} else if !errors.Is(err, errNotSerialPort) {
+		t.Fatalf("/dev/null: %v, want errNotSerialPort", err)
+	}
+	if _, err := openGoSerial("/dev/null", 9600); err == nil || !isPortError(err) {
+		t.Fatalf("/dev/null through go.bug.st/serial: %v, want a wrapped *serial.PortError", err)
 	}
 }
 
@@ -53,8 +56,8 @@ func isPortError(err error) bool {
 
 // TestSerialLinkAcrossReplug is the end-to-end test through the serial
 // code real boards use: the emulator on a pty, the daemon's side opened
-// with go.bug.st/serial (openSerial), the link following moves and the
-// clock, and the board vanishing and returning on a new device path.
+// with openSerial, the link following moves and the clock, and the board
+// vanishing and returning on a new device path.
 func TestSerialLinkAcrossReplug(t *testing.T) {
 	e := emu.New(emu.Options{Serial: "07777"}, time.Now())
 	var path atomic.Value

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/dgt/internal/evq"
 )
 
 // Bus drives one bus line. Create it with [New], run [Bus.Run] in a
@@ -17,7 +19,8 @@ import (
 type Bus struct {
 	open   Opener
 	opts   Options
-	events chan Event
+	stats  lineStats
+	events *evq.Queue[Event]
 	reqs   chan logRequest
 	done   chan struct{}
 	once   sync.Once
@@ -32,7 +35,7 @@ type logRequest struct {
 // New returns a bus that opens its line with open.
 func New(open Opener, opts Options) *Bus {
 	opts = opts.withDefaults()
-	return &Bus{open: open, opts: opts, events: make(chan Event, opts.EventBuffer),
+	return &Bus{open: open, opts: opts, events: evq.New[Event](opts.EventBuffer),
 		reqs: make(chan logRequest), done: make(chan struct{})}
 }
 
@@ -60,8 +63,10 @@ func (b *Bus) ReadLog(ctx context.Context, addr uint16) error {
 }
 
 // Events returns the event channel; Run closes it when it returns. The
-// caller must drain it.
-func (b *Bus) Events() <-chan Event { return b.events }
+// caller must drain it. The line never waits for the consumer: events
+// queue in memory while it falls behind (they carry the time their reply
+// came off the line).
+func (b *Bus) Events() <-chan Event { return b.events.Out() }
 
 // Run opens the line, discovers and polls the boards, and reopens the
 // line after failures, until ctx is done; then it closes the port and
@@ -72,7 +77,11 @@ func (b *Bus) Run(ctx context.Context) error {
 	if !started {
 		return errors.New("bus: Run called twice")
 	}
-	defer close(b.events)
+	stopq := make(chan struct{})
+	var qwg sync.WaitGroup
+	qwg.Go(func() { b.events.Run(stopq) })
+	defer qwg.Wait()
+	defer close(stopq)
 	defer close(b.done)
 	backoff := b.opts.BackoffMin
 	for ctx.Err() == nil {
@@ -107,12 +116,9 @@ func (b *Bus) Run(ctx context.Context) error {
 	return nil
 }
 
-func (b *Bus) emit(ctx context.Context, e Event) {
-	select {
-	case b.events <- e:
-	case <-ctx.Done():
-	}
-}
+// emit queues e for the consumer; it never blocks (ctx is kept for the
+// callers' symmetry with the port's lifetime).
+func (b *Bus) emit(_ context.Context, e Event) { b.events.Put(e) }
 
 // board is the state of one known board.
 type board struct {
@@ -127,20 +133,27 @@ type board struct {
 
 // line is one open port: the Run goroutine's state while it lasts.
 type line struct {
-	b      *Bus
-	ctx    context.Context
-	rwc    io.ReadWriteCloser
-	in     chan chunk
-	stop   chan struct{}
-	wg     sync.WaitGroup
-	dec    *dgt.Decoder
-	boards []*board // in polling order
-	err    error    // the port's read error, once seen
+	b         *Bus
+	ctx       context.Context
+	rwc       io.ReadWriteCloser
+	in        chan chunk
+	stop      chan struct{}
+	wg        sync.WaitGroup
+	dec       *dgt.Decoder
+	boards    []*board      // in polling order
+	err       error         // the port's read error, once seen
+	rxAt      time.Time     // when the bytes last fed to the decoder were read
+	direct    readDeadliner // the port, when its reads take deadlines
+	buf       []byte        // the read buffer of direct reads
+	clock     int           // the board whose clock is read next (budgeted reads)
+	clockCost time.Duration // the usual time of a clock exchange
+	busy      bool          // this cycle read a log, registered or resynchronised a board
 
 	unwatch func() bool // stops closing rwc when ctx is done
 }
 
 type chunk struct {
+	at  time.Time // when the read returned
 	b   []byte
 	err error
 }
@@ -151,11 +164,17 @@ type chunk struct {
 func newLine(b *Bus, ctx context.Context, rwc io.ReadWriteCloser) *line {
 	l := &line{b: b, ctx: ctx, rwc: rwc, in: make(chan chunk, 64), stop: make(chan struct{}), dec: dgt.NewDecoder(dgt.Bus)}
 	l.unwatch = context.AfterFunc(ctx, func() { rwc.Close() })
+	if d, ok := rwc.(readDeadliner); ok && d.SetReadDeadline(time.Time{}) == nil {
+		// Reads with a deadline on the line's own goroutine: no reader
+		// goroutine, channel and timer per exchange.
+		l.direct, l.buf = d, make([]byte, 1024)
+		return l
+	}
 	l.wg.Go(func() {
 		buf := make([]byte, 1024)
 		for {
 			n, err := rwc.Read(buf)
-			c := chunk{err: err}
+			c := chunk{at: time.Now(), err: err}
 			if n > 0 {
 				c.b = append([]byte(nil), buf[:n]...)
 			}
@@ -193,17 +212,25 @@ func (l *line) run() error {
 	lastDiscovery := time.Now()
 	for cycle := 0; ; cycle++ {
 		start := time.Now()
+		l.busy = false
+		every := o.ClockEvery > 0 && cycle%o.ClockEvery == 0
 		for _, bd := range l.boards {
 			if bd.lost {
 				continue
 			}
-			if err := l.poll(bd, cycle%o.ClockEvery == 0); err != nil {
+			if err := l.poll(bd, every); err != nil {
 				return err
 			}
 			if err := l.requests(); err != nil {
 				return err
 			}
 		}
+		if o.ClockEvery == 0 {
+			if err := l.clocks(start); err != nil {
+				return err
+			}
+		}
+		l.b.stats.cycle(time.Since(start), l.busy)
 		if time.Since(lastDiscovery) >= o.Rediscover {
 			if err := l.discover(); err != nil {
 				return err
@@ -269,6 +296,7 @@ func (l *line) send(cmd dgt.BusCmd, addr uint16) error {
 		return err
 	}
 	_, err = l.rwc.Write(b)
+	l.b.stats.bytesOut.Add(int64(len(b)))
 	return err
 }
 
@@ -292,6 +320,12 @@ func (l *line) next(deadline *time.Time, extend bool) (msg dgt.Message, frameErr
 		if l.err != nil {
 			return nil, nil, false, errPort{l.err}
 		}
+		if l.direct != nil {
+			if timedOut, err := l.readDirect(deadline, extend); timedOut || err != nil {
+				return nil, nil, false, err
+			}
+			continue
+		}
 		t := time.NewTimer(time.Until(*deadline))
 		select {
 		case <-l.ctx.Done():
@@ -300,6 +334,8 @@ func (l *line) next(deadline *time.Time, extend bool) (msg dgt.Message, frameErr
 		case c := <-l.in:
 			t.Stop()
 			l.dec.Feed(c.b)
+			l.rxAt = c.at
+			l.b.stats.bytesIn.Add(int64(len(c.b)))
 			if c.err != nil {
 				l.err = c.err
 			}
@@ -312,6 +348,45 @@ func (l *line) next(deadline *time.Time, extend bool) (msg dgt.Message, frameErr
 			return nil, nil, false, nil
 		}
 	}
+}
+
+// readDeadliner is a port whose reads may take a deadline (the runtime's
+// poller: serial devices opened by cmd/dgtbridge, pipes, pseudo-terminals;
+// a wrapper may have the method and refuse with os.ErrNoDeadline).
+type readDeadliner interface {
+	SetReadDeadline(t time.Time) error
+}
+
+// readDirect reads the port until *deadline and feeds what came; it
+// reports a time-out, or the ctx's error when ctx is done. A port failure
+// is kept in l.err.
+func (l *line) readDirect(deadline *time.Time, extend bool) (timedOut bool, err error) {
+	if err := l.direct.SetReadDeadline(*deadline); err != nil {
+		l.err = err
+		return false, nil
+	}
+	n, rerr := l.rwc.Read(l.buf)
+	if n > 0 {
+		now := time.Now()
+		l.dec.Feed(l.buf[:n])
+		l.rxAt = now
+		l.b.stats.bytesIn.Add(int64(n))
+		if extend {
+			if d := now.Add(l.b.opts.ReplyTimeout); d.After(*deadline) {
+				*deadline = d
+			}
+		}
+	}
+	switch {
+	case rerr == nil:
+		return false, nil
+	case errors.Is(rerr, os.ErrDeadlineExceeded):
+		return n == 0, nil
+	case l.ctx.Err() != nil:
+		return false, l.ctx.Err()
+	}
+	l.err = rerr
+	return false, nil
 }
 
 // exchange sends cmd to addr and waits for its reply (a message of type

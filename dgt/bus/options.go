@@ -43,7 +43,15 @@ type Options struct {
 	// Retries is how many times a failed exchange (time-out or checksum
 	// error) is retried before the board counts as lost; default 3.
 	Retries int
-	// ClockEvery: the clock is read every ClockEvery cycles; default 1.
+	// PollInterval is the longest a polling cycle should take: every
+	// board's changes are polled once per cycle, and clocks are read in
+	// turn, as many per cycle as fit in nine tenths of PollInterval (at
+	// least one). Default 900 ms, what a 32-board line at 9600 baud allows
+	// (32 × 10 bytes of changes ≈ 0.33 s, plus the clocks that fit).
+	PollInterval time.Duration
+	// ClockEvery > 0 reads every board's clock every ClockEvery cycles,
+	// however long that makes the cycle; default 0: clocks are fitted into
+	// PollInterval.
 	ClockEvery int
 	// Cycle is the minimum time of one polling cycle; default 250 ms. A
 	// cycle that takes longer (many boards) starts the next at once.
@@ -73,6 +81,7 @@ type Options struct {
 	// port; defaults 250 ms and 30 s.
 	BackoffMin, BackoffMax time.Duration
 	// EventBuffer is the capacity of the event channel; default 1024.
+	// Events beyond it wait in memory: the line is never held up.
 	EventBuffer int
 }
 
@@ -86,8 +95,11 @@ func (o Options) withDefaults() Options {
 	if o.Retries <= 0 {
 		o.Retries = 3
 	}
-	if o.ClockEvery <= 0 {
-		o.ClockEvery = 1
+	if o.PollInterval <= 0 {
+		o.PollInterval = 900 * time.Millisecond
+	}
+	if o.ClockEvery < 0 {
+		o.ClockEvery = 0
 	}
 	if o.Cycle <= 0 {
 		o.Cycle = 250 * time.Millisecond

@@ -106,6 +106,7 @@ func (l *line) register(a uint16) error {
 		l.sortBoards()
 	}
 	bd.lost, bd.haveClock = false, false
+	l.busy = true
 	l.b.opts.Logger.Info("dgt bus board found", "addr", a)
 	l.b.emit(l.ctx, BoardFound{At: now(), Address: a, Version: v})
 	if l.b.opts.NoLog {
@@ -120,7 +121,7 @@ func (l *line) register(a uint16) error {
 	if err != nil {
 		return l.boardErr(a, err)
 	}
-	l.b.emit(l.ctx, Position{At: now(), Address: a, Board: d.Board})
+	l.b.emit(l.ctx, Position{At: l.rxAt, Address: a, Board: d.Board})
 	if err := l.readClock(bd); !errors.Is(err, ErrBadReply) {
 		return err
 	}
@@ -175,10 +176,12 @@ func (l *line) changes(bd *board) error {
 		switch r.Kind {
 		case dgt.EEBeginPos, dgt.EEBeginPosRot, dgt.EEFourRows:
 			begin = true
+		case dgt.EEStartTag:
+			l.busy = true // a start tag and every piece: a long packet
 		}
 	}
 	if len(log.Entries) > 0 {
-		l.b.emit(l.ctx, Changes{At: time.Now(), Address: bd.addr, Records: log.Entries})
+		l.b.emit(l.ctx, Changes{At: l.rxAt, Address: bd.addr, Records: log.Entries})
 	}
 	if log.Err != nil {
 		// Records were lost: re-read the whole position.
@@ -186,7 +189,7 @@ func (l *line) changes(bd *board) error {
 		if err != nil {
 			return err
 		}
-		l.b.emit(l.ctx, Position{At: time.Now(), Address: bd.addr, Board: d.Board})
+		l.b.emit(l.ctx, Position{At: l.rxAt, Address: bd.addr, Board: d.Board})
 	}
 	if begin && !l.b.opts.NoStartTags {
 		if _, err := exchange(l, dgt.BusCmdSetStartGame, dgt.BusCmdSetStartGame, bd.addr, func(w dgt.BusStartGameWritten) uint16 { return w.Address }); err != nil {
@@ -199,6 +202,7 @@ func (l *line) changes(bd *board) error {
 // resync reads a board's log and position after changes may have been
 // lost.
 func (l *line) resync(bd *board) error {
+	l.busy = true
 	if !l.b.opts.NoLog {
 		if err := l.readLog(bd); err != nil {
 			return err
@@ -208,7 +212,7 @@ func (l *line) resync(bd *board) error {
 	if err != nil {
 		return err
 	}
-	l.b.emit(l.ctx, Position{At: time.Now(), Address: bd.addr, Board: d.Board})
+	l.b.emit(l.ctx, Position{At: l.rxAt, Address: bd.addr, Board: d.Board})
 	bd.resync, bd.resyncTries = false, 0
 	return nil
 }
@@ -255,6 +259,7 @@ func (l *line) fetchChanges(bd *board) (dgt.BusUpdate, error) {
 // readLog reads a board's log (SEND_FROM_START, then SEND_CHANGES for what
 // was not fetched yet) and reports it. It returns the board's error.
 func (l *line) readLog(bd *board) error {
+	l.busy = true
 	fs, err := exchange(l, dgt.BusCmdSendFromStart, dgt.BusCmdSendFromStart, bd.addr, func(m dgt.BusFromStart) uint16 { return m.Address })
 	if err != nil {
 		return err
@@ -267,7 +272,7 @@ func (l *line) readLog(bd *board) error {
 	if log.Err != nil {
 		l.b.opts.Logger.Warn("bus: bad EEPROM records in the log", "addr", bd.addr, "err", log.Err)
 	}
-	l.b.emit(l.ctx, Log{At: time.Now(), Address: bd.addr, Log: log})
+	l.b.emit(l.ctx, Log{At: l.rxAt, Address: bd.addr, Log: log})
 	return nil
 }
 
@@ -275,6 +280,7 @@ func (l *line) readLog(bd *board) error {
 // stayed garbled is returned as ErrBadReply (the board is not lost for
 // it); other failures go through boardErr.
 func (l *line) readClock(bd *board) error {
+	l.b.stats.clockReads.Add(1)
 	c, err := exchange(l, dgt.BusCmdSendClock, dgt.BusCmdSendClock, bd.addr, func(c dgt.BusClock) uint16 { return c.Address })
 	if errors.Is(err, ErrBadReply) {
 		return err
@@ -287,7 +293,7 @@ func (l *line) readClock(bd *board) error {
 		return nil
 	}
 	bd.lastClock, bd.haveClock = t, true
-	l.b.emit(l.ctx, Clock{At: time.Now(), Address: bd.addr, Clock: t})
+	l.b.emit(l.ctx, Clock{At: l.rxAt, Address: bd.addr, Clock: t})
 	return nil
 }
 
@@ -315,4 +321,35 @@ func contains(s []uint16, a uint16) bool {
 		}
 	}
 	return false
+}
+
+// clocks reads clocks in turn, as many as fit in the cycle begun at start
+// without stretching it past nine tenths of Options.PollInterval (at least
+// one per cycle): the changes of every board are polled every cycle, and
+// on a full line (32 boards: 10 bytes of changes and 17 of clock each, at
+// 960 bytes/s) not every clock fits in every cycle.
+func (l *line) clocks(start time.Time) error {
+	budget := l.b.opts.PollInterval * 9 / 10
+	var active []*board
+	for _, bd := range l.boards {
+		if !bd.lost {
+			active = append(active, bd)
+		}
+	}
+	if l.clockCost == 0 {
+		l.clockCost = 20 * time.Millisecond // 17 bytes and a turnaround
+	}
+	for i := range active {
+		if i > 0 && time.Since(start)+l.clockCost > budget {
+			return nil
+		}
+		bd := active[l.clock%len(active)]
+		l.clock++
+		t0 := time.Now()
+		if err := l.readClock(bd); err != nil && !errors.Is(err, ErrBadReply) {
+			return err
+		}
+		l.clockCost = (3*l.clockCost + time.Since(t0)) / 4
+	}
+	return nil
 }

@@ -8,8 +8,11 @@ import (
 
 // Line is several emulated boards on one DGT bus (§4.1): they hear every
 // byte the host sends and share one line back to it. The line runs at 9600
-// baud: each board's reply occupies the line for 1/960 s per byte, and
-// replies that overlap in time collide — the line is a wired OR, so the
+// baud both ways: a command reaches the boards when its last byte has
+// crossed the wire (1/960 s per byte, after the bytes sent before it), the
+// addressed board answers ReplyDelay later (2 ms: "within milliseconds",
+// §4.6), and each board's reply occupies the line for 1/960 s per byte.
+// Replies that overlap in time collide — the line is a wired OR, so the
 // host receives the bitwise OR of the colliding bytes, which a checksum
 // catches. That is what makes broadcast pings (answered at random moments
 // within 1.1 s) collide sometimes, as on the real bus (§4.6).
@@ -26,6 +29,19 @@ type Line struct {
 	now    time.Time
 	gone   map[uint16]bool // unplugged addresses
 	spoil  int             // replies still to corrupt
+
+	rxFree  time.Time  // when the host→board wire is next idle
+	pending []timedCmd // commands on their way to the boards, in order
+}
+
+// ReplyDelay is how long a board on a [Line] takes to start answering a
+// command (after its last byte arrived).
+const ReplyDelay = 2 * time.Millisecond
+
+// timedCmd is a host command and the moment the boards act on it.
+type timedCmd struct {
+	at time.Time
+	c  hostCmd
 }
 
 // NewLine returns a line with the given boards, starting at start. The
@@ -37,27 +53,52 @@ func NewLine(start time.Time, boards ...*Emulator) *Line {
 // Boards returns the boards on the line.
 func (l *Line) Boards() []*Emulator { return slices.Clone(l.boards) }
 
-// Input feeds bytes the host sent at now to every board.
+// Input feeds bytes the host sent at now: they cross the wire one after
+// the other, and each command is executed by every board ReplyDelay after
+// its last byte arrived (at a later Advance, or now if that is already
+// due).
 func (l *Line) Input(now time.Time, p []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.advance(now)
-	l.p.feed(p)
-	for {
-		c, ok := l.p.next()
-		if !ok {
+	for i := range p {
+		arrive := now
+		if l.rxFree.After(arrive) {
+			arrive = l.rxFree
+		}
+		arrive = arrive.Add(byteTime)
+		l.rxFree = arrive
+		l.p.feed(p[i : i+1])
+		for {
+			c, ok := l.p.next()
+			if !ok {
+				break
+			}
+			l.pending = append(l.pending, timedCmd{at: arrive.Add(ReplyDelay), c: c})
+		}
+	}
+	l.advance(now)
+}
+
+// execDue executes the commands that have reached the boards by now.
+func (l *Line) execDue(now time.Time) {
+	n := 0
+	for _, tc := range l.pending {
+		if tc.at.After(now) {
 			break
 		}
+		n++
 		for _, b := range l.boards {
 			if l.gone[b.Address()] {
 				continue
 			}
 			b.mu.Lock()
-			b.exec(now, c)
+			b.advance(tc.at)
+			b.exec(tc.at, tc.c)
 			b.mu.Unlock()
 		}
 	}
-	l.collect()
+	l.pending = l.pending[n:]
 }
 
 // Advance moves every board to now.
@@ -68,6 +109,7 @@ func (l *Line) Advance(now time.Time) {
 }
 
 func (l *Line) advance(now time.Time) {
+	l.execDue(now)
 	for _, b := range l.boards {
 		b.Advance(now)
 	}
@@ -157,6 +199,9 @@ func (l *Line) NextEvent() (t time.Time, ok bool) {
 		if u, has := b.NextEvent(); has && (!ok || u.Before(t)) {
 			t, ok = u, true
 		}
+	}
+	if len(l.pending) > 0 && (!ok || l.pending[0].at.Before(t)) {
+		t, ok = l.pending[0].at, true
 	}
 	if len(l.slots) > 0 {
 		last := int64(-1)

@@ -145,7 +145,7 @@ func (e *Emulator) execBus(now time.Time, c hostCmd) {
 		e.busMode = true
 		return
 	}
-	if c.badSum || now.Before(e.busyUntil) {
+	if now.Before(e.busyUntil) {
 		return
 	}
 	a := e.opts.BusAddress

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/dgt/internal/evq"
 )
 
 // Link is the transport of one board on its own line. Create it with
@@ -17,7 +18,7 @@ import (
 type Link struct {
 	open   Opener
 	opts   Options
-	events chan Event
+	events *evq.Queue[Event]
 	reqs   chan request
 	done   chan struct{}
 	once   sync.Once
@@ -37,15 +38,18 @@ func New(open Opener, opts Options) *Link {
 	return &Link{
 		open:   open,
 		opts:   opts,
-		events: make(chan Event, opts.EventBuffer),
+		events: evq.New[Event](opts.EventBuffer),
 		reqs:   make(chan request),
 		done:   make(chan struct{}),
 	}
 }
 
 // Events returns the channel of events. Run closes it when it returns;
-// the caller must drain it.
-func (l *Link) Events() <-chan Event { return l.events }
+// the caller must drain it. The link never stops reading the port for a
+// slow consumer (the board's bytes would overflow the serial driver's
+// buffer and be lost): events queue in memory while it falls behind, with
+// the time their bytes were read.
+func (l *Link) Events() <-chan Event { return l.events.Out() }
 
 // Clock sends a clock command (a 0x2B-wrapped command: dgt.SetNRun,
 // dgt.ClockText, dgt.ClockRequest, …) and waits until the clock
@@ -110,7 +114,11 @@ func (l *Link) Run(ctx context.Context) error {
 	if !started {
 		return errors.New("link: Run called twice")
 	}
-	defer close(l.events)
+	stopq := make(chan struct{})
+	var qwg sync.WaitGroup
+	qwg.Go(func() { l.events.Run(stopq) })
+	defer qwg.Wait()
+	defer close(stopq)
 	defer close(l.done)
 	log := l.opts.Logger
 	backoff := l.opts.BackoffMin
@@ -162,13 +170,8 @@ func notConnected(r request) error {
 	return ErrNotConnected
 }
 
-// emit sends an event unless ctx is done.
-func (l *Link) emit(ctx context.Context, e Event) {
-	select {
-	case l.events <- e:
-	case <-ctx.Done():
-	}
-}
+// emit queues an event for the consumer; it never blocks.
+func (l *Link) emit(_ context.Context, e Event) { l.events.Put(e) }
 
 // clockCmdOf returns the clock command byte of a 0x2B-wrapped command
 // (`2B size 03 cmd …`).

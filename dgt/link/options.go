@@ -60,8 +60,9 @@ type Options struct {
 	// attempts, doubling from min to max; defaults 250 ms and 30 s.
 	BackoffMin, BackoffMax time.Duration
 	// EventBuffer is the capacity of the event channel; default 256. When
-	// the consumer falls behind, the link stops reading the port (bytes
-	// wait in the OS buffer) rather than drop events.
+	// the consumer falls behind, events wait in memory: the link keeps
+	// reading the port, drops nothing and stamps each event with the time
+	// its bytes were read.
 	EventBuffer int
 }
 

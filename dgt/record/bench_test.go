@@ -3,6 +3,8 @@ package record
 import (
 	"bytes"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -53,5 +55,47 @@ func BenchmarkTapLog(b *testing.B) {
 		if err := lw.Log(t0, FromBoard, up); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// countingWriter counts the writes (system calls, for a file) it passes on.
+type countingWriter struct {
+	w      io.Writer
+	writes int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.writes++
+	return c.w.Write(p)
+}
+
+// BenchmarkTapLogFile logs 5-byte chunks (a field update each) to a real
+// file, batched as the LogWriter does and, for comparison, flushed after
+// every chunk (one write system call per chunk, as before batching). It
+// reports the writes per chunk.
+func BenchmarkTapLogFile(b *testing.B) {
+	for _, mode := range []string{"batched", "per-chunk"} {
+		b.Run(mode, func(b *testing.B) {
+			f, err := os.Create(filepath.Join(b.TempDir(), "board.hexlog"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			cw := &countingWriter{w: f}
+			lw := NewLogWriter(cw)
+			up := []byte{0x8E, 0, 5, 0x24, 1}
+			t0 := time.Now()
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := lw.Log(t0, FromBoard, up); err != nil {
+					b.Fatal(err)
+				}
+				if mode == "per-chunk" {
+					lw.Flush()
+				}
+			}
+			lw.Flush()
+			b.ReportMetric(float64(cw.writes)/float64(b.N), "writes/chunk")
+		})
 	}
 }

@@ -44,8 +44,8 @@ func TestTapOverPTY(t *testing.T) {
 	if m, err := r.ReadMessage(); err != nil || m != (dgt.Version{Major: 3, Minor: 10}) {
 		t.Fatalf("host got %v, %v", m, err)
 	}
-	if tap.Err() != nil {
-		t.Fatal(tap.Err())
+	if err := tap.Flush(); err != nil {
+		t.Fatal(err)
 	}
 
 	rr, _ := NewReader(bytes.NewReader(log.Bytes()), Auto)

@@ -110,8 +110,8 @@ func TestTapRoundTrip(t *testing.T) {
 	if !bytes.Equal(fromBoard, got) {
 		t.Fatalf("recorded % x, read % x", fromBoard, got)
 	}
-	if tap.Err() != nil {
-		t.Fatal(tap.Err())
+	if err := tap.Flush(); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -131,6 +131,7 @@ func TestTapLogFailureKeepsPort(t *testing.T) {
 		if n, err := tap.Write([]byte{0x42}); n != 1 || err != nil {
 			t.Fatalf("write %d: %d %v", i, n, err)
 		}
+		tap.Flush() // one batch per write: the second fails
 	}
 	if p.written.Len() != 3 {
 		t.Fatalf("port got %d bytes", p.written.Len())
@@ -154,6 +155,12 @@ func TestCreate(t *testing.T) {
 	}
 	lw := NewLogWriter(f)
 	if err := lw.Log(start, FromBoard, []byte{0x8E, 0, 5, 0x24, 1}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(want); len(b) != 0 {
+		t.Fatalf("a line written at once, not batched: %q", b)
+	}
+	if err := lw.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(want)

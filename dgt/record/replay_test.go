@@ -38,6 +38,7 @@ func TestReplayer(t *testing.T) {
 	lw.Log(at(50), FromBoard, enc(t, dgt.BusFromStart{Address: 1025, Data: "\x7b\x41\x24"}))
 	lw.Log(at(60), ToBoard, []byte{0x42})
 	lw.Log(at(70), FromBoard, dump[:10])
+	lw.Flush()
 	log.WriteString("garbage line\n")
 
 	r, err := NewReader(&log, Auto)

@@ -14,15 +14,25 @@ import (
 // UTC with microseconds.
 const TimeLayout = "2006-01-02T15:04:05.000000Z07:00"
 
-// LogWriter writes hexlog lines to an io.Writer, one Write per line. It
-// is safe for concurrent use. After the first write error it writes
-// nothing more and reports that error from every call and from Err.
+// LogWriter writes hexlog lines to an io.Writer. It batches them: a line
+// is written within FlushDelay (250 ms) of being logged, or at once when
+// 64 KB are waiting, so a busy board costs one write system call per batch
+// instead of one per chunk; [LogWriter.Flush] writes what waits. It is safe
+// for concurrent use. After the first write error it writes nothing more
+// and reports that error from every later call and from Err.
 type LogWriter struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf []byte
-	err error
+	mu    sync.Mutex
+	w     io.Writer
+	buf   []byte
+	err   error
+	timer *time.Timer // pending flush, nil when nothing waits
 }
+
+// Batching limits of [LogWriter].
+const (
+	FlushDelay = 250 * time.Millisecond
+	maxBatch   = 64 << 10
+)
 
 // NewLogWriter returns a LogWriter on w.
 func NewLogWriter(w io.Writer) *LogWriter { return &LogWriter{w: w} }
@@ -39,7 +49,9 @@ func AppendLine(b []byte, at time.Time, dir Dir, p []byte) []byte {
 	return append(b, '\n')
 }
 
-// Log writes one line. Empty chunks are not logged.
+// Log adds one line; it is written within FlushDelay. Empty chunks are
+// not logged. It returns the first write error met so far (a line that
+// waits has not met its own yet).
 func (l *LogWriter) Log(at time.Time, dir Dir, p []byte) error {
 	if len(p) == 0 {
 		return nil
@@ -49,11 +61,41 @@ func (l *LogWriter) Log(at time.Time, dir Dir, p []byte) error {
 	if l.err != nil {
 		return l.err
 	}
-	l.buf = AppendLine(l.buf[:0], at, dir, p)
+	l.buf = AppendLine(l.buf, at, dir, p)
+	switch {
+	case len(l.buf) >= maxBatch:
+		l.flushLocked()
+	case l.timer == nil:
+		l.timer = time.AfterFunc(FlushDelay, func() { l.Flush() })
+	}
+	return l.err
+}
+
+// Flush writes the lines that wait and returns the first write error.
+func (l *LogWriter) Flush() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.flushLocked()
+	return l.err
+}
+
+func (l *LogWriter) flushLocked() {
+	if l.timer != nil {
+		l.timer.Stop()
+		l.timer = nil
+	}
+	if len(l.buf) == 0 || l.err != nil {
+		l.buf = l.buf[:0]
+		return
+	}
 	if _, err := l.w.Write(l.buf); err != nil {
 		l.err = fmt.Errorf("record: %w", err)
 	}
-	return l.err
+	if cap(l.buf) > 2*maxBatch {
+		l.buf = nil // a burst grew it: do not keep it
+	} else {
+		l.buf = l.buf[:0]
+	}
 }
 
 // Err returns the first write error, or nil.
@@ -104,16 +146,32 @@ func (t *Tap) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// Close closes the port if it is an io.Closer (the log is the caller's).
-func (t *Tap) Close() error {
-	if c, ok := t.rw.(io.Closer); ok {
-		return c.Close()
+// SetReadDeadline passes a read deadline on to the port when it takes one
+// (os.ErrNoDeadline otherwise), so a port read with deadlines (dgt/bus)
+// keeps doing so when recorded.
+func (t *Tap) SetReadDeadline(d time.Time) error {
+	if p, ok := t.rw.(interface{ SetReadDeadline(time.Time) error }); ok {
+		return p.SetReadDeadline(d)
 	}
-	return nil
+	return os.ErrNoDeadline
+}
+
+// Close closes the port if it is an io.Closer and flushes the log (which
+// stays open: it is the caller's).
+func (t *Tap) Close() error {
+	var err error
+	if c, ok := t.rw.(io.Closer); ok {
+		err = c.Close()
+	}
+	t.log.Flush()
+	return err
 }
 
 // Err returns the first logging error, or nil.
 func (t *Tap) Err() error { return t.log.Err() }
+
+// Flush writes the log's waiting lines and returns its first error.
+func (t *Tap) Flush() error { return t.log.Flush() }
 
 // FileTimeLayout names recording files: the start time in UTC, with no
 // characters that need quoting in a shell.

@@ -41,8 +41,9 @@ var layers = []rule{
 	{pkg: "dgt", internal: []string{"rules"}},
 	{pkg: "dgt/record", internal: []string{"rules", "dgt"}},
 	{pkg: "dgt/emu", internal: []string{"rules", "dgt"}},
-	{pkg: "dgt/link", internal: []string{"rules", "dgt"}},
-	{pkg: "dgt/bus", internal: []string{"rules", "dgt"}},
+	{pkg: "dgt/internal/evq"},
+	{pkg: "dgt/link", internal: []string{"rules", "dgt", "dgt/internal/evq"}},
+	{pkg: "dgt/bus", internal: []string{"rules", "dgt", "dgt/internal/evq"}},
 	{pkg: "dgt/pty", external: []string{"golang.org/x/sys/unix"}},
 	// The Open Board Protocol is a codec of its own beside dgt; it sees
 	// only the rules vocabulary (squares, pieces, geometries).

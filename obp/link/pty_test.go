@@ -190,6 +190,9 @@ func TestPTYGame(t *testing.T) {
 	}
 	recMu.Lock()
 	defer recMu.Unlock()
+	if err := lw.Flush(); err != nil { // the LogWriter batches its lines
+		t.Fatal(err)
+	}
 	r, err := record.NewReader(bytes.NewReader(rec.Bytes()), record.Hexlog)
 	if err != nil {
 		t.Fatal(err)

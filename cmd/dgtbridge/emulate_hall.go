@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast/hall/demo"
+	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/dgt/pty"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/pgn"
+)
+
+// dgtBusMax is the most boards emulate puts on one bus line (DGT does not
+// say; 32 is what a line's polling at 9600 baud allows, §4.1).
+const dgtBusMax = 64
+
+// hallOptions say what `emulate --boards N` serves.
+type hallOptions struct {
+	boards     int
+	bus        int      // boards per bus line; 0: each board on its own pty
+	think      emu.Span // the pause before each move (--move-every)
+	games      []*pgn.Game
+	seed       uint64
+	round      int
+	clock      emu.ClockSetting
+	timeCtl    string // the clock as a PGN TimeControl, for the config snippet
+	truth      io.Writer
+	firstBoard int // the board number of the first board
+}
+
+// emuBoard is one emulated board of the hall.
+type emuBoard struct {
+	e     *emu.Emulator
+	board int    // board number
+	port  string // its device path
+	addr  uint16 // bus address, 0 on its own line
+}
+
+// runEmulateHall serves o.boards emulated boards with clocks on
+// pseudo-terminals, o.bus to a line (or one each), prints a `boards:`
+// configuration snippet naming them, and has every board play games one
+// after another with realistic hands until ctx is done: an organiser's load
+// test on their own hardware.
+func runEmulateHall(ctx context.Context, o hallOptions, stdout, stderr io.Writer) error {
+	powerUp := time.Now()
+	boards := make([]*emuBoard, o.boards)
+	for i := range boards {
+		n := o.firstBoard + i
+		opts := emu.Options{Serial: fmt.Sprintf("%05d", 1000+n), Seed: o.seed*7919 + uint64(n), Clock: o.clock}
+		sc := emu.DrawScan(opts.Seed)
+		opts.ScanPeriod, opts.ScanPhase = sc.Period, sc.Phase
+		boards[i] = &emuBoard{e: emu.New(opts, powerUp), board: n}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	serve := func(dev emu.Device) (string, error) {
+		master, path, err := pty.Open()
+		if err != nil {
+			return "", err
+		}
+		wg.Go(func() { emu.ServePTY(ctx, master, dev) })
+		return path, nil
+	}
+	lines := 0
+	if o.bus > 0 {
+		for i := 0; i < len(boards); i += o.bus {
+			group := boards[i:min(i+o.bus, len(boards))]
+			var es []*emu.Emulator
+			for _, b := range group {
+				es = append(es, b.e)
+			}
+			path, err := serve(emu.NewLine(powerUp, es...))
+			if err != nil {
+				return err
+			}
+			lines++
+			for _, b := range group {
+				b.port, b.addr = path, b.e.Address()
+			}
+		}
+	} else {
+		for _, b := range boards {
+			path, err := serve(b.e)
+			if err != nil {
+				return err
+			}
+			b.port = path
+		}
+	}
+	writeSnippet(stdout, boards, o, lines)
+	fmt.Fprintf(stderr, "dgtbridge emulate: %d boards served (Ctrl-C to stop)\n", len(boards))
+	truth := &truthWriter{w: o.truth}
+	for i, b := range boards {
+		wg.Go(func() { playTable(ctx, b, i, o, powerUp, truth) })
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// writeSnippet prints the configuration for the served boards.
+func writeSnippet(w io.Writer, boards []*emuBoard, o hallOptions, lines int) {
+	if lines > 0 {
+		fmt.Fprintf(w, "# dgtbridge emulate: %d boards with clocks on %d bus lines of up to %d boards\n", len(boards), lines, o.bus)
+	} else {
+		fmt.Fprintf(w, "# dgtbridge emulate: %d boards with clocks, each on its own line\n", len(boards))
+	}
+	fmt.Fprintf(w, "# the clocks are set to %s (event.time_control: %q)\n", o.timeCtl, o.timeCtl)
+	fmt.Fprintln(w, "boards:")
+	for _, b := range boards {
+		if b.addr > 0 {
+			fmt.Fprintf(w, "  - {port: %s, bus_address: %d, round: %d, board: %d}\n", b.port, b.addr, o.round, b.board)
+		} else {
+			fmt.Fprintf(w, "  - {port: %s, round: %d, board: %d}\n", b.port, o.round, b.board)
+		}
+	}
+}
+
+// playTable has the players of board b play games one after another: a
+// game with realistic hands, the pieces set up again, the clock reset.
+func playTable(ctx context.Context, b *emuBoard, i int, o hallOptions, powerUp time.Time, truth *truthWriter) {
+	h := emu.DefaultHands()
+	h.Think = o.think
+	wait := func(until time.Time) bool {
+		t := time.NewTimer(time.Until(until))
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+			return true
+		}
+	}
+	// Boards start their first move at different moments, as a hall does.
+	start := time.Now().Add(2*time.Second + time.Duration(i%50)*37*time.Millisecond)
+	for k := 0; ; k++ {
+		g := o.games[(i+k)%len(o.games)]
+		moves := make([]rules.Move, len(g.Moves))
+		for j, m := range g.Moves {
+			moves[j] = m.Move
+		}
+		game := emu.Game{Start: g.Start, Moves: moves, Board: b.e.Options(), Hands: h, Seed: o.seed*1_000_003 + uint64(b.board)*1009 + uint64(k)}
+		script, plies, err := game.Plan(powerUp, start)
+		if err != nil {
+			return // the games were checked when loaded
+		}
+		b.e.Schedule(start, script)
+		truth.plies(b.board, k+1, g, plies)
+		if !wait(start.Add(script.Duration() + 3*time.Second)) {
+			return
+		}
+		up := demo.SetUp(b.e.Placement(), 1)
+		now := time.Now()
+		b.e.Schedule(now, up)
+		if !wait(now.Add(up.Duration() + 2*time.Second)) {
+			return
+		}
+		b.e.SetClock(time.Now(), o.clock)
+		start = time.Now().Add(3 * time.Second)
+	}
+}
+
+// truthWriter writes what the hands did, one JSON line per ply, for a
+// latency report to compare with what the daemon published.
+type truthWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// truthPly is one line of --truth.
+type truthPly struct {
+	Board   int       `json:"board"`
+	Game    int       `json:"game"` // the n-th game played on the board
+	Ply     int       `json:"ply"`
+	UCI     string    `json:"uci"`
+	Touch   time.Time `json:"touch"`
+	Release time.Time `json:"release"`
+	Press   time.Time `json:"press"`
+}
+
+func (t *truthWriter) plies(board, game int, g *pgn.Game, plies []emu.Ply) {
+	if t.w == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	enc := json.NewEncoder(t.w)
+	pos := g.Start
+	for _, p := range plies {
+		enc.Encode(truthPly{Board: board, Game: game, Ply: p.Ply, UCI: pos.UCI(p.Move), Touch: p.Touch, Release: p.Release, Press: p.Press})
+		if next, err := pos.Play(p.Move); err == nil {
+			pos = next
+		}
+	}
+}
+
+// hallGames returns the games of --games (a PGN file), or the demo's
+// famous games: only games from the standard start with at least one move.
+func hallGames(path string) ([]*pgn.Game, error) {
+	var gs []*pgn.Game
+	if path == "" {
+		var err error
+		if gs, err = demo.Games(); err != nil {
+			return nil, err
+		}
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		var errs []error
+		gs, errs = pgn.ReadAll(f, pgn.ReaderOptions{Variations: pgn.SkipVariations})
+		if len(gs) == 0 {
+			return nil, fmt.Errorf("%s: no game: %w", path, errors.Join(errs...))
+		}
+	}
+	std := chess.StartPosition(chess.Standard).FEN()
+	var out []*pgn.Game
+	for _, g := range gs {
+		if len(g.Moves) > 0 && g.Start.FEN() == std {
+			out = append(out, g)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no game from the standard start position in %q", path)
+	}
+	return out, nil
+}
+
+// parseSpan parses "1s-3s" (a range) or "2s" (a fixed time).
+func parseSpan(s string) (emu.Span, error) {
+	lo, hi, isRange := strings.Cut(s, "-")
+	a, err := time.ParseDuration(strings.TrimSpace(lo))
+	if err != nil {
+		return emu.Span{}, fmt.Errorf("%q: want a duration or a range like 1s-3s", s)
+	}
+	b := a
+	if isRange {
+		if b, err = time.ParseDuration(strings.TrimSpace(hi)); err != nil || b < a {
+			return emu.Span{}, fmt.Errorf("%q: want a range like 1s-3s", s)
+		}
+	}
+	if a <= 0 {
+		return emu.Span{}, fmt.Errorf("%q: the time must be positive", s)
+	}
+	return emu.Span{Min: a, Max: b}, nil
+}

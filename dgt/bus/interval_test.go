@@ -1,0 +1,114 @@
+package bus_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt/bus"
+	"github.com/dgtbridge/dgtbridge/dgt/emu"
+)
+
+// TestFullLineIsPolledWithinPollInterval: on a line of 32 boards with
+// running clocks (the wire at 9600 baud both ways, as emu.Line models it)
+// every board's changes are polled at least every 900 ms, and every clock
+// is still read at least every other cycle (a reading that shows the same
+// second as the one before is not reported: 3 s at most between reports).
+func TestFullLineIsPolledWithinPollInterval(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHall(32)
+		for _, e := range h.boards {
+			e.Do(time.Now(), emu.Action{Kind: emu.Press, Side: emu.Left}) // the clocks run
+		}
+		var addrs []uint16
+		for a := range h.boards {
+			addrs = append(addrs, a)
+		}
+		b := bus.New(h.open, bus.Options{Addresses: addrs, NoBroadcast: true, NoLog: true, Rediscover: time.Hour})
+		ctx, cancel := contextWithCancel()
+		var wg sync.WaitGroup
+		wg.Go(func() { b.Run(ctx) })
+		var mu sync.Mutex
+		since := time.Now().Add(15 * time.Second) // after finding and reading the boards
+		last := map[uint16]time.Time{}
+		gap := map[uint16]time.Duration{}
+		wg.Go(func() {
+			for ev := range b.Events() {
+				if c, ok := ev.(bus.Clock); ok {
+					mu.Lock()
+					if p, seen := last[c.Address]; seen && p.After(since) {
+						gap[c.Address] = max(gap[c.Address], c.At.Sub(p))
+					}
+					last[c.Address] = c.At
+					mu.Unlock()
+				}
+			}
+		})
+		time.Sleep(15 * time.Second) // finding and reading 32 boards takes about 10 s
+		st0 := b.Stats()
+		time.Sleep(30 * time.Second)
+		st := b.Stats()
+		cancel()
+		wg.Wait()
+		h.close()
+		cycles := st.Cycles - st0.Cycles
+		t.Logf("in 30 s: %d cycles, the last %v, the longest %v; %.0f bytes/s in, %.0f out; %.1f clock reads per cycle",
+			cycles, st.LastCycle, st.MaxCycle, float64(st.BytesIn-st0.BytesIn)/30, float64(st.BytesOut-st0.BytesOut)/30,
+			float64(st.ClockReads-st0.ClockReads)/float64(cycles))
+		if st.MaxCycle > 900*time.Millisecond || cycles < 33 {
+			t.Fatalf("%d cycles in 30 s, the longest %v: want every board polled at least every 900 ms", cycles, st.MaxCycle)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, a := range addrs {
+			if g := gap[a]; g == 0 || g > 3*time.Second {
+				t.Errorf("board %d: clock readings up to %v apart", a, g)
+			}
+		}
+	})
+}
+
+// TestReadingsAreStampedAtThePoll: a consumer that falls behind (it takes
+// a second per event) gets every reading with the time its reply came off
+// the line, not the time it was handed over, so its lag never shows as
+// clock time lost.
+func TestReadingsAreStampedAtThePoll(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHall(4)
+		e := h.boards[2001]
+		b := bus.New(h.open, bus.Options{Addresses: []uint16{2001, 2002, 2003, 2004}, NoBroadcast: true, EventBuffer: 1})
+		ctx, cancel := contextWithCancel()
+		var wg sync.WaitGroup
+		wg.Go(func() { b.Run(ctx) })
+		time.Sleep(3 * time.Second)
+		pressed := time.Now()
+		e.Do(pressed, emu.Action{Kind: emu.Press, Side: emu.Left})
+		var stamps []time.Duration
+		wg.Go(func() {
+			for ev := range b.Events() {
+				if c, ok := ev.(bus.Clock); ok && c.Address == 2001 && c.At.After(pressed) && len(stamps) < 10 {
+					stamps = append(stamps, c.At.Sub(pressed))
+				}
+				time.Sleep(time.Second) // a slow consumer
+			}
+		})
+		time.Sleep(40 * time.Second)
+		cancel()
+		wg.Wait()
+		h.close()
+		if len(stamps) < 3 {
+			t.Fatalf("%d clock readings after the press", len(stamps))
+		}
+		if stamps[0] > time.Second {
+			t.Fatalf("the first reading after the press is stamped %v after it, want within a poll (the consumer's lag is not the board's)", stamps[0])
+		}
+		t.Logf("stamps after the press: %v", fmt.Sprint(stamps))
+	})
+}
+
+func contextWithCancel() (context.Context, context.CancelFunc) {
+	return context.WithCancel(context.Background())
+}
