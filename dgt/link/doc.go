@@ -59,9 +59,10 @@
 //     the line gets another read after it.
 //   - While the position changes, the link reads it at most every
 //     Options.Verify (2 s) and compares it with what the reports said; a
-//     difference (a corrupted byte that looked valid) is a [Resync] with
-//     ErrMismatch and is repaired the same way. A differing read is
-//     checked again, since it may be the damaged one.
+//     read that agrees is not passed on (nothing new), a difference (a
+//     corrupted byte that looked valid) is a [Resync] with ErrMismatch,
+//     the dump follows as a [Message], and it is repaired the same way. A
+//     differing read is checked again, since it may be the damaged one.
 //   - A log that arrives damaged (cut short, no EE_EOF at its end,
 //     records that do not parse) is asked again, up to AckTries reads;
 //     then it is delivered with ErrBadLog, and read once more after the

@@ -159,14 +159,16 @@ func (s *session) updated(_ time.Time, u dgt.FieldUpdate) {
 	s.rs.verified = false
 }
 
-// dumped takes a board dump. After damage (or when a check finds the
+// dumped takes a board dump and reports whether it is news for the
+// consumer: a check that agrees with the mirror is not (the consumer has
+// that position already). After damage (or when a check finds the
 // position differing from the reports) moves may have been missed: a
 // lost or wrong report can hide a whole position if the next move began
 // before the repair, so the link reads the log, the board's own record of
 // every change. A dump that differs is checked again after Options.Verify
 // (it may be the damaged one): the position counts as verified once a
 // check agrees with the mirror.
-func (s *session) dumped(at time.Time, d dgt.BoardDump) {
+func (s *session) dumped(at time.Time, d dgt.BoardDump) bool {
 	diff := 0
 	for f := range d.Fields {
 		if d.Fields[f] != s.rs.mirror[f] {
@@ -180,7 +182,7 @@ func (s *session) dumped(at time.Time, d dgt.BoardDump) {
 		if !known || diff > 0 {
 			s.rs.verified = false // a new position: check it
 		}
-		return
+		return true
 	}
 	faults := s.rs.faults
 	s.rs.asked, s.rs.verifying, s.rs.faults = time.Time{}, false, 0
@@ -197,6 +199,7 @@ func (s *session) dumped(at time.Time, d dgt.BoardDump) {
 	if faults > 0 {
 		s.requestLog()
 	}
+	return repairing || diff > 0
 }
 
 // requestLog queues a log read unless one is queued, or the link must not

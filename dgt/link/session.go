@@ -268,7 +268,9 @@ func (s *session) decode(at time.Time, pred func(dgt.Message) bool) (dgt.Message
 		case dgt.FieldUpdate:
 			s.updated(at, m)
 		case dgt.BoardDump:
-			s.dumped(at, m)
+			if !s.dumped(at, m) {
+				continue // a check that agreed: nothing new
+			}
 		}
 		s.queue = append(s.queue, Message{At: at, Msg: m})
 		if pred != nil && pred(m) {
