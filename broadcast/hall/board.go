@@ -186,6 +186,14 @@ func (br *boardRun) serveLink(ctx context.Context) error {
 			}
 			br.event(ev)
 		case <-tick.C:
+			// Input already queued was read before now: it goes first,
+			// so a tick never stamps time ahead of it (mono would then
+			// judge that input late: queueing lag as a clock defect).
+			for n := len(br.lk.Events()); n > 0; n-- {
+				if ev, ok := <-br.lk.Events(); ok {
+					br.event(ev)
+				}
+			}
 			br.apply(br.s.Tick(br.mono(br.h.o.Now())))
 		case ev, ok := <-blindEvs:
 			if !ok {
@@ -298,6 +306,10 @@ func (br *boardRun) apply(st Step) {
 		return
 	}
 	rec := br.s.Record()
+	if adj := br.s.adj; adj != nil && adj.ClockHost() != rec.ClockHost {
+		rec.ClockHost = adj.ClockHost() // for the clock model after a restart
+		st.Changed = true
+	}
 	c := &change{br: br, game: rec.Info.Game, out: st.Out}
 	if st.Changed {
 		c.delta = br.delta(rec)

@@ -74,6 +74,13 @@ func (l *busLine) run(ctx context.Context) error {
 			}
 			l.event(ev)
 		case <-tick.C:
+			// Events already queued were polled before now: they go first
+			// (see boardRun.serveLink).
+			for n := len(b.Events()); n > 0; n-- {
+				if ev, ok := <-b.Events(); ok {
+					l.event(ev)
+				}
+			}
 			for _, br := range l.boards {
 				br.apply(br.s.Tick(br.mono(l.h.o.Now())))
 			}

@@ -75,6 +75,10 @@ type Record struct {
 	// ClockLeft is the colour whose time the clock's left display shows
 	// ("white" or "black"), once the first running reading told; "" before.
 	ClockLeft string `json:"clock_left,omitempty"`
+	// ClockHost: the clock is under host control (a SetNRun was sent: a
+	// penalty applied, an arbiter's setting) and adds no increments; the
+	// clock model resumes with it (kept across restarts).
+	ClockHost bool `json:"clock_host,omitempty"`
 	// Rotated: the board is read turned around (kept across restarts).
 	Rotated bool `json:"rotated,omitempty"`
 	// Published is how many moves of this revision were handed to the sink

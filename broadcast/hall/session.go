@@ -158,7 +158,7 @@ func (s *Session) rebuild(at time.Time) error {
 	to.IllegalStands = s.o.RuleSet.Illegal.Window == ruleset.UntilOpponentMoves
 	if s.o.Blind != nil {
 		s.adj = adjudicator.New(adjudicator.GameInfo{ID: s.rec.Info.Game, White: s.rec.Info.White, Black: s.rec.Info.Black},
-			s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: start, MidGame: len(s.rec.Moves) > 0})
+			s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: start, MidGame: len(s.rec.Moves) > 0, ClockHost: s.rec.ClockHost})
 		return s.newRelay(to, start, at)
 	}
 	tr, err := board.New(to)
@@ -173,7 +173,7 @@ func (s *Session) rebuild(at time.Time) error {
 		tr.SetClockSides(rules.Black)
 	}
 	s.adj = adjudicator.New(adjudicator.GameInfo{ID: s.rec.Info.Game, White: s.rec.Info.White, Black: s.rec.Info.Black},
-		s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: start, MidGame: len(s.rec.Moves) > 0})
+		s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: start, MidGame: len(s.rec.Moves) > 0, ClockHost: s.rec.ClockHost})
 	pos := start
 	t := at
 	for i, m := range s.rec.Moves {

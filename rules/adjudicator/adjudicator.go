@@ -45,6 +45,9 @@ type Options struct {
 	// MidGame: the game is resumed (daemon restart), so the first clock
 	// reading is not checked against the control's starting times.
 	MidGame bool
+	// ClockHost: the clock was under host control (a SetNRun sent) when
+	// the game was interrupted: it adds no increments (clock.Options).
+	ClockHost bool
 	// Expected is the start position the event prescribes (the standard
 	// array, or the Chess960 position drawn for the round, 004 B1): a
 	// SetupDetected with another placement raises setup_mismatch. nil: no
@@ -132,9 +135,15 @@ func (a *Adjudicator) reset(start rules.Position) {
 	a.lastReading = nil
 	a.offer = rules.NoColor
 	if !a.opts.TimeControl.Untimed {
-		a.clk = clock.NewModel(a.opts.TimeControl, clock.Options{Tolerance: a.opts.ClockTolerance, MidGame: a.opts.MidGame, NoTiming: a.opts.NoTiming})
+		a.clk = clock.NewModel(a.opts.TimeControl, clock.Options{Tolerance: a.opts.ClockTolerance, MidGame: a.opts.MidGame, NoTiming: a.opts.NoTiming,
+			HostControlled: a.opts.ClockHost})
 	}
 }
+
+// ClockHost reports whether the clock model believes the clock is under
+// host control (a SetNRun was sent and no increment seen since): the
+// record keeps it for a restart (Options.ClockHost).
+func (a *Adjudicator) ClockHost() bool { return a.clk != nil && a.clk.HostControlled() }
 
 // RuleSet returns the rule set in force.
 func (a *Adjudicator) RuleSet() ruleset.RuleSet { return a.rs }

@@ -17,8 +17,14 @@ type Options struct {
 	// Tolerance: see DefaultTolerance (used when zero).
 	Tolerance time.Duration
 	// MidGame: the first reading comes from a game already under way (a
-	// restart), so it is not checked against the control's start times.
+	// restart), so it is not checked against the control's start times;
+	// the moves completed before it ([Model.MoveCompleted], e.g. the
+	// record replayed) count for the periods, as presses would have.
 	MidGame bool
+	// HostControlled: the clock was put under host control (SetNRun)
+	// before a restart, so it adds no increments (see
+	// [Model.AdjustHost]); the record keeps it across restarts.
+	HostControlled bool
 	// NoTiming: the reading times are not real (replays of raw or base64
 	// captures, which carry no timestamps). The model then only checks
 	// what the readings show by themselves: time a side gains is still
@@ -55,7 +61,15 @@ type Model struct {
 	adjust     *Reading // an arbiter-set reading the clock is expected to show
 	host       bool     // the clock is host-controlled (SetNRun): it adds nothing at presses
 	resync     bool     // readings were interrupted: take the next one as it is
+	// settling: the readings since the first one (or a resync) may be a
+	// burst buffered while nobody read the port, all arriving at once.
+	settling bool
 }
+
+// burstGap: readings that arrive closer than this are one burst read from
+// the port's buffer at once (live, a DGT clock reports once a second, or
+// on a press); after a (re)start the earlier ones are stale.
+const burstGap = 50 * time.Millisecond
 
 // NewModel returns a model for time control tc.
 func NewModel(tc TimeControl, opts Options) *Model {
@@ -63,7 +77,8 @@ func NewModel(tc TimeControl, opts Options) *Model {
 	if tol <= 0 {
 		tol = DefaultTolerance
 	}
-	return &Model{tc: tc, tol: tol, midGame: opts.MidGame, noTiming: opts.NoTiming, running: rules.NoColor, lastRunner: rules.NoColor}
+	return &Model{tc: tc, tol: tol, midGame: opts.MidGame, noTiming: opts.NoTiming, host: opts.HostControlled,
+		running: rules.NoColor, lastRunner: rules.NoColor}
 }
 
 // TimeControl returns the model's time control.
@@ -122,13 +137,33 @@ func (m *Model) HostControlled() bool { return m.host }
 
 // MoveCompleted tells the model that side completed a move at t. A move
 // completed while the clock is stopped (after it was started) gives an
-// [Inconsistency] of kind MoveWithClockStopped.
+// [Inconsistency] of kind MoveWithClockStopped. In a resumed game (MidGame)
+// the moves completed before the first reading are counted as presses:
+// the periods and their additions are then where the clock has them.
 func (m *Model) MoveCompleted(side rules.Color, t time.Time) []Event {
+	if !m.started && m.midGame {
+		m.countMove(side)
+		return nil
+	}
 	if m.started && m.last.Running == rules.NoColor && m.lastRunner != rules.NoColor {
 		return []Event{Inconsistency{At: t, Kind: MoveWithClockStopped, Side: side,
 			Detail: fmt.Sprintf("%s completed a move while the clock was stopped", side)}}
 	}
 	return nil
+}
+
+// countMove counts side's completed move without judging the clock: its
+// period advances, and a period addition due now is taken as made (it
+// cannot be checked: the move was not seen with the clock).
+func (m *Model) countMove(side rules.Color) {
+	xi := side & 1
+	m.moves[xi]++
+	n := m.moves[xi]
+	if _, end := m.tc.PeriodAt(n - 1); m.tc.Timed() && end > 0 && n == end {
+		m.due[xi]++
+		m.credited[xi]++
+	}
+	m.period[xi], _ = m.tc.PeriodAt(n)
 }
 
 // expectRun is the running side's expected time at t: the main time runs
@@ -153,18 +188,30 @@ func (m *Model) expectRun(t time.Time) time.Duration {
 // Observe feeds one reading taken at t and returns what it implies.
 func (m *Model) Observe(r Reading, t time.Time) []Event {
 	var out []Event
-	if !m.started {
-		m.started = true
+	switch {
+	case !m.started:
+		m.started, m.settling = true, true
 		out = m.first(r, t)
-	} else if m.resync {
-		m.resync = false
+	case m.resync:
+		m.resync, m.settling = false, true
 		m.base = [2]time.Duration{r.White, r.Black}
 		m.restart(r.Running, t, r)
-	} else if m.adjust != nil && near(r.White, m.adjust.White, m.tol) && near(r.Black, m.adjust.Black, m.tol) {
+	case m.settling && t.Sub(m.lastAt) < burstGap:
+		// A burst after a (re)start: the port's buffer held readings
+		// taken while nobody read it; the latest counts (a press in it
+		// still counts as a move).
+		if m.running != rules.NoColor && r.Running == m.running.Other() {
+			m.countMove(m.running)
+		}
+		m.base = [2]time.Duration{r.White, r.Black}
+		m.restart(r.Running, t, r)
+	case m.adjust != nil && near(r.White, m.adjust.White, m.tol) && near(r.Black, m.adjust.Black, m.tol):
+		m.settling = false
 		m.adjust = nil
 		m.base = [2]time.Duration{r.White, r.Black}
 		m.restart(r.Running, t, r)
-	} else {
+	default:
+		m.settling = false
 		out = m.step(r, t)
 	}
 	out = m.flags(r, t, out)
