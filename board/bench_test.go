@@ -24,7 +24,7 @@ type timedMsg struct {
 // and returns what the board sent, with times (a recording).
 func recordEmulated(t testing.TB, start rules.Position, moves []rules.Move, seed uint64) []timedMsg {
 	t.Helper()
-	e := emu.New(emu.Options{Flicker: 0.01, Seed: seed}, t0)
+	e := emu.New(emu.Setup{Flicker: 0.01, Seed: seed}, t0)
 	styles := []emu.Style{emu.Clean, emu.Slow, emu.CaptureFirst, emu.DestinationFirst}
 	script, err := emu.GameScript(start, moves, emu.GameOptions{
 		Think:    func(ply int) time.Duration { return time.Duration(200+(ply*137)%900) * time.Millisecond },

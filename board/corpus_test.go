@@ -89,7 +89,7 @@ func emulated(t testing.TB, start rules.Position, moves []rules.Move, seed uint6
 func emulatedClock(t testing.TB, start rules.Position, moves []rules.Move, seed uint64, opts TrackerOptions, withClock bool) []game.Event {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
-	e := emu.New(emu.Options{Flicker: 0.01, Seed: seed}, t0)
+	e := emu.New(emu.Setup{Flicker: 0.01, Seed: seed}, t0)
 	styles := []emu.Style{emu.Clean, emu.Slow, emu.CaptureFirst, emu.DestinationFirst}
 	script, err := emu.GameScript(start, moves, emu.GameOptions{
 		Think: func(ply int) time.Duration {

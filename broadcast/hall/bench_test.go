@@ -180,7 +180,7 @@ func benchHall(b *testing.B, n int, interval time.Duration) {
 		pbs := make([]*pipeBoard, n)
 		boards := make([]Board, n)
 		for i := range n {
-			pbs[i] = &pipeBoard{e: emu.New(emu.Options{Serial: fmt.Sprintf("%05d", i+1)}, time.Now())}
+			pbs[i] = &pipeBoard{e: emu.New(emu.Setup{Serial: fmt.Sprintf("%05d", i+1)}, time.Now())}
 			g := game.ID{Event: "bench", Round: 1, Board: i + 1}
 			boards[i] = boardFor(b, fmt.Sprintf("b%d", i+1), g, pbs[i].Open)
 		}

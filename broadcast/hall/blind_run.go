@@ -25,7 +25,7 @@ type BlindBoard struct {
 	// Open opens the blind player's board (every reconnect calls it).
 	Open link.Opener
 	// Link tunes its transport.
-	Link link.Options
+	Link link.Settings
 	// Speaker speaks the announcements (relay.speak); nil: no speech. It
 	// runs on its own goroutine: the board goroutine never waits for it.
 	Speaker *announce.Speaker

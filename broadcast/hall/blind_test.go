@@ -148,8 +148,8 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	for i, sp := range specs {
 		g := game.ID{Event: "open2026", Round: 1, Board: i + 1}
 		pl := sp.start.Placement()
-		s := newPTYBoard(t, emu.Options{Serial: "0010" + string(rune('1'+i)), Placement: &pl})
-		b := newPTYBoard(t, emu.Options{Serial: "0020" + string(rune('1'+i)), Placement: &pl, NoClock: true})
+		s := newPTYBoard(t, emu.Setup{Serial: "0010" + string(rune('1'+i)), Placement: &pl})
+		b := newPTYBoard(t, emu.Setup{Serial: "0020" + string(rune('1'+i)), Placement: &pl, NoClock: true})
 		bd := boardFor(t, "r1-b"+string(rune('1'+i)), g, s.Open)
 		bd.Session.StartFEN = sp.fen
 		bl := DefaultBlind(sp.blind, sp.lang)

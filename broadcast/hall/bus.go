@@ -56,7 +56,7 @@ func (l *busLine) run(ctx context.Context) error {
 		open = recordingOpener(open, l.h.o.DataDir, first.b.ID, l.h.o.Now, first.log)
 	}
 	b := bus.New(func(ctx context.Context) (io.ReadWriteCloser, error) { return open(ctx) },
-		bus.Options{Logger: l.h.log.With("line", l.port), Addresses: addrs, NoBroadcast: true,
+		bus.LineSettings{Logger: l.h.log.With("line", l.port), Addresses: addrs, NoBroadcast: true,
 			Rediscover: l.h.o.BusRediscover})
 	var wg sync.WaitGroup
 	wg.Go(func() { b.Run(ctx) })

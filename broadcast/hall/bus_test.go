@@ -18,8 +18,8 @@ import (
 func TestHallBusLine(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		now := time.Now()
-		e1 := emu.New(emu.Options{Serial: "00101", Seed: 1}, now)
-		e2 := emu.New(emu.Options{Serial: "00102", Seed: 2}, now)
+		e1 := emu.New(emu.Setup{Serial: "00101", Seed: 1}, now)
+		e2 := emu.New(emu.Setup{Serial: "00102", Seed: 2}, now)
 		srv := servePipe(t, emu.NewLine(now, e1, e2))
 		g1 := game.ID{Event: "open2026", Round: 4, Board: 1}
 		g2 := game.ID{Event: "open2026", Round: 4, Board: 2}

@@ -22,8 +22,8 @@ import (
 func TestHallBusBoardUnplugged(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		now := time.Now()
-		e1 := emu.New(emu.Options{Serial: "00201", Seed: 1}, now)
-		e2 := emu.New(emu.Options{Serial: "00202", Seed: 2}, now)
+		e1 := emu.New(emu.Setup{Serial: "00201", Seed: 1}, now)
+		e2 := emu.New(emu.Setup{Serial: "00202", Seed: 2}, now)
 		line := emu.NewLine(now, e1, e2)
 		srv := servePipe(t, line)
 		g1 := game.ID{Event: "open2026", Round: 5, Board: 1}

@@ -41,7 +41,7 @@ func TestClockModelResumes(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				dir := t.TempDir()
 				g := game.ID{Event: "open2026", Round: 10, Board: 1}
-				e := emu.New(emu.Options{Serial: "01001"}, time.Now())
+				e := emu.New(emu.Setup{Serial: "01001"}, time.Now())
 				board := func() Board {
 					b := boardFor(t, "r10-b1", g, servePipe(t, e).Open)
 					b.Session.TimeControl = clock.MustParse("5400+30")

@@ -41,7 +41,7 @@ func playedRecord(t testing.TB, g game.ID, ucis ...string) (*Record, rules.Place
 // boardAt is a board (emulator over pipes) standing at pl, for game g.
 func boardAt(t *testing.T, id string, g game.ID, pl rules.Placement) (*emu.Emulator, Board) {
 	t.Helper()
-	e := emu.New(emu.Options{Serial: "00" + id[len(id)-3:], Placement: &pl}, time.Now())
+	e := emu.New(emu.Setup{Serial: "00" + id[len(id)-3:], Placement: &pl}, time.Now())
 	return e, boardFor(t, id, g, servePipe(t, e).Open)
 }
 

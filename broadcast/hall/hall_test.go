@@ -35,8 +35,8 @@ func TestHallEndToEnd(t *testing.T) {
 	defer srv.Shutdown()
 	g1 := game.ID{Event: "open2026", Round: 1, Board: 1}
 	g2 := game.ID{Event: "open2026", Round: 1, Board: 2}
-	b1 := newPTYBoard(t, emu.Options{Serial: "00001"})
-	b2 := newPTYBoard(t, emu.Options{Serial: "00002"})
+	b1 := newPTYBoard(t, emu.Setup{Serial: "00001"})
+	b2 := newPTYBoard(t, emu.Setup{Serial: "00002"})
 	d := startDaemon(t, filepath.Join(dir, "data"), srv, 300*time.Millisecond,
 		boardFor(t, "r1-b1", g1, b1.Open), boardFor(t, "r1-b2", g2, b2.Open))
 	waitConnected(t, d.h)

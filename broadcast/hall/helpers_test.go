@@ -54,7 +54,7 @@ func integration(t *testing.T) {
 	t.Parallel()
 }
 
-func newPTYBoard(t testing.TB, o emu.Options) *ptyBoard {
+func newPTYBoard(t testing.TB, o emu.Setup) *ptyBoard {
 	b := &ptyBoard{t: t, e: emu.New(o, time.Now())}
 	b.Plug()
 	t.Cleanup(b.stop)
@@ -233,7 +233,7 @@ type daemon struct {
 // a pty shares the CPU with the daemon (and with other tests, and the race
 // detector), so on a loaded machine it may answer late, which a real board
 // never does. A pulled cable is still seen at once (the pty closes).
-var patientLink = link.Options{IdentifyInterval: 5 * time.Second, ReplyTimeout: 10 * time.Second,
+var patientLink = link.Settings{IdentifyInterval: 5 * time.Second, ReplyTimeout: 10 * time.Second,
 	Watchdog: 10 * time.Second, AckTimeout: 5 * time.Second}
 
 func boardFor(t testing.TB, id string, g game.ID, open link.Opener) Board {
@@ -372,7 +372,7 @@ func startHall(t testing.TB, id string, g game.ID, serial string, adjust func(*B
 	f := &hallFixture{dir: t.TempDir(), g: g}
 	f.srv = testServer(t, filepath.Join(f.dir, "nats"))
 	t.Cleanup(f.srv.Shutdown)
-	f.b = newPTYBoard(t, emu.Options{Serial: serial})
+	f.b = newPTYBoard(t, emu.Setup{Serial: serial})
 	hb := boardFor(t, id, g, f.b.Open)
 	if adjust != nil {
 		adjust(&hb)

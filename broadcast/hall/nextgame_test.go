@@ -40,7 +40,7 @@ func setUpScript(from rules.Placement) emu.Script {
 func runSession(t *testing.T, o SessionOptions, s emu.Script) (*Session, []Step) {
 	t.Helper()
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	e := emu.New(emu.Options{}, t0)
+	e := emu.New(emu.Setup{}, t0)
 	sess, err := NewSession(o, nil, t0)
 	if err != nil {
 		t.Fatal(err)

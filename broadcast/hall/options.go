@@ -41,7 +41,7 @@ type Board struct {
 	BusAddress uint16
 	// Link tunes the transport (zero: link's defaults; Logger is set by
 	// the hall when nil).
-	Link link.Options
+	Link link.Settings
 	// Session is the game: Info (game id, players, …), rule set, time
 	// control, penalties, start position, tracker options.
 	Session SessionOptions

@@ -35,7 +35,7 @@ func newOffline(t *testing.T, o SessionOptions) *offline {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &offline{t: t, e: emu.New(emu.Options{}, t0), d: dgt.NewDecoder(dgt.SingleBoard), s: s, now: t0}
+	f := &offline{t: t, e: emu.New(emu.Setup{}, t0), d: dgt.NewDecoder(dgt.SingleBoard), s: s, now: t0}
 	f.e.Input(t0, []byte{0x42, 0x4B})
 	return f
 }

@@ -25,9 +25,9 @@ func newSimBoards(t *testing.T, round int) simBoards {
 	t.Helper()
 	now := time.Now()
 	var sb simBoards
-	single := emu.New(emu.Options{Serial: fmt.Sprintf("%05d", 300+round)}, now)
-	b1 := emu.New(emu.Options{Serial: fmt.Sprintf("%05d", 310+round), Seed: 1}, now)
-	b2 := emu.New(emu.Options{Serial: fmt.Sprintf("%05d", 320+round), Seed: 2}, now)
+	single := emu.New(emu.Setup{Serial: fmt.Sprintf("%05d", 300+round)}, now)
+	b1 := emu.New(emu.Setup{Serial: fmt.Sprintf("%05d", 310+round), Seed: 1}, now)
+	b2 := emu.New(emu.Setup{Serial: fmt.Sprintf("%05d", 320+round), Seed: 2}, now)
 	sb.es = []*emu.Emulator{single, b1, b2}
 	for i := range 3 {
 		sb.games = append(sb.games, game.ID{Event: "open2026", Round: round, Board: i + 1})

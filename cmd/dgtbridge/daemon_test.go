@@ -145,7 +145,7 @@ func TestDaemonKillAndNATSRestart(t *testing.T) {
 	defer func() { srv.Shutdown() }()
 	url := srv.ClientURL()
 
-	e := emu.New(emu.Options{Serial: "04711"}, time.Now())
+	e := emu.New(emu.Setup{Serial: "04711"}, time.Now())
 	path, stop := servedPTY(t, e)
 	defer stop()
 

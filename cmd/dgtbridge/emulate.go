@@ -100,7 +100,7 @@ func runEmulate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *speed <= 0 {
 		return usageError{errors.New("--speed must be positive")}
 	}
-	opts := emu.Options{Serial: *serialNr, Seed: *seed, Flicker: *flicker, NoClock: *noClock}
+	opts := emu.Setup{Serial: *serialNr, Seed: *seed, Flicker: *flicker, NoClock: *noClock}
 	if *rotated {
 		opts.Orientation = dgt.Rotated
 	}

@@ -55,7 +55,7 @@ func runEmulateHall(ctx context.Context, o hallOptions, stdout, stderr io.Writer
 	boards := make([]*emuBoard, o.boards)
 	for i := range boards {
 		n := o.firstBoard + i
-		opts := emu.Options{Serial: fmt.Sprintf("%05d", 1000+n), Seed: o.seed*7919 + uint64(n), Clock: o.clock}
+		opts := emu.Setup{Serial: fmt.Sprintf("%05d", 1000+n), Seed: o.seed*7919 + uint64(n), Clock: o.clock}
 		sc := emu.DrawScan(opts.Seed)
 		opts.ScanPeriod, opts.ScanPhase = sc.Period, sc.Phase
 		boards[i] = &emuBoard{e: emu.New(opts, powerUp), board: n}
@@ -149,7 +149,7 @@ func playTable(ctx context.Context, b *emuBoard, i int, o hallOptions, powerUp t
 		for j, m := range g.Moves {
 			moves[j] = m.Move
 		}
-		game := emu.Game{Start: g.Start, Moves: moves, Board: b.e.Options(), Hands: h, Seed: o.seed*1_000_003 + uint64(b.board)*1009 + uint64(k)}
+		game := emu.Game{Start: g.Start, Moves: moves, Board: b.e.Setup(), Hands: h, Seed: o.seed*1_000_003 + uint64(b.board)*1009 + uint64(k)}
 		script, plies, err := game.Plan(powerUp, start)
 		if err != nil {
 			return // the games were checked when loaded

@@ -99,7 +99,7 @@ func TestEmulateHall(t *testing.T) {
 	var bw sync.WaitGroup
 	for path, addrs := range lines {
 		b := bus.New(func(context.Context) (io.ReadWriteCloser, error) { return openSerial(path) },
-			bus.Options{Addresses: addrs, NoBroadcast: true, NoLog: true})
+			bus.LineSettings{Addresses: addrs, NoBroadcast: true, NoLog: true})
 		bw.Go(func() { b.Run(bctx) })
 		bw.Go(func() {
 			for ev := range b.Events() {

@@ -21,6 +21,9 @@ import (
 // the serial code: the path is printed, the board is found, and the game
 // is played once the host has talked to it.
 func TestEmulateGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration: real pseudo-terminals in real time")
+	}
 	pgnFile := filepath.Join(t.TempDir(), "g.pgn")
 	const game = `[Event "t"]
 [TimeControl "180+2"]
@@ -54,7 +57,7 @@ func TestEmulateGame(t *testing.T) {
 	if !strings.HasPrefix(path, "/dev/pts/") {
 		t.Fatalf("printed %q, want a pty path", path)
 	}
-	l := link.New(func(context.Context) (io.ReadWriteCloser, error) { return openSerial(path) }, link.Options{})
+	l := link.New(func(context.Context) (io.ReadWriteCloser, error) { return openSerial(path) }, link.Settings{})
 	lctx, lcancel := context.WithCancel(ctx)
 	var lw sync.WaitGroup
 	lw.Go(func() { l.Run(lctx) })

@@ -17,7 +17,10 @@ import (
 // fails naming the paths it could not open (a path that does not exist
 // among them), with exit status 1.
 func TestPortsProbesPaths(t *testing.T) {
-	board, stop := servedPTY(t, emu.New(emu.Options{Serial: "04242", ClockVersion: [2]byte{2, 1}}, time.Now()))
+	if testing.Short() {
+		t.Skip("integration: real pseudo-terminals in real time")
+	}
+	board, stop := servedPTY(t, emu.New(emu.Setup{Serial: "04242", ClockVersion: [2]byte{2, 1}}, time.Now()))
 	defer stop()
 	silentMaster, silent, err := pty.Open()
 	if err != nil {
@@ -48,11 +51,11 @@ func TestPortsProbesPaths(t *testing.T) {
 
 func TestDescribeXLAndNoClock(t *testing.T) {
 	for _, tc := range []struct {
-		opts emu.Options
+		opts emu.Setup
 		want string
 	}{
-		{emu.Options{ClockVersion: [2]byte{1, 14}}, "clock XL 1.14"},
-		{emu.Options{NoClock: true}, "no clock"},
+		{emu.Setup{ClockVersion: [2]byte{1, 14}}, "clock XL 1.14"},
+		{emu.Setup{NoClock: true}, "no clock"},
 	} {
 		p, stop := servedPTY(t, emu.New(tc.opts, time.Now()))
 		info, err := probePort(context.Background(), p)

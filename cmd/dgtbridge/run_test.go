@@ -63,7 +63,7 @@ func TestRunEmbedded(t *testing.T) {
 		}
 	}()
 
-	e := emu.New(emu.Options{Serial: "00042"}, time.Now())
+	e := emu.New(emu.Setup{Serial: "00042"}, time.Now())
 	path, stop := servedPTY(t, e)
 	defer stop()
 	natsAddr, httpAddr := freePort(t), freePort(t)

@@ -118,7 +118,7 @@ func rank(p portInfo) int {
 
 // probeOptions are the time limits of a probe: short, because `ports` and
 // `port: auto` probe every candidate in turn.
-var probeOptions = link.Options{IdentifyInterval: time.Second, IdentifyTries: 2, ReplyTimeout: 1500 * time.Millisecond}
+var probeOptions = link.Settings{IdentifyInterval: time.Second, IdentifyTries: 2, ReplyTimeout: 1500 * time.Millisecond}
 
 // probePort opens path and asks who is there.
 func probePort(ctx context.Context, path string) (link.Connected, error) {

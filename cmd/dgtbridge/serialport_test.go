@@ -59,12 +59,15 @@ func isPortError(err error) bool {
 // with openSerial, the link following moves and the clock, and the board
 // vanishing and returning on a new device path.
 func TestSerialLinkAcrossReplug(t *testing.T) {
-	e := emu.New(emu.Options{Serial: "07777"}, time.Now())
+	if testing.Short() {
+		t.Skip("integration: real pseudo-terminals in real time")
+	}
+	e := emu.New(emu.Setup{Serial: "07777"}, time.Now())
 	var path atomic.Value
 	p, stop := servedPTY(t, e)
 	path.Store(p)
 	l := link.New(func(ctx context.Context) (io.ReadWriteCloser, error) { return openSerial(path.Load().(string)) },
-		link.Options{BackoffMin: 50 * time.Millisecond, BackoffMax: 200 * time.Millisecond})
+		link.Settings{BackoffMin: 50 * time.Millisecond, BackoffMax: 200 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { l.Run(ctx) })
@@ -145,7 +148,7 @@ func TestSerialLinkAcrossReplug(t *testing.T) {
 // until the first closes it) and "auto", which finds nothing among the
 // listed ports here and keeps rescanning until cancelled.
 func TestSerialOpener(t *testing.T) {
-	p, stop := servedPTY(t, emu.New(emu.Options{}, time.Now()))
+	p, stop := servedPTY(t, emu.New(emu.Setup{}, time.Now()))
 	defer stop()
 	var claims portClaims
 	open := serialOpener(p, &claims, 0, nil)

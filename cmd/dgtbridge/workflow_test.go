@@ -144,11 +144,11 @@ func TestOrganiserWorkflow(t *testing.T) {
 	dir := t.TempDir()
 	bin := buildBinary(t, dir)
 	li := newLichessImitation(t, "lip_organiser")
-	e := emu.New(emu.Options{Serial: "04321"}, time.Now())
+	e := emu.New(emu.Setup{Serial: "04321"}, time.Now())
 	port, stop := servedPTY(t, e)
 	defer stop()
 	// Board 2 is set up and waits: its game does not start before the reload.
-	port2, stop2 := servedPTY(t, emu.New(emu.Options{Serial: "04322"}, time.Now()))
+	port2, stop2 := servedPTY(t, emu.New(emu.Setup{Serial: "04322"}, time.Now()))
 	defer stop2()
 
 	ev := filepath.Join(dir, "event")

@@ -18,7 +18,7 @@ import (
 // goroutine and read [Bus.Events]. Run must be called at most once.
 type Bus struct {
 	open   Opener
-	opts   Options
+	opts   LineSettings
 	stats  lineStats
 	events *evq.Queue[Event]
 	reqs   chan logRequest
@@ -33,7 +33,7 @@ type logRequest struct {
 }
 
 // New returns a bus that opens its line with open.
-func New(open Opener, opts Options) *Bus {
+func New(open Opener, opts LineSettings) *Bus {
 	opts = opts.withDefaults()
 	return &Bus{open: open, opts: opts, events: evq.New[Event](opts.EventBuffer),
 		reqs: make(chan logRequest), done: make(chan struct{})}

@@ -29,7 +29,7 @@ func newHall(n int) *hall {
 	var es []*emu.Emulator
 	now := time.Now()
 	for i := 1; i <= n; i++ {
-		e := emu.New(emu.Options{Serial: fmt.Sprintf("%05d", 2000+i), Seed: uint64(i)}, now)
+		e := emu.New(emu.Setup{Serial: fmt.Sprintf("%05d", 2000+i), Seed: uint64(i)}, now)
 		es = append(es, e)
 		h.boards[e.Address()] = e
 	}
@@ -145,7 +145,7 @@ func (s *state) placement(a uint16) rules.Placement {
 	return d.Placement(dgt.Normal)
 }
 
-func run(t *testing.T, h *hall, opts bus.Options) (*state, func()) {
+func run(t *testing.T, h *hall, opts bus.LineSettings) (*state, func()) {
 	b := bus.New(h.open, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -178,7 +178,7 @@ func sq(n string) rules.Square {
 func TestThirtyTwoBoards(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHall(32)
-		s, stop := run(t, h, bus.Options{})
+		s, stop := run(t, h, bus.LineSettings{})
 		defer stop()
 		time.Sleep(15 * time.Second)
 		synctest.Wait()
@@ -256,7 +256,7 @@ func TestChecksumErrorsLoseNothing(t *testing.T) {
 		for a := range h.boards {
 			addrs = append(addrs, a)
 		}
-		s, stop := run(t, h, bus.Options{Addresses: addrs, NoBroadcast: true})
+		s, stop := run(t, h, bus.LineSettings{Addresses: addrs, NoBroadcast: true})
 		defer stop()
 		time.Sleep(5 * time.Second)
 		wp := rules.Piece{Color: rules.White, Kind: rules.Pawn}
@@ -304,7 +304,7 @@ func TestChecksumErrorsLoseNothing(t *testing.T) {
 func TestBoardLostAndFound(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHall(16)
-		s, stop := run(t, h, bus.Options{Rediscover: 10 * time.Second})
+		s, stop := run(t, h, bus.LineSettings{Rediscover: 10 * time.Second})
 		defer stop()
 		time.Sleep(12 * time.Second)
 		h.line.Unplug(2007)
@@ -340,7 +340,7 @@ func TestCancelStopsABlockedWrite(t *testing.T) {
 			host, dev := net.Pipe() // dev is never read: the first write blocks
 			opened <- dev
 			return host, nil
-		}, bus.Options{})
+		}, bus.LineSettings{})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		var runErr error

@@ -7,13 +7,13 @@
 //
 // # Discovery (§4.6)
 //
-// First every expected address (Options.Addresses) is pinged directly.
+// First every expected address (LineSettings.Addresses) is pinged directly.
 // Then, in rounds: every known board is told to ignore the next broadcast
 // ping, a broadcast ping (address 0) goes out, and answers are collected
 // for 1.2 s (boards answer at a random moment within 1.1 s, and answers
 // that overlap collide on the wired-OR line, which the checksum catches).
 // Rounds repeat until one finds nothing new. Discovery is repeated every
-// Options.Rediscover to pick up boards plugged in later, and lost boards
+// LineSettings.Rediscover to pick up boards plugged in later, and lost boards
 // are pinged again.
 //
 // # Polling cycle

@@ -27,7 +27,7 @@ func TestFullLineIsPolledWithinPollInterval(t *testing.T) {
 		for a := range h.boards {
 			addrs = append(addrs, a)
 		}
-		b := bus.New(h.open, bus.Options{Addresses: addrs, NoBroadcast: true, NoLog: true, Rediscover: time.Hour})
+		b := bus.New(h.open, bus.LineSettings{Addresses: addrs, NoBroadcast: true, NoLog: true, Rediscover: time.Hour})
 		ctx, cancel := contextWithCancel()
 		var wg sync.WaitGroup
 		wg.Go(func() { b.Run(ctx) })
@@ -79,7 +79,7 @@ func TestReadingsAreStampedAtThePoll(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHall(4)
 		e := h.boards[2001]
-		b := bus.New(h.open, bus.Options{Addresses: []uint16{2001, 2002, 2003, 2004}, NoBroadcast: true, EventBuffer: 1})
+		b := bus.New(h.open, bus.LineSettings{Addresses: []uint16{2001, 2002, 2003, 2004}, NoBroadcast: true, EventBuffer: 1})
 		ctx, cancel := contextWithCancel()
 		var wg sync.WaitGroup
 		wg.Go(func() { b.Run(ctx) })

@@ -107,8 +107,8 @@ func TestEveryMoveArrivesThroughANoisyBusLine(t *testing.T) {
 				h := emu.DefaultHands()
 				h.Think = emu.Span{Min: 500 * time.Millisecond, Max: 3 * time.Second}
 				g := emu.Game{Start: start, Moves: moves, Seed: seed*100 + uint64(i), Hands: h,
-					Board: emu.Options{Serial: fmt.Sprintf("%05d", 3001+i)}}
-				e := emu.New(g.BoardOptions(), powerUp)
+					Board: emu.Setup{Serial: fmt.Sprintf("%05d", 3001+i)}}
+				e := emu.New(g.BoardSetup(), powerUp)
 				games = append(games, game{e, g, positions})
 				es = append(es, e)
 				addrs = append(addrs, e.Address())
@@ -123,7 +123,7 @@ func TestEveryMoveArrivesThroughANoisyBusLine(t *testing.T) {
 				port = dgttest.NewFaultyPort(host, dgttest.Faults{Seed: seed, Corrupt: 1.0 / 1500, Drop: 1.0 / 1500, Duplicate: 1.0 / 1500, Writes: true})
 				return port, nil
 			}
-			b := bus.New(open, bus.Options{Addresses: addrs, NoBroadcast: true, Rediscover: 5 * time.Second})
+			b := bus.New(open, bus.LineSettings{Addresses: addrs, NoBroadcast: true, Rediscover: 5 * time.Second})
 			ctx, cancel := context.WithCancel(context.Background())
 			var wg sync.WaitGroup
 			wg.Go(func() { b.Run(ctx) })
@@ -199,7 +199,7 @@ func lineWith(line *emu.Line, f dgttest.Faults) (bus.Opener, func()) {
 // asks anew and every clock record is reported once.
 func TestLostCommandIsNotMistakenForALostReply(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := emu.New(emu.Options{Serial: "04001"}, time.Now())
+		e := emu.New(emu.Setup{Serial: "04001"}, time.Now())
 		line := emu.NewLine(time.Now(), e)
 		var mu sync.Mutex
 		arm, dropped, clocks := 0, 0, 0
@@ -214,7 +214,7 @@ func TestLostCommandIsNotMistakenForALostReply(t *testing.T) {
 			return dgttest.NoFault
 		}})
 		defer stop()
-		b := bus.New(open, bus.Options{Addresses: []uint16{4001}, NoBroadcast: true})
+		b := bus.New(open, bus.LineSettings{Addresses: []uint16{4001}, NoBroadcast: true})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { b.Run(ctx) })
@@ -251,11 +251,11 @@ func TestLostCommandIsNotMistakenForALostReply(t *testing.T) {
 // position are read at the next poll, and nothing is lost.
 func TestGarbledChangesResynchronise(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := emu.New(emu.Options{Serial: "04002"}, time.Now())
+		e := emu.New(emu.Setup{Serial: "04002"}, time.Now())
 		line := emu.NewLine(time.Now(), e)
 		open, stop := lineWith(line, dgttest.Faults{})
 		defer stop()
-		b := bus.New(open, bus.Options{Addresses: []uint16{4002}, NoBroadcast: true, Cycle: time.Second})
+		b := bus.New(open, bus.LineSettings{Addresses: []uint16{4002}, NoBroadcast: true, Cycle: time.Second})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { b.Run(ctx) })

@@ -324,7 +324,7 @@ func contains(s []uint16, a uint16) bool {
 }
 
 // clocks reads clocks in turn, as many as fit in the cycle begun at start
-// without stretching it past nine tenths of Options.PollInterval (at least
+// without stretching it past nine tenths of LineSettings.PollInterval (at least
 // one per cycle): the changes of every board are polled every cycle, and
 // on a full line (32 boards: 10 bytes of changes and 17 of clock each, at
 // 960 bytes/s) not every clock fits in every cycle.

@@ -20,6 +20,9 @@ import (
 // in real time (expected addresses, no broadcast, generous time-outs for
 // a loaded machine): all boards are found and a move on one arrives.
 func TestSixteenBoardsOverPTY(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration: real pseudo-terminals in real time")
+	}
 	h := newHall(16)
 	m, path, err := pty.Open()
 	if err != nil {
@@ -36,7 +39,7 @@ func TestSixteenBoardsOverPTY(t *testing.T) {
 	}
 	b := bus.New(func(ctx context.Context) (io.ReadWriteCloser, error) {
 		return os.OpenFile(path, os.O_RDWR|unix.O_NOCTTY, 0)
-	}, bus.Options{Addresses: addrs, NoBroadcast: true, ReplyTimeout: time.Second})
+	}, bus.LineSettings{Addresses: addrs, NoBroadcast: true, ReplyTimeout: time.Second})
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { b.Run(ctx) })

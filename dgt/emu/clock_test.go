@@ -24,7 +24,7 @@ func TestClockTimingModes(t *testing.T) {
 		{"sudden death", emu.ClockSetting{Base: 60 * s, Mode: emu.Fischer}, 50 * s},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := emu.New(emu.Options{Clock: tc.set}, t0)
+			e := emu.New(emu.Setup{Clock: tc.set}, t0)
 			e.Do(t0, emu.Action{Kind: emu.Press, Side: emu.Left})
 			if c := e.Clock(t0.Add(time.Second)); c.Running != emu.Right {
 				t.Fatalf("after Left's press running %v, want right", c.Running)
@@ -42,7 +42,7 @@ func TestClockTimingModes(t *testing.T) {
 }
 
 func TestFlagFallStopsAndIsReported(t *testing.T) {
-	e := emu.New(emu.Options{Clock: emu.ClockSetting{Base: 3 * time.Second}}, t0)
+	e := emu.New(emu.Setup{Clock: emu.ClockSetting{Base: 3 * time.Second}}, t0)
 	now := t0
 	e.Input(now, []byte{0x4B})
 	e.Output()
@@ -75,7 +75,7 @@ func TestFlagFallStopsAndIsReported(t *testing.T) {
 
 func TestClockMessagesFollowCaptureConventions(t *testing.T) {
 	// capture 1 (§2.12): a 3+2 game starts at 3:02 both sides.
-	e := emu.New(emu.Options{Clock: emu.ClockSetting{Base: 3 * time.Minute, Increment: 2 * time.Second}}, t0)
+	e := emu.New(emu.Setup{Clock: emu.ClockSetting{Base: 3 * time.Minute, Increment: 2 * time.Second}}, t0)
 	e.Input(t0, []byte{0x41})
 	c := decode(t, dgt.SingleBoard, e.Output())[0].(dgt.ClockTimes)
 	if c.Left.Duration() != 182*time.Second || c.Right.Duration() != 182*time.Second || !c.Left.TimePerMove {
@@ -113,7 +113,7 @@ func TestClockCommandsAcknowledged(t *testing.T) {
 		{"no ack in idle", 0x40, version, false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := emu.New(emu.Options{}, t0)
+			e := emu.New(emu.Setup{}, t0)
 			now := t0
 			e.Input(now, []byte{tc.mode})
 			e.Output()
@@ -133,7 +133,7 @@ func TestClockCommandsAcknowledged(t *testing.T) {
 		})
 	}
 	t.Run("setnrun sets the times", func(t *testing.T) {
-		e := emu.New(emu.Options{}, t0)
+		e := emu.New(emu.Setup{}, t0)
 		e.Input(t0, []byte{0x4B})
 		e.Input(t0, setNRun)
 		c := e.Clock(t0.Add(2 * time.Second))
@@ -142,7 +142,7 @@ func TestClockCommandsAcknowledged(t *testing.T) {
 		}
 	})
 	t.Run("dropped ack", func(t *testing.T) {
-		e := emu.New(emu.Options{}, t0)
+		e := emu.New(emu.Setup{}, t0)
 		now := t0
 		e.Input(now, []byte{0x4B})
 		e.DropAcks(1)
@@ -161,7 +161,7 @@ func TestClockCommandsAcknowledged(t *testing.T) {
 }
 
 func TestDisplayAndBeepAreRecorded(t *testing.T) {
-	e := emu.New(emu.Options{}, t0)
+	e := emu.New(emu.Setup{}, t0)
 	e.Input(t0, []byte{0x4B})
 	text := append([]byte{0x2B, 0x0C, 0x03, 0x0C}, "HELLO   "...)
 	text = append(text, 0x01, 0x00)

@@ -13,7 +13,7 @@ import (
 // keeps running; clock commands go unanswered; putting it back sends the
 // clock's current reading at once and readings resume.
 func TestClockCable(t *testing.T) {
-	e := emu.New(emu.Options{}, t0)
+	e := emu.New(emu.Setup{}, t0)
 	now := t0
 	e.Input(now, []byte{0x4B}) // SEND_UPDATE_NICE
 	e.Do(now, emu.Action{Kind: emu.Press, Side: emu.Left})

@@ -25,14 +25,14 @@
 // field order when the hand is faster than a scan (destination before
 // origin), a slide is reported on the squares the scan happens to catch,
 // and a piece lifted and put back between two visits of its square is
-// never reported. Flicker (Options.Flicker) misreads one occupied square as
+// never reported. Flicker (Setup.Flicker) misreads one occupied square as
 // empty for one scan. Every change the scanner sees is also written to the
 // board's EEPROM event memory (§2.9): a cyclic 0x1F00-byte buffer that
 // wraps, with the last record overwritten while one field keeps changing,
 // begin-position tags with their hysteresis, the halted display's time at
 // every lever press (per left/right), the power-up sequence (see
 // [Emulator.PowerOff], [Emulator.WatchdogReset]) and EE_DOWNLOADED after a
-// dump; Options.NoEEPROM and [Emulator.EraseEEPROM] give a board without
+// dump; Setup.NoEEPROM and [Emulator.EraseEEPROM] give a board without
 // one or an erased one. DGT_SEND_EE_MOVES dumps it; bus mode reads it with
 // SEND_CHANGES and SEND_FROM_START.
 //

@@ -64,7 +64,7 @@ func kinds(l dgt.EELog) []dgt.EEKind {
 func TestEEPROMLogOfAGame(t *testing.T) {
 	start := chess.StartPosition(chess.Standard)
 	moves, final := randomGame(t, start, 21, 80)
-	p := play(t, emu.Game{Start: start, Moves: moves, Seed: 21, Board: emu.Options{Clock: emu.ClockSetting{Base: 10 * time.Minute, Increment: 5 * time.Second}}})
+	p := play(t, emu.Game{Start: start, Moves: moves, Seed: 21, Board: emu.Setup{Clock: emu.ClockSetting{Base: 10 * time.Minute, Increment: 5 * time.Second}}})
 	l := eeLog(t, p.Emulator, p.End, dgt.FLeft)
 	k := kinds(l)
 	if len(k) < 35 || k[0] != dgt.EEPowerUp || k[33] != dgt.EEBeginPos {
@@ -102,7 +102,7 @@ func TestEEPROMLogOfAGame(t *testing.T) {
 // read correctly with FRight, and with the sides swapped with FLeft.
 func TestEEPROMFBit(t *testing.T) {
 	for _, board := range []dgt.EEFBit{dgt.FLeft, dgt.FRight} {
-		e := emu.New(emu.Options{EEFBit: board}, t0)
+		e := emu.New(emu.Setup{EEFBit: board}, t0)
 		e.Do(t0, emu.Action{Kind: emu.Press, Side: emu.Right}) // starts Left's clock
 		e.Do(t0.Add(3*time.Second), emu.Action{Kind: emu.Press, Side: emu.Left})
 		for _, read := range []dgt.EEFBit{dgt.FLeft, dgt.FRight} {
@@ -144,7 +144,7 @@ func TestEEPROMOverwritesOneChangingPiece(t *testing.T) {
 		}, []string{"g1 .", "b1 .", "g1 N"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := emu.New(emu.Options{}, t0)
+			e := emu.New(emu.Setup{}, t0)
 			e.Schedule(t0, tc.script)
 			e.Advance(t0.Add(4 * time.Second))
 			l := eeLog(t, e, t0.Add(4*time.Second), dgt.FLeft)
@@ -176,19 +176,19 @@ func TestEEPROMPositionTags(t *testing.T) {
 	W, B := rules.White, rules.Black
 	for _, tc := range []struct {
 		name   string
-		opts   emu.Options
+		opts   emu.Setup
 		script emu.Script
 		want   int // begin-position tags after the power-up one
 	}{
-		{"two pieces out and back: no new tag", emu.Options{}, emu.Script{
+		{"two pieces out and back: no new tag", emu.Setup{}, emu.Script{
 			lift(s, "e2"), lift(2*s, "d2"), put(3*s, "e2", W, rules.Pawn), put(4*s, "d2", W, rules.Pawn)}, 0},
-		{"two knights out and back: no new tag", emu.Options{}, emu.Script{
+		{"two knights out and back: no new tag", emu.Setup{}, emu.Script{
 			lift(s, "g1"), put(2*s, "f3", W, rules.Knight), lift(3*s, "g8"), put(4*s, "f6", B, rules.Knight),
 			lift(5*s, "f3"), put(6*s, "g1", W, rules.Knight), lift(7*s, "f6"), put(8*s, "g8", B, rules.Knight)}, 0},
-		{"three pieces out and back: a new tag", emu.Options{}, emu.Script{
+		{"three pieces out and back: a new tag", emu.Setup{}, emu.Script{
 			lift(s, "e2"), lift(2*s, "d2"), lift(3*s, "c2"),
 			put(4*s, "e2", W, rules.Pawn), put(5*s, "d2", W, rules.Pawn), put(6*s, "c2", W, rules.Pawn)}, 1},
-		{"rotated board", emu.Options{Orientation: dgt.Rotated}, emu.Script{
+		{"rotated board", emu.Setup{Orientation: dgt.Rotated}, emu.Script{
 			lift(s, "e7"), lift(2*s, "d7"), lift(3*s, "c7"),
 			put(4*s, "e7", B, rules.Pawn), put(5*s, "d7", B, rules.Pawn), put(6*s, "c7", B, rules.Pawn)}, 1},
 	} {
@@ -217,7 +217,7 @@ func TestEEPROMPositionTags(t *testing.T) {
 	}
 	t.Run("chess960 and empty board", func(t *testing.T) {
 		pl := chess.Chess960Start(0).Placement()
-		e := emu.New(emu.Options{Placement: &pl}, t0)
+		e := emu.New(emu.Setup{Placement: &pl}, t0)
 		var script emu.Script
 		for sq := rules.Square(0); sq < 64; sq++ {
 			if !pl.Sq[sq].IsEmpty() {
@@ -280,7 +280,7 @@ func TestEEPROMWraps(t *testing.T) {
 // EE_WATCHDOG_ACTION first. A board without EEPROM does not answer the
 // dump; an erased one holds only what came after.
 func TestEEPROMPowerCycleAndWatchdog(t *testing.T) {
-	e := emu.New(emu.Options{}, t0)
+	e := emu.New(emu.Setup{}, t0)
 	e.PowerOff(t0.Add(time.Second))
 	e.Schedule(t0, emu.Script{
 		{At: 2 * time.Second, Kind: emu.Lift, Square: sqName("e2")},
@@ -311,7 +311,7 @@ func TestEEPROMPowerCycleAndWatchdog(t *testing.T) {
 	if k := kinds(eeLog(t, e, t0.Add(10*time.Second), dgt.FLeft)); len(k) != 0 {
 		t.Fatalf("erased EEPROM holds %v", k)
 	}
-	none := emu.New(emu.Options{NoEEPROM: true}, t0)
+	none := emu.New(emu.Setup{NoEEPROM: true}, t0)
 	none.Input(t0, []byte{0x49})
 	if out := none.Output(); len(out) != 0 {
 		t.Fatalf("a board without EEPROM answered the dump with %d bytes", len(out))

@@ -38,7 +38,7 @@ type chunk struct {
 // single-board command switches it to single-board mode and is executed.
 type Emulator struct {
 	mu   sync.Mutex
-	opts Options
+	opts Setup
 	s    *sensors
 	c    *clock
 	ee   *eeprom
@@ -69,7 +69,7 @@ type Emulator struct {
 }
 
 // New returns an emulator powered up at start.
-func New(opts Options, start time.Time) *Emulator {
+func New(opts Setup, start time.Time) *Emulator {
 	opts = opts.withDefaults()
 	e := &Emulator{
 		opts:    opts,
@@ -100,8 +100,8 @@ func New(opts Options, start time.Time) *Emulator {
 // Address returns the board's bus address.
 func (e *Emulator) Address() uint16 { return e.opts.BusAddress }
 
-// Options returns the options in effect, defaults filled in.
-func (e *Emulator) Options() Options { return e.opts }
+// Setup returns the options in effect, defaults filled in.
+func (e *Emulator) Setup() Setup { return e.opts }
 
 // Input feeds bytes the host sent at now. Replies appear in Output (some
 // after a delay, once Advance reaches their time).

@@ -11,7 +11,7 @@ import (
 )
 
 func TestIdentification(t *testing.T) {
-	e := emu.New(emu.Options{Serial: "04711", Version: [2]byte{3, 10}}, t0)
+	e := emu.New(emu.Setup{Serial: "04711", Version: [2]byte{3, 10}}, t0)
 	for _, tc := range []struct {
 		name string
 		cmd  byte
@@ -45,7 +45,7 @@ func TestIdentification(t *testing.T) {
 }
 
 func TestRotatedBoardReportsWhiteAtFieldsZeroToFifteen(t *testing.T) {
-	e := emu.New(emu.Options{Orientation: dgt.Rotated}, t0)
+	e := emu.New(emu.Setup{Orientation: dgt.Rotated}, t0)
 	e.Input(t0, []byte{0x42})
 	d := decode(t, dgt.SingleBoard, e.Output())[0].(dgt.BoardDump)
 	if got, want := d.String()[:8], "RNBKQBNR"; got != want {
@@ -70,7 +70,7 @@ func TestUpdateModes(t *testing.T) {
 		{"update nice", 0x4B, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := emu.New(emu.Options{}, t0)
+			e := emu.New(emu.Setup{}, t0)
 			now := t0
 			e.Input(now, []byte{tc.mode})
 			e.Schedule(now, move)
@@ -117,7 +117,7 @@ func TestScanOrder(t *testing.T) {
 		{"slow: origin first", 600 * time.Millisecond, []string{"e2 .", "e4 P"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := emu.New(emu.Options{}, t0)
+			e := emu.New(emu.Setup{}, t0)
 			now := t0
 			e.Input(now, []byte{0x44})
 			// lift just after the scanner passed e2 (field 52): the next
@@ -136,7 +136,7 @@ func TestScanOrder(t *testing.T) {
 }
 
 func TestFlickerIsReportedAndRestored(t *testing.T) {
-	e := emu.New(emu.Options{Flicker: 1, Seed: 7}, t0)
+	e := emu.New(emu.Setup{Flicker: 1, Seed: 7}, t0)
 	now := t0
 	e.Input(now, []byte{0x44})
 	got := fieldUpdates(decode(t, dgt.SingleBoard, step(e, &now, 3*time.Second)))

@@ -21,8 +21,8 @@ func FuzzInput(f *testing.F) {
 	f.Add([]byte{0x81, 0x08, 0x01, 0x0A}, uint8(4))
 	f.Fuzz(func(t *testing.T, host []byte, chunk uint8) {
 		at := t0
-		one := emu.New(emu.Options{Serial: "01025"}, at)
-		line := emu.NewLine(at, emu.New(emu.Options{Serial: "01025"}, at), emu.New(emu.Options{Serial: "02050"}, at))
+		one := emu.New(emu.Setup{Serial: "01025"}, at)
+		line := emu.NewLine(at, emu.New(emu.Setup{Serial: "01025"}, at), emu.New(emu.Setup{Serial: "02050"}, at))
 		for _, dev := range []struct {
 			d    emu.Device
 			mode dgt.Mode

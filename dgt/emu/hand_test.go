@@ -33,7 +33,7 @@ func playOn(t *testing.T, v chess.Variant, fen, move string, h emu.Handling) (up
 		t.Fatal(err)
 	}
 	pl := pos.Placement()
-	e := emu.New(emu.Options{Placement: &pl}, t0)
+	e := emu.New(emu.Setup{Placement: &pl}, t0)
 	now := t0
 	e.Input(now, []byte{0x44})
 	e.Output()
@@ -113,7 +113,7 @@ func TestGameScriptPlaysAGameWithClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := emu.New(emu.Options{Clock: emu.ClockSetting{Base: 5 * time.Minute}}, t0)
+	e := emu.New(emu.Setup{Clock: emu.ClockSetting{Base: 5 * time.Minute}}, t0)
 	now := t0
 	e.Input(now, []byte{0x4B})
 	e.Schedule(now, s)
@@ -155,7 +155,7 @@ func TestResultGesture(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := emu.New(emu.Options{Placement: &pl}, t0)
+			e := emu.New(emu.Setup{Placement: &pl}, t0)
 			e.Schedule(t0, s)
 			e.Advance(t0.Add(s.Duration()))
 			got := e.Placement()
@@ -184,7 +184,7 @@ func TestMagicPieceIsReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := emu.New(emu.Options{}, t0)
+	e := emu.New(emu.Setup{}, t0)
 	now := t0
 	e.Input(now, []byte{0x44})
 	e.Do(now, a)

@@ -75,3 +75,33 @@ func step(e emu.Device, now *time.Time, d time.Duration) []byte {
 	}
 	return out
 }
+
+// simulate plays a script on e without real time: at start the host bytes
+// hostInit are fed (e.g. 0x4B 0x42: UPDATE_NICE and a board dump), the
+// script runs from start, and the emulator is advanced event by event
+// until tail after the script's last action. It returns what the board
+// sent, stamped with the event that produced it (emu.Play does the same
+// for games, with the line's timing).
+func simulate(e *emu.Emulator, start time.Time, hostInit []byte, s emu.Script, tail time.Duration) []emu.Timed {
+	var out []emu.Timed
+	take := func(at time.Time) {
+		if b := e.Output(); len(b) > 0 {
+			out = append(out, emu.Timed{At: at, Bytes: b})
+		}
+	}
+	e.Input(start, hostInit)
+	take(start)
+	e.Schedule(start, s)
+	end := start.Add(s.Duration() + tail)
+	for {
+		t, ok := e.NextEvent()
+		if !ok || t.After(end) {
+			break
+		}
+		e.Advance(t)
+		take(t)
+	}
+	e.Advance(end)
+	take(end)
+	return out
+}

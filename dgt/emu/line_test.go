@@ -19,7 +19,7 @@ func busCmd(op byte, addr uint16) []byte {
 func newLine(n int) *emu.Line {
 	var boards []*emu.Emulator
 	for i := 1; i <= n; i++ {
-		boards = append(boards, emu.New(emu.Options{Serial: fmt.Sprintf("%05d", 1000+i), Seed: uint64(i)}, t0))
+		boards = append(boards, emu.New(emu.Setup{Serial: fmt.Sprintf("%05d", 1000+i), Seed: uint64(i)}, t0))
 	}
 	return emu.NewLine(t0, boards...)
 }
@@ -149,7 +149,7 @@ func TestBroadcastPingCollides(t *testing.T) {
 }
 
 func TestSingleBoardCommandSwitchesMode(t *testing.T) {
-	e := emu.New(emu.Options{}, t0)
+	e := emu.New(emu.Setup{}, t0)
 	if !e.BusMode() {
 		t.Fatal("power-up is not bus mode (§1.4)")
 	}

@@ -27,7 +27,7 @@ import (
 // In real time on a pseudo-terminal (a demo, an integration test):
 //
 //	powerUp := time.Now()
-//	e := emu.New(g.BoardOptions(), powerUp)
+//	e := emu.New(g.BoardSetup(), powerUp)
 //	go emu.ServePTY(ctx, master, e)
 //	start := time.Now() // e.g. once the host has talked to the board
 //	script, plies, err := g.Plan(powerUp, start)
@@ -40,7 +40,7 @@ type Game struct {
 	// Board is the emulated board. Its Placement is replaced by Start's.
 	// When ScanPeriod is zero, the scan's period and phase are drawn from
 	// Seed with [DrawScan].
-	Board Options
+	Board Setup
 	// Hands are the players' habits; the zero value means [DefaultHands].
 	Hands Hands
 	// Seed seeds every draw (scan, hands), so a game plays the same way
@@ -75,7 +75,7 @@ type Heard struct {
 // Played is the outcome of [Play].
 type Played struct {
 	// Board is the board as emulated (the drawn scan filled in).
-	Board Options
+	Board Setup
 	// PowerUp is when the board was switched on and the script started;
 	// End when Play stopped.
 	PowerUp, End time.Time
@@ -96,10 +96,10 @@ type Played struct {
 // defaultPowerUp is Play's power-up time when Game.PowerUp is zero.
 var defaultPowerUp = time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
 
-// BoardOptions returns the options of the emulated board: Board with
+// BoardSetup returns the setup of the emulated board: Board with
 // Start's placement and, when Board.ScanPeriod is zero, a scan drawn from
 // Seed.
-func (g Game) BoardOptions() Options {
+func (g Game) BoardSetup() Setup {
 	o := g.Board
 	if g.Start != nil {
 		pl := g.Start.Placement()
@@ -119,12 +119,12 @@ func (g Game) BoardOptions() Options {
 // to be scheduled at start (Emulator.Schedule(start, script)), and the
 // plies with their times. The hands know the board's scan (a nudge is
 // timed between two visits of its square), so the script is only right
-// for a board made with [Game.BoardOptions] at powerUp.
+// for a board made with [Game.BoardSetup] at powerUp.
 func (g Game) Plan(powerUp, start time.Time) (Script, []Ply, error) {
 	if g.Start == nil {
 		return nil, nil, errors.New("emu: game without a start position")
 	}
-	o := g.BoardOptions()
+	o := g.BoardSetup()
 	h := g.Hands
 	if h == (Hands{}) {
 		h = DefaultHands()
@@ -170,7 +170,7 @@ func Play(g Game) (Played, error) {
 	if err != nil {
 		return Played{}, err
 	}
-	o := g.BoardOptions()
+	o := g.BoardSetup()
 	e := New(o, powerUp)
 	p := Played{Board: o, PowerUp: powerUp, Script: script, Plies: plies, Emulator: e}
 	tail := g.Tail

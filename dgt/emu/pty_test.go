@@ -37,7 +37,7 @@ func TestGameInRealTimeOnAPTY(t *testing.T) {
 		t.Fatal(err)
 	}
 	powerUp := time.Now()
-	e := emu.New(g.BoardOptions(), powerUp)
+	e := emu.New(g.BoardSetup(), powerUp)
 	script, _, err := g.Plan(powerUp, powerUp)
 	if err != nil {
 		t.Fatal(err)

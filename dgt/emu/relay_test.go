@@ -46,7 +46,7 @@ func TestRelayScripts(t *testing.T) {
 			// Both boards end in the game's final position.
 			t0 := time.Date(2026, 2, 8, 9, 0, 0, 0, time.UTC)
 			for name, sc := range map[string]Script{"sighted": s, "blind": b} {
-				e := New(Options{}, t0)
+				e := New(Setup{}, t0)
 				e.Schedule(t0, sc)
 				e.Advance(t0.Add(sc.Duration() + time.Second))
 				if got, want := e.Placement(), pos.Placement(); got != want {

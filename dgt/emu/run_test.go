@@ -17,7 +17,7 @@ import (
 // still stop Run (by closing the port) and return nil.
 func TestRunCancelStopsABlockedWrite(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := emu.New(emu.Options{}, time.Now())
+		e := emu.New(emu.Setup{}, time.Now())
 		host, dev := net.Pipe()
 		defer host.Close()
 		ctx, cancel := context.WithCancel(context.Background())

@@ -15,7 +15,7 @@ import (
 // updates with the time each was sent.
 func updatesAt(t *testing.T, e *emu.Emulator, end time.Time) (times []time.Time, ups []dgt.FieldUpdate) {
 	t.Helper()
-	for _, c := range emu.Simulate(e, t0, nil, nil, end.Sub(t0)) {
+	for _, c := range simulate(e, t0, nil, nil, end.Sub(t0)) {
 		for _, m := range decode(t, dgt.SingleBoard, c.Bytes) {
 			if u, ok := m.(dgt.FieldUpdate); ok {
 				times, ups = append(times, c.At), append(ups, u)
@@ -51,7 +51,7 @@ func TestDrawScan(t *testing.T) {
 func TestReportsFollowScanOrderAndPeriod(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
 		sc := emu.DrawScan(seed)
-		e := emu.New(emu.Options{ScanPeriod: sc.Period, ScanPhase: sc.Phase}, t0)
+		e := emu.New(emu.Setup{ScanPeriod: sc.Period, ScanPhase: sc.Phase}, t0)
 		e.Input(t0, []byte{0x44})
 		e.Output()
 		r := rand.New(rand.NewPCG(seed, 1))
@@ -121,7 +121,7 @@ func TestLiftAndReturnBetweenScansIsInvisible(t *testing.T) {
 		{"lifted at the visit", v, v + 50*time.Millisecond, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := emu.New(emu.Options{ScanPeriod: sc.Period, ScanPhase: sc.Phase}, t0)
+			e := emu.New(emu.Setup{ScanPeriod: sc.Period, ScanPhase: sc.Phase}, t0)
 			e.Input(t0, []byte{0x44})
 			e.Output()
 			e.Schedule(t0, emu.Script{{At: tc.lift, Kind: emu.Lift, Square: sq}, {At: tc.back, Kind: emu.Place, Square: sq, Piece: wp}})

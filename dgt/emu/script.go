@@ -45,7 +45,7 @@ func (k ActionKind) String() string {
 
 // Action is one physical action at offset At from the start of its
 // script. Squares are chess squares ([rules.Chess8x8]); the emulator maps
-// them to fields with its [Options.Orientation].
+// them to fields with its [Setup.Orientation].
 type Action struct {
 	At     time.Duration
 	Kind   ActionKind

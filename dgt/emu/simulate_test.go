@@ -45,8 +45,8 @@ func operaScript(tb testing.TB) (emu.Script, rules.Placement) {
 // times are ordered.
 func TestSimulateRecordsAGame(t *testing.T) {
 	s, final := operaScript(t)
-	e := emu.New(emu.Options{Clock: emu.ClockSetting{Base: 10 * time.Minute, Increment: 5 * time.Second}}, t0)
-	rec := emu.Simulate(e, t0, []byte{0x4B, 0x42}, s, 2*time.Second)
+	e := emu.New(emu.Setup{Clock: emu.ClockSetting{Base: 10 * time.Minute, Increment: 5 * time.Second}}, t0)
+	rec := simulate(e, t0, []byte{0x4B, 0x42}, s, 2*time.Second)
 	var all []byte
 	for i, c := range rec {
 		if i > 0 && c.At.Before(rec[i-1].At) {
@@ -81,8 +81,8 @@ func BenchmarkSimulateGame(b *testing.B) {
 	s, _ := operaScript(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		e := emu.New(emu.Options{}, t0)
-		emu.Simulate(e, t0, []byte{0x4B, 0x42}, s, time.Second)
+		e := emu.New(emu.Setup{}, t0)
+		simulate(e, t0, []byte{0x4B, 0x42}, s, time.Second)
 	}
 }
 

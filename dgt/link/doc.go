@@ -16,7 +16,7 @@
 //     version reply arrives (IdentifyTries times, then [ErrNoBoard]).
 //  2. DGT_RETURN_SERIALNR (0x45) and DGT_RETURN_LONG_SERIALNR (0x55; old
 //     boards do not answer it, which is fine).
-//  3. DGT_SEND_EE_MOVES (0x49), unless Options.NoLog: the board's EEPROM
+//  3. DGT_SEND_EE_MOVES (0x49), unless Settings.NoLog: the board's EEPROM
 //     log (§2.9, about 8 s at 9600 baud), read while the board is still
 //     IDLE so that it is alone on the line. It holds every change the
 //     board saw while nobody listened, and is reported as a [Log] event.
@@ -34,7 +34,7 @@
 // # Liveness
 //
 // A board in UPDATE_NICE mode is silent while nothing moves and the clock
-// stands still, so after Options.Watchdog without a byte the link polls
+// stands still, so after Settings.Watchdog without a byte the link polls
 // with DGT_RETURN_SERIALNR (picochess does the same every second); no
 // reply within another Watchdog means the board hangs ([ErrDead]). A read
 // or write error (cable pulled, Bluetooth link dropped: EOF, EIO, a
@@ -58,7 +58,7 @@
 //     when the next move began before the repair. Damage while a log is on
 //     the line gets another read after it.
 //   - While the position changes, the link reads it at most every
-//     Options.Verify (2 s) and compares it with what the reports said; a
+//     Settings.Verify (2 s) and compares it with what the reports said; a
 //     read that agrees is not passed on (nothing new), a difference (a
 //     corrupted byte that looked valid) is a [Resync] with ErrMismatch,
 //     the dump follows as a [Message], and it is repaired the same way. A

@@ -27,7 +27,7 @@ var (
 	// ErrStopped: Run has returned; the link takes no more commands.
 	ErrStopped = errors.New("link: stopped")
 	// ErrNoLog: the board sent no EEPROM log (DGT_SEND_EE_MOVES) within
-	// Options.LogTimeout: it has no EEPROM, or the dump was lost.
+	// Settings.LogTimeout: it has no EEPROM, or the dump was lost.
 	ErrNoLog = errors.New("link: no EEPROM log from the board")
 	// ErrBadLog: the EEPROM log arrived damaged (noise during its 8 s on
 	// the line) every time it was asked for; the [Log] event carries what

@@ -17,7 +17,7 @@ import (
 // clock commands with [Link.Clock]. Run must be called at most once.
 type Link struct {
 	open   Opener
-	opts   Options
+	opts   Settings
 	events *evq.Queue[Event]
 	reqs   chan request
 	done   chan struct{}
@@ -33,7 +33,7 @@ type request struct {
 }
 
 // New returns a link that opens its port with open.
-func New(open Opener, opts Options) *Link {
+func New(open Opener, opts Settings) *Link {
 	opts = opts.withDefaults()
 	return &Link{
 		open:   open,
@@ -70,7 +70,7 @@ func (l *Link) Clock(ctx context.Context, cmd dgt.Command) error {
 // ReadLog asks the board for its EEPROM log (DGT_SEND_EE_MOVES, about 8 s
 // of data at 9600 baud) and waits until it has arrived: the [Log] event is
 // emitted before ReadLog returns nil. When nothing arrives within
-// Options.LogTimeout it returns ErrNoLog (and the Log event carries it).
+// Settings.LogTimeout it returns ErrNoLog (and the Log event carries it).
 // Clock commands wait while the log is on the line, and it waits for the
 // clock command in flight. ErrNotConnected when no board is connected,
 // ErrStopped after Run returned. Safe for concurrent use.

@@ -142,9 +142,9 @@ var ruyLopez = []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", 
 // the board.
 func TestFollowGameAcrossUnplug(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := emu.New(emu.Options{Serial: "12345", Clock: emu.ClockSetting{Base: 5 * time.Minute, Increment: 3 * time.Second}}, time.Now())
+		e := emu.New(emu.Setup{Serial: "12345", Clock: emu.ClockSetting{Base: 5 * time.Minute, Increment: 3 * time.Second}}, time.Now())
 		pb := &pipeBoard{e: e}
-		l := link.New(pb.Open, link.Options{Watchdog: time.Second, AckTimeout: 500 * time.Millisecond, BackoffMin: 100 * time.Millisecond, Verify: -1})
+		l := link.New(pb.Open, link.Settings{Watchdog: time.Second, AckTimeout: 500 * time.Millisecond, BackoffMin: 100 * time.Millisecond, Verify: -1})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { l.Run(ctx) })
@@ -244,18 +244,18 @@ func TestClockErrors(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		for _, tc := range []struct {
 			name string
-			opts emu.Options
+			opts emu.Setup
 			drop int
 			cmd  dgt.Command
 			want error
 		}{
-			{"no clock", emu.Options{NoClock: true}, 0, dgt.ClockRequest{Cmd: dgt.ClockCmdEnd}, link.ErrNoClock},
-			{"ack lost every time", emu.Options{}, 100, dgt.ClockRequest{Cmd: dgt.ClockCmdEnd}, link.ErrAckTimeout},
-			{"rejected", emu.Options{ClockVersion: [2]byte{1, 14}}, 0, dgt.ClockText{Text: "XL"}, link.ErrRejected},
+			{"no clock", emu.Setup{NoClock: true}, 0, dgt.ClockRequest{Cmd: dgt.ClockCmdEnd}, link.ErrNoClock},
+			{"ack lost every time", emu.Setup{}, 100, dgt.ClockRequest{Cmd: dgt.ClockCmdEnd}, link.ErrAckTimeout},
+			{"rejected", emu.Setup{ClockVersion: [2]byte{1, 14}}, 0, dgt.ClockText{Text: "XL"}, link.ErrRejected},
 		} {
 			e := emu.New(tc.opts, time.Now())
 			pb := &pipeBoard{e: e}
-			l := link.New(pb.Open, link.Options{AckTimeout: 300 * time.Millisecond})
+			l := link.New(pb.Open, link.Settings{AckTimeout: 300 * time.Millisecond})
 			ctx, cancel := context.WithCancel(context.Background())
 			var wg sync.WaitGroup
 			wg.Go(func() { l.Run(ctx) })
@@ -295,7 +295,7 @@ func TestSilentPortIsNoBoard(t *testing.T) {
 			ends = append(ends, b)
 			go io.Copy(io.Discard, b)
 			return a, nil
-		}, link.Options{IdentifyInterval: time.Second, IdentifyTries: 2, BackoffMin: time.Second, BackoffMax: 4 * time.Second})
+		}, link.Settings{IdentifyInterval: time.Second, IdentifyTries: 2, BackoffMin: time.Second, BackoffMax: 4 * time.Second})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { l.Run(ctx) })
@@ -339,7 +339,7 @@ func (c muteConn) Write(p []byte) (int, error) {
 // Disconnected{ErrDead}; the link then reopens the port.
 func TestDeadBoardIsDetected(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := emu.New(emu.Options{NoClock: true}, time.Now())
+		e := emu.New(emu.Setup{NoClock: true}, time.Now())
 		var muted atomic.Bool
 		var srv sync.WaitGroup
 		srvCtx, stopSrv := context.WithCancel(context.Background())
@@ -349,7 +349,7 @@ func TestDeadBoardIsDetected(t *testing.T) {
 			host, board := net.Pipe()
 			srv.Go(func() { emu.Run(srvCtx, muteConn{board, &muted}, e) })
 			return host, nil
-		}, link.Options{Watchdog: time.Second, IdentifyInterval: time.Second, BackoffMin: time.Hour})
+		}, link.Settings{Watchdog: time.Second, IdentifyInterval: time.Second, BackoffMin: time.Hour})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { l.Run(ctx) })
@@ -417,11 +417,11 @@ var emuVersionRequest = dgt.ClockRequest{Cmd: dgt.ClockCmdVersion}
 
 func TestProbe(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := emu.New(emu.Options{Serial: "33333", ClockVersion: [2]byte{1, 14}}, time.Now())
+		e := emu.New(emu.Setup{Serial: "33333", ClockVersion: [2]byte{1, 14}}, time.Now())
 		pb := &pipeBoard{e: e}
 		defer pb.Close()
 		rwc, _ := pb.Open(context.Background())
-		c, err := link.Probe(context.Background(), rwc, link.Options{})
+		c, err := link.Probe(context.Background(), rwc, link.Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -432,7 +432,7 @@ func TestProbe(t *testing.T) {
 		a, b := net.Pipe()
 		defer b.Close()
 		go io.Copy(io.Discard, b)
-		if _, err := link.Probe(context.Background(), a, link.Options{IdentifyTries: 1}); !errors.Is(err, link.ErrNoBoard) {
+		if _, err := link.Probe(context.Background(), a, link.Settings{IdentifyTries: 1}); !errors.Is(err, link.ErrNoBoard) {
 			t.Fatalf("probe of a silent port: %v", err)
 		}
 	})
@@ -448,7 +448,7 @@ func TestCancelStopsABlockedWrite(t *testing.T) {
 			a, b := net.Pipe() // b is never read: the first write blocks
 			opened <- b
 			return a, nil
-		}, link.Options{})
+		}, link.Settings{})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		var runErr error

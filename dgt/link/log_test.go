@@ -71,9 +71,9 @@ func replay(l dgt.EELog) rules.Placement {
 // while the board was unplugged are in the log read at the reconnect.
 func TestLogAtEveryConnect(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := emu.New(emu.Options{Serial: "12345"}, time.Now())
+		e := emu.New(emu.Setup{Serial: "12345"}, time.Now())
 		pb := &pipeBoard{e: e}
-		l := link.New(pb.Open, link.Options{Watchdog: time.Second, BackoffMin: 100 * time.Millisecond, BackoffMax: 100 * time.Millisecond, Verify: -1})
+		l := link.New(pb.Open, link.Settings{Watchdog: time.Second, BackoffMin: 100 * time.Millisecond, BackoffMax: 100 * time.Millisecond, Verify: -1})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { l.Run(ctx) })
@@ -121,9 +121,9 @@ func TestReadLogOnRequest(t *testing.T) {
 	for _, noEE := range []bool{false, true} {
 		t.Run(fmt.Sprint("no EEPROM ", noEE), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				e := emu.New(emu.Options{NoEEPROM: noEE}, time.Now())
+				e := emu.New(emu.Setup{NoEEPROM: noEE}, time.Now())
 				pb := &pipeBoard{e: e}
-				l := link.New(pb.Open, link.Options{NoLog: true, LogTimeout: 5 * time.Second, Verify: -1})
+				l := link.New(pb.Open, link.Settings{NoLog: true, LogTimeout: 5 * time.Second, Verify: -1})
 				ctx, cancel := context.WithCancel(context.Background())
 				var wg sync.WaitGroup
 				wg.Go(func() { l.Run(ctx) })

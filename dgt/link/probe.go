@@ -12,7 +12,7 @@ import (
 // with the port's read or write error. The board is left in UPDATE_NICE
 // mode, which is harmless. Used by `dgtbridge ports` and by automatic
 // port detection.
-func Probe(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (Connected, error) {
+func Probe(ctx context.Context, rwc io.ReadWriteCloser, opts Settings) (Connected, error) {
 	l := New(nil, opts)
 	s, end := l.start(ctx, rwc)
 	defer end()

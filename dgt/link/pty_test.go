@@ -53,10 +53,13 @@ func (p *ptyBoard) open(ctx context.Context) (io.ReadWriteCloser, error) {
 // a clock command, lose the board mid-game and find it again on a new
 // device path, with the position re-read.
 func TestPTYGameAcrossReplug(t *testing.T) {
-	e := emu.New(emu.Options{Serial: "20001"}, time.Now())
+	if testing.Short() {
+		t.Skip("integration: real pseudo-terminals in real time")
+	}
+	e := emu.New(emu.Setup{Serial: "20001"}, time.Now())
 	pb := &ptyBoard{e: e}
 	pb.serve(t)
-	l := link.New(pb.open, link.Options{BackoffMin: 50 * time.Millisecond, BackoffMax: 200 * time.Millisecond})
+	l := link.New(pb.open, link.Settings{BackoffMin: 50 * time.Millisecond, BackoffMax: 200 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { l.Run(ctx) })

@@ -165,7 +165,7 @@ func (s *session) updated(_ time.Time, u dgt.FieldUpdate) {
 // position differing from the reports) moves may have been missed: a
 // lost or wrong report can hide a whole position if the next move began
 // before the repair, so the link reads the log, the board's own record of
-// every change. A dump that differs is checked again after Options.Verify
+// every change. A dump that differs is checked again after Settings.Verify
 // (it may be the damaged one): the position counts as verified once a
 // check agrees with the mirror.
 func (s *session) dumped(at time.Time, d dgt.BoardDump) bool {
@@ -227,7 +227,7 @@ func (s *session) requestLog() {
 
 // check runs on the watchdog's tick: a repairing dump that did not come
 // is asked again; a position that changed is checked, at most every
-// Options.Verify (again, when the check's dump got lost).
+// Settings.Verify (again, when the check's dump got lost).
 func (s *session) check(now time.Time) error {
 	o := s.l.opts
 	if s.rs.verifying && now.Sub(s.rs.checked) >= o.ReplyTimeout {

@@ -54,7 +54,7 @@ func TestOneGarbledByteDoesNotStopTheGame(t *testing.T) {
 	for _, fault := range []dgttest.Fault{dgttest.Drop, dgttest.Corrupt, dgttest.Duplicate} {
 		t.Run(fault.String(), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				e := emu.New(emu.Options{}, time.Now())
+				e := emu.New(emu.Setup{}, time.Now())
 				var armed, done atomic.Bool
 				fb := &faultyBoard{e: e, f: dgttest.Faults{Seed: 1, Pick: func(off int64, b byte) dgttest.Fault {
 					// the second field update after the connection: the
@@ -64,7 +64,7 @@ func TestOneGarbledByteDoesNotStopTheGame(t *testing.T) {
 					}
 					return dgttest.NoFault
 				}}}
-				l := link.New(fb.open, link.Options{NoLog: true})
+				l := link.New(fb.open, link.Settings{NoLog: true})
 				ctx, cancel := context.WithCancel(context.Background())
 				var wg sync.WaitGroup
 				wg.Go(func() { l.Run(ctx) })
@@ -233,9 +233,9 @@ func noisyGame(t *testing.T, seed uint64, f dgttest.Faults) (faults, logs int) {
 		h.Think = emu.Span{Min: 300 * time.Millisecond, Max: 2 * time.Second}
 		g := emu.Game{Start: start, Moves: moves, Seed: seed, Hands: h}
 		powerUp := time.Now()
-		e := emu.New(g.BoardOptions(), powerUp)
+		e := emu.New(g.BoardSetup(), powerUp)
 		fb := &faultyBoard{e: e, f: f}
-		l := link.New(fb.open, link.Options{BackoffMin: 100 * time.Millisecond, BackoffMax: time.Second})
+		l := link.New(fb.open, link.Settings{BackoffMin: 100 * time.Millisecond, BackoffMax: time.Second})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { l.Run(ctx) })

@@ -30,7 +30,7 @@ type rig struct {
 }
 
 func newRig(t *testing.T, tc string, set emu.ClockSetting) *rig {
-	r := &rig{t: t, e: emu.New(emu.Options{Clock: set}, start), dec: dgt.NewDecoder(dgt.SingleBoard), now: start,
+	r := &rig{t: t, e: emu.New(emu.Setup{Clock: set}, start), dec: dgt.NewDecoder(dgt.SingleBoard), now: start,
 		m: clock.NewModel(clock.MustParse(tc), clock.Options{})}
 	r.send(dgt.CmdSendUpdateNice)
 	return r

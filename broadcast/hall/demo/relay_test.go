@@ -48,8 +48,8 @@ func TestPlayRelayThroughTheDaemonCore(t *testing.T) {
 				t.Fatal(err)
 			}
 			t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-			es := emu.New(emu.Options{}, t0)
-			eb := emu.New(emu.Options{Serial: "20005", NoClock: true}, t0)
+			es := emu.New(emu.Setup{}, t0)
+			eb := emu.New(emu.Setup{Serial: "20005", NoClock: true}, t0)
 			start := t0.Add(time.Second)
 			es.Schedule(start, p.Sighted.Script)
 			eb.Schedule(start, p.Blind.Script)
@@ -90,7 +90,7 @@ func TestPlayRelayThroughTheDaemonCore(t *testing.T) {
 			}
 			for at := t0; !at.After(end); at = at.Add(100 * time.Millisecond) {
 				if !at.Before(reset) && at.Before(reset.Add(100*time.Millisecond)) {
-					es.SetClock(at, es.Options().Clock)
+					es.SetClock(at, es.Setup().Clock)
 				}
 				for _, s := range srcs {
 					s.e.Advance(at)

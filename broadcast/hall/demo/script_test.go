@@ -41,7 +41,7 @@ func playOffline(t *testing.T, p, next Played, speed float64) outcome {
 		t.Fatal(err)
 	}
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	e := emu.New(emu.Options{}, t0)
+	e := emu.New(emu.Setup{}, t0)
 	e.Input(t0, []byte{0x42, 0x4B})
 	e.Schedule(t0.Add(time.Second), p.Script)
 	// As Table does: the clock is reset once the game is over, then the
@@ -70,7 +70,7 @@ func playOffline(t *testing.T, p, next Played, speed float64) outcome {
 	end := start2.Add(next.Script.Duration() + 5*time.Second)
 	for at := t0; !at.After(end); at = at.Add(100 * time.Millisecond) {
 		if !at.Before(reset) && at.Before(reset.Add(100*time.Millisecond)) {
-			e.SetClock(at, e.Options().Clock)
+			e.SetClock(at, e.Setup().Clock)
 		}
 		e.Advance(at)
 		d.Feed(e.Output())

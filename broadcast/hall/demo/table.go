@@ -85,7 +85,7 @@ func NewTable(o TableOptions) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	eo := emu.Options{Serial: fmt.Sprintf("%05d", 10000+o.Board), Seed: o.Seed + uint64(o.Board), Clock: o.Clock}
+	eo := emu.Setup{Serial: fmt.Sprintf("%05d", 10000+o.Board), Seed: o.Seed + uint64(o.Board), Clock: o.Clock}
 	t := &Table{o: o, e: emu.New(eo, time.Now()), master: master, path: path}
 	if o.Relay {
 		bm, bp, err := pty.Open()
@@ -93,7 +93,7 @@ func NewTable(o TableOptions) (*Table, error) {
 			master.Close()
 			return nil, err
 		}
-		bo := emu.Options{Serial: fmt.Sprintf("%05d", 20000+o.Board), Seed: o.Seed + 1000 + uint64(o.Board), NoClock: true}
+		bo := emu.Setup{Serial: fmt.Sprintf("%05d", 20000+o.Board), Seed: o.Seed + 1000 + uint64(o.Board), NoClock: true}
 		t.be, t.bmaster, t.bpath = emu.New(bo, time.Now()), bm, bp
 	}
 	return t, nil
@@ -208,7 +208,7 @@ func (t *Table) play(ctx context.Context) error {
 		}
 		set := t.o.Clock
 		if set.Base == 0 {
-			set = t.e.Options().Clock
+			set = t.e.Setup().Clock
 		}
 		t.e.SetClock(time.Now(), set)
 		if !sleep(ctx, t.scaled(2*time.Second)) {

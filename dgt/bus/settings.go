@@ -27,8 +27,8 @@ var (
 	ErrStopped = errors.New("bus: line not running")
 )
 
-// Options tune a [Bus]; the zero value is usable.
-type Options struct {
+// LineSettings tune a [Bus]; the zero value is usable.
+type LineSettings struct {
 	// Logger receives discovery and retry messages; nil discards them.
 	Logger *slog.Logger
 	// Addresses are the boards expected on the line (configured bus
@@ -85,7 +85,7 @@ type Options struct {
 	EventBuffer int
 }
 
-func (o Options) withDefaults() Options {
+func (o LineSettings) withDefaults() LineSettings {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}

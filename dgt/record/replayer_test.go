@@ -19,7 +19,7 @@ type Item struct {
 	Err error
 }
 
-// Replayer decodes a recording into messages and commands, in order,
+// Replayer (a test helper) decodes a recording into messages and commands, in order,
 // each stamped with the time of the chunk that completed it. It follows
 // the board's mode as the recorded host commands change it (§4.2):
 // DGT_TO_BUSMODE or any bus command switches the board→host decoder to

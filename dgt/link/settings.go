@@ -13,9 +13,9 @@ import (
 // an error is retried after the back-off. The link closes what it returns.
 type Opener func(ctx context.Context) (io.ReadWriteCloser, error)
 
-// Options tune a [Link]. The zero value is usable: every field documents
+// Settings tune a [Link]. The zero value is usable: every field documents
 // its default.
-type Options struct {
+type Settings struct {
 	// Logger receives connection and retry messages; nil discards them.
 	Logger *slog.Logger
 	// IdentifyInterval is how long to wait for the version reply before
@@ -66,7 +66,7 @@ type Options struct {
 	EventBuffer int
 }
 
-func (o Options) withDefaults() Options {
+func (o Settings) withDefaults() Settings {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}

@@ -7,11 +7,11 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
-// Options configure an emulated board and clock. The zero value is a
+// Setup configure an emulated board and clock. The zero value is a
 // board with serial number 01025 (bus address 1025), firmware 1.7, a DGT
 // 3000 (clock version 2.0) set to 90 minutes + 30 s Fischer, the standard
 // start position, a 220 ms scan and no sensor flicker.
-type Options struct {
+type Setup struct {
 	// Serial is the 5-digit serial number (DGT_RETURN_SERIALNR, §2.4);
 	// default "01025".
 	Serial string
@@ -69,7 +69,7 @@ type Options struct {
 }
 
 // withDefaults fills in the documented defaults.
-func (o Options) withDefaults() Options {
+func (o Setup) withDefaults() Setup {
 	if o.Serial == "" {
 		o.Serial = "01025"
 	}
@@ -114,7 +114,7 @@ func (o Options) withDefaults() Options {
 }
 
 // Scan returns the board's scan timing (defaults filled in).
-func (o Options) Scan() Scan {
+func (o Setup) Scan() Scan {
 	p := o.ScanPeriod
 	if p <= 0 {
 		p = DefaultScanPeriod

@@ -1,0 +1,9 @@
+package emu
+
+import "time"
+
+// Timed is what the board sent at one moment.
+type Timed struct {
+	At    time.Time
+	Bytes []byte
+}
