@@ -30,6 +30,9 @@ type pendingPress struct {
 	at    time.Time
 	side  rules.Color
 	clock game.ClockReading
+	due   time.Time // the scan that follows the press has reported the board
+	// scanned: the board was looked at once the scan had reported it.
+	scanned bool
 }
 
 // Clock feeds a clock reading. Every changed reading is passed on as
@@ -66,46 +69,24 @@ func (t *Tracker) Clock(at time.Time, r game.ClockReading) []game.Event {
 	if !pressed || t.completion() != ClockPress || t.state.phase == ended {
 		return evs
 	}
-	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r})
-	if t.board.dirty && t.settledForPress(at, side) {
-		// The hand is done: the press says so, and the board already
-		// shows the presser's legal move. Judge now rather than one
-		// Settle window after the last change (evaluate answers the
-		// press).
-		return t.evaluate(at, t.opts.MaxDepth, evs)
-	}
-	if !t.board.dirty {
-		evs = t.tryPress(evs)
-	}
+	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r, due: t.scanned(at)})
 	return evs
 }
 
-// settledForPress reports whether a press by side at time at may be judged
-// before the Settle window has run out: at least [TrackerOptions.PressSettle]
-// (default [TrackerOptions.ScanPeriod]) has passed since the last square change
-// (the scan has seen the whole move), and the sensed placement is exactly
-// the tip of the trail of legal moves followed since the last judgement,
-// the last of them made by the presser. A board in any other state (pieces
-// in the air, an unexplained or illegal placement, a change less than
-// PressSettle ago) waits for the Settle window as before.
-func (t *Tracker) settledForPress(at time.Time, side rules.Color) bool {
-	n := len(t.trail.nodes)
-	if n == 0 || at.Before(t.board.lastChange.Add(t.opts.PressSettle)) || t.trail.nodes[n-1].place != t.board.sensed {
-		return false
-	}
-	parent := t.line.top()
-	if n > 1 {
-		parent = t.trail.nodes[n-2]
-	}
-	return parent.pos.Turn() == side
-}
-
-// tryPress judges pending presses, oldest first, while the board answers
-// them: the presser has a made move, or an illegal move of his stands on
-// the board.
-func (t *Tracker) tryPress(evs []game.Event) []game.Event {
+// tryPress judges the pending presses whose scan has reported the board
+// by at, oldest first, while the board answers them: the presser has a
+// made move. A press is never judged earlier: the lever often beats the
+// scan, and the board may not show the whole move yet (a slide's last
+// square, a captured piece's removal). An illegal move of the presser's
+// standing on the board is completed only once the press's grace has
+// passed (judgePress): an en passant capture whose captured pawn the scan
+// has not reported yet looks like an illegal pawn move for a moment.
+func (t *Tracker) tryPress(at time.Time, evs []game.Event) []game.Event {
 	for len(t.lever.presses) > 0 {
 		p := t.lever.presses[0]
+		if at.Before(p.due) {
+			return evs
+		}
 		switch {
 		case t.line.firstPlyBy(p.side) > 0:
 			t.lever.unpressed = 0
@@ -115,8 +96,6 @@ func (t *Tracker) tryPress(evs []game.Event) []game.Event {
 			// (a move that ended the game, or the player's next move came
 			// first).
 			t.lever.unpressed = 0
-		case t.illegal != nil && t.illegal.ev.Side == p.side && t.board.sensed == t.illegal.place:
-			evs = t.completeIllegal(&p, evs)
 		default:
 			return evs
 		}
@@ -129,7 +108,10 @@ func (t *Tracker) tryPress(evs []game.Event) []game.Event {
 // (force: at the end of the input, whatever the board shows).
 func (t *Tracker) judgePress(at time.Time, force bool, evs []game.Event) []game.Event {
 	n := len(t.lever.presses)
-	evs = t.tryPress(evs)
+	if force {
+		t.lever.presses[0].due = at
+	}
+	evs = t.tryPress(at, evs)
 	if len(t.lever.presses) < n || len(t.lever.presses) == 0 {
 		return evs
 	}
@@ -166,4 +148,76 @@ func (t *Tracker) completeIllegal(p *pendingPress, evs []game.Event) []game.Even
 	ev.Completed = true
 	ev.Evidence = append([]game.Touch(nil), t.turn.touches...)
 	return append(evs, ev)
+}
+
+// pressScanned looks at the board once the scan that followed the oldest
+// pending press has reported every square (at, its due time): the
+// presser's hand was done before the press, so what the board shows of
+// his move is final. When nothing was reported since the press, the board
+// is judged as a settled one. Otherwise the opponent may already be
+// moving (a fast reply): the presser's move is made, and completed by the
+// press, only when exactly one of his legal moves shows on the board with
+// nothing else changed but by the opponent's hand; else the board is
+// judged when it settles, as any.
+func (t *Tracker) pressScanned(at time.Time, evs []game.Event) []game.Event {
+	p := &t.lever.presses[0]
+	p.scanned = true
+	if !t.board.lastChange.After(p.at) {
+		evs = t.evaluate(at, t.opts.MaxDepth, evs)
+		if len(t.lever.presses) == 0 || t.lever.presses[0].at != p.at {
+			return evs // answered
+		}
+		p = &t.lever.presses[0]
+	}
+	top := t.line.top()
+	if t.line.firstPlyBy(p.side) > 0 || top.pos.Turn() != p.side || t.state.phase == ended {
+		return evs
+	}
+	top.expand(&t.srch.scratch)
+	found := -1
+	for i := range top.kids {
+		if shownWithReply(&t.board.sensed, &top.place, &top.kids[i].place, top.kids[i].m.To, p.side) {
+			if found >= 0 {
+				return evs // two moves fit: wait for the board to settle
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return evs
+	}
+	c := top.child(found)
+	if c == nil {
+		return evs
+	}
+	evs = t.resolved(at, evs)
+	evs = t.appendMoves(at, len(t.line.hist)-1, path{moves: []rules.Move{top.kids[found].m}, nodes: []*node{c}}, false, false, evs)
+	evs = t.tryPress(at, evs)
+	if t.board.sensed != t.line.top().place {
+		evs = t.unexplain(at, evs) // the opponent's hand, at work
+	}
+	return evs
+}
+
+// shownWithReply reports whether placement p shows the move that turned
+// before into after (made by mover, to square to), with nothing else
+// changed but by the opponent's hand: no piece of the mover's appeared
+// elsewhere, and the moved piece may already be gone from to (the
+// opponent taking it: his capture, begun with the captured piece, can
+// come before any scan saw it land) as long as to shows a change.
+func shownWithReply(p, before, after *rules.Placement, to rules.Square, mover rules.Color) bool {
+	n := p.Geo.Size()
+	for i := 0; i < n; i++ {
+		switch {
+		case p.Sq[i] == after.Sq[i]:
+		case after.Sq[i] != before.Sq[i]:
+			taken := rules.Square(i) == to && p.Sq[i] != before.Sq[i] && (p.Sq[i].IsEmpty() || p.Sq[i].Color != mover)
+			if !taken {
+				return false // a square of the move does not show it
+			}
+		case !p.Sq[i].IsEmpty() && p.Sq[i].Color == mover:
+			return false // a piece of the mover where the move puts none
+		}
+	}
+	return true
 }

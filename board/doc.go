@@ -16,10 +16,12 @@
 // destination before origin, a sliding piece passing through squares, a
 // captured piece removed before or after. The tracker therefore judges the
 // sensed placement only when it is settled (no change for
-// [TrackerOptions.Settle]), when a full board read arrives, or when the mover
-// presses the clock on a board that has shown the mover's legal move for
-// [TrackerOptions.PressSettle] (the press says the hand is done; the move is
-// completed at once instead of one settle window later). It then explains
+// [TrackerOptions.Settle]), when a full board read arrives, or once the
+// scan that follows a lever press has reported the board: the press says
+// the mover's hand is done, and one scan period later (the board's own,
+// learnt from its reports: two reports of a square are a whole number of
+// periods apart) every square has been reported since. The lever often
+// beats the scan, so a press is never judged earlier. It then explains
 // the placement, in this order:
 //
 //  1. the record's position (nothing to do, or a takeback of moves not yet

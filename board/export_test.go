@@ -28,3 +28,13 @@ func (r *Relay) Clock(at time.Time, c game.ClockReading) []game.Event {
 	r.clock = &cc
 	return r.step(at, game.SightedBoard, r.tr[game.SightedBoard].Clock(at, c), nil)
 }
+
+// LoadCorpus reads the first n real games of the corpus (corpus_test.go).
+var LoadCorpus = loadCorpus
+
+// MainLine returns a corpus game's main line and its UCI text.
+var MainLine = mainLine
+
+// ScanPeriodLearnt returns the scan period the tracker learnt from the
+// board's reports (0: none yet).
+func (t *Tracker) ScanPeriodLearnt() time.Duration { return t.scan.period }

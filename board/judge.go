@@ -51,16 +51,16 @@ func (t *Tracker) judgeRecord(at time.Time, _ int, evs []game.Event) ([]game.Eve
 			// burst), each press one of them.
 			pth := path{moves: append([]rules.Move(nil), t.trail.moves...), nodes: append([]*node(nil), t.trail.nodes...)}
 			evs = t.resolved(at, evs)
-			evs = t.appendMoves(len(t.line.hist)-1, pth, false, false, evs)
-			return t.tryPress(evs), true
+			evs = t.appendMoves(at, len(t.line.hist)-1, pth, false, false, evs)
+			return t.tryPress(at, evs), true
 		}
 		t.trail.clear()
 		evs = t.resolved(at, evs)
-		return t.tryPress(evs), true
+		return t.tryPress(at, evs), true
 	}
 	// An illegal move still standing on the board: nothing new.
 	if t.illegal != nil && *p == t.illegal.place {
-		return t.tryPress(evs), true
+		return t.tryPress(at, evs), true
 	}
 	return evs, false
 }
@@ -86,8 +86,8 @@ func (t *Tracker) judgeMoves(at time.Time, depth int, evs []game.Event) ([]game.
 		return evs, false
 	}
 	evs = t.resolved(at, evs)
-	evs = t.appendMoves(len(t.line.hist)-1, direct, directAmb, false, evs)
-	return t.tryPress(evs), true
+	evs = t.appendMoves(at, len(t.line.hist)-1, direct, directAmb, false, evs)
+	return t.tryPress(at, evs), true
 }
 
 // judgeReplaced: moves made but not completed, taken back or replaced.
@@ -98,18 +98,18 @@ func (t *Tracker) judgeReplaced(at time.Time, depth int, evs []game.Event) ([]ga
 		if *p == n.place {
 			evs = t.resolved(at, evs)
 			evs = t.retract(at, base, evs)
-			return t.tryPress(evs), true
+			return t.tryPress(at, evs), true
 		}
 		if pth, amb := t.find(n, p, depth); len(pth.moves) > 0 {
 			old := t.line.moves[base]
 			rest := t.restTime(base)
 			evs = t.resolved(at, evs)
 			evs = t.retract(at, base, evs)
-			evs = t.appendMoves(base, pth, amb, true, evs)
+			evs = t.appendMoves(at, base, pth, amb, true, evs)
 			if rest >= t.opts.RestFor {
 				evs = t.restedElsewhere(base, old, pth.moves[0], evs)
 			}
-			return t.tryPress(evs), true
+			return t.tryPress(at, evs), true
 		}
 	}
 	return evs, false
@@ -129,8 +129,8 @@ func (t *Tracker) judgeStands(at time.Time, depth int, evs []game.Event) ([]game
 	}
 	evs = t.standIllegal(at, il, n, evs)
 	evs = t.resolved(at, evs)
-	evs = t.appendMoves(len(t.line.hist)-1, pth, amb, false, evs)
-	return t.tryPress(evs), true
+	evs = t.appendMoves(at, len(t.line.hist)-1, pth, amb, false, evs)
+	return t.tryPress(at, evs), true
 }
 
 // judgeTakeback: an earlier position of the record (a takeback of
@@ -140,7 +140,7 @@ func (t *Tracker) judgeTakeback(at time.Time, _ int, evs []game.Event) ([]game.E
 		if t.board.sensed == t.line.hist[k].place {
 			evs = t.resolved(at, evs)
 			evs = t.retract(at, k, evs)
-			return t.tryPress(evs), true
+			return t.tryPress(at, evs), true
 		}
 	}
 	return evs, false
@@ -166,17 +166,21 @@ func (t *Tracker) judgeOther(at time.Time, depth int, evs []game.Event) []game.E
 		// a capture looks the same for a moment).
 		t.illegalExplains()
 		t.illegal = il
-		return t.tryPress(evs)
+		return t.tryPress(at, evs)
 	}
 	return t.unexplain(at, evs)
 }
 
 // liftedFrom reports whether the sensed placement is n's with some pieces
 // lifted off (and nothing else changed).
-func (t *Tracker) liftedFrom(n *node) bool {
-	size := t.geo.Size()
+func (t *Tracker) liftedFrom(n *node) bool { return liftedOnly(&t.board.sensed, &n.place) }
+
+// liftedOnly reports whether p is q with some pieces lifted off (and
+// nothing else changed).
+func liftedOnly(p, q *rules.Placement) bool {
+	size := p.Geo.Size()
 	for i := 0; i < size; i++ {
-		if t.board.sensed.Sq[i] != n.place.Sq[i] && !t.board.sensed.Sq[i].IsEmpty() {
+		if p.Sq[i] != q.Sq[i] && !p.Sq[i].IsEmpty() {
 			return false
 		}
 	}

@@ -55,21 +55,9 @@ type TrackerOptions struct {
 	// this long (a DGT board scans in 200–250 ms; a hand sliding a piece
 	// rests up to two scans on a square). Default 500 ms, picochess's
 	// Bluetooth value. Under ClockPress a lever press does not wait for
-	// it when the board has shown the presser's legal move for at least
-	// PressSettle (the press says the hand is done): the move is judged
-	// and completed at the press.
+	// it: the board is read once the scan that follows the press has
+	// reported it (the press says the mover's hand is done).
 	Settle time.Duration
-	// PressSettle: a lever press completes the presser's legal move shown
-	// on the board at once when the placement has not changed for this
-	// long before the press; otherwise the press waits for Settle as any
-	// placement does. Default ScanPeriod: the scan has then seen every
-	// square since the last change. The trade-off: a piece slid through a
-	// legal square, resting there longer than this, and the clock pressed
-	// less than a scan after it reached its final square is judged on the
-	// square it rested on (the final square then reads as a second move,
-	// for the arbiter). Settle or more restores waiting the full window
-	// (about 500 ms more latency per move).
-	PressSettle time.Duration
 	// CompleteAfter: under StableWindow, a made move is completed after
 	// the placement has been stable this long. Default 3 s.
 	CompleteAfter time.Duration
@@ -78,13 +66,26 @@ type TrackerOptions struct {
 	// normal for a moment); an illegal move made but not completed is
 	// reported (as information) once it has stood this long. Default 2 s.
 	HoldAfter time.Duration
+	// HandHold: pieces off the board in the middle of a move (the board
+	// shows a position the game may be in with pieces lifted and nothing
+	// else changed: a promotion piece being fetched from beside the board,
+	// the king held in the hand during Chess960 castling, a piece picked
+	// up to think) are reported as [game.Unexplained] only once they have
+	// been off this long. Default 20 s: slow hands are not faults.
+	HandHold time.Duration
 	// PressGrace: after a lever press the board's scan may still be
-	// catching up; the tracker waits up to this long for the placement to
-	// show the move before it judges the press. Default 600 ms.
+	// catching up (the lever often beats the scan); a press is judged
+	// against the board once the scan that follows it has reported every
+	// square, and when the board shows no move by the presser then, the
+	// tracker waits up to PressGrace from the press for it before it
+	// concludes anything (a press without a move, pieces out of place).
+	// Default: two scan periods (learnt, or ScanPeriod).
 	PressGrace time.Duration
-	// ScanPeriod: the time the board takes to scan all squares; changes
-	// reported less than this apart may have happened in either order or
-	// together, so touch-order findings need a larger gap. Default 250 ms.
+	// ScanPeriod: the time the board takes to scan all squares, until the
+	// tracker has learnt it from the board's own reports (two reports of a
+	// square are a whole number of periods apart); changes reported less
+	// than this apart may have happened in either order or together, so
+	// touch-order findings need a larger gap. Default 250 ms.
 	ScanPeriod time.Duration
 	// RestFor: a made move replaced before completion is touch-move
 	// evidence (TM-8, FIDE 4.7) only when the piece rested at least this
@@ -137,11 +138,10 @@ func (o TrackerOptions) withDefaults() TrackerOptions {
 	def(&o.Settle, 500*time.Millisecond)
 	def(&o.CompleteAfter, 3*time.Second)
 	def(&o.HoldAfter, 2*time.Second)
-	def(&o.PressGrace, 600*time.Millisecond)
+	def(&o.HandHold, 20*time.Second)
 	def(&o.AdjustWindow, 2*time.Second)
 	def(&o.RestFor, 1500*time.Millisecond)
 	def(&o.ScanPeriod, 250*time.Millisecond)
-	def(&o.PressSettle, o.ScanPeriod)
 	def(&o.TwoHandWindow, 250*time.Millisecond)
 	def(&o.Flicker, 300*time.Millisecond)
 	if o.MaxDepth <= 0 {

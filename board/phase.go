@@ -19,6 +19,13 @@ const (
 	// following: the board shows the record, or moves made from it (an
 	// illegal move standing on it included).
 	following phase = iota
+	// inHand: pieces are off the board in the middle of a move (the board
+	// shows the record's position, or a legal move from it, with pieces
+	// lifted and nothing else changed): a promotion piece being fetched,
+	// the king held in the hand while the rook moves, a piece picked up to
+	// think. Reported only once it has lasted HandHold (slow hands are no
+	// fault).
+	inHand
 	// unexplained: nothing explains the placement yet (a hand may be in
 	// the middle of a move); reported once it has lasted HoldAfter.
 	unexplained
@@ -31,13 +38,14 @@ const (
 )
 
 func (p phase) String() string {
-	return [...]string{"following", "unexplained", "held", "ended"}[p]
+	return [...]string{"following", "in hand", "unexplained", "held", "ended"}[p]
 }
 
 // transitions lists, per phase, the phases it may change to.
 var transitions = [...][]phase{
-	following:   {unexplained, ended},
-	unexplained: {following, held, ended},
+	following:   {inHand, unexplained, held, ended},
+	inHand:      {following, unexplained, held, ended},
+	unexplained: {following, inHand, held, ended},
 	held:        {following, ended},
 	ended:       {following},
 }
@@ -45,10 +53,10 @@ var transitions = [...][]phase{
 // boardState is the phase and what the phase remembers.
 type boardState struct {
 	phase phase
-	// since: unexplained, held: when the placement stopped being explained
-	// (its last change).
+	// since: inHand, unexplained, held: when the placement stopped being
+	// explained (its last change).
 	since time.Time
-	// fromRead: unexplained, held: a full read began the episode (the
+	// fromRead: inHand, unexplained, held: a full read began the episode (the
 	// board was not heard for a while): the placement is searched deeper,
 	// pieces coming back to their squares included, until it is explained
 	// (catchup.go).
@@ -60,6 +68,8 @@ type boardState struct {
 
 // to moves the tracker to phase p at time at and returns evs with the
 // events the change causes: leaving held for following says Explained.
+// An episode that is not explained (inHand, unexplained, held) keeps the
+// time it began.
 // Moving to the phase the tracker is in changes nothing. A change that
 // transitions does not list is a bug of the tracker.
 func (t *Tracker) to(p phase, at time.Time, evs []game.Event) []game.Event {
@@ -80,15 +90,10 @@ func (t *Tracker) to(p phase, at time.Time, evs []game.Event) []game.Event {
 			evs = append(evs, game.Explained{Stamp: game.Stamp{At: at}})
 		}
 		t.state = boardState{}
-	case unexplained:
-		t.state.since = t.board.lastChange
-	case held:
-		evs = append(evs, game.Unexplained{
-			Stamp:     game.Stamp{At: at},
-			Since:     t.state.since,
-			Squares:   t.board.sensed.Diff(&t.line.top().place, nil),
-			Placement: t.board.sensed,
-		})
+	case inHand, unexplained, held:
+		if from == following {
+			t.state.since = t.board.lastChange
+		}
 	case ended:
 		t.state = boardState{phase: ended}
 	}

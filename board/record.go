@@ -11,9 +11,9 @@ import (
 // illegal move that stands.
 
 // appendMoves makes the moves of pth after ply base (== the last made
-// ply). amb says another sequence of the same length fits too; replaced
-// says the moves replace moves just retracted.
-func (t *Tracker) appendMoves(base int, pth path, amb bool, replaced bool, evs []game.Event) []game.Event {
+// ply), judged at time at. amb says another sequence of the same length
+// fits too; replaced says the moves replace moves just retracted.
+func (t *Tracker) appendMoves(at time.Time, base int, pth path, amb bool, replaced bool, evs []game.Event) []game.Event {
 	t.trail.clear()
 	made := t.board.lastChange
 	if amb {
@@ -23,7 +23,9 @@ func (t *Tracker) appendMoves(base int, pth path, amb bool, replaced bool, evs [
 		prev := t.line.top()
 		next := pth.nodes[i]
 		ply := len(t.line.hist)
+		var later []game.Touch // the next turn's hand, at work since the mover's press
 		if len(pth.moves) == 1 {
+			later = t.nextHand(prev, next)
 			ts, tt := t.turn.touches, t.turn.touched
 			if replaced {
 				ts, tt = t.turn.merged()
@@ -33,7 +35,7 @@ func (t *Tracker) appendMoves(base int, pth path, amb bool, replaced bool, evs [
 		t.line.push(next, m, made, false)
 		evs = append(evs, game.MoveMade{Stamp: game.Stamp{At: made}, Ply: ply, Side: prev.pos.Turn(), Move: m,
 			SAN: prev.pos.SAN(m), UCI: prev.pos.UCI(m), Position: next.pos})
-		evs = t.tryPress(evs) // presses made during the burst, in order
+		evs = t.tryPress(at, evs) // presses made during the burst, in order
 		switch {
 		case t.opts.Completion == Release || next.pos.Status() != rules.Ongoing:
 			evs = t.completeUpTo(made, ply, t.clk.last, evs)
@@ -44,8 +46,25 @@ func (t *Tracker) appendMoves(base int, pth path, amb bool, replaced bool, evs [
 			t.lever.unpressed = ply - 2
 		}
 		t.turn.reset(next.pos.Turn())
+		for _, tc := range later {
+			evs = t.logTouch(tc, evs)
+		}
 	}
 	return evs
+}
+
+// nextHand takes out of this turn's log what the opponent's hand did after
+// the mover pressed the clock (a press by the mover is pending): the move
+// from prev to next is read only from what the mover did.
+func (t *Tracker) nextHand(prev, next *node) []game.Touch {
+	mover := prev.pos.Turn()
+	for _, p := range t.lever.presses {
+		if p.side != mover {
+			continue
+		}
+		return t.turn.cut(p.at, func(sq rules.Square) bool { return prev.place.Sq[sq] != next.place.Sq[sq] })
+	}
+	return nil
 }
 
 // alternative returns the second of the sequences of n plies from ply base

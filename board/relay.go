@@ -103,7 +103,25 @@ type Relay struct {
 	// setupAt: a set-up on the sighted board started a new record; the
 	// other board may show the old game until MirrorWithin after it.
 	setupAt time.Time
+	// presses: presses without a move that the sighted board's tracker saw
+	// from the player of the other board, held until that player's move
+	// is recorded (the press belongs to it) or pressWindow has passed.
+	presses []heldPress
 }
+
+// heldPress is a press held by the relay, with the record's length when
+// it was held.
+type heldPress struct {
+	ev  game.ClockWithoutMove
+	ply int
+}
+
+// pressWindow is how long a press seen on the sighted board's clock waits
+// for the move of the player of the other board to enter the record: he
+// starts the clock once his move is made (D.2.4), and his board is read
+// when it settles, which may come after the sighted board's tracker has
+// given up on the press.
+const pressWindow = 2 * time.Second
 
 // relayPly is one recorded move.
 type relayPly struct {
@@ -256,7 +274,26 @@ func (r *Relay) Reinstate(at time.Time, ply int) ([]game.Event, error) {
 func (r *Relay) step(at time.Time, b game.Which, evs []game.Event, out []game.Event) []game.Event {
 	out = r.filter(b, evs, out)
 	out = r.advance(at, out)
+	out = r.pressesHeld(at, out)
 	return r.check(at, out)
+}
+
+// pressesHeld passes on the held presses whose player's move did not enter
+// the record within pressWindow, and drops those whose move did.
+func (r *Relay) pressesHeld(at time.Time, out []game.Event) []game.Event {
+	keep := r.presses[:0]
+	for _, h := range r.presses {
+		switch {
+		case len(r.rec) > h.ply && r.rec[len(r.rec)-1].ev.Side == h.ev.Side:
+			// His move entered the record: the press was its completion.
+		case !at.Before(h.ev.At.Add(pressWindow)):
+			out = append(out, h.ev)
+		default:
+			keep = append(keep, h)
+		}
+	}
+	r.presses = keep
+	return out
 }
 
 // filter passes on the events of board b that belong to the game.
@@ -293,8 +330,13 @@ func (r *Relay) filter(b game.Which, evs []game.Event, out []game.Event) []game.
 		case game.ClockWithoutMove:
 			// The blind player starts the sighted player's clock once his
 			// move is made (D.2.4), often before it is executed on the
-			// sighted board: that press belongs to the recorded move.
+			// sighted board: that press belongs to his move, recorded
+			// already or once his board settles (pressesHeld).
 			if e.Side != owner && len(r.rec) > 0 && r.rec[len(r.rec)-1].ev.Side == e.Side {
+				continue
+			}
+			if e.Side != owner {
+				r.presses = append(r.presses, heldPress{ev: e, ply: len(r.rec)})
 				continue
 			}
 			out = append(out, e)
@@ -342,6 +384,7 @@ func (r *Relay) newGame(e game.SetupDetected) {
 		r.o.Start = e.Position
 	}
 	r.rec = r.rec[:0]
+	r.presses = r.presses[:0]
 	for b := range r.st {
 		r.st[b] = relayBoard{completed: map[int]game.MoveCompleted{}}
 	}

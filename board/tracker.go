@@ -27,8 +27,10 @@ type Tracker struct {
 	illegal *pendingIllegal
 	// stableSince: the settled placement has not changed since.
 	stableSince time.Time
-	srch        searcher // scratch of the searches (search.go)
+	srch        searcher  // scratch of the searches (search.go)
+	scan        scanClock // the board's scan period, learnt (scan.go)
 	chg         [1]game.SquareChange
+	now         time.Time // the latest time fed
 }
 
 // sensors is what the board shows.
@@ -118,6 +120,7 @@ func (t *Tracker) Squares(at time.Time, changes []game.SquareChange) []game.Even
 			continue
 		}
 		t.board.raw.Sq[c.Square] = c.Piece
+		t.scan.report(c.Square, at)
 		sq := t.frame(c.Square)
 		old := t.board.sensed.Sq[sq]
 		t.board.sensed.Sq[sq] = c.Piece
@@ -154,6 +157,40 @@ func (t *Tracker) Finish(at time.Time) []game.Event {
 // windows that expire by at produce their events.
 func (t *Tracker) Tick(at time.Time) []game.Event { return t.advance(at, nil) }
 
+// NextDeadline returns the earliest time after the last input at which
+// [Tracker.Tick] may change something (a settle window, a press's scan, a
+// grace, a hold, a stable window), so that the wiring can tick the
+// tracker then rather than on a fixed beat; ok is false when no window is
+// open.
+func (t *Tracker) NextDeadline() (at time.Time, ok bool) {
+	add := func(d time.Time) {
+		if d.After(t.now) && (!ok || d.Before(at)) {
+			at, ok = d, true
+		}
+	}
+	if t.board.dirty {
+		add(t.board.lastChange.Add(t.opts.Settle))
+	}
+	if len(t.lever.presses) > 0 {
+		p := t.lever.presses[0]
+		add(p.due)
+		add(p.at.Add(t.pressGrace()))
+	}
+	switch t.state.phase {
+	case inHand:
+		add(t.state.since.Add(t.opts.HandHold))
+	case unexplained:
+		add(t.state.since.Add(t.opts.HoldAfter))
+	}
+	if il := t.illegal; il != nil && !il.reported && !il.completed {
+		add(il.ev.At.Add(t.opts.HoldAfter))
+	}
+	if t.completion() == StableWindow && t.line.done < len(t.line.moves) {
+		add(t.stableSince.Add(t.opts.CompleteAfter))
+	}
+	return at, ok
+}
+
 // frame maps a raw square to the game's frame.
 func (t *Tracker) frame(s rules.Square) rules.Square {
 	if t.board.rotated {
@@ -174,13 +211,20 @@ func rotate(p rules.Placement) rules.Placement {
 
 // advance processes the windows that expire by at.
 func (t *Tracker) advance(at time.Time, evs []game.Event) []game.Event {
+	t.now = maxTime(t.now, at)
+	if t.board.dirty && len(t.lever.presses) > 0 {
+		if p := t.lever.presses[0]; !p.scanned && !at.Before(p.due) {
+			evs = t.pressScanned(p.due, evs)
+		}
+	}
 	if t.board.dirty && !at.Before(t.board.lastChange.Add(t.opts.Settle)) {
 		evs = t.evaluate(t.board.lastChange.Add(t.opts.Settle), t.opts.MaxDepth, evs)
 	}
 	if t.board.dirty {
 		return evs // the hand is still busy
 	}
-	for len(t.lever.presses) > 0 && !at.Before(t.lever.presses[0].at.Add(t.opts.PressGrace)) {
+	evs = t.tryPress(at, evs)
+	for len(t.lever.presses) > 0 && !at.Before(t.lever.presses[0].at.Add(t.pressGrace())) {
 		n := len(t.lever.presses)
 		evs = t.judgePress(at, false, evs)
 		if len(t.lever.presses) == n {

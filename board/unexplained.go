@@ -6,37 +6,86 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
-// The unexplained and held phases: nothing explains the placement. A hand
-// in the middle of a move looks the same for a moment, so the tracker
-// waits [TrackerOptions.HoldAfter] before it reports [game.Unexplained]
-// (held), and holds until the board is explained again ([game.Explained]).
+// The inHand, unexplained and held phases: nothing explains the
+// placement. A hand in the middle of a move looks the same for a moment,
+// so the tracker waits [TrackerOptions.HoldAfter] before it reports
+// [game.Unexplained] (held), and holds until the board is explained again
+// ([game.Explained]). Pieces lifted off a position the game may be in (the
+// record's, or a legal move from it) are a move in progress (inHand):
+// reported only after [TrackerOptions.HandHold].
 
 // unexplain notes that nothing explains the placement (from its last
-// change on).
+// change on): pieces in the hand, or something else.
 func (t *Tracker) unexplain(at time.Time, evs []game.Event) []game.Event {
-	if t.state.phase == following {
-		evs = t.to(unexplained, at, evs)
+	switch t.state.phase {
+	case following, unexplained, inHand:
+		if t.piecesInHand() {
+			return t.to(inHand, at, evs)
+		}
+		return t.to(unexplained, at, evs)
 	}
 	return evs
 }
 
-// holdAfter reports an unexplained placement that has lasted HoldAfter.
+// holdAfter reports an unexplained placement that has lasted HoldAfter
+// (HandHold for pieces in the hand).
 func (t *Tracker) holdAfter(at time.Time, evs []game.Event) []game.Event {
-	if t.state.phase != unexplained {
+	hold := t.opts.HoldAfter
+	switch t.state.phase {
+	case inHand:
+		hold = t.opts.HandHold
+	case unexplained:
+	default:
 		return evs
 	}
-	due := t.state.since.Add(t.opts.HoldAfter)
+	due := t.state.since.Add(hold)
 	if at.Before(due) {
 		return evs
 	}
+	evs = append(evs, game.Unexplained{
+		Stamp:     game.Stamp{At: due},
+		Since:     t.state.since,
+		Squares:   t.board.sensed.Diff(&t.line.top().place, nil),
+		Placement: t.board.sensed,
+	})
 	return t.to(held, due, evs)
 }
 
 // inAir reports whether the placement is unexplained and has not lasted
 // HoldAfter by at: pieces may be in the air, presses wait.
 func (t *Tracker) inAir(at time.Time) bool {
-	p := t.state.phase
-	return (p == unexplained || p == held) && at.Before(t.state.since.Add(t.opts.HoldAfter))
+	switch t.state.phase {
+	case inHand, unexplained, held:
+		return at.Before(t.state.since.Add(t.opts.HoldAfter))
+	}
+	return false
+}
+
+// piecesInHand reports whether the sensed placement is a position the
+// game may be in with pieces lifted off it and nothing else changed: the
+// record's last position, a position of the trail of fast moves, or a
+// legal move from the last of them.
+func (t *Tracker) piecesInHand() bool {
+	tip := t.line.top()
+	if !t.liftedFrom(tip) {
+		for _, n := range t.trail.nodes {
+			if t.liftedFrom(n) {
+				return true
+			}
+		}
+		if n := len(t.trail.nodes); n > 0 {
+			tip = t.trail.nodes[n-1]
+		}
+	} else {
+		return true
+	}
+	tip.expand(&t.srch.scratch)
+	for i := range tip.kids {
+		if liftedOnly(&t.board.sensed, &tip.kids[i].place) {
+			return true
+		}
+	}
+	return false
 }
 
 // resolved is called when the board is explained again: it ends a hold

@@ -102,9 +102,8 @@ var benchGame = []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4",
 // benchPressAfter: the emulated player presses the clock this long after
 // putting the piece down. The board's scan reports the placement up to one
 // scan (220 ms) later, so the daemon sees the press 280–500 ms after the
-// last square change: a board that has been stable at least
-// board.Options.PressSettle (one scan period), which the tracker judges at
-// the press instead of waiting out its Settle window.
+// last square change; the tracker judges it once the scan that follows the
+// press has reported the board.
 const benchPressAfter = 500 * time.Millisecond
 
 // benchScript is benchGame played by a hand at twice the normal pace, the
