@@ -254,3 +254,27 @@ func TestBusUpdate(t *testing.T) {
 	s.do("press", "wait")
 	s.want("game.MoveMade", "game.MoveCompleted")
 }
+
+// TestSetupMismatch (issue 11.7): before the first move a set-up with the
+// start position's pieces placed otherwise (knight and bishop swapped) is
+// a SetupMismatch at once (not an unexplained board); put right, it is
+// Explained and the game goes on.
+func TestSetupMismatch(t *testing.T) {
+	s := newScript(t, TrackerOptions{Setup: ChessSetup(chess.Standard)})
+	s.do("-b1", "-c1", "+b1=B", "+c1=N", "wait")
+	sm := relayOf[game.SetupMismatch](s.evs)
+	if len(sm) != 1 || len(sm[0].Squares) != 2 || sm[0].Expected.FEN() != chess.StartPosition(chess.Standard).FEN() {
+		t.Fatalf("set-up mismatch %+v\n%s", sm, s.dump())
+	}
+	s.do("wait:3s")
+	if n := len(relayOf[game.Unexplained](s.evs)); n != 0 {
+		t.Fatalf("%d Unexplained\n%s", n, s.dump())
+	}
+	s.reset()
+	s.do("-b1", "-c1", "+b1=N", "+c1=B", "wait")
+	s.want("game.Explained")
+	s.reset()
+	s.move("e2e4", true)
+	s.do("wait")
+	s.want("game.MoveMade", "game.MoveCompleted")
+}

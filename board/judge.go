@@ -31,9 +31,16 @@ func (t *Tracker) judge(at time.Time, depth int, evs []game.Event) []game.Event 
 	if t.state.phase == ended {
 		return t.judgeEnded(at, evs)
 	}
-	for _, step := range [...]func(time.Time, int, []game.Event) ([]game.Event, bool){
+	steps := [...]func(time.Time, int, []game.Event) ([]game.Event, bool){
 		t.judgeRecord, t.judgeMoves, t.judgeReplaced, t.judgeStands, t.judgeTakeback,
-	} {
+	}
+	if il := t.illegal; il != nil && il.completed {
+		// The board has shown a completed illegal move: play going on
+		// from it is read from it (the record follows the board), never
+		// as some legal line that happens to reach the same placement.
+		steps[1], steps[2], steps[3] = t.judgeStands, t.judgeMoves, t.judgeReplaced
+	}
+	for _, step := range steps {
 		if out, ok := step(at, depth, evs); ok {
 			return out
 		}
@@ -115,17 +122,25 @@ func (t *Tracker) judgeReplaced(at time.Time, depth int, evs []game.Event) ([]ga
 	return evs, false
 }
 
-// judgeStands: the opponent carries on after a completed illegal move that
-// stands (TrackerOptions.IllegalStands).
+// judgeStands: the opponent carries on after a completed illegal move.
+// Where the rules let it stand (TrackerOptions.IllegalStands: it stands
+// once the opponent moves, FIDE 2018 A.4.2/B.4, or once the claimant
+// touches a piece, 2001), it enters the record and the game goes on from
+// it. Otherwise the record holds at the last legal position until the
+// arbiter acts (the board is unexplained meanwhile): no move is made up to
+// explain the board.
 func (t *Tracker) judgeStands(at time.Time, depth int, evs []game.Event) ([]game.Event, bool) {
 	il := t.illegal
-	if il == nil || !il.completed || il.pos == nil || !t.opts.IllegalStands {
+	if il == nil || !il.completed || il.pos == nil {
 		return evs, false
 	}
 	n := newNode(il.pos)
 	pth, amb := t.find(n, &t.board.sensed, depth)
 	if len(pth.moves) == 0 {
 		return evs, false
+	}
+	if !t.opts.IllegalStands {
+		return t.unexplain(at, evs), true
 	}
 	evs = t.standIllegal(at, il, n, evs)
 	evs = t.resolved(at, evs)
@@ -147,7 +162,8 @@ func (t *Tracker) judgeTakeback(at time.Time, _ int, evs []game.Event) ([]game.E
 }
 
 // judgeOther: no move explains the board: a board turned around, a
-// set-up, a result gesture, an illegal move, or nothing.
+// set-up, a result gesture, a set-up of the wrong placement, an illegal
+// move, or nothing.
 func (t *Tracker) judgeOther(at time.Time, depth int, evs []game.Event) []game.Event {
 	if t.opts.AutoOrientation {
 		if ev, ok := t.tryRotation(at, depth, evs); ok {
@@ -158,6 +174,9 @@ func (t *Tracker) judgeOther(at time.Time, depth int, evs []game.Event) []game.E
 		return ev
 	}
 	if ev, ok := t.tryGesture(at, evs); ok {
+		return ev
+	}
+	if ev, ok := t.trySetupMismatch(at, evs); ok {
 		return ev
 	}
 	if il := t.classify(at); il != nil {

@@ -64,6 +64,9 @@ type boardState struct {
 	// displaced: a DisplacedPieces was reported since the board was last
 	// explained (one per episode).
 	displaced bool
+	// setup: held: the episode is a set-up of the wrong placement
+	// (SetupMismatch); putting it right is no play.
+	setup bool
 }
 
 // to moves the tracker to phase p at time at and returns evs with the

@@ -364,7 +364,7 @@ func (r *Relay) filter(b game.Which, evs []game.Event, out []game.Event) []game.
 			} else if len(r.rec) > 0 {
 				r.st[b].setUp = true // ready for the next game before the sighted board
 			}
-		case game.ResultGesture, game.OrientationChanged:
+		case game.ResultGesture, game.OrientationChanged, game.SetupMismatch:
 			if b == game.SightedBoard {
 				out = append(out, ev)
 			}

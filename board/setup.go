@@ -121,3 +121,44 @@ func (t *Tracker) tryGesture(at time.Time, evs []game.Event) ([]game.Event, bool
 	evs = t.resolved(at, evs)
 	return t.end(at, res, "kings_centre", evs), true
 }
+
+// trySetupMismatch reports a set-up that is the start position's pieces
+// placed otherwise, before the first move (pieces swapped: a bishop for a
+// knight, king and queen): the arbiter has it corrected (FIDE 2018 7.2.1).
+// The record keeps the start position; the board is held as reported
+// until it shows it (Explained).
+func (t *Tracker) trySetupMismatch(at time.Time, evs []game.Event) ([]game.Event, bool) {
+	if len(t.line.moves) > 0 || t.state.phase == held {
+		return evs, false
+	}
+	start := &t.line.hist[0].place
+	if !samePieces(&t.board.sensed, start) {
+		return evs, false
+	}
+	evs = append(evs, game.SetupMismatch{Stamp: game.Stamp{At: at}, Expected: t.line.hist[0].pos,
+		Squares: t.board.sensed.Diff(start, nil), Placement: t.board.sensed})
+	evs = t.to(held, at, evs)
+	t.state.setup = true
+	return evs, true
+}
+
+// samePieces reports whether p has pieces on the squares q has, and the
+// same pieces of each colour, placed otherwise on some squares.
+func samePieces(p, q *rules.Placement) bool {
+	var count [2][16]int
+	diff := false
+	n := p.Geo.Size()
+	for i := 0; i < n; i++ {
+		a, b := p.Sq[i], q.Sq[i]
+		if a.IsEmpty() != b.IsEmpty() {
+			return false
+		}
+		if a == b {
+			continue
+		}
+		diff = true
+		count[a.Color&1][a.Kind]++
+		count[b.Color&1][b.Kind]--
+	}
+	return diff && count == [2][16]int{}
+}

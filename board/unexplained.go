@@ -3,6 +3,7 @@ package board
 import (
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -66,22 +67,23 @@ func (t *Tracker) inAir(at time.Time) bool {
 // record's last position, a position of the trail of fast moves, or a
 // legal move from the last of them.
 func (t *Tracker) piecesInHand() bool {
+	p := &t.board.sensed
+	off := func(q *rules.Placement) bool { return *p != *q && liftedOnly(p, q) }
 	tip := t.line.top()
-	if !t.liftedFrom(tip) {
-		for _, n := range t.trail.nodes {
-			if t.liftedFrom(n) {
-				return true
-			}
-		}
-		if n := len(t.trail.nodes); n > 0 {
-			tip = t.trail.nodes[n-1]
-		}
-	} else {
+	if off(&tip.place) {
 		return true
+	}
+	for _, n := range t.trail.nodes {
+		if off(&n.place) {
+			return true
+		}
+	}
+	if n := len(t.trail.nodes); n > 0 {
+		tip = t.trail.nodes[n-1]
 	}
 	tip.expand(&t.srch.scratch)
 	for i := range tip.kids {
-		if liftedOnly(&t.board.sensed, &tip.kids[i].place) {
+		if off(&tip.kids[i].place) {
 			return true
 		}
 	}
@@ -92,6 +94,9 @@ func (t *Tracker) piecesInHand() bool {
 // and clears an illegal move taken back (a completed one is reinstated,
 // FIDE 2018 7.5.1).
 func (t *Tracker) resolved(at time.Time, evs []game.Event) []game.Event {
+	if t.state.setup {
+		t.turn.reset(t.line.top().pos.Turn()) // setting the pieces right is no play
+	}
 	evs = t.to(following, at, evs)
 	t.state.displaced = false
 	if il := t.illegal; il != nil {

@@ -1,12 +1,17 @@
 package hall
 
 import (
+	"bytes"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
+	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
@@ -67,5 +72,41 @@ func TestReplayRealCaptures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReplayFENSetupMismatch (issue 11.7): replay --fen gives the drawn
+// Chess960 position; the recording's board was set up from another draw:
+// the replay says so (setup_mismatch), and reads the game from the board.
+func TestReplayFENSetupMismatch(t *testing.T) {
+	drawn, other := chess.Chess960Start(0), chess.Chess960Start(1)
+	pl := other.Placement()
+	e := emu.New(emu.Setup{Placement: &pl}, t0)
+	e.Input(t0, []byte{byte(dgt.CmdSendBoard)})
+	raw := e.Output()
+	rs, err := ruleset.Lookup("bgo2026-960")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := ReplayOptions{Format: record.Raw, Session: SessionOptions{
+		Info:     Info{Game: game.ID{Event: "replay", Round: 1, Board: 1}, Variant: "chess960", Ruleset: rs.Name},
+		StartFEN: drawn.FEN(), RuleSet: rs, Tracker: DefaultTrackerOptions(),
+	}}
+	res, err := Replay(bytes.NewReader(raw), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, a := range res.Alerts {
+		kinds = append(kinds, a.Kind)
+		if a.Kind == game.KindSetupMismatch && a.Proposal["fen"] != drawn.FEN() {
+			t.Errorf("proposes %v, want the drawn position", a.Proposal["fen"])
+		}
+	}
+	if !slices.Contains(kinds, game.KindSetupMismatch) {
+		t.Fatalf("alerts %v, want setup_mismatch", kinds)
+	}
+	if len(res.Games) != 1 || res.Games[0].StartFEN != other.FEN() {
+		t.Errorf("games %d, start %q", len(res.Games), res.Games[0].StartFEN)
 	}
 }

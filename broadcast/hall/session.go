@@ -31,8 +31,9 @@ type SessionOptions struct {
 	Penalties adjudicator.Penalties
 	// Tracker tunes the board tracker; Start, Setup, Rotated and
 	// IllegalStands are filled in by the session (IllegalStands from the
-	// rule set: an illegal move stands once the opponent moves when the
-	// rule set's window closes then, A.4.2/B.4).
+	// rule set: a completed illegal move stands once its window closes,
+	// when the opponent moves (A.4.2/B.4) or touches a piece (2001), and
+	// the record follows the board from it).
 	Tracker board.TrackerOptions
 	// ClockEvery: a ClockEvent is published when the running side changes,
 	// and otherwise at most this often while a clock runs (default
@@ -155,10 +156,10 @@ func (s *Session) rebuild(at time.Time) error {
 		}
 		to.Setup = board.ChessSetup(v)
 	}
-	to.IllegalStands = s.o.RuleSet.Illegal.Window == ruleset.UntilOpponentMoves
+	to.IllegalStands = s.o.RuleSet.IllegalMovesStand()
 	if s.o.Blind != nil {
 		s.adj = adjudicator.New(adjudicator.GameInfo{ID: s.rec.Info.Game, White: s.rec.Info.White, Black: s.rec.Info.Black},
-			s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: start, MidGame: len(s.rec.Moves) > 0, ClockHost: s.rec.ClockHost})
+			s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: start, Expected: s.prescribed(), MidGame: len(s.rec.Moves) > 0, ClockHost: s.rec.ClockHost})
 		return s.newRelay(to, start, at)
 	}
 	tr, err := board.New(to)
@@ -173,7 +174,7 @@ func (s *Session) rebuild(at time.Time) error {
 		tr.SetClockSides(rules.Black)
 	}
 	s.adj = adjudicator.New(adjudicator.GameInfo{ID: s.rec.Info.Game, White: s.rec.Info.White, Black: s.rec.Info.Black},
-		s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: start, MidGame: len(s.rec.Moves) > 0, ClockHost: s.rec.ClockHost})
+		s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: start, Expected: s.prescribed(), MidGame: len(s.rec.Moves) > 0, ClockHost: s.rec.ClockHost})
 	pos := start
 	t := at
 	for i, m := range s.rec.Moves {
@@ -198,6 +199,22 @@ func (s *Session) rebuild(at time.Time) error {
 		}
 	}
 	return nil
+}
+
+// prescribed returns the start position the game is to be played from,
+// as configured (SessionOptions.StartFEN, or the variant's standard start;
+// nil for a Chess960 game without its drawn position): a set-up that
+// differs is a setup_mismatch for the arbiter.
+func (s *Session) prescribed() rules.Position {
+	v := s.rec.variant()
+	if s.o.StartFEN == "" && v == "chess960" {
+		return nil
+	}
+	p, err := pgn.ChessPosition(v, s.o.StartFEN)
+	if err != nil {
+		return nil
+	}
+	return p
 }
 
 func rotatePlacement(p rules.Placement) rules.Placement {

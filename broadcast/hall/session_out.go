@@ -42,7 +42,7 @@ func (s *Session) handle(evs []game.Event, st *Step) {
 					Termination: "result gesture", Provisional: true, At: game.T(e.At)}}, st)
 			}
 			continue
-		case game.MoveMade, game.IllegalMove, game.TouchEvidence, game.ClockWithoutMove, game.Unexplained,
+		case game.MoveMade, game.IllegalMove, game.TouchEvidence, game.ClockWithoutMove, game.Unexplained, game.SetupMismatch,
 			game.Explained, game.DisplacedPieces, game.MoveRetracted, game.TurnStarted, game.Ambiguous,
 			game.BoardMismatch, game.BoardsAgree, game.DeviceLost, game.DeviceBack:
 			// The adjudicator's alone.

@@ -196,6 +196,13 @@ func (a *Adjudicator) Handle(ev game.Event) []game.Verdict {
 	case game.SetupDetected:
 		a.reset(e.Position)
 		out = a.checkSetup(e)
+	case game.SetupMismatch:
+		a.unexplained = true
+		want := a.opts.Expected // the prescribed position, else the tracker's
+		if want == nil {
+			want = e.Expected
+		}
+		out = a.setupMismatch(e.At, want, e.Placement)
 	case game.MoveMade:
 		out = a.onMoveMade(e.At, e.Side, e.Ply)
 	case game.MoveCompleted:
@@ -242,22 +249,28 @@ func (a *Adjudicator) checkSetup(e game.SetupDetected) []game.Verdict {
 	if a.opts.Expected == nil || e.Position == nil {
 		return nil
 	}
-	want, got := a.opts.Expected.Placement(), e.Position.Placement()
-	diff := want.Diff(&got, nil)
+	return a.setupMismatch(e.At, a.opts.Expected, e.Position.Placement())
+}
+
+// setupMismatch is the alert of a set-up got that differs from the
+// position want.
+func (a *Adjudicator) setupMismatch(at time.Time, want rules.Position, got rules.Placement) []game.Verdict {
+	wp := want.Placement()
+	diff := wp.Diff(&got, nil)
 	if len(diff) == 0 {
 		return nil
 	}
-	g := want.Geo
+	g := wp.Geo
 	var parts []string
 	ev := make([]game.Evidence, 0, len(diff))
 	for _, s := range diff {
-		w, h := want.At(s), got.At(s)
+		w, h := wp.At(s), got.At(s)
 		parts = append(parts, fmt.Sprintf("%s: %s instead of %s", g.Name(s), pieceName(h), pieceName(w)))
-		ev = append(ev, game.Evidence{At: game.T(e.At), Square: g.Name(s), Piece: h.String(), Event: "setup"})
+		ev = append(ev, game.Evidence{At: game.T(at), Square: g.Name(s), Piece: h.String(), Event: "setup"})
 	}
-	al := a.newAlert(e.At, game.KindSetupMismatch, game.Warn, a.rs.Articles.Setup, rules.NoColor, 0,
+	al := a.newAlert(at, game.KindSetupMismatch, game.Warn, a.rs.Articles.Setup, rules.NoColor, 0,
 		"The set-up differs from the prescribed start position ("+strings.Join(parts, "; ")+"): correct it before the clock starts.")
-	al.Proposal = map[string]any{"fen": a.opts.Expected.FEN()}
+	al.Proposal = map[string]any{"fen": want.FEN()}
 	al.Evidence = ev
 	return []game.Verdict{*al}
 }

@@ -102,3 +102,25 @@ func TestSetupMismatch(t *testing.T) {
 		t.Errorf("correct set-up: %s", describe(out))
 	}
 }
+
+// A set-up of the start position's pieces placed otherwise (the tracker's
+// SetupMismatch: king and queen swapped, no start array at all) is the
+// same setup_mismatch alert; putting it right is information.
+func TestSetupMismatchSwapped(t *testing.T) {
+	want := chess.StartPosition(chess.Standard)
+	got := want.Placement()
+	d1, _ := rules.Chess8x8.ParseSquare("d1")
+	e1, _ := rules.Chess8x8.ParseSquare("e1")
+	got.Sq[d1], got.Sq[e1] = got.Sq[e1], got.Sq[d1]
+	rs, _ := ruleset.Lookup("fide2018-standard")
+	a := New(GameInfo{ID: game.ID{Event: "open", Round: 1, Board: 1}}, rs, Options{Start: want})
+	out := a.Handle(game.SetupMismatch{Stamp: game.Stamp{At: t0}, Expected: want, Squares: []rules.Square{d1, e1}, Placement: got})
+	al := one(t, out, game.KindSetupMismatch)
+	if al.Severity != game.Warn || !strings.Contains(al.Message, "d1: white king instead of white queen") || al.Proposal["fen"] != want.FEN() {
+		t.Errorf("%s %s %v", al.Severity, al.Message, al.Proposal)
+	}
+	out = a.Handle(game.Explained{Stamp: game.Stamp{At: t0.Add(time.Minute)}})
+	if al := one(t, out, game.KindDisplaced); al.Severity != game.Info {
+		t.Errorf("put right: %+v", al)
+	}
+}

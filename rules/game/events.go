@@ -151,6 +151,21 @@ type SetupDetected struct {
 	N960     int
 }
 
+// SetupMismatch: before the first move the board shows the pieces of the
+// start position the game is to be played from, set up otherwise (pieces
+// swapped: a bishop for a knight, king and queen): the arbiter has it
+// corrected before the clock starts (FIDE 2018 7.2.1, Guidelines II.2 for
+// Chess960). A set-up that is itself a start position (another Chess960
+// array) is a [SetupDetected], which the adjudicator checks against the
+// prescribed position. The record keeps Expected; [Explained] follows once
+// the board shows it.
+type SetupMismatch struct {
+	Stamp
+	Expected  rules.Position
+	Squares   []rules.Square // squares that differ from Expected
+	Placement rules.Placement
+}
+
 // ResultGesture: the players signalled a result on the board (DGT "kings in
 // the centre", or magic pieces). Never a move.
 type ResultGesture struct {
@@ -214,6 +229,7 @@ func (ClockChanged) event()       {}
 func (Unexplained) event()        {}
 func (Explained) event()          {}
 func (SetupDetected) event()      {}
+func (SetupMismatch) event()      {}
 func (ResultGesture) event()      {}
 func (DisplacedPieces) event()    {}
 func (OrientationChanged) event() {}
