@@ -41,7 +41,8 @@ func (m *Match) Complete(b Board, mv rules.Move, at time.Time) (Update, error) {
 		u.add(&NotRecorded{At: m.where(b, at, m.rs.TeamDrop.Articles.MatchEnd), Side: Side{b, pos.Turn()}, Text: moveText(pos, mv), EndedAt: t})
 		return u, nil
 	}
-	e := entry{kind: entryMove, board: b, move: mv, at: at, recorded: true}
+	m.expire(&u, at)
+	e := entry{kind: entryMove, board: b, move: mv, at: at, recorded: true, index: len(m.log)}
 	if err := m.apply(&u, &e, false); err != nil {
 		return Update{}, err
 	}
@@ -84,6 +85,13 @@ func (m *Match) apply(u *Update, e *entry, replay bool) error {
 		from, owed = pos.WithPocket(mover, mv.Drop, 1), mv.Drop
 	}
 	checkErr := pos.Check(mv)
+	wait := false
+	if owed != rules.NoKind && !e.applied && emptyPocket(checkErr) && from.Check(mv) == nil {
+		// Legal but for the piece: the partner board's capture may have
+		// been pressed first and reported later; the verdict waits
+		// (waiting.go).
+		checkErr, wait = nil, true
+	}
 	if replay && e.applied {
 		// A correction changes pockets, not what the move was when made: a
 		// drop that was legal stays legal (its piece now owed), an illegal
@@ -148,6 +156,12 @@ func (m *Match) apply(u *Update, e *entry, replay bool) error {
 	m.record(u, b, ply, e.at, replay)
 	if checkErr != nil {
 		m.illegal(u, *e, side, pos, next, mv, checkErr, inCheck, dropped, replay, &ply)
+	}
+	if wait {
+		e.pending = true
+	}
+	if e.pending {
+		m.st.waiting = append(m.st.waiting, waiting{side: side, kind: owed, at: e.at, ply: ply.Number, log: e.index})
 	}
 	return nil
 }
@@ -281,6 +295,9 @@ func (m *Match) lift(u *Update, e entry, replay bool) error {
 func (m *Match) give(u *Update, s Side, k rules.Kind, at time.Time, replay bool) {
 	if d := &m.st.debt[s.Board][s.Color]; d[k] > 0 {
 		d[k]--
+		if m.settle(u, s, k, at, replay) {
+			return // the drop waited for this piece, captured before it was dropped
+		}
 		if !replay {
 			u.add(&PocketSettled{At: m.where(s.Board, at, m.rs.TeamDrop.Articles.Pockets), Side: s, Piece: rules.Piece{Color: s.Color, Kind: k}})
 		}
@@ -288,6 +305,7 @@ func (m *Match) give(u *Update, s Side, k rules.Kind, at time.Time, replay bool)
 	}
 	bs := &m.st.b[s.Board]
 	bs.pos = bs.pos.WithPocket(s.Color, k, bs.pos.Pocket(s.Color, k)+1)
+	m.st.came[s.Board] = append(m.st.came[s.Board], arrival{color: s.Color, kind: k, at: at})
 	u.Pockets[s.Board] = true
 }
 
@@ -295,6 +313,11 @@ func (m *Match) give(u *Update, s Side, k rules.Kind, at time.Time, replay bool)
 func (m *Match) record(u *Update, b Board, ply Ply, at time.Time, replay bool) {
 	bs := &m.st.b[b]
 	ply.Pockets = [2]Pocket{pocketOf(bs.pos, rules.White), pocketOf(bs.pos, rules.Black)}
+	for _, a := range m.st.came[b] {
+		if a.at.After(at) && ply.Pockets[a.color][a.kind] > 0 {
+			ply.Pockets[a.color][a.kind]--
+		}
+	}
 	ply.FEN = bs.pos.FEN()
 	bs.plies = append(bs.plies, ply)
 	bs.press = at

@@ -3,6 +3,7 @@ package teamdrop
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
@@ -84,7 +85,9 @@ type Ply struct {
 	Taken         rules.Piece
 	TakenTo       Side
 	TakenToPocket bool
-	// Pockets are this board's White and Black pockets after the press.
+	// Pockets are this board's White and Black pockets after the press:
+	// the pieces that came over from the partner board by a later press
+	// are not counted, even when that press reached the match first.
 	Pockets [2]Pocket
 	FEN     string
 	At      time.Time
@@ -129,6 +132,20 @@ type state struct {
 	end     int          // index in ends of the deciding one, -1 none
 	results [2]Result
 	decided bool // the arbiter set the result (SetResult): no more race
+	// came: the pieces put into each board's pockets and the presses that
+	// put them there, so a ply completed late (a board reports a move up
+	// to a second after its press) shows the pockets as of its own press.
+	came [2][]arrival
+	// waiting: drops whose piece was not in the pocket, waiting for the
+	// capture that may have been pressed first (waiting.go).
+	waiting []waiting
+}
+
+// arrival is a piece put into a pocket at a press.
+type arrival struct {
+	color rules.Color
+	kind  rules.Kind
+	at    time.Time
 }
 
 type boardState struct {
@@ -237,4 +254,23 @@ func (m *Match) repKey(p *chess.Position) rules.RepetitionKey {
 
 func (m *Match) where(b Board, at time.Time, article string) Where {
 	return Where{Board: b, Ply: len(m.st.b[b].plies), At: at, Article: article}
+}
+
+// Liftable returns the squares of board b whose piece the side to move
+// may lift off as its move, or whose lift the match must judge: the piece
+// the opponent just moved illegally (its confiscation, A4) and the
+// opponent's pawns on the mover's first rank (their removal, A6). Any
+// other opponent's piece lifted is a hand in the middle of a capture.
+func (m *Match) Liftable(b Board) []rules.Square {
+	bs := &m.st.b[b]
+	var out []rules.Square
+	if bs.canConf {
+		out = append(out, bs.confisc)
+	}
+	for _, s := range stuckPawns(bs.pos) {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

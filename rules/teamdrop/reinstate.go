@@ -30,6 +30,11 @@ type entry struct {
 	applied bool
 	illegal bool
 	reason  rules.Reason
+	// pending: a drop whose piece was not in the pocket, waiting for the
+	// partner board's capture (waiting.go); index: the entry's place in
+	// the log.
+	pending bool
+	index   int
 }
 
 // Reinstate takes board b back to the position after its ply n (0: the
@@ -63,6 +68,7 @@ func (m *Match) Reinstate(b Board, n int, at time.Time) (Update, error) {
 				continue
 			}
 		}
+		e.index = len(keep)
 		keep = append(keep, e)
 	}
 	var u Update

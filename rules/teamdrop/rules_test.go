@@ -45,19 +45,60 @@ func TestHouseRules(t *testing.T) {
 		}},
 		{"A2, D2: a drop of a piece not in the pocket", "", "", nil, func(t *testing.T, m *Match) {
 			play(t, m, A, 1, "e4", "e5")
-			fs := play(t, m, A, 3, "N@f3")
-			im := only[*IllegalMove](fs)
-			if len(im) != 1 || im[0].Violation != DropNotInPocket || im[0].Where().Article != "004 App. I A1, A2 (D2)" || !im[0].Confiscable || !im[0].Candidate {
-				t.Fatalf("findings %s", describe(fs))
+			// The drop waits PocketGrace for a capture pressed before it on
+			// the partner board; none comes: the illegal drop is reported
+			// at the next call after the grace (here Tick).
+			if fs := play(t, m, A, 3, "N@f3"); len(fs) != 0 {
+				t.Fatalf("findings at the drop %s", describe(fs))
 			}
-			if m.Position(A).At(sq("f3")).Kind != rules.Knight || !m.Plies(A)[2].Illegal {
+			if m.Position(A).At(sq("f3")).Kind != rules.Knight {
 				t.Fatal("the dropped knight is not on the board as it stands")
+			}
+			if u := m.Tick(sec(3).Add(PocketGrace - time.Millisecond)); len(u.Findings) != 0 {
+				t.Fatalf("reported before the grace: %s", describe(u.Findings))
+			}
+			fs := m.Tick(sec(3).Add(PocketGrace)).Findings
+			im := only[*IllegalMove](fs)
+			if len(im) != 1 || im[0].Violation != DropNotInPocket || im[0].Where().Article != "004 App. I A1, A2 (D2)" || !im[0].Confiscable || !im[0].Candidate ||
+				im[0].Where().Ply != 3 || !im[0].Where().At.Equal(sec(3)) || !m.Plies(A)[2].Illegal {
+				t.Fatalf("findings %s", describe(fs))
 			}
 			// A knight captured on B by White's partner (Black on B) arrives
 			// later: it settles the owed piece, the pocket stays empty.
-			play(t, m, B, 5, "Nf3", "e5", "Ng5", "Qxg5")
+			play(t, m, B, 10, "Nf3", "e5", "Ng5", "Qxg5")
 			if got := pockets(m, A); got != "-/-" {
 				t.Errorf("pockets of A %s, want -/- (the knight was owed)", got)
+			}
+		}},
+		{"A2, D2: a capture pressed before the drop but reported after it", "", "", nil, func(t *testing.T, m *Match) {
+			play(t, m, B, 1, "Nf3", "e5", "Ng5")
+			play(t, m, A, 2, "e4", "e5")
+			// Black on B takes the knight at 9.0 s; the board reports it
+			// late, after White on A, handed the knight, dropped it (10 s).
+			if fs := play(t, m, A, 10, "N@f3"); len(fs) != 0 {
+				t.Fatalf("findings at the drop %s", describe(fs))
+			}
+			u, err := m.Complete(B, parse(t, m, B, "Qxg5"), sec(9))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(u.Findings) != 0 || pockets(m, A) != "-/-" || m.Plies(A)[2].Illegal {
+				t.Fatalf("findings %s, pockets of A %s, ply %+v", describe(u.Findings), pockets(m, A), m.Plies(A)[2])
+			}
+			if u := m.Tick(sec(30)); len(u.Findings) != 0 {
+				t.Errorf("late findings %s", describe(u.Findings))
+			}
+		}},
+		{"A2, D2: a drop before the capture that gave the piece was pressed", "", "", nil, func(t *testing.T, m *Match) {
+			play(t, m, B, 1, "Nf3", "e5", "Ng5")
+			play(t, m, A, 2, "e4", "e5")
+			play(t, m, A, 10, "N@f3")
+			u, err := m.Complete(B, parse(t, m, B, "Qxg5"), sec(11))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if im := only[*IllegalMove](u.Findings); len(im) != 1 || im[0].Violation != DropNotInPocket || len(only[*PocketSettled](u.Findings)) != 1 || !m.Plies(A)[2].Illegal {
+				t.Fatalf("findings %s", describe(u.Findings))
 			}
 		}},
 		{"A4 D3: a drop giving check, even mate, is illegal and ends nothing", "6rk/6pp/8/8/8/8/8/4K3[N] w - - 0 1", "", nil, func(t *testing.T, m *Match) {
