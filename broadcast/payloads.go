@@ -29,6 +29,13 @@ type GameState struct {
 	PGN       string          `json:"pgn"`
 	Revision  int             `json:"revision"`
 	UpdatedAt game.Time       `json:"updated_at"`
+	// Pockets and Partner: team-drop only (§3.3), the board's pockets now
+	// and the partner board's game id. BPGN is the match of this board and
+	// its partner as BPGN 1.0, as it stood at UpdatedAt (served at
+	// /bpgn/<event>/<round>/<board>.bpgn from the public copy).
+	Pockets *game.Pockets `json:"pockets,omitempty"`
+	Partner string        `json:"partner,omitempty"`
+	BPGN    string        `json:"bpgn,omitempty"`
 }
 
 // BoardStatus is the state of one board connection, on

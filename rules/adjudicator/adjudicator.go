@@ -56,6 +56,12 @@ type Options struct {
 	// NoTiming: event times are not wall-clock times (replays of raw or
 	// base64 captures): elapsed-time clock checks are off (clock.Options).
 	NoTiming bool
+	// MatchJudges: another authority judges the moves (the team-drop match
+	// of two partner boards, rules/teamdrop): completed moves are recorded
+	// and timed, but no illegal-move, checkmate, stalemate, repetition or
+	// move-count verdict comes from here, so the arbiter never gets a
+	// finding twice. The wiring then does not hand IllegalMove events on.
+	MatchJudges bool
 }
 
 // plyRec is one completed move of the record.

@@ -67,7 +67,7 @@ func (a *Adjudicator) onMoveCompleted(e game.MoveCompleted) []game.Verdict {
 			out = append(out, a.clockEvent(ce)...)
 		}
 	}
-	if a.over() {
+	if a.over() || a.opts.MatchJudges {
 		return out
 	}
 	if e.Illegal {

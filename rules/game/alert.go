@@ -72,6 +72,9 @@ type Alert struct {
 	Proposal map[string]any `json:"proposal,omitempty"`
 	Evidence []Evidence     `json:"evidence,omitempty"`
 	At       Time           `json:"at"`
+	// TE is the player's count of technical errors (004 team-drop
+	// technical_error alerts, §3.3); 0 elsewhere.
+	TE int `json:"te,omitempty"`
 }
 
 // GameID implements Payload.

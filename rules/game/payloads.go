@@ -74,6 +74,18 @@ type MoveEvent struct {
 	Revision int        `json:"revision"`
 	// Notation is the Vietnamese xiangqi notation (xiangqi only).
 	Notation string `json:"notation,omitempty"`
+	// Pockets are the pieces each side of this team-drop board may drop
+	// after this move's clock press (team-drop only, never nil there).
+	Pockets *Pockets `json:"pockets,omitempty"`
+	// Partner is the game id of the partner board (team-drop only).
+	Partner string `json:"partner,omitempty"`
+}
+
+// Pockets are a team-drop board's two pockets (§3.2): upper-case piece
+// letters sorted Q R B N P, "" when empty.
+type Pockets struct {
+	White string `json:"white"`
+	Black string `json:"black"`
 }
 
 // CorrectionReason says why the record changed other than by appending.

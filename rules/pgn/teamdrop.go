@@ -131,3 +131,34 @@ func playNode(pos rules.Position, n *MoveNode) (rules.Position, error) {
 	}
 	return afterNode(next, n)
 }
+
+// PlayNode plays n.Move from pos as the reader and the writer do: in a
+// team-drop game a dropped piece the pocket lacks is first given to the
+// mover (the partner board sent it since the last [%pocket]), and after
+// the move n's [%pocket] and [%lift] are applied. Elsewhere it is
+// pos.Play(n.Move).
+func PlayNode(pos rules.Position, n *MoveNode) (rules.Position, error) { return playNode(pos, n) }
+
+// ParseFed resolves the move s (SAN or UCI) in pos like pos.ParseMove,
+// except that in a team-drop game a drop of a piece the pocket lacks is
+// resolved as if the partner board had just sent it (what [PlayNode]
+// then plays).
+func ParseFed(pos rules.Position, s string) (rules.Move, error) {
+	m, err := pos.ParseMove(s)
+	if err == nil {
+		return m, nil
+	}
+	p, ok := teamBoard(pos)
+	if !ok {
+		return m, err
+	}
+	at := strings.IndexByte(s, '@')
+	if at != 1 {
+		return m, err
+	}
+	k, kok := rules.KindFromLetter(s[0])
+	if !kok || k < rules.Pawn || k > rules.Queen || p.Pocket(p.Turn(), k) > 0 {
+		return m, err
+	}
+	return p.WithPocket(p.Turn(), k, 1).ParseMove(s)
+}
