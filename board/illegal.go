@@ -21,6 +21,9 @@ func (t *Tracker) classify(at time.Time) *pendingIllegal {
 	from := &top.place
 	t.srch.diffBuf = p.Diff(from, t.srch.diffBuf[:0])
 	d := t.srch.diffBuf
+	if len(d) == 1 && t.opts.Drops {
+		return t.classifyOne(at, top, d[0])
+	}
 	if len(d) < 2 || len(d) > maxChange {
 		return nil
 	}
@@ -118,6 +121,9 @@ func (t *Tracker) illegalAttempt(at time.Time, top *node, pc rules.Piece, m rule
 func attemptText(g rules.Geometry, p rules.Placement, m rules.Move) string {
 	if m.IsDrop() {
 		return fmt.Sprintf("%c@%s", m.Drop.Letter(), g.Name(m.To))
+	}
+	if m.Flags&rules.FlagRemove != 0 {
+		return "-" + g.Name(m.From)
 	}
 	if m.IsCastle() {
 		if g.File(m.To) > g.File(m.From) {

@@ -122,6 +122,14 @@ type TrackerOptions struct {
 	// Setup recognises start positions (new games). Nil: no set-up
 	// detection beyond the start position given.
 	Setup SetupFunc
+	// Drops: a drop variant (team-drop): a piece put on an empty square
+	// with nothing lifted is a drop, and an opponent's piece lifted off with
+	// nothing put down is a lift (the removal of a pawn on the last rank,
+	// or a confiscation, rules/teamdrop); both are classified as attempts
+	// when the rules do not allow them (a piece not in the pocket, a drop
+	// giving check, a lift that is no removal), so the wiring can hand them
+	// to the match that judges them (board/teamdrop.go).
+	Drops bool
 	// KingsCentre: read both kings placed on the four centre squares as a
 	// result gesture (the DGT convention: e4+d5 1-0, d4+e5 0-1, other
 	// pairs 1/2-1/2). Only on 8×8 boards.

@@ -31,6 +31,9 @@ type Tracker struct {
 	scan        scanClock // the board's scan period, learnt (scan.go)
 	chg         [1]game.SquareChange
 	now         time.Time // the latest time fed
+	// liftable: squares whose lift is a move to judge (team-drop,
+	// SetLiftable in teamdrop.go).
+	liftable []rules.Square
 }
 
 // sensors is what the board shows.

@@ -39,6 +39,7 @@ func (t *Tracker) follow() {
 			if c := tip.child(i); c != nil {
 				t.trail.nodes = append(t.trail.nodes, c)
 				t.trail.moves = append(t.trail.moves, tip.kids[i].m)
+				t.trailExplains()
 			}
 			return
 		}
@@ -83,6 +84,17 @@ func (t *Tracker) follow() {
 	if pth, amb := t.find(tip, p, 3); len(pth.moves) >= 2 && !amb {
 		t.trail.nodes = append(t.trail.nodes, pth.nodes...)
 		t.trail.moves = append(t.trail.moves, pth.moves...)
+	}
+}
+
+// trailExplains notes that a legal move of the trail explains the board
+// now: an unexplained episode not yet reported (pieces were in the air a
+// moment, e.g. a piece held longer than the settle window) counts its
+// HoldAfter from here, so a burst of fast replies, each explained as it
+// lands, is not reported as an unexplained board.
+func (t *Tracker) trailExplains() {
+	if t.state.phase == unexplained {
+		t.state.since = t.board.lastChange
 	}
 }
 

@@ -1,0 +1,142 @@
+package board
+
+import (
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// The tracker's part of a team-drop board (004 "Cờ đặt"): a piece put on an
+// empty square with nothing lifted is a drop, an opponent's piece lifted
+// off with nothing put down is a lift (a removal or a confiscation). Legal
+// drops and removals are legal moves of the board's position and are found
+// by the search like any move; classifyOne names the others as attempts, so
+// that the wiring hands them, once completed, to the match that judges them
+// (rules/teamdrop). The match owns the pockets: Repocket gives the tracker
+// the pockets the partner board's captures changed, and AcceptIllegalAs
+// carries on from the position the match made of an attempt.
+
+// classifyOne classifies a change of one square d from the record's
+// position (TrackerOptions.Drops): a piece of the side to move that
+// appeared on an empty square is a drop attempt, a piece of the opponent
+// that disappeared from a square SetLiftable named a lift attempt.
+// Anything else is no move (an opponent's piece lifted elsewhere is a hand
+// in the middle of a capture, the captured piece taken off first).
+func (t *Tracker) classifyOne(at time.Time, top *node, d rules.Square) *pendingIllegal {
+	pos := top.pos
+	before, now := top.place.Sq[d], t.board.sensed.Sq[d]
+	turn := pos.Turn()
+	var m rules.Move
+	switch {
+	case before.IsEmpty() && !now.IsEmpty() && now.Color == turn && now.Kind != rules.King:
+		m = rules.Move{From: rules.NoSquare, To: d, Drop: now.Kind}
+	case !before.IsEmpty() && now.IsEmpty() && before.Color != turn && before.Kind != rules.King && slices.Contains(t.liftable, d):
+		m = rules.Move{From: d, To: rules.NoSquare, Flags: rules.FlagRemove}
+	default:
+		return nil
+	}
+	reason := rules.ReasonUnknown
+	var ie *rules.IllegalMoveError
+	if err := pos.Check(m); errors.As(err, &ie) {
+		reason = ie.Reason
+	}
+	var after rules.Position
+	if a, err := pos.PlayIllegal(m); err == nil {
+		after = a
+	}
+	return &pendingIllegal{
+		place: t.board.sensed,
+		pos:   after,
+		ev: game.IllegalMove{
+			Stamp: game.Stamp{At: t.board.lastChange}, Ply: len(t.line.hist), Side: turn, Attempt: m,
+			Text: attemptText(t.geo, top.place, m), Reason: reason, Position: after,
+			Evidence: append([]game.Touch(nil), t.turn.touches...),
+		},
+	}
+}
+
+// Repocket replaces the position after the record's last completed ply by
+// pos: the same placement and side to move with other pockets (on a
+// team-drop board, the partner board completed a capture, or a correction
+// there took pieces back). Moves made but not completed after it are
+// played again from pos; from the first that no longer plays on, they are
+// retracted (MoveRetracted); so does the trail of fast moves seen since
+// the last judgement. Presses waiting, the touch log and the clock are
+// kept. A settled board is judged again at once (a drop that waited
+// for its piece is now a move); a board still changing is judged when it
+// settles.
+func (t *Tracker) Repocket(at time.Time, pos rules.Position) ([]game.Event, error) {
+	l := &t.line
+	if pos == nil {
+		return nil, &CommandError{Command: "repocket", Ply: l.done, Err: ErrNoStart}
+	}
+	cur := l.hist[l.done]
+	if pos.Geometry() != t.geo || pos.Placement() != cur.place || pos.Turn() != cur.pos.Turn() {
+		return nil, &CommandError{Command: "repocket", Ply: l.done, Err: ErrBadOption}
+	}
+	l.hist[l.done] = newNode(pos)
+	var evs []game.Event
+	for i := l.done; i < len(l.moves); i++ {
+		prev := l.hist[i].pos
+		var next rules.Position
+		var err error
+		if l.illeg[i] {
+			next, err = prev.PlayIllegal(l.moves[i])
+		} else {
+			next, err = prev.Play(l.moves[i])
+		}
+		if err != nil {
+			l.cut(i)
+			evs = append(evs, game.MoveRetracted{Stamp: game.Stamp{At: at}, Ply: i, Position: prev})
+			break
+		}
+		l.hist[i+1] = newNode(next)
+	}
+	// The trail of fast moves followed since the last judgement goes on
+	// from the new position, as far as its moves still play.
+	moves := append([]rules.Move(nil), t.trail.moves...)
+	t.trail.clear()
+	tip := l.top()
+	for _, m := range moves {
+		next, err := tip.pos.Play(m)
+		if err != nil {
+			break
+		}
+		tip = newNode(next)
+		t.trail.nodes = append(t.trail.nodes, tip)
+		t.trail.moves = append(t.trail.moves, m)
+	}
+	if t.illegal != nil && !t.illegal.completed {
+		t.illegal = nil // judged again against the new pockets
+	}
+	if t.board.dirty || t.state.phase == ended {
+		return evs, nil
+	}
+	return t.rejudge(at, evs), nil
+}
+
+// AcceptIllegalAs is AcceptIllegal with the position the attempt made
+// given by whoever judges it (a team-drop match: a drop of a piece the
+// pocket lacked, a lift that was a confiscation), for attempts the board
+// position cannot play by itself.
+func (t *Tracker) AcceptIllegalAs(at time.Time, pos rules.Position) ([]game.Event, error) {
+	il := t.illegal
+	if il == nil || pos == nil {
+		return nil, &CommandError{Command: "accept_illegal", Ply: len(t.line.hist), Err: ErrNothingPending}
+	}
+	il.pos = pos
+	il.ev.Position = pos
+	return t.AcceptIllegal(at)
+}
+
+// SetLiftable names the squares whose opponent's piece, lifted off with
+// nothing put down, is a lift to judge (team-drop: the piece that may be
+// confiscated, a pawn on the last rank that must be removed); the match
+// that knows them says so after each move. A lift anywhere else is read
+// as a capture under way.
+func (t *Tracker) SetLiftable(squares []rules.Square) {
+	t.liftable = append(t.liftable[:0], squares...)
+}
