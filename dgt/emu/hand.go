@@ -61,7 +61,7 @@ type Handling struct {
 // emulator needs to know about chess. Build it with [Expand] from a
 // position, or directly from squares.
 type Physical struct {
-	From, To rules.Square // the moving piece's squares; From is NoSquare for a drop
+	From, To rules.Square // the moving piece's squares; From is NoSquare for a drop, To for a lift off the board
 	Piece    rules.Piece  // the moving piece
 	Placed   rules.Piece  // what is put on To (the promotion piece; else Piece)
 	Captured rules.Square // the captured piece's square (To, or the en-passant square); NoSquare if none
@@ -87,6 +87,16 @@ func Expand(pos rules.Position, m rules.Move) (Physical, error) {
 		p.From = rules.NoSquare
 		p.Piece = rules.Piece{Color: pos.Turn(), Kind: m.Drop}
 		p.Placed = p.Piece
+		return p, nil
+	}
+	if m.Flags&rules.FlagRemove != 0 {
+		// A piece of the opponent lifted off the board (team-drop: the
+		// removal of a pawn on the last rank, a confiscation).
+		p.Piece = pos.At(m.From)
+		if p.Piece.IsEmpty() {
+			return Physical{}, fmt.Errorf("%w: no piece on %s", ErrNotPhysical, g.Name(m.From))
+		}
+		p.To, p.Placed = rules.NoSquare, rules.NoPiece
 		return p, nil
 	}
 	p.Piece = pos.At(m.From)
@@ -138,9 +148,12 @@ func (p Physical) Script(h Handling) Script {
 		beat = 15 * time.Millisecond
 	}
 
-	if p.RookFrom != rules.NoSquare {
+	switch {
+	case p.RookFrom != rules.NoSquare:
 		p.castleScript(h, beat, step, lift, place)
-	} else {
+	case p.To == rules.NoSquare:
+		lift(p.From) // a lift off the board
+	default:
 		ep := p.Captured != rules.NoSquare && p.Captured != p.To
 		if p.Captured != rules.NoSquare && (h.Style == CaptureFirst || h.Style == DestinationFirst) {
 			lift(p.Captured)

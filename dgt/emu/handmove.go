@@ -48,6 +48,10 @@ func (w *scripter) move(p Physical, chess960 bool, t time.Duration) (time.Durati
 		w.place(t, p.To, p.Placed)
 		return t, 0
 	}
+	if p.To == rules.NoSquare { // a lift off the board: the piece goes aside
+		w.lift(t, p.From)
+		return t, 0
+	}
 	var hb Habit
 	ep := p.Captured != rules.NoSquare && p.Captured != p.To
 	order := capturePlain

@@ -135,42 +135,55 @@ func (w *scripter) game(start rules.Position, moves []rules.Move, white Side, no
 		w.add(Action{At: t, Kind: Press, Side: sideOf(start.Turn().Other(), white)})
 	}
 	pos := start
-	chess960 := start.Variant() == "chess960"
 	w.last = map[rules.Square]time.Duration{}
 	for i, m := range moves {
-		p, err := Expand(pos, m)
+		pt, err := w.ply(pos, m, i+1, t, 0, white, noClock)
 		if err != nil {
-			return nil, fmt.Errorf("emu: ply %d: %w", i+1, err)
-		}
-		var hb Habit
-		if w.pick(w.h.FastReply) {
-			hb |= HabitFastReply
-			t += w.h.FastReplyTime.draw(w.r)
-		} else {
-			think := w.h.Think.draw(w.r)
-			if w.pick(w.h.Nudge) && w.nudge(pos, p, t, t+think) {
-				hb |= HabitNudge
-			}
-			t += think
-		}
-		clear(w.last)
-		pt := plyTimes{ply: i + 1, move: m, touch: t}
-		release, mh := w.move(p, chess960, t)
-		pt.release, pt.habits = release, hb|mh
-		pt.settled = w.settled()
-		t = release
-		if !noClock {
-			t += w.h.Press.draw(w.r)
-			w.add(Action{At: t, Kind: Press, Side: sideOf(pos.Turn(), white)})
-			pt.press, pt.pressed = t, true
+			return nil, err
 		}
 		plies = append(plies, pt)
+		t = pt.release
+		if pt.pressed {
+			t = pt.press
+		}
 		if pos, err = pos.Play(m); err != nil {
 			return nil, fmt.Errorf("emu: ply %d: %w", i+1, err)
 		}
 	}
 	slices.SortStableFunc(w.s, func(a, b Action) int { return cmpDur(a.At, b.At) })
 	return plies, nil
+}
+
+// ply scripts move m of ply n in pos, the hands free from t on: a think
+// (or a fast reply), the move, not touched before notBefore, and the
+// press unless noClock.
+func (w *scripter) ply(pos rules.Position, m rules.Move, n int, t, notBefore time.Duration, white Side, noClock bool) (plyTimes, error) {
+	p, err := Expand(pos, m)
+	if err != nil {
+		return plyTimes{}, fmt.Errorf("emu: ply %d: %w", n, err)
+	}
+	var hb Habit
+	if w.pick(w.h.FastReply) {
+		hb |= HabitFastReply
+		t += w.h.FastReplyTime.draw(w.r)
+	} else {
+		think := w.h.Think.draw(w.r)
+		if w.pick(w.h.Nudge) && w.nudge(pos, p, t, t+think) {
+			hb |= HabitNudge
+		}
+		t += think
+	}
+	t = max(t, notBefore)
+	clear(w.last)
+	pt := plyTimes{ply: n, move: m, touch: t}
+	release, mh := w.move(p, pos.Variant() == "chess960", t)
+	pt.release, pt.habits = release, hb|mh
+	pt.settled = w.settled()
+	if !noClock {
+		pt.press, pt.pressed = release+w.h.Press.draw(w.r), true
+		w.add(Action{At: pt.press, Kind: Press, Side: sideOf(pos.Turn(), white)})
+	}
+	return pt, nil
 }
 
 func cmpDur(a, b time.Duration) int {

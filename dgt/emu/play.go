@@ -170,6 +170,18 @@ func Play(g Game) (Played, error) {
 	if err != nil {
 		return Played{}, err
 	}
+	return PlayPlanned(g, script, plies)
+}
+
+// PlayPlanned is [Play] with the script already planned for a board
+// powered up at g.PowerUp (zero: Play's default) and started at once (a
+// [Stepper]'s Plan, made with powerUp and start both that time): g's
+// Moves are not used.
+func PlayPlanned(g Game, script Script, plies []Ply) (Played, error) {
+	powerUp := g.PowerUp
+	if powerUp.IsZero() {
+		powerUp = defaultPowerUp
+	}
 	o := g.BoardSetup()
 	e := New(o, powerUp)
 	p := Played{Board: o, PowerUp: powerUp, Script: script, Plies: plies, Emulator: e}
