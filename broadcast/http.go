@@ -76,6 +76,7 @@ type HTTPServer struct {
 //
 //	GET /pgn/<event>/<round>.pgn          the round, multi-game PGN, by board
 //	GET /pgn/<event>/<round>/<board>.pgn  one game
+//	GET /bpgn/<event>/<round>/<board>.bpgn  a team-drop match (httpbpgn.go)
 //	GET /healthz                          200 "ok", or 503 and one reason a line
 //	GET /healthz?detail                   the same verdict, and every board, as JSON (with Detail)
 //
@@ -88,6 +89,7 @@ func NewHTTPServer(o HTTPOptions) *HTTPServer {
 	}
 	h.mux.HandleFunc("GET /pgn/{event}/{file}", h.round)
 	h.mux.HandleFunc("GET /pgn/{event}/{round}/{file}", h.game)
+	h.mux.HandleFunc("GET /bpgn/{event}/{round}/{file}", h.bpgn)
 	h.mux.HandleFunc("GET /healthz", h.health)
 	if o.Web != nil {
 		h.webStop = mountWeb(h.mux, o.Web)
