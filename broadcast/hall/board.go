@@ -53,6 +53,7 @@ type boardRun struct {
 	status   broadcast.BoardStatus
 	lostOnce bool
 	blind    *blindRun // the blind player's board (blind_run.go), or nil
+	team     *teamRun  // a team-drop board's partner (team_run.go), or nil
 	last     time.Time // latest time fed to the session (mono)
 }
 
@@ -67,6 +68,10 @@ func (br *boardRun) run(ctx context.Context) error {
 // start resumes or begins the game and hands again what a previous run may
 // not have journalled.
 func (br *boardRun) start(ctx context.Context) error {
+	br.ctx = ctx
+	if br.team != nil {
+		return br.startTeam()
+	}
 	now := br.h.o.Now()
 	s, err := NewSession(br.b.Session, br.rec, now)
 	if err != nil && br.rec != nil && errors.Is(err, ErrReplay) {
@@ -75,8 +80,14 @@ func (br *boardRun) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	br.begin(s, now)
+	return nil
+}
+
+// begin takes the board's session and hands again what a previous run may
+// not have journalled.
+func (br *boardRun) begin(s *Session, now time.Time) {
 	br.s = s
-	br.ctx = ctx
 	// Hand again what a previous run may not have journalled: the moves
 	// after Published (same message ids: the streams drop repeats) and
 	// the state.
@@ -112,7 +123,6 @@ func (br *boardRun) start(ctx context.Context) error {
 	}
 	br.apply(Step{Out: resend, Changed: true})
 	br.status = broadcast.BoardStatus{BoardID: br.b.ID, Port: br.b.Port, BusAddress: int(br.b.BusAddress)}
-	return nil
 }
 
 // cutUnreplayable answers a loaded record whose moves do not replay (a
@@ -171,6 +181,7 @@ func (br *boardRun) serveLink(ctx context.Context) error {
 	lw.Go(func() { br.lk.Run(ctx) })
 	defer lw.Wait()
 	blindEvs, timeReqs := br.startBlind(ctx, &lw)
+	partnerEvs, partner := br.startPartner(ctx, &lw), br.servedPartner()
 
 	tick := time.NewTicker(br.h.o.Tick)
 	defer tick.Stop()
@@ -182,9 +193,18 @@ func (br *boardRun) serveLink(ctx context.Context) error {
 				// holds is not done here — moves not completed stay
 				// made on the board and are caught up on restart.
 				br.persistOnly()
+				if partner != nil {
+					partner.persistOnly()
+				}
 				return nil
 			}
 			br.event(ev)
+		case ev, ok := <-partnerEvs:
+			if !ok {
+				partnerEvs = nil
+				continue
+			}
+			partner.event(ev)
 		case <-tick.C:
 			// Input already queued was read before now: it goes first,
 			// so a tick never stamps time ahead of it (mono would then
@@ -195,6 +215,9 @@ func (br *boardRun) serveLink(ctx context.Context) error {
 				}
 			}
 			br.apply(br.s.Tick(br.mono(br.h.o.Now())))
+			if partner != nil {
+				partner.apply(partner.s.Tick(partner.mono(br.h.o.Now())))
+			}
 		case ev, ok := <-blindEvs:
 			if !ok {
 				blindEvs = nil
@@ -204,7 +227,7 @@ func (br *boardRun) serveLink(ctx context.Context) error {
 		case req := <-timeReqs:
 			br.answerTime(req)
 		case c := <-br.cmds:
-			br.command(c)
+			c.to.command(c)
 		}
 	}
 }
@@ -302,6 +325,7 @@ func (br *boardRun) down(at time.Time, msg string) {
 // are sent to the clock now (they act on the board's clock, not on the
 // record). The board goroutine never waits for the disk.
 func (br *boardRun) apply(st Step) {
+	defer br.drainTeam() // what this board's input did to its partner board
 	if len(st.Out) == 0 && len(st.Clock) == 0 && !st.Changed {
 		return
 	}
@@ -313,11 +337,12 @@ func (br *boardRun) apply(st Step) {
 	c := &change{br: br, game: rec.Info.Game, out: st.Out}
 	if st.Changed {
 		c.delta = br.delta(rec)
-		state := rec.State()
+		state := br.s.State()
 		c.state = &state
 		br.mu.Lock()
 		cp := *rec
 		cp.Moves = slices.Clone(rec.Moves)
+		cp.Team = rec.Team.clone()
 		br.snap = &cp
 		br.mu.Unlock()
 	}
@@ -352,6 +377,7 @@ func (br *boardRun) delta(rec *Record) *delta {
 	}
 	d := &delta{from: from, rec: *rec}
 	d.rec.Moves = slices.Clone(rec.Moves[from:])
+	d.rec.Team = rec.Team.clone()
 	br.handed = handedState{game: rec.Info.Game, moves: len(rec.Moves), revision: rec.Revision}
 	return d
 }

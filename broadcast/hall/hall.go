@@ -123,6 +123,9 @@ func New(o Options) (*Hall, error) {
 		h.byGame[g] = br
 	}
 	h.prepareBlind()
+	if err := h.pairTeams(); err != nil {
+		return nil, err
+	}
 	h.groupLines()
 	h.handleRequests()
 	return h, nil
@@ -211,8 +214,8 @@ func (h *Hall) Run(ctx context.Context) error {
 	go h.w.run()
 	defer h.w.stop()
 	for _, br := range h.boards {
-		if br.b.BusAddress > 0 {
-			continue // served by its line below
+		if br.b.BusAddress > 0 || (br.team != nil && br.team.follower) {
+			continue // served by its line below, or by its partner board's goroutine
 		}
 		wg.Add(1)
 		go func() {

@@ -52,6 +52,8 @@ type Ply struct {
 	// ply (or the start of the game) to the completion of this one.
 	EMTMS int64     `json:"emt_ms"`
 	At    time.Time `json:"at"`
+	// Pockets: team-drop only, this board's pockets after the move's press.
+	Pockets *game.Pockets `json:"pockets,omitempty"`
 }
 
 // Record is the persisted state of one game: everything the payloads of
@@ -89,6 +91,9 @@ type Record struct {
 	// saving the record and journalling it.
 	LastCorrection *game.Correction `json:"last_correction,omitempty"`
 	UpdatedAt      time.Time        `json:"updated_at"`
+	// Team: a team-drop game's part of its match (team_record.go); nil
+	// for every other game.
+	Team *TeamRecord `json:"team,omitempty"`
 }
 
 // NewRecord returns the empty record of a game starting at startFEN ("" for
@@ -152,8 +157,10 @@ func (r *Record) UCIs() []string {
 // MoveEvent returns the §3.2 payload of ply (1-based).
 func (r *Record) MoveEvent(ply int) game.MoveEvent {
 	m := r.Moves[ply-1]
-	return game.MoveEvent{Game: r.Info.Game, Ply: ply, SAN: m.SAN, UCI: m.UCI, FEN: m.FEN,
+	ev := game.MoveEvent{Game: r.Info.Game, Ply: ply, SAN: m.SAN, UCI: m.UCI, FEN: m.FEN,
 		Clock: m.Clock, EMTMS: m.EMTMS, At: game.T(m.At), Revision: r.Revision}
+	r.teamMove(&ev, m)
+	return ev
 }
 
 // ResultPayload returns the §3.3 Result of the record at time at.
@@ -169,10 +176,12 @@ func (r *Record) State() broadcast.GameState {
 		san[i] = m.SAN
 	}
 	g := r.Info.Game
-	return broadcast.GameState{Game: g, Event: g.Event, Round: g.Round, Board: g.Board,
+	st := broadcast.GameState{Game: g, Event: g.Event, Round: g.Round, Board: g.Board,
 		White: r.Info.White, Black: r.Info.Black, Variant: r.variant(), Ruleset: r.Info.Ruleset,
 		FEN: r.FEN(), Moves: r.UCIs(), SAN: san, Clock: r.Clock, Result: r.Result, Status: r.Status(),
 		PGN: r.PGN(), Revision: r.Revision, UpdatedAt: game.T(r.UpdatedAt)}
+	r.teamState(&st)
+	return st
 }
 
 // PGNGame returns the record as a rules/pgn game (interfaces.md §6): the
@@ -224,12 +233,16 @@ func (r *Record) PGNGame() *pgn.Game {
 	pos := g.Start
 	for i, m := range r.Moves {
 		n := pgn.MoveNode{SAN: m.SAN, EMT: time.Duration(m.EMTMS) * time.Millisecond, HasEMT: true}
+		if m.Pockets != nil {
+			n.Pockets, n.HasPockets = pgn.Pockets{White: m.Pockets.White, Black: m.Pockets.Black}, true
+		}
 		if pos != nil {
-			// The writer checks every move against its position.
-			mv, err := pos.ParseMove(m.UCI)
+			// The writer checks every move against its position (a
+			// team-drop board's pockets fed as the reader does).
+			mv, err := pgn.ParseFed(pos, m.UCI)
 			if err == nil {
 				n.Move = mv
-				pos, err = pos.Play(mv)
+				pos, err = pgn.PlayNode(pos, &n)
 			}
 			if err != nil {
 				// A record that does not replay (an illegal move that

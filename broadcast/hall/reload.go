@@ -101,6 +101,9 @@ func (br *boardRun) reconfigure(o SessionOptions) error {
 // (tracker options, relay, clock watching, NextGame) stays as it was.
 func (s *Session) Reconfigure(o SessionOptions, at time.Time) (Step, error) {
 	var st Step
+	if s.team != nil {
+		return st, s.teamReconfigure(o)
+	}
 	if variantOf(o.Info.Variant) != variantOf(s.rec.Info.Variant) {
 		return st, fmt.Errorf("the variant changes from %s to %s: that needs a restart", variantOf(s.rec.Info.Variant), variantOf(o.Info.Variant))
 	}

@@ -69,6 +69,10 @@ type SessionOptions struct {
 	// connected". Default DefaultClockSilence; negative: only the board's
 	// report counts. Not watched for relayed games (Blind).
 	ClockSilence time.Duration
+	// Partner: a team-drop game's partner board (004 "Cờ đặt"): the two
+	// games are one match, started together with NewTeamSessions (team.go).
+	// Zero for every other game.
+	Partner game.ID
 	// NoTiming: message times are not wall-clock times (a replay of a raw
 	// or base64 recording, spaced by ReplayOptions.Gap), so the clock model
 	// compares readings with each other but not with the time between them
@@ -102,6 +106,7 @@ type Session struct {
 	cw      clockWatch      // is the clock still heard (clockwatch.go)
 	next    *SessionOptions // the next game a reload gave (reload.go)
 	ended   *Session        // the game before this one, for arbiter commands (reload.go)
+	team    *teamLink       // a team-drop game's match (team.go)
 }
 
 // NewSession starts a game, or resumes rec when it is not nil: the tracker
@@ -109,6 +114,9 @@ type Session struct {
 // repetition history and castling rights carry over) and the revision is
 // kept. rec's StartFEN wins over o.StartFEN.
 func NewSession(o SessionOptions, rec *Record, at time.Time) (*Session, error) {
+	if o.Partner != (game.ID{}) {
+		return nil, fmt.Errorf("%w: game %s has a partner board: start both with NewTeamSessions", ErrTeam, o.Info.Game)
+	}
 	if rec == nil {
 		rec = NewRecord(o.Info, o.StartFEN, at)
 	}
@@ -140,6 +148,9 @@ var ErrReplay = errors.New("hall: recorded move does not replay")
 // them: each recorded position is shown to the tracker as a full board read
 // and completed, exactly as a board caught up after a reconnect would be.
 func (s *Session) rebuild(at time.Time) error {
+	if s.team != nil {
+		return s.teamRebuild(at)
+	}
 	variant := s.rec.variant()
 	start, err := pgn.ChessPosition(variant, s.rec.StartFEN)
 	if err != nil {
@@ -239,6 +250,9 @@ func (s *Session) Tick(at time.Time) Step {
 	}
 	s.handle(s.tr.Tick(at), &st)
 	s.clockSilence(at, &st)
+	if s.team != nil {
+		s.teamTick(at, &st)
+	}
 	return st
 }
 
@@ -251,6 +265,9 @@ func (s *Session) Finish(at time.Time) Step {
 		return st
 	}
 	s.handle(s.tr.Finish(at), &st)
+	if s.team != nil {
+		s.teamTick(at, &st)
+	}
 	return st
 }
 
@@ -271,6 +288,9 @@ func (s *Session) Device(at time.Time, dev game.Device, lost bool, detail string
 // Command applies an arbiter command. A bad command changes nothing and
 // returns the adjudicator's *arbiter.CommandError.
 func (s *Session) Command(c adjudicator.Command, at time.Time) (Step, error) {
+	if s.team != nil {
+		return s.teamCommand(c, at)
+	}
 	var st Step
 	outs, err := s.adj.Command(c, at)
 	if err != nil {

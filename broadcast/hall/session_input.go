@@ -48,6 +48,12 @@ func (s *Session) senseInto(b game.Which, at time.Time, r game.Sensed, st *Step)
 	if f, ok := r.(game.ClockFace); ok && !s.watchClock(at, f, st) {
 		return
 	}
+	if s.team != nil {
+		// What fell due before this report is handled first: the match
+		// may answer it (an illegal move it records as it stands) before
+		// the tracker sees the board change again.
+		s.handle(s.tr.Tick(at), st)
+	}
 	evs := s.tr.Sense(at, r)
 	if f, ok := r.(game.ClockFace); ok && f.Running != game.NoDisplay && s.rec.ClockLeft == "" {
 		s.learnClockSides(st)

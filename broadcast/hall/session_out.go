@@ -9,12 +9,21 @@ import (
 
 // handle applies tracker events to the record and the adjudicator.
 func (s *Session) handle(evs []game.Event, st *Step) {
+	if s.team != nil {
+		evs = s.teamShift(evs)
+		defer s.teamBusy(st)()
+	}
 	for _, ev := range evs {
 		if s.over() {
 			// The game has a result: follow nothing on the board but the
-			// clock; the arbiter's set_result "*" resumes it.
+			// clock; the arbiter's set_result "*" resumes it. A move
+			// completed on a team-drop board goes to the match, which
+			// tells the arbiter it is not recorded.
 			if c, ok := ev.(game.ClockChanged); ok {
 				s.clock(c, st)
+			}
+			if e, ok := ev.(game.MoveCompleted); ok && s.team != nil {
+				s.teamAfterEnd(e, st)
 			}
 			if e, ok := ev.(game.SetupDetected); ok && s.hasNext() {
 				s.nextGame(e, st)
@@ -23,8 +32,21 @@ func (s *Session) handle(evs []game.Event, st *Step) {
 		}
 		switch e := ev.(type) {
 		case game.MoveCompleted:
+			if s.team != nil {
+				s.teamCompleted(e, st) // the match judges; the adjudicator keeps the clock
+				continue
+			}
 			s.completed(e, st)
+		case game.IllegalMove:
+			if s.team != nil {
+				s.teamIllegal(e, st) // the match's finding, not the adjudicator's
+				continue
+			}
 		case game.Correction:
+			if s.team != nil {
+				s.teamTakeback(e.Ply, e.When(), e.Reason, st)
+				break
+			}
 			s.truncate(e.Ply, e.When(), e.Reason, st)
 		case game.SetupDetected:
 			if s.setup(e, st) {
@@ -37,12 +59,12 @@ func (s *Session) handle(evs []game.Event, st *Step) {
 			st.Changed = true
 		case game.ResultGesture:
 			s.adjudicate(ev, st)
-			if !s.o.GestureNoResult && !s.over() {
+			if !s.o.GestureNoResult && !s.over() && s.team == nil {
 				s.verdicts([]game.Verdict{game.Result{Game: s.rec.Info.Game, Result: e.Result,
 					Termination: "result gesture", Provisional: true, At: game.T(e.At)}}, st)
 			}
 			continue
-		case game.MoveMade, game.IllegalMove, game.TouchEvidence, game.ClockWithoutMove, game.Unexplained, game.SetupMismatch,
+		case game.MoveMade, game.TouchEvidence, game.ClockWithoutMove, game.Unexplained, game.SetupMismatch,
 			game.Explained, game.DisplacedPieces, game.MoveRetracted, game.TurnStarted, game.Ambiguous,
 			game.BoardMismatch, game.BoardsAgree, game.DeviceLost, game.DeviceBack:
 			// The adjudicator's alone.
@@ -60,6 +82,9 @@ func (s *Session) adjudicate(ev game.Event, st *Step) {
 // and clock commands.
 func (s *Session) verdicts(vs []game.Verdict, st *Step) {
 	for _, v := range vs {
+		if s.team != nil && s.teamVerdict(v, st) {
+			continue
+		}
 		switch v := v.(type) {
 		case game.Alert:
 			st.Out = append(st.Out, v)

@@ -1,0 +1,184 @@
+package hall
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+	"github.com/dgtbridge/dgtbridge/rules/pgn"
+)
+
+// TeamReplayOptions configure ReplayTeam.
+type TeamReplayOptions struct {
+	// A and B are the two boards' games (A the lower board number); each
+	// names the other as Partner, under the same team-drop rule set.
+	A, B SessionOptions
+	// Format of both recordings (record.Auto detects each); they must
+	// carry timestamps (hexlog): the two boards are merged by time.
+	Format record.Format
+	// BadLine receives each bad line or resynchronised frame (nil: ignored).
+	BadLine func(error)
+}
+
+// TeamReplayResult is what two partner boards' recordings held: the
+// match's two games (A's first), the alerts of both in the order they
+// were raised, and the match as BPGN 1.0.
+type TeamReplayResult struct {
+	Games  [2]*Record
+	Alerts []game.Alert
+	BPGN   *pgn.BPGNGame
+}
+
+// ErrUntimed: a team-drop replay was given a recording without timestamps.
+var ErrUntimed = errors.New("hall: a team-drop replay needs timestamped recordings (hexlog): the two boards are merged by time")
+
+// ReplayTeam reconstructs a team-drop match from the recordings of its two
+// boards (interfaces.md §1, §4): the board→host messages of both are fed
+// to the two sessions in the order of their timestamps (equal times: A
+// first), so captures pass between the boards at the presses as they did
+// in the hall. An I/O error stops it and is returned with what was
+// reconstructed so far.
+func ReplayTeam(ra, rb io.Reader, o TeamReplayOptions) (TeamReplayResult, error) {
+	var res TeamReplayResult
+	var srcs [2]*teamSource
+	for i, r := range []io.Reader{ra, rb} {
+		rd, err := record.NewReader(r, o.Format)
+		if err != nil {
+			return res, fmt.Errorf("recording %d: %w", i+1, err)
+		}
+		if rd.Format() != record.Hexlog {
+			return res, fmt.Errorf("recording %d (%s): %w", i+1, rd.Format(), ErrUntimed)
+		}
+		srcs[i] = &teamSource{rd: rd, dec: dgt.NewDecoder(dgt.SingleBoard), first: true}
+	}
+	for _, src := range srcs {
+		if err := src.next(o.BadLine); err != nil {
+			return res, err
+		}
+	}
+	start := time.Time{}
+	for _, src := range srcs {
+		if src.ok && (start.IsZero() || src.c.At.Before(start)) {
+			start = src.c.At
+		}
+	}
+	ss, err := NewTeamSessions(o.A, o.B, nil, nil, start)
+	if err != nil {
+		return res, err
+	}
+	var last [2]time.Time
+	collect := func(st Step) {
+		res.Alerts = appendAlerts(res.Alerts, st)
+		for range 8 {
+			pa, pb := ss[0].TakePartner(), ss[1].TakePartner()
+			if pa.empty() && pb.empty() {
+				return
+			}
+			res.Alerts = appendAlerts(appendAlerts(res.Alerts, pa), pb)
+		}
+	}
+	for {
+		b := -1
+		for i, src := range srcs {
+			if src.ok && (b < 0 || src.c.At.Before(srcs[b].c.At)) {
+				b = i
+			}
+		}
+		if b < 0 {
+			break
+		}
+		src := srcs[b]
+		at := src.c.At
+		if at.Before(last[b]) {
+			at = last[b] // a board's input never goes back in time
+		}
+		last[b] = at
+		if src.first {
+			ss[b].rec.Started = at
+			src.first = false
+		}
+		if src.c.Dir == record.FromBoard {
+			src.dec.Feed(src.c.Bytes)
+			for {
+				m, err := src.dec.Next()
+				if errors.Is(err, dgt.ErrNeedMore) {
+					break
+				}
+				if err != nil {
+					if o.BadLine != nil {
+						o.BadLine(err)
+					}
+					continue
+				}
+				collect(ss[b].Message(at, m))
+			}
+		}
+		if err := src.next(o.BadLine); err != nil {
+			for i := range ss {
+				collect(ss[i].Finish(last[i]))
+			}
+			res.Games = [2]*Record{ss[0].rec, ss[1].rec}
+			res.BPGN = ss[0].team.tm.BPGNGame()
+			return res, err
+		}
+	}
+	end := last[0]
+	if last[1].After(end) {
+		end = last[1]
+	}
+	end = end.Add(time.Minute)
+	for i := range ss {
+		collect(ss[i].Finish(end))
+	}
+	res.Games = [2]*Record{ss[0].rec, ss[1].rec}
+	res.BPGN = ss[0].team.tm.BPGNGame()
+	return res, nil
+}
+
+// teamSource is one recording of a team replay and its next chunk.
+type teamSource struct {
+	rd    *record.Reader
+	dec   *dgt.Decoder
+	c     record.Chunk
+	ok    bool // c holds the next chunk
+	first bool // no message fed yet
+}
+
+// next reads the next chunk (ok false at the end); bad lines are reported
+// and skipped.
+func (s *teamSource) next(bad func(error)) error {
+	for {
+		c, err := s.rd.Next()
+		if errors.Is(err, io.EOF) {
+			s.ok = false
+			return nil
+		}
+		var pe *record.ParseError
+		if errors.As(err, &pe) {
+			if bad != nil {
+				bad(err)
+			}
+			continue
+		}
+		if err != nil {
+			s.ok = false
+			return err
+		}
+		s.c, s.ok = c, true
+		return nil
+	}
+}
+
+// appendAlerts appends the alerts of a step.
+func appendAlerts(dst []game.Alert, st Step) []game.Alert {
+	for _, out := range st.Out {
+		if a, ok := out.(game.Alert); ok {
+			dst = append(dst, a)
+		}
+	}
+	return dst
+}
