@@ -4,7 +4,7 @@ import "fmt"
 
 // Unsupported returns nil when this build of the daemon can run every
 // board of c, otherwise one *KeyError (matching [ErrUnsupported]) per
-// board it cannot: team-drop and xiangqi games, and boards read with the
+// board it cannot: xiangqi games, and boards read with the
 // Open Board Protocol or by hand, which are valid configuration (and pass
 // "run --check") but are wired into the daemon in a later step. "run"
 // refuses to start with them, and a reload refuses them too.
@@ -13,8 +13,6 @@ func (c *Config) Unsupported() error {
 	for i, b := range c.EffectiveBoards() {
 		p := fmt.Sprintf("boards[%d]", i)
 		switch b.Variant {
-		case VariantTeamDrop:
-			errs = append(errs, &KeyError{Key: p + ".variant", Err: unsupported{"team-drop games are valid configuration, but this build of the daemon does not run them yet (its rules, perft and replay are ready; the linked boards are not wired in)"}})
 		case VariantXiangqi:
 			errs = append(errs, &KeyError{Key: p + ".variant", Err: unsupported{"xiangqi games are valid configuration, but this build of the daemon does not run them yet (its rules, perft and replay are ready; xiangqi boards are not wired in)"}})
 		}

@@ -88,6 +88,7 @@ func checkNotes(cfg *config.Config) []string {
 	if len(cfg.Boards) == 0 {
 		notes = append(notes, "boards: none configured: run would refuse to start")
 	}
+	notes = append(notes, teamDropNotes(cfg)...)
 	if err := cfg.Unsupported(); err != nil {
 		var ce *config.Error
 		if errors.As(err, &ce) {

@@ -26,6 +26,8 @@ import (
 // recording that is still being written. Games are numbered
 // replay.<file>.<game> (GameId tag, alert ids). Hexlog timestamps are
 // honoured; raw and base64 messages are spaced hall.DefaultReplayGap apart.
+// A team-drop rule set replays two partner boards together
+// (replay_team.go).
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("replay", "[flags] FILE…",
 		"Reconstruct games from recorded DGT serial traffic (hexlog, raw or base64): the games as PGN on stdout,\n"+
@@ -36,6 +38,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fen := fs.String("fen", "", "start position (default: the variant's start; a set-up on the board starts a new game)")
 	format := fs.String("format", "auto", "recording format: auto, hexlog, raw or base64")
 	alerts := fs.String("alerts", "", "write the alerts (JSON lines) to this file instead of stderr")
+	bpgn := fs.Bool("bpgn", false, "team-drop: print the match of the two recordings as BPGN instead of two PGN games")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -61,6 +64,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if _, err := pgn.ChessPosition(v, *fen); err != nil {
 			return usageError{fmt.Errorf("replay: --fen: %w", err)}
 		}
+	}
+	if v == "team-drop" || *bpgn {
+		return runReplayTeam(ctx, teamReplay{files: fs.Args(), rs: rs, variant: v, fen: *fen, format: f, alerts: *alerts, bpgn: *bpgn}, stdout, stderr)
 	}
 	aw := stderr
 	if *alerts != "" {

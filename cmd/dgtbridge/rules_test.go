@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -88,28 +87,4 @@ func square(t *testing.T, s string) rules.Square {
 		t.Fatal(err)
 	}
 	return sq
-}
-
-// TestTeamDropBoardsRefused: bgo2026-team exists as a rule set, but until
-// the hall links partner boards (rules/teamdrop) a team-drop board must not
-// start on its own, where drops would be judged without pockets.
-func TestTeamDropBoardsRefused(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "c.yaml")
-	body := "event: {id: cup}\nboards:\n" +
-		"  - {port: /dev/null, round: 1, board: 1, variant: team-drop, ruleset: bgo2026-team, partner: 2}\n" +
-		"  - {port: /dev/zero, round: 1, board: 2, variant: team-drop, ruleset: bgo2026-team, partner: 1}\n"
-	if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(config.LoadOptions{File: file})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, body)
-	}
-	err = cfg.Unsupported()
-	if err == nil || !strings.Contains(err.Error(), "boards[0].variant: team-drop games are valid configuration, but this build of the daemon does not run them yet") {
-		t.Fatalf("error %v, want team-drop boards refused", err)
-	}
-	if code, _, errOut := runMain(t, "run", "--config", file); code != 1 || !strings.Contains(errOut, "boards[1].variant: team-drop games") {
-		t.Errorf("run: exit %d, %q", code, errOut)
-	}
 }

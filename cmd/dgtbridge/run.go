@@ -80,6 +80,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if cfg.File != "" {
 		log.Info("configuration read", "file", cfg.File)
 	}
+	for _, n := range teamDropNotes(&cfg) {
+		log.Warn(n)
+	}
 	if len(cfg.Boards) == 0 {
 		return errNoBoards
 	}

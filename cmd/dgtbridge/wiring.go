@@ -81,5 +81,6 @@ func sessionOptions(cfg *config.Config, b config.Board) (hall.SessionOptions, er
 			WhiteFideID: b.WhiteFideID, BlackFideID: b.BlackFideID, WhiteTeam: b.WhiteTeam, BlackTeam: b.BlackTeam,
 			Variant: b.Variant, Ruleset: rs.Name, TimeControl: b.TimeControl},
 		StartFEN: b.FEN, RuleSet: rs, TimeControl: tc, Penalties: pen, Tracker: hall.DefaultTrackerOptions(),
+		Partner: partnerGame(cfg, b),
 	}, nil
 }

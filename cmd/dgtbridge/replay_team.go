@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/dgtbridge/dgtbridge/broadcast/hall"
+	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+	"github.com/dgtbridge/dgtbridge/rules/pgn"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
+)
+
+// teamReplay is "replay" of a team-drop match: its flags.
+type teamReplay struct {
+	files   []string
+	rs      ruleset.RuleSet
+	variant string
+	fen     string
+	format  record.Format
+	alerts  string
+	bpgn    bool
+}
+
+// runReplayTeam implements "dgtbridge replay --ruleset bgo2026-team A B"
+// (contract §1): the recordings of the two partner boards (A board 1, B
+// board 2) are replayed together, their messages in the order of their
+// timestamps, so the captures pass between the boards at the presses. Both
+// games go to stdout as PGN (games replay.1.1 and replay.1.2, A's first),
+// or with --bpgn the match as one BPGN 1.0 game; the alerts of both as
+// JSON lines to stderr or --alerts FILE.
+func runReplayTeam(ctx context.Context, o teamReplay, stdout, stderr io.Writer) error {
+	if o.variant != "team-drop" {
+		return usageError{fmt.Errorf("replay: --bpgn is for team-drop matches (--ruleset %s is %s)", o.rs.Name, o.rs.Variant)}
+	}
+	if len(o.files) != 2 {
+		return usageError{fmt.Errorf("replay: a team-drop match is replayed from the recordings of its two boards: give A (board 1) and B (board 2), not %d file(s)", len(o.files))}
+	}
+	if o.rs.Variant != "team-drop" {
+		return usageError{fmt.Errorf("replay: --variant team-drop needs a team-drop rule set (e.g. --ruleset %s), not %s", ruleset.BGO2026Team, o.rs.Name)}
+	}
+	var ins [2]io.Reader
+	for i, name := range o.files {
+		f, err := os.Open(name)
+		if err != nil {
+			return fmt.Errorf("replay: %w", err)
+		}
+		defer f.Close()
+		stop := context.AfterFunc(ctx, func() { f.Close() })
+		defer stop()
+		ins[i] = ctxReader{ctx, f}
+	}
+	aw := stderr
+	if o.alerts != "" {
+		af, err := createAlerts(o.alerts, o.files)
+		if err != nil {
+			return err
+		}
+		defer af.Close()
+		aw = af
+	}
+	opts := func(board, partner int) hall.SessionOptions {
+		return hall.SessionOptions{
+			Info:     hall.Info{Game: game.ID{Event: "replay", Round: 1, Board: board}, Variant: o.variant, Ruleset: o.rs.Name},
+			StartFEN: o.fen, RuleSet: o.rs, Tracker: hall.DefaultTrackerOptions(),
+			Partner: game.ID{Event: "replay", Round: 1, Board: partner},
+		}
+	}
+	res, err := hall.ReplayTeam(ins[0], ins[1], hall.TeamReplayOptions{A: opts(1, 2), B: opts(2, 1), Format: o.format,
+		BadLine: func(err error) { fmt.Fprintf(stderr, "dgtbridge replay: skipped: %v\n", err) }})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if errors.Is(err, hall.ErrUntimed) {
+		return usageError{fmt.Errorf("replay: %w", err)}
+	}
+	if res.Games[0] != nil {
+		if o.bpgn {
+			if err := pgn.WriteBPGN(stdout, res.BPGN, pgn.WriteOptions{}); err != nil {
+				return err
+			}
+		} else {
+			for _, g := range res.Games {
+				if err := pgn.Write(stdout, g.PGNGame(), pgn.WriteOptions{}); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	enc := json.NewEncoder(aw)
+	for _, a := range res.Alerts {
+		if err := enc.Encode(a); err != nil {
+			return fmt.Errorf("replay: writing alerts: %w", err)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	return nil
+}
