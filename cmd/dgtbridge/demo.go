@@ -19,6 +19,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast/hall/demo"
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // demoEvent is the event id of the demo's games (<p>.game.demo.<round>.<board>).
@@ -51,6 +52,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	delay := fs.Duration("public-delay", 30*time.Second, "delay of the public copy (event.public_delay) and so of the HTTP PGN")
 	seed := fs.Uint64("seed", 1, "seed of the handling styles and think times")
 	blind := fs.Bool("blind", true, "board 1 is a blind-player game (FIDE Laws Appendix D): Black plays on a second emulated board, every move announced")
+	team := fs.Bool("team", true, "two more boards play a team-drop match (004 Cờ đặt), linked: captures passed to the partner, drops, an illegal drop now and then")
 	dataDir := fs.String("data-dir", "", "keep the data (game records, recordings, NATS store) here; default a temporary directory removed at exit")
 	httpListen := fs.String("http-listen", "127.0.0.1:8080", `HTTP address; when taken, a free port on 127.0.0.1 ("off" disables HTTP)`)
 	natsListen := fs.String("nats-listen", "127.0.0.1:0", "embedded NATS client address (port 0: a free port)")
@@ -136,6 +138,17 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		cfg.Boards = append(cfg.Boards, b)
 	}
+	var tt *demo.TeamTable
+	if *team {
+		if tt, err = addDemoTeam(&cfg, first, *seed, *speed, log.With("part", "demo")); err != nil {
+			return err
+		}
+		defer func() {
+			if !running {
+				tt.Close()
+			}
+		}()
+	}
 	claims := &portClaims{}
 	hb, err := hallBoards(&cfg, func(b config.Board) (hall.Board, error) {
 		return hall.Board{Open: serialOpener(b.Port, claims, 0, log.With("port", b.Port))}, nil
@@ -144,7 +157,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("demo: %w", err)
 	}
 	for i := range hb {
-		hb[i].Session.NextGame = demo.NextGame(games)
+		if hb[i].Session.Partner == (game.ID{}) {
+			hb[i].Session.NextGame = demo.NextGame(games)
+		}
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -159,9 +174,19 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			}
 		})
 	}
+	if tt != nil {
+		wg.Go(func() {
+			if err := tt.Run(ctx); err != nil {
+				log.Error("emulated team boards stopped", "err", err)
+			}
+		})
+	}
 	feed := demo.NewFeed(stdout, demo.FeedOptions{Prefix: cfg.NATS.Prefix, Color: isTerminal(stdout)})
 	started := func(h *hall.Hall, srv *broadcast.Server) {
 		printDemoBanner(stdout, cfg, srv, tables, first, *speed, dir, keep)
+		if tt != nil {
+			printDemoTeam(stdout, cfg, tt, first)
+		}
 		wg.Go(func() {
 			nc, err := srv.Connect()
 			if err != nil {

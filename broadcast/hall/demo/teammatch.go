@@ -37,15 +37,16 @@ type TeamMatchOptions struct {
 	// is empty, that the player drops a piece it does not have (a piece
 	// from the box: an illegal drop, 004 A1/A2). 0: never.
 	IllegalDrops float64
-	// PowerUp is when both boards are switched on and the scripts start
-	// (zero: 2026-01-01 09:00 UTC).
-	PowerUp time.Time
+	// PowerUp is when both boards are switched on (zero: 2026-01-01
+	// 09:00 UTC) and Start when the scripts start (zero: PowerUp).
+	PowerUp, Start time.Time
 	// RuleSet is the match's rules (zero: bgo2026-team).
 	RuleSet ruleset.RuleSet
 }
 
 // TeamBoardPlan is one board of a planned match: the game to emulate
-// (start, board options, hands, seed) and the script its hands follow.
+// (start, board options, hands, seed) and the script its hands follow
+// (offsets from TeamMatchOptions.Start).
 type TeamBoardPlan struct {
 	Game   emu.Game
 	Script emu.Script
@@ -82,6 +83,9 @@ func PlanTeamMatch(o TeamMatchOptions) (TeamMatchPlan, error) {
 	if o.PowerUp.IsZero() {
 		o.PowerUp = defaultPowerUp
 	}
+	if o.Start.IsZero() {
+		o.Start = o.PowerUp
+	}
 	if o.RuleSet.Name == "" {
 		rs, err := ruleset.Lookup(ruleset.BGO2026Team)
 		if err != nil {
@@ -100,7 +104,7 @@ func PlanTeamMatch(o TeamMatchOptions) (TeamMatchPlan, error) {
 		g := emu.Game{Start: gm.Start(teamdrop.Board(b)), Hands: o.Hands, Seed: o.Seed*2 + uint64(b) + 1, PowerUp: o.PowerUp,
 			Board: emu.Setup{Serial: fmt.Sprintf("%05d", 1001+b), Clock: emu.ClockSetting{Base: 5 * time.Minute}}}
 		g.Board.Seed = g.Seed
-		st, err := g.Stepper(o.PowerUp, o.PowerUp)
+		st, err := g.Stepper(o.PowerUp, o.Start)
 		if err != nil {
 			return TeamMatchPlan{}, err
 		}
