@@ -24,6 +24,7 @@ func commands() []command {
 		{"replay", "[flags] FILE…", "reconstruct games from recorded serial traffic (PGN on stdout, alerts as JSON lines)", runReplay},
 		{"ports", "[PATH…]", "list serial ports and probe each for a DGT board (version, serial number, clock)", runPorts},
 		{"emulate", "[--pty] [--game PGN]", "run one emulated DGT board + clock on a pseudo-terminal and print its path", runEmulate},
+		{"loadtest", "[--boards N] [--bus 32] [--dir DIR]", "measure a daemon under a hall's load: emulated boards on bus lines, every move checked and timed", runLoadtest},
 		{"perft", "--variant V [--fen FEN] --depth D", "count the leaves of the legal move tree (rules engine check)", runPerft},
 		{"announce", "--lang L [--variant V] [--fen FEN] MOVE", "print the blind-player announcement of a move (FIDE Laws App. D)", runAnnounce},
 		{"version", "", "print version, commit and Go version", runVersion},

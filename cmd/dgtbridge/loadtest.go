@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/internal/loadtest"
+)
+
+// runLoadtest runs the load test of internal/loadtest and prints its
+// report: this binary (or --daemon) is started as the daemon under test.
+func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("loadtest", "[--boards N] [--bus 32] [--dir DIR] [flags]",
+		"Start emulated DGT boards on pseudo-terminals (on bus lines of --bus boards), a daemon reading them\n"+
+			"(\"dgtbridge run\" with a configuration written in --dir, recording on, its data in --dir), play a\n"+
+			"random game on every board with a ply every --interval, and report the moves lost, wrong and\n"+
+			"duplicated, the alerts raised, the daemon's own delay (board answer -> MoveEvent) and the delay\n"+
+			"from the press, the poll interval of every board, and the daemon's RSS and CPU.", stderr)
+	boards := fs.Int("boards", 500, "how many boards play")
+	bus := fs.Int("bus", 32, "boards per DGT bus line (1: each board on its own port)")
+	interval := fs.Duration("interval", 2*time.Second, "time between two plies of a board")
+	plies := fs.Int("plies", 40, "plies per game")
+	seed := fs.Uint64("seed", 1, "seed of the games")
+	dir := fs.String("dir", "", "folder for the daemon's configuration, data and log (default: a new folder under the system's temporary folder); it must be on the disk to test")
+	daemon := fs.String("daemon", "", "the dgtbridge binary to test (default: this one)")
+	delay := fs.Duration("public-delay", 15*time.Minute, "event.public_delay of the daemon")
+	profile := fs.String("profile", "", "write a CPU profile of the daemon taken during play to this `file` (the daemon needs http.pprof)")
+	extra := fs.String("config", "", "YAML `text` appended to the daemon's configuration")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("loadtest takes no arguments, got %q", fs.Args())}
+	}
+	if *boards < 1 || *bus < 1 || *bus > 64 {
+		return usageError{fmt.Errorf("loadtest: --boards must be at least 1 and --bus 1 to 64")}
+	}
+	if *daemon == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		*daemon = exe
+	}
+	if *dir == "" {
+		d, err := os.MkdirTemp("", "dgtbridge-loadtest-")
+		if err != nil {
+			return err
+		}
+		*dir = d
+	}
+	fmt.Fprintf(stderr, "loadtest: daemon %s, data in %s\n", *daemon, *dir)
+	rep, err := loadtest.Run(ctx, loadtest.Options{Boards: *boards, Bus: *bus, Interval: *interval, Plies: *plies, Seed: *seed,
+		Daemon: *daemon, Dir: *dir, PublicDelay: *delay, Profile: *profile, ExtraConfig: *extra, Log: stderr})
+	if err != nil {
+		return err
+	}
+	rep.Print(stdout)
+	return nil
+}

@@ -1,0 +1,616 @@
+// Package loadtest measures a dgtbridge daemon under the load of a hall:
+// emulated DGT boards on pseudo-terminals (on bus lines of 32, as halls
+// cable them, or alone), each playing a game with a move every interval,
+// read by a daemon started as its own process (recording on, data on the
+// disk given), and a subscriber that checks every move and times it.
+//
+// The report gives the moves lost, wrong and duplicated, the alerts raised
+// on these clean games, the daemon's own delay (from the read of the board
+// answer that completed the move, the MoveEvent's "at", to the MoveEvent
+// on NATS) and the delay from the press, how often each board was polled,
+// and the daemon's memory and CPU.
+package loadtest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// Options configure a load test.
+type Options struct {
+	// Boards is how many boards play.
+	Boards int
+	// Bus is how many boards share a DGT bus line (32 in a hall); 0 or 1:
+	// each board alone on its port.
+	Bus int
+	// Interval is the time between two plies of a board (default 2 s).
+	Interval time.Duration
+	// Plies is the length of every game (default 40).
+	Plies int
+	// Seed chooses the games (default 1).
+	Seed uint64
+	// Daemon is the dgtbridge binary to start (`run --config`).
+	Daemon string
+	// Dir holds the daemon's configuration, data and log (on the disk
+	// to test: the daemon records and saves there).
+	Dir string
+	// PublicDelay is event.public_delay (default 15 min, the contract's
+	// example: the delayed copies wait in the outbox meanwhile).
+	PublicDelay time.Duration
+	// Profile, when set, is a file for a CPU profile of the daemon taken
+	// while the games are played (needs a daemon with pprof on:
+	// ExtraConfig `http: {pprof: true}`).
+	Profile string
+	// ExtraConfig is YAML appended to the daemon's configuration.
+	ExtraConfig string
+	// Log receives progress lines (nil: none).
+	Log io.Writer
+}
+
+// Report is what a load test measured.
+type Report struct {
+	Boards, Lines           int
+	Expected, Received      int
+	Lost, Wrong, Duplicated int
+	Alerts                  map[string]int    // by kind
+	AlertSamples            map[string]string // the first alert of each kind
+	FalseAlerts             int               // alerts that clean games must not raise
+	Delay, FromPress, Polls Dist
+	PlySpacing              time.Duration // the scripts' time between two plies of a board
+	RSSMaxMB, RSSEndMB      float64
+	CPUCores                float64 // the daemon's CPU time / wall time while playing
+	Play                    time.Duration
+	// Messages is what the daemon journalled for NATS, by kind (public
+	// copies included), from its /metrics (empty for a daemon without).
+	Messages map[string]float64
+	StartUp  time.Duration // daemon start to every board connected
+}
+
+// Dist summarises durations.
+type Dist struct {
+	N             int
+	P50, P99, Max time.Duration
+}
+
+func dist(d []time.Duration) Dist {
+	if len(d) == 0 {
+		return Dist{}
+	}
+	slices.Sort(d)
+	return Dist{N: len(d), P50: d[len(d)/2], P99: d[(len(d)*99)/100], Max: d[len(d)-1]}
+}
+
+// String is the dist in milliseconds.
+func (d Dist) String() string {
+	ms := func(x time.Duration) string { return strconv.FormatFloat(float64(x.Microseconds())/1000, 'f', 1, 64) }
+	return fmt.Sprintf("p50 %s ms, p99 %s ms, max %s ms (n=%d)", ms(d.P50), ms(d.P99), ms(d.Max), d.N)
+}
+
+// ruleAlerts are the alert kinds a random legal game may rightly raise.
+var ruleAlerts = map[string]bool{"checkmate": true, "stalemate": true, "insufficient_material": true,
+	"threefold_claimable": true, "fivefold": true, "fifty_claimable": true, "seventy_five": true, "dead_position": true}
+
+func (o *Options) defaults() error {
+	if o.Boards < 1 {
+		return errors.New("loadtest: at least one board")
+	}
+	if o.Interval <= 0 {
+		o.Interval = 2 * time.Second
+	}
+	if o.Plies <= 0 {
+		o.Plies = 40
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	if o.PublicDelay == 0 {
+		o.PublicDelay = 15 * time.Minute
+	}
+	if o.Daemon == "" || o.Dir == "" {
+		return errors.New("loadtest: Daemon and Dir are required")
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	return nil
+}
+
+// Run plays the games and returns the report.
+func Run(ctx context.Context, o Options) (Report, error) {
+	if err := o.defaults(); err != nil {
+		return Report{}, err
+	}
+	var rep Report
+	games := make([]game, o.Boards)
+	for i := range games {
+		g, err := randomGame(o.Seed*100003+uint64(i), o.Plies, o.Interval)
+		if err != nil {
+			return rep, err
+		}
+		games[i] = g
+	}
+	rep.PlySpacing = games[0].script.Duration() / time.Duration(len(games[0].ucis))
+
+	var wg sync.WaitGroup
+	defer wg.Wait() // after cancel (deferred calls run last first)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	polls := newPollLog()
+	boards, err := serveLines(ctx, &wg, games, o.Bus, polls)
+	if err != nil {
+		return rep, err
+	}
+	rep.Boards = len(boards)
+	rep.Lines = (len(boards) + max(o.Bus, 1) - 1) / max(o.Bus, 1)
+
+	natsPort, httpPort, err := freePort(), freePort(), error(nil)
+	cfg := filepath.Join(o.Dir, "dgtbridge.yaml")
+	if err := os.MkdirAll(o.Dir, 0o750); err != nil {
+		return rep, err
+	}
+	if err := os.WriteFile(cfg, []byte(config(o, boards, natsPort, httpPort)), 0o640); err != nil {
+		return rep, err
+	}
+	d, err := startDaemon(o, cfg)
+	if err != nil {
+		return rep, err
+	}
+	defer d.stop()
+	fmt.Fprintf(o.Log, "daemon pid %d started: %d boards on %d lines\n", d.cmd.Process.Pid, rep.Boards, rep.Lines)
+
+	t0 := time.Now()
+	health := fmt.Sprintf("http://127.0.0.1:%d/healthz", httpPort)
+	if err := waitHealthy(ctx, health, d, 5*time.Minute); err != nil {
+		return rep, err
+	}
+	rep.StartUp = time.Since(t0)
+	fmt.Fprintf(o.Log, "every board connected after %v\n", rep.StartUp.Round(time.Millisecond))
+
+	nc, err := nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", natsPort))
+	if err != nil {
+		return rep, fmt.Errorf("loadtest: subscribe: %w", err)
+	}
+	defer nc.Close()
+	col := newCollector(boards, polls)
+	if _, err := nc.Subscribe("dgt.game.*.*.*.move", col.move); err != nil {
+		return rep, err
+	}
+	if _, err := nc.Subscribe("dgt.arbiter.*.*.*.alert", col.alert); err != nil {
+		return rep, err
+	}
+	if err := nc.Flush(); err != nil {
+		return rep, err
+	}
+
+	// The games start spread over one interval, so the moves come evenly.
+	polls.start()
+	start := time.Now().Add(500 * time.Millisecond)
+	var end time.Time
+	for i, b := range boards {
+		b.start = start.Add(time.Duration(i) * o.Interval / time.Duration(len(boards)))
+		col.setStart(b.n, b.start)
+		b.e.Schedule(b.start, b.game.script)
+		if e := b.start.Add(b.game.script.Duration()); e.After(end) {
+			end = e
+		}
+	}
+	cpu0, _ := d.cpu()
+	stopSampling := d.sampleRSS()
+	var prof error
+	if o.Profile != "" {
+		profWin := min(30*time.Second, max(time.Until(end)-time.Second, time.Second))
+		go func() { prof = fetchProfile(ctx, httpPort, profWin, o.Profile) }()
+	}
+	want := 0
+	for _, b := range boards {
+		want += len(b.game.ucis)
+	}
+	rep.Expected = want
+	fmt.Fprintf(o.Log, "playing %d plies, last one due in %v\n", want, time.Until(end).Round(time.Second))
+	deadline := time.NewTimer(time.Until(end) + 60*time.Second)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Second)
+	defer tick.Stop()
+wait:
+	for {
+		select {
+		case <-col.done:
+			break wait
+		case <-deadline.C:
+			break wait
+		case <-ctx.Done():
+			return rep, ctx.Err()
+		case <-tick.C:
+			fmt.Fprintf(o.Log, "%d of %d moves\n", col.count(), want)
+		}
+	}
+	rep.Play = time.Since(start)
+	cpu1, _ := d.cpu()
+	rep.CPUCores = (cpu1 - cpu0).Seconds() / rep.Play.Seconds()
+	rep.RSSMaxMB, rep.RSSEndMB = stopSampling()
+	// A little more, so that duplicates arriving late show.
+	time.Sleep(2 * time.Second)
+	col.report(&rep)
+	rep.Polls = dist(polls.take())
+	rep.Messages = journalled(httpPort)
+	if prof != nil {
+		fmt.Fprintf(o.Log, "profile: %v\n", prof)
+	}
+	return rep, nil
+}
+
+// journalled reads the daemon's dgtbridge_messages_journalled_total from
+// its /metrics, by kind.
+func journalled(port int) map[string]float64 {
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/metrics", port))
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	out := map[string]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), `dgtbridge_messages_journalled_total{kind="`)
+		if !ok {
+			continue
+		}
+		kind, v, _ := strings.Cut(rest, `"} `)
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			out[kind] = f
+		}
+	}
+	return out
+}
+
+func freePort() int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// config is the daemon's configuration: every board on its port (and bus
+// address), recording on, the embedded server on a loopback port.
+func config(o Options, boards []*board, natsPort, httpPort int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "data_dir: %q\nrecord: true\n", filepath.Join(o.Dir, "data"))
+	fmt.Fprintf(&b, "nats:\n  prefix: dgt\n  embedded:\n    listen: 127.0.0.1:%d\n", natsPort)
+	fmt.Fprintf(&b, "http:\n  listen: 127.0.0.1:%d\n", httpPort)
+	fmt.Fprintf(&b, "event:\n  id: load\n  name: \"Load test\"\n  time_control: \"5400+30\"\n  public_delay: %s\n", o.PublicDelay)
+	b.WriteString("boards:\n")
+	for _, bd := range boards {
+		fmt.Fprintf(&b, "  - {port: %q, bus_address: %d, round: 1, board: %d, white: \"White %d\", black: \"Black %d\"}\n",
+			bd.path, bd.addr, bd.n, bd.n, bd.n)
+	}
+	b.WriteString(o.ExtraConfig)
+	return b.String()
+}
+
+// daemon is the dgtbridge process under test.
+type daemon struct {
+	cmd  *exec.Cmd
+	done chan error
+	log  *os.File
+}
+
+func startDaemon(o Options, cfg string) (*daemon, error) {
+	logf, err := os.Create(filepath.Join(o.Dir, "daemon.log"))
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(o.Daemon, "run", "--config", cfg)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return nil, fmt.Errorf("loadtest: start %s: %w", o.Daemon, err)
+	}
+	d := &daemon{cmd: cmd, done: make(chan error, 1), log: logf}
+	go func() { d.done <- cmd.Wait() }()
+	return d, nil
+}
+
+func (d *daemon) stop() {
+	_ = d.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-d.done:
+	case <-time.After(30 * time.Second):
+		_ = d.cmd.Process.Kill()
+		<-d.done
+	}
+	d.log.Close()
+}
+
+// cpu is the daemon's user+system CPU time so far (/proc/<pid>/stat).
+func (d *daemon) cpu() (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", d.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	if len(f) < 13 {
+		return 0, errors.New("loadtest: short /proc stat")
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * time.Second / 100, nil // USER_HZ is 100 on Linux
+}
+
+// rss is the daemon's resident set in MB (/proc/<pid>/status VmRSS).
+func (d *daemon) rss() float64 {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", d.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// sampleRSS samples the RSS every half second until the returned function
+// is called; it returns the largest and the last sample.
+func (d *daemon) sampleRSS() func() (maxMB, lastMB float64) {
+	stop := make(chan struct{})
+	res := make(chan [2]float64, 1)
+	go func() {
+		var hi, last float64
+		t := time.NewTicker(500 * time.Millisecond)
+		defer t.Stop()
+		for {
+			last = d.rss()
+			hi = max(hi, last)
+			select {
+			case <-stop:
+				res <- [2]float64{hi, last}
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() (float64, float64) {
+		close(stop)
+		r := <-res
+		return r[0], r[1]
+	}
+}
+
+func waitHealthy(ctx context.Context, url string, d *daemon, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	var last string
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-d.done:
+			return fmt.Errorf("loadtest: the daemon exited: %v (see daemon.log)", err)
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+		resp, err := http.Get(url)
+		if err != nil {
+			continue
+		}
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			return nil
+		}
+		last = string(b)
+	}
+	return fmt.Errorf("loadtest: not every board connected after %v: %.500s", timeout, last)
+}
+
+func fetchProfile(ctx context.Context, port int, d time.Duration, file string) error {
+	url := fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/profile?seconds=%d", port, int(d.Seconds()))
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s", url, resp.Status)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, resp.Body)
+	return errors.Join(err, f.Close())
+}
+
+// collector checks the MoveEvents and alerts as they arrive.
+type collector struct {
+	mu     sync.Mutex
+	games  map[string]*board
+	start  map[int]time.Time
+	polls  *pollLog
+	seen   map[string]int // game.ply.revision -> deliveries
+	got    map[string]map[int]string
+	delay  []time.Duration
+	press  []time.Duration
+	alerts map[string]int
+	sample map[string]string
+	n      int
+	want   int
+	done   chan struct{}
+}
+
+func newCollector(boards []*board, polls *pollLog) *collector {
+	c := &collector{polls: polls, games: map[string]*board{}, start: map[int]time.Time{}, seen: map[string]int{},
+		got: map[string]map[int]string{}, alerts: map[string]int{}, sample: map[string]string{}, done: make(chan struct{})}
+	for _, b := range boards {
+		g := fmt.Sprintf("load.1.%d", b.n)
+		c.games[g] = b
+		c.got[g] = map[int]string{}
+		c.want += len(b.game.ucis)
+	}
+	return c
+}
+
+func (c *collector) setStart(n int, t time.Time) {
+	c.mu.Lock()
+	c.start[n] = t
+	c.mu.Unlock()
+}
+
+func (c *collector) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
+
+type moveEvent struct {
+	Game     string    `json:"game"`
+	Ply      int       `json:"ply"`
+	UCI      string    `json:"uci"`
+	At       time.Time `json:"at"`
+	Revision int       `json:"revision"`
+}
+
+func (c *collector) move(m *nats.Msg) {
+	now := time.Now()
+	var ev moveEvent
+	if err := json.Unmarshal(m.Data, &ev); err != nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := fmt.Sprintf("%s.%d.%d", ev.Game, ev.Ply, ev.Revision)
+	c.seen[key]++
+	if c.seen[key] > 1 {
+		return
+	}
+	b := c.games[ev.Game]
+	if b == nil {
+		return
+	}
+	c.got[ev.Game][ev.Ply] = ev.UCI
+	if ev.Ply >= 1 && ev.Ply <= len(b.game.press) {
+		pressed := c.start[b.n].Add(b.game.press[ev.Ply-1])
+		c.press = append(c.press, now.Sub(pressed))
+		// The board's first answer after the press carries it: from
+		// there on the delay is the daemon's. (A board alone on its
+		// port sends the press at once: the press is the answer.)
+		answer := pressed
+		if b.addr != 0 {
+			if a, ok := c.polls.answerAfter(b.addr, pressed); ok && !a.After(now) {
+				answer = a
+			}
+		}
+		c.delay = append(c.delay, now.Sub(answer))
+	}
+	c.n++
+	if c.n == c.want {
+		close(c.done)
+	}
+}
+
+func (c *collector) alert(m *nats.Msg) {
+	var a struct {
+		Kind string `json:"kind"`
+	}
+	if json.Unmarshal(m.Data, &a) != nil {
+		return
+	}
+	c.mu.Lock()
+	c.alerts[a.Kind]++
+	if _, ok := c.sample[a.Kind]; !ok {
+		c.sample[a.Kind] = string(m.Data)
+	}
+	c.mu.Unlock()
+}
+
+func (c *collector) report(r *Report) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for g, b := range c.games {
+		got := c.got[g]
+		for i, u := range b.game.ucis {
+			switch v, ok := got[i+1]; {
+			case !ok:
+				r.Lost++
+			case v != u:
+				r.Wrong++
+			default:
+				r.Received++
+			}
+		}
+		for p := range got {
+			if p < 1 || p > len(b.game.ucis) {
+				r.Wrong++
+			}
+		}
+	}
+	for _, n := range c.seen {
+		r.Duplicated += n - 1
+	}
+	r.Alerts, r.AlertSamples = c.alerts, c.sample
+	for k, n := range c.alerts {
+		if !ruleAlerts[k] {
+			r.FalseAlerts += n
+		}
+	}
+	r.Delay = dist(c.delay)
+	r.FromPress = dist(c.press)
+}
+
+// Print writes the report, one figure a line.
+func (r Report) Print(w io.Writer) {
+	fmt.Fprintf(w, "boards %d on %d lines, start-up %v, play %v (a ply every %v per board)\n",
+		r.Boards, r.Lines, r.StartUp.Round(time.Millisecond), r.Play.Round(time.Second), r.PlySpacing.Round(10*time.Millisecond))
+	fmt.Fprintf(w, "moves: %d expected, %d right, %d lost, %d wrong, %d duplicated\n", r.Expected, r.Received, r.Lost, r.Wrong, r.Duplicated)
+	kinds := make([]string, 0, len(r.Alerts))
+	for k := range r.Alerts {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	var parts []string
+	for _, k := range kinds {
+		parts = append(parts, fmt.Sprintf("%s %d", k, r.Alerts[k]))
+	}
+	fmt.Fprintf(w, "alerts: %d false (%s)\n", r.FalseAlerts, strings.Join(parts, ", "))
+	for _, k := range kinds {
+		if !ruleAlerts[k] {
+			fmt.Fprintf(w, "  first %s: %.400s\n", k, r.AlertSamples[k])
+		}
+	}
+	fmt.Fprintf(w, "daemon's delay (board answer -> MoveEvent): %v\n", r.Delay)
+	fmt.Fprintf(w, "press -> MoveEvent: %v\n", r.FromPress)
+	fmt.Fprintf(w, "poll interval per board: %v\n", r.Polls)
+	fmt.Fprintf(w, "daemon RSS: max %.0f MB, end %.0f MB; CPU %.2f cores\n", r.RSSMaxMB, r.RSSEndMB, r.CPUCores)
+	if len(r.Messages) > 0 && r.Received > 0 {
+		var total float64
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(r.Messages)) {
+			total += r.Messages[k]
+			parts = append(parts, fmt.Sprintf("%s %.2f", k, r.Messages[k]/float64(r.Received)))
+		}
+		fmt.Fprintf(w, "messages journalled per move: %.2f (%s)\n", total/float64(r.Received), strings.Join(parts, ", "))
+	}
+}
