@@ -9,10 +9,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/internal/metrics"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -44,6 +46,20 @@ type HTTPOptions struct {
 	// Detail, when set, serves GET /healthz?detail: the verdict and this
 	// report as JSON (healthdetail.go).
 	Detail func() StatusReport
+	// Metrics are written at GET /metrics (Prometheus text format), after
+	// the process's own figures (typically the publisher and the hall).
+	Metrics []metrics.Source
+	// Pprof serves Go's profiles at /debug/pprof/ (http.pprof; off by
+	// default: a profile costs CPU and shows the program's internals, so
+	// keep http.listen on a private address when it is on).
+	Pprof bool
+}
+
+// Backlogger is a health source that can also say it is behind (lines
+// "behind: …", nil when not): /healthz lists them under "ok", with 200,
+// because a daemon behind loses nothing and restarting it would not help.
+type Backlogger interface {
+	Backlog() []string
 }
 
 // pgnContentType is the media type of the PGN feeds.
@@ -91,6 +107,14 @@ func NewHTTPServer(o HTTPOptions) *HTTPServer {
 	h.mux.HandleFunc("GET /pgn/{event}/{round}/{file}", h.game)
 	h.mux.HandleFunc("GET /bpgn/{event}/{round}/{file}", h.bpgn)
 	h.mux.HandleFunc("GET /healthz", h.health)
+	h.mux.HandleFunc("GET /metrics", h.metrics)
+	if o.Pprof {
+		h.mux.HandleFunc("/debug/pprof/", pprof.Index)
+		h.mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		h.mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		h.mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		h.mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	}
 	if o.Web != nil {
 		h.webStop = mountWeb(h.mux, o.Web)
 	}
@@ -136,12 +160,12 @@ func (h *HTTPServer) game(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "want /pgn/<event>/<round>/<board>.pgn", http.StatusNotFound)
 		return
 	}
-	st, ok := h.o.Games.Get(game.ID{Event: ev, Round: round, Board: board})
+	pgn, ok := h.o.Games.GamePGN(game.ID{Event: ev, Round: round, Board: board})
 	if !ok {
 		http.Error(w, "no public game on this board yet", http.StatusNotFound)
 		return
 	}
-	writePGN(w, r, GamePGN(st))
+	writePGN(w, r, pgn)
 }
 
 // pgnMaxAge is how long a cache (a CDN in front of the hall, a poller)
@@ -194,7 +218,22 @@ func (h *HTTPServer) health(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, strings.Join(bad, "\n")+"\n")
 		return
 	}
-	_, _ = io.WriteString(w, "ok\n")
+	lines := []string{"ok"}
+	for _, s := range h.o.Health {
+		if b, ok := s.(Backlogger); ok {
+			lines = append(lines, b.Backlog()...)
+		}
+	}
+	_, _ = io.WriteString(w, strings.Join(lines, "\n")+"\n")
+}
+
+func (h *HTTPServer) metrics(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", metrics.ContentType)
+	w.Header().Set("Cache-Control", "no-store")
+	metrics.Process(w)
+	for _, s := range h.o.Metrics {
+		s.WriteMetrics(w)
+	}
 }
 
 // Run listens on o.Listen and serves until ctx is done, then shuts down

@@ -3,6 +3,7 @@ package broadcast
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -12,11 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/internal/metrics"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 func TestHTTPFeeds(t *testing.T) {
-	games := NewStore()
+	games := NewStore(nil)
 	for b := 3; b >= 1; b-- {
 		st := GameState{Game: game.ID{Event: "open2026", Round: 2, Board: b}, Event: "open2026", Round: 2, Board: b, White: "W", Black: "B", SAN: []string{"d4"}, Result: "*"}
 		if b == 2 {
@@ -154,7 +156,7 @@ func TestHTTPRunShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := NewHTTPServer(HTTPOptions{Games: NewStore()})
+	h := NewHTTPServer(HTTPOptions{Games: NewStore(nil)})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- h.serve(ctx, ln) }()
@@ -240,7 +242,7 @@ func TestStoresReloadedAfterRestart(t *testing.T) {
 // 64 KiB of headers is refused with 431 (before: accepted, up to 1 MB of
 // headers a request).
 func TestHTTPBounds(t *testing.T) {
-	h := NewHTTPServer(HTTPOptions{Games: NewStore()})
+	h := NewHTTPServer(HTTPOptions{Games: NewStore(nil)})
 	h.limits.idle = 300 * time.Millisecond
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -288,5 +290,69 @@ func TestHTTPBounds(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
 		t.Errorf("64 KiB of headers: %d, want 431", resp.StatusCode)
+	}
+}
+
+type backlogged struct{ lines []string }
+
+func (b backlogged) Health() error     { return nil }
+func (b backlogged) Backlog() []string { return b.lines }
+
+type someMetrics struct{}
+
+func (someMetrics) WriteMetrics(w io.Writer) {
+	io.WriteString(w, "# TYPE x_total counter\nx_total 3\n")
+}
+
+// TestHTTPMetricsAndBacklog: /metrics has the process's figures and its
+// sources'; /healthz stays 200 while behind and says so; pprof is off
+// unless asked for.
+func TestHTTPMetricsAndBacklog(t *testing.T) {
+	for _, pp := range []bool{false, true} {
+		h := NewHTTPServer(HTTPOptions{Games: NewStore(nil), Health: []HealthSource{backlogged{[]string{"behind: line 3: input handled 2.1 s after it was read"}}},
+			Metrics: []metrics.Source{someMetrics{}}, Pprof: pp})
+		ts := httptest.NewServer(h.handler())
+		get := func(path string) (int, string) {
+			resp, err := http.Get(ts.URL + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return resp.StatusCode, string(b)
+		}
+		if code, body := get("/metrics"); code != 200 || !strings.Contains(body, "process_resident_memory_bytes ") || !strings.Contains(body, "\nx_total 3\n") {
+			t.Errorf("/metrics %d:\n%s", code, body)
+		}
+		if code, body := get("/healthz"); code != 200 || body != "ok\nbehind: line 3: input handled 2.1 s after it was read\n" {
+			t.Errorf("/healthz %d %q", code, body)
+		}
+		if code, _ := get("/debug/pprof/"); (code == 200) != pp {
+			t.Errorf("pprof %v: /debug/pprof/ %d", pp, code)
+		}
+		ts.Close()
+	}
+}
+
+// TestStoreRendersOnce: a state without PGN is rendered when asked for,
+// once per change of the game.
+func TestStoreRendersOnce(t *testing.T) {
+	calls := 0
+	s := NewStore(func(st GameState) string {
+		calls++
+		return fmt.Sprintf("[Event %q]\n\n%d. e4 *\n", st.Event, len(st.Moves))
+	})
+	g := game.ID{Event: "open2026", Round: 1, Board: 1}
+	s.Put(GameState{Game: g, Event: "open2026", Moves: []string{"e2e4"}, Revision: 0})
+	for range 3 {
+		if p, ok := s.GamePGN(g); !ok || !strings.HasSuffix(p, "1. e4 *\n") {
+			t.Fatalf("%q %v", p, ok)
+		}
+		s.RoundPGN("open2026", 1)
+	}
+	s.Put(GameState{Game: g, Event: "open2026", Moves: []string{"e2e4", "e7e5"}, Revision: 0})
+	s.GamePGN(g)
+	if calls != 2 {
+		t.Errorf("rendered %d times for two states", calls)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // the newer of the two partner boards' public states, for either board;
 // a board without a match, an unknown board and bad paths are 404.
 func TestHTTPBPGN(t *testing.T) {
-	games := NewStore()
+	games := NewStore(nil)
 	t0 := time.Date(2026, 2, 8, 8, 0, 0, 0, time.UTC)
 	a, b := game.ID{Event: "open2026", Round: 1, Board: 1}, game.ID{Event: "open2026", Round: 1, Board: 2}
 	games.Put(GameState{Game: a, Partner: b.String(), BPGN: "old\n", UpdatedAt: game.T(t0)})

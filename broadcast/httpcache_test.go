@@ -15,7 +15,7 @@ import (
 // hall or a Lichess poller can cache it; If-None-Match with the current
 // ETag gets a 304 without a body; a change gives a new ETag.
 func TestPGNCaching(t *testing.T) {
-	games := NewStore()
+	games := NewStore(nil)
 	st := GameState{Game: game.ID{Event: "open", Round: 1, Board: 1}, Event: "open", Round: 1, Board: 1, White: "W", Black: "B", SAN: []string{"e4"}, Result: "*"}
 	games.Put(st)
 	ts := httptest.NewServer(NewHTTPServer(HTTPOptions{Games: games}).handler())

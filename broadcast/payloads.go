@@ -9,8 +9,13 @@ import "github.com/dgtbridge/dgtbridge/rules/game"
 // are [game.Time] (RFC 3339, milliseconds, UTC).
 
 // GameState is the latest state of a game, the value in the KV bucket (§3.3).
-// PGN holds the game as PGN (§6); when empty, the publisher fills it with its
-// [Options.RenderPGN] function, if any.
+//
+// PGN holds the whole game as PGN (§6) once the game has a result; while it
+// is in progress PGN is "" and the PGN is built on request (the PGN API,
+// GET /pgn/…, [Options.RenderPGN]) from the state: a state published after
+// every move does not carry the whole game each time. The extension fields
+// after UpdatedAt are what the PGN needs beyond the contract's fields, so
+// any daemon of a cluster, or a client, can build it from the KV alone.
 type GameState struct {
 	Game      game.ID         `json:"game"`
 	Event     string          `json:"event"`
@@ -36,6 +41,26 @@ type GameState struct {
 	Pockets *game.Pockets `json:"pockets,omitempty"`
 	Partner string        `json:"partner,omitempty"`
 	BPGN    string        `json:"bpgn,omitempty"`
+
+	// EventName and Site are the PGN's Event and Site tags.
+	EventName string `json:"event_name,omitempty"`
+	Site      string `json:"site,omitempty"`
+	// Started is when the game began (the PGN's Date).
+	Started     game.Time `json:"started,omitzero"`
+	WhiteFideID string    `json:"white_fide_id,omitempty"`
+	BlackFideID string    `json:"black_fide_id,omitempty"`
+	WhiteTeam   string    `json:"white_team,omitempty"`
+	BlackTeam   string    `json:"black_team,omitempty"`
+	TimeControl string    `json:"time_control,omitempty"`
+	// StartFEN is the position before the first move ("": the variant's
+	// standard start).
+	StartFEN    string `json:"start_fen,omitempty"`
+	Termination string `json:"termination,omitempty"`
+	// Clocks holds, for each ply, the mover's remaining time after it in
+	// milliseconds, -1 where no clock was read; absent when no ply has one.
+	Clocks []int64 `json:"clocks,omitempty"`
+	// EMT holds, for each ply, the time the mover used in milliseconds.
+	EMT []int64 `json:"emt_ms,omitempty"`
 }
 
 // BoardStatus is the state of one board connection, on

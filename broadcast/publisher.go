@@ -12,7 +12,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/internal/metrics"
 	"github.com/dgtbridge/dgtbridge/rules/game"
+
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -40,9 +42,10 @@ type Options struct {
 	Streams StreamOptions
 	// Outbox tunes the journal.
 	Outbox OutboxOptions
-	// RenderPGN fills GameState.PGN when a published state has none (the
-	// wiring passes the rules/pgn renderer); nil: [FallbackPGN] is used when
-	// PGN is served.
+	// RenderPGN builds the PGN of a state that has none (a game in
+	// progress) when it is asked for, once per change of the game (the
+	// wiring passes hall.StatePGN, the rules/pgn renderer); nil:
+	// [FallbackPGN].
 	RenderPGN func(GameState) string
 	// Now is the clock (default time.Now). Due times are computed with it;
 	// waits use real timers.
@@ -73,8 +76,14 @@ type Publisher struct {
 	connected atomic.Bool
 	lastErr   atomic.Pointer[string]
 	rejected  atomic.Int64
-	running   atomic.Bool
-	applied   uint64 // DueStates cursor; Run's after construction
+	// journalled counts the messages journalled, by kind (public copies
+	// included).
+	journalled [len(kindNames)]atomic.Int64
+	sendLag    *metrics.Histogram
+	lastLag    atomic.Int64 // ns: how late the last message sent was (after its due time)
+	lastLagAt  atomic.Int64 // unix ns when it was sent
+	running    atomic.Bool
+	applied    uint64 // DueStates cursor; Run's after construction
 
 	resp *Responder
 
@@ -123,8 +132,9 @@ func NewPublisher(o Options) (*Publisher, error) {
 	for _, d := range ob.Damage() {
 		log.Error("outbox damaged", "damage", d.String())
 	}
-	p := &Publisher{o: o, subj: s, ob: ob, live: NewStore(), public: NewStore(), log: log,
-		resp: newResponder(log.With("part", "responder"))}
+	p := &Publisher{o: o, subj: s, ob: ob, live: NewStore(o.RenderPGN), public: NewStore(o.RenderPGN), log: log,
+		resp:    newResponder(log.With("part", "responder")),
+		sendLag: metrics.NewHistogram("dgtbridge_send_lag_seconds", "From a message's due time (journalled, or its public delay over) to its acknowledgement by NATS.")}
 	p.handlePGN()
 	// Public states that fell due while the daemon was down are visible at
 	// once; the rest are applied by Run when they fall due.
@@ -173,7 +183,15 @@ func (p *Publisher) publish(e envelope) error {
 		envs = append(envs, pub)
 		due = append(due, now.Add(p.o.PublicDelay))
 	}
-	return p.ob.Append(envs, due)
+	if err := p.ob.Append(envs, due); err != nil {
+		return err
+	}
+	for _, e := range envs {
+		if int(e.Kind) < len(p.journalled) {
+			p.journalled[e.Kind].Add(1)
+		}
+	}
+	return nil
 }
 
 func (p *Publisher) publishBuilt(e envelope, err error) error {
@@ -204,11 +222,9 @@ func (p *Publisher) PublishResult(r game.Result) error {
 }
 
 // PublishState records st in the live store, and journals the KV put and
-// the delayed public state. st.PGN is filled by Options.RenderPGN when empty.
+// the delayed public state. A state without PGN (a game in progress) is
+// published so: its PGN is rendered on request only (Options.RenderPGN).
 func (p *Publisher) PublishState(st GameState) error {
-	if st.PGN == "" && p.o.RenderPGN != nil {
-		st.PGN = p.o.RenderPGN(st)
-	}
 	e, err := p.subj.stateEnvelope(st)
 	if err != nil {
 		return err
@@ -259,3 +275,42 @@ func (p *Publisher) LostMessages() (int, string) {
 func (p *Publisher) Close() error { return p.ob.Close() }
 
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// sent notes the records acknowledged now (their lag after their due time).
+func (p *Publisher) sent(recs []Record, now time.Time) {
+	for _, r := range recs {
+		p.sendLag.Observe(now.Sub(r.DueTime()))
+	}
+	if n := len(recs); n > 0 {
+		p.lastLag.Store(int64(now.Sub(recs[n-1].DueTime())))
+		p.lastLagAt.Store(now.UnixNano())
+	}
+}
+
+// Backlog says when the messages go out late (lines "behind: …", nil when
+// the last message sent within the last minute was less than 2 s late).
+func (p *Publisher) Backlog() []string {
+	lag := time.Duration(p.lastLag.Load())
+	at := time.Unix(0, p.lastLagAt.Load())
+	if lag <= 2*time.Second || time.Since(at) > time.Minute {
+		return nil
+	}
+	return []string{fmt.Sprintf("behind: NATS: messages sent %.1f s after they were due, %d waiting", lag.Seconds(), p.Pending())}
+}
+
+// WriteMetrics writes the publisher's metrics in the Prometheus text format.
+func (p *Publisher) WriteMetrics(w io.Writer) {
+	up := 0.0
+	if p.Health() == nil {
+		up = 1
+	}
+	metrics.Gauge(w, "dgtbridge_nats_connected", "1 while the publisher holds a working NATS connection.", up)
+	metrics.Gauge(w, "dgtbridge_outbox_pending", "Messages journalled and not yet acknowledged by NATS (the delayed public copies included).", float64(p.Pending()))
+	metrics.Header(w, "dgtbridge_messages_journalled_total", "Messages journalled for NATS, by kind (public copies included).", "counter")
+	for k := kindMove; int(k) < len(kindNames); k++ {
+		fmt.Fprintf(w, "dgtbridge_messages_journalled_total{kind=%q} %d\n", k.String(), p.journalled[k].Load())
+	}
+	metrics.Counter(w, "dgtbridge_messages_rejected_total", "Messages NATS refused for good, set aside in rejected.jsonl.", float64(p.Rejected()))
+	metrics.Counter(w, "dgtbridge_requests_refused_total", "Requests refused for their reply subject (not an inbox they may be answered on).", float64(p.resp.Refused()))
+	p.sendLag.Write(w)
+}

@@ -161,6 +161,7 @@ func (p *Publisher) Run(ctx context.Context) error {
 				// repeat.
 				p.log.Error("outbox ack failed", "err", aerr)
 			}
+			p.sent(recs[:n], p.o.Now())
 		}
 		if serr := p.ob.SyncDirty(); serr != nil {
 			p.log.Error("outbox sync failed", "err", serr)

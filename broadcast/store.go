@@ -12,20 +12,65 @@ import (
 
 // Store holds the latest GameState of every game, for the PGN feeds. The
 // publisher keeps two: the live one (updated on Publish) and the public one
-// (updated when each delayed copy falls due). Safe for concurrent use.
+// (updated when each delayed copy falls due). A state without its PGN is
+// rendered when asked for, once per change (the renderer of [NewStore];
+// [FallbackPGN] without one). Safe for concurrent use.
 type Store struct {
-	mu    sync.RWMutex
-	games map[game.ID]GameState
+	mu     sync.RWMutex
+	games  map[game.ID]GameState
+	render func(GameState) string
+	pgn    map[game.ID]string // rendered PGN of the state in games; cleared by Put
 }
 
-// NewStore returns an empty store.
-func NewStore() *Store { return &Store{games: map[game.ID]GameState{}} }
+// NewStore returns an empty store whose states without PGN are rendered by
+// render (nil: [FallbackPGN]).
+func NewStore(render func(GameState) string) *Store {
+	if render == nil {
+		render = FallbackPGN
+	}
+	return &Store{games: map[game.ID]GameState{}, render: render, pgn: map[game.ID]string{}}
+}
 
 // Put records st as its game's latest state.
 func (s *Store) Put(st GameState) {
 	s.mu.Lock()
 	s.games[st.Game] = st
+	delete(s.pgn, st.Game)
 	s.mu.Unlock()
+}
+
+// GamePGN returns the PGN of game g, ending in exactly one newline (the
+// state's own, or rendered once per change); ok is false when the store
+// has no state of g.
+func (s *Store) GamePGN(g game.ID) (string, bool) {
+	s.mu.RLock()
+	st, ok := s.games[g]
+	p, cached := s.pgn[g]
+	s.mu.RUnlock()
+	if !ok {
+		return "", false
+	}
+	if cached {
+		return p, true
+	}
+	p = strings.TrimRight(st.PGN, "\n\r\t ")
+	if p == "" {
+		p = strings.TrimRight(s.render(st), "\n\r\t ")
+	}
+	p += "\n"
+	s.mu.Lock()
+	if cur, ok := s.games[g]; ok && sameState(cur, st) {
+		s.pgn[g] = p
+	}
+	s.mu.Unlock()
+	return p, true
+}
+
+// sameState reports whether a and b are the same state of a game (one Put
+// apart at most by an identical copy).
+func sameState(a, b GameState) bool {
+	return a.Revision == b.Revision && len(a.Moves) == len(b.Moves) && a.UpdatedAt.Equal(b.UpdatedAt.Time) &&
+		a.Result == b.Result && a.Status == b.Status
 }
 
 // PutIfAbsent records st unless its game already has a state; it reports
@@ -37,6 +82,7 @@ func (s *Store) PutIfAbsent(st GameState) bool {
 		return false
 	}
 	s.games[st.Game] = st
+	delete(s.pgn, st.Game)
 	return true
 }
 
@@ -67,23 +113,19 @@ func (s *Store) Round(event string, round int) []GameState {
 func (s *Store) RoundPGN(event string, round int) (string, int) {
 	games := s.Round(event, round)
 	var b strings.Builder
-	for i, st := range games {
-		if i > 0 {
+	n := 0
+	for _, st := range games {
+		p, ok := s.GamePGN(st.Game)
+		if !ok {
+			continue
+		}
+		if n > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(GamePGN(st))
+		b.WriteString(p)
+		n++
 	}
-	return b.String(), len(games)
-}
-
-// GamePGN returns st.PGN, ending in exactly one newline; when st.PGN is empty
-// it renders [FallbackPGN].
-func GamePGN(st GameState) string {
-	p := strings.TrimRight(st.PGN, "\n\r\t ")
-	if p == "" {
-		p = strings.TrimRight(FallbackPGN(st), "\n")
-	}
-	return p + "\n"
+	return b.String(), n
 }
 
 // FallbackPGN renders a minimal PGN from a GameState that carries none: the

@@ -77,7 +77,7 @@ func startBrowserFixture(t *testing.T) *browserFixture {
 	done := make(chan struct{})
 	go func() { _ = w.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	hs := NewHTTPServer(HTTPOptions{Games: NewStore(), Web: w})
+	hs := NewHTTPServer(HTTPOptions{Games: NewStore(nil), Web: w})
 	ts := httptest.NewServer(hs.handler())
 	t.Cleanup(ts.Close)
 	nc, err := srv.Connect()
@@ -371,7 +371,7 @@ func TestBrowserGridLarge(t *testing.T) {
 	done := make(chan struct{})
 	go func() { _ = w.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	ts := httptest.NewServer(NewHTTPServer(HTTPOptions{Games: NewStore(), Web: w}).handler())
+	ts := httptest.NewServer(NewHTTPServer(HTTPOptions{Games: NewStore(nil), Web: w}).handler())
 	t.Cleanup(ts.Close)
 	waitFor(t, "web subscription", 5*time.Second, func() bool {
 		w.mu.Lock()

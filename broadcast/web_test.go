@@ -47,7 +47,7 @@ func startWeb(t testing.TB, o WebOptions) *webFixture {
 			t.Errorf("Web.Run: %v", err)
 		}
 	})
-	hs := NewHTTPServer(HTTPOptions{Games: NewStore(), Web: w})
+	hs := NewHTTPServer(HTTPOptions{Games: NewStore(nil), Web: w})
 	ts := httptest.NewServer(hs.handler())
 	t.Cleanup(ts.Close)
 	nc, err := srv.Connect()
@@ -416,7 +416,7 @@ func TestWebBoardStatus(t *testing.T) {
 // TestWebSeedsFromThePublicStore: after a restart the view shows what the
 // publisher's public store holds (loaded from NATS) before any new message.
 func TestWebSeedsFromThePublicStore(t *testing.T) {
-	store := NewStore()
+	store := NewStore(nil)
 	f := startWeb(t, WebOptions{Boards: []WebBoard{{Game: testGame}}, Public: store})
 	if b := f.board(t, testGame); b.Ply != 0 {
 		t.Fatalf("before: %+v", b)

@@ -330,8 +330,13 @@ func (g *webGame) state(st webGameState, now time.Time) bool {
 		g.startFEN = variantStartFEN(st.Variant)
 	}
 	tags := pgnTags(st.PGN)
+	if st.PGN == "" {
+		// A game in progress: its state carries the tags as fields.
+		tags = map[string]string{"WhiteFideId": st.WhiteFideID, "BlackFideId": st.BlackFideID,
+			"WhiteTeam": st.WhiteTeam, "BlackTeam": st.BlackTeam, "FEN": st.StartFEN}
+	}
 	for k, dst := range map[string]*string{"WhiteFideId": &g.whiteID, "BlackFideId": &g.blackID, "WhiteTeam": &g.whiteTm, "BlackTeam": &g.blackTm} {
-		if v, ok := tags[k]; ok {
+		if v, ok := tags[k]; ok && v != "" {
 			*dst = v
 		}
 	}

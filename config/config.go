@@ -40,6 +40,10 @@ type NATS struct {
 	// reverse proxy. "" : the embedded server's Embedded.WebSocket listener.
 	WebsocketURL string   `mapstructure:"websocket_url" json:"websocket_url"`
 	Embedded     Embedded `mapstructure:"embedded" json:"embedded"`
+	// Replicas is how many copies of each stream and of the KV bucket a
+	// cluster keeps (1 alone; 3 on a three-node cluster, so a node may
+	// fail). The daemon creates or updates them with it.
+	Replicas int `mapstructure:"replicas" json:"replicas"`
 }
 
 // Embedded configures the in-process nats-server used when NATS.URL is "".
@@ -74,6 +78,8 @@ const (
 type HTTP struct {
 	// Listen is host:port; "" disables HTTP.
 	Listen string `mapstructure:"listen" json:"listen"`
+	// Pprof serves Go's profiles at /debug/pprof/ (off by default).
+	Pprof bool `mapstructure:"pprof" json:"pprof"`
 }
 
 // Relay configures the blind-player relay (FIDE Laws Appendix D).

@@ -18,6 +18,7 @@ func Defaults() Config {
 		NATS: NATS{
 			Prefix:   "dgt",
 			Embedded: Embedded{Listen: "127.0.0.1:4222"},
+			Replicas: 1,
 		},
 		HTTP:      HTTP{Listen: "127.0.0.1:8080"},
 		Penalties: PenaltiesAlert,
@@ -45,7 +46,9 @@ func defaultKeys() map[string]any {
 		"nats.embedded.listen":    d.NATS.Embedded.Listen,
 		"nats.embedded.websocket": d.NATS.Embedded.WebSocket,
 		"nats.embedded.users":     []any{},
+		"nats.replicas":           d.NATS.Replicas,
 		"http.listen":             d.HTTP.Listen,
+		"http.pprof":              d.HTTP.Pprof,
 		"relay.speak":             d.Relay.Speak,
 		"penalties":               string(d.Penalties),
 		"lichess.url":             d.Lichess.URL,

@@ -31,6 +31,9 @@ func (c *Config) Validate() error {
 		add(keyErr("data_dir", "must not be empty"))
 	}
 	add(checkToken("nats.prefix", c.NATS.Prefix))
+	if r := c.NATS.Replicas; r < 1 || r > 5 {
+		add(&KeyError{Key: "nats.replicas", Err: fmt.Errorf("%d: want 1 to 5 (3 on a three-node cluster)", r)})
+	}
 	if u := c.NATS.WebsocketURL; u != "" && strings.Contains(u, "://") && !strings.HasPrefix(u, "ws://") && !strings.HasPrefix(u, "wss://") {
 		add(keyErr("nats.websocket_url", "%q: want ws://…, wss://… or a path relative to the web page", u))
 	}

@@ -54,7 +54,12 @@ type boardRun struct {
 	lostOnce bool
 	blind    *blindRun // the blind player's board (blind_run.go), or nil
 	team     *teamRun  // a team-drop board's partner (team_run.go), or nil
-	last     time.Time // latest time fed to the session (mono)
+	// The clock events of moves left out (fewer.go).
+	running    string // the running side of the last clock event
+	heldClk    heldClock
+	lastMove   game.MoveEvent
+	lastMoveAt time.Time
+	last       time.Time // latest time fed to the session (mono)
 }
 
 // run is the board goroutine.
@@ -192,8 +197,10 @@ func (br *boardRun) serveLink(ctx context.Context) error {
 				// Run returned (ctx done): finish what the tracker
 				// holds is not done here — moves not completed stay
 				// made on the board and are caught up on restart.
+				br.clockDue(time.Now(), true)
 				br.persistOnly()
 				if partner != nil {
+					partner.clockDue(time.Now(), true)
 					partner.persistOnly()
 				}
 				return nil
@@ -206,18 +213,23 @@ func (br *boardRun) serveLink(ctx context.Context) error {
 			}
 			partner.event(ev)
 		case <-tick.C:
+			now := br.h.o.Now()
 			// Input already queued was read before now: it goes first,
 			// so a tick never stamps time ahead of it (mono would then
 			// judge that input late: queueing lag as a clock defect).
-			for n := len(br.lk.Events()); n > 0; n-- {
-				if ev, ok := <-br.lk.Events(); ok {
-					br.event(ev)
-				}
-			}
-			br.apply(br.s.Tick(br.mono(br.h.o.Now())))
+			// The boards of one goroutine (a relayed game's two, a team
+			// match's two) feed their sessions: what waits of each is
+			// taken in the order it was read.
+			br.h.pace.drained.Add(int64(inOrder(
+				waiting{pending(br.lk.Events()), br.event},
+				waiting{pending(blindEvs), br.blindEvent},
+				waiting{pending(partnerEvs), func(ev link.Event) { partner.event(ev) }})))
+			br.apply(br.s.Tick(br.mono(now)))
 			if partner != nil {
-				partner.apply(partner.s.Tick(partner.mono(br.h.o.Now())))
+				partner.apply(partner.s.Tick(partner.mono(now)))
+				partner.clockDue(time.Now(), false)
 			}
+			br.clockDue(time.Now(), false)
 		case ev, ok := <-blindEvs:
 			if !ok {
 				blindEvs = nil
@@ -230,6 +242,46 @@ func (br *boardRun) serveLink(ctx context.Context) error {
 			c.to.command(c)
 		}
 	}
+}
+
+// waiting is input taken from a channel and its handler.
+type waiting struct {
+	evs    []link.Event
+	handle func(link.Event)
+}
+
+// inOrder handles the events of every source in the order they were read
+// (each source's own order kept) and returns how many there were.
+func inOrder(srcs ...waiting) int {
+	n := 0
+	for {
+		best := -1
+		for i, s := range srcs {
+			if len(s.evs) > 0 && (best < 0 || s.evs[0].When().Before(srcs[best].evs[0].When())) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return n
+		}
+		srcs[best].handle(srcs[best].evs[0])
+		srcs[best].evs = srcs[best].evs[1:]
+		n++
+	}
+}
+
+// pending takes the events waiting in ch now (none from a nil or closed
+// channel: the select that reads ch sees it closed).
+func pending(ch <-chan link.Event) []link.Event {
+	var out []link.Event
+	for n := len(ch); n > 0; n-- {
+		ev, ok := <-ch
+		if !ok {
+			break
+		}
+		out = append(out, ev)
+	}
+	return out
 }
 
 // command applies an arbiter command (on the goroutine owning the board).
@@ -272,6 +324,7 @@ func (br *boardRun) event(ev link.Event) {
 		br.up(e.At, e.Version.String(), e.Serial, clk)
 	case link.Message:
 		br.status.LastSeen = game.T(e.At)
+		br.h.pace.input(br.b.Port, e.At, time.Now())
 		br.apply(br.s.Message(br.mono(e.At), e.Msg))
 	case link.Disconnected:
 		msg := "disconnected"
@@ -334,7 +387,7 @@ func (br *boardRun) apply(st Step) {
 		rec.ClockHost = adj.ClockHost() // for the clock model after a restart
 		st.Changed = true
 	}
-	c := &change{br: br, game: rec.Info.Game, out: st.Out}
+	c := &change{br: br, game: rec.Info.Game, out: br.clocksOut(st.Out, time.Now()), read: br.last}
 	if st.Changed {
 		c.delta = br.delta(rec)
 		state := br.s.State()

@@ -68,21 +68,25 @@ func (l *busLine) run(ctx context.Context) error {
 		case ev, ok := <-b.Events():
 			if !ok {
 				for _, br := range l.boards {
+					br.clockDue(time.Now(), true)
 					br.persistOnly()
 				}
 				return nil
 			}
 			l.event(ev)
 		case <-tick.C:
+			now := l.h.o.Now()
 			// Events already queued were polled before now: they go first
 			// (see boardRun.serveLink).
 			for n := len(b.Events()); n > 0; n-- {
 				if ev, ok := <-b.Events(); ok {
+					l.h.pace.drained.Add(1)
 					l.event(ev)
 				}
 			}
 			for _, br := range l.boards {
-				br.apply(br.s.Tick(br.mono(l.h.o.Now())))
+				br.apply(br.s.Tick(br.mono(now)))
+				br.clockDue(time.Now(), false)
 			}
 		case c := <-l.cmds:
 			c.to.command(c)
@@ -92,6 +96,7 @@ func (l *busLine) run(ctx context.Context) error {
 
 // event dispatches one bus event to its board.
 func (l *busLine) event(ev bus.Event) {
+	l.h.pace.input(l.port, ev.When(), time.Now())
 	switch e := ev.(type) {
 	case bus.LineUp:
 		// The boards answer one by one (BoardFound).

@@ -35,6 +35,7 @@ type Hall struct {
 	changed chan struct{}
 	lines   []*busLine // bus lines (bus.go)
 	w       *writer    // the storage goroutine (writer.go)
+	pace    *pace      // how far behind the boards' goroutines are (pace.go)
 	fs      storage.FS
 	// lost: the publisher's outbox lost unsent messages (damage set aside
 	// at start): every board hands its game's messages again.
@@ -76,7 +77,7 @@ func New(o Options) (*Hall, error) {
 	if o.CompactBytes <= 0 {
 		o.CompactBytes = DefaultCompactBytes
 	}
-	h := &Hall{o: o, log: log, byGame: map[game.ID]*boardRun{}, changed: make(chan struct{}, 1), fs: storage.Or(o.FS)}
+	h := &Hall{o: o, log: log, byGame: map[game.ID]*boardRun{}, changed: make(chan struct{}, 1), fs: storage.Or(o.FS), pace: newPace()}
 	j, l, err := openJournal(h.fs, filepath.Join(h.gamesDir(), "journal"), h.gamesDir())
 	if err != nil {
 		return nil, err

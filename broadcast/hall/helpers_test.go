@@ -251,7 +251,7 @@ func boardFor(t testing.TB, id string, g game.ID, open link.Opener) Board {
 // staff connection and the public account's).
 func startDaemon(t testing.TB, dataDir string, srv *broadcast.Server, delay time.Duration, boards ...Board) *daemon {
 	t.Helper()
-	p, err := broadcast.NewPublisher(broadcast.Options{Prefix: testPrefix, Dir: dataDir + "/outbox", Connect: srv.Dialer(),
+	p, err := broadcast.NewPublisher(broadcast.Options{Prefix: testPrefix, Dir: dataDir + "/outbox", Connect: srv.Dialer(), RenderPGN: StatePGN,
 		ConnectPublic: srv.PublicDialer(), PublicDelay: delay, MinBackoff: 10 * time.Millisecond, MaxBackoff: 200 * time.Millisecond,
 		Streams: broadcast.StreamOptions{}})
 	if err != nil {

@@ -169,18 +169,45 @@ func (r *Record) ResultPayload(at time.Time) game.Result {
 		Article: r.Article, Provisional: r.Provisional, At: game.T(at), Revision: r.Revision}
 }
 
-// State returns the GameState (the KV value) with its PGN.
+// State returns the GameState (the KV value): with the whole PGN once the
+// game has a result, and without it while it is in progress (StatePGN
+// builds it from the state on request).
 func (r *Record) State() broadcast.GameState {
-	san := make([]string, len(r.Moves))
+	n := len(r.Moves)
+	san, emt := make([]string, n), make([]int64, n)
+	var clocks []int64
 	for i, m := range r.Moves {
-		san[i] = m.SAN
+		san[i], emt[i] = m.SAN, m.EMTMS
+		if m.Clock != nil && clocks == nil {
+			clocks = make([]int64, n)
+			for j := range i {
+				clocks[j] = -1
+			}
+		}
+		if clocks != nil {
+			clocks[i] = -1
+			if m.Clock != nil {
+				clocks[i] = m.Clock.BlackMS
+				if whiteMoved(r, i) {
+					clocks[i] = m.Clock.WhiteMS
+				}
+			}
+		}
 	}
 	g := r.Info.Game
 	st := broadcast.GameState{Game: g, Event: g.Event, Round: g.Round, Board: g.Board,
 		White: r.Info.White, Black: r.Info.Black, Variant: r.variant(), Ruleset: r.Info.Ruleset,
 		FEN: r.FEN(), Moves: r.UCIs(), SAN: san, Clock: r.Clock, Result: r.Result, Status: r.Status(),
-		PGN: r.PGN(), Revision: r.Revision, UpdatedAt: game.T(r.UpdatedAt)}
+		Revision: r.Revision, UpdatedAt: game.T(r.UpdatedAt),
+		EventName: r.Info.EventName, Site: r.Info.Site, Started: game.T(r.Started),
+		WhiteFideID: r.Info.WhiteFideID, BlackFideID: r.Info.BlackFideID, WhiteTeam: r.Info.WhiteTeam, BlackTeam: r.Info.BlackTeam,
+		TimeControl: r.Info.TimeControl, StartFEN: r.StartFEN, Termination: r.Termination, Clocks: clocks, EMT: emt}
 	r.teamState(&st)
+	if r.Result != "" && r.Result != "*" || st.Pockets != nil {
+		// An ended game's state holds its whole PGN; so does a team-drop
+		// game's (its [%pocket] comments are not in the state).
+		st.PGN = r.PGN()
+	}
 	return st
 }
 

@@ -53,6 +53,7 @@ type change struct {
 	status *broadcast.BoardStatus
 	out    []game.Payload
 	state  *broadcast.GameState // after out, when the record changed
+	read   time.Time            // when the input was read (its move's delay is measured from it)
 	next   int                  // items already handed to the sink
 }
 
@@ -405,6 +406,9 @@ func (w *writer) hand(c *change, i int) error {
 	switch p := out.(type) {
 	case game.MoveEvent:
 		if err = sink.PublishMove(p); err == nil {
+			if c.br != nil && !c.read.IsZero() {
+				c.br.h.pace.moves.Observe(time.Since(c.read))
+			}
 			if gc := w.games[c.game]; gc != nil && p.Revision == gc.rec.Revision && p.Ply > gc.published {
 				gc.published = p.Ply
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/internal/metrics"
 	"github.com/dgtbridge/dgtbridge/status"
 	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
 	"github.com/nats-io/nats.go"
@@ -66,7 +67,9 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 			Logger: log.With("part", "nats")})
 	}
 	pub, err := broadcast.NewPublisher(broadcast.Options{Prefix: cfg.NATS.Prefix, Dir: filepath.Join(cfg.DataDir, "outbox"),
-		Connect: dial, ConnectPublic: dialPublic, PublicDelay: cfg.Event.PublicDelay, Logger: log.With("part", "publisher")})
+		Connect: dial, ConnectPublic: dialPublic, PublicDelay: cfg.Event.PublicDelay, Logger: log.With("part", "publisher"),
+		RenderPGN: hall.StatePGN,
+		Streams:   broadcast.StreamOptions{Replicas: cfg.NATS.Replicas}})
 	if err != nil {
 		return fmt.Errorf("publisher (data_dir %s): %w", cfg.DataDir, err)
 	}
@@ -118,7 +121,8 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 		wg.Go(func() { _ = web.Run(ctx) })
 		hs := broadcast.NewHTTPServer(broadcast.HTTPOptions{Listen: cfg.HTTP.Listen, Games: pub.Public(),
 			Health: []broadcast.HealthSource{pub, h}, Logger: log.With("part", "http"), Web: web,
-			Detail: func() broadcast.StatusReport { r := keeper.Reports(); r.Lichess = push.stats(); return r }})
+			Detail:  func() broadcast.StatusReport { r := keeper.Reports(); r.Lichess = push.stats(); return r },
+			Metrics: []metrics.Source{pub, h}, Pprof: cfg.HTTP.Pprof})
 		wg.Go(func() {
 			if err := hs.Run(ctx); err != nil {
 				errc <- fmt.Errorf("http (http.listen %s): %w", cfg.HTTP.Listen, err)

@@ -62,7 +62,7 @@ var layers = []rule{
 	{pkg: "lichess"},
 	// broadcast sees the game's vocabulary and payloads and NATS (the
 	// embedded server and its own dependencies), never configuration.
-	{pkg: "broadcast", internal: []string{"rules/...", "web", "broadcast/storage"}, external: natsDeps},
+	{pkg: "broadcast", internal: []string{"rules/...", "web", "broadcast/storage", "internal/metrics"}, external: natsDeps},
 	// storage is the disk seam (and the journals' frames): the standard
 	// library only; its fault-injecting file system sees nothing else.
 	{pkg: "broadcast/storage"},
@@ -71,7 +71,12 @@ var layers = []rule{
 	{pkg: "web"},
 	// status reads the hall's observations and records and writes the
 	// status bucket: above the hall, below the command.
-	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "broadcast/...", "web"}, external: natsDeps},
+	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "broadcast/...", "web", "internal/metrics"}, external: natsDeps},
+	// The metrics writer is the standard library only.
+	{pkg: "internal/metrics"},
+	// The load test drives emulated boards and reads the daemon's NATS
+	// feed as any client would: no daemon package.
+	{pkg: "internal/loadtest", internal: []string{"rules/...", "dgt", "dgt/emu", "dgt/pty"}, external: natsDeps},
 }
 
 // natsDeps are the modules the NATS client and the embedded nats-server
