@@ -19,11 +19,10 @@ import (
 // every tick) stops for that long now and then, as on a saturated CPU,
 // while its link goes on reading and queueing the board's messages.
 type stallingClock struct {
-	n           atomic.Int64
-	every       int64
-	hold        time.Duration
-	stalled     atomic.Int64
-	stalledOnce atomic.Bool
+	n       atomic.Int64
+	every   int64
+	hold    time.Duration
+	stalled atomic.Int64
 }
 
 func (c *stallingClock) now() time.Time {
