@@ -61,6 +61,9 @@ type GameState struct {
 	Clocks []int64 `json:"clocks,omitempty"`
 	// EMT holds, for each ply, the time the mover used in milliseconds.
 	EMT []int64 `json:"emt_ms,omitempty"`
+	// PlyPockets holds, for each ply of a team-drop game, the board's
+	// pockets after its press (the PGN's [%pocket]).
+	PlyPockets []game.Pockets `json:"ply_pockets,omitempty"`
 }
 
 // BoardStatus is the state of one board connection, on

@@ -33,6 +33,10 @@ func recordOf(st broadcast.GameState) *Record {
 		if i < len(st.EMT) {
 			p.EMTMS = st.EMT[i]
 		}
+		if i < len(st.PlyPockets) {
+			pk := st.PlyPockets[i]
+			p.Pockets = &pk
+		}
 		if i < len(st.Clocks) && st.Clocks[i] >= 0 {
 			// PGNGame writes the mover's time, the one the state holds.
 			p.Clock = &game.ClockPair{WhiteMS: st.Clocks[i], BlackMS: st.Clocks[i]}

@@ -80,6 +80,12 @@ func (r *Record) teamState(st *broadcast.GameState) {
 	p := r.Team.Pockets
 	st.Pockets = &p
 	st.Partner = r.Team.Partner.String()
+	st.PlyPockets = make([]game.Pockets, len(r.Moves))
+	for i, m := range r.Moves {
+		if m.Pockets != nil {
+			st.PlyPockets[i] = *m.Pockets
+		}
+	}
 }
 
 // clone returns a copy that shares nothing with t (the writer serialises

@@ -45,6 +45,10 @@ func TestTeamCapturePassesAtPress(t *testing.T) {
 		}
 	}
 	st := h.s[1].State()
+	if got, want := StatePGN(st), h.s[1].Record().PGN(); got != want {
+		t.Errorf("the PGN built from the state differs from the record's:\n%s\nwant\n%s", got, want)
+	}
+	st.PGN = h.s[1].Record().PGN()
 	if st.Pockets == nil || st.Partner != "open2026.1.1" || !strings.Contains(st.BPGN, "1b. P@e5") || !strings.Contains(st.PGN, `[Variant "Bughouse"]`) ||
 		!strings.Contains(st.PGN, "[%pocket -/-]") || !strings.Contains(st.PGN, `[WhiteTeam "Sài Gòn"]`) {
 		t.Errorf("board 2 state: pockets %v partner %q\nBPGN:\n%s\nPGN:\n%s", st.Pockets, st.Partner, st.BPGN, st.PGN)

@@ -296,6 +296,13 @@ boards:
 	if m := mb[2]; m.SAN != "P@e7" || m.UCI != "P@e7" || m.Pockets == nil || *m.Pockets != (game.Pockets{}) || m.Partner != ga {
 		t.Fatalf("board 2 ply 3 after the restart: %+v (pockets %v)", m, m.Pockets)
 	}
+	// The game in progress over HTTP (the public copy): Bughouse, teams,
+	// the drop and the pockets after every move.
+	waitUntil(t, 45*time.Second, "board 2's public PGN with the drop", func() bool {
+		st, ok := fetchState(t, httpAddr, 2)
+		return ok && strings.Contains(st.PGN, "P@e7") && strings.Contains(st.PGN, "[%pocket P/-]") &&
+			strings.Contains(st.PGN, `[Variant "Bughouse"]`) && strings.Contains(st.PGN, `[WhiteTeam "Sài Gòn"]`)
+	})
 	// The dropped pawn takes the bishop on f8 and stays a pawn; Black
 	// lifts it off (the removal, 004 A6): it goes to White on board 1.
 	b.play("b8c6", "e7f8")
