@@ -48,7 +48,8 @@ func roundPGN(st *Store, rest string) Reply {
 
 // loadStores fills the stores from what NATS kept: the KV bucket (live) and
 // the last <p>.public.<g>.state of each game (public). States the stores
-// already hold (published or fallen due since start) are newer and kept.
+// already hold that are newer (published or fallen due since start) are
+// kept.
 func (p *Publisher) loadStores(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyValue) error {
 	w, err := kv.WatchAll(ctx, jetstream.IgnoreDeletes())
 	if err != nil {
@@ -69,7 +70,7 @@ func (p *Publisher) loadStores(ctx context.Context, js jetstream.JetStream, kv j
 				p.log.Warn("kv: undecodable game state", "key", e.Key(), "err", err)
 				continue
 			}
-			p.live.PutIfAbsent(st)
+			p.live.PutNewer(st)
 		}
 	}
 	stream, err := js.Stream(ctx, p.subj.publicStream())
@@ -90,7 +91,7 @@ func (p *Publisher) loadStores(ctx context.Context, js jetstream.JetStream, kv j
 			p.log.Warn("public: undecodable game state", "subject", subj, "err", err)
 			continue
 		}
-		p.public.PutIfAbsent(st)
+		p.public.PutNewer(st)
 	}
 	return nil
 }

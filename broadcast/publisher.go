@@ -29,6 +29,12 @@ type Options struct {
 	// connection it has is closed (embedded: [Server.Dialer]; external: a
 	// nats.Connect with the URL and creds file, which reconnects by itself).
 	Connect func(ctx context.Context) (*nats.Conn, error)
+	// Follow keeps the PGN stores up to date with the states other
+	// daemons publish into the same NATS (several halls on one cluster):
+	// every KV put and public state is read as it goes by, so any daemon
+	// answers the PGN API and serves /pgn/ for every game. Off with the
+	// embedded server, where no other daemon publishes.
+	Follow bool
 	// ConnectPublic, when set, opens the connection to the account public
 	// users are in ([Server.PublicDialer]): every public copy is also
 	// published there (core NATS, after the stream has it) and the public

@@ -262,12 +262,40 @@ func (p *Publisher) setup(ctx context.Context, load bool) error {
 			return fmt.Errorf("subscribe public requests: %w", err)
 		}
 	}
-	if load {
+	if p.o.Follow {
+		if err := p.follow(nc); err != nil {
+			return err
+		}
+	}
+	if load || p.o.Follow {
+		// Following, each new connection loads again what it may have
+		// missed (newer states win).
 		if err := p.loadStores(ctx, js, kv); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// follow subscribes nc to every KV put and public state (Options.Follow);
+// the subscriptions end with the connection.
+func (p *Publisher) follow(nc *nats.Conn) error {
+	take := func(st *Store) nats.MsgHandler {
+		return func(m *nats.Msg) {
+			var gs GameState
+			if err := json.Unmarshal(m.Data, &gs); err != nil || gs.Game.Validate() != nil {
+				return
+			}
+			st.PutNewer(gs)
+		}
+	}
+	if _, err := nc.Subscribe("$KV."+p.subj.bucket()+".>", take(p.live)); err != nil {
+		return fmt.Errorf("follow the KV bucket: %w", err)
+	}
+	if _, err := nc.Subscribe(p.subj.Prefix+".public.*.*.*.state", take(p.public)); err != nil {
+		return fmt.Errorf("follow the public states: %w", err)
+	}
+	return nc.Flush()
 }
 
 func toMsg(r Record) *nats.Msg {

@@ -73,12 +73,13 @@ func sameState(a, b GameState) bool {
 		a.Result == b.Result && a.Status == b.Status
 }
 
-// PutIfAbsent records st unless its game already has a state; it reports
+// PutNewer records st unless its game has a later state already (its
+// UpdatedAt: each game's states come from one daemon, in order); it reports
 // whether it did.
-func (s *Store) PutIfAbsent(st GameState) bool {
+func (s *Store) PutNewer(st GameState) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.games[st.Game]; ok {
+	if cur, ok := s.games[st.Game]; ok && st.UpdatedAt.Before(cur.UpdatedAt.Time) {
 		return false
 	}
 	s.games[st.Game] = st

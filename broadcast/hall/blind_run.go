@@ -223,7 +223,10 @@ func (h *Hall) answerTime(ctx context.Context, req broadcast.Request) broadcast.
 	// The board's current game, not the one it was configured with: after
 	// its first game the board plays the next round's (reload.go).
 	br, ended, ok := h.route(req.Game)
-	if !ok || br.blind == nil {
+	if !ok {
+		return notHere(ctx, fmt.Errorf("%w: %s", ErrNoRelay, req.Game))
+	}
+	if br.blind == nil {
 		return broadcast.StatusReply(fmt.Errorf("%w: %s", ErrNoRelay, req.Game))
 	}
 	if ended {

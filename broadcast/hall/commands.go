@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
@@ -27,6 +28,24 @@ func (h *Hall) handleRequests() {
 	if h.hasBlind() {
 		r.Handle(h.o.Subjects.Prefix+".api.relay.*.*.*.time", broadcast.Staff, h.answerTime)
 	}
+}
+
+// notHereWait is how long a daemon waits before it says a request's game
+// is not in its hall: on a cluster every daemon hears the request, and the
+// one whose hall has the game answers first (the requester takes the first
+// answer).
+const notHereWait = time.Second
+
+// notHere is the reply to a request for a game this hall does not have,
+// after notHereWait.
+func notHere(ctx context.Context, err error) broadcast.Reply {
+	t := time.NewTimer(notHereWait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return broadcast.StatusReply(err)
 }
 
 // running returns a context that is done when either ctx or the hall's
@@ -53,7 +72,7 @@ func (h *Hall) answer(ctx context.Context, req broadcast.Request) broadcast.Repl
 	defer done()
 	br, ended, ok := h.route(req.Game)
 	if !ok {
-		return broadcast.StatusReply(fmt.Errorf("no game %s in this hall", req.Game))
+		return notHere(ctx, fmt.Errorf("no game %s in this hall", req.Game))
 	}
 	var c adjudicator.Command
 	if err := json.Unmarshal(req.Data, &c); err != nil {

@@ -68,8 +68,8 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 	}
 	pub, err := broadcast.NewPublisher(broadcast.Options{Prefix: cfg.NATS.Prefix, Dir: filepath.Join(cfg.DataDir, "outbox"),
 		Connect: dial, ConnectPublic: dialPublic, PublicDelay: cfg.Event.PublicDelay, Logger: log.With("part", "publisher"),
-		RenderPGN: hall.StatePGN,
-		Streams:   broadcast.StreamOptions{Replicas: cfg.NATS.Replicas}})
+		RenderPGN: hall.StatePGN, Follow: cfg.NATS.URL != "",
+		Streams: broadcast.StreamOptions{Replicas: cfg.NATS.Replicas}})
 	if err != nil {
 		return fmt.Errorf("publisher (data_dir %s): %w", cfg.DataDir, err)
 	}

@@ -27,7 +27,8 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	dir := fs.String("dir", "", "folder for the daemon's configuration, data and log (default: a new folder under the system's temporary folder); it must be on the disk to test")
 	daemon := fs.String("daemon", "", "the dgtbridge binary to test (default: this one)")
 	delay := fs.Duration("public-delay", 15*time.Minute, "event.public_delay of the daemon")
-	profile := fs.String("profile", "", "write a CPU profile of the daemon taken during play to this `file` (the daemon needs http.pprof)")
+	profile := fs.String("profile", "", "write a CPU profile of the daemon taken during play to this `file` (with --pprof, or a daemon that serves /debug/pprof/)")
+	pprof := fs.Bool("pprof", false, "turn the daemon's http.pprof on")
 	extra := fs.String("config", "", "YAML `text` appended to the daemon's configuration")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -54,7 +55,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	fmt.Fprintf(stderr, "loadtest: daemon %s, data in %s\n", *daemon, *dir)
 	rep, err := loadtest.Run(ctx, loadtest.Options{Boards: *boards, Bus: *bus, Interval: *interval, Plies: *plies, Seed: *seed,
-		Daemon: *daemon, Dir: *dir, PublicDelay: *delay, Profile: *profile, ExtraConfig: *extra, Log: stderr})
+		Daemon: *daemon, Dir: *dir, PublicDelay: *delay, Profile: *profile, Pprof: *pprof, ExtraConfig: *extra, Log: stderr})
 	if err != nil {
 		return err
 	}

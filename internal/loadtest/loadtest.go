@@ -56,9 +56,10 @@ type Options struct {
 	// example: the delayed copies wait in the outbox meanwhile).
 	PublicDelay time.Duration
 	// Profile, when set, is a file for a CPU profile of the daemon taken
-	// while the games are played (needs a daemon with pprof on:
-	// ExtraConfig `http: {pprof: true}`).
+	// while the games are played (needs a daemon with pprof on: Pprof).
 	Profile string
+	// Pprof turns the daemon's http.pprof on (for Profile).
+	Pprof bool
 	// ExtraConfig is YAML appended to the daemon's configuration.
 	ExtraConfig string
 	// Log receives progress lines (nil: none).
@@ -296,6 +297,9 @@ func config(o Options, boards []*board, natsPort, httpPort int) string {
 	fmt.Fprintf(&b, "data_dir: %q\nrecord: true\n", filepath.Join(o.Dir, "data"))
 	fmt.Fprintf(&b, "nats:\n  prefix: dgt\n  embedded:\n    listen: 127.0.0.1:%d\n", natsPort)
 	fmt.Fprintf(&b, "http:\n  listen: 127.0.0.1:%d\n", httpPort)
+	if o.Pprof {
+		b.WriteString("  pprof: true\n")
+	}
 	fmt.Fprintf(&b, "event:\n  id: load\n  name: \"Load test\"\n  time_control: \"5400+30\"\n  public_delay: %s\n", o.PublicDelay)
 	b.WriteString("boards:\n")
 	for _, bd := range boards {
