@@ -373,6 +373,9 @@ func (r cmdRun) claim() ([]game.Verdict, error) {
 	if c.Claim == "time_win" {
 		return r.timeWinClaim(side, pos)
 	}
+	if a.isXiangqi() && (c.Claim == "no_capture" || c.Claim == "fifty") {
+		return r.xqNoCaptureClaim(side) // Art. 12: either player may claim (xiangqi.go)
+	}
 	if pos.Turn() != side {
 		return bad("side", fmt.Sprintf("%s does not have the move; only the player having the move may claim (9.2.1)", name(side)), ErrNotApplicable)
 	}

@@ -161,6 +161,7 @@ func (a *Adjudicator) ladderStep(p *pendingIllegal, oppCanMate bool, prop map[st
 			prop["time_add_ms"] = il.TimeAward.Milliseconds()
 			prop["side"] = opp.String()
 		}
+		msg += a.xqIllegal(side, prop) // RB 4.2, RB 5 (xiangqi.go)
 	case il.ClaimWinAt > 0 && a.illegal[side&1]+1 >= il.ClaimWinAt:
 		a.illegal[side&1]++
 		p.counted = true

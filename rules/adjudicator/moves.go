@@ -125,9 +125,13 @@ func (a *Adjudicator) judge(at time.Time, mover rules.Color, ply int, pos rules.
 		out = append(out, a.setResult(at, result, termination, article, true), *al)
 	}
 	switch pos.Status() {
-	case rules.Checkmate, rules.NoLegalMoveLoss:
+	case rules.Checkmate:
 		end(game.KindCheckmate, winFor(mover), "checkmate", arts.Checkmate,
 			fmt.Sprintf("%s %s checkmates: %s wins.", moveNo(ply), a.plies[ply-1].san, name(mover)))
+		return out
+	case rules.NoLegalMoveLoss:
+		end(game.KindStalemate, winFor(mover), "no legal move", arts.Stalemate,
+			fmt.Sprintf("%s %s: %s has no legal move and loses (%s): %s wins.", moveNo(ply), a.plies[ply-1].san, name(pos.Turn()), arts.Stalemate, name(mover)))
 		return out
 	case rules.Stalemate:
 		if draws.Stalemate {
@@ -138,6 +142,11 @@ func (a *Adjudicator) judge(at time.Time, mover rules.Color, ply int, pos rules.
 		al := a.newAlert(at, game.KindStalemate, game.Crit, arts.Stalemate, mover, ply,
 			fmt.Sprintf("%s has no legal move and is not in check; stalemate is not a draw under %s: the arbiter decides.", name(pos.Turn()), a.rs.Name))
 		return append(out, *al)
+	}
+	if a.isXiangqi() {
+		// Art. 22–24 instead of threefold and fivefold, Art. 12 instead of
+		// the 50 and 75 moves (xiangqi.go).
+		return append(out, a.judgeXiangqi(at, mover, ply, pos)...)
 	}
 	n := a.counts[pos.RepetitionKey()]
 	hm := pos.HalfmoveClock()

@@ -46,6 +46,15 @@ const (
 	KindAmbiguous       = "ambiguous_move"
 	KindDrawOffer       = "draw_offer"     // 9.1.2: offer recorded, rejected by touching a piece
 	KindCommand         = "arbiter_action" // record of an arbiter command's effect
+	// KindPerpetual: a xiangqi repetition classified by Art. 22–24
+	// (interfaces §3.4): the side that must change, or its loss proposed.
+	KindPerpetual = "perpetual"
+	// KindBoardFault: a fault an OBP board reported about itself (an E
+	// line): for the arbiter, never acted on.
+	KindBoardFault = "board_fault"
+	// KindUnidentified: a board that senses only occupancy showed a piece
+	// the daemon cannot name; the arbiter's identify command names it.
+	KindUnidentified = "unidentified_piece"
 )
 
 // Evidence is one sensor fact behind an alert.
