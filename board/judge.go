@@ -151,7 +151,7 @@ func (t *Tracker) judgeStands(at time.Time, depth int, evs []game.Event) ([]game
 // judgeTakeback: an earlier position of the record (a takeback of
 // completed moves).
 func (t *Tracker) judgeTakeback(at time.Time, _ int, evs []game.Event) ([]game.Event, bool) {
-	for k := t.line.done - 1; k >= 0 && k >= t.line.done-maxTakeback; k-- {
+	for k := t.line.done - 1; k >= t.line.entered && k >= t.line.done-maxTakeback; k-- {
 		if t.board.sensed == t.line.hist[k].place {
 			evs = t.resolved(at, evs)
 			evs = t.retract(at, k, evs)

@@ -16,6 +16,9 @@ type line struct {
 	madeAt []time.Time
 	illeg  []bool // illeg[i]: ply i+1 was an illegal move that stood
 	done   int
+	// entered is the last ply entered by hand (Tracker.Enter), 0 if
+	// none: no takeback reaches back past it.
+	entered int
 }
 
 // reset starts a new line at pos.
@@ -25,6 +28,7 @@ func (l *line) reset(pos rules.Position) {
 	l.madeAt = l.madeAt[:0]
 	l.illeg = l.illeg[:0]
 	l.done = 0
+	l.entered = 0
 }
 
 // top returns the position after the last made move.
@@ -45,6 +49,7 @@ func (l *line) cut(ply int) {
 	l.madeAt = l.madeAt[:ply]
 	l.illeg = l.illeg[:ply]
 	l.done = min(l.done, ply)
+	l.entered = min(l.entered, ply)
 }
 
 // firstPlyBy returns the first made, not completed ply by side (0 if

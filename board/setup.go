@@ -34,7 +34,9 @@ func ChessSetup(v chess.Variant) SetupFunc {
 // trySetup starts a new game when the board shows a start position that
 // differs from the record's.
 func (t *Tracker) trySetup(at time.Time, evs []game.Event) ([]game.Event, bool) {
-	if t.opts.Setup == nil {
+	if t.opts.Setup == nil || (t.line.entered > 0 && t.state.phase != ended) {
+		// A game carried on by entered moves (Enter) is not ended by
+		// its board coming back showing the start.
 		return evs, false
 	}
 	pos, n, ok := t.opts.Setup(t.board.sensed)

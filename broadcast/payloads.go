@@ -64,6 +64,9 @@ type GameState struct {
 	// PlyPockets holds, for each ply of a team-drop game, the board's
 	// pockets after its press (the PGN's [%pocket]).
 	PlyPockets []game.Pockets `json:"ply_pockets,omitempty"`
+	// Notation: xiangqi games' moves in the Vietnamese notation of 001
+	// (interfaces §3.3), one per ply; absent for other variants.
+	Notation []string `json:"notation,omitempty"`
 }
 
 // BoardStatus is the state of one board connection, on

@@ -7,7 +7,6 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/game"
-	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
 // NextRound is a SessionOptions.NextGame that numbers the next game of a
@@ -42,7 +41,7 @@ func (s *Session) nextGame(e game.SetupDetected, st *Step) {
 	if e.Position != nil && e.Position.FEN() != s.start.FEN() {
 		fen = e.Position.FEN()
 	}
-	if p, err := pgn.ChessPosition(s.rec.variant(), fen); err == nil {
+	if p, err := startPosition(s.rec.variant(), fen, s.o.RuleSet); err == nil {
 		s.start = p
 	}
 	st.Finished = append(st.Finished, s.rec)

@@ -54,6 +54,9 @@ type Ply struct {
 	At    time.Time `json:"at"`
 	// Pockets: team-drop only, this board's pockets after the move's press.
 	Pockets *game.Pockets `json:"pockets,omitempty"`
+	// Notation is the move for people in xiangqi games (the short
+	// Vietnamese form of 001 by default; xiangqi.go); "" elsewhere.
+	Notation string `json:"notation,omitempty"`
 }
 
 // Record is the persisted state of one game: everything the payloads of
@@ -131,7 +134,7 @@ func (r *Record) FEN() string {
 	if r.StartFEN != "" {
 		return r.StartFEN
 	}
-	p, err := pgn.ChessPosition(r.variant(), "")
+	p, err := pgn.Position(r.variant(), "")
 	if err != nil {
 		return ""
 	}
@@ -158,7 +161,7 @@ func (r *Record) UCIs() []string {
 func (r *Record) MoveEvent(ply int) game.MoveEvent {
 	m := r.Moves[ply-1]
 	ev := game.MoveEvent{Game: r.Info.Game, Ply: ply, SAN: m.SAN, UCI: m.UCI, FEN: m.FEN,
-		Clock: m.Clock, EMTMS: m.EMTMS, At: game.T(m.At), Revision: r.Revision}
+		Clock: m.Clock, EMTMS: m.EMTMS, At: game.T(m.At), Revision: r.Revision, Notation: m.Notation}
 	r.teamMove(&ev, m)
 	return ev
 }
@@ -201,7 +204,8 @@ func (r *Record) State() broadcast.GameState {
 		Revision: r.Revision, UpdatedAt: game.T(r.UpdatedAt),
 		EventName: r.Info.EventName, Site: r.Info.Site, Started: game.T(r.Started),
 		WhiteFideID: r.Info.WhiteFideID, BlackFideID: r.Info.BlackFideID, WhiteTeam: r.Info.WhiteTeam, BlackTeam: r.Info.BlackTeam,
-		TimeControl: r.Info.TimeControl, StartFEN: r.StartFEN, Termination: r.Termination, Clocks: clocks, EMT: emt}
+		TimeControl: r.Info.TimeControl, StartFEN: r.StartFEN, Termination: r.Termination, Clocks: clocks, EMT: emt,
+		Notation: r.notations()}
 	r.teamState(&st)
 	if r.Result != "" && r.Result != "*" || st.Pockets != nil {
 		// An ended game's state holds its whole PGN; so does a team-drop
@@ -209,6 +213,19 @@ func (r *Record) State() broadcast.GameState {
 		st.PGN = r.PGN()
 	}
 	return st
+}
+
+// notations returns the moves in the notation for people of a xiangqi
+// game (GameState.notation), nil for other variants.
+func (r *Record) notations() []string {
+	if r.variant() != variantXiangqi {
+		return nil
+	}
+	out := make([]string, len(r.Moves))
+	for i, m := range r.Moves {
+		out[i] = m.Notation
+	}
+	return out
 }
 
 // PGNGame returns the record as a rules/pgn game (interfaces.md §6): the
@@ -254,7 +271,7 @@ func (r *Record) PGNGame() *pgn.Game {
 	if r.Termination != "" {
 		g.SetTag("Termination", r.Termination)
 	}
-	if start, err := pgn.ChessPosition(r.variant(), r.StartFEN); err == nil {
+	if start, err := pgn.Position(r.variant(), r.StartFEN); err == nil {
 		g.Start = start
 	}
 	pos := g.Start

@@ -9,7 +9,6 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/game"
-	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
 // This file is the hall's side of a configuration reload (SIGHUP: a new
@@ -113,7 +112,7 @@ func (s *Session) Reconfigure(o SessionOptions, at time.Time) (Step, error) {
 	if len(s.rec.Moves) == 0 && !s.over() {
 		s.o = o
 		if o.StartFEN != "" && o.StartFEN != s.rec.StartFEN {
-			if p, err := pgn.ChessPosition(s.rec.variant(), o.StartFEN); err == nil {
+			if p, err := startPosition(s.rec.variant(), o.StartFEN, o.RuleSet); err == nil {
 				s.start = p
 			}
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
 	"github.com/dgtbridge/dgtbridge/rules/game"
-	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
@@ -79,6 +78,10 @@ type SessionOptions struct {
 	// (arbiter.Options.NoTiming); no clock defect is inferred from the
 	// synthetic spacing.
 	NoTiming bool
+	// NoBoard: the game has no board (protocol manual): its moves are
+	// only entered (Session.Enter, input.go), and the tracker's board
+	// shows the record after every entry and command.
+	NoBoard bool
 }
 
 // Step is what one input caused: the payloads to publish, in order, the
@@ -152,7 +155,7 @@ func (s *Session) rebuild(at time.Time) error {
 		return s.teamRebuild(at)
 	}
 	variant := s.rec.variant()
-	start, err := pgn.ChessPosition(variant, s.rec.StartFEN)
+	start, err := startPosition(variant, s.rec.StartFEN, s.o.RuleSet)
 	if err != nil {
 		return fmt.Errorf("hall: game %s: start position: %w", s.rec.Info.Game, err)
 	}
@@ -166,6 +169,13 @@ func (s *Session) rebuild(at time.Time) error {
 			v = chess.Chess960
 		}
 		to.Setup = board.ChessSetup(v)
+	}
+	if variant == variantXiangqi {
+		// Generals never leave the palace: no kings-in-the-centre gesture.
+		to.KingsCentre = false
+		if to.Setup == nil {
+			to.Setup = xiangqiSetup(s.o.RuleSet)
+		}
 	}
 	to.IllegalStands = s.o.RuleSet.IllegalMovesStand()
 	if s.o.Blind != nil {
@@ -221,7 +231,7 @@ func (s *Session) prescribed() rules.Position {
 	if s.o.StartFEN == "" && v == "chess960" {
 		return nil
 	}
-	p, err := pgn.ChessPosition(v, s.o.StartFEN)
+	p, err := startPosition(v, s.o.StartFEN, s.o.RuleSet)
 	if err != nil {
 		return nil
 	}
@@ -297,6 +307,7 @@ func (s *Session) Command(c adjudicator.Command, at time.Time) (Step, error) {
 		return st, err
 	}
 	s.verdicts(outs, &st)
+	s.showRecord(at, &st)
 	return st, nil
 }
 
@@ -312,7 +323,7 @@ func (s *Session) setup(e game.SetupDetected, st *Step) bool {
 			s.rec.StartFEN = fen
 			st.Changed = true
 		}
-		if p, err := pgn.ChessPosition(s.rec.variant(), fen); err == nil {
+		if p, err := startPosition(s.rec.variant(), fen, s.o.RuleSet); err == nil {
 			s.start = p
 		}
 		return false

@@ -152,7 +152,13 @@ func (s *Session) completed(e game.MoveCompleted, st *Step) {
 	if e.Position != nil {
 		fen = e.Position.FEN()
 	}
-	s.rec.Moves = append(s.rec.Moves, Ply{UCI: e.UCI, SAN: e.SAN, FEN: fen, Clock: clk, EMTMS: game.Millis(emt), At: e.At})
+	var note string
+	if s.rec.variant() == variantXiangqi {
+		if prev, err := startPosition(variantXiangqi, s.rec.FEN(), s.o.RuleSet); err == nil {
+			note = notation(prev, e.Move, s.o.RuleSet)
+		}
+	}
+	s.rec.Moves = append(s.rec.Moves, Ply{UCI: e.UCI, SAN: e.SAN, FEN: fen, Clock: clk, EMTMS: game.Millis(emt), At: e.At, Notation: note})
 	s.rec.UpdatedAt = e.At
 	st.Changed = true
 	st.Out = append(st.Out, s.rec.MoveEvent(len(s.rec.Moves)))
