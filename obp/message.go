@@ -330,3 +330,8 @@ func parsePiece(g rules.Geometry, c byte) (rules.Piece, bool) {
 	}
 	return rules.Piece{Color: color, Kind: k}, true
 }
+
+// ParsePiece reads a piece letter as a board of geometry g sends it
+// (upper case for the first player; on a xiangqi board K A E/B H/N R C P):
+// ok is false for a letter that is no piece of that board.
+func ParsePiece(g rules.Geometry, c byte) (rules.Piece, bool) { return parsePiece(g, c) }

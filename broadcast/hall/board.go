@@ -54,6 +54,7 @@ type boardRun struct {
 	lostOnce bool
 	blind    *blindRun // the blind player's board (blind_run.go), or nil
 	team     *teamRun  // a team-drop board's partner (team_run.go), or nil
+	obp      *obpState // an OBP board's link and translator (obp.go), or nil
 	// The clock events of moves left out (fewer.go).
 	running    string // the running side of the last clock event
 	heldClk    heldClock
@@ -66,6 +67,12 @@ type boardRun struct {
 func (br *boardRun) run(ctx context.Context) error {
 	if err := br.start(ctx); err != nil {
 		return err
+	}
+	switch br.b.Protocol {
+	case ProtocolOBP:
+		return br.serveOBP(ctx) // obp.go
+	case ProtocolManual:
+		return br.serveManual(ctx) // manual.go
 	}
 	return br.serveLink(ctx)
 }
@@ -454,6 +461,10 @@ func (br *boardRun) persistOnly() {
 // message to the players. Nothing else is sent: no END (0x03, it only
 // restores the display), no text, no beep (Art 12.6).
 func (br *boardRun) clockCommand(c game.ClockCommand) {
+	if br.b.Protocol != ProtocolDGT {
+		br.clockFailed(c, len(br.s.Record().Moves), errNoClockCommands)
+		return
+	}
 	if br.lk == nil {
 		br.clockFailed(c, len(br.s.Record().Moves), errNoClockOnBus)
 		return

@@ -25,6 +25,7 @@ func (h *Hall) handleRequests() {
 		return
 	}
 	r.Handle(h.o.Subjects.Prefix+".arbiter.*.*.*.cmd", broadcast.Staff, h.answer)
+	r.Handle(h.o.Subjects.Prefix+".input.*.*.*.move", broadcast.Staff, h.answerInput) // input_route.go
 	if h.hasBlind() {
 		r.Handle(h.o.Subjects.Prefix+".api.relay.*.*.*.time", broadcast.Staff, h.answerTime)
 	}
@@ -77,6 +78,9 @@ func (h *Hall) answer(ctx context.Context, req broadcast.Request) broadcast.Repl
 	var c adjudicator.Command
 	if err := json.Unmarshal(req.Data, &c); err != nil {
 		return broadcast.StatusReply(fmt.Errorf("%w: not a JSON command: %v", adjudicator.ErrBadCommand, err))
+	}
+	if c.Cmd == "identify" {
+		return h.answerIdentify(ctx, br, ended, req) // input_route.go: a board's, not the adjudicator's
 	}
 	reply := make(chan error, 1)
 	select {

@@ -101,8 +101,11 @@ func New(o Options) (*Hall, error) {
 			return nil, fmt.Errorf("%w: board id %q used twice", ErrOptions, b.ID)
 		}
 		ids[b.ID] = true
-		if b.Open == nil {
-			return nil, fmt.Errorf("%w: board %s: no Opener", ErrOptions, b.ID)
+		if err := checkProtocol(b); err != nil {
+			return nil, err
+		}
+		if b.Protocol == ProtocolManual {
+			b.Session.NoBoard = true
 		}
 		g := b.Session.Info.Game
 		if err := g.Validate(); err != nil {

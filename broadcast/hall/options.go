@@ -8,6 +8,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
+	obplink "github.com/dgtbridge/dgtbridge/obp/link"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -24,8 +25,28 @@ type Sink interface {
 	PublishBoardStatus(broadcast.BoardStatus) error
 }
 
+// Protocol is how a board's moves reach the hall.
+type Protocol uint8
+
+// Protocols (the configuration's boards[].protocol).
+const (
+	// ProtocolDGT: a DGT board (and clock) on its port or a DGT bus line.
+	ProtocolDGT Protocol = iota
+	// ProtocolOBP: a board speaking the Open Board Protocol (obp/link;
+	// docs/open-board-protocol.md), xiangqi or chess; obp.go.
+	ProtocolOBP
+	// ProtocolManual: no board: moves are entered on <p>.input.<g>.move
+	// only (input.go); Open is not used.
+	ProtocolManual
+)
+
 // Board is one configured board: its port and its game.
 type Board struct {
+	// Protocol is what the port speaks (default DGT).
+	Protocol Protocol
+	// OBP tunes the transport of an OBP board (zero: obp/link's
+	// defaults; Logger and Record are set by the hall).
+	OBP obplink.Options
 	// ID names the board in <p>.board.<id>.status and in the recording
 	// directory: a subject token ([a-z0-9_-]+). cmd uses "r<round>-b<board>".
 	ID string

@@ -177,3 +177,15 @@ func (t *Translator) drop(pc rules.Piece) {
 		}
 	}
 }
+
+// Identify names the piece standing on s, as the arbiter saw it (the
+// answer to ErrUnidentified: a put or a point the translator could not
+// name). The translator's board takes it, a piece of that kind still in
+// the hand leaves it, and the returned square change tells the tracker.
+func (t *Translator) Identify(s rules.Square, pc rules.Piece) game.SquareChange {
+	if t.board.Geo.Contains(s) {
+		t.board.Sq[s] = pc
+	}
+	t.drop(pc)
+	return game.SquareChange{Square: s, Piece: pc}
+}

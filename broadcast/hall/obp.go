@@ -1,0 +1,289 @@
+package hall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/obp"
+	obplink "github.com/dgtbridge/dgtbridge/obp/link"
+	"github.com/dgtbridge/dgtbridge/obp/obpfeed"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// Boards that speak the Open Board Protocol (docs/open-board-protocol.md):
+// xiangqi (9×10) and chess (8×8) boards on the same transport as DGT
+// boards. One goroutine owns the port (obp/link: identify, watchdog,
+// reconnect, a bad line answered by asking for the whole board), every
+// byte is recorded in the hexlog format, and the lines reach the tracker
+// through obp/obpfeed as protocol-free sensor reports. A fault the board
+// reports about itself (an E line) goes to the arbiter, never acted on; a
+// piece a board that senses only occupancy cannot name goes to the arbiter
+// with the command that names it ({"cmd":"identify","square":…,"piece":…}).
+
+// errNoClockCommands: the board's clock takes no commands (OBP/1 has none;
+// a manual board has no clock).
+var errNoClockCommands = errors.New("this board's clock takes no commands (OBP/1 defines none, a manual board has no clock)")
+
+// faultRepeat is how long the same fault code of a board is not reported
+// again (a board may repeat a fault line every second).
+const faultRepeat = 10 * time.Minute
+
+// checkProtocol checks what a board's protocol needs.
+func checkProtocol(b Board) error {
+	switch b.Protocol {
+	case ProtocolDGT, ProtocolOBP:
+		if b.Open == nil {
+			return fmt.Errorf("%w: board %s: no Opener", ErrOptions, b.ID)
+		}
+	case ProtocolManual:
+	default:
+		return fmt.Errorf("%w: board %s: protocol %d", ErrOptions, b.ID, b.Protocol)
+	}
+	if b.Protocol != ProtocolDGT && (b.BusAddress > 0 || b.Blind != nil || b.Session.Blind != nil) {
+		return fmt.Errorf("%w: board %s: a DGT bus address and a blind player's relay need a DGT board", ErrOptions, b.ID)
+	}
+	return nil
+}
+
+// obpState is what the board goroutine keeps about its OBP board.
+type obpState struct {
+	lk    *obplink.Link
+	feed  *obpfeed.Translator
+	ident obp.Ident
+	// ignored: the board connected has another size than the game's; its
+	// lines are not read until another board connects.
+	ignored bool
+	// offset maps board timestamps to wall time (the least delay seen in
+	// this connection); set false until the first stamped line.
+	offset time.Duration
+	set    bool
+	faults map[string]time.Time // fault code → last reported
+	buf    []game.Sensed
+}
+
+// serveOBP owns the board's OBP line until ctx is done.
+func (br *boardRun) serveOBP(ctx context.Context) error {
+	open := br.b.Open
+	if br.h.o.Record {
+		open = recordingOpener(open, br.h.o.DataDir, br.b.ID, br.h.o.Now, br.log)
+	}
+	lo := br.b.OBP
+	if lo.Logger == nil {
+		lo.Logger = br.log
+	}
+	st := &obpState{lk: obplink.New(obplink.Opener(open), lo), faults: map[string]time.Time{}}
+	br.obp = st
+	var lw sync.WaitGroup
+	lw.Go(func() { st.lk.Run(ctx) })
+	defer lw.Wait()
+	tick := time.NewTicker(br.h.o.Tick)
+	defer tick.Stop()
+	for {
+		select {
+		case ev, ok := <-st.lk.Events():
+			if !ok {
+				br.persistOnly()
+				return nil
+			}
+			br.obpEvent(ev)
+		case <-tick.C:
+			br.apply(br.s.Tick(br.mono(br.h.o.Now())))
+		case c := <-br.cmds:
+			br.command(c)
+		}
+	}
+}
+
+// obpEvent handles one event of the OBP link.
+func (br *boardRun) obpEvent(ev obplink.Event) {
+	st := br.obp
+	switch e := ev.(type) {
+	case obplink.Connected:
+		st.set = false
+		br.obpConnected(e)
+	case obplink.Message:
+		br.status.LastSeen = game.T(e.At)
+		if st.ignored {
+			return
+		}
+		at := br.mono(st.time(e.At, e.Msg.BoardTime()))
+		switch m := e.Msg.(type) {
+		case obp.Fault:
+			br.obpFault(at, m)
+			return
+		case obp.Unknown:
+			br.log.Debug("OBP line of an unknown type ignored", "line", m)
+			return
+		case obp.Ident:
+			return
+		case obp.Board, obp.Clock, obp.Lift, obp.Put:
+		}
+		br.obpSense(at, e.Msg)
+	case obplink.BadLine:
+		br.log.Debug("OBP line dropped; whole board asked for", "err", e.Err)
+	case obplink.Disconnected:
+		msg := "disconnected"
+		if e.Err != nil {
+			msg = e.Err.Error()
+		}
+		br.down(e.At, msg)
+	}
+}
+
+// obpConnected: a board answered. A board of another size than the game's
+// is reported and not read; otherwise the whole board and the clock are
+// the tracker's first reports.
+func (br *boardRun) obpConnected(e obplink.Connected) {
+	st := br.obp
+	id := e.Ident
+	kind := "id"
+	if id.Occupancy {
+		kind = "occupancy"
+	}
+	version := fmt.Sprintf("OBP/%d %dx%d %s", id.Version, id.Geo.Files, id.Geo.Ranks, kind)
+	clk := ""
+	if !e.Clock.None {
+		clk = "OBP clock"
+	}
+	br.up(e.At, version, id.Serial, clk)
+	at := br.mono(e.At)
+	geo := br.s.Tracker().Position().Geometry()
+	st.ignored = id.Geo != geo
+	if st.ignored {
+		g := br.s.Record().Info.Game
+		br.apply(Step{Out: []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, KindBoardMismatch, len(br.s.Record().Moves), at.UnixMilli()),
+			Game: g, Kind: KindBoardMismatch, Severity: game.Crit, Ply: len(br.s.Record().Moves), At: game.T(at),
+			Message: fmt.Sprintf("The board on %s (%s, serial %s) is %dx%d; game %s is played on %dx%d: its lines are not read. Connect the right board.",
+				br.b.Port, version, id.Serial, id.Geo.Files, id.Geo.Ranks, g, geo.Files, geo.Ranks)}}})
+		return
+	}
+	if st.feed == nil || st.ident.Serial != id.Serial || st.ident.Geo != id.Geo {
+		// A new board: what it shows is named from the game's position
+		// (an occupancy board's '?'); the same board coming back keeps
+		// what the translator followed.
+		st.feed = obpfeed.New(br.s.Tracker().Position().Placement())
+	}
+	st.ident = id
+	br.obpSense(at, e.Board)
+	br.obpSense(at, e.Clock)
+}
+
+// obpSense translates one message and feeds the reports to the session;
+// a piece the translator cannot name is the arbiter's.
+func (br *boardRun) obpSense(at time.Time, m obp.Message) {
+	st := br.obp
+	var err error
+	st.buf, err = st.feed.Append(st.buf[:0], m)
+	for _, r := range st.buf {
+		br.apply(br.s.Sense(at, r))
+	}
+	if errors.Is(err, obpfeed.ErrUnidentified) {
+		br.unidentified(at, m, err)
+	}
+}
+
+// unidentified tells the arbiter that a board sensing only occupancy shows
+// a piece the daemon cannot name, and how to name it.
+func (br *boardRun) unidentified(at time.Time, m obp.Message, err error) {
+	rec := br.s.Record()
+	g, ply := rec.Info.Game, len(rec.Moves)
+	geo := br.s.Tracker().Position().Geometry()
+	var squares []string
+	switch m := m.(type) {
+	case obp.Put:
+		squares = append(squares, geo.Name(m.Square))
+	case obp.Board:
+		pl := br.obp.feed.Placement()
+		for _, s := range m.Unidentified {
+			if pl.At(s).IsEmpty() {
+				squares = append(squares, geo.Name(s))
+			}
+		}
+	}
+	prop := map[string]any{"cmd": "identify", "squares": squares}
+	if len(squares) > 0 {
+		prop["square"] = squares[0]
+	}
+	br.apply(Step{Out: []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, game.KindUnidentified, ply, at.UnixMilli()),
+		Game: g, Kind: game.KindUnidentified, Severity: game.Warn, Ply: ply, At: game.T(at), Proposal: prop,
+		Message: fmt.Sprintf("The board senses only occupancy and shows a piece that cannot be named (%v): until it is, the position may be read wrong. "+
+			`Look at the board and name it: {"cmd":"identify","square":"%s","piece":"<letter>"} (upper case for White/Red).`, err, first(squares))}}})
+}
+
+func first(s []string) string {
+	if len(s) == 0 {
+		return "?"
+	}
+	return s[0]
+}
+
+// obpFault reports a fault the board noticed about itself (once per code
+// every faultRepeat).
+func (br *boardRun) obpFault(at time.Time, f obp.Fault) {
+	st := br.obp
+	if last, ok := st.faults[f.Code]; ok && at.Sub(last) < faultRepeat {
+		return
+	}
+	st.faults[f.Code] = at
+	rec := br.s.Record()
+	g, ply := rec.Info.Game, len(rec.Moves)
+	br.log.Warn("the board reports a fault", "code", f.Code, "text", f.Text)
+	br.apply(Step{Out: []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, game.KindBoardFault, ply, at.UnixMilli()),
+		Game: g, Kind: game.KindBoardFault, Severity: game.Warn, Ply: ply, At: game.T(at),
+		Proposal: map[string]any{"code": f.Code, "text": f.Text},
+		Message: fmt.Sprintf("The board (serial %s) reports a fault: %s %s. The daemon does nothing about it; "+
+			"check the board, and its moves while the fault lasts.", st.ident.Serial, f.Code, f.Text)}}})
+}
+
+// time returns when a line happened: its board timestamp mapped to wall
+// time by the least delay seen in this connection (lines read in one
+// chunk keep their spacing), never later than it arrived; the arrival
+// time when the board sends no timestamps.
+func (st *obpState) time(arrived time.Time, s obp.Stamp) time.Time {
+	if !s.Set {
+		return arrived
+	}
+	bt := time.Duration(s.MS) * time.Millisecond
+	d := arrived.Sub(time.Time{}) - bt
+	if !st.set || d < st.offset {
+		st.offset, st.set = d, true
+	}
+	return time.Time{}.Add(bt + st.offset)
+}
+
+// identify names the piece on a square of an occupancy board (the
+// arbiter's identify command), on the board goroutine.
+func (br *boardRun) identify(square, piece string) error {
+	st := br.obp
+	if br.b.Protocol != ProtocolOBP || st == nil || st.feed == nil {
+		return fmt.Errorf("%w: identify: the board of this game is no connected OBP board", ErrBadInput)
+	}
+	geo := br.s.Tracker().Position().Geometry()
+	s, err := geo.ParseSquare(square)
+	if err != nil {
+		return fmt.Errorf("%w: identify: square %q: %v", ErrBadInput, square, err)
+	}
+	pc, ok := parsePiece(piece, geo)
+	if !ok {
+		return fmt.Errorf("%w: identify: piece %q (a piece letter, upper case for White/Red, or \"\" for an empty point)", ErrBadInput, piece)
+	}
+	at := br.mono(br.h.o.Now())
+	br.apply(br.s.Sense(at, st.feed.Identify(s, pc)))
+	return nil
+}
+
+// parsePiece reads a piece letter of the board's variant as OBP boards
+// write them ("" or "-": no piece).
+func parsePiece(s string, geo rules.Geometry) (rules.Piece, bool) {
+	if s == "" || s == "-" {
+		return rules.NoPiece, true
+	}
+	if len(s) != 1 {
+		return rules.NoPiece, false
+	}
+	return obp.ParsePiece(geo, s[0])
+}

@@ -1,0 +1,261 @@
+package hall
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	dgtemu "github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/dgt/pty"
+	"github.com/dgtbridge/dgtbridge/obp/emu"
+	obplink "github.com/dgtbridge/dgtbridge/obp/link"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/clock"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+	"github.com/dgtbridge/dgtbridge/rules/pgn"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
+	"github.com/dgtbridge/dgtbridge/rules/xiangqi"
+	"github.com/dgtbridge/dgtbridge/rules/xiangqi/games"
+	"github.com/nats-io/nats.go"
+)
+
+// obpPTY serves an emulated OBP board on a real pseudo-terminal, opened by
+// the daemon as a serial device is.
+type obpPTY struct {
+	e      *emu.Emulator
+	path   atomic.Value
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+func newOBPPTY(t *testing.T, o emu.Options) *obpPTY {
+	t.Helper()
+	e, err := emu.New(o, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &obpPTY{e: e}
+	m, path, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	b.cancel = cancel
+	b.path.Store(path)
+	b.wg.Go(func() { dgtemu.ServePTY(ctx, m, e) })
+	t.Cleanup(func() { cancel(); b.wg.Wait() })
+	return b
+}
+
+func (b *obpPTY) Open(context.Context) (io.ReadWriteCloser, error) {
+	return os.OpenFile(b.path.Load().(string), os.O_RDWR|syscall.O_NOCTTY, 0)
+}
+
+// patientOBP: the OBP link's time-outs on a loaded test machine.
+var patientOBP = obplink.Options{IdentifyInterval: 5 * time.Second, ReplyTimeout: 10 * time.Second, Watchdog: 10 * time.Second}
+
+// obpBoardFor is a hall board reading an OBP board for a game of rule set
+// rsName from fen ("" the start).
+func obpBoardFor(t *testing.T, id string, g game.ID, rsName, fen, tc string, open func(context.Context) (io.ReadWriteCloser, error)) Board {
+	t.Helper()
+	rs, err := ruleset.Lookup(rsName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ctl clock.TimeControl
+	if tc != "" {
+		ctl = clock.MustParse(tc)
+	}
+	return Board{ID: id, Port: "pty", Protocol: ProtocolOBP, Open: open, OBP: patientOBP, Session: SessionOptions{
+		Info:     Info{Game: g, White: "Red " + id, Black: "Black " + id, Variant: rs.Variant, Ruleset: rs.Name, TimeControl: tc},
+		StartFEN: fen, RuleSet: rs, TimeControl: ctl, Tracker: DefaultTrackerOptions(),
+	}}
+}
+
+// ccpdGame returns the first n plies of built-in game i (1-based).
+func ccpdGame(t *testing.T, i, n int) (*xiangqi.Position, []rules.Move) {
+	t.Helper()
+	all, errs := pgn.ReadAll(strings.NewReader(games.CCPD), pgn.ReaderOptions{Variations: pgn.SkipVariations})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	g := all[i-1]
+	var moves []rules.Move
+	for _, m := range g.Moves[:min(n, len(g.Moves))] {
+		moves = append(moves, m.Move)
+	}
+	return xiangqi.StartPosition(), moves
+}
+
+// subscribe subscribes conn to subject into a channel (flushed).
+func subscribe(t *testing.T, nc *nats.Conn, subject string) chan *nats.Msg {
+	t.Helper()
+	ch := make(chan *nats.Msg, 1024)
+	if _, err := nc.ChanSubscribe(subject, ch); err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return ch
+}
+
+// TestOBPXiangqiLive: a real master game played by human hands on an
+// emulated OBP xiangqi board on a pseudo-terminal, read through obp/link
+// and obp/obpfeed into the tracker, published through a real NATS server:
+// every MoveEvent has the ICCS move in uci, WXF in san and the short
+// Vietnamese notation of 001; the PGN over the NATS API is Xiangqi with
+// WXF movetext and [%iccs]; the hexlog recording holds the OBP lines; the
+// board's status names it.
+func TestOBPXiangqiLive(t *testing.T) {
+	integration(t)
+	dir := t.TempDir()
+	srv := testServer(t, filepath.Join(dir, "nats"))
+	t.Cleanup(srv.Shutdown)
+	start, moves := ccpdGame(t, 1, 24)
+	b := newOBPPTY(t, emu.Options{Serial: "XQ0042", Base: 15 * time.Minute, Increment: 10 * time.Second})
+	s, err := emu.GameScript(start, moves, emu.GameOptions{Think: func(int) time.Duration { return 400 * time.Millisecond }, Speed: 2, Seed: 7, Incidents: 0.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := game.ID{Event: "open2026", Round: 1, Board: 1}
+	hb := obpBoardFor(t, "xq1", g, ruleset.XiangqiVN2004, "", "900+10", b.Open)
+	org := connect(t, srv, "hall", "hall-pw")
+	movesCh := subscribe(t, org, testPrefix+".game."+g.String()+".move")
+	d := startDaemon(t, filepath.Join(dir, "data"), srv, 0, hb)
+	waitConnected(t, d.h)
+	b.e.Schedule(time.Now().Add(500*time.Millisecond), s)
+
+	var got []game.MoveEvent
+	deadline := time.After(90 * time.Second)
+	for len(got) < len(moves) {
+		select {
+		case m := <-movesCh:
+			var ev game.MoveEvent
+			if decode(t, m.Data, &ev) {
+				got = append(got, ev)
+			}
+		case <-deadline:
+			t.Fatalf("%d of %d moves published", len(got), len(moves))
+		}
+	}
+	pos := rules.Position(start)
+	for i, m := range moves {
+		ev := got[i]
+		xp := pos.(*xiangqi.Position)
+		if ev.Ply != i+1 || ev.UCI != pos.UCI(m) || ev.Notation != xp.Notation(m, xiangqi.DialectVN) || ev.SAN != xp.Notation(m, xiangqi.DialectWXF) {
+			t.Errorf("ply %d: %+v, want %s %s %s", i+1, ev, pos.UCI(m), xp.Notation(m, xiangqi.DialectVN), xp.Notation(m, xiangqi.DialectWXF))
+		}
+		pos, _ = pos.Play(m)
+		if ev.FEN != pos.FEN() || ev.Clock == nil {
+			t.Errorf("ply %d: fen %s clock %v", i+1, ev.FEN, ev.Clock)
+		}
+	}
+	// The round's PGN over NATS.
+	rep, err := org.Request(testPrefix+".api.pgn."+g.Event+".1", nil, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := string(rep.Data)
+	first := "1. " + start.Notation(moves[0], xiangqi.DialectWXF) + " { [%iccs " + start.UCI(moves[0]) + "]"
+	for _, w := range []string{`[Variant "Xiangqi"]`, `[White "Red xq1"]`, first} {
+		if !strings.Contains(p, w) {
+			t.Errorf("PGN lacks %q:\n%s", w, p)
+		}
+	}
+	if r, _ := d.h.Record(g); r.Status() != StatusPlaying {
+		t.Errorf("status %s", r.Status())
+	}
+	d.stop()
+	logs, _ := filepath.Glob(filepath.Join(dir, "data", "record", "xq1", "*.hexlog"))
+	if len(logs) == 0 {
+		t.Fatal("no recording")
+	}
+	raw, _ := os.ReadFile(logs[0])
+	if !strings.Contains(string(raw), " > 49 0a") || !strings.Contains(string(raw), " < ") {
+		t.Errorf("recording lacks the host's I and the board's lines:\n%.400s", raw)
+	}
+}
+
+// TestOBPChessLive: a chess board speaking OBP, sensing only occupancy,
+// plays the opening of a game: the moves are read (the translator names
+// the pieces from the game's position) and published as SAN/UCI; the
+// board's E line is an arbiter alert (board_fault) and nothing else.
+func TestOBPChessLive(t *testing.T) {
+	integration(t)
+	dir := t.TempDir()
+	srv := testServer(t, filepath.Join(dir, "nats"))
+	t.Cleanup(srv.Shutdown)
+	start := chess.StartPosition(chess.Standard)
+	var moves []rules.Move
+	pos := rules.Position(start)
+	for _, u := range strings.Fields("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6") {
+		m := mustMove(t, pos, u)
+		moves = append(moves, m)
+		pos, _ = pos.Play(m)
+	}
+	b := newOBPPTY(t, emu.Options{Geo: rules.Chess8x8, Serial: "DIY-7", Occupancy: true, Base: 15 * time.Minute, Increment: 10 * time.Second})
+	s, err := emu.GameScript(start, moves, emu.GameOptions{Think: func(int) time.Duration { return 400 * time.Millisecond }, Speed: 2, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = append(s, emu.Step{At: s.Duration() + time.Second, Action: emu.Fault{Code: "12", Text: "row 3 sensor stuck"}})
+	g := game.ID{Event: "open2026", Round: 1, Board: 2}
+	hb := obpBoardFor(t, "c2", g, ruleset.FIDE2018Standard, "", "900+10", b.Open)
+	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
+	alerts := subscribe(t, arb, testPrefix+".arbiter."+g.String()+".alert")
+	movesCh := subscribe(t, arb, testPrefix+".game."+g.String()+".move")
+	status := subscribe(t, arb, testPrefix+".board.c2.status")
+	d := startDaemon(t, filepath.Join(dir, "data"), srv, 0, hb)
+	waitConnected(t, d.h)
+	b.e.Schedule(time.Now().Add(500*time.Millisecond), s)
+
+	var sans []string
+	deadline := time.After(60 * time.Second)
+	for len(sans) < len(moves) {
+		select {
+		case m := <-movesCh:
+			var ev game.MoveEvent
+			if decode(t, m.Data, &ev) {
+				sans = append(sans, ev.SAN)
+			}
+		case <-deadline:
+			t.Fatalf("moves %v", sans)
+		}
+	}
+	if strings.Join(sans, " ") != "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6" {
+		t.Errorf("moves %v", sans)
+	}
+	var kinds []string
+	awaitAlert(t, alerts, 30*time.Second, "the board's fault", func(a game.Alert) { kinds = append(kinds, a.Kind) },
+		func(a game.Alert) bool { return a.Kind == game.KindBoardFault && a.Proposal["code"] == "12" })
+	for _, k := range kinds {
+		if k == game.KindIllegalMove || k == game.KindDisplaced || k == game.KindUnidentified {
+			t.Errorf("unexpected alert %s", k)
+		}
+	}
+	// The board's status names it.
+	rep := func() broadcast.BoardStatus {
+		var st broadcast.BoardStatus
+		for {
+			select {
+			case m := <-status:
+				decode(t, m.Data, &st)
+			default:
+				return st
+			}
+		}
+	}()
+	if !rep.Connected || rep.Version != "OBP/1 8x8 occupancy" || rep.Serial != "DIY-7" || rep.Clock != "OBP clock" {
+		t.Errorf("status %+v", rep)
+	}
+}
