@@ -259,3 +259,131 @@ func TestOBPChessLive(t *testing.T) {
 		t.Errorf("status %+v", rep)
 	}
 }
+
+// xqSquare names a xiangqi point.
+func xqSquare(t *testing.T, name string) rules.Square {
+	t.Helper()
+	s, err := rules.Xiangqi9x10.ParseSquare(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestOBPPerpetualCheck: Art. 24.2 played on an OBP board set up at a
+// position of the case: Red's chariot checks on every move. At the third
+// occurrence of the position the arbiter is told that Red must change
+// (perpetual, warn, no result); when Red repeats the cycle once more, Red's
+// loss is proposed (crit, 0-1); the daemon sets no result.
+func TestOBPPerpetualCheck(t *testing.T) {
+	integration(t)
+	dir := t.TempDir()
+	srv := testServer(t, filepath.Join(dir, "nats"))
+	t.Cleanup(srv.Shutdown)
+	const fen = "3k3R1/9/9/9/9/9/9/9/9/5K3 b - - 0 1"
+	start, err := xiangqi.NewPosition(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := start.Placement()
+	var moves []rules.Move
+	pos := rules.Position(start)
+	for range 3 {
+		for _, u := range strings.Fields("d9d8 h9h8 d8d9 h8h9") {
+			m := mustMove(t, pos, u)
+			moves = append(moves, m)
+			pos, _ = pos.Play(m)
+		}
+	}
+	b := newOBPPTY(t, emu.Options{Serial: "XQ0024", Placement: &pl, Base: 15 * time.Minute, Increment: 10 * time.Second})
+	s, err := emu.GameScript(start, moves, emu.GameOptions{Think: func(int) time.Duration { return 500 * time.Millisecond }, Speed: 2, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := game.ID{Event: "open2026", Round: 1, Board: 5}
+	hb := obpBoardFor(t, "xq5", g, ruleset.XiangqiVN2004, fen, "900+10", b.Open)
+	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
+	alerts := subscribe(t, arb, testPrefix+".arbiter."+g.String()+".alert")
+	d := startDaemon(t, filepath.Join(dir, "data"), srv, 0, hb)
+	waitConnected(t, d.h)
+	b.e.Schedule(time.Now().Add(500*time.Millisecond), s)
+
+	var seen []game.Alert
+	keep := func(a game.Alert) { seen = append(seen, a) }
+	awaitAlert(t, alerts, 60*time.Second, "Red must change", keep, func(a game.Alert) bool {
+		return a.Kind == game.KindPerpetual && a.Ply == 8 && a.Severity == game.Warn && a.Side == "white" && a.Proposal["must_change"] == "white"
+	})
+	awaitAlert(t, alerts, 60*time.Second, "Red's loss proposed", keep, func(a game.Alert) bool {
+		return a.Kind == game.KindPerpetual && a.Ply == 12 && a.Severity == game.Crit && a.Side == "white" && a.Proposal["result"] == "0-1"
+	})
+	for _, a := range seen {
+		if a.Kind != game.KindPerpetual && a.Kind != game.KindTouchMove {
+			t.Errorf("unexpected alert %s: %s", a.Kind, a.Message)
+		}
+	}
+	waitFor(t, 10*time.Second, "the twelfth ply", func() bool { r, _ := d.h.Record(g); return len(r.Moves) == 12 })
+	if r, _ := d.h.Record(g); r.Result != "*" {
+		t.Errorf("the daemon decided: %s", r.Result)
+	}
+}
+
+// TestOBPIllegalAndTouch: on an OBP xiangqi board Red touches the cannon
+// on h2, puts it back and moves the other cannon (touch-move evidence for
+// the arbiter, Art. 9.1, info: ruled only when a player asks); Black moves
+// a horse straight ahead and presses the clock: the illegal-move alert (a
+// technical error candidate, the position to be restored, 9.10), nothing
+// entered; Black puts the horse back (the record is reinstated) and the
+// game goes on.
+func TestOBPIllegalAndTouch(t *testing.T) {
+	integration(t)
+	dir := t.TempDir()
+	srv := testServer(t, filepath.Join(dir, "nats"))
+	t.Cleanup(srv.Shutdown)
+	b := newOBPPTY(t, emu.Options{Serial: "XQ0009", Base: 15 * time.Minute, Increment: 10 * time.Second})
+	red, black := rules.White, rules.Black
+	cannon := rules.Piece{Color: red, Kind: rules.Cannon}
+	horse := rules.Piece{Color: black, Kind: rules.Knight}
+	sec := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+	s := emu.Script{
+		{At: 0, Action: emu.Lever{Side: black}}, // Red's clock starts
+		{At: sec(1), Action: emu.Lift{Square: xqSquare(t, "h2")}},
+		{At: sec(1.6), Action: emu.Put{Square: xqSquare(t, "h2"), Piece: cannon}},
+		{At: sec(3), Action: emu.Lift{Square: xqSquare(t, "b2")}},
+		{At: sec(3.5), Action: emu.Put{Square: xqSquare(t, "e2"), Piece: cannon}},
+		{At: sec(4.2), Action: emu.Lever{Side: red}},
+		{At: sec(6), Action: emu.Lift{Square: xqSquare(t, "b9")}},
+		{At: sec(6.5), Action: emu.Put{Square: xqSquare(t, "b6"), Piece: horse}},
+		{At: sec(7.2), Action: emu.Lever{Side: black}},
+		{At: sec(12), Action: emu.Lift{Square: xqSquare(t, "b6")}},
+		{At: sec(12.5), Action: emu.Put{Square: xqSquare(t, "b9"), Piece: horse}},
+	}
+	g := game.ID{Event: "open2026", Round: 1, Board: 6}
+	hb := obpBoardFor(t, "xq6", g, ruleset.XiangqiVN2004, "", "900+10", b.Open)
+	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
+	alerts := subscribe(t, arb, testPrefix+".arbiter."+g.String()+".alert")
+	corrections := subscribe(t, arb, testPrefix+".game."+g.String()+".correction")
+	d := startDaemon(t, filepath.Join(dir, "data"), srv, 0, hb)
+	waitConnected(t, d.h)
+	b.e.Schedule(time.Now().Add(500*time.Millisecond), s)
+
+	var seen []game.Alert
+	keep := func(a game.Alert) { seen = append(seen, a) }
+	awaitAlert(t, alerts, 30*time.Second, "the touch-move evidence", keep, func(a game.Alert) bool {
+		return a.Kind == game.KindTouchMove && a.Side == "white" && a.Severity == game.Info && strings.Contains(a.Article, "9.1")
+	})
+	awaitAlert(t, alerts, 30*time.Second, "the illegal move", keep, func(a game.Alert) bool {
+		return a.Kind == game.KindIllegalMove && a.Severity == game.Crit && a.Side == "black" && a.Ply == 2 && a.Proposal["technical_error"] == "black"
+	})
+	select {
+	case m := <-corrections:
+		var c game.Correction
+		if decode(t, m.Data, &c) && (c.Ply != 1 || c.Reason != game.Reinstatement) {
+			t.Errorf("correction %+v", c)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no reinstatement after the horse went back")
+	}
+	if r, _ := d.h.Record(g); len(r.Moves) != 1 || r.Moves[0].UCI != "b2e2" || r.Moves[0].Notation != "P8-5" {
+		t.Errorf("record %+v", r.Moves)
+	}
+}
