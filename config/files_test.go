@@ -221,28 +221,29 @@ func TestProtocols(t *testing.T) {
 	}
 }
 
-// TestUnsupported: obp and manual boards load (run --check accepts them)
-// but Unsupported names each for "run"; team-drop boards run.
+// TestUnsupported: an OBP board on port auto loads (run --check accepts
+// it) but Unsupported names it for "run"; team-drop, xiangqi, OBP and
+// manual boards run.
 func TestUnsupported(t *testing.T) {
 	c, err := load(t, "boards:\n"+
 		"  - {port: /dev/a, round: 1, board: 1, variant: team-drop, ruleset: bgo2026-team, partner: 2}\n"+
 		"  - {port: /dev/b, round: 1, board: 2, variant: team-drop, ruleset: bgo2026-team, partner: 1}\n"+
-		"  - {protocol: manual, round: 1, board: 3}\n"+
-		"  - {port: /dev/c, round: 1, board: 4}\n", nil)
+		"  - {protocol: obp, port: auto, round: 1, board: 3, variant: xiangqi, ruleset: xiangqi-vn2004}\n"+
+		"  - {port: /dev/c, round: 1, board: 4}\n"+
+		"  - {protocol: manual, round: 1, board: 5, variant: xiangqi, ruleset: xiangqi-vn2004}\n"+
+		"  - {protocol: obp, port: /dev/d, round: 1, board: 6, variant: xiangqi, ruleset: xiangqi-vn2004}\n", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = c.Unsupported()
-	for _, k := range []string{"boards[2].protocol"} {
-		if !hasKey(err, k) {
-			t.Errorf("Unsupported %v does not name %s", err, k)
+	if !hasKey(err, "boards[2].port") || !errors.Is(err, ErrUnsupported) {
+		t.Errorf("Unsupported %v does not name boards[2].port", err)
+	}
+	for _, k := range []string{"boards[0].variant", "boards[1].variant", "boards[3].variant", "boards[3].protocol",
+		"boards[4].protocol", "boards[4].variant", "boards[5].protocol", "boards[5].port", "boards[5].variant"} {
+		if hasKey(err, k) {
+			t.Errorf("Unsupported %v names %s", err, k)
 		}
-	}
-	if hasKey(err, "boards[0].variant") || hasKey(err, "boards[1].variant") {
-		t.Errorf("Unsupported %v names the team-drop boards", err)
-	}
-	if hasKey(err, "boards[3].variant") || hasKey(err, "boards[3].protocol") || !errors.Is(err, ErrUnsupported) {
-		t.Errorf("Unsupported %v", err)
 	}
 	c, _ = load(t, "boards:\n  - {port: /dev/c, round: 1, board: 4}\n", nil)
 	if err := c.Unsupported(); err != nil {

@@ -4,23 +4,24 @@ import "fmt"
 
 // Unsupported returns nil when this build of the daemon can run every
 // board of c, otherwise one *KeyError (matching [ErrUnsupported]) per
-// board it cannot: xiangqi games, and boards read with the
-// Open Board Protocol or by hand, which are valid configuration (and pass
-// "run --check") but are wired into the daemon in a later step. "run"
-// refuses to start with them, and a reload refuses them too.
+// board it cannot: Open Board Protocol boards with what only DGT boards
+// have (port auto, which probes for DGT boards; a bus address; a blind
+// player's relay), which are valid configuration (and pass "run --check").
+// "run" refuses to start with them, and a reload refuses them too.
 func (c *Config) Unsupported() error {
 	var errs []error
 	for i, b := range c.EffectiveBoards() {
 		p := fmt.Sprintf("boards[%d]", i)
-		switch b.Variant {
-		case VariantXiangqi:
-			errs = append(errs, &KeyError{Key: p + ".variant", Err: unsupported{"xiangqi games are valid configuration, but this build of the daemon does not run them yet (its rules, perft and replay are ready; xiangqi boards are not wired in)"}})
-		}
-		switch b.Protocol {
-		case ProtocolOBP:
-			errs = append(errs, &KeyError{Key: p + ".protocol", Err: unsupported{"obp boards are valid configuration, but this build of the daemon does not read them yet (dgtbridge emulate --protocol obp serves one for testing)"}})
-		case ProtocolManual:
-			errs = append(errs, &KeyError{Key: p + ".protocol", Err: unsupported{"manual boards are valid configuration, but this build of the daemon does not take moves on <prefix>.input.<game>.move yet"}})
+		if b.Protocol == ProtocolOBP {
+			switch {
+			case b.Port == AutoPort:
+				errs = append(errs, &KeyError{Key: p + ".port", Err: unsupported{"port auto finds DGT boards only: give the OBP board's device path (e.g. /dev/ttyACM0)"}})
+			case b.BusAddress > 0:
+				errs = append(errs, &KeyError{Key: p + ".bus_address", Err: unsupported{"an OBP board has its own port, no DGT bus address"}})
+			}
+			if b.Blind != nil {
+				errs = append(errs, &KeyError{Key: p + ".blind", Err: unsupported{"a blind player's relay needs DGT boards"}})
+			}
 		}
 	}
 	return newError(c.File, errs)

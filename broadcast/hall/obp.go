@@ -57,9 +57,10 @@ type obpState struct {
 	// ignored: the board connected has another size than the game's; its
 	// lines are not read until another board connects.
 	ignored bool
-	// offset maps board timestamps to wall time (the least delay seen in
-	// this connection); set false until the first stamped line.
-	offset time.Duration
+	// base maps board timestamps to wall time: the board's time zero
+	// as of the line that arrived with the least delay in this
+	// connection; set false until the first stamped line.
+	base   time.Time
 	set    bool
 	faults map[string]time.Time // fault code → last reported
 	buf    []game.Sensed
@@ -248,11 +249,10 @@ func (st *obpState) time(arrived time.Time, s obp.Stamp) time.Time {
 		return arrived
 	}
 	bt := time.Duration(s.MS) * time.Millisecond
-	d := arrived.Sub(time.Time{}) - bt
-	if !st.set || d < st.offset {
-		st.offset, st.set = d, true
+	if base := arrived.Add(-bt); !st.set || base.Before(st.base) {
+		st.base, st.set = base, true
 	}
-	return time.Time{}.Add(bt + st.offset)
+	return st.base.Add(bt)
 }
 
 // identify names the piece on a square of an occupancy board (the

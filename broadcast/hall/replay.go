@@ -49,6 +49,12 @@ type ReplayResult struct {
 // base64 messages are spaced by o.Gap. An I/O error stops it and is returned
 // with what was reconstructed so far.
 func Replay(r io.Reader, o ReplayOptions) (ReplayResult, error) {
+	return replay(r, o, (*replayer).chunk)
+}
+
+// replay reads a recording, handing each chunk of board→host bytes to
+// chunk (DGT here, OBP in replay_obp.go).
+func replay(r io.Reader, o ReplayOptions, chunk func(*replayer, record.Chunk)) (ReplayResult, error) {
 	var res ReplayResult
 	if o.Gap <= 0 {
 		o.Gap = DefaultReplayGap
@@ -89,7 +95,7 @@ func Replay(r io.Reader, o ReplayOptions) (ReplayResult, error) {
 			return rp.res, err
 		}
 		if c.Dir == record.FromBoard {
-			rp.chunk(c)
+			chunk(rp, c)
 		}
 	}
 	s := rp.s
@@ -109,6 +115,7 @@ type replayer struct {
 	at    time.Time // the time of the last message
 	first bool      // no message read yet
 	dec   *dgt.Decoder
+	ob    *obpReplay // an OBP board's recording (replay_obp.go)
 }
 
 // bad reports a bad line or frame.
@@ -121,15 +128,7 @@ func (rp *replayer) bad(err error) {
 // chunk feeds one chunk of board→host bytes: each message at the chunk's
 // time (hexlog) or spaced by Gap (raw, base64).
 func (rp *replayer) chunk(c record.Chunk) {
-	if !c.At.IsZero() {
-		if rp.first || c.At.After(rp.at) {
-			rp.at = c.At
-		}
-		if rp.first {
-			rp.s.rec.Started = rp.at
-		}
-	}
-	rp.first = false
+	rp.stamp(c)
 	rp.dec.Feed(c.Bytes)
 	for {
 		m, err := rp.dec.Next()
@@ -145,6 +144,19 @@ func (rp *replayer) chunk(c record.Chunk) {
 		}
 		rp.collect(rp.s.Message(rp.at, m))
 	}
+}
+
+// stamp takes the time of a chunk (hexlog): time never goes back.
+func (rp *replayer) stamp(c record.Chunk) {
+	if !c.At.IsZero() {
+		if rp.first || c.At.After(rp.at) {
+			rp.at = c.At
+		}
+		if rp.first {
+			rp.s.rec.Started = rp.at
+		}
+	}
+	rp.first = false
 }
 
 // collect keeps the games a set-up ended (the next one gets the next

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -128,25 +127,23 @@ func TestCheckExample(t *testing.T) {
 		t.Errorf("the check does not show the boards' players from the pairing file:\n%s", out)
 	}
 
+	// Valid configuration that this build does not run: an OBP board on
+	// port auto (auto probes for DGT boards).
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "board")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
 	file := filepath.Join(dir, "c.yaml")
-	os.WriteFile(file, []byte("data_dir: state\nboards:\n  - {port: "+fifo+", round: 1, board: 1, variant: xiangqi, ruleset: xiangqi-vn2004}\n"), 0o600)
+	os.WriteFile(file, []byte("data_dir: state\nboards:\n  - {protocol: obp, port: auto, round: 1, board: 1, variant: xiangqi, ruleset: xiangqi-vn2004}\n"), 0o600)
 	code, out, errOut = runMain(t, "run", "--check", "--config", file)
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	if !strings.Contains(out, "boards[0].variant: xiangqi games are valid configuration, but this build of the daemon does not run them yet") {
-		t.Errorf("the check does not say run refuses xiangqi:\n%s", out)
+	if !strings.Contains(out, "boards[0].port: port auto finds DGT boards only") {
+		t.Errorf("the check does not say run refuses an OBP board on port auto:\n%s", out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "state")); !os.IsNotExist(err) {
 		t.Errorf("--check made data_dir: %v", err)
 	}
 	code, _, errOut = runMain(t, "run", "--config", file)
-	if code != 1 || !strings.Contains(errOut, "boards[0].variant: xiangqi games are valid configuration, but this build of the daemon does not run them yet") {
+	if code != 1 || !strings.Contains(errOut, "boards[0].port: port auto finds DGT boards only") {
 		t.Errorf("run: exit %d, %q", code, errOut)
 	}
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
-	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -30,11 +29,11 @@ import (
 // (replay_team.go).
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("replay", "[flags] FILE…",
-		"Reconstruct games from recorded DGT serial traffic (hexlog, raw or base64): the games as PGN on stdout,\n"+
+		"Reconstruct games from recorded serial traffic of DGT or OBP boards (hexlog, raw or base64): the games as PGN on stdout,\n"+
 			"the arbiter alerts as JSON lines on stderr or --alerts FILE. Untimed recordings (raw, base64) are\n"+
 			"read with messages 700 ms apart.", stderr)
 	rsName := fs.String("ruleset", ruleset.FIDE2018Standard, "rule set judging the games (e.g. fide2018-blitz)")
-	variant := fs.String("variant", "", "variant: chess, chess960, team-drop (default: the rule set's)")
+	variant := fs.String("variant", "", "variant: chess, chess960, team-drop, xiangqi (default: the rule set's; xiangqi reads OBP recordings)")
 	fen := fs.String("fen", "", "start position (default: the variant's start; a set-up on the board starts a new game)")
 	format := fs.String("format", "auto", "recording format: auto, hexlog, raw or base64")
 	alerts := fs.String("alerts", "", "write the alerts (JSON lines) to this file instead of stderr")
@@ -53,15 +52,12 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return usageError{fmt.Errorf("replay: --ruleset: %w", err)}
 	}
-	v := rs.Variant
-	if *variant != "" {
-		if _, err := chess.ParseVariant(*variant); err != nil {
-			return usageError{fmt.Errorf("replay: --variant %q: %w (want chess, chess960 or team-drop)", *variant, err)}
-		}
-		v = *variant
+	v, rs, err := replayVariant(fs.FlagSet, *variant, rs) // replay_obp.go
+	if err != nil {
+		return err
 	}
 	if *fen != "" {
-		if _, err := pgn.ChessPosition(v, *fen); err != nil {
+		if _, err := pgn.Position(v, *fen); err != nil {
 			return usageError{fmt.Errorf("replay: --fen: %w", err)}
 		}
 	}
@@ -93,7 +89,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			Info:     hall.Info{Game: game.ID{Event: "replay", Round: i + 1, Board: 1}, Variant: v, Ruleset: rs.Name},
 			StartFEN: *fen, RuleSet: rs, Tracker: hall.DefaultTrackerOptions(),
 		}, BadLine: func(err error) { fmt.Fprintf(stderr, "dgtbridge replay: %s: skipped: %v\n", name, err) }}
-		res, err := hall.Replay(ctxReader{ctx, in}, o)
+		res, err := replayRecording(ctxReader{ctx, in}, o) // DGT or OBP: replay_obp.go
 		stop()
 		in.Close()
 		if ctx.Err() != nil {

@@ -88,7 +88,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	claims := &portClaims{}
 	boards, err := hallBoards(&cfg, func(b config.Board) (hall.Board, error) {
-		return hall.Board{Open: serialOpener(b.Port, claims, 0, log.With("port", b.Port))}, nil
+		return daemonBoard(b, claims, log), nil // boards_obp.go
 	})
 	if err != nil {
 		return err

@@ -33,11 +33,14 @@ func hallBoards(cfg *config.Config, open opener) ([]hall.Board, error) {
 			errs = append(errs, fmt.Errorf("%s: %w", key, err))
 			continue
 		}
-		hb, err := open(b)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s.port: %w", key, err))
-			continue
+		var hb hall.Board
+		if hallProtocol(b) != hall.ProtocolManual {
+			if hb, err = open(b); err != nil {
+				errs = append(errs, fmt.Errorf("%s.port: %w", key, err))
+				continue
+			}
 		}
+		hb.Protocol = hallProtocol(b) // boards_obp.go
 		if b.Blind != nil {
 			relay, bb, err := blindRelay(cfg, b, key, open)
 			if err != nil {
@@ -82,5 +85,6 @@ func sessionOptions(cfg *config.Config, b config.Board) (hall.SessionOptions, er
 			Variant: b.Variant, Ruleset: rs.Name, TimeControl: b.TimeControl},
 		StartFEN: b.FEN, RuleSet: rs, TimeControl: tc, Penalties: pen, Tracker: hall.DefaultTrackerOptions(),
 		Partner: partnerGame(cfg, b),
+		NoBoard: b.Protocol == config.ProtocolManual,
 	}, nil
 }

@@ -238,6 +238,16 @@ func (e *Emulator) do(t time.Time, a Action) {
 		e.garble++
 	case Fault:
 		e.sendAt(t, obp.Fault{Code: a.Code, Text: a.Text})
+	case ClockSet:
+		if e.opts.NoClock {
+			return
+		}
+		e.left = [2]time.Duration{a.First, a.Second}
+		e.running, e.started = a.Running, a.Running != rules.NoColor
+		if e.started {
+			e.nextSend = t.Add(e.opts.ClockEvery)
+		}
+		e.send(e.clockLine(t))
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // Action is one thing that happens at a board. The concrete types are
-// [Lift], [Put], [Lever], [Garble] and [Fault].
+// [Lift], [Put], [Lever], [Garble], [Fault] and [ClockSet].
 type Action interface {
 	fmt.Stringer
 	action()
@@ -35,17 +35,30 @@ type Garble struct{}
 // Fault: the board reports a fault ("E <code> <text>").
 type Fault struct{ Code, Text string }
 
+// ClockSet: the arbiter sets the clock: First and Second are the times
+// left, Running the side whose clock then runs (rules.NoColor: stopped,
+// waiting for a lever to start it, as before a game).
+type ClockSet struct {
+	First, Second time.Duration
+	Running       rules.Color
+}
+
 func (Lift) action()   {}
 func (Put) action()    {}
 func (Lever) action()  {}
 func (Garble) action() {}
 func (Fault) action()  {}
 
+func (ClockSet) action() {}
+
 func (a Lift) String() string  { return fmt.Sprintf("lift %d", a.Square) }
 func (a Put) String() string   { return fmt.Sprintf("put %v on %d", a.Piece, a.Square) }
 func (a Lever) String() string { return "lever " + a.Side.String() }
 func (Garble) String() string  { return "garble" }
 func (a Fault) String() string { return "fault " + a.Code }
+func (a ClockSet) String() string {
+	return fmt.Sprintf("clock set %v %v %s", a.First, a.Second, a.Running)
+}
 
 // Step is an action at offset At from the start of its script.
 type Step struct {

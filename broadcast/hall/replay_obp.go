@@ -1,0 +1,105 @@
+package hall
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/obp"
+	"github.com/dgtbridge/dgtbridge/obp/obpfeed"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// ReplayOBP reconstructs the games of the recording of an Open Board
+// Protocol board (xiangqi or chess; the board's size is the game's), as
+// Replay does for DGT boards: the board's lines go through obp/obpfeed to
+// the same session the daemon runs, hexlog times honoured and board
+// timestamps mapped to them. Bad lines go to o.BadLine and are skipped.
+func ReplayOBP(r io.Reader, o ReplayOptions) (ReplayResult, error) {
+	return replay(r, o, (*replayer).obpChunk)
+}
+
+// obpReplay is the OBP side of a replay.
+type obpReplay struct {
+	dec  *obp.Decoder
+	feed *obpfeed.Translator
+	st   obpState  // board timestamps (obp.go)
+	last time.Time // the last time fed: never back
+	buf  []game.Sensed
+}
+
+// obpChunk feeds one chunk of an OBP board's lines.
+func (rp *replayer) obpChunk(c record.Chunk) {
+	rp.stamp(c)
+	if rp.ob == nil {
+		pos := rp.s.Tracker().Position()
+		rp.ob = &obpReplay{dec: obp.NewDecoder(pos.Geometry()), feed: obpfeed.New(pos.Placement())}
+	}
+	ob := rp.ob
+	ob.dec.Feed(c.Bytes)
+	for {
+		m, err := ob.dec.Next()
+		if errors.Is(err, obp.ErrNeedMore) {
+			return
+		}
+		if err != nil {
+			rp.bad(err)
+			continue
+		}
+		if c.At.IsZero() {
+			rp.at = rp.at.Add(rp.o.Gap)
+		}
+		at := rp.at
+		if !c.At.IsZero() {
+			at = ob.st.time(rp.at, m.BoardTime())
+		}
+		if at.Before(ob.last) {
+			at = ob.last
+		}
+		ob.last = at
+		switch m.(type) {
+		case obp.Board, obp.Clock, obp.Lift, obp.Put:
+		case obp.Ident:
+			ob.st.set = false // a board (re)connected: its counter may have restarted
+			continue
+		case obp.Fault, obp.Unknown:
+			continue
+		}
+		ob.buf, err = ob.feed.Append(ob.buf[:0], m)
+		for _, r := range ob.buf {
+			rp.collect(rp.s.Sense(at, r))
+		}
+		if err != nil {
+			rp.bad(err)
+		}
+	}
+}
+
+// IsOBPRecording reports whether the start of a recording (any format)
+// is the traffic of an OBP board: the board identified itself as one, or
+// the host asked it "I".
+func IsOBPRecording(head []byte) bool {
+	rd, err := record.NewReader(bytes.NewReader(head), record.Auto)
+	if err != nil {
+		return false
+	}
+	for i := 0; i < 64; i++ {
+		c, err := rd.Next()
+		if err != nil {
+			var pe *record.ParseError
+			if errors.As(err, &pe) {
+				continue
+			}
+			return false
+		}
+		if c.Dir == record.FromBoard && bytes.Contains(c.Bytes, []byte("I OBP/")) {
+			return true
+		}
+		if c.Dir == record.ToBoard && bytes.Equal(bytes.TrimLeft(c.Bytes, "\n"), []byte("I\n")) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/dgtbridge/dgtbridge/broadcast/hall"
+	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/dgt/link"
+)
+
+// obpBaud is the speed of an Open Board Protocol board's port
+// (docs/open-board-protocol.md; ignored over USB CDC and on ptys).
+const obpBaud = 115200
+
+// hallProtocol is the hall's protocol of a configured board.
+func hallProtocol(b config.Board) hall.Protocol {
+	switch b.Protocol {
+	case config.ProtocolOBP:
+		return hall.ProtocolOBP
+	case config.ProtocolManual:
+		return hall.ProtocolManual
+	}
+	return hall.ProtocolDGT
+}
+
+// daemonBoard is the board of "run" for a configured board: a DGT board
+// on its port (or found by port auto), an OBP board on its device path at
+// 115200 baud, or a manual board with no port.
+func daemonBoard(b config.Board, claims *portClaims, log *slog.Logger) hall.Board {
+	switch hallProtocol(b) {
+	case hall.ProtocolOBP:
+		return hall.Board{Open: obpOpener(b.Port, claims)}
+	case hall.ProtocolManual:
+		return hall.Board{}
+	}
+	return hall.Board{Open: serialOpener(b.Port, claims, 0, log.With("port", b.Port))}
+}
+
+// obpOpener opens an OBP board's device path (claimed like a DGT board's,
+// so two boards of one daemon never share a port).
+func obpOpener(port string, claims *portClaims) link.Opener {
+	return func(ctx context.Context) (io.ReadWriteCloser, error) {
+		if !claims.claim(port) {
+			return nil, fmt.Errorf("serial port %s: %w", port, errPortClaimed)
+		}
+		rwc, err := openSerialBaud(port, obpBaud)
+		if err != nil {
+			claims.release(port)
+			return nil, err
+		}
+		return &claimed{ReadWriteCloser: rwc, release: func() { claims.release(port) }}, nil
+	}
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/dgtbridge/dgtbridge/broadcast/hall"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
+)
+
+// replayVariant checks replay's --variant and returns the variant and the
+// rule set the games are judged by: a xiangqi replay without --ruleset is
+// judged by xiangqi-vn2004 (the default rule set is a chess one).
+func replayVariant(fs *flag.FlagSet, variant string, rs ruleset.RuleSet) (string, ruleset.RuleSet, error) {
+	if variant == "" {
+		return rs.Variant, rs, nil
+	}
+	if variant != "xiangqi" {
+		if _, err := chess.ParseVariant(variant); err != nil {
+			return "", rs, usageError{fmt.Errorf("replay: --variant %q: %w (want chess, chess960, team-drop or xiangqi)", variant, err)}
+		}
+		return variant, rs, nil
+	}
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "ruleset" })
+	if !given {
+		x, err := ruleset.Lookup(ruleset.XiangqiVN2004)
+		if err != nil {
+			return "", rs, err
+		}
+		rs = x
+	}
+	if rs.Variant != "xiangqi" {
+		return "", rs, usageError{fmt.Errorf("replay: --ruleset %s is for %s games, not xiangqi (want xiangqi-vn2004, -rapid or -blitz)", rs.Name, rs.Variant)}
+	}
+	return variant, rs, nil
+}
+
+// replayRecording replays one recording: the traffic of an Open Board
+// Protocol board (every xiangqi recording, and a chess board's whose first
+// lines are OBP) with hall.ReplayOBP, a DGT board's with hall.Replay.
+func replayRecording(r io.Reader, o hall.ReplayOptions) (hall.ReplayResult, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(64 << 10)
+	if o.Session.Info.Variant == "xiangqi" || hall.IsOBPRecording(head) {
+		return hall.ReplayOBP(br, o)
+	}
+	return hall.Replay(br, o)
+}
