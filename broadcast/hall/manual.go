@@ -16,12 +16,14 @@ func (br *boardRun) serveManual(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
+			br.clockDue(time.Now(), true)
 			br.persistOnly()
 			return nil
 		case <-tick.C:
 			br.apply(br.s.Tick(br.mono(br.h.o.Now())))
+			br.clockDue(time.Now(), false)
 		case c := <-br.cmds:
-			br.command(c)
+			c.to.command(c)
 		}
 	}
 }

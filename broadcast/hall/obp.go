@@ -87,14 +87,27 @@ func (br *boardRun) serveOBP(ctx context.Context) error {
 		select {
 		case ev, ok := <-st.lk.Events():
 			if !ok {
+				br.clockDue(time.Now(), true)
 				br.persistOnly()
 				return nil
 			}
 			br.obpEvent(ev)
 		case <-tick.C:
-			br.apply(br.s.Tick(br.mono(br.h.o.Now())))
+			now := br.h.o.Now()
+			// Lines already queued were read before now: they go first
+			// (as serveLink does), so a tick never stamps time ahead of
+			// them.
+			for n := len(st.lk.Events()); n > 0; n-- {
+				ev, ok := <-st.lk.Events()
+				if !ok {
+					break
+				}
+				br.obpEvent(ev)
+			}
+			br.apply(br.s.Tick(br.mono(now)))
+			br.clockDue(time.Now(), false)
 		case c := <-br.cmds:
-			br.command(c)
+			c.to.command(c)
 		}
 	}
 }
