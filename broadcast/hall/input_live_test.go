@@ -60,6 +60,11 @@ func TestInputLive(t *testing.T) {
 	alerts := subscribe(t, arb, testPrefix+".arbiter."+xg.String()+".alert")
 	d := startDaemon(t, filepath.Join(dir, "data"), srv, 0, manual, silent)
 	waitFor(t, 20*time.Second, "the manual board", func() bool { _, dis := d.h.Summary(); return dis == 1 })
+	// The publisher subscribes the responder's routes once connected.
+	waitFor(t, 20*time.Second, "the daemon to answer", func() bool {
+		_, err := arb.Request(testPrefix+".input."+xg.String()+".move", []byte(`{"move":""}`), 5*time.Second)
+		return err == nil
+	})
 
 	entries := []struct{ body, iccs, note string }{
 		{`{"move":"P2-5","notation":"vi","clock":{"white_ms":5390000,"black_ms":5400000}}`, "h2e2", "P2-5"},
