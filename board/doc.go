@@ -129,6 +129,16 @@
 // the move is read as promotion to a rook, and an arbiter edit corrects
 // the record if the players agreed otherwise.
 //
+// # After an outage
+//
+// [Recover] rebuilds the moves made while a board was not heard from the
+// board's own event log ([game.BoardLog], e.g. a DGT board's EEPROM via
+// dgtfeed.Log): it aligns the log with the record, reads it with a tracker
+// and returns the moves completed since, with the clock times the log
+// holds, or a *[LogGapError] when the log does not reach back to the
+// record. It never makes a move up: what it cannot read is left to the
+// arbiter ([Recovery.Complete]).
+//
 // Nothing here assumes an 8×8 board: squares, geometry and legality come
 // from the [rules.Position] the game started from.
 //

@@ -86,3 +86,49 @@ func signal(c dgt.PieceCode) game.ResultSignal {
 	}
 	return game.ResultSignal{Result: res, Gesture: "magic_piece"}
 }
+
+// Log translates a DGT board's EEPROM event log into the tracker's
+// vocabulary: piece records become changes (in the board's own frame), the
+// clock records presses of the display they name, and the piece records a
+// power-up or a start tag writes (every occupied field, in field order) one
+// whole placement; the other tags (begin position, …) are left out.
+func Log(l dgt.EELog) game.BoardLog {
+	out := game.BoardLog{Wrapped: l.Wrapped}
+	var snap *dgt.BoardDump // the placement being written after a tag
+	last := -1              // the field of its last record
+	flush := func() {
+		if snap != nil {
+			out.Entries = append(out.Entries, game.LogBoard{Placement: snap.Placement(dgt.Normal)})
+			snap = nil
+		}
+	}
+	for _, e := range l.Entries {
+		switch e.Kind {
+		case dgt.EEPowerUp, dgt.EEStartTag:
+			flush()
+			snap, last = &dgt.BoardDump{}, -1
+		case dgt.EEPiece:
+			if !e.Field.Valid() {
+				continue
+			}
+			if snap != nil && !e.Fast && e.Piece != dgt.Empty && int(e.Field) > last {
+				snap.Fields[e.Field], last = e.Piece, int(e.Field)
+				continue
+			}
+			flush()
+			pc, _ := e.Piece.Piece()
+			out.Entries = append(out.Entries, game.LogChange{Square: e.Field.Square(dgt.Normal), Piece: pc, Fast: e.Fast})
+		case dgt.EEClock:
+			flush()
+			d := game.LeftDisplay
+			if e.Display == dgt.RightSide {
+				d = game.RightDisplay
+			}
+			out.Entries = append(out.Entries, game.LogPress{Display: d, Time: e.Time()})
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}

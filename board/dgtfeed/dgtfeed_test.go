@@ -59,3 +59,42 @@ func TestAppend(t *testing.T) {
 		t.Errorf("full read %v", got[1])
 	}
 }
+
+// TestLog: the records a power-up writes (every occupied field) become
+// one whole placement; piece records changes, clock records presses of
+// the display they name; other tags are left out.
+func TestLog(t *testing.T) {
+	l := dgt.EELog{Wrapped: true, Entries: []dgt.EEEvent{
+		{Kind: dgt.EEPowerUp},
+		{Kind: dgt.EEPiece, Field: 0, Piece: dgt.BlackRook},
+		{Kind: dgt.EEPiece, Field: 60, Piece: dgt.WhiteKing},
+		{Kind: dgt.EEBeginPos},
+		{Kind: dgt.EEPiece, Field: 60, Piece: dgt.Empty},
+		{Kind: dgt.EEPiece, Field: 61, Piece: dgt.WhiteKing, Fast: true},
+		{Kind: dgt.EEClock, Display: dgt.LeftSide, Minutes: 5, Seconds: 3},
+		{Kind: dgt.EEClock, Display: dgt.RightSide, Hours: 1},
+	}}
+	got := Log(l)
+	if !got.Wrapped || len(got.Entries) != 5 {
+		t.Fatalf("got %+v", got)
+	}
+	b, ok := got.Entries[0].(game.LogBoard)
+	if !ok {
+		t.Fatalf("first entry %#v", got.Entries[0])
+	}
+	a8, e1 := rules.Square(56), rules.Square(4)
+	if b.Placement.Sq[a8] != (rules.Piece{Color: rules.Black, Kind: rules.Rook}) || b.Placement.Sq[e1] != (rules.Piece{Color: rules.White, Kind: rules.King}) {
+		t.Errorf("power-up placement %v", b.Placement)
+	}
+	want := []game.LogEntry{
+		game.LogChange{Square: e1, Piece: rules.NoPiece},
+		game.LogChange{Square: e1 + 1, Piece: rules.Piece{Color: rules.White, Kind: rules.King}, Fast: true},
+		game.LogPress{Display: game.LeftDisplay, Time: 5*time.Minute + 3*time.Second},
+		game.LogPress{Display: game.RightDisplay, Time: time.Hour},
+	}
+	for i, w := range want {
+		if got.Entries[i+1] != w {
+			t.Errorf("entry %d: %#v, want %#v", i+1, got.Entries[i+1], w)
+		}
+	}
+}

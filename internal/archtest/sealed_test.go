@@ -233,6 +233,7 @@ var exhaustive = []string{
 	"rules/game.Event",
 	"rules/game.Verdict",
 	"rules/game.Payload",
+	"rules/game.LogEntry",
 	"rules/clock.Event",
 }
 
