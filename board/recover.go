@@ -299,7 +299,7 @@ func replayLog(tr *Tracker, entries []game.LogEntry, left rules.Color) []game.Ev
 			r.change(e, entries[i+1:])
 		case game.LogBoard:
 			r.pressed, r.follow = false, false
-			r.sense(logGap, game.FullRead{Placement: e.Placement})
+			r.sense(logGap, game.FullRead(e))
 		case game.LogPress:
 			r.face = r.face.Pressed(e)
 			r.wait(logPressGap)
