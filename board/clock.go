@@ -91,7 +91,7 @@ func (t *Tracker) tryPress(at time.Time, evs []game.Event) []game.Event {
 		case t.line.firstPlyBy(p.side) > 0:
 			t.lever.unpressed = 0
 			evs = t.completeUpTo(p.at, t.line.firstPlyBy(p.side), &p.clock, evs)
-		case t.lever.unpressed > 0 && t.lever.unpressed <= t.line.done && t.line.hist[t.lever.unpressed-1].pos.Turn() == p.side:
+		case t.lever.unpressed > 0 && t.lever.unpressed <= t.line.done && t.line.node(t.lever.unpressed-1).pos.Turn() == p.side:
 			// The press that goes with a move already completed without it
 			// (a move that ended the game, or the player's next move came
 			// first).

@@ -32,7 +32,7 @@ func (t *Tracker) Enter(at time.Time, m rules.Move, clk *game.ClockReading) ([]g
 		return nil, &CommandError{Command: "enter", Ply: t.line.done + 1, Err: ErrEnded}
 	}
 	base := t.line.done
-	pos := t.line.hist[base].pos
+	pos := t.line.node(base).pos
 	if err := pos.Check(m); err != nil {
 		return nil, err
 	}

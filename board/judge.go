@@ -101,7 +101,7 @@ func (t *Tracker) judgeMoves(at time.Time, depth int, evs []game.Event) ([]game.
 func (t *Tracker) judgeReplaced(at time.Time, depth int, evs []game.Event) ([]game.Event, bool) {
 	p := &t.board.sensed
 	for base := len(t.line.hist) - 2; base >= t.line.done; base-- {
-		n := t.line.hist[base]
+		n := t.line.node(base)
 		if *p == n.place {
 			evs = t.resolved(at, evs)
 			evs = t.retract(at, base, evs)
@@ -152,7 +152,7 @@ func (t *Tracker) judgeStands(at time.Time, depth int, evs []game.Event) ([]game
 // completed moves).
 func (t *Tracker) judgeTakeback(at time.Time, _ int, evs []game.Event) ([]game.Event, bool) {
 	for k := t.line.done - 1; k >= t.line.entered && k >= t.line.done-maxTakeback; k-- {
-		if t.board.sensed == t.line.hist[k].place {
+		if t.board.sensed == t.line.node(k).place {
 			evs = t.resolved(at, evs)
 			evs = t.retract(at, k, evs)
 			return t.tryPress(at, evs), true

@@ -71,8 +71,8 @@ func (t *Tracker) nextHand(prev, next *node) []game.Touch {
 // to the sensed placement (find returned the first of two).
 func (t *Tracker) alternative(base, n int) path {
 	var found []path
-	t.searchFrom(t.line.hist[base], &t.board.sensed)
-	t.walk(t.line.hist[base], &t.board.sensed, n, path{}, &found)
+	t.searchFrom(t.line.node(base), &t.board.sensed)
+	t.walk(t.line.node(base), &t.board.sensed, n, path{}, &found)
 	if len(found) > 1 {
 		return found[1]
 	}
@@ -93,11 +93,12 @@ func (t *Tracker) completeUpTo(at time.Time, ply int, clk *game.ClockReading, ev
 		if made.After(at) {
 			made = at // the scan lagged behind the lever
 		}
-		prev := t.line.hist[i].pos
+		prev := t.line.node(i).pos
 		evs = append(evs, game.MoveCompleted{Stamp: game.Stamp{At: at}, Ply: i + 1, Side: prev.Turn(), Move: t.line.moves[i],
-			SAN: t.san(prev, t.line.moves[i], t.line.illeg[i]), UCI: prev.UCI(t.line.moves[i]), Position: t.line.hist[i+1].pos,
+			SAN: t.san(prev, t.line.moves[i], t.line.illeg[i]), UCI: prev.UCI(t.line.moves[i]), Position: t.line.node(i + 1).pos,
 			MadeAt: made, Clock: c, Illegal: t.line.illeg[i], ClockLost: t.clk.phase == clockLost})
 	}
+	t.line.prune()
 	return evs
 }
 
@@ -116,7 +117,7 @@ func (t *Tracker) retract(at time.Time, base int, evs []game.Event) []game.Event
 	if base >= len(t.line.hist)-1 {
 		return evs
 	}
-	pos := t.line.hist[base].pos
+	pos := t.line.node(base).pos
 	t.trail.clear()
 	if base < t.line.done {
 		evs = append(evs, game.Correction{At: game.T(at), Ply: base, Reason: game.Takeback, Position: pos})
@@ -148,7 +149,7 @@ func (t *Tracker) restedElsewhere(base int, old, now rules.Move, evs []game.Even
 	if now.IsCastle() && (old.From == now.From || old.From == now.To) {
 		return evs
 	}
-	x := t.line.hist[base]
+	x := t.line.node(base)
 	c, msg := game.Likely, "a move was made and released on a legal square, then replaced"
 	if old.From == now.From {
 		c, msg = game.Possible, "the piece rested on a legal square and moved on (or slid slowly)"

@@ -52,6 +52,12 @@ func (n *node) expand(scratch *[]rules.Move) {
 	}
 }
 
+// forget drops the legal moves and the nodes after them; expand makes
+// them again when needed.
+func (n *node) forget() {
+	n.kids, n.expanded = nil, false
+}
+
 // child returns the node after kid i.
 func (n *node) child(i int) *node {
 	k := &n.kids[i]

@@ -51,7 +51,7 @@ func (t *Tracker) clockReading(f game.ClockFace) game.ClockReading {
 		t.clk.left = f.LeftIs
 	}
 	if t.clk.left == rules.NoColor && f.Running != game.NoDisplay {
-		mover := t.line.hist[t.line.done].pos.Turn()
+		mover := t.line.node(t.line.done).pos.Turn()
 		if f.Running == game.LeftDisplay {
 			t.clk.left = mover
 		} else {

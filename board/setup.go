@@ -133,11 +133,11 @@ func (t *Tracker) trySetupMismatch(at time.Time, evs []game.Event) ([]game.Event
 	if len(t.line.moves) > 0 || t.state.phase == held {
 		return evs, false
 	}
-	start := &t.line.hist[0].place
+	start := &t.line.node(0).place
 	if !samePieces(&t.board.sensed, start) {
 		return evs, false
 	}
-	evs = append(evs, game.SetupMismatch{Stamp: game.Stamp{At: at}, Expected: t.line.hist[0].pos,
+	evs = append(evs, game.SetupMismatch{Stamp: game.Stamp{At: at}, Expected: t.line.node(0).pos,
 		Squares: t.board.sensed.Diff(start, nil), Placement: t.board.sensed})
 	evs = t.to(held, at, evs)
 	t.state.setup = true

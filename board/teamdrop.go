@@ -78,6 +78,7 @@ func (t *Tracker) Repocket(at time.Time, pos rules.Position) ([]game.Event, erro
 		return nil, &CommandError{Command: "repocket", Ply: l.done, Err: ErrBadOption}
 	}
 	l.hist[l.done] = newNode(pos)
+	l.pin(l.done)
 	var evs []game.Event
 	for i := l.done; i < len(l.moves); i++ {
 		prev := l.hist[i].pos

@@ -68,11 +68,11 @@ func New(opts TrackerOptions) (*Tracker, error) {
 	t.board.rotated = opts.Rotated
 	t.clk = clockState{lastRun: rules.NoColor, left: rules.NoColor}
 	t.reset(opts.Start)
-	t.board.raw = t.line.hist[0].place
+	t.board.raw = t.line.node(0).place
 	if t.board.rotated {
 		t.board.raw = rotate(t.board.raw)
 	}
-	t.board.sensed = t.line.hist[0].place
+	t.board.sensed = t.line.node(0).place
 	return t, nil
 }
 
@@ -101,7 +101,7 @@ func (t *Tracker) PositionAt(ply int) rules.Position {
 	if ply < 0 || ply >= len(t.line.hist) {
 		return nil
 	}
-	return t.line.hist[ply].pos
+	return t.line.node(ply).pos
 }
 
 // Sensed returns the placement the board shows, in the game's frame.

@@ -102,7 +102,7 @@ func (t *Tracker) resolved(at time.Time, evs []game.Event) []game.Event {
 	if il := t.illegal; il != nil {
 		t.illegal = nil
 		if il.completed {
-			evs = append(evs, game.Correction{At: game.T(at), Ply: t.line.done, Reason: game.Reinstatement, Position: t.line.hist[t.line.done].pos})
+			evs = append(evs, game.Correction{At: game.T(at), Ply: t.line.done, Reason: game.Reinstatement, Position: t.line.node(t.line.done).pos})
 		}
 	}
 	return evs
