@@ -52,7 +52,7 @@ const (
 type envelope struct {
 	Subject string  `json:"s"`
 	MsgID   string  `json:"i"`
-	Data    []byte  `json:"d"`
+	Data    []byte  `json:"d,omitempty"`
 	Target  target  `json:"t"`
 	Kind    kind    `json:"k"`
 	Game    game.ID `json:"g,omitzero"`

@@ -3,7 +3,6 @@ package broadcast
 import (
 	"cmp"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -19,9 +18,11 @@ import (
 //
 //	u32 length (big endian) | u32 CRC-32C of the body | body
 //
-// A body is 'E' followed by a JSON [Record], 'A' followed by the big-endian
-// u64 sequence numbers of acknowledged records, or (a segment's first
-// frame) 'H' followed by the first sequence number it was started for. Appends go to the
+// A body is 'M' and a record (outbox_frames.go: its header, and its data
+// or a delta from an earlier record of the segment; 'E', a JSON [Record],
+// in older outboxes), 'A' followed by the big-endian u64 sequence numbers
+// of acknowledged records, or (a segment's first frame) 'H' followed by
+// the first sequence number it was started for. Appends go to the
 // newest segment; when it reaches OutboxOptions.SegmentBytes a new one is
 // started. Opening replays every segment: records without an ack are pending.
 // The oldest segment is deleted once every record in it is acknowledged and
@@ -44,7 +45,7 @@ const (
 	segExt         = ".seg"
 	frameHeader    = storage.FrameHeader
 	defaultSegment = 4 << 20
-	frameKinds     = "EAH"
+	frameKinds     = "EAHM"
 )
 
 // Record is one journalled envelope: its sequence number (in append order)
@@ -99,6 +100,10 @@ type Outbox struct {
 	buf    []byte
 	damage []JournalDamage
 	health storage.Health
+	// written: the last state written of each subject (the base of the
+	// next one's delta); read: the last states read back.
+	written map[string]stateWritten
+	read    map[string][2]stateRead
 }
 
 // OutboxOptions tunes an [Outbox]. The zero value is valid.
@@ -131,6 +136,8 @@ func OpenOutbox(dir string, opts OutboxOptions) (*Outbox, error) {
 		segBytes: opts.SegmentBytes,
 		notify:   make(chan struct{}, 1),
 		nextSeq:  1,
+		written:  map[string]stateWritten{},
+		read:     map[string][2]stateRead{},
 	}
 	if err := o.fs.MkdirAll(dir, 0o750); err != nil {
 		return nil, fmt.Errorf("broadcast: outbox dir: %w", err)
@@ -189,6 +196,8 @@ func (o *Outbox) Append(envs []envelope, due []time.Time) error {
 	s := o.segs[len(o.segs)-1]
 	b := o.buf[:0]
 	entries := make([]qentry, 0, len(envs))
+	recs := make([]Record, 0, len(envs))
+	states := make([]stateWritten, 0, len(envs))
 	last := o.lastDue
 	for i, e := range envs {
 		c := classOf(e)
@@ -198,17 +207,16 @@ func (o *Outbox) Append(envs []envelope, due []time.Time) error {
 		}
 		d = max(d, last[c])
 		rec := Record{Seq: o.nextSeq + uint64(i), Due: d, envelope: e}
-		js, err := json.Marshal(rec)
-		if err != nil {
-			return fmt.Errorf("broadcast: outbox encode: %w", err)
-		}
-		if len(js)+1 > storage.MaxFrame {
-			return fmt.Errorf("%w: %s is %d bytes", ErrTooLarge, e.Subject, len(js))
-		}
 		off := s.size + int64(len(b))
-		b = storage.AppendFrame(b, append(append(make([]byte, 0, len(js)+1), 'E'), js...))
+		var st stateWritten
+		var err error
+		if b, st, err = o.encodeLocked(b, rec, s, recs, entries); err != nil {
+			return err
+		}
 		last[c] = d
 		entries = append(entries, qentry{seq: rec.Seq, due: d, seg: s.id, off: off, n: s.size + int64(len(b)) - off, kind: e.Kind, class: c})
+		recs = append(recs, rec)
+		states = append(states, st)
 	}
 	o.buf = b
 	if err := o.writeLocked(s, b); err != nil {
@@ -216,9 +224,14 @@ func (o *Outbox) Append(envs []envelope, due []time.Time) error {
 	}
 	o.nextSeq += uint64(len(envs))
 	o.lastDue = last
-	for _, q := range entries {
+	for i, q := range entries {
 		s.pending++
 		o.queues[q.class] = append(o.queues[q.class], q)
+		if q.kind == kindState {
+			st := states[i]
+			st.seq, st.seg, st.off, st.n = q.seq, s.id, q.off, q.n
+			o.written[recs[i].Subject] = st
+		}
 	}
 	if o.syncEach {
 		if err := s.f.Sync(); err != nil {
@@ -317,19 +330,7 @@ func (o *Outbox) readLocked(e qentry) (Record, error) {
 	if s == nil {
 		return Record{}, fmt.Errorf("broadcast: outbox: segment %d of record %d is gone", e.seg, e.seq)
 	}
-	b := make([]byte, e.n)
-	if _, err := s.f.ReadAt(b, e.off); err != nil {
-		return Record{}, &JournalError{Path: s.path, Offset: e.off, Err: err}
-	}
-	body, ok := storage.CheckFrame(b)
-	var rec Record
-	if !ok || len(body) < 1 || body[0] != 'E' {
-		return Record{}, &JournalError{Path: s.path, Offset: e.off, Err: ErrCorruptJournal}
-	}
-	if err := json.Unmarshal(body[1:], &rec); err != nil {
-		return Record{}, &JournalError{Path: s.path, Offset: e.off, Err: fmt.Errorf("%w: %v", ErrCorruptJournal, err)}
-	}
-	return rec, nil
+	return o.readAt(s, e.off, e.n, 0)
 }
 
 // NextBatch returns up to max pending records due at now, in the order they

@@ -3,7 +3,6 @@ package broadcast
 import (
 	"cmp"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -155,9 +154,10 @@ func (o *Outbox) replaySegment(s *segment, acked map[uint64]bool, latest map[uin
 			for b := body[1:]; len(b) > 0; b = b[8:] {
 				acked[binary.BigEndian.Uint64(b)] = true
 			}
-		case 'E':
-			var rec Record
-			if err := json.Unmarshal(body[1:], &rec); err != nil || rec.Seq == 0 {
+		case 'E', 'M':
+			h, _, err := parseRecordBody(body)
+			rec := h.Record
+			if err != nil || rec.Seq == 0 {
 				return nil
 			}
 			latest[rec.Seq] = qentry{seq: rec.Seq, due: rec.Due, seg: s.id, off: off, n: int64(frameHeader + len(body)), kind: rec.Kind, class: classOf(rec.envelope)}
@@ -251,11 +251,12 @@ func (o *Outbox) rewriteLocked() error {
 // entries to the copies. Nothing changes when it fails.
 func (o *Outbox) copyPendingLocked(match func(qentry) bool, fresh bool) error {
 	type move struct {
-		c, i int
-		off  int64
+		c, i   int
+		off, n int64
 	}
 	var moves []move
 	var buf []byte
+	lost := map[uint64]error{} // pending records that no longer read back
 	for c := range o.queues {
 		for i := o.heads[c]; i < len(o.queues[c]); i++ {
 			e := o.queues[c][i]
@@ -263,18 +264,20 @@ func (o *Outbox) copyPendingLocked(match func(qentry) bool, fresh bool) error {
 				continue
 			}
 			s := o.segByID(e.seg)
-			b := make([]byte, e.n)
 			if s == nil {
 				continue
 			}
-			if _, err := s.f.ReadAt(b, e.off); err != nil {
+			// Written whole (a delta's base stays behind).
+			rec, err := o.readAt(s, e.off, e.n, 0)
+			if err != nil {
+				lost[e.seq] = err // its base was damaged
 				continue
 			}
-			if _, ok := storage.CheckFrame(b); !ok {
+			off := int64(len(buf))
+			if buf, err = appendRecordFrame(buf, rec, nil, rec.Data); err != nil {
 				continue
 			}
-			moves = append(moves, move{c: c, i: i, off: int64(len(buf))})
-			buf = append(buf, b...)
+			moves = append(moves, move{c: c, i: i, off: off, n: int64(len(buf)) - off})
 		}
 	}
 	dst := o.segs[len(o.segs)-1]
@@ -300,10 +303,39 @@ func (o *Outbox) copyPendingLocked(match func(qentry) bool, fresh bool) error {
 		if s := o.segByID(e.seg); s != nil {
 			s.pending--
 		}
-		e.seg, e.off = dst.id, base+m.off
+		e.seg, e.off, e.n = dst.id, base+m.off, m.n
 		dst.pending++
 	}
+	clear(o.written) // the next states are written whole
+	o.dropLocked(lost)
 	return nil
+}
+
+// dropLocked takes pending records that no longer read back out of the
+// queues and counts them as lost.
+func (o *Outbox) dropLocked(lost map[uint64]error) {
+	if len(lost) == 0 {
+		return
+	}
+	var errs []error
+	for c := range o.queues {
+		keep := o.queues[c][:o.heads[c]]
+		for _, e := range o.queues[c][o.heads[c]:] {
+			err, gone := lost[e.seq]
+			if !gone {
+				keep = append(keep, e)
+				continue
+			}
+			if s := o.segByID(e.seg); s != nil {
+				s.pending--
+			}
+			if len(errs) < 3 {
+				errs = append(errs, err)
+			}
+		}
+		o.queues[c] = keep
+	}
+	o.damage = append(o.damage, JournalDamage{Lost: len(lost), Err: errors.Join(errs...)})
 }
 
 func (o *Outbox) segByID(id uint64) *segment {

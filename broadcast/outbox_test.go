@@ -393,6 +393,15 @@ func FuzzOutboxReplay(f *testing.F) {
 	seed, _ := os.ReadFile(filepath.Join(dir, "0000000000000001.seg"))
 	f.Add(seed)
 	f.Add(seed[:len(seed)/2])
+	// States written as deltas, and public copies as the same data.
+	dir = f.TempDir()
+	ob, _ = OpenOutbox(dir, OutboxOptions{})
+	for _, b := range stateBatches(f, 1, 4) {
+		ob.Append(b, []time.Time{now, now, now, now})
+	}
+	ob.Close()
+	deltas, _ := os.ReadFile(filepath.Join(dir, "0000000000000001.seg"))
+	f.Add(deltas)
 	f.Add([]byte{0, 0, 0, 1, 0, 0, 0, 0, 'A'})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		dir := t.TempDir()

@@ -105,7 +105,7 @@ func (br *boardRun) begin(s *Session, now time.Time) {
 	// the state.
 	rec := s.Record()
 	if br.rec != nil && rec == br.rec {
-		br.handed = handedState{game: rec.Info.Game, moves: len(rec.Moves), revision: rec.Revision}
+		br.handed = handedState{game: rec.Info.Game, moves: len(rec.Moves), revision: rec.Revision, teamEvents: len(rec.teamEvents())}
 	}
 	var resend []game.Payload
 	for _, n := range br.notes {
@@ -417,9 +417,10 @@ func (br *boardRun) apply(st Step) {
 
 // handedState is what of a record the board handed to the writer.
 type handedState struct {
-	game     game.ID
-	moves    int
-	revision int
+	game       game.ID
+	moves      int
+	revision   int
+	teamEvents int
 }
 
 // delta returns the record's change since the last hand-off: its header
@@ -437,8 +438,16 @@ func (br *boardRun) delta(rec *Record) *delta {
 	}
 	d := &delta{from: from, rec: *rec}
 	d.rec.Moves = slices.Clone(rec.Moves[from:])
-	d.rec.Team = rec.Team.clone()
-	br.handed = handedState{game: rec.Info.Game, moves: len(rec.Moves), revision: rec.Revision}
+	if rec.Team != nil {
+		// Team events are only ever added: the new ones.
+		if h.game == rec.Info.Game {
+			d.teamFrom = min(h.teamEvents, len(rec.Team.Events))
+		}
+		t := *rec.Team
+		t.Events = slices.Clone(rec.Team.Events[d.teamFrom:])
+		d.rec.Team = &t
+	}
+	br.handed = handedState{game: rec.Info.Game, moves: len(rec.Moves), revision: rec.Revision, teamEvents: len(rec.teamEvents())}
 	return d
 }
 

@@ -299,7 +299,7 @@ func TestOutboxDamageHandsAgain(t *testing.T) {
 		damaged := false
 		for _, path := range segs {
 			data, _ := os.ReadFile(path)
-			res, _ := storage.Scan(bytes.NewReader(data), int64(len(data)), "EAH", func(off int64, body []byte) error {
+			res, _ := storage.Scan(bytes.NewReader(data), int64(len(data)), "EAHM", func(off int64, body []byte) error {
 				if !damaged && strings.Contains(string(body), testPrefix+".game."+g.String()+".move") {
 					data[off+storage.FrameHeader+10] ^= 0x08
 					damaged = true

@@ -175,6 +175,7 @@ func (h *Hall) load(g game.ID, l *loaded, notes map[game.ID][]string) (*Record, 
 func cloneRecord(r *Record) *Record {
 	cp := *r
 	cp.Moves = slices.Clone(r.Moves)
+	cp.Team = r.Team.clone()
 	return &cp
 }
 

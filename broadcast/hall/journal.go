@@ -20,8 +20,11 @@ import (
 // hall, so that the moves of many boards are made durable by one fsync
 // (group commit, writer.go). A segment starts with an 'H' frame (the first
 // sequence number it was started for); every other frame is 'R' and one
-// JSON [entry]: the record's header (everything but the moves) and the
-// moves from entry.From on. Compaction (compact.go) writes the records
+// JSON [entry]: the record's header and the moves from entry.From on; an
+// entry that follows the game's previous one (Prev) leaves out what did
+// not change since (Inherit: the Info, the last correction, the team
+// events before TeamFrom), so that an entry costs what changed, not the
+// game. Compaction (compact.go) writes the records
 // into their files <DataDir>/games/<g>.json (each naming the last entry
 // it holds, journal_seq) and then deletes the segments before it; opening
 // a hall replays the files and then the entries after them.
@@ -46,9 +49,18 @@ type entry struct {
 	Prev uint64  `json:"prev,omitempty"`
 	Game game.ID `json:"g"`
 	// From: the record keeps its first From moves and Rec.Moves follow.
-	From int    `json:"from"`
-	Rec  Record `json:"rec"`
+	From int `json:"from"`
+	// Inherit: the entry follows the game's previous entry (Prev), whose
+	// Info and LastCorrection it keeps (Rec's are left empty), and whose
+	// first TeamFrom team events Rec.Team.Events follow. Entries written
+	// before it was known are whole.
+	Inherit  bool   `json:"inh,omitempty"`
+	TeamFrom int    `json:"tfrom,omitempty"`
+	Rec      Record `json:"rec"`
 }
+
+// chained reports whether e applies to its game's previous entry only.
+func (e *entry) chained() bool { return e.From > 0 || e.Inherit }
 
 // journal is the segment files; the writer goroutine owns it.
 type journal struct {
@@ -305,13 +317,19 @@ func (l *loaded) apply(e *entry) {
 		return // in the record file already (compaction, then a crash)
 	}
 	r := l.records[g]
-	if e.From > 0 && (r == nil || e.Prev != last || e.From > len(r.Moves)) {
+	if e.chained() && (r == nil || e.Prev != last || e.From > len(r.Moves) || e.TeamFrom > len(r.teamEvents())) {
 		l.holes[g] = true // an entry of this game is missing
 		return
 	}
 	nr := e.Rec // its Published is what the writer knew to be safe
-	if e.From > 0 {
+	if e.chained() {
 		nr.Moves = append(slices.Clip(r.Moves[:e.From]), e.Rec.Moves...)
+	}
+	if e.Inherit {
+		nr.Info, nr.LastCorrection = r.Info, r.LastCorrection
+		if nr.Team != nil {
+			nr.Team.Events = append(slices.Clip(r.teamEvents()[:e.TeamFrom]), nr.Team.Events...)
+		}
 	}
 	l.records[g] = &nr
 	l.seqs[g] = e.Seq

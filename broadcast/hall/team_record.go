@@ -98,3 +98,11 @@ func (t *TeamRecord) clone() *TeamRecord {
 	c.Events = slices.Clone(t.Events)
 	return &c
 }
+
+// teamEvents returns the record's team events (none for other games).
+func (r *Record) teamEvents() []TeamEvent {
+	if r.Team == nil {
+		return nil
+	}
+	return r.Team.Events
+}

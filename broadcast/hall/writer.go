@@ -58,10 +58,11 @@ type change struct {
 }
 
 // delta is a record's change: its header and the moves from From on (the
-// first From moves are those handed before).
+// first From moves are those handed before), and the team events from
+// teamFrom on (rec.Team.Events; the first teamFrom were handed before).
 type delta struct {
-	from int
-	rec  Record
+	from, teamFrom int
+	rec            Record
 }
 
 // items is how many things a change publishes: the status, the payloads,
@@ -81,8 +82,13 @@ func (c *change) items() int {
 type gameCopy struct {
 	rec *Record
 	seq uint64 // the game's last journal entry
-	// written/writtenRev: the moves and revision the journal holds.
+	// written/writtenRev: the moves and revision the journal holds;
+	// writtenTeam, writtenInfo, writtenCorr: its team events, Info and
+	// last correction (what a chained entry leaves out).
 	written, writtenRev int
+	writtenTeam         int
+	writtenInfo         Info
+	writtenCorr         *game.Correction
 	dirty               bool // changed since its last entry
 	full                bool // the next entry stands alone (after a failed write)
 	compact             bool // changed since its record file was written
@@ -150,7 +156,9 @@ func newWriter(o writerOptions, j *journal, l *loaded) *writer {
 func (w *writer) adopt(g game.ID, r *Record, seq uint64) {
 	cp := *r
 	cp.Moves = slices.Clone(r.Moves)
+	cp.Team = r.Team.clone() // the board's session adds to its own
 	w.games[g] = &gameCopy{rec: &cp, seq: seq, written: len(cp.Moves), writtenRev: cp.Revision,
+		writtenTeam: len(cp.teamEvents()), writtenInfo: cp.Info, writtenCorr: cp.LastCorrection,
 		published: cp.Published, safe: cp.Published}
 }
 
@@ -285,6 +293,14 @@ func (w *writer) applyChange(c *change) {
 			nr.Moves = append(slices.Clip(gc.rec.Moves[:d.from]), d.rec.Moves...)
 		}
 	}
+	if d.teamFrom > 0 && nr.Team != nil {
+		// (nr.Team is the change's own copy.)
+		if gc.rec == nil || d.teamFrom > len(gc.rec.teamEvents()) {
+			w.o.log.Error("storage: a team record change does not follow the record", "game", c.game, "from", d.teamFrom)
+		} else {
+			nr.Team.Events = append(slices.Clip(gc.rec.teamEvents()[:d.teamFrom]), nr.Team.Events...)
+		}
+	}
 	if gc.rec != nil && (nr.Revision != gc.rec.Revision || nr.Info.Game != gc.rec.Info.Game) {
 		// A correction: moves after the cut are no longer this revision's.
 		gc.published = min(gc.published, d.from)
@@ -341,6 +357,18 @@ func (w *writer) commit() error {
 		if !gc.full && gc.seq != 0 && gc.writtenRev == gc.rec.Revision && gc.written <= len(gc.rec.Moves) {
 			e.From, e.Prev = gc.written, gc.seq
 			e.Rec.Moves = gc.rec.Moves[gc.written:]
+			if r := gc.rec; r.Info == gc.writtenInfo && sameCorrection(r.LastCorrection, gc.writtenCorr) &&
+				gc.writtenTeam <= len(r.teamEvents()) {
+				// Only what changed: the moves, the header's small
+				// fields, the new team events.
+				e.Inherit, e.TeamFrom = true, gc.writtenTeam
+				e.Rec.Info, e.Rec.LastCorrection = Info{}, nil
+				if r.Team != nil {
+					t := *r.Team
+					t.Events = t.Events[gc.writtenTeam:]
+					e.Rec.Team = &t
+				}
+			}
 		}
 		var err error
 		if buf, err = encodeEntry(buf, e); err != nil {
@@ -362,10 +390,21 @@ func (w *writer) commit() error {
 		return err
 	}
 	for _, p := range done {
-		p.gc.seq, p.gc.written, p.gc.writtenRev = p.seq, len(p.gc.rec.Moves), p.gc.rec.Revision
+		r := p.gc.rec
+		p.gc.seq, p.gc.written, p.gc.writtenRev = p.seq, len(r.Moves), r.Revision
+		p.gc.writtenTeam, p.gc.writtenInfo, p.gc.writtenCorr = len(r.teamEvents()), r.Info, r.LastCorrection
 		p.gc.dirty, p.gc.full = false, false
 	}
 	return nil
+}
+
+// sameCorrection reports whether two last corrections are the same one.
+func sameCorrection(a, b *game.Correction) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Revision == b.Revision && a.Ply == b.Ply && a.At.Equal(b.At.Time) && a.Reason == b.Reason &&
+		a.FEN == b.FEN && slices.Equal(a.Moves, b.Moves)
 }
 
 // publish hands the payloads of the durable changes to the sink, in

@@ -66,6 +66,8 @@ type FS struct {
 	rules []rule
 	calls [numOps]atomic.Int64
 	fails [numOps]atomic.Int64
+	// written: bytes written successfully, by file name.
+	written sync.Map // string → *atomic.Int64
 }
 
 // New returns a file system over inner (nil: storage.OS) with no faults.
@@ -134,6 +136,32 @@ func (f *FS) Calls(op Op) int64 { return f.calls[op].Load() }
 
 // Failed returns how many calls of op failed by a fault.
 func (f *FS) Failed(op Op) int64 { return f.fails[op].Load() }
+
+// Written returns how many bytes were written (by Write and WriteAt that
+// succeeded) to files whose path contains path ("" every file), since
+// the FS was made: what a change costs the disk.
+func (f *FS) Written(path string) int64 {
+	var n int64
+	f.written.Range(func(k, v any) bool {
+		if strings.Contains(k.(string), path) {
+			n += v.(*atomic.Int64).Load()
+		}
+		return true
+	})
+	return n
+}
+
+// wrote counts n bytes written to name.
+func (f *FS) wrote(name string, n int) {
+	if n <= 0 {
+		return
+	}
+	c, ok := f.written.Load(name)
+	if !ok {
+		c, _ = f.written.LoadOrStore(name, new(atomic.Int64))
+	}
+	c.(*atomic.Int64).Add(int64(n))
+}
 
 // check applies the faults to a call of op on path: it waits out stalls
 // and returns the error of the first failing rule.
@@ -230,14 +258,18 @@ func (f *faultyFile) Write(b []byte) (int, error) {
 	if err := f.fs.check(Write, f.name); err != nil {
 		return 0, err
 	}
-	return f.File.Write(b)
+	n, err := f.File.Write(b)
+	f.fs.wrote(f.name, n)
+	return n, err
 }
 
 func (f *faultyFile) WriteAt(b []byte, off int64) (int, error) {
 	if err := f.fs.check(Write, f.name); err != nil {
 		return 0, err
 	}
-	return f.File.WriteAt(b, off)
+	n, err := f.File.WriteAt(b, off)
+	f.fs.wrote(f.name, n)
+	return n, err
 }
 
 func (f *faultyFile) Sync() error {

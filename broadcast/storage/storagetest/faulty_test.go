@@ -37,6 +37,9 @@ func TestFaults(t *testing.T) {
 	if fs.Calls(Write) != 3 || fs.Failed(Write) != 1 {
 		t.Errorf("writes %d, failed %d; want 3 and 1", fs.Calls(Write), fs.Failed(Write))
 	}
+	if j, all := fs.Written("journal"), fs.Written(""); j != 1 || all != 2 {
+		t.Errorf("bytes written: journal %d, all %d; want 1 and 2 (the failed write wrote none)", j, all)
+	}
 	fs.Fail(Open, "", syscall.EMFILE)
 	if _, err := fs.OpenFile(filepath.Join(dir, "x"), os.O_RDWR|os.O_CREATE, 0o640); !errors.Is(err, syscall.EMFILE) {
 		t.Errorf("open with no descriptors left: %v", err)
