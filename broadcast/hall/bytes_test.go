@@ -25,10 +25,10 @@ import (
 
 // moveCost is what was written to the disk for one move.
 type moveCost struct {
-	game             game.ID
-	ply              int   // the move's ply in its game
-	journal, outbox  int64 // bytes written for it
-	records          int64 // record files written meanwhile (compaction)
+	game            game.ID
+	ply             int   // the move's ply in its game
+	journal, outbox int64 // bytes written for it
+	records         int64 // record files written meanwhile (compaction)
 }
 
 // meterMoves plays until done says so (or limit of simulated time passes),
