@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,11 @@ type boardRun struct {
 	handed handedState
 	// notes: damage found in the stored record at start, for the arbiter.
 	notes []string
+	// history: what was published of a damaged game, on its way
+	// (history.go); recovered: rec was made of it (the writer does not
+	// have it yet).
+	history   chan historyResult
+	recovered bool
 
 	connected atomic.Bool
 	lastErr   atomic.Value // string
@@ -85,6 +91,7 @@ func (br *boardRun) start(ctx context.Context) error {
 		return br.startTeam()
 	}
 	now := br.h.o.Now()
+	br.recoverHistory(now)
 	s, err := NewSession(br.b.Session, br.rec, now)
 	if err != nil && br.rec != nil && errors.Is(err, ErrReplay) {
 		s, err = br.cutUnreplayable(err, now)
@@ -104,15 +111,16 @@ func (br *boardRun) begin(s *Session, now time.Time) {
 	// after Published (same message ids: the streams drop repeats) and
 	// the state.
 	rec := s.Record()
-	if br.rec != nil && rec == br.rec {
+	if br.rec != nil && rec == br.rec && !br.recovered {
 		br.handed = handedState{game: rec.Info.Game, moves: len(rec.Moves), revision: rec.Revision, teamEvents: len(rec.teamEvents())}
 	}
 	var resend []game.Payload
-	for _, n := range br.notes {
+	if len(br.notes) > 0 {
+		// One alert (one id) saying everything.
 		resend = append(resend, game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", rec.Info.Game, KindRecordDamaged, len(rec.Moves), now.UnixMilli()),
 			Game: rec.Info.Game, Kind: KindRecordDamaged, Severity: game.Crit, Ply: len(rec.Moves), At: game.T(now),
-			Message: "The saved record of this game was damaged: " + n + ". The game goes on from the record's last " +
-				"good move; moves made after it are recovered from the board where it can. Check the record."})
+			Message: "The saved record of this game was damaged: " + strings.Join(br.notes, "; ") + ". The game goes on from the " +
+				"record's last move; moves made after it are recovered from the board where it can. Check the record."})
 	}
 	published := rec.Published
 	if br.h.lost != "" {

@@ -74,6 +74,7 @@ func New(o Options) (*Hall, error) {
 	o.CommitWindow = defaultDur(o.CommitWindow, DefaultCommitWindow)
 	o.CompactEvery = defaultDur(o.CompactEvery, DefaultCompactEvery)
 	o.DrainTimeout = defaultDur(o.DrainTimeout, DefaultDrainTimeout)
+	o.HistoryWait = defaultDur(o.HistoryWait, DefaultHistoryWait)
 	if o.CompactBytes <= 0 {
 		o.CompactBytes = DefaultCompactBytes
 	}
@@ -218,6 +219,7 @@ func (h *Hall) Run(ctx context.Context) error {
 	// are written and published too.
 	go h.w.run()
 	defer h.w.stop()
+	h.fetchHistories(ctx) // damaged games: what was published of them
 	for _, br := range h.boards {
 		if br.b.BusAddress > 0 || (br.team != nil && br.team.follower) {
 			continue // served by its line below, or by its partner board's goroutine

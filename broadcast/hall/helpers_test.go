@@ -258,7 +258,7 @@ func startDaemon(t testing.TB, dataDir string, srv *broadcast.Server, delay time
 		t.Fatal(err)
 	}
 	subj, _ := broadcast.NewSubjects(testPrefix)
-	h, err := New(Options{Boards: boards, Sink: p, DataDir: dataDir, Record: true, Subjects: subj, Requests: p.Responder()})
+	h, err := New(Options{Boards: boards, Sink: p, DataDir: dataDir, Record: true, Subjects: subj, Requests: p.Responder(), History: p.History})
 	if err != nil {
 		t.Fatal(err)
 	}

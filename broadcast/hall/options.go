@@ -1,6 +1,7 @@
 package hall
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"time"
@@ -125,6 +126,14 @@ type Options struct {
 	// DrainTimeout bounds how long Run, on its way out, keeps trying to
 	// write and publish what waits when the disk fails (default 20 s).
 	DrainTimeout time.Duration
+	// History reads back what was published of a game's record (the
+	// publisher's History: the GAMES stream, then the outbox); a game
+	// whose stored record was damaged is recovered from it before its
+	// board starts (history.go), waiting at most HistoryWait (default
+	// DefaultHistoryWait) for it. Nil: a damaged game keeps what the disk
+	// held.
+	History     func(ctx context.Context, g game.ID) (broadcast.History, error)
+	HistoryWait time.Duration
 	// Now is the clock of ticks and commands (default time.Now); link
 	// events carry the link's own times.
 	Now func() time.Time

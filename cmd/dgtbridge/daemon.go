@@ -78,7 +78,7 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 	var h *hall.Hall
 	keeper := status.NewKeeper(statusBoards(boards), func(id string) (hall.Record, bool) { return h.BoardRecord(id) }, nil)
 	h, err = hall.New(hall.Options{Boards: boards, Sink: keeper.Sink(pub), DataDir: cfg.DataDir, Record: cfg.Record, Subjects: subj,
-		Requests: pub.Responder(), Observer: observers(hk.Observer, keeper.Observe), Logger: log.With("part", "hall")})
+		Requests: pub.Responder(), History: pub.History, Observer: observers(hk.Observer, keeper.Observe), Logger: log.With("part", "hall")})
 	if err != nil {
 		return err
 	}
