@@ -244,6 +244,12 @@ wait:
 		}
 	}
 	rep.Play = time.Since(start)
+	if o.Profile != "" {
+		// The heap at the end of play, beside the CPU profile.
+		if err := fetch(ctx, fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/heap", httpPort), o.Profile+".heap"); err != nil {
+			fmt.Fprintf(o.Log, "heap profile: %v\n", err)
+		}
+	}
 	cpu1, _ := d.cpu()
 	rep.CPUCores = (cpu1 - cpu0).Seconds() / rep.Play.Seconds()
 	rep.RSSMaxMB, rep.RSSEndMB = stopSampling()
@@ -430,7 +436,11 @@ func waitHealthy(ctx context.Context, url string, d *daemon, timeout time.Durati
 }
 
 func fetchProfile(ctx context.Context, port int, d time.Duration, file string) error {
-	url := fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/profile?seconds=%d", port, int(d.Seconds()))
+	return fetch(ctx, fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/profile?seconds=%d", port, int(d.Seconds())), file)
+}
+
+// fetch writes what url returns to file.
+func fetch(ctx context.Context, url, file string) error {
 	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
