@@ -131,6 +131,10 @@ func replayHistory(h broadcast.History) published {
 		case game.Result:
 			r := v
 			p.res = &r
+		case game.Alert, game.Announcement, game.ClockEvent:
+			// Not part of the record: alerts and announcements are
+			// the arbiter's and the relay's, clock events are
+			// carried by the moves' own clock fields.
 		}
 	}
 	return p
