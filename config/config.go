@@ -18,6 +18,7 @@ type Config struct {
 	Penalties Penalties `mapstructure:"penalties" json:"penalties"`
 	Lichess   Lichess   `mapstructure:"lichess" json:"lichess"`
 	Event     Event     `mapstructure:"event" json:"event"`
+	Storage   Storage   `mapstructure:"storage" json:"storage"`
 	// Boards lists the games of the hall; empty means no boards (the run
 	// command reports that; demo builds its own).
 	Boards []Board `mapstructure:"boards" json:"boards"`
@@ -159,6 +160,30 @@ type Event struct {
 	// own Board.Rules win key by key. Checked at load time against the
 	// event's rule set (and each board's); only the file can set it.
 	Rules map[string]any `mapstructure:"rules" json:"rules,omitempty"`
+}
+
+// Storage tunes how the daemon writes its game journal and records
+// (docs/durability.md). The defaults suit a hall of up to 2,000 boards on
+// an ordinary disk; the limits are checked in [Config.Validate].
+type Storage struct {
+	// CommitWindow is how long the moves of other boards may join one
+	// flush of the journal (group commit); 0: a flush takes what arrived
+	// during the previous one. Longer: fewer flushes, later publication.
+	CommitWindow time.Duration `mapstructure:"commit_window" json:"commit_window"`
+	// CompactEvery: the journal is written into the record files this
+	// often while games change (a restart sends again at most this much,
+	// which the streams drop as repeats).
+	CompactEvery time.Duration `mapstructure:"compact_every" json:"compact_every"`
+	// CompactMiB: and whenever the journal has grown by this many MiB.
+	CompactMiB int `mapstructure:"compact_mib" json:"compact_mib"`
+	// DrainTimeout bounds how long a stopping daemon keeps writing what
+	// waits (a failing disk) and writing the record files; keep it below
+	// the service manager's stop timeout (TimeoutStopSec=20s in our unit).
+	DrainTimeout time.Duration `mapstructure:"drain_timeout" json:"drain_timeout"`
+	// HistoryWait is how long a game whose saved record was damaged waits,
+	// at start, to read back what was published of it from NATS; 0: it is
+	// not read back (the game keeps what the disk held).
+	HistoryWait time.Duration `mapstructure:"history_wait" json:"history_wait"`
 }
 
 // Board is one game: a board (and clock) on a port, and its pairing.

@@ -29,6 +29,13 @@ func Defaults() Config {
 			TimeControl: "?",
 			PublicDelay: 15 * time.Minute,
 		},
+		Storage: Storage{
+			CommitWindow: 2 * time.Millisecond,
+			CompactEvery: 5 * time.Minute,
+			CompactMiB:   32,
+			DrainTimeout: 15 * time.Second,
+			HistoryWait:  15 * time.Second,
+		},
 	}
 }
 
@@ -61,6 +68,11 @@ func defaultKeys() map[string]any {
 		"event.public_delay":      d.Event.PublicDelay.String(),
 		"event.pairings":          d.Event.Pairings,
 		"event.round":             d.Event.Round,
+		"storage.commit_window":   d.Storage.CommitWindow.String(),
+		"storage.compact_every":   d.Storage.CompactEvery.String(),
+		"storage.compact_mib":     d.Storage.CompactMiB,
+		"storage.drain_timeout":   d.Storage.DrainTimeout.String(),
+		"storage.history_wait":    d.Storage.HistoryWait.String(),
 		"boards":                  []any{},
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/dgtbridge/dgtbridge/rules/clock"
@@ -62,6 +63,7 @@ func (c *Config) Validate() error {
 		add(keyErr("event.public_delay", "must not be negative"))
 	}
 	errs = append(errs, checkRules("event.rules", c.Event.Ruleset, c.Event.Rules, nil)...)
+	errs = append(errs, c.Storage.validate()...)
 
 	errs = append(errs, c.validateBoards()...)
 	return errors.Join(errs...)
@@ -360,4 +362,23 @@ func digits(s string) bool {
 		}
 	}
 	return true
+}
+
+// validate checks the storage keys against what makes sense for a hall.
+func (s Storage) validate() []error {
+	var errs []error
+	within := func(key string, d, lo, hi time.Duration, why string) {
+		if d < lo || d > hi {
+			errs = append(errs, keyErr(key, "%v: want %v to %v (%s)", d, lo, hi, why))
+		}
+	}
+	within("storage.commit_window", s.CommitWindow, 0, time.Second, "a move waits this long before it is published")
+	within("storage.compact_every", s.CompactEvery, 10*time.Second, time.Hour,
+		"a restart sends this much again; the streams drop repeats within 6 h")
+	within("storage.drain_timeout", s.DrainTimeout, time.Second, 10*time.Minute, "keep it below the service manager's stop timeout")
+	within("storage.history_wait", s.HistoryWait, 0, 10*time.Minute, "a damaged game's board waits this long to start")
+	if m := s.CompactMiB; m < 1 || m > 4096 {
+		errs = append(errs, keyErr("storage.compact_mib", "%d: want 1 to 4096 (MiB of journal between compactions)", m))
+	}
+	return errs
 }

@@ -154,29 +154,42 @@ func (w *writer) compacted(r compaction) {
 }
 
 // finish ends the writer: a running compaction is awaited, a last one
-// writes every changed record into its file, and the journal is closed.
-// Changes that could not be written by now are lost from this run (the
-// log says how many); they are on the board, which a restart reads.
-func (w *writer) finish() {
+// writes every changed record into its file, and the journal is closed,
+// all by deadline (the stop's: Options.DrainTimeout after it began, so
+// that a service manager's stop timeout is kept). Changes that could not
+// be written by now are lost from this run (the log says how many); they
+// are on the board, which a restart reads. Record files not written by
+// the deadline are not needed: the journal keeps their changes.
+func (w *writer) finish(deadline time.Time) {
 	if n := len(w.uncommitted) + len(w.unpublished); n > 0 {
 		w.o.log.Error("storage: stopping with changes not written or not published", "changes", n, "err", w.health.Err(w.o.now()))
 	}
-	if w.compacting {
+	wait := func() bool {
 		select {
 		case r := <-w.compactDone:
 			w.compacted(r)
-		case <-time.After(w.o.drain):
+			return true
+		default:
+		}
+		t := time.NewTimer(max(deadline.Sub(w.o.now()), 0))
+		defer t.Stop()
+		select {
+		case r := <-w.compactDone:
+			w.compacted(r)
+			return true
+		case <-t.C:
+			w.o.log.Error("storage: record files not written at stop; the journal keeps the changes")
+			return false
 		}
 	}
-	if !w.compacting && len(w.uncommitted) == 0 {
+	if w.compacting && !wait() {
+		w.j.close()
+		return
+	}
+	if len(w.uncommitted) == 0 {
 		w.maybeCompact(true)
 		if w.compacting {
-			select {
-			case r := <-w.compactDone:
-				w.compacted(r)
-			case <-time.After(w.o.drain):
-				w.o.log.Error("storage: record files not written at stop; the journal keeps the changes")
-			}
+			wait()
 		}
 	}
 	w.j.close()

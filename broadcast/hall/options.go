@@ -124,7 +124,9 @@ type Options struct {
 	CompactBytes int64
 	CompactEvery time.Duration
 	// DrainTimeout bounds how long Run, on its way out, keeps trying to
-	// write and publish what waits when the disk fails (default 20 s).
+	// write and publish what waits when the disk fails, and writing the
+	// record files (default 15 s: below the 20 s our systemd unit gives a
+	// stopping daemon).
 	DrainTimeout time.Duration
 	// History reads back what was published of a game's record (the
 	// publisher's History: the GAMES stream, then the outbox); a game

@@ -2,6 +2,7 @@ package hall
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -202,4 +203,41 @@ func TestFailedWritesLoseNothing(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestStopKeepsTheDrainTimeout: a daemon stopping while its journal
+// cannot be written (a full disk) and a compaction hangs (record files
+// whose fsync never returns) stops within Options.DrainTimeout, so that a
+// service manager's stop timeout (TimeoutStopSec=20s in our unit, drain
+// 15 s) is kept. Before, the drain and then the wait for the compaction
+// took twice the drain time.
+func TestStopKeepsTheDrainTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		fs := storagetest.New(nil)
+		dir := t.TempDir()
+		j, l, err := openJournal(fs, filepath.Join(dir, "journal"), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const drain = 5 * time.Second
+		w := newWriter(writerOptions{fs: fs, gamesDir: dir, sink: &recordingSink{}, log: discardLog(), now: time.Now,
+			window: DefaultCommitWindow, compactEvery: time.Minute, compactBytes: DefaultCompactBytes, drain: drain}, j, l)
+		go w.run()
+		r, _ := playedRecord(t, game.ID{Event: "e", Round: 1, Board: 1}, "e2e4")
+		w.submit(&change{game: r.Info.Game, delta: &delta{rec: *r}, out: []game.Payload{r.MoveEvent(1)}})
+		release := fs.Stall(storagetest.Sync, ".tmp-")
+		defer release()
+		time.Sleep(61 * time.Second) // a compaction starts, and hangs
+		synctest.Wait()
+		fs.Fail(storagetest.Write, "/journal/", syscall.ENOSPC)
+		r2, _ := playedRecord(t, r.Info.Game, "e2e4", "e7e5")
+		w.submit(&change{game: r.Info.Game, delta: &delta{from: 1, rec: Record{Info: r2.Info, Moves: r2.Moves[1:], Result: "*"}}})
+		time.Sleep(time.Second)
+		stopped := time.Now()
+		w.stop()
+		if took := time.Since(stopped); took > drain+100*time.Millisecond {
+			t.Errorf("stopping took %v with a drain time-out of %v", took, drain)
+		}
+		release()
+	})
 }

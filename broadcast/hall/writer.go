@@ -40,7 +40,7 @@ const (
 	DefaultCommitWindow = 2 * time.Millisecond
 	DefaultCompactBytes = 32 << 20
 	DefaultCompactEvery = 5 * time.Minute
-	DefaultDrainTimeout = 20 * time.Second
+	DefaultDrainTimeout = 15 * time.Second
 	minRetry            = 50 * time.Millisecond
 	maxRetry            = 5 * time.Second
 )
@@ -241,7 +241,7 @@ func (w *writer) run() {
 			w.maybeCompact(false)
 		}
 		if stopping && (len(w.uncommitted)+len(w.unpublished) == 0 || !w.o.now().Before(deadline)) {
-			w.finish()
+			w.finish(deadline)
 			return
 		}
 		wait := time.Hour

@@ -77,8 +77,8 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 	// Every board as the daemon sees it (dgtbridge status, /healthz?detail).
 	var h *hall.Hall
 	keeper := status.NewKeeper(statusBoards(boards), func(id string) (hall.Record, bool) { return h.BoardRecord(id) }, nil)
-	h, err = hall.New(hall.Options{Boards: boards, Sink: keeper.Sink(pub), DataDir: cfg.DataDir, Record: cfg.Record, Subjects: subj,
-		Requests: pub.Responder(), History: pub.History, Observer: observers(hk.Observer, keeper.Observe), Logger: log.With("part", "hall")})
+	h, err = hall.New(withStorage(hall.Options{Boards: boards, Sink: keeper.Sink(pub), DataDir: cfg.DataDir, Record: cfg.Record, Subjects: subj,
+		Requests: pub.Responder(), Observer: observers(hk.Observer, keeper.Observe), Logger: log.With("part", "hall")}, cfg.Storage, pub))
 	if err != nil {
 		return err
 	}
