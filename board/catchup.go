@@ -43,7 +43,7 @@ func (t *Tracker) evaluate(at time.Time, depth int, evs []game.Event) []game.Eve
 	t.srch.deep = true
 	evs = t.judge(at, max(depth, t.opts.CatchUpDepth), evs)
 	t.srch.deep = false
-	if p := t.state.phase; p != unexplained && p != held {
+	if t.state.phase == following {
 		t.state.fromRead = false // explained
 	}
 	return evs
