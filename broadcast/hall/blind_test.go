@@ -229,7 +229,21 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	}
 	for i, sp := range specs {
 		g := boards[i].Session.Info.Game.String()
-		waitFor(t, 90*time.Second, "the announcements of "+sp.key, func() bool { return len(moveAnn(g)) >= len(sp.moves) })
+		if !waitUntil(90*time.Second, func() bool { return len(moveAnn(g)) >= len(sp.moves) }) {
+			rec, _ := d.h.Record(boards[i].Session.Info.Game)
+			mu.Lock()
+			var kinds []string
+			for _, a := range alerts {
+				kinds = append(kinds, a.Game.String()+":"+a.Kind+":"+a.Message)
+			}
+			mu.Unlock()
+			var said []string
+			for _, a := range moveAnn(g) {
+				said = append(said, a.UCI)
+			}
+			t.Fatalf("%s: %d move announcements %v, want %d %v; record %v; hands pending %d/%d; alerts %q",
+				sp.key, len(said), said, len(sp.moves), played[i].ucis, rec.UCIs(), pairs[i][0].e.Pending(), pairs[i][1].e.Pending(), kinds)
+		}
 	}
 	quiesce(t, d, org) // a duplicate would be in by now
 
