@@ -106,14 +106,24 @@ var benchGame = []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4",
 // press has reported the board.
 const benchPressAfter = 500 * time.Millisecond
 
-// benchScript is benchGame played by a hand at twice the normal pace, the
+// benchMoves is benchGame, or its first two moves under -short (CI's
+// run-once smoke run, which checks that the benchmark runs, not its
+// figures).
+func benchMoves() []string {
+	if testing.Short() {
+		return benchGame[:2]
+	}
+	return benchGame
+}
+
+// benchScript is benchMoves played by a hand at twice the normal pace, the
 // mover pressing the clock benchPressAfter after each move, a ply every
 // interval.
 func benchScript(b *testing.B, interval time.Duration) emu.Script {
 	b.Helper()
 	pos := rules.Position(chess.StartPosition(chess.Standard))
 	s := emu.Script{{Kind: emu.Press, Side: emu.Right}} // Black starts White's clock
-	for _, u := range benchGame {
+	for _, u := range benchMoves() {
 		m, err := pos.ParseMove(u)
 		if err != nil {
 			b.Fatal(err)
@@ -185,7 +195,7 @@ func benchHall(b *testing.B, n int, interval time.Duration) {
 		}
 		var mu sync.Mutex
 		ts := &timedSink{at: map[string]time.Time{}}
-		want := n * len(benchGame)
+		want := n * len(benchMoves())
 		got := 0
 		done := make(chan struct{})
 		sub.Subscribe(testPrefix+".game.*.*.*.move", func(m *nats.Msg) {

@@ -145,7 +145,8 @@ func startEmulator(b *testing.B, n int) (map[string][]uint16, func()) {
 // line: the daemon side's CPU time per second, the bytes per second both
 // ways, the longest steady polling cycle (the interval between two polls
 // of a board) and the events per second. Run it alone with -benchtime 1x
-// (it takes 35 s per case).
+// (it takes 35 s per case; under -short, CI's smoke run, 5 s and no
+// meaningful figure).
 func BenchmarkBusLines(b *testing.B) {
 	for _, lines := range []int{1, 4} {
 		for _, tc := range []struct {
@@ -182,7 +183,11 @@ func benchLines(b *testing.B, lines int, open func(string, int) (io.ReadWriteClo
 			}
 		})
 	}
-	time.Sleep(15 * time.Second)
+	warm, measure := 15*time.Second, 20*time.Second
+	if testing.Short() {
+		warm, measure = 3*time.Second, 2*time.Second // CI's run-once smoke (-short), not the figure
+	}
+	time.Sleep(warm)
 	stats := func() (s bus.Stats) {
 		for _, bs := range buses {
 			st := bs.Stats()
@@ -194,7 +199,7 @@ func benchLines(b *testing.B, lines int, open func(string, int) (io.ReadWriteClo
 		return s
 	}
 	s0, cpu0, ev0, t0 := stats(), cpuTime(b), events.Load(), time.Now()
-	time.Sleep(20 * time.Second)
+	time.Sleep(measure)
 	s1, cpu1, ev1, wall := stats(), cpuTime(b), events.Load(), time.Since(t0)
 	cancel()
 	wg.Wait()
