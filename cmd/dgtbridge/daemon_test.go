@@ -70,6 +70,7 @@ func startProc(t *testing.T, bin, cfg, logPath string) *daemonProc {
 	}
 	cmd := exec.Command(bin, "run", "--config", cfg, "--log-level", "debug")
 	cmd.Stdout, cmd.Stderr = lf, lf
+	dieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -135,6 +135,7 @@ func TestSignalsExitCodes(t *testing.T) {
 		{[]string{"replay", growingRecording(t)}, syscall.SIGTERM, 143},
 	} {
 		cmd := exec.Command(bin, c.args...)
+		dieWithTest(cmd)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
