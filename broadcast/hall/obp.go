@@ -64,6 +64,11 @@ type obpState struct {
 	set    bool
 	faults map[string]time.Time // fault code → last reported
 	buf    []game.Sensed
+	// unnamed are the points of an occupancy board's whole board that
+	// the translator could not name: the read is held back from the
+	// tracker (a piece missing from it would be read as moves) until the
+	// arbiter names them (identify) or the board is read whole again.
+	unnamed map[rules.Square]bool
 }
 
 // serveOBP owns the board's OBP line until ctx is done.
@@ -182,20 +187,52 @@ func (br *boardRun) obpConnected(e obplink.Connected) {
 		st.feed = obpfeed.New(br.s.Tracker().Position().Placement())
 	}
 	st.ident = id
+	if e.Clock.None {
+		br.apply(br.s.noClock(at))
+	}
 	br.obpSense(at, e.Board)
 	br.obpSense(at, e.Clock)
 }
 
 // obpSense translates one message and feeds the reports to the session;
-// a piece the translator cannot name is the arbiter's.
+// a piece the translator cannot name is the arbiter's. A whole board with
+// unnamed points is held back, and so are the square changes after it,
+// until they are named (identify) or the board is read whole again; the
+// translator follows the lines meanwhile.
 func (br *boardRun) obpSense(at time.Time, m obp.Message) {
 	st := br.obp
 	var err error
 	st.buf, err = st.feed.Append(st.buf[:0], m)
+	unnamed := errors.Is(err, obpfeed.ErrUnidentified)
+	switch m := m.(type) {
+	case obp.Board:
+		before := len(st.unnamed)
+		clear(st.unnamed)
+		if unnamed {
+			if st.unnamed == nil {
+				st.unnamed = map[rules.Square]bool{}
+			}
+			pl := st.feed.Placement()
+			for _, s := range m.Unidentified {
+				if pl.At(s).IsEmpty() {
+					st.unnamed[s] = true
+				}
+			}
+			if len(st.unnamed) != before {
+				br.unidentified(at, m, err)
+			}
+			return
+		}
+	case obp.Lift:
+		delete(st.unnamed, m.Square)
+	}
 	for _, r := range st.buf {
+		if _, sq := r.(game.SquareChange); sq && len(st.unnamed) > 0 {
+			continue
+		}
 		br.apply(br.s.Sense(at, r))
 	}
-	if errors.Is(err, obpfeed.ErrUnidentified) {
+	if unnamed {
 		br.unidentified(at, m, err)
 	}
 }
@@ -211,9 +248,8 @@ func (br *boardRun) unidentified(at time.Time, m obp.Message, err error) {
 	case obp.Put:
 		squares = append(squares, geo.Name(m.Square))
 	case obp.Board:
-		pl := br.obp.feed.Placement()
-		for _, s := range m.Unidentified {
-			if pl.At(s).IsEmpty() {
+		for s := rules.Square(0); int(s) < geo.Size(); s++ {
+			if br.obp.unnamed[s] {
 				squares = append(squares, geo.Name(s))
 			}
 		}
@@ -285,7 +321,17 @@ func (br *boardRun) identify(square, piece string) error {
 		return fmt.Errorf("%w: identify: piece %q (a piece letter, upper case for White/Red, or \"\" for an empty point)", ErrBadInput, piece)
 	}
 	at := br.mono(br.h.o.Now())
-	br.apply(br.s.Sense(at, st.feed.Identify(s, pc)))
+	sc := st.feed.Identify(s, pc)
+	if len(st.unnamed) == 0 {
+		br.apply(br.s.Sense(at, sc))
+		return nil
+	}
+	// A whole board held back: given to the tracker once every point of
+	// it is named.
+	delete(st.unnamed, s)
+	if len(st.unnamed) == 0 {
+		br.apply(br.s.Sense(at, game.FullRead{Placement: st.feed.Placement()}))
+	}
 	return nil
 }
 
@@ -299,4 +345,18 @@ func parsePiece(s string, geo rules.Geometry) (rules.Piece, bool) {
 		return rules.NoPiece, false
 	}
 	return obp.ParsePiece(geo, s[0])
+}
+
+// noClock tells the session that the board has no clock at all (an OBP
+// board answering "C none" when it connects, no clock seen before): moves
+// complete as on a board without a clock (the tracker's stable window),
+// with no alert, since no clock was lost. A clock seen earlier in the game
+// and now absent is the clock watch's business (an alert).
+func (s *Session) noClock(at time.Time) Step {
+	var st Step
+	if s.relay != nil || s.tr == nil || s.cw.seen {
+		return st
+	}
+	s.handle(s.tr.ClockLost(at), &st)
+	return st
 }

@@ -53,7 +53,7 @@ func newOBPPTY(t *testing.T, o emu.Options) *obpPTY {
 	b.cancel = cancel
 	b.path.Store(path)
 	b.wg.Go(func() { dgtemu.ServePTY(ctx, m, e) })
-	t.Cleanup(func() { cancel(); b.wg.Wait() })
+	t.Cleanup(func() { b.cancel(); b.wg.Wait() })
 	return b
 }
 
@@ -428,5 +428,83 @@ func TestOBPBoardTime(t *testing.T) {
 	}
 	if e := st.time(t0.Add(3*time.Second), obp.Stamp{}); !e.Equal(t0.Add(3 * time.Second)) {
 		t.Errorf("no stamp: %v", e.Sub(t0))
+	}
+}
+
+// unplug stops serving the board (the cable is pulled); plug serves it on
+// a new pseudo-terminal (it comes back, perhaps under another name).
+func (b *obpPTY) unplug() {
+	b.cancel()
+	b.wg.Wait()
+}
+
+func (b *obpPTY) plug(t *testing.T) {
+	t.Helper()
+	m, path, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	b.cancel = cancel
+	b.path.Store(path)
+	b.wg.Go(func() { dgtemu.ServePTY(ctx, m, b.e) })
+}
+
+// TestOBPOccupancyIdentify: a xiangqi board that senses only occupancy
+// loses its cable; meanwhile Red plays the central cannon. When it comes
+// back, its whole board shows e2 occupied by a piece the daemon cannot
+// name: the arbiter gets an unidentified_piece alert proposing the
+// identify command; the arbiter names it (a red cannon) and the move the
+// board shows is caught up as h2e2 (P2-5).
+func TestOBPOccupancyIdentify(t *testing.T) {
+	integration(t)
+	dir := t.TempDir()
+	srv := testServer(t, filepath.Join(dir, "nats"))
+	t.Cleanup(srv.Shutdown)
+	b := newOBPPTY(t, emu.Options{Serial: "XQ-OCC", Occupancy: true, NoClock: true})
+	g := game.ID{Event: "open2026", Round: 1, Board: 8}
+	hb := obpBoardFor(t, "xq8", g, ruleset.XiangqiVN2004, "", "", b.Open)
+	hb.OBP.BackoffMax = 500 * time.Millisecond
+	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
+	alerts := subscribe(t, arb, testPrefix+".arbiter."+g.String()+".alert")
+	moves := subscribe(t, arb, testPrefix+".game."+g.String()+".move")
+	d := startDaemon(t, filepath.Join(dir, "data"), srv, 0, hb)
+	waitConnected(t, d.h)
+
+	b.unplug()
+	waitFor(t, 20*time.Second, "the board lost", func() bool { _, dis := d.h.Summary(); return dis == 1 })
+	cannon := rules.Piece{Color: rules.White, Kind: rules.Cannon}
+	now := time.Now()
+	b.e.Schedule(now, emu.Script{{At: 0, Action: emu.Lift{Square: xqSquare(t, "h2")}},
+		{At: 300 * time.Millisecond, Action: emu.Put{Square: xqSquare(t, "e2"), Piece: cannon}}})
+	b.e.Advance(now.Add(time.Second))
+	b.e.Output() // nobody hears it
+	b.plug(t)
+	var al game.Alert
+	awaitAlert(t, alerts, 30*time.Second, "the unidentified piece", nil, func(a game.Alert) bool {
+		al = a
+		return a.Kind == game.KindUnidentified
+	})
+	if al.Proposal["cmd"] != "identify" || al.Proposal["square"] != "e2" || al.Severity != game.Warn {
+		t.Fatalf("alert %+v", al)
+	}
+	rep, err := arb.Request(testPrefix+".arbiter."+g.String()+".cmd", []byte(`{"cmd":"identify","square":"e2","piece":"C"}`), 20*time.Second)
+	var cr CommandReply
+	if err != nil || !decode(t, rep.Data, &cr) || !cr.OK {
+		t.Fatalf("identify: %v %s", err, rep.Data)
+	}
+	select {
+	case m := <-moves:
+		var ev game.MoveEvent
+		if decode(t, m.Data, &ev) && (ev.Ply != 1 || ev.UCI != "h2e2" || ev.Notation != "P2-5") {
+			t.Errorf("move %+v", ev)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the move the board shows was not caught up")
+	}
+	// A bad identify is refused and changes nothing.
+	rep, err = arb.Request(testPrefix+".arbiter."+g.String()+".cmd", []byte(`{"cmd":"identify","square":"z9","piece":"C"}`), 20*time.Second)
+	if err != nil || !decode(t, rep.Data, &cr) || cr.OK || !strings.Contains(cr.Error, "square") {
+		t.Errorf("bad identify: %v %s", err, rep.Data)
 	}
 }
