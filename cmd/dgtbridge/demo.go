@@ -52,6 +52,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	delay := fs.Duration("public-delay", 30*time.Second, "delay of the public copy (event.public_delay) and so of the HTTP PGN")
 	seed := fs.Uint64("seed", 1, "seed of the handling styles and think times")
 	blind := fs.Bool("blind", true, "board 1 is a blind-player game (FIDE Laws Appendix D): Black plays on a second emulated board, every move announced")
+	xq := fs.Int("xiangqi", 1, fmt.Sprintf("number of emulated xiangqi boards (Open Board Protocol) playing master games, 0–%d (demo_xiangqi.go)", maxDemoXiangqi))
 	team := fs.Bool("team", true, "two more boards play a team-drop match (004 Cờ đặt), linked: captures passed to the partner, drops, an illegal drop now and then")
 	dataDir := fs.String("data-dir", "", "keep the data (game records, recordings, NATS store) here; default a temporary directory removed at exit")
 	httpListen := fs.String("http-listen", "127.0.0.1:8080", `HTTP address; when taken, a free port on 127.0.0.1 ("off" disables HTTP)`)
@@ -66,6 +67,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *boards < 1 || *boards > maxDemoBoards {
 		return usageError{fmt.Errorf("demo: --boards %d: want 1 to %d", *boards, maxDemoBoards)}
+	}
+	if *xq < 0 || *xq > maxDemoXiangqi {
+		return usageError{fmt.Errorf("demo: --xiangqi %d: want 0 to %d", *xq, maxDemoXiangqi)}
 	}
 	if *speed <= 0 || *speed > maxDemoSpeed {
 		return usageError{fmt.Errorf("demo: --speed %g: want more than 0 and at most %d", *speed, maxDemoSpeed)}
@@ -138,6 +142,15 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		cfg.Boards = append(cfg.Boards, b)
 	}
+	xt, err := addDemoXiangqi(&cfg, *xq, first, *seed, *speed, log.With("part", "demo"))
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if !running {
+			xt.close()
+		}
+	}()
 	var tt *demo.TeamTable
 	if *team {
 		if tt, err = addDemoTeam(&cfg, first, *seed, *speed, log.With("part", "demo")); err != nil {
@@ -151,7 +164,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	claims := &portClaims{}
 	hb, err := hallBoards(&cfg, func(b config.Board) (hall.Board, error) {
-		return hall.Board{Open: serialOpener(b.Port, claims, 0, log.With("port", b.Port))}, nil
+		return daemonBoard(b, claims, log), nil // DGT or OBP (boards_obp.go)
 	})
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
@@ -161,6 +174,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			hb[i].Session.NextGame = demo.NextGame(games)
 		}
 	}
+	xt.nextGames(hb)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -174,6 +188,13 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			}
 		})
 	}
+	for _, t := range xt.tables {
+		wg.Go(func() {
+			if err := t.Run(ctx); err != nil {
+				log.Error("emulated xiangqi board stopped", "port", t.Path(), "err", err)
+			}
+		})
+	}
 	if tt != nil {
 		wg.Go(func() {
 			if err := tt.Run(ctx); err != nil {
@@ -184,6 +205,13 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	feed := demo.NewFeed(stdout, demo.FeedOptions{Prefix: cfg.NATS.Prefix, Color: isTerminal(stdout)})
 	started := func(h *hall.Hall, srv *broadcast.Server) {
 		printDemoBanner(stdout, cfg, srv, tables, first, *speed, dir, keep)
+		xt.print(stdout, first)
+		if nc, err := srv.Connect(); err == nil {
+			xt.nc.Store(nc) // the xiangqi tables' arbiter (demo_xiangqi.go)
+			wg.Go(func() { <-ctx.Done(); nc.Close() })
+		} else {
+			log.Error("xiangqi arbiter: no NATS connection", "err", err)
+		}
 		if tt != nil {
 			printDemoTeam(stdout, cfg, tt, first)
 		}

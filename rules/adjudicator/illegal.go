@@ -105,7 +105,7 @@ func (a *Adjudicator) illegalAct(at time.Time, side rules.Color, ply int, kind, 
 	}
 	msg := fmt.Sprintf("%s made %s at ply %d.", name(side), what, ply)
 	if ply-1 >= 0 {
-		msg += fmt.Sprintf(" Reinstate the position after ply %d; the touched piece must be moved if it can be (4.3, 7.5.1).", ply-1)
+		msg += fmt.Sprintf(" Reinstate the position after ply %d; the touched piece must be moved if it can be (%s).", ply-1, a.touchedMustMove())
 	}
 	p := &pendingIllegal{side: side, ply: ply, kind: kind}
 	msg += a.ladderStep(p, oppCanMate, prop)

@@ -285,8 +285,6 @@ func (a *Adjudicator) xqIllegal(side rules.Color, prop map[string]any) string {
 		prop["result"] = winFor(opp)
 		prop["on_claim_by"] = opp.String()
 		msg += fmt.Sprintf(" %s may claim it before his own move and then wins (%s); afterwards it stands.", name(opp), a.rs.Articles.IllegalWindow)
-	} else {
-		msg += fmt.Sprintf(" Restore the position before it (%s).", a.rs.Articles.Illegal)
 	}
 	if x.TEBonus > 0 {
 		prop["time_add_ms"] = x.TEBonus.Milliseconds()
@@ -294,4 +292,14 @@ func (a *Adjudicator) xqIllegal(side rules.Color, prop map[string]any) string {
 		msg += fmt.Sprintf(" A confirmed technical error gives %s %s (%s).", name(opp), minutes(x.TEBonus), a.rs.Articles.TechnicalError)
 	}
 	return msg
+}
+
+// touchedMustMove cites the rule that the touched piece must be moved
+// after an illegal move is put right: FIDE 4.3 and 7.5.1, or the xiangqi
+// law's Art. 9.1 and 9.10.
+func (a *Adjudicator) touchedMustMove() string {
+	if a.isXiangqi() {
+		return "9.1, 9.10"
+	}
+	return "4.3, 7.5.1"
 }

@@ -99,7 +99,11 @@ func (f *Feed) Line(subject string, data []byte) (line string, ok bool) {
 		if m.Clock != nil {
 			clk = fmt.Sprintf("(%s | %s)", hms(m.Clock.WhiteMS), hms(m.Clock.BlackMS))
 		}
-		return strings.TrimRight(fmt.Sprintf("%s %-14s %-6s %-8s %s", f.clock(m.At), m.Game, num, m.SAN, clk), " "), true
+		san := m.SAN
+		if m.Notation != "" {
+			san += " " + m.Notation // xiangqi: WXF, then the Vietnamese notation
+		}
+		return strings.TrimRight(fmt.Sprintf("%s %-14s %-6s %-8s %s", f.clock(m.At), m.Game, num, san, clk), " "), true
 	case kind == "game" && last == "correction":
 		var c game.Correction
 		if json.Unmarshal(data, &c) != nil {
