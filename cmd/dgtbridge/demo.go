@@ -142,15 +142,6 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		cfg.Boards = append(cfg.Boards, b)
 	}
-	xt, err := addDemoXiangqi(&cfg, *xq, first, *seed, *speed, log.With("part", "demo"))
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if !running {
-			xt.close()
-		}
-	}()
 	var tt *demo.TeamTable
 	if *team {
 		if tt, err = addDemoTeam(&cfg, first, *seed, *speed, log.With("part", "demo")); err != nil {
@@ -162,6 +153,16 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			}
 		}()
 	}
+	// After the team boards, whose banner counts from the end (demo_xiangqi.go).
+	xt, err := addDemoXiangqi(&cfg, *xq, first, *seed, *speed, log.With("part", "demo"))
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if !running {
+			xt.close()
+		}
+	}()
 	claims := &portClaims{}
 	hb, err := hallBoards(&cfg, func(b config.Board) (hall.Board, error) {
 		return daemonBoard(b, claims, log), nil // DGT or OBP (boards_obp.go)
@@ -205,7 +206,6 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	feed := demo.NewFeed(stdout, demo.FeedOptions{Prefix: cfg.NATS.Prefix, Color: isTerminal(stdout)})
 	started := func(h *hall.Hall, srv *broadcast.Server) {
 		printDemoBanner(stdout, cfg, srv, tables, first, *speed, dir, keep)
-		xt.print(stdout, first)
 		if nc, err := srv.Connect(); err == nil {
 			xt.nc.Store(nc) // the xiangqi tables' arbiter (demo_xiangqi.go)
 			wg.Go(func() { <-ctx.Done(); nc.Close() })
@@ -213,8 +213,11 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			log.Error("xiangqi arbiter: no NATS connection", "err", err)
 		}
 		if tt != nil {
-			printDemoTeam(stdout, cfg, tt, first)
+			tcfg := cfg
+			tcfg.Boards = cfg.Boards[:xt.first-1] // the team boards are last but the xiangqi ones
+			printDemoTeam(stdout, tcfg, tt, first)
 		}
+		xt.print(stdout, first)
 		wg.Go(func() {
 			nc, err := srv.Connect()
 			if err != nil {

@@ -17,7 +17,7 @@ import (
 )
 
 // TestDemoXiangqi runs "dgtbridge demo --boards 1 --xiangqi 2" in-process at
-// eight times human speed: board 2, an emulated OBP xiangqi board on a
+// eight times human speed: board 2 (the team match is off), an emulated OBP xiangqi board on a
 // pseudo-terminal read through go.bug.st/serial, plays the second built-in
 // master game move for move (every MoveEvent with the ICCS move and the
 // Vietnamese notation), the demo's arbiter records its result, the set-up

@@ -103,7 +103,7 @@ const fenSeen = `(() => {
 func TestBrowserDemo(t *testing.T) {
 	b := browser.Start(t)
 	const boards = 4
-	d := startDemoForBrowser(t, "--boards", fmt.Sprint(boards), "--speed", "4", "--public-delay", "1s", "--seed", "3")
+	d := startDemoForBrowser(t, "--boards", fmt.Sprint(boards), "--team=false", "--xiangqi", "0", "--speed", "4", "--public-delay", "1s", "--seed", "3")
 
 	// The public copy as a spectator's NATS client sees it.
 	nc, err := nats.Connect(d.natsURL, nats.UserInfo("viewer", d.viewerPW), nats.CustomInboxPrefix(broadcast.PublicInboxPrefix))
