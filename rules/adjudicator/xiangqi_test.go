@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
@@ -235,5 +236,35 @@ func TestXiangqiIllegalRapid(t *testing.T) {
 		if g.a.Result() != nil {
 			t.Errorf("%s: a result was set", c.rs)
 		}
+	}
+}
+
+// TestXiangqiFlag: in standard play whoever runs out of time first loses
+// (7.1(d)), even when the opponent could not mate; in rapid the arbiter
+// acts on the claim (RB 8, 9), a draw when the claimant cannot mate.
+func TestXiangqiFlag(t *testing.T) {
+	for _, c := range []struct {
+		rs, fen, kind, sev, art string
+		result                  any
+	}{
+		{ruleset.XiangqiVN2004, "", game.KindFlagFall, game.Crit, "7.1(d), 10.1", "0-1"},
+		{ruleset.XiangqiVN2004, "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", game.KindFlagFall, game.Crit, "7.1(d), 10.1", "0-1"},
+	} {
+		g := newXQ(t, c.rs, c.fen, "600")
+		g.spend(601 * time.Second) // Red never moves
+		out := g.reading()
+		al := alertsOf(out, c.kind)
+		if len(al) != 1 || al[0].Severity != c.sev || al[0].Article != c.art || al[0].Proposal["result"] != c.result || al[0].Side != "white" {
+			t.Errorf("%s %s: %+v (all: %+v)", c.rs, c.fen, al, out)
+		}
+		if g.a.Result() != nil {
+			t.Errorf("%s: a flag fall set a result", c.rs)
+		}
+	}
+	g := newXQ(t, ruleset.XiangqiVN2004Rapid, "", "600")
+	g.spend(601 * time.Second)
+	al := alertsOf(g.reading(), game.KindFlagFall)
+	if len(al) != 1 || al[0].Severity != game.Info || al[0].Proposal["result"] != "0-1" {
+		t.Errorf("rapid: %+v", al)
 	}
 }
