@@ -44,6 +44,7 @@ func jsonMembers(b []byte) (ms [][]byte, ok bool) {
 	if len(b) == 2 {
 		return nil, true
 	}
+	ms = make([][]byte, 0, 32)
 	depth, inStr, esc, start := 0, false, false, 1
 	for i := 1; i < len(b)-1; i++ {
 		c := b[i]
@@ -127,15 +128,25 @@ func objectDelta(d, base, next []byte) ([]byte, bool) {
 	if !ok1 || !ok2 {
 		return d, false
 	}
-	index := make(map[string]int, len(bm))
-	for i, m := range bm {
-		k, _ := memberKey(m)
-		index[string(m[:k])] = i
+	var index map[string]int // built when the members are not in the same order
+	find := func(j int, key []byte) (int, bool) {
+		if j < len(bm) && bytes.HasPrefix(bm[j], key) {
+			return j, true // the same place: the usual case
+		}
+		if index == nil {
+			index = make(map[string]int, len(bm))
+			for i, m := range bm {
+				k, _ := memberKey(m)
+				index[string(m[:k])] = i
+			}
+		}
+		i, ok := index[string(key)]
+		return i, ok
 	}
 	d = binary.AppendUvarint(d, uint64(len(nm)))
-	for _, m := range nm {
+	for j, m := range nm {
 		k, _ := memberKey(m)
-		i, found := index[string(m[:k])]
+		i, found := find(j, m[:k])
 		if !found {
 			d = append(d, opNew)
 			d = binary.AppendUvarint(d, uint64(len(m)))

@@ -125,3 +125,15 @@ func FuzzJSONDelta(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkJSONDelta: the delta of a state at ply 120 from the one before
+// (what the outbox computes for each state it journals).
+func BenchmarkJSONDelta(b *testing.B) {
+	states := growingStates(b, 121)
+	b.SetBytes(int64(len(states[120])))
+	for b.Loop() {
+		if _, ok := jsonDelta(states[119], states[120]); !ok {
+			b.Fatal("no delta")
+		}
+	}
+}

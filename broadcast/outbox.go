@@ -102,8 +102,9 @@ type Outbox struct {
 	health storage.Health
 	// written: the last state written of each subject (the base of the
 	// next one's delta); read: the last states read back.
-	written map[string]stateWritten
-	read    map[string][2]stateRead
+	written   map[string]stateWritten
+	read      map[string][2]stateRead
+	lastDelta lastDelta
 }
 
 // OutboxOptions tunes an [Outbox]. The zero value is valid.

@@ -121,7 +121,7 @@ func (o *Outbox) encodeLocked(b []byte, rec Record, s *segment, batch []Record, 
 	switch {
 	case rec.Kind == kindState:
 		if l, ok := o.written[rec.Subject]; ok && l.seg == s.id && l.chain < maxChain && !o.resync {
-			if d, ok := jsonDelta(l.data, rec.Data); ok && l.deltas+len(d) <= l.whole {
+			if d, ok := o.delta(l.data, rec.Data); ok && l.deltas+len(d) <= l.whole {
 				base, payload = &baseRef{Seq: l.seq, Off: l.off, Len: l.n}, d
 				w.chain, w.deltas, w.whole = l.chain+1, l.deltas+len(d), l.whole
 			}
@@ -132,6 +132,24 @@ func (o *Outbox) encodeLocked(b []byte, rec Record, s *segment, batch []Record, 
 	}
 	b, err := appendRecordFrame(b, rec, base, payload)
 	return b, w, err
+}
+
+// delta returns jsonDelta(base, next), computed once for a state and its
+// public copy (the same bytes from the same base).
+func (o *Outbox) delta(base, next []byte) ([]byte, bool) {
+	if c := o.lastDelta; len(base) > 0 && len(next) > 0 && len(c.base) == len(base) && len(c.next) == len(next) &&
+		&c.base[0] == &base[0] && &c.next[0] == &next[0] {
+		return c.d, c.ok
+	}
+	d, ok := jsonDelta(base, next)
+	o.lastDelta = lastDelta{base: base, next: next, d: d, ok: ok}
+	return d, ok
+}
+
+// lastDelta is the last delta computed (Outbox.delta).
+type lastDelta struct {
+	base, next, d []byte
+	ok            bool
 }
 
 // readAt reads the record whose frame is at off (n bytes) in segment s,
