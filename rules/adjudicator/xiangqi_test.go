@@ -8,8 +8,10 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
 	"github.com/dgtbridge/dgtbridge/rules/game"
+	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 	"github.com/dgtbridge/dgtbridge/rules/xiangqi"
+	"github.com/dgtbridge/dgtbridge/rules/xiangqi/games"
 )
 
 // newXQ starts a xiangqi game of rule set rsName from fen ("" the start)
@@ -267,4 +269,43 @@ func TestXiangqiFlag(t *testing.T) {
 	if len(al) != 1 || al[0].Severity != game.Info || al[0].Proposal["result"] != "0-1" {
 		t.Errorf("rapid: %+v", al)
 	}
+}
+
+// BenchmarkXiangqiGame: the adjudicator's cost of a whole master game
+// (game 12 of rules/xiangqi/games, 170 plies, a repetition in it): every
+// move is judged by the Art. 22–24 classifier and the Art. 12 count, which
+// replay the game from its start (so a move costs more the longer the
+// game). Reported per game and per move.
+func BenchmarkXiangqiGame(b *testing.B) {
+	all, errs := pgn.ReadAll(strings.NewReader(games.CCPD), pgn.ReaderOptions{Variations: pgn.SkipVariations})
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	g := all[11]
+	rs, _ := ruleset.Lookup(ruleset.XiangqiVN2004)
+	type ply struct {
+		m    rules.Move
+		next rules.Position
+		side rules.Color
+		san  string
+		uci  string
+	}
+	var plies []ply
+	pos := g.Start
+	for _, mn := range g.Moves {
+		next, err := pos.Play(mn.Move)
+		if err != nil {
+			b.Fatal(err)
+		}
+		plies = append(plies, ply{mn.Move, next, pos.Turn(), pos.SAN(mn.Move), pos.UCI(mn.Move)})
+		pos = next
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		a := New(GameInfo{ID: game.ID{Event: "b", Round: 1, Board: 1}}, rs, Options{Start: g.Start})
+		for i, p := range plies {
+			a.Handle(game.MoveCompleted{Stamp: game.Stamp{At: t0}, Ply: i + 1, Side: p.side, Move: p.m, SAN: p.san, UCI: p.uci, Position: p.next})
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(len(plies)), "µs/move")
 }
