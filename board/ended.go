@@ -21,6 +21,25 @@ func (t *Tracker) end(at time.Time, result, gesture string, evs []game.Event) []
 	return append(evs, game.ResultGesture{Stamp: game.Stamp{At: at}, Result: result, Gesture: gesture})
 }
 
+// End ends the game with a result that came from elsewhere (entered by
+// the arbiter, a flag, a claim): as after a result signalled on the board,
+// nothing on the board is a move any more and only a new set-up starts
+// following again, however short the game was (the start position set up
+// after two plies is the next game, not a takeback). Moves made and not
+// completed stay so; presses not judged are dropped. Reinstate resumes
+// the game.
+func (t *Tracker) End(at time.Time) []game.Event {
+	if t.state.phase == ended {
+		return nil
+	}
+	evs := t.advance(at, nil)
+	if t.state.phase == ended {
+		return evs
+	}
+	t.lever.presses = t.lever.presses[:0]
+	return t.to(ended, at, evs)
+}
+
 // signal reads a result signalled with the board (a magic piece) as a
 // result gesture.
 func (t *Tracker) signal(at time.Time, s game.ResultSignal) []game.Event {

@@ -158,6 +158,46 @@ func TestSetupOrientationGesture(t *testing.T) {
 			t.Fatalf("%+v", e)
 		}
 	})
+	t.Run("set up after a short game the arbiter ended", func(t *testing.T) {
+		// Under ten plies the start position is also a takeback of every
+		// move; once End says the game has a result, it is the next game.
+		for _, line := range [][]string{{"e2e4"}, {"e2e4", "e7e5", "g1f3", "b8c6"}} {
+			s := newScript(t, opts)
+			for _, m := range line {
+				s.move(m, true)
+			}
+			s.do("wait")
+			s.reset()
+			s.add(s.tr.End(s.now))
+			if !s.tr.Over() {
+				t.Fatal("not over")
+			}
+			s.do("-b1", "+c3=N", "wait") // nothing on the board is a move now
+			s.want()
+			s.add(s.tr.Dump(s.now, std.Placement()))
+			s.want("game.SetupDetected")
+			if s.tr.Over() || s.tr.Ply() != 0 {
+				t.Fatalf("after the set-up: over %v, ply %d", s.tr.Over(), s.tr.Ply())
+			}
+			s.reset()
+			s.clk.Running = rules.White // the clock set for the next game
+			s.add(s.tr.Clock(s.now, s.clk))
+			s.move("d2d4", true)
+			s.do("wait")
+			s.want("game.MoveMade", "game.MoveCompleted")
+		}
+		// Without End the same set-up is a takeback, as the Laws read it
+		// during a game.
+		s := newScript(t, opts)
+		s.move("e2e4", true)
+		s.move("e7e5", true)
+		s.do("wait")
+		s.reset()
+		s.add(s.tr.Dump(s.now, std.Placement()))
+		if _, ok := any(find[game.Correction](s)).(game.Correction); !ok || s.tr.Ply() != 0 {
+			t.Fatalf("%s", s.dump())
+		}
+	})
 	t.Run("kings in the centre", func(t *testing.T) {
 		s := newScript(t, TrackerOptions{KingsCentre: true, Start: mustPos(t, chess.Standard, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")})
 		s.do("-e1", "-e8", "+e4=K", "+d5=k", "wait")

@@ -250,6 +250,12 @@ func (r *Relay) Finish(at time.Time) []game.Event {
 	return r.step(at, game.SightedBoard, r.tr[game.SightedBoard].Finish(at), out)
 }
 
+// End ends the game on both boards (see [Tracker.End]).
+func (r *Relay) End(at time.Time) []game.Event {
+	out := r.step(at, game.BlindBoard, r.tr[game.BlindBoard].End(at), nil)
+	return r.step(at, game.SightedBoard, r.tr[game.SightedBoard].End(at), out)
+}
+
 // Reinstate takes the record and both boards back to ply, as the arbiter
 // decided (D.2.9: "retraced to the point where the two scores agree").
 func (r *Relay) Reinstate(at time.Time, ply int) ([]game.Event, error) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -320,13 +321,20 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 		t.Errorf("time request for an unknown game: %v %s", err, msg.Data)
 	}
 
-	// A piece lifted on the sighted board of game 1 and left off: one
-	// board_mismatch alert naming a1, to the arbiter only.
+	// The games ended in mate: nothing on their boards is followed any
+	// more (pieces put away raise nothing). The arbiter withdraws game 1's
+	// result: its boards are followed again, and a piece lifted on the
+	// sighted board and left off raises one board_mismatch alert naming
+	// a1, to the arbiter only.
+	if msg, err := arb.Request(testPrefix+".arbiter."+g1.String()+".cmd", []byte(`{"cmd":"set_result","result":"*"}`), 10*time.Second); err != nil ||
+		!strings.Contains(string(msg.Data), `"ok":true`) {
+		t.Fatalf("set_result *: %v %s", err, msg.Data)
+	}
 	pairs[0][0].e.Schedule(time.Now(), emu.Script{{Kind: emu.Lift, Square: sq(t, "a1")}})
 	waitFor(t, 30*time.Second, "the board_mismatch alert", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
-		return len(alerts) > 0
+		return slices.ContainsFunc(alerts, func(a game.Alert) bool { return a.Kind == KindBoardMismatch })
 	})
 	// An observation window (not a synchronisation): a repeated alert
 	// for the same lifted piece would come from the tracker's later ticks.

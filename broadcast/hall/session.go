@@ -133,6 +133,9 @@ func NewSession(o SessionOptions, rec *Record, at time.Time) (*Session, error) {
 	if err := s.rebuild(at); err != nil {
 		return nil, err
 	}
+	if s.over() {
+		s.endBoard(at) // a finished game restored: the board is set up for the next
+	}
 	return s, nil
 }
 

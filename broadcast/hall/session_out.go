@@ -124,6 +124,25 @@ func (s *Session) result(r game.Result, st *Step) {
 			st.Out = append(st.Out, s.internalAlert(at, err))
 		}
 	}
+	if !wasOver && s.over() {
+		s.handle(s.endBoard(at), st)
+	}
+}
+
+// endBoard tells the board's tracker (or the blind player's relay) that
+// the game has a result: nothing on the board is a move any more, and a
+// set-up begins the next game however short this one was (not a takeback
+// of its moves). A team-drop match ends its boards itself.
+func (s *Session) endBoard(at time.Time) []game.Event {
+	switch {
+	case s.team != nil:
+		return nil
+	case s.relay != nil:
+		return s.relay.r.End(at)
+	case s.tr != nil:
+		return s.tr.End(at)
+	}
+	return nil
 }
 
 // internalAlert tells the arbiter that the daemon could not carry out
