@@ -66,7 +66,10 @@ type boardRun struct {
 	heldClk    heldClock
 	lastMove   game.MoveEvent
 	lastMoveAt time.Time
-	last       time.Time // latest time fed to the session (mono)
+	// boardLog is the board's event log read on its (re)connection, kept
+	// until the board's position follows (recover.go).
+	boardLog *game.BoardLog
+	last     time.Time // latest time fed to the session (mono)
 }
 
 // run is the board goroutine.
@@ -340,6 +343,7 @@ func (br *boardRun) event(ev link.Event) {
 	case link.Message:
 		br.status.LastSeen = game.T(e.At)
 		br.h.pace.input(br.b.Port, e.At, time.Now())
+		br.recoverOn(e.At, e.Msg)
 		br.apply(br.s.Message(br.mono(e.At), e.Msg))
 	case link.Disconnected:
 		msg := "disconnected"
@@ -349,6 +353,8 @@ func (br *boardRun) event(ev link.Event) {
 		br.down(e.At, msg)
 	case link.Resync:
 		br.log.Debug("serial resync", "err", e.Err)
+	case link.Log:
+		br.logArrived(e.Log, e.Err)
 	}
 }
 

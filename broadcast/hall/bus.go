@@ -114,8 +114,13 @@ func (l *busLine) event(ev bus.Event) {
 		if br := l.byAddr[e.Address]; br != nil && br.connected.Load() {
 			br.down(e.At, errText(e.Err))
 		}
+	case bus.Log:
+		if br := l.byAddr[e.Address]; br != nil {
+			br.logArrived(e.Log, nil)
+		}
 	case bus.Position:
 		if br := l.byAddr[e.Address]; br != nil {
+			br.recoverOn(e.At, e.Board)
 			br.apply(br.s.Message(br.mono(e.At), e.Board))
 		}
 	case bus.Changes:

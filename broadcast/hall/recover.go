@@ -1,0 +1,213 @@
+package hall
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/board"
+	"github.com/dgtbridge/dgtbridge/board/dgtfeed"
+	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// Alert kinds of a recovery from the board's log.
+const (
+	// KindMovesMissing: the board's log does not reach back to the
+	// record's last ply (wrapped, erased, a board without one): moves made
+	// while the board was not heard are missing from the record.
+	KindMovesMissing = "moves_missing"
+)
+
+// Recover rebuilds the moves made while the board was not heard (the
+// daemon restarting, the cable out, the line down) from the board's own
+// log, read on the (re)connection (board.Recover), and now, the position
+// the board shows: the moves are appended to the record as if they had
+// been watched, with the clock times the log holds, and published in
+// order (their MoveEvents have the ids a live run would have given them,
+// <g>.move.<ply>.<revision>, so a move already published is not repeated);
+// the tracker and the adjudicator then go on from the new record. Moves of
+// the record taken back on the board meanwhile are a takeback (a
+// Correction). Where the log does not reach back, the record is left as it
+// is and the arbiter gets a moves_missing alert naming the ply from which
+// moves are missing: nothing is made up, and the position the board shows
+// is read next as it comes. Relayed and team games are not rebuilt here
+// (their sessions hold more than one board), nor a game with no move yet.
+func (s *Session) Recover(at time.Time, log game.BoardLog, now rules.Placement) Step {
+	var st Step
+	n := len(s.rec.Moves)
+	if s.relay != nil || s.team != nil || s.tr == nil || n == 0 {
+		// A game with no move yet is not rebuilt: the log of a board
+		// still showing the last round's game would read that game
+		// again as this one's (the position is caught up as it comes).
+		return st
+	}
+	moves := make([]rules.Move, 0, n)
+	pos := s.start
+	for _, p := range s.rec.Moves {
+		m, err := pos.ParseMove(p.UCI)
+		if err == nil {
+			pos, err = pos.Play(m)
+		}
+		if err != nil { // an illegal move that stood: the log cannot be aligned
+			st.Out = append(st.Out, s.missing(at, n, log.Wrapped, err))
+			return st
+		}
+		moves = append(moves, m)
+	}
+	opts := s.o.Tracker
+	opts.Start, opts.Rotated = s.start, s.rec.Rotated
+	left := rules.NoColor
+	switch s.rec.ClockLeft {
+	case rules.White.String():
+		left = rules.White
+	case rules.Black.String():
+		left = rules.Black
+	}
+	r, err := board.Recover(s.start, moves, now, log, opts, left)
+	if err != nil {
+		var gap *board.LogGapError
+		if errors.As(err, &gap) {
+			st.Out = append(st.Out, s.missing(at, gap.Ply, gap.Wrapped, nil))
+		} else {
+			st.Out = append(st.Out, s.internalAlert(at, err))
+		}
+		return st
+	}
+	if r.Ply == n && len(r.Moves) == 0 {
+		return st // nothing was played meanwhile
+	}
+	if r.Ply < n {
+		s.truncate(r.Ply, at, game.Takeback, &st)
+	}
+	for _, m := range r.Moves {
+		s.rec.Moves = append(s.rec.Moves, s.recoveredPly(m, at))
+		st.Out = append(st.Out, s.rec.MoveEvent(len(s.rec.Moves)))
+	}
+	s.rec.UpdatedAt = at
+	st.Changed = true
+	if err := s.rebuild(at); err != nil {
+		st.Out = append(st.Out, s.internalAlert(at, err))
+		return st
+	}
+	if !r.Complete || r.Aligned || len(r.Ambiguous) > 0 {
+		st.Out = append(st.Out, s.recoveryAlert(at, n, r))
+	}
+	return st
+}
+
+// recoveredPly is the record's ply of a move rebuilt from the log: the
+// mover's time from his press when the log holds it (the other side's as
+// before), the time used from the clock where both readings are known.
+func (s *Session) recoveredPly(m board.Recovered, at time.Time) Ply {
+	p := Ply{UCI: m.UCI, SAN: m.SAN, At: at}
+	if m.Position != nil {
+		p.FEN = m.Position.FEN()
+	}
+	var prev *game.ClockPair
+	if k := len(s.rec.Moves); k > 0 {
+		prev = s.rec.Moves[k-1].Clock
+	}
+	if prev == nil {
+		prev = s.rec.Clock
+	}
+	if m.HasClock {
+		c := game.ClockPair{}
+		if prev != nil {
+			c = *prev
+		}
+		t := game.Millis(m.Clock)
+		var before int64 = -1
+		if m.Side == rules.White {
+			if prev != nil {
+				before = prev.WhiteMS
+			}
+			c.WhiteMS = t
+		} else {
+			if prev != nil {
+				before = prev.BlackMS
+			}
+			c.BlackMS = t
+		}
+		p.Clock = &c
+		s.rec.Clock = &c
+		if before >= 0 {
+			inc := game.Millis(s.o.TimeControl.Increment())
+			if used := before - t + inc; used >= 0 {
+				p.EMTMS = used
+			}
+		}
+	}
+	return p
+}
+
+// missing is the moves_missing alert: moves after ply are missing.
+func (s *Session) missing(at time.Time, ply int, wrapped bool, cause error) game.Alert {
+	why := "the board's log does not reach back to it"
+	switch {
+	case cause != nil:
+		why = "the record cannot be aligned with the board's log (" + cause.Error() + ")"
+	case wrapped:
+		why = "the board's log had wrapped: it does not reach back to it"
+	}
+	return game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", s.rec.Info.Game, KindMovesMissing, ply, at.UnixMilli()),
+		Game: s.rec.Info.Game, Kind: KindMovesMissing, Severity: game.Crit, Ply: ply, At: game.T(at),
+		Message: fmt.Sprintf("Moves after ply %d were made while the board was not heard and are missing from the record: %s. "+
+			"Nothing was made up: the record stops at ply %d and the daemon reads the board's position as it is; "+
+			"the arbiter establishes the missing moves (the scoresheets) and enters them.", ply, why, ply)}
+}
+
+// recoveryAlert tells the arbiter what to check in moves rebuilt from the
+// log: a log read only in part, an earlier place in it that fits too, or
+// placements more than one sequence explains.
+func (s *Session) recoveryAlert(at time.Time, from int, r board.Recovery) game.Alert {
+	msg := fmt.Sprintf("Plies %d to %d were rebuilt from the board's log (the board was not heard while they were played).",
+		r.Ply+1, len(s.rec.Moves))
+	if !r.Complete {
+		msg += " The log stopped making sense after them (pieces displaced, an illegal move, or a placement nothing explains): what came after is for the arbiter to establish."
+	}
+	if r.Aligned {
+		msg += " An earlier place in the log fits the record too and reads on with other moves: check which is right."
+	}
+	if len(r.Ambiguous) > 0 {
+		msg += fmt.Sprintf(" %d placement(s) were explained by more than one sequence of moves: check the record.", len(r.Ambiguous))
+	}
+	return game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", s.rec.Info.Game, game.KindAmbiguous, from, at.UnixMilli()),
+		Game: s.rec.Info.Game, Kind: game.KindAmbiguous, Severity: game.Warn, Ply: from, At: game.T(at), Message: msg}
+}
+
+// logArrived keeps the board's event log until its position follows (a
+// link and a bus line send the log right after a (re)connection, before
+// the position). A log that could not be read (no EEPROM, damaged every
+// time) is dropped: the position is then caught up as before, or the
+// arbiter told.
+func (br *boardRun) logArrived(l dgt.EELog, err error) {
+	if err != nil {
+		br.log.Info("board's event log not read", "err", err)
+		br.boardLog = nil
+		return
+	}
+	gl := dgtfeed.Log(l)
+	br.boardLog = &gl
+}
+
+// recoverOn rebuilds, before the board's position is read, the moves the
+// log kept (Session.Recover), when a log waits and m is the full position.
+func (br *boardRun) recoverOn(at time.Time, m dgt.Message) {
+	if br.boardLog == nil {
+		return
+	}
+	for _, r := range dgtfeed.Append(nil, m) {
+		if fr, ok := r.(game.FullRead); ok {
+			lg := br.boardLog
+			br.boardLog = nil
+			st := br.s.Recover(br.mono(at), *lg, fr.Placement)
+			if n := len(st.Out); n > 0 {
+				br.log.Info("moves rebuilt from the board's log", "payloads", n)
+			}
+			br.apply(st)
+			return
+		}
+	}
+}
