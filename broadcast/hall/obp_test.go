@@ -111,7 +111,8 @@ func subscribe(t *testing.T, nc *nats.Conn, subject string) chan *nats.Msg {
 }
 
 // TestOBPXiangqiLive: a real master game played by human hands on an
-// emulated OBP xiangqi board on a pseudo-terminal, read through obp/link
+// emulated OBP xiangqi board on a pseudo-terminal (a line damaged on the
+// cable now and then), read through obp/link
 // and obp/obpfeed into the tracker, published through a real NATS server:
 // every MoveEvent has the ICCS move in uci, WXF in san and the short
 // Vietnamese notation of 001; the PGN over the NATS API is Xiangqi with
@@ -127,6 +128,11 @@ func TestOBPXiangqiLive(t *testing.T) {
 	s, err := emu.GameScript(start, moves, emu.GameOptions{Think: func(int) time.Duration { return 400 * time.Millisecond }, Speed: 2, Seed: 7, Incidents: 0.2})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Now and then a line is damaged on the cable (a lift, a put): the
+	// daemon drops it and asks for the whole board, which shows the move.
+	for _, i := range []int{30, 17, 6} {
+		s = append(s[:i], append(emu.Script{{At: s[i].At, Action: emu.Garble{}}}, s[i:]...)...)
 	}
 	g := game.ID{Event: "open2026", Round: 1, Board: 1}
 	hb := obpBoardFor(t, "xq1", g, ruleset.XiangqiVN2004, "", "900+10", b.Open)
@@ -175,6 +181,9 @@ func TestOBPXiangqiLive(t *testing.T) {
 	}
 	if r, _ := d.h.Record(g); r.Status() != StatusPlaying {
 		t.Errorf("status %s", r.Status())
+	}
+	if _, damaged := b.e.Lines(); damaged != 3 {
+		t.Errorf("%d lines damaged, want 3", damaged)
 	}
 	d.stop()
 	logs, _ := filepath.Glob(filepath.Join(dir, "data", "record", "xq1", "*.hexlog"))
