@@ -49,84 +49,33 @@ func NewPosition(v Variant, fen string) (*Position, error) {
 // when a pawn of the side to move stands next to the pawn that double
 // stepped. Errors are *FENError.
 func NewPositionOptions(v Variant, opts Options, fen string) (*Position, error) {
-	bad := func(field, format string, args ...any) (*Position, error) {
-		return nil, &FENError{FEN: fen, Field: field, Reason: fmt.Sprintf(format, args...)}
-	}
-	f := strings.Fields(fen)
-	if len(f) == 0 {
-		return bad("placement", "empty")
-	}
-	if len(f) > 6 {
-		return bad("position", "%d fields, want at most 6", len(f))
-	}
 	p := &Position{variant: v, opts: opts, ep: -1, full: 1}
 	p.castle = [2][2]int8{{-1, -1}, {-1, -1}}
-	placement, pocket, hasPocket := f[0], "", false
-	if i := strings.IndexByte(placement, '['); i >= 0 {
-		if !strings.HasSuffix(placement, "]") {
-			return bad("pocket", "missing ]")
-		}
-		placement, pocket, hasPocket = placement[:i], placement[i+1:len(placement)-1], true
+	if fault := p.parseFEN(fen); fault != nil {
+		return nil, &FENError{FEN: fen, Field: fault.field, Reason: fault.reason}
 	}
-	ranks := strings.Split(placement, "/")
-	if len(ranks) == 9 && !hasPocket {
-		pocket, hasPocket = ranks[8], true
-		ranks = ranks[:8]
+	return p, nil
+}
+
+// fenFault names the field of a FEN that is wrong and why; the parsing
+// steps return it and NewPositionOptions wraps it in a *FENError.
+type fenFault struct{ field, reason string }
+
+func faultf(field, format string, args ...any) *fenFault {
+	return &fenFault{field: field, reason: fmt.Sprintf(format, args...)}
+}
+
+// parseFEN fills p from the fields of fen, in order.
+func (p *Position) parseFEN(fen string) *fenFault {
+	f := strings.Fields(fen)
+	if len(f) == 0 {
+		return faultf("placement", "empty")
 	}
-	if len(ranks) != 8 {
-		return bad("placement", "%d ranks, want 8", len(ranks))
+	if len(f) > 6 {
+		return faultf("position", "%d fields, want at most 6", len(f))
 	}
-	for i, row := range ranks {
-		r := 7 - i
-		file := 0
-		for j := 0; j < len(row); j++ {
-			ch := row[j]
-			switch {
-			case ch >= '1' && ch <= '8':
-				file += int(ch - '0')
-			case ch == '~':
-				if file == 0 || p.board[r*8+file-1] == 0 || int(p.board[r*8+file-1]&7) == king {
-					return bad("placement", "rank %d: '~' not after a piece", r+1)
-				}
-				p.promoted |= sqBB(r*8 + file - 1)
-			default:
-				pce, ok := rules.PieceFromLetter(ch)
-				if !ok || pce.Kind > rules.King {
-					return bad("placement", "rank %d: bad character %q", r+1, ch)
-				}
-				if file >= 8 {
-					return bad("placement", "rank %d has more than 8 files", r+1)
-				}
-				p.put(int(pce.Color), int(pce.Kind), r*8+file)
-				file++
-			}
-			if file > 8 {
-				return bad("placement", "rank %d has more than 8 files", r+1)
-			}
-		}
-		if file != 8 {
-			return bad("placement", "rank %d has %d files, want 8", r+1, file)
-		}
-	}
-	if hasPocket {
-		if !opts.Drops && pocket != "" {
-			return bad("pocket", "pieces in hand in a variant without drops")
-		}
-		for j := 0; j < len(pocket); j++ {
-			pce, ok := rules.PieceFromLetter(pocket[j])
-			if !ok || pce.Kind > rules.Queen {
-				return bad("pocket", "bad piece %q", pocket[j])
-			}
-			if p.pocket[pce.Color][pce.Kind] == 64 {
-				return bad("pocket", "too many pieces")
-			}
-			p.pocket[pce.Color][pce.Kind]++
-		}
-	}
-	for c := 0; c < 2; c++ {
-		if n := popcount(p.bb[c][king]); n != 1 {
-			return bad("placement", "%s has %d kings, want 1", rules.Color(c), n)
-		}
+	if fault := p.parsePlacement(f[0]); fault != nil {
+		return fault
 	}
 	side := "w"
 	if len(f) > 1 {
@@ -137,54 +86,148 @@ func NewPositionOptions(v Variant, opts Options, fen string) (*Position, error) 
 	case "b":
 		p.turn = black
 	default:
-		return bad("side", "%q, want w or b", side)
+		return faultf("side", "%q, want w or b", side)
 	}
 	if len(f) > 2 && f[2] != "-" {
 		if err := p.parseCastling(f[2]); err != "" {
-			return bad("castling", "%s", err)
+			return faultf("castling", "%s", err)
 		}
 	}
 	if len(f) > 3 && f[3] != "-" {
-		s, err := rules.Chess8x8.ParseSquare(f[3])
-		want := 5
-		if p.turn == black {
-			want = 2
-		}
-		if err != nil || rankOf(int(s)) != want {
-			return bad("en passant", "%q is not a square on rank %d", f[3], want+1)
-		}
-		ep := int(s)
-		capSq := ep - 8
-		if p.turn == black {
-			capSq = ep + 8
-		}
-		// Keep it only when it matters: the double-stepped pawn is there, the
-		// squares it crossed are empty and a pawn may take.
-		them := int(p.turn) ^ 1
-		from := 2*ep - capSq
-		if p.bb[them][pawn]&sqBB(capSq) != 0 && p.occupied()&(sqBB(ep)|sqBB(from)) == 0 &&
-			pawnAttacks[them][ep]&p.bb[p.turn][pawn] != 0 {
-			p.ep = int8(ep)
+		if fault := p.parseEnPassant(f[3]); fault != nil {
+			return fault
 		}
 	}
 	if len(f) > 4 {
 		n, err := strconv.Atoi(f[4])
 		if err != nil || n < 0 || n > 1<<20 {
-			return bad("halfmove", "%q is not a move count", f[4])
+			return faultf("halfmove", "%q is not a move count", f[4])
 		}
 		p.half = int32(n)
 	}
 	if len(f) > 5 {
 		n, err := strconv.Atoi(f[5])
 		if err != nil || n < 0 || n > 1<<20 {
-			return bad("fullmove", "%q is not a move number", f[5])
+			return faultf("fullmove", "%q is not a move number", f[5])
 		}
-		if n == 0 {
-			n = 1
-		}
-		p.full = int32(n)
+		p.full = int32(max(n, 1))
 	}
-	return p, nil
+	return nil
+}
+
+// parsePlacement reads the placement field with its pocket (in brackets or
+// as a ninth rank) and checks that each side has one king.
+func (p *Position) parsePlacement(placement string) *fenFault {
+	pocket, hasPocket := "", false
+	if i := strings.IndexByte(placement, '['); i >= 0 {
+		if !strings.HasSuffix(placement, "]") {
+			return faultf("pocket", "missing ]")
+		}
+		placement, pocket, hasPocket = placement[:i], placement[i+1:len(placement)-1], true
+	}
+	ranks := strings.Split(placement, "/")
+	if len(ranks) == 9 && !hasPocket {
+		pocket, hasPocket = ranks[8], true
+		ranks = ranks[:8]
+	}
+	if len(ranks) != 8 {
+		return faultf("placement", "%d ranks, want 8", len(ranks))
+	}
+	for i, row := range ranks {
+		if fault := p.parseRank(7-i, row); fault != nil {
+			return fault
+		}
+	}
+	if hasPocket {
+		if fault := p.parsePocket(pocket); fault != nil {
+			return fault
+		}
+	}
+	for c := 0; c < 2; c++ {
+		if n := popcount(p.bb[c][king]); n != 1 {
+			return faultf("placement", "%s has %d kings, want 1", rules.Color(c), n)
+		}
+	}
+	return nil
+}
+
+// parseRank puts the pieces of one rank (r counted from 0, White's first)
+// on the board; "~" after a piece marks it promoted.
+func (p *Position) parseRank(r int, row string) *fenFault {
+	file := 0
+	for j := 0; j < len(row); j++ {
+		ch := row[j]
+		switch {
+		case ch >= '1' && ch <= '8':
+			file += int(ch - '0')
+		case ch == '~':
+			if file == 0 || p.board[r*8+file-1] == 0 || int(p.board[r*8+file-1]&7) == king {
+				return faultf("placement", "rank %d: '~' not after a piece", r+1)
+			}
+			p.promoted |= sqBB(r*8 + file - 1)
+		default:
+			pce, ok := rules.PieceFromLetter(ch)
+			if !ok || pce.Kind > rules.King {
+				return faultf("placement", "rank %d: bad character %q", r+1, ch)
+			}
+			if file >= 8 {
+				return faultf("placement", "rank %d has more than 8 files", r+1)
+			}
+			p.put(int(pce.Color), int(pce.Kind), r*8+file)
+			file++
+		}
+		if file > 8 {
+			return faultf("placement", "rank %d has more than 8 files", r+1)
+		}
+	}
+	if file != 8 {
+		return faultf("placement", "rank %d has %d files, want 8", r+1, file)
+	}
+	return nil
+}
+
+// parsePocket reads the pieces in hand (drop variants only).
+func (p *Position) parsePocket(pocket string) *fenFault {
+	if !p.opts.Drops && pocket != "" {
+		return faultf("pocket", "pieces in hand in a variant without drops")
+	}
+	for j := 0; j < len(pocket); j++ {
+		pce, ok := rules.PieceFromLetter(pocket[j])
+		if !ok || pce.Kind > rules.Queen {
+			return faultf("pocket", "bad piece %q", pocket[j])
+		}
+		if p.pocket[pce.Color][pce.Kind] == 64 {
+			return faultf("pocket", "too many pieces")
+		}
+		p.pocket[pce.Color][pce.Kind]++
+	}
+	return nil
+}
+
+// parseEnPassant reads the en-passant square (after the side to move is
+// known) and keeps it only when it matters: the double-stepped pawn is
+// there, the squares it crossed are empty and a pawn may take.
+func (p *Position) parseEnPassant(field string) *fenFault {
+	s, err := rules.Chess8x8.ParseSquare(field)
+	want := 5
+	if p.turn == black {
+		want = 2
+	}
+	if err != nil || rankOf(int(s)) != want {
+		return faultf("en passant", "%q is not a square on rank %d", field, want+1)
+	}
+	ep := int(s)
+	capSq := ep - 8
+	if p.turn == black {
+		capSq = ep + 8
+	}
+	them := int(p.turn) ^ 1
+	from := 2*ep - capSq
+	if p.bb[them][pawn]&sqBB(capSq) != 0 && p.occupied()&(sqBB(ep)|sqBB(from)) == 0 &&
+		pawnAttacks[them][ep]&p.bb[p.turn][pawn] != 0 {
+		p.ep = int8(ep)
+	}
+	return nil
 }
 
 // parseCastling reads a KQkq / X-FEN / Shredder-FEN castling field; it
