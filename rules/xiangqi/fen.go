@@ -68,38 +68,8 @@ func NewPositionOptions(fen string, opts Options) (*Position, error) {
 		return bad("placement", "%d ranks, want 10", len(ranks))
 	}
 	for i, row := range ranks {
-		r := nRanks - 1 - i
-		file := 0
-		for j := 0; j < len(row); j++ {
-			c := row[j]
-			if c >= '1' && c <= '9' {
-				file += int(c - '0')
-				if file > nFiles {
-					return bad("placement", "rank %d has more than 9 points", r)
-				}
-				continue
-			}
-			x, ok := pieceFromLetter(c)
-			if !ok {
-				return bad("placement", "bad piece letter %q on rank %d", c, r)
-			}
-			if file >= nFiles {
-				return bad("placement", "rank %d has more than 9 points", r)
-			}
-			s := point(file, r)
-			p.board[s] = x
-			p.occ[colorOf(x)].set(s)
-			if x&kindMask == general {
-				c := colorOf(x)
-				if p.gen[c] >= 0 {
-					return bad("placement", "two %s generals", rules.Color(c))
-				}
-				p.gen[c] = int8(s)
-			}
-			file++
-		}
-		if file != nFiles {
-			return bad("placement", "rank %d has %d points, want 9", r, file)
+		if reason := p.placeRank(nRanks-1-i, row); reason != "" {
+			return bad("placement", "%s", reason)
 		}
 	}
 	for c := 0; c < 2; c++ {
@@ -135,6 +105,44 @@ func NewPositionOptions(fen string, opts Options) (*Position, error) {
 	p.half, p.full = int32(half), int32(full)
 	p.hash = p.computeHash()
 	return p, nil
+}
+
+// placeRank puts the pieces of rank r (0 is Red's back rank) on the board
+// and notes the generals; it returns why the rank is wrong, or "".
+func (p *Position) placeRank(r int, row string) string {
+	file := 0
+	for j := 0; j < len(row); j++ {
+		c := row[j]
+		if c >= '1' && c <= '9' {
+			file += int(c - '0')
+			if file > nFiles {
+				return fmt.Sprintf("rank %d has more than 9 points", r)
+			}
+			continue
+		}
+		x, ok := pieceFromLetter(c)
+		if !ok {
+			return fmt.Sprintf("bad piece letter %q on rank %d", c, r)
+		}
+		if file >= nFiles {
+			return fmt.Sprintf("rank %d has more than 9 points", r)
+		}
+		s := point(file, r)
+		p.board[s] = x
+		p.occ[colorOf(x)].set(s)
+		if x&kindMask == general {
+			c := colorOf(x)
+			if p.gen[c] >= 0 {
+				return fmt.Sprintf("two %s generals", rules.Color(c))
+			}
+			p.gen[c] = int8(s)
+		}
+		file++
+	}
+	if file != nFiles {
+		return fmt.Sprintf("rank %d has %d points, want 9", r, file)
+	}
+	return ""
 }
 
 // pieceFromLetter maps a FEN letter to a piece code: K A B E N H R C P,
