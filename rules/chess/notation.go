@@ -177,40 +177,10 @@ func (p *Position) ParseMove(s string) (rules.Move, error) {
 	}
 	// Drops and removals.
 	if i := strings.IndexByte(s, '@'); i >= 0 {
-		to, err := rules.Chess8x8.ParseSquare(s[i+1:])
-		if err != nil || i > 1 {
-			return bad("bad drop")
-		}
-		if i == 1 && (s[0] == 'x' || s[0] == 'X') {
-			return p.parseRemoval(s[i+1:], bad, illegal)
-		}
-		k := rules.Pawn
-		if i == 1 {
-			var ok bool
-			if k, ok = rules.KindFromLetter(s[0]); !ok || k > rules.Queen {
-				return bad("bad drop piece")
-			}
-		}
-		m := rules.Move{From: rules.NoSquare, To: to, Drop: k, Flags: rules.FlagDrop}
-		if em, ok := p.find(m); ok {
-			return p.toRules(em), nil
-		}
-		return illegal(m)
+		return p.parseDrop(s, i, bad, illegal)
 	}
 	// Promotion suffix.
-	promo := rules.NoKind
-	if n := len(s); n >= 3 {
-		last := s[n-1]
-		if k, ok := rules.KindFromLetter(last); ok && k >= rules.Knight && k <= rules.Queen && (s[n-2] == '=' || s[n-2] == '1' || s[n-2] == '8' || s[n-2] == '(') {
-			promo = k
-			s = strings.TrimRight(s[:n-1], "=(")
-		} else if n >= 4 && last == ')' {
-			if k, ok := rules.KindFromLetter(s[n-2]); ok && s[n-3] == '(' {
-				promo = k
-				s = s[:n-3]
-			}
-		}
-	}
+	s, promo := stripPromotion(s)
 	// Coordinates: e2e4, e2-e4, Ng1-f3, e7xd8.
 	c := stripSeparators(s)
 	if len(c) == 5 && c[0] >= 'A' && c[0] <= 'Z' {
@@ -226,6 +196,49 @@ func (p *Position) ParseMove(s string) (rules.Move, error) {
 		return illegal(p.normalize(m))
 	}
 	return p.parseSAN(orig, s, promo)
+}
+
+// parseDrop reads a drop (N@f3, @e4 for a pawn) or an old-style removal
+// (x@e8); i is the index of the '@'.
+func (p *Position) parseDrop(s string, i int, bad func(string) (rules.Move, error), illegal func(rules.Move) (rules.Move, error)) (rules.Move, error) {
+	to, err := rules.Chess8x8.ParseSquare(s[i+1:])
+	if err != nil || i > 1 {
+		return bad("bad drop")
+	}
+	if i == 1 && (s[0] == 'x' || s[0] == 'X') {
+		return p.parseRemoval(s[i+1:], bad, illegal)
+	}
+	k := rules.Pawn
+	if i == 1 {
+		var ok bool
+		if k, ok = rules.KindFromLetter(s[0]); !ok || k > rules.Queen {
+			return bad("bad drop piece")
+		}
+	}
+	m := rules.Move{From: rules.NoSquare, To: to, Drop: k, Flags: rules.FlagDrop}
+	if em, ok := p.find(m); ok {
+		return p.toRules(em), nil
+	}
+	return illegal(m)
+}
+
+// stripPromotion removes a promotion suffix (=Q, Q after the last rank,
+// (Q)) and returns the rest and the piece, or rules.NoKind.
+func stripPromotion(s string) (string, rules.Kind) {
+	n := len(s)
+	if n < 3 {
+		return s, rules.NoKind
+	}
+	last := s[n-1]
+	if k, ok := rules.KindFromLetter(last); ok && k >= rules.Knight && k <= rules.Queen && (s[n-2] == '=' || s[n-2] == '1' || s[n-2] == '8' || s[n-2] == '(') {
+		return strings.TrimRight(s[:n-1], "=("), k
+	}
+	if n >= 4 && last == ')' {
+		if k, ok := rules.KindFromLetter(s[n-2]); ok && s[n-3] == '(' {
+			return s[:n-3], k
+		}
+	}
+	return s, rules.NoKind
 }
 
 // parseRemoval reads the square of a removal move (-e8).
@@ -282,66 +295,20 @@ func (p *Position) parseSAN(orig, s string, promo rules.Kind) (rules.Move, error
 	bad := func(reason string) (rules.Move, error) {
 		return rules.NoMove, &NotationError{Text: orig, Reason: reason}
 	}
-	if s == "" {
-		return bad("no target square") // e.g. "((B": nothing but a promotion suffix
+	t, reason := readSAN(s)
+	if reason != "" {
+		return bad(reason)
 	}
-	kind := pawn
-	if s[0] >= 'A' && s[0] <= 'Z' {
-		k, ok := rules.KindFromLetter(s[0])
-		if !ok || k > rules.King || k == rules.Pawn {
-			if s[0] != 'P' {
-				return bad("unknown piece letter")
-			}
-		} else {
-			kind = int(k)
-		}
-		s = s[1:]
-	}
-	s = stripSeparators(s)
-	if len(s) < 2 || !isFile(s[len(s)-2]) || !isRank(s[len(s)-1]) {
-		return bad("no target square")
-	}
-	to := int(s[len(s)-2]-'a') + 8*int(s[len(s)-1]-'1')
-	dis := s[:len(s)-2]
-	fromFile, fromRank := -1, -1
-	switch {
-	case len(dis) == 0:
-	case len(dis) == 1 && isFile(dis[0]):
-		fromFile = int(dis[0] - 'a')
-	case len(dis) == 1 && isRank(dis[0]):
-		fromRank = int(dis[0] - '1')
-	case len(dis) == 2 && isFile(dis[0]) && isRank(dis[1]):
-		fromFile, fromRank = int(dis[0]-'a'), int(dis[1]-'1')
-	default:
-		return bad("bad disambiguation")
-	}
+	t.promo = promo
 	var ml moveList
 	p.genLegal(&ml)
 	var found move
 	n := 0
 	for i := 0; i < ml.n; i++ {
-		m := ml.m[i]
-		if m.typ() == mDrop || m.typ() == mCastle || m.typ() == mRemove || m.to() != to {
-			continue
+		if m := ml.m[i]; p.sanMatches(t, m) && (n == 0 || m != found) {
+			found = m
+			n++
 		}
-		if int(p.board[m.from()]&7) != kind {
-			continue
-		}
-		if fromFile >= 0 && fileOf(m.from()) != fromFile || fromRank >= 0 && rankOf(m.from()) != fromRank {
-			continue
-		}
-		if m.typ() == mPromo {
-			if rules.Kind(m.kind()) != promo {
-				continue
-			}
-		} else if promo != rules.NoKind {
-			continue
-		}
-		if n > 0 && m == found {
-			continue
-		}
-		found = m
-		n++
 	}
 	switch {
 	case n == 1:
@@ -349,16 +316,85 @@ func (p *Position) parseSAN(orig, s string, promo rules.Kind) (rules.Move, error
 	case n > 1:
 		return bad("ambiguous")
 	}
-	// Illegal: find the piece meant, to say why.
+	return rules.NoMove, p.illegalSAN(orig, t)
+}
+
+// sanTarget is what a SAN body names: the piece, its target and what
+// disambiguates it (-1: not given).
+type sanTarget struct {
+	kind, to           int
+	fromFile, fromRank int
+	promo              rules.Kind
+}
+
+// readSAN splits a SAN body into its parts, or says why it cannot.
+func readSAN(s string) (sanTarget, string) {
+	t := sanTarget{kind: pawn, fromFile: -1, fromRank: -1}
+	if s == "" {
+		return t, "no target square" // e.g. "((B": nothing but a promotion suffix
+	}
+	if s[0] >= 'A' && s[0] <= 'Z' {
+		k, ok := rules.KindFromLetter(s[0])
+		if !ok || k > rules.King || k == rules.Pawn {
+			if s[0] != 'P' {
+				return t, "unknown piece letter"
+			}
+		} else {
+			t.kind = int(k)
+		}
+		s = s[1:]
+	}
+	s = stripSeparators(s)
+	if len(s) < 2 || !isFile(s[len(s)-2]) || !isRank(s[len(s)-1]) {
+		return t, "no target square"
+	}
+	t.to = int(s[len(s)-2]-'a') + 8*int(s[len(s)-1]-'1')
+	dis := s[:len(s)-2]
+	switch {
+	case len(dis) == 0:
+	case len(dis) == 1 && isFile(dis[0]):
+		t.fromFile = int(dis[0] - 'a')
+	case len(dis) == 1 && isRank(dis[0]):
+		t.fromRank = int(dis[0] - '1')
+	case len(dis) == 2 && isFile(dis[0]) && isRank(dis[1]):
+		t.fromFile, t.fromRank = int(dis[0]-'a'), int(dis[1]-'1')
+	default:
+		return t, "bad disambiguation"
+	}
+	return t, ""
+}
+
+// fromFits reports whether a move from square from fits t's disambiguation.
+func (t sanTarget) fromFits(from int) bool {
+	return (t.fromFile < 0 || fileOf(from) == t.fromFile) && (t.fromRank < 0 || rankOf(from) == t.fromRank)
+}
+
+// sanMatches reports whether the legal move m is the one t names.
+func (p *Position) sanMatches(t sanTarget, m move) bool {
+	if m.typ() == mDrop || m.typ() == mCastle || m.typ() == mRemove || m.to() != t.to {
+		return false
+	}
+	if int(p.board[m.from()]&7) != t.kind || !t.fromFits(m.from()) {
+		return false
+	}
+	if m.typ() == mPromo {
+		return rules.Kind(m.kind()) == t.promo
+	}
+	return t.promo == rules.NoKind
+}
+
+// illegalSAN explains why no legal move fits t: it finds the piece meant
+// (the one of that kind whose geometry reaches the target) to say why.
+func (p *Position) illegalSAN(orig string, t sanTarget) error {
 	us := int(p.turn)
 	var cands bitboard
-	for f := p.bb[us][kind]; f != 0; f &= f - 1 {
+	for f := p.bb[us][t.kind]; f != 0; f &= f - 1 {
 		from := lsb(f)
-		if fromFile >= 0 && fileOf(from) != fromFile || fromRank >= 0 && rankOf(from) != fromRank {
+		if !t.fromFits(from) {
 			continue
 		}
 		var geo bitboard
-		switch kind {
+		switch t.kind {
 		case pawn:
 			geo = pawnAttacks[us][from] | fileA<<uint(fileOf(from))&^sqBB(from)
 		case knight:
@@ -372,19 +408,19 @@ func (p *Position) parseSAN(orig, s string, promo rules.Kind) (rules.Move, error
 		case king:
 			geo = kingAttacks[from]
 		}
-		if geo&sqBB(to) != 0 {
+		if geo&sqBB(t.to) != 0 {
 			cands |= sqBB(from)
 		}
 	}
-	m := rules.Move{From: rules.NoSquare, To: rules.Square(to), Promo: promo}
+	m := rules.Move{From: rules.NoSquare, To: rules.Square(t.to), Promo: t.promo}
 	reason := rules.ReasonNoPiece
 	if cands != 0 && cands&(cands-1) == 0 {
 		m.From = rules.Square(lsb(cands))
 		reason = p.reason(m)
 	} else if cands != 0 {
 		reason = rules.ReasonUnknown
-	} else if p.bb[us][kind] != 0 {
+	} else if p.bb[us][t.kind] != 0 {
 		reason = rules.ReasonBadGeometry
 	}
-	return rules.NoMove, &rules.IllegalMoveError{Move: m, Text: orig, Reason: reason}
+	return &rules.IllegalMoveError{Move: m, Text: orig, Reason: reason}
 }
