@@ -43,19 +43,7 @@ func (p *Position) doMove(m move) {
 			}
 		}
 		if y := p.board[capSq]; y != 0 {
-			p.half = 0
-			if p.opts.CapturesToPocket {
-				ck := int(y & 7)
-				if p.promoted&sqBB(capSq) != 0 {
-					ck = pawn
-				}
-				if ck != king && p.pocket[us][ck] < 255 {
-					p.pocket[us][ck]++
-				}
-			}
-			p.remove(capSq)
-			p.promoted &^= sqBB(capSq)
-			p.clearRookRight(them, capSq)
+			p.capture(us, y, capSq)
 		}
 		p.remove(from)
 		if p.promoted&sqBB(from) != 0 {
@@ -105,4 +93,23 @@ func (p *Position) clearRookRight(c, s int) {
 			p.castle[c][side] = -1
 		}
 	}
+}
+
+// capture takes piece y (of the side not to move) off sq: the half-move
+// count restarts, a drop variant's captor pockets it (a promoted piece as
+// a pawn), and a rook's castling right goes with it.
+func (p *Position) capture(us int, y uint8, sq int) {
+	p.half = 0
+	if p.opts.CapturesToPocket {
+		ck := int(y & 7)
+		if p.promoted&sqBB(sq) != 0 {
+			ck = pawn
+		}
+		if ck != king && p.pocket[us][ck] < 255 {
+			p.pocket[us][ck]++
+		}
+	}
+	p.remove(sq)
+	p.promoted &^= sqBB(sq)
+	p.clearRookRight(us^1, sq)
 }

@@ -13,13 +13,7 @@ func (p *Position) reason(m rules.Move) rules.Reason {
 		return p.dropReason(m, inCheck)
 	}
 	if m.Flags&rules.FlagRemove != 0 {
-		if m.From < 0 || m.From >= 64 || p.stuckPawns()&sqBB(int(m.From)) == 0 {
-			return rules.ReasonBadGeometry
-		}
-		if inCheck {
-			return rules.ReasonLeavesKingInCheck
-		}
-		return rules.ReasonPinned
+		return p.removeReason(m, inCheck)
 	}
 	if m.From < 0 || m.From >= 64 {
 		return rules.ReasonNoPiece
@@ -46,42 +40,9 @@ func (p *Position) reason(m rules.Move) rules.Reason {
 	if y != 0 && int(y&7) == king {
 		return rules.ReasonCapturesKing
 	}
-	var geo, reach bitboard // geo: empty-board moves; reach: with blockers
-	typ := mNormal
-	switch k {
-	case knight:
-		geo, reach = knightAttacks[from], knightAttacks[from]
-	case king:
-		geo, reach = kingAttacks[from], kingAttacks[from]
-	case bishop:
-		geo, reach = bishopRays[from], bishopAttacks(from, occ)
-	case rook:
-		geo, reach = rookRays[from], rookAttacks(from, occ)
-	case queen:
-		geo, reach = bishopRays[from]|rookRays[from], queenAttacks(from, occ)
-	case pawn:
-		r, ok := p.pawnReason(m, us, from, to, y)
-		if !ok {
-			return r
-		}
-		geo, reach = sqBB(to), sqBB(to)
-		if fileOf(from) != fileOf(to) && y == 0 {
-			typ = mEnPassant
-		} else if to-from == 16 || from-to == 16 {
-			typ = mDouble
-		}
-		if m.Promo != rules.NoKind {
-			typ = mPromo
-		}
-	}
-	if k != pawn && m.Promo != rules.NoKind {
-		return rules.ReasonBadPromotion
-	}
-	if geo&sqBB(to) == 0 {
-		return rules.ReasonBadGeometry
-	}
-	if reach&sqBB(to) == 0 {
-		return rules.ReasonBlocked
+	typ, r, ok := p.shapeReason(m, k, us, from, to, y, occ)
+	if !ok {
+		return r
 	}
 	// Geometrically fine: the own king must be the problem.
 	q := *p
@@ -101,6 +62,59 @@ func (p *Position) reason(m rules.Move) rules.Reason {
 		return rules.ReasonMustRemovePawn
 	}
 	return rules.ReasonUnknown
+}
+
+// removeReason says why removing a pawn (team-drop's -e8) is illegal.
+func (p *Position) removeReason(m rules.Move, inCheck bool) rules.Reason {
+	if m.From < 0 || m.From >= 64 || p.stuckPawns()&sqBB(int(m.From)) == 0 {
+		return rules.ReasonBadGeometry
+	}
+	if inCheck {
+		return rules.ReasonLeavesKingInCheck
+	}
+	return rules.ReasonPinned
+}
+
+// shapeReason checks the move's shape for piece kind k: its geometry on an
+// empty board, the blockers, a pawn's own rules and promotion. It returns
+// the internal move type when the shape is fine (ok), else the reason.
+func (p *Position) shapeReason(m rules.Move, k, us, from, to int, y uint8, occ bitboard) (typ uint32, r rules.Reason, ok bool) {
+	var geo, reach bitboard // geo: empty-board moves; reach: with blockers
+	typ = mNormal
+	switch k {
+	case knight:
+		geo, reach = knightAttacks[from], knightAttacks[from]
+	case king:
+		geo, reach = kingAttacks[from], kingAttacks[from]
+	case bishop:
+		geo, reach = bishopRays[from], bishopAttacks(from, occ)
+	case rook:
+		geo, reach = rookRays[from], rookAttacks(from, occ)
+	case queen:
+		geo, reach = bishopRays[from]|rookRays[from], queenAttacks(from, occ)
+	case pawn:
+		if r, ok := p.pawnReason(m, us, from, to, y); !ok {
+			return typ, r, false
+		}
+		geo, reach = sqBB(to), sqBB(to)
+		if fileOf(from) != fileOf(to) && y == 0 {
+			typ = mEnPassant
+		} else if to-from == 16 || from-to == 16 {
+			typ = mDouble
+		}
+		if m.Promo != rules.NoKind {
+			typ = mPromo
+		}
+	}
+	switch {
+	case k != pawn && m.Promo != rules.NoKind:
+		return typ, rules.ReasonBadPromotion, false
+	case geo&sqBB(to) == 0:
+		return typ, rules.ReasonBadGeometry, false
+	case reach&sqBB(to) == 0:
+		return typ, rules.ReasonBlocked, false
+	}
+	return typ, rules.ReasonUnknown, true
 }
 
 // pawnReason checks a pawn move's shape; ok means the shape is fine.
