@@ -301,28 +301,9 @@ func (r *Reader) parseLine(g *Game, pos rules.Position, depth, openLine, openCol
 			}
 			r.consume()
 		case tokComment:
-			if r.s.tokErr != nil {
-				return nodes, pre, r.fail(g, r.s.tokErr)
+			if pre, pos, err = r.readComment(g, nodes, pre, pos, prev, depth); err != nil {
+				return nodes, pre, err
 			}
-			if len(nodes) == 0 {
-				pre = joinCommentBytes(pre, r.s.tok)
-			} else {
-				r.attachComment(&nodes[len(nodes)-1], r.s.tok)
-				if pos != nil && (r.sink.hasPockets || r.sink.lift != "") {
-					// Team drop: the pockets at the press, a lift after it.
-					n := MoveNode{Pockets: r.sink.pockets, HasPockets: r.sink.hasPockets, Lift: r.sink.lift}
-					next, err := afterNode(pos, &n)
-					if err != nil {
-						return nodes, pre, r.fail(g, fmt.Errorf("%w: %w", ErrBadMove, err))
-					}
-					pos = next
-				}
-				if err := r.checkICCS(g, prev, &nodes[len(nodes)-1], len(nodes), depth); err != nil {
-					r.consume()
-					return nodes, pre, err
-				}
-			}
-			r.consume()
 		case tokNAG:
 			if r.s.tokErr != nil {
 				return nodes, pre, r.fail(g, fmt.Errorf("%w %q", r.s.tokErr, r.s.tok))
@@ -334,29 +315,7 @@ func (r *Reader) parseLine(g *Game, pos rules.Position, depth, openLine, openCol
 			n.NAGs = append(n.NAGs, r.s.nag)
 			r.consume()
 		case tokOpen:
-			if len(nodes) == 0 {
-				return nodes, pre, r.fail(g, fmt.Errorf("%w: variation before any move", ErrBadVariation))
-			}
-			openLine, openCol := r.s.tokLine, r.s.tokCol
-			r.consume()
-			if r.opts.Variations == SkipVariations {
-				if err := r.skipVariation(g, openLine, openCol); err != nil {
-					return nodes, pre, err
-				}
-				continue
-			}
-			if depth+1 > MaxVariationDepth {
-				return nodes, pre, &SyntaxError{Game: g.Ref(), Line: openLine, Col: openCol, Err: ErrTooDeep}
-			}
-			v, vpre, err := r.parseLine(g, prev, depth+1, openLine, openCol)
-			last := &nodes[len(nodes)-1]
-			if len(v) > 0 {
-				v[0].PreComment = vpre
-				last.Variations = append(last.Variations, v)
-			} else if vpre != "" {
-				last.Comment = joinComment(last.Comment, vpre)
-			}
-			if err != nil {
+			if err := r.readVariation(g, nodes, prev, depth); err != nil {
 				return nodes, pre, err
 			}
 		case tokClose:
@@ -379,6 +338,59 @@ func (r *Reader) parseLine(g *Game, pos rules.Position, depth, openLine, openCol
 			return nodes, pre, r.fail(g, r.s.tokErr)
 		}
 	}
+}
+
+// readComment consumes a comment: before the line's first move it joins
+// pre, after a move it is attached to it (a team-drop comment's pockets and
+// lift then move pos on) and checked against an ICCS tag.
+func (r *Reader) readComment(g *Game, nodes []MoveNode, pre string, pos, prev rules.Position, depth int) (string, rules.Position, error) {
+	if r.s.tokErr != nil {
+		return pre, pos, r.fail(g, r.s.tokErr)
+	}
+	if len(nodes) == 0 {
+		pre = joinCommentBytes(pre, r.s.tok)
+		r.consume()
+		return pre, pos, nil
+	}
+	r.attachComment(&nodes[len(nodes)-1], r.s.tok)
+	if pos != nil && (r.sink.hasPockets || r.sink.lift != "") {
+		// Team drop: the pockets at the press, a lift after it.
+		n := MoveNode{Pockets: r.sink.pockets, HasPockets: r.sink.hasPockets, Lift: r.sink.lift}
+		next, err := afterNode(pos, &n)
+		if err != nil {
+			return pre, pos, r.fail(g, fmt.Errorf("%w: %w", ErrBadMove, err))
+		}
+		pos = next
+	}
+	err := r.checkICCS(g, prev, &nodes[len(nodes)-1], len(nodes), depth)
+	r.consume()
+	return pre, pos, err
+}
+
+// readVariation consumes a "(" and the variation after it, which starts
+// from prev (the position before the line's last move) and is attached to
+// that move, or skipped when the options say so.
+func (r *Reader) readVariation(g *Game, nodes []MoveNode, prev rules.Position, depth int) error {
+	if len(nodes) == 0 {
+		return r.fail(g, fmt.Errorf("%w: variation before any move", ErrBadVariation))
+	}
+	openLine, openCol := r.s.tokLine, r.s.tokCol
+	r.consume()
+	if r.opts.Variations == SkipVariations {
+		return r.skipVariation(g, openLine, openCol)
+	}
+	if depth+1 > MaxVariationDepth {
+		return &SyntaxError{Game: g.Ref(), Line: openLine, Col: openCol, Err: ErrTooDeep}
+	}
+	v, vpre, err := r.parseLine(g, prev, depth+1, openLine, openCol)
+	last := &nodes[len(nodes)-1]
+	if len(v) > 0 {
+		v[0].PreComment = vpre
+		last.Variations = append(last.Variations, v)
+	} else if vpre != "" {
+		last.Comment = joinComment(last.Comment, vpre)
+	}
+	return err
 }
 
 // playMove resolves text against pos (unless ParseOnly) and appends the
