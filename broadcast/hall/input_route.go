@@ -60,12 +60,14 @@ func inputReply(ply int, err error) broadcast.Reply {
 
 // identifyCommand is the arbiter command that names a piece an occupancy
 // board cannot (<p>.arbiter.<g>.cmd): {"cmd":"identify","square":"e4","piece":"N"}
-// ("piece" "" or "-": the point is empty).
+// ("piece" "" or "-": the point is empty), with the unidentified_piece
+// alert it answers in "alert_id" (optional).
 type identifyCommand struct {
-	Cmd    string `json:"cmd"`
-	Square string `json:"square"`
-	Piece  string `json:"piece"`
-	By     string `json:"by,omitempty"`
+	Cmd     string `json:"cmd"`
+	Square  string `json:"square"`
+	Piece   string `json:"piece"`
+	AlertID string `json:"alert_id,omitempty"`
+	By      string `json:"by,omitempty"`
 }
 
 // answerIdentify applies an identify command on the board's goroutine.
@@ -77,5 +79,5 @@ func (h *Hall) answerIdentify(ctx context.Context, br *boardRun, ended bool, req
 	if err := json.Unmarshal(req.Data, &c); err != nil {
 		return broadcast.StatusReply(fmt.Errorf("%w: identify: %v", ErrBadInput, err))
 	}
-	return broadcast.StatusReply(h.onBoard(ctx, br, func(br *boardRun) error { return br.identify(c.Square, c.Piece) }))
+	return broadcast.StatusReply(h.onBoard(ctx, br, func(br *boardRun) error { return br.identify(c) }))
 }

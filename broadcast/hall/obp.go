@@ -305,22 +305,26 @@ func (st *obpState) time(arrived time.Time, s obp.Stamp) time.Time {
 }
 
 // identify names the piece on a square of an occupancy board (the
-// arbiter's identify command), on the board goroutine.
-func (br *boardRun) identify(square, piece string) error {
+// arbiter's identify command), on the board goroutine. A piece named is
+// logged on the game's alerts as the other arbiter commands are (kind
+// arbiter_action, naming the alert it answers), before what the board
+// shows is read with it (a move caught up).
+func (br *boardRun) identify(c identifyCommand) error {
 	st := br.obp
 	if br.b.Protocol != ProtocolOBP || st == nil || st.feed == nil {
 		return fmt.Errorf("%w: identify: the board of this game is no connected OBP board", ErrBadInput)
 	}
 	geo := br.s.Tracker().Position().Geometry()
-	s, err := geo.ParseSquare(square)
+	s, err := geo.ParseSquare(c.Square)
 	if err != nil {
-		return fmt.Errorf("%w: identify: square %q: %v", ErrBadInput, square, err)
+		return fmt.Errorf("%w: identify: square %q: %v", ErrBadInput, c.Square, err)
 	}
-	pc, ok := parsePiece(piece, geo)
+	pc, ok := parsePiece(c.Piece, geo)
 	if !ok {
-		return fmt.Errorf("%w: identify: piece %q (a piece letter, upper case for White/Red, or \"\" for an empty point)", ErrBadInput, piece)
+		return fmt.Errorf("%w: identify: piece %q (a piece letter, upper case for White/Red, or \"\" for an empty point)", ErrBadInput, c.Piece)
 	}
 	at := br.mono(br.h.o.Now())
+	br.apply(Step{Out: []game.Payload{br.identified(at, c, geo, s, pc)}})
 	sc := st.feed.Identify(s, pc)
 	if len(st.unnamed) == 0 {
 		br.apply(br.s.Sense(at, sc))
@@ -333,6 +337,41 @@ func (br *boardRun) identify(square, piece string) error {
 		br.apply(br.s.Sense(at, game.FullRead{Placement: st.feed.Placement()}))
 	}
 	return nil
+}
+
+// identified is the record of an identify command: an info alert of kind
+// arbiter_action with {"cmd":"identify","square","piece"} and, when the
+// command named it, the answered alert's id in "alert" (which closes it in
+// the boards' status and on the arbiters' page).
+func (br *boardRun) identified(at time.Time, c identifyCommand, geo rules.Geometry, sq rules.Square, pc rules.Piece) game.Alert {
+	rec := br.s.Record()
+	g, ply := rec.Info.Game, len(rec.Moves)
+	square, letter, what := geo.Name(sq), "", "empty"
+	if !pc.IsEmpty() {
+		letter = c.Piece
+		what = fmt.Sprintf("%s (%s)", pieceName(geo, pc), letter)
+	}
+	msg := fmt.Sprintf("Arbiter identified the point %s as %s.", square, what)
+	if c.By != "" {
+		msg += " (" + c.By + ")"
+	}
+	prop := map[string]any{"cmd": "identify", "square": square, "piece": letter}
+	if c.AlertID != "" {
+		prop["alert"] = c.AlertID
+	}
+	return game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, game.KindCommand, ply, at.UnixMilli()), Game: g, Kind: game.KindCommand,
+		Severity: game.Info, Ply: ply, At: game.T(at), Proposal: prop, Message: msg}
+}
+
+// pieceName names a piece in English: "white knight", "Red horse".
+func pieceName(geo rules.Geometry, pc rules.Piece) string {
+	if geo != rules.Xiangqi9x10 {
+		return pc.Color.String() + " " + pc.Kind.String()
+	}
+	side := map[rules.Color]string{rules.White: "Red", rules.Black: "Black"}[pc.Color]
+	kind := map[rules.Kind]string{rules.King: "general", rules.Advisor: "advisor", rules.Elephant: "elephant", rules.Knight: "horse",
+		rules.Rook: "chariot", rules.Cannon: "cannon", rules.Pawn: "soldier"}[pc.Kind]
+	return side + " " + kind
 }
 
 // parsePiece reads a piece letter of the board's variant as OBP boards

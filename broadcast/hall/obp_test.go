@@ -497,11 +497,22 @@ func TestOBPOccupancyIdentify(t *testing.T) {
 	if al.Proposal["cmd"] != "identify" || al.Proposal["square"] != "e2" || al.Severity != game.Warn {
 		t.Fatalf("alert %+v", al)
 	}
-	rep, err := arb.Request(testPrefix+".arbiter."+g.String()+".cmd", []byte(`{"cmd":"identify","square":"e2","piece":"C"}`), 20*time.Second)
+	rep, err := arb.Request(testPrefix+".arbiter."+g.String()+".cmd", []byte(`{"cmd":"identify","square":"e2","piece":"C","alert_id":"`+al.ID+`","by":"arb"}`), 20*time.Second)
 	var cr CommandReply
 	if err != nil || !decode(t, rep.Data, &cr) || !cr.OK {
 		t.Fatalf("identify: %v %s", err, rep.Data)
 	}
+	// The arbiter's action is on the record, answering the alert.
+	awaitAlert(t, alerts, 30*time.Second, "the identify record", nil, func(a game.Alert) bool {
+		if a.Kind != game.KindCommand {
+			return false
+		}
+		if a.Proposal["cmd"] != "identify" || a.Proposal["square"] != "e2" || a.Proposal["piece"] != "C" || a.Proposal["alert"] != al.ID ||
+			!strings.Contains(a.Message, "Red cannon") || !strings.Contains(a.Message, "(arb)") {
+			t.Errorf("identify record %+v", a)
+		}
+		return true
+	})
 	select {
 	case m := <-moves:
 		var ev game.MoveEvent

@@ -3,7 +3,7 @@
 
 import { el } from './dom';
 import { formatClock } from './clock';
-import { parseClock, sendCommand, showReply, type Sender } from './commands';
+import { parseClock, pieceSelect, sendCommand, showReply, type Sender } from './commands';
 import type { Alert } from './types';
 
 function time(at: string): string {
@@ -20,8 +20,9 @@ function proposalText(p: Record<string, unknown>): string {
   return out.join(' · ');
 }
 
-/** Renders an alert with its commands. */
-export function renderAlert(a: Alert, s: Sender, boardName: (g: string) => string): HTMLElement {
+/** Renders an alert with its commands; variantOf names the variant of a
+ * game (the pieces an identify form offers). */
+export function renderAlert(a: Alert, s: Sender, boardName: (g: string) => string, variantOf: (g: string) => string = () => 'chess'): HTMLElement {
   const box = el('div', { class: 'replybox' });
   const cmds = el('div', { class: 'cmds' });
   const p = a.proposal ?? {};
@@ -68,6 +69,28 @@ export function renderAlert(a: Alert, s: Sender, boardName: (g: string) => strin
         return;
       }
       void sendCommand(s, a.game, { cmd: 'adjust_clock', white_ms: wm, black_ms: bm }, box, go);
+    });
+    cmds.append(f);
+  }
+  if (!record && (a.kind === 'unidentified_piece' || p.cmd === 'identify')) {
+    // An occupancy board shows a piece it cannot name: the arbiter looks
+    // and names it (the identify command, docs/contract.md).
+    const squares = Array.isArray(p.squares) ? p.squares.filter((x): x is string => typeof x === 'string') : [];
+    if (typeof p.square === 'string' && !squares.includes(p.square)) squares.unshift(p.square);
+    const sq = squares.length
+      ? el('select', { name: 'square', 'aria-label': 'Point' }, ...squares.map(x => el('option', { value: x }, x)))
+      : el('input', { name: 'square', placeholder: 'point, e.g. e2', 'aria-label': 'Point' });
+    const piece = pieceSelect(variantOf(a.game));
+    const go = el('button', { type: 'submit', 'data-cmd': 'identify' }, 'Identify the piece');
+    const f = el('form', {}, sq, piece, go);
+    f.addEventListener('submit', e => {
+      e.preventDefault();
+      const square = sq.value.trim();
+      if (!square) {
+        showReply(box, false, 'Name the point (e.g. e2).');
+        return;
+      }
+      void sendCommand(s, a.game, { cmd: 'identify', square, piece: piece.value, alert_id: a.id }, box, go);
     });
     cmds.append(f);
   }

@@ -5,7 +5,7 @@
 import { wsconnect, type NatsConnection, type Msg } from '@nats-io/nats-core';
 import { BoardCard } from './card';
 import { renderAlert } from './alerts';
-import { parseClock, sendCommand, sendMove, showReply, type Sender } from './commands';
+import { parseClock, pieceSelect, sendCommand, sendMove, showReply, type Sender } from './commands';
 import { attr, el, getJSON, text } from './dom';
 import type { Alert, BoardData, BoardStatus, ClockEvent, GameState, MoveEvent, PageConfig, Result } from './types';
 
@@ -176,7 +176,12 @@ function boardTools(s: Sender, d: BoardData): HTMLElement {
     }
     return body;
   });
-  return el('details', { class: 'board-tools' }, el('summary', {}, 'Commands'), el('div', { class: 'cmds' }, fMove, fResult, fClock, fReinstate, fPenalty, fClaim, fOffer), box);
+  // An Open Board Protocol board that senses only occupancy: the arbiter
+  // names the piece on a point (the daemon refuses it for other boards).
+  const idSquare = input('square', 'point, e.g. e2');
+  const idPiece = pieceSelect(d.variant);
+  const fIdentify = form('Identify piece', 'identify', [idSquare, idPiece], () => (idSquare.value.trim() ? { square: idSquare.value.trim(), piece: idPiece.value } : 'Name the point (e.g. e2).'));
+  return el('details', { class: 'board-tools' }, el('summary', {}, 'Commands'), el('div', { class: 'cmds' }, fMove, fResult, fClock, fReinstate, fPenalty, fClaim, fOffer, fIdentify), box);
 }
 
 function upsertBoard(s: Sender, d: BoardData): void {
@@ -221,7 +226,7 @@ function heard(game: string): void {
 
 function addAlert(s: Sender, a: Alert, live: boolean): void {
   if (alertEls.has(a.id)) return;
-  const e = renderAlert(a, s, boardName);
+  const e = renderAlert(a, s, boardName, g => boards.get(g)?.card.data.variant ?? 'chess');
   alertEls.set(a.id, e);
   const target = a.kind === 'arbiter_action' && typeof a.proposal?.alert === 'string' ? alertEls.get(a.proposal.alert) : undefined;
   if (target) attr(target, 'data-handled', String(a.proposal?.cmd ?? 'handled'));

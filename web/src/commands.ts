@@ -77,3 +77,23 @@ export function parseClock(s: string): number {
   if (parts.length > 3 || parts.some(p => !/^\d+$/.test(p))) return NaN;
   return parts.reduce((acc, p) => acc * 60 + Number(p), 0) * 1000;
 }
+
+/** The pieces an arbiter may name on a board of the variant (the identify
+ * command): FEN letters, upper case for White/Red, "" for an empty point. */
+export function pieceChoices(variant: string): [string, string][] {
+  const kinds: [string, string][] =
+    variant === 'xiangqi'
+      ? [['K', 'general'], ['A', 'advisor'], ['B', 'elephant'], ['N', 'horse'], ['R', 'chariot'], ['C', 'cannon'], ['P', 'soldier']]
+      : [['K', 'king'], ['Q', 'queen'], ['R', 'rook'], ['B', 'bishop'], ['N', 'knight'], ['P', 'pawn']];
+  const [first, second] = variant === 'xiangqi' ? ['Red', 'Black'] : ['White', 'Black'];
+  return [
+    ...kinds.map(([l, n]): [string, string] => [l, `${first} ${n} (${l})`]),
+    ...kinds.map(([l, n]): [string, string] => [l.toLowerCase(), `${second} ${n} (${l.toLowerCase()})`]),
+    ['', 'empty point'],
+  ];
+}
+
+/** A select of the pieces of pieceChoices, named "piece". */
+export function pieceSelect(variant: string): HTMLSelectElement {
+  return el('select', { name: 'piece', 'aria-label': 'Piece' }, ...pieceChoices(variant).map(([v, label]) => el('option', { value: v }, label)));
+}
