@@ -78,31 +78,7 @@ func (m *Match) apply(u *Update, e *entry, replay bool) error {
 	if mv.IsDrop() {
 		ply.Kind = PlyDrop
 	}
-	from, owed := pos, rules.NoKind
-	if mv.IsDrop() && mv.Drop >= rules.Pawn && mv.Drop <= rules.Queen && pos.Pocket(mover, mv.Drop) == 0 {
-		// The piece is on the board, so it came from somewhere: the pocket
-		// owes it.
-		from, owed = pos.WithPocket(mover, mv.Drop, 1), mv.Drop
-	}
-	checkErr := pos.Check(mv)
-	wait := false
-	if owed != rules.NoKind && !e.applied && emptyPocket(checkErr) && from.Check(mv) == nil {
-		// Legal but for the piece: the partner board's capture may have
-		// been pressed first and reported later; the verdict waits
-		// (waiting.go).
-		checkErr, wait = nil, true
-	}
-	if replay && e.applied {
-		// A correction changes pockets, not what the move was when made: a
-		// drop that was legal stays legal (its piece now owed), an illegal
-		// move stays illegal for the same reason.
-		switch {
-		case e.illegal && checkErr == nil:
-			checkErr = &rules.IllegalMoveError{Move: mv, Reason: e.reason}
-		case !e.illegal:
-			checkErr = from.Check(mv)
-		}
-	}
+	from, owed, checkErr, wait := judgeMove(pos, mover, mv, e, replay)
 	if checkErr == nil {
 		canon, err := from.ParseMove(from.UCI(mv))
 		if err != nil {
@@ -127,16 +103,7 @@ func (m *Match) apply(u *Update, e *entry, replay bool) error {
 		}
 	}
 	ply.Move = mv
-	wasOwed := e.owed
-	e.owed = owed != rules.NoKind
-	if e.owed {
-		m.st.debt[b][mover][owed]++
-		if replay && !wasOwed {
-			u.add(&BoardMismatch{At: Where{b, ply.Number, e.at, td.Articles.Pockets}, Piece: rules.Piece{Color: mover, Kind: owed}, Missing: 1,
-				Reason: fmt.Sprintf("The %s dropped on board %s at ply %d came from a capture on board %s that the correction took back; the arbiter decides where it comes from.",
-					pieceName(rules.Piece{Kind: owed}), b, ply.Number, b.Partner())})
-		}
-	}
+	m.owe(u, e, side, owed, ply.Number, replay)
 	taken, takenSq := takenPiece(pos, next, mover)
 	dropped := bs.dropped
 	bs.dropped = movedMarks(bs.dropped, mv, takenSq)
@@ -164,6 +131,55 @@ func (m *Match) apply(u *Update, e *entry, replay bool) error {
 		m.st.waiting = append(m.st.waiting, waiting{side: side, kind: owed, at: e.at, ply: ply.Number, log: e.index})
 	}
 	return nil
+}
+
+// judgeMove decides whether e's move mv, made by mover in pos, is legal. A
+// drop of a piece the pocket does not hold is judged as if it held it
+// (from has the piece added; owed names it): when only the piece is
+// missing, the verdict waits (wait) for the partner board's capture that
+// may have been pressed first and reported later (waiting.go). On a replay
+// after a correction, a move keeps the verdict it had when made.
+func judgeMove(pos *chess.Position, mover rules.Color, mv rules.Move, e *entry, replay bool) (from *chess.Position, owed rules.Kind, checkErr error, wait bool) {
+	from, owed = pos, rules.NoKind
+	if mv.IsDrop() && mv.Drop >= rules.Pawn && mv.Drop <= rules.Queen && pos.Pocket(mover, mv.Drop) == 0 {
+		// The piece is on the board, so it came from somewhere: the pocket
+		// owes it.
+		from, owed = pos.WithPocket(mover, mv.Drop, 1), mv.Drop
+	}
+	checkErr = pos.Check(mv)
+	if owed != rules.NoKind && !e.applied && emptyPocket(checkErr) && from.Check(mv) == nil {
+		checkErr, wait = nil, true
+	}
+	if replay && e.applied {
+		// A correction changes pockets, not what the move was when made: a
+		// drop that was legal stays legal (its piece now owed), an illegal
+		// move stays illegal for the same reason.
+		switch {
+		case e.illegal && checkErr == nil:
+			checkErr = &rules.IllegalMoveError{Move: mv, Reason: e.reason}
+		case !e.illegal:
+			checkErr = from.Check(mv)
+		}
+	}
+	return from, owed, checkErr, wait
+}
+
+// owe notes that the piece dropped at ply came from nowhere yet (owed, or
+// rules.NoKind): the side's debt grows, and on a replay where a
+// correction took back the capture it came from, the arbiter is told.
+func (m *Match) owe(u *Update, e *entry, side Side, owed rules.Kind, ply int, replay bool) {
+	wasOwed := e.owed
+	e.owed = owed != rules.NoKind
+	if !e.owed {
+		return
+	}
+	b, mover := side.Board, side.Color
+	m.st.debt[b][mover][owed]++
+	if replay && !wasOwed {
+		u.add(&BoardMismatch{At: Where{b, ply, e.at, m.rs.TeamDrop.Articles.Pockets}, Piece: rules.Piece{Color: mover, Kind: owed}, Missing: 1,
+			Reason: fmt.Sprintf("The %s dropped on board %s at ply %d came from a capture on board %s that the correction took back; the arbiter decides where it comes from.",
+				pieceName(rules.Piece{Kind: owed}), b, ply, b.Partner())})
+	}
 }
 
 // illegal classifies an illegal move that stood and reports it.
