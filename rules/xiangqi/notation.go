@@ -215,35 +215,12 @@ func (p *Position) ParseMoveDialect(s string, d Dialect) (rules.Move, error) {
 	if s[2] < '1' || s[2] > '9' {
 		return bad("number %q is not 1–9", s[2])
 	}
-	var dir int // +1 advance, -1 retreat, 0 traverse
-	switch {
-	case strings.IndexByte(sy.adv, s[1]) >= 0:
-		dir = 1
-	case strings.IndexByte(sy.ret, s[1]) >= 0:
-		dir = -1
-	case strings.IndexByte(sy.trav, s[1]) >= 0:
-		dir = 0
-	default:
+	dir, ok := sy.direction(s[1])
+	if !ok {
 		return bad("direction %q is none of %s %s %s", s[1], sy.adv, sy.ret, sy.trav)
 	}
-	var origins []int
-	switch o := s[0]; {
-	case o >= '1' && o <= '9':
-		origins = p.sameOnFile(x, fileFromNumber(us, int(o-'0')))
-	case o == sy.front || o == sy.rear || o == sy.mid && o != 0:
-		for f := 0; f < nFiles; f++ {
-			peers := p.sameOnFile(x, f)
-			switch {
-			case len(peers) < 2:
-			case o == sy.front:
-				origins = append(origins, peers[0])
-			case o == sy.rear:
-				origins = append(origins, peers[len(peers)-1])
-			case len(peers) == 3:
-				origins = append(origins, peers[1])
-			}
-		}
-	default:
+	origins, ok := p.origins(sy, x, us, s[0])
+	if !ok {
 		return bad("origin %q is neither a file number nor a tandem marker", s[0])
 	}
 	if len(origins) == 0 {
@@ -272,6 +249,45 @@ func (p *Position) ParseMoveDialect(s string, d Dialect) (rules.Move, error) {
 		return bad("the %s cannot move so", kindNames[k])
 	}
 	return bad("ambiguous: %d pieces could make it and none legally", len(cands))
+}
+
+// direction reads a direction sign: +1 advance, -1 retreat, 0 traverse.
+func (sy *dialectSyms) direction(c byte) (int, bool) {
+	switch {
+	case strings.IndexByte(sy.adv, c) >= 0:
+		return 1, true
+	case strings.IndexByte(sy.ret, c) >= 0:
+		return -1, true
+	case strings.IndexByte(sy.trav, c) >= 0:
+		return 0, true
+	}
+	return 0, false
+}
+
+// origins gives the points of the side us's pieces x that origin o names:
+// a file number, or a tandem marker (front, rear, middle) naming one piece
+// of each file where two or three such pieces stand. ok is false when o is
+// neither.
+func (p *Position) origins(sy *dialectSyms, x uint8, us int, o byte) (origins []int, ok bool) {
+	switch {
+	case o >= '1' && o <= '9':
+		return p.sameOnFile(x, fileFromNumber(us, int(o-'0'))), true
+	case o == sy.front || o == sy.rear || o == sy.mid && o != 0:
+		for f := 0; f < nFiles; f++ {
+			peers := p.sameOnFile(x, f)
+			switch {
+			case len(peers) < 2:
+			case o == sy.front:
+				origins = append(origins, peers[0])
+			case o == sy.rear:
+				origins = append(origins, peers[len(peers)-1])
+			case len(peers) == 3:
+				origins = append(origins, peers[1])
+			}
+		}
+		return origins, true
+	}
+	return nil, false
 }
 
 // kindNames are the English names of specs/xiangqi.md §0.3.
