@@ -112,131 +112,160 @@ type portKey struct {
 type gameKey struct{ round, board int }
 
 func (c *Config) validateBoards() []error {
-	var errs []error
-	add := func(e *KeyError) {
-		if e != nil {
-			errs = append(errs, e)
-		}
-	}
-	ports := map[portKey]string{}
-	usePort := func(p, port string, bus int) {
-		if port == "" {
-			add(keyErr(p+".port", "must not be empty (a device path, or \"auto\")"))
-			return
-		}
-		if bus < 0 || bus > maxBusAddress {
-			add(keyErr(p+".bus_address", "%d is not between 0 and %d", bus, maxBusAddress))
-		}
-		if port == AutoPort {
-			if bus > 0 {
-				add(keyErr(p+".port", "a board on a DGT bus line (bus_address %d) needs the line's device path, not auto", bus))
-			}
-			return
-		}
-		k := portKey{port, bus}
-		if other, dup := ports[k]; dup {
-			add(keyErr(p+".port", "%s (bus address %d) is already used by %s", port, bus, other))
-			return
-		}
-		ports[k] = p
-	}
-	games := map[gameKey]int{}
+	v := &boardsCheck{c: c, ports: map[portKey]string{}, games: map[gameKey]int{}}
 	for i, b := range c.Boards {
-		p := fmt.Sprintf("boards[%d]", i)
-		proto := b.Protocol
-		if proto == "" {
-			proto = ProtocolDGT
-		}
-		if err := oneOf(p+".protocol", proto, ProtocolNames()...); err != nil {
-			add(err)
-		} else if proto == ProtocolManual {
-			if b.Port != "" {
-				add(keyErr(p+".port", "a manual board has no port (its moves are entered on <prefix>.input.<game>.move); remove the port or set the protocol"))
-			}
-			if b.Blind != nil {
-				add(keyErr(p+".blind", "a manual board cannot relay to a blind player's board"))
-			}
-		} else {
-			usePort(p, b.Port, b.BusAddress)
-		}
-		round := c.round(b)
-		if round < 1 {
-			if b.Round == 0 && c.Event.Round == 0 {
-				add(keyErr(p+".round", "missing: give the board's round, or event.round for every board"))
-			} else {
-				add(keyErr(p+".round", "must be 1 or more, got %d", round))
-			}
-		}
-		if b.Board < 1 {
-			add(keyErr(p+".board", "must be 1 or more, got %d", b.Board))
-		}
-		if j, dup := games[gameKey{round, b.Board}]; dup && round >= 1 && b.Board >= 1 {
-			add(keyErr(p+".board", "round %d board %d is already boards[%d]", round, b.Board, j))
-		}
-		games[gameKey{round, b.Board}] = i
-		add(checkFideID(p+".white_fide_id", b.WhiteFideID))
-		add(checkFideID(p+".black_fide_id", b.BlackFideID))
-		for _, n := range []struct{ key, v string }{{"white", b.White}, {"black", b.Black}, {"white_team", b.WhiteTeam}, {"black_team", b.BlackTeam}} {
-			add(checkName(p+"."+n.key, n.v))
-		}
+		v.board(i, b)
+	}
+	for i, b := range c.Boards {
+		v.partner(i, b)
+	}
+	return v.errs
+}
 
-		eff := c.Effective(b)
-		if err := oneOf(p+".variant", eff.Variant, VariantNames()...); err != nil {
-			add(err)
-		} else if b.Ruleset != "" {
-			if err := oneOf(p+".ruleset", b.Ruleset, RulesetNames()...); err != nil {
-				add(err)
-			} else {
-				add(checkFit(p+".ruleset", eff))
-			}
-		} else {
-			add(checkFit(p+".variant", eff))
+// boardsCheck gathers the errors of the boards section and what its
+// checks share: the ports (and bus addresses) in use and the games seen.
+type boardsCheck struct {
+	c     *Config
+	errs  []error
+	ports map[portKey]string
+	games map[gameKey]int
+}
+
+func (v *boardsCheck) add(e *KeyError) {
+	if e != nil {
+		v.errs = append(v.errs, e)
+	}
+}
+
+// usePort checks a port and bus address under key prefix p and claims
+// them: two boards never share one.
+func (v *boardsCheck) usePort(p, port string, bus int) {
+	if port == "" {
+		v.add(keyErr(p+".port", "must not be empty (a device path, or \"auto\")"))
+		return
+	}
+	if bus < 0 || bus > maxBusAddress {
+		v.add(keyErr(p+".bus_address", "%d is not between 0 and %d", bus, maxBusAddress))
+	}
+	if port == AutoPort {
+		if bus > 0 {
+			v.add(keyErr(p+".port", "a board on a DGT bus line (bus_address %d) needs the line's device path, not auto", bus))
 		}
-		if b.TimeControl != "" {
-			add(checkTC(p+".time_control", b.TimeControl))
-		}
-		add(checkFEN(p+".fen", b.FEN, eff.Variant))
-		if len(b.Rules) > 0 {
-			// The event's keys were checked above; name only the board's.
-			errs = append(errs, checkRules(p+".rules", eff.Ruleset, eff.Rules, b.Rules)...)
+		return
+	}
+	k := portKey{port, bus}
+	if other, dup := v.ports[k]; dup {
+		v.add(keyErr(p+".port", "%s (bus address %d) is already used by %s", port, bus, other))
+		return
+	}
+	v.ports[k] = p
+}
+
+// board checks boards[i]: its input, its game's identity and players, its
+// rules and its blind player's board.
+func (v *boardsCheck) board(i int, b Board) {
+	p := fmt.Sprintf("boards[%d]", i)
+	proto := b.Protocol
+	if proto == "" {
+		proto = ProtocolDGT
+	}
+	if err := oneOf(p+".protocol", proto, ProtocolNames()...); err != nil {
+		v.add(err)
+	} else if proto == ProtocolManual {
+		if b.Port != "" {
+			v.add(keyErr(p+".port", "a manual board has no port (its moves are entered on <prefix>.input.<game>.move); remove the port or set the protocol"))
 		}
 		if b.Blind != nil {
-			bp := p + ".blind"
-			add(oneOf(bp+".side", b.Blind.Side, "white", "black"))
-			add(oneOf(bp+".lang", b.Blind.Lang, Languages()...))
-			usePort(bp, b.Blind.Port, b.Blind.BusAddress)
-			if b.Blind.BusAddress > 0 {
-				add(keyErr(bp+".bus_address", "the blind player's board must be alone on its port (bus_address: 0): it is written to, which a bus line does not allow"))
-			}
+			v.add(keyErr(p+".blind", "a manual board cannot relay to a blind player's board"))
+		}
+	} else {
+		v.usePort(p, b.Port, b.BusAddress)
+	}
+	round := v.c.round(b)
+	if round < 1 {
+		if b.Round == 0 && v.c.Event.Round == 0 {
+			v.add(keyErr(p+".round", "missing: give the board's round, or event.round for every board"))
+		} else {
+			v.add(keyErr(p+".round", "must be 1 or more, got %d", round))
 		}
 	}
-	for i, b := range c.Boards {
-		if c.Effective(b).Variant != VariantTeamDrop {
-			continue
-		}
-		p := fmt.Sprintf("boards[%d].partner", i)
-		if b.Partner == 0 {
-			add(keyErr(p, "a team-drop board needs the board number of its partner game"))
-			continue
-		}
-		if b.Partner == b.Board {
-			add(keyErr(p, "board %d cannot be its own partner", b.Board))
-			continue
-		}
-		round := c.round(b)
-		j, ok := games[gameKey{round, b.Partner}]
-		if !ok {
-			add(keyErr(p, "round %d has no board %d", round, b.Partner))
-			continue
-		}
-		q := c.Boards[j]
-		if c.Effective(q).Variant != VariantTeamDrop {
-			add(keyErr(p, "board %d of round %d is not a team-drop game", b.Partner, round))
-		} else if q.Partner != 0 && q.Partner != b.Board {
-			add(keyErr(p, "board %d names board %d as its partner, not %d", b.Partner, q.Partner, b.Board))
+	if b.Board < 1 {
+		v.add(keyErr(p+".board", "must be 1 or more, got %d", b.Board))
+	}
+	if j, dup := v.games[gameKey{round, b.Board}]; dup && round >= 1 && b.Board >= 1 {
+		v.add(keyErr(p+".board", "round %d board %d is already boards[%d]", round, b.Board, j))
+	}
+	v.games[gameKey{round, b.Board}] = i
+	v.add(checkFideID(p+".white_fide_id", b.WhiteFideID))
+	v.add(checkFideID(p+".black_fide_id", b.BlackFideID))
+	for _, n := range []struct{ key, v string }{{"white", b.White}, {"black", b.Black}, {"white_team", b.WhiteTeam}, {"black_team", b.BlackTeam}} {
+		v.add(checkName(p+"."+n.key, n.v))
+	}
+	v.rules(p, b)
+	if b.Blind != nil {
+		bp := p + ".blind"
+		v.add(oneOf(bp+".side", b.Blind.Side, "white", "black"))
+		v.add(oneOf(bp+".lang", b.Blind.Lang, Languages()...))
+		v.usePort(bp, b.Blind.Port, b.Blind.BusAddress)
+		if b.Blind.BusAddress > 0 {
+			v.add(keyErr(bp+".bus_address", "the blind player's board must be alone on its port (bus_address: 0): it is written to, which a bus line does not allow"))
 		}
 	}
-	return errs
+}
+
+// rules checks the board's variant, rule set, time control, start
+// position and rule settings (under key prefix p), as they apply to it
+// with the event's defaults.
+func (v *boardsCheck) rules(p string, b Board) {
+	eff := v.c.Effective(b)
+	if err := oneOf(p+".variant", eff.Variant, VariantNames()...); err != nil {
+		v.add(err)
+	} else if b.Ruleset != "" {
+		if err := oneOf(p+".ruleset", b.Ruleset, RulesetNames()...); err != nil {
+			v.add(err)
+		} else {
+			v.add(checkFit(p+".ruleset", eff))
+		}
+	} else {
+		v.add(checkFit(p+".variant", eff))
+	}
+	if b.TimeControl != "" {
+		v.add(checkTC(p+".time_control", b.TimeControl))
+	}
+	v.add(checkFEN(p+".fen", b.FEN, eff.Variant))
+	if len(b.Rules) > 0 {
+		// The event's keys were checked above; name only the board's.
+		v.errs = append(v.errs, checkRules(p+".rules", eff.Ruleset, eff.Rules, b.Rules)...)
+	}
+}
+
+// partner checks that a team-drop board (boards[i]) names a partner game
+// of the same round that is a team-drop game naming it back.
+func (v *boardsCheck) partner(i int, b Board) {
+	if v.c.Effective(b).Variant != VariantTeamDrop {
+		return
+	}
+	p := fmt.Sprintf("boards[%d].partner", i)
+	if b.Partner == 0 {
+		v.add(keyErr(p, "a team-drop board needs the board number of its partner game"))
+		return
+	}
+	if b.Partner == b.Board {
+		v.add(keyErr(p, "board %d cannot be its own partner", b.Board))
+		return
+	}
+	round := v.c.round(b)
+	j, ok := v.games[gameKey{round, b.Partner}]
+	if !ok {
+		v.add(keyErr(p, "round %d has no board %d", round, b.Partner))
+		return
+	}
+	q := v.c.Boards[j]
+	if v.c.Effective(q).Variant != VariantTeamDrop {
+		v.add(keyErr(p, "board %d of round %d is not a team-drop game", b.Partner, round))
+	} else if q.Partner != 0 && q.Partner != b.Board {
+		v.add(keyErr(p, "board %d names board %d as its partner, not %d", b.Partner, q.Partner, b.Board))
+	}
 }
 
 // checkFit reports a rule set that cannot judge the variant.
