@@ -29,24 +29,8 @@ func parseCSV(data []byte) (*Table, error) {
 	if err != nil {
 		return nil, csvError(err)
 	}
-	col := map[string]int{}
 	var errs errorList
-	for i, h := range header {
-		name := strings.ToLower(strings.TrimSpace(h))
-		switch {
-		case !slices.Contains(csvColumns, name):
-			errs.add(1, "column %q is not a pairing column (the columns are %s)", strings.TrimSpace(h), strings.Join(csvColumns, ", "))
-		case col[name] != 0:
-			errs.add(1, "column %q is given twice", name)
-		default:
-			col[name] = i + 1 // 0 means absent
-		}
-	}
-	for _, need := range csvColumns[:4] {
-		if col[need] == 0 {
-			errs.add(1, "the header has no column %q (it needs round, board, white and black)", need)
-		}
-	}
+	col := csvHeader(header, &errs)
 	if len(errs.errs) > 0 {
 		return nil, errs.err()
 	}
@@ -73,35 +57,7 @@ func parseCSV(data []byte) (*Table, error) {
 		if blank(rec) {
 			continue
 		}
-		field := func(name string) string {
-			i := col[name]
-			if i == 0 || i > len(rec) {
-				return ""
-			}
-			return strings.TrimSpace(rec[i-1])
-		}
-		p := Pairing{Line: line, White: field("white"), Black: field("black"),
-			WhiteFideID: field("white_fide_id"), BlackFideID: field("black_fide_id"),
-			WhiteTeam: field("white_team"), BlackTeam: field("black_team")}
-		ok := true
-		for _, f := range []struct {
-			name string
-			to   *int
-		}{{"round", &p.Round}, {"board", &p.Board}} {
-			n, err := strconv.Atoi(field(f.name))
-			if err != nil || n < 1 {
-				errs.add(line, "%s %q is not a number of 1 or more", f.name, field(f.name))
-				ok = false
-				continue
-			}
-			*f.to = n
-		}
-		for _, f := range []struct{ name, v string }{{"white_fide_id", p.WhiteFideID}, {"black_fide_id", p.BlackFideID}} {
-			if f.v != "" && !digits(f.v) {
-				errs.add(line, "%s %q is not a FIDE id (digits only)", f.name, f.v)
-				ok = false
-			}
-		}
+		p, ok := csvPairing(rec, col, line, &errs)
 		if !ok {
 			continue
 		}
@@ -116,6 +72,64 @@ func parseCSV(data []byte) (*Table, error) {
 		return nil, errs.err()
 	}
 	return t, nil
+}
+
+// csvHeader maps the header's pairing columns to their place (1-based: 0
+// means absent) and notes unknown, repeated and missing columns.
+func csvHeader(header []string, errs *errorList) map[string]int {
+	col := map[string]int{}
+	for i, h := range header {
+		name := strings.ToLower(strings.TrimSpace(h))
+		switch {
+		case !slices.Contains(csvColumns, name):
+			errs.add(1, "column %q is not a pairing column (the columns are %s)", strings.TrimSpace(h), strings.Join(csvColumns, ", "))
+		case col[name] != 0:
+			errs.add(1, "column %q is given twice", name)
+		default:
+			col[name] = i + 1
+		}
+	}
+	for _, need := range csvColumns[:4] {
+		if col[need] == 0 {
+			errs.add(1, "the header has no column %q (it needs round, board, white and black)", need)
+		}
+	}
+	return col
+}
+
+// csvPairing reads one record (at line) by the columns col; ok is false
+// when a round, board or FIDE id is wrong (noted in errs).
+func csvPairing(rec []string, col map[string]int, line int, errs *errorList) (p Pairing, ok bool) {
+	field := func(name string) string {
+		i := col[name]
+		if i == 0 || i > len(rec) {
+			return ""
+		}
+		return strings.TrimSpace(rec[i-1])
+	}
+	p = Pairing{Line: line, White: field("white"), Black: field("black"),
+		WhiteFideID: field("white_fide_id"), BlackFideID: field("black_fide_id"),
+		WhiteTeam: field("white_team"), BlackTeam: field("black_team")}
+	ok = true
+	for _, f := range []struct {
+		name string
+		to   *int
+	}{{"round", &p.Round}, {"board", &p.Board}} {
+		n, err := strconv.Atoi(field(f.name))
+		if err != nil || n < 1 {
+			errs.add(line, "%s %q is not a number of 1 or more", f.name, field(f.name))
+			ok = false
+			continue
+		}
+		*f.to = n
+	}
+	for _, f := range []struct{ name, v string }{{"white_fide_id", p.WhiteFideID}, {"black_fide_id", p.BlackFideID}} {
+		if f.v != "" && !digits(f.v) {
+			errs.add(line, "%s %q is not a FIDE id (digits only)", f.name, f.v)
+			ok = false
+		}
+	}
+	return p, ok
 }
 
 // separator returns the field separator the header line uses: a comma,
