@@ -74,6 +74,28 @@ var defaultPowerUp = time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
 // a drop not touched before its piece has come over from the partner
 // board. It returns both boards' scripts and the match they make.
 func PlanTeamMatch(o TeamMatchOptions) (TeamMatchPlan, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return TeamMatchPlan{}, err
+	}
+	tp, err := newTeamPlanner(o)
+	if err != nil {
+		return TeamMatchPlan{}, err
+	}
+	for {
+		b := tp.nextBoard()
+		if b < 0 {
+			break
+		}
+		if err := tp.step(b); err != nil {
+			return TeamMatchPlan{}, err
+		}
+	}
+	return tp.finish()
+}
+
+// withDefaults fills the options left zero.
+func (o TeamMatchOptions) withDefaults() (TeamMatchOptions, error) {
 	if o.Plies <= 0 {
 		o.Plies = 60
 	}
@@ -89,122 +111,151 @@ func PlanTeamMatch(o TeamMatchOptions) (TeamMatchPlan, error) {
 	if o.RuleSet.Name == "" {
 		rs, err := ruleset.Lookup(ruleset.BGO2026Team)
 		if err != nil {
-			return TeamMatchPlan{}, err
+			return o, err
 		}
 		o.RuleSet = rs
 	}
+	return o, nil
+}
+
+// teamPlanner plays the match board by board in the order the hands get
+// to their moves, keeping what links the boards: when each captured piece
+// reached a pocket and how many were dropped.
+type teamPlanner struct {
+	o        TeamMatchOptions
+	gm       *teamdrop.Match
+	rng      *rand.Rand
+	plan     TeamMatchPlan
+	steppers [2]*emu.Stepper
+	// arrived[side][kind]: when each piece of that kind reached the side's
+	// pocket (the capturer's press); used[side][kind]: how many of them
+	// were dropped.
+	arrived           [2][2][rules.King][]time.Time
+	used              [2][2][rules.King]int
+	order             []teamPress
+	done, lastIllegal [2]bool
+	end               time.Time // the first result's press
+}
+
+// teamPress is one ply of the match as its press was made.
+type teamPress struct {
+	b  teamdrop.Board
+	mv rules.Move
+	at time.Time
+}
+
+func newTeamPlanner(o TeamMatchOptions) (*teamPlanner, error) {
 	gm, err := teamdrop.New(o.RuleSet, "", "", o.PowerUp)
 	if err != nil {
-		return TeamMatchPlan{}, err
+		return nil, err
 	}
-	rng := rand.New(rand.NewPCG(o.Seed, 0x7ea3))
-	var plan TeamMatchPlan
-	var steppers [2]*emu.Stepper
-	for b := range steppers {
+	tp := &teamPlanner{o: o, gm: gm, rng: rand.New(rand.NewPCG(o.Seed, 0x7ea3))}
+	for b := range tp.steppers {
 		g := emu.Game{Start: gm.Start(teamdrop.Board(b)), Hands: o.Hands, Seed: o.Seed*2 + uint64(b) + 1, PowerUp: o.PowerUp,
 			Board: emu.Setup{Serial: fmt.Sprintf("%05d", 1001+b), Clock: emu.ClockSetting{Base: 5 * time.Minute}}}
 		g.Board.Seed = g.Seed
 		st, err := g.Stepper(o.PowerUp, o.Start)
 		if err != nil {
-			return TeamMatchPlan{}, err
+			return nil, err
 		}
-		plan.Boards[b].Game, steppers[b] = g, st
+		tp.plan.Boards[b].Game, tp.steppers[b] = g, st
 	}
-	// arrived[side][kind]: when each piece of that kind reached the side's
-	// pocket (the capturer's press); used[side][kind]: how many of them
-	// were dropped.
-	var arrived [2][2][rules.King][]time.Time
-	var used [2][2][rules.King]int
-	type pressed struct {
-		b  teamdrop.Board
-		mv rules.Move
-		at time.Time
-	}
-	var order []pressed
-	var done, lastIllegal [2]bool
-	end := time.Time{}
-	for {
-		b := -1
-		for i := range steppers {
-			if !done[i] && (b < 0 || steppers[i].Ready().Before(steppers[b].Ready())) {
-				b = i
-			}
-		}
-		if b < 0 {
-			break
-		}
-		bd := teamdrop.Board(b)
-		pos := gm.Position(bd)
-		mover := pos.Turn()
-		mv, illegal, ok := pickTeamMove(rng, pos, o.IllegalDrops)
-		if !ok || len(gm.Plies(bd)) >= o.Plies {
-			done[b] = true
-			continue
-		}
-		var notBefore time.Time
-		if illegal || lastIllegal[b] {
-			// A piece fetched from the box takes a moment, and so does the
-			// answer to it: the board has reported the move before by then
-			// (the tracker judges an illegal move against the last position
-			// it has read; an illegal move answered faster than the board
-			// reports it is not read, and the arbiter is told the board is
-			// displaced).
-			notBefore = steppers[b].Ready().Add(1200 * time.Millisecond)
-		}
-		if mv.IsDrop() && !illegal {
-			k := mv.Drop
-			n := used[b][mover][k]
-			if n < len(arrived[b][mover][k]) {
-				if t := arrived[b][mover][k][n].Add(drawSpan(rng, o.Handover)); t.After(notBefore) {
-					notBefore = t
-				}
-			}
-			used[b][mover][k]++
-		}
-		ply, err := steppers[b].Step(pos, mv, notBefore)
-		if err != nil {
-			return TeamMatchPlan{}, err
-		}
-		at := ply.Press
-		if !end.IsZero() && at.After(end) {
-			// The match ended on the other board while this player was
-			// thinking: the move is made (the hands did not know) and the
-			// board stops there; the match does not record it.
-			done[b] = true
-		}
-		u, err := gm.Complete(bd, mv, at)
-		if err != nil {
-			return TeamMatchPlan{}, fmt.Errorf("demo: team match ply %d on board %s: %w", len(gm.Plies(bd))+1, bd, err)
-		}
-		if illegal {
-			plan.IllegalDrops++
-		}
-		lastIllegal[b] = illegal
-		order = append(order, pressed{bd, mv, at})
-		plies := gm.Plies(bd)
-		if p := plies[len(plies)-1]; p.TakenToPocket {
-			t := p.TakenTo
-			k := p.Taken.Kind
-			arrived[t.Board][t.Color][k] = append(arrived[t.Board][t.Color][k], at)
-		}
-		for _, f := range u.Findings {
-			if ps, ok := f.(*teamdrop.PocketSettled); ok {
-				// The piece paid for an earlier (illegal) drop: the next
-				// drop of that kind waits for the piece after it.
-				used[ps.Side.Board][ps.Side.Color][ps.Piece.Kind]++
-			}
-		}
-		if u.Results[bd] && gm.Result(bd).Result != "*" && end.IsZero() {
-			end = at
+	return tp, nil
+}
+
+// nextBoard is the board whose hands are ready first, or -1 when both
+// games are done.
+func (tp *teamPlanner) nextBoard() int {
+	b := -1
+	for i := range tp.steppers {
+		if !tp.done[i] && (b < 0 || tp.steppers[i].Ready().Before(tp.steppers[b].Ready())) {
+			b = i
 		}
 	}
-	// The truth: the plies in the order of their presses, as the hall
-	// hears them.
-	slices.SortStableFunc(order, func(x, y pressed) int { return x.at.Compare(y.at) })
-	truth, err := teamdrop.New(o.RuleSet, "", "", o.PowerUp)
+	return b
+}
+
+// step plays board b's next move: the hands make it no sooner than a
+// dropped piece can have come from the partner's capture.
+func (tp *teamPlanner) step(b int) error {
+	bd := teamdrop.Board(b)
+	pos := tp.gm.Position(bd)
+	mover := pos.Turn()
+	mv, illegal, ok := pickTeamMove(tp.rng, pos, tp.o.IllegalDrops)
+	if !ok || len(tp.gm.Plies(bd)) >= tp.o.Plies {
+		tp.done[b] = true
+		return nil
+	}
+	var notBefore time.Time
+	if illegal || tp.lastIllegal[b] {
+		// A piece fetched from the box takes a moment, and so does the
+		// answer to it: the board has reported the move before by then
+		// (the tracker judges an illegal move against the last position
+		// it has read; an illegal move answered faster than the board
+		// reports it is not read, and the arbiter is told the board is
+		// displaced).
+		notBefore = tp.steppers[b].Ready().Add(1200 * time.Millisecond)
+	}
+	if mv.IsDrop() && !illegal {
+		k := mv.Drop
+		n := tp.used[b][mover][k]
+		if n < len(tp.arrived[b][mover][k]) {
+			if t := tp.arrived[b][mover][k][n].Add(drawSpan(tp.rng, tp.o.Handover)); t.After(notBefore) {
+				notBefore = t
+			}
+		}
+		tp.used[b][mover][k]++
+	}
+	ply, err := tp.steppers[b].Step(pos, mv, notBefore)
+	if err != nil {
+		return err
+	}
+	at := ply.Press
+	if !tp.end.IsZero() && at.After(tp.end) {
+		// The match ended on the other board while this player was
+		// thinking: the move is made (the hands did not know) and the
+		// board stops there; the match does not record it.
+		tp.done[b] = true
+	}
+	u, err := tp.gm.Complete(bd, mv, at)
+	if err != nil {
+		return fmt.Errorf("demo: team match ply %d on board %s: %w", len(tp.gm.Plies(bd))+1, bd, err)
+	}
+	if illegal {
+		tp.plan.IllegalDrops++
+	}
+	tp.lastIllegal[b] = illegal
+	tp.order = append(tp.order, teamPress{bd, mv, at})
+	plies := tp.gm.Plies(bd)
+	if p := plies[len(plies)-1]; p.TakenToPocket {
+		t := p.TakenTo
+		k := p.Taken.Kind
+		tp.arrived[t.Board][t.Color][k] = append(tp.arrived[t.Board][t.Color][k], at)
+	}
+	for _, f := range u.Findings {
+		if ps, ok := f.(*teamdrop.PocketSettled); ok {
+			// The piece paid for an earlier (illegal) drop: the next
+			// drop of that kind waits for the piece after it.
+			tp.used[ps.Side.Board][ps.Side.Color][ps.Piece.Kind]++
+		}
+	}
+	if u.Results[bd] && tp.gm.Result(bd).Result != "*" && tp.end.IsZero() {
+		tp.end = at
+	}
+	return nil
+}
+
+// finish replays the plies in the order of their presses, as the hall
+// hears them (the truth the demo's match is checked against), and hands
+// out the boards' scripts.
+func (tp *teamPlanner) finish() (TeamMatchPlan, error) {
+	order := tp.order
+	slices.SortStableFunc(order, func(x, y teamPress) int { return x.at.Compare(y.at) })
+	truth, err := teamdrop.New(tp.o.RuleSet, "", "", tp.o.PowerUp)
 	if err != nil {
 		return TeamMatchPlan{}, err
 	}
+	plan := tp.plan
 	for _, p := range order {
 		u, err := truth.Complete(p.b, p.mv, p.at)
 		if err != nil {
@@ -216,8 +267,8 @@ func PlanTeamMatch(o TeamMatchOptions) (TeamMatchPlan, error) {
 		plan.Findings = append(plan.Findings, truth.Tick(order[len(order)-1].at.Add(time.Hour)).Findings...)
 	}
 	plan.Match = truth
-	for b := range steppers {
-		plan.Boards[b].Script, plan.Boards[b].Plies = steppers[b].Plan()
+	for b := range tp.steppers {
+		plan.Boards[b].Script, plan.Boards[b].Plies = tp.steppers[b].Plan()
 	}
 	return plan, nil
 }
