@@ -83,6 +83,10 @@ type Report struct {
 	// copies included), from its /metrics (empty for a daemon without).
 	Messages map[string]float64
 	StartUp  time.Duration // daemon start to every board connected
+	// Mismatches lists, per game with a move lost or wrong, the moves
+	// played and the moves published (ply order; "-" for a ply never
+	// published), one game a line, sorted by board.
+	Mismatches []string
 }
 
 // Dist summarises durations.
@@ -257,6 +261,17 @@ wait:
 	time.Sleep(2 * time.Second)
 	col.report(&rep)
 	rep.Polls = dist(polls.take())
+	if err := col.writeAlerts(filepath.Join(o.Dir, "alerts.jsonl")); err != nil {
+		fmt.Fprintf(o.Log, "alerts: %v\n", err)
+	}
+	if len(rep.Mismatches) > 0 {
+		f := filepath.Join(o.Dir, "mismatches.txt")
+		if err := os.WriteFile(f, []byte(strings.Join(rep.Mismatches, "\n")+"\n"), 0o640); err != nil {
+			fmt.Fprintf(o.Log, "mismatches: %v\n", err)
+		} else {
+			fmt.Fprintf(o.Log, "games with moves lost or wrong: %s\n", f)
+		}
+	}
 	rep.Messages = journalled(httpPort)
 	if prof != nil {
 		fmt.Fprintf(o.Log, "profile: %v\n", prof)
@@ -470,6 +485,7 @@ type collector struct {
 	press  []time.Duration
 	alerts map[string]int
 	sample map[string]string
+	all    [][]byte // every alert as received
 	n      int
 	want   int
 	done   chan struct{}
@@ -553,6 +569,7 @@ func (c *collector) alert(m *nats.Msg) {
 		return
 	}
 	c.mu.Lock()
+	c.all = append(c.all, m.Data)
 	c.alerts[a.Kind]++
 	if _, ok := c.sample[a.Kind]; !ok {
 		c.sample[a.Kind] = string(m.Data)
@@ -563,14 +580,22 @@ func (c *collector) alert(m *nats.Msg) {
 func (c *collector) report(r *Report) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	type mm struct {
+		n    int
+		line string
+	}
+	var bad []mm
 	for g, b := range c.games {
 		got := c.got[g]
+		ok0 := true
 		for i, u := range b.game.ucis {
 			switch v, ok := got[i+1]; {
 			case !ok:
 				r.Lost++
+				ok0 = false
 			case v != u:
 				r.Wrong++
+				ok0 = false
 			default:
 				r.Received++
 			}
@@ -578,8 +603,24 @@ func (c *collector) report(r *Report) {
 		for p := range got {
 			if p < 1 || p > len(b.game.ucis) {
 				r.Wrong++
+				ok0 = false
 			}
 		}
+		if !ok0 {
+			var pub []string
+			for p := 1; p <= max(len(b.game.ucis), slices.Max(append(slices.Collect(maps.Keys(got)), 0))); p++ {
+				v, ok := got[p]
+				if !ok {
+					v = "-"
+				}
+				pub = append(pub, v)
+			}
+			bad = append(bad, mm{b.n, fmt.Sprintf("%s played %s\n%s published %s", g, strings.Join(b.game.ucis, " "), g, strings.Join(pub, " "))})
+		}
+	}
+	slices.SortFunc(bad, func(a, b mm) int { return a.n - b.n })
+	for _, x := range bad {
+		r.Mismatches = append(r.Mismatches, x.line)
 	}
 	for _, n := range c.seen {
 		r.Duplicated += n - 1
@@ -592,6 +633,17 @@ func (c *collector) report(r *Report) {
 	}
 	r.Delay = dist(c.delay)
 	r.FromPress = dist(c.press)
+}
+
+// writeAlerts writes every alert received, one JSON object a line.
+func (c *collector) writeAlerts(file string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var b []byte
+	for _, a := range c.all {
+		b = append(append(b, a...), '\n')
+	}
+	return os.WriteFile(file, b, 0o640)
 }
 
 // Print writes the report, one figure a line.

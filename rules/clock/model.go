@@ -36,6 +36,17 @@ type Options struct {
 
 // Model follows a game's clock through its readings. It is a pure state
 // machine: not safe for concurrent use, no goroutines, time passed in.
+//
+// A reading shows the clock at the time it is observed at, but a press is
+// only seen in the first reading after it: a board alone on its port sends
+// every change of the display at once, a board on a DGT bus line has its
+// clock read every second or so. The press is therefore taken to lie
+// anywhere between the reading that shows it and the one before: the
+// presser's halted time and the time the other side has run since are
+// checked against that window (so a defect smaller than the window plus
+// the tolerance can go unseen on a bus line), and two presses between two
+// readings (the clock still running for the same side, the other side's
+// halted time changed) count as two moves.
 type Model struct {
 	tc       TimeControl
 	tol      time.Duration
@@ -266,6 +277,13 @@ func (m *Model) step(r Reading, t time.Time) []Event {
 		exp[prev.Other()&1] = m.base[prev.Other()&1] + (m.runBase - exp[prev&1])
 	}
 	switch {
+	case r.Running == prev && prev != rules.NoColor && !sand && m.pressedTwice(prev, exp, r, t):
+		// Both players pressed between two readings (a bus line reads a
+		// clock every second or so): two moves, timed by this reading.
+		m.countMove(prev)
+		m.countMove(prev.Other())
+		m.base = [2]time.Duration{r.White, r.Black}
+		m.restart(prev, t, r)
 	case r.Running == prev && prev != rules.NoColor:
 		out = m.check(out, prev, exp[prev&1], r, t, "")
 		out = m.check(out, prev.Other(), exp[prev.Other()&1], r, t, "")
@@ -285,6 +303,10 @@ func (m *Model) step(r Reading, t time.Time) []Event {
 			out = append(out, Inconsistency{At: t, Kind: ClockReset, Side: rules.NoColor,
 				Reported: r.White, Expected: exp[0],
 				Detail: fmt.Sprintf("both clocks went back to %s/%s after %d moves", fmtDur(r.White), fmtDur(r.Black), m.moves[0]+m.moves[1])})
+		} else if m.startedAndPressed(exp, r, t) {
+			// The game started and the first mover pressed between two
+			// readings: his move is counted, his time taken as shown.
+			m.countMove(r.Running.Other())
 		} else {
 			out = m.check(out, White, exp[0], r, t, " while the clock was stopped")
 			out = m.check(out, Black, exp[1], r, t, " while the clock was stopped")
@@ -293,6 +315,51 @@ func (m *Model) step(r Reading, t time.Time) []Event {
 		m.restart(r.Running, t, r)
 	}
 	return out
+}
+
+// pressedTwice reports whether reading r at t, with x still running,
+// shows x and then the other side y pressing since the last reading: y's
+// time moved away from where it stood (it ran, and got its increment at
+// its press), by what it can have run in the window plus its press's
+// addition, and x's shows its own press's addition on top of what it
+// used outside y's run.
+func (m *Model) pressedTwice(x rules.Color, exp [2]time.Duration, r Reading, t time.Time) bool {
+	if m.noTiming || !m.tc.Timed() || m.host || !m.lastAt.Before(t) || m.lastAt.Before(m.runStart) {
+		return false
+	}
+	y := x.Other()
+	window := t.Sub(m.lastAt)
+	incX := m.tc.Period(m.period[x&1]).Increment
+	incY := m.tc.Period(m.period[y&1]).Increment
+	gotY, gotX := r.Time(y), r.Time(x)
+	if gotY == exp[y&1] {
+		return false // y's display, halted, did not change: y never ran
+	}
+	ran := max(window-m.tc.Period(m.period[y&1]).Delay, 0)
+	if !near(gotY, within(gotY, exp[y&1]+incY-ran, exp[y&1]+incY), m.tol) {
+		return false
+	}
+	return near(gotX, within(gotX-incX, exp[x&1], m.expectRun(m.lastAt))+incX, m.tol)
+}
+
+// startedAndPressed reports whether reading r at t, the clock running
+// after the model last saw it stopped, shows the side that is not running
+// now having run and pressed since the last reading: its time moved from
+// where it stood by what it can have used in the window plus its press's
+// addition (a game started and its first move pressed between two
+// readings of a bus line).
+func (m *Model) startedAndPressed(exp [2]time.Duration, r Reading, t time.Time) bool {
+	if m.noTiming || !m.tc.Timed() || m.host || r.Running == rules.NoColor || m.running != rules.NoColor || !m.lastAt.Before(t) {
+		return false
+	}
+	x := r.Running.Other()
+	got := r.Time(x)
+	if near(got, exp[x&1], m.tol) {
+		return false
+	}
+	p := m.tc.Period(m.period[x&1])
+	ran := max(t.Sub(m.lastAt)-p.Delay, 0)
+	return near(got, within(got, exp[x&1]+p.Increment-ran, exp[x&1]+p.Increment), m.tol)
 }
 
 // resetLike reports whether r looks like a clock reset: both sides back at
@@ -352,14 +419,22 @@ func (m *Model) press(out []Event, x rules.Color, exp [2]time.Duration, r Readin
 		m.due[xi]++
 	}
 	got := r.Time(x)
-	delta := got - exp[xi]
+	// The press happened between the last reading and this one: x's
+	// display halted then, anywhere in that window (a bus line reads a
+	// clock every second or so, not at the press). What x shows is
+	// compared with the expectation at the moment of the window that
+	// explains it best.
+	early := exp[xi]
+	if m.running == x && !m.noTiming && !m.lastAt.Before(m.runStart) && m.lastAt.Before(t) {
+		early = m.expectRun(m.lastAt)
+	}
 	next := m.tc.Period(m.credited[xi] + 1)
 	canAdd := m.tc.Timed() && (len(m.tc.Periods) > m.credited[xi]+1 || m.tc.Periods[len(m.tc.Periods)-1].Moves > 0)
 	inc := p.Increment
 	if m.host {
 		// A host-controlled clock adds nothing; the increment itself
 		// means the clock runs its own program again.
-		if inc > m.tol && near(delta, inc, m.tol) {
+		if inc > m.tol && near(got-within(got-inc, exp[xi], early), inc, m.tol) {
 			m.host = false
 		} else {
 			inc, canAdd = 0, false
@@ -371,10 +446,12 @@ func (m *Model) press(out []Event, x rules.Color, exp [2]time.Duration, r Readin
 		}
 	}
 	m.period[xi], _ = m.tc.PeriodAt(n)
+	delta := got - within(got-inc, exp[xi], early)
 	// Without real times the time x used is unknown: any loss is
 	// accepted, a gain above the increment up to the next period's time
 	// is read as the period's addition.
-	addsPeriod := canAdd && near(delta, inc+next.Time, m.tol)
+	deltaAdd := got - within(got-inc-next.Time, exp[xi], early)
+	addsPeriod := canAdd && near(deltaAdd, inc+next.Time, m.tol)
 	plain := near(delta, inc, m.tol) || (exp[xi] == 0 && got == 0)
 	if m.noTiming {
 		addsPeriod = canAdd && delta > inc+m.tol && delta <= inc+next.Time+m.tol
@@ -393,7 +470,7 @@ func (m *Model) press(out []Event, x rules.Color, exp [2]time.Duration, r Readin
 				Detail: fmt.Sprintf("the clock added the next period's %s after %s's move %d, before the period's moves were completed: its move counter differs (6.10.2, 8.6)", fmtDur(next.Time), x, n)})
 		} else {
 			m.missing[xi] = false
-			out = append(out, PeriodChange{At: t, Side: x, Period: newIdx, Added: delta - inc, AfterMove: n})
+			out = append(out, PeriodChange{At: t, Side: x, Period: newIdx, Added: deltaAdd - inc, AfterMove: n})
 		}
 	case plain:
 		if boundary && m.credited[xi] < m.due[xi] && !m.noTiming {
@@ -402,11 +479,20 @@ func (m *Model) press(out []Event, x rules.Color, exp [2]time.Duration, r Readin
 				Detail: fmt.Sprintf("%s completed move %d but the clock did not add %s for the next period (6.10.2; its move counter may differ, 8.6)", x, n, fmtDur(next.Time))})
 		}
 	default:
-		out = m.mismatch(out, x, exp[xi]+inc, got, t, "at the clock press")
+		out = m.mismatch(out, x, within(got-inc, exp[xi], early)+inc, got, t, "at the clock press")
 	}
 	y := x.Other()
 	if !m.tc.Timed() || !m.tc.Periods[0].Sandclock {
-		out = m.check(out, y, exp[y&1], r, t, " at the clock press")
+		// y's time has run since the press, up to the whole window.
+		want := exp[y&1]
+		if !m.noTiming && m.lastAt.Before(t) {
+			ran := t.Sub(m.lastAt)
+			if !m.host {
+				ran -= m.tc.Period(m.period[y&1]).Delay
+			}
+			want = within(r.Time(y), max(want-max(ran, 0), 0), want)
+		}
+		out = m.check(out, y, want, r, t, " at the clock press")
 	}
 	m.base = [2]time.Duration{r.White, r.Black}
 	m.restart(y, t, r)
@@ -474,6 +560,14 @@ func (m *Model) flags(r Reading, t time.Time, out []Event) []Event {
 	}
 	return append(out, BothFlags{At: t, First: first, WhiteAt: m.flagAt[0], BlackAt: m.flagAt[1],
 		LastPeriod: m.tc.IsLastPeriod(m.moves[0]) && m.tc.IsLastPeriod(m.moves[1])})
+}
+
+// within returns the value of [lo, hi] (in either order) nearest to v.
+func within(v, lo, hi time.Duration) time.Duration {
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	return min(max(v, lo), hi)
 }
 
 // near reports whether a and b differ by at most tol.

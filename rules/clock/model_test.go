@@ -105,7 +105,8 @@ func TestModelIncrementMismatch(t *testing.T) {
 	run(t, "180+2", Options{}, []step{
 		{at: 0, w: 180, b: 180, run: W},
 		{at: 10, w: 172, b: 180, run: B},
-		{at: 20, w: 172, b: 176, run: W, want: []string{"time_added black"}}, // 170+2 expected
+		{at: 19, w: 172, b: 171, run: B},
+		{at: 20, w: 172, b: 176, run: W, want: []string{"time_added black"}}, // 170+2 expected (press between 19 and 20 s)
 		{at: 25, w: 167, b: 176, run: W},
 	})
 }
@@ -279,11 +280,12 @@ func TestModelResync(t *testing.T) {
 	steps := []step{
 		{at: 0, w: 60, b: 60, run: W},
 		{at: 10, w: 55, b: 60, run: B}, // White pressed at 10 s: +5
-		// Away from 11 s to 20 s; Black pressed at 14 s and White has
-		// been thinking since.
-		{at: 20, w: 55, b: 61, run: W, resync: true},
-		{at: 25, w: 50, b: 61, run: W},
-		{at: 30, w: 40, b: 61, run: B, want: []string{"time_jump white"}}, // a real jump is still seen
+		// Away from 11 s to 20 s; Black pressed at 12, 14 and 16 s,
+		// White at 13 and 15 s, and White has been thinking since:
+		// more presses than two readings can tell.
+		{at: 20, w: 59, b: 71, run: W, resync: true},
+		{at: 25, w: 54, b: 71, run: W},
+		{at: 30, w: 40, b: 71, run: B, want: []string{"time_jump white"}}, // a real jump is still seen
 	}
 	run(t, "60+5", Options{}, steps)
 	m := NewModel(MustParse("60+5"), Options{})
