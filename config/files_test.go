@@ -201,7 +201,7 @@ func TestHugeFile(t *testing.T) {
 
 // TestProtocols: manual boards have no port, the others need one; a board
 // on a bus line needs its line's path; the blind player's board cannot be
-// on a bus.
+// on a bus; a DGT board (the default protocol) cannot read a xiangqi game.
 func TestProtocols(t *testing.T) {
 	if _, err := load(t, "boards:\n  - {protocol: manual, round: 1, board: 1}\n  - {protocol: obp, port: /dev/a, round: 1, board: 2, variant: xiangqi, ruleset: xiangqi-vn2004}\n", nil); err != nil {
 		t.Errorf("manual and obp boards: %v", err)
@@ -214,6 +214,8 @@ func TestProtocols(t *testing.T) {
 		{"boards:\n  - {port: /dev/a, round: 1, board: 1, blind: {side: black, lang: en, port: /dev/b, bus_address: 2}}\n", "boards[0].blind.bus_address", "alone on its port"},
 		{"boards:\n  - {port: /dev/a, round: 1, board: 1, white: \"" + strings.Repeat("n", 201) + "\"}\n", "boards[0].white", "at most 200"},
 		{"event: {name: \"a\\nb\"}\n", "event.name", "one line"},
+		{"boards:\n  - {port: /dev/a, round: 1, board: 1, variant: xiangqi, ruleset: xiangqi-vn2004}\n", "boards[0].protocol", "cannot read a xiangqi game"},
+		{"event: {ruleset: xiangqi-vn2004}\nboards:\n  - {protocol: dgt, port: /dev/a, round: 1, board: 1, variant: xiangqi}\n", "boards[0].protocol", "set protocol obp"},
 	} {
 		if _, err := load(t, c.yaml, nil); !hasKey(err, c.key) || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: error %v, want %s %q", c.yaml, err, c.key, c.msg)

@@ -232,6 +232,9 @@ func (v *boardsCheck) rules(p string, b Board) {
 	if b.TimeControl != "" {
 		v.add(checkTC(p+".time_control", b.TimeControl))
 	}
+	if (b.Protocol == "" || b.Protocol == ProtocolDGT) && eff.Variant == VariantXiangqi {
+		v.add(keyErr(p+".protocol", "a DGT board has 8×8 squares and cannot read a xiangqi game: set protocol obp (an Open Board Protocol board) or manual (moves entered by hand)"))
+	}
 	v.add(checkFEN(p+".fen", b.FEN, eff.Variant))
 	if len(b.Rules) > 0 {
 		// The event's keys were checked above; name only the board's.

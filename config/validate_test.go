@@ -159,7 +159,7 @@ func TestValidConfigs(t *testing.T) {
 		{"bus line", "boards:\n" + board(1, 1, "/dev/a", "bus_address: 1") + board(1, 2, "/dev/a", "bus_address: 2")},
 		{"auto ports", "boards:\n" + board(1, 1, "auto") + board(1, 2, "auto")},
 		{"chess960 with fide", "boards:\n" + board(1, 1, "/dev/a", "variant: chess960")},
-		{"xiangqi event", "event: {ruleset: xiangqi-vn2004, time_control: '-'}\nboards:\n" + board(1, 1, "/dev/a", "variant: xiangqi", "fen: 'rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w'")},
+		{"xiangqi event", "event: {ruleset: xiangqi-vn2004, time_control: '-'}\nboards:\n" + board(1, 1, "/dev/a", "protocol: obp", "variant: xiangqi", "fen: 'rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w'")},
 		{"multi-period tc", "event: {time_control: '40/7200:1800+30'}\n"},
 		{"sandglass", "event: {time_control: '*180'}\n"},
 		{"public users", "nats:\n  embedded:\n    listen: 0.0.0.0:4222\n    users:\n      - {user: v, password: p, role: public}\n"},

@@ -1,7 +1,9 @@
 package hall
 
 import (
+	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -203,4 +205,23 @@ func TestEnterManualReinstate(t *testing.T) {
 
 func cmdReinstate(ply int) adjudicator.Command {
 	return adjudicator.Command{Cmd: "reinstate", Ply: &ply}
+}
+
+// TestHallRefusesXiangqiOnDGT: a xiangqi game cannot be read by a DGT
+// board (8×8): the hall refuses it with the board named; an OBP board and a
+// manual board take it.
+func TestHallRefusesXiangqiOnDGT(t *testing.T) {
+	g := game.ID{Event: "open2026", Round: 1, Board: 9}
+	noPort := func(context.Context) (io.ReadWriteCloser, error) { return nil, errors.New("no port") }
+	hb := obpBoardFor(t, "xq9", g, ruleset.XiangqiVN2004, "", "", noPort)
+	hb.Protocol = ProtocolDGT
+	if _, err := New(Options{Boards: []Board{hb}, Sink: &timedSink{}, DataDir: t.TempDir()}); !errors.Is(err, ErrOptions) || !strings.Contains(err.Error(), "board xq9: a DGT board (8×8) cannot read a xiangqi game") {
+		t.Errorf("New with a DGT board for a xiangqi game: %v", err)
+	}
+	for _, p := range []Protocol{ProtocolOBP, ProtocolManual} {
+		hb.Protocol = p
+		if _, err := New(Options{Boards: []Board{hb}, Sink: &timedSink{}, DataDir: t.TempDir()}); err != nil {
+			t.Errorf("protocol %v: %v", p, err)
+		}
+	}
 }

@@ -43,6 +43,9 @@ func checkProtocol(b Board) error {
 	default:
 		return fmt.Errorf("%w: board %s: protocol %d", ErrOptions, b.ID, b.Protocol)
 	}
+	if b.Protocol == ProtocolDGT && b.Session.RuleSet.Variant == "xiangqi" {
+		return fmt.Errorf("%w: board %s: a DGT board (8×8) cannot read a xiangqi game: an OBP or manual board can", ErrOptions, b.ID)
+	}
 	if b.Protocol != ProtocolDGT && (b.BusAddress > 0 || b.Blind != nil || b.Session.Blind != nil) {
 		return fmt.Errorf("%w: board %s: a DGT bus address and a blind player's relay need a DGT board", ErrOptions, b.ID)
 	}
