@@ -30,6 +30,10 @@ type WriterOptions struct {
 	Connect func(ctx context.Context) (*nats.Conn, error)
 	// Subjects give the bucket's name (<p>_status).
 	Subjects broadcast.Subjects
+	// Replicas is how many copies of the bucket a NATS cluster keeps
+	// (nats.replicas, as for the streams and the games bucket; 0 or 1:
+	// one).
+	Replicas int
 	// Config is the configuration file, for the DaemonReport.
 	Config string
 	// Every is how often changed reports are written (default 1 s).
@@ -64,7 +68,7 @@ func (k *Keeper) Run(ctx context.Context, o WriterOptions) error {
 		nc, err := o.Connect(ctx)
 		var kv jetstream.KeyValue
 		if err == nil {
-			kv, err = openBucket(ctx, nc, o.Subjects, true)
+			kv, err = createBucket(ctx, nc, o.Subjects, o.Replicas)
 		}
 		if err != nil {
 			if nc != nil {
@@ -225,17 +229,24 @@ func (k *Keeper) seedFrom(ctx context.Context, kv jetstream.KeyValue, log *slog.
 	k.Seed(old)
 }
 
-// openBucket returns the status bucket; create makes it when missing
-// (the daemon), otherwise a missing bucket is an error that says what it
-// means (the status command).
-func openBucket(ctx context.Context, nc *nats.Conn, s broadcast.Subjects, create bool) (jetstream.KeyValue, error) {
+// createBucket creates the status bucket, or updates it to replicas
+// copies (at least one), as the daemon does on every connection.
+func createBucket(ctx context.Context, nc *nats.Conn, s broadcast.Subjects, replicas int) (jetstream.KeyValue, error) {
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, err
 	}
-	if create {
-		return js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: s.StatusBucket(),
-			Description: "dgtbridge: each configured board as the daemon sees it (dgtbridge status)", History: 1, Storage: jetstream.FileStorage})
+	return js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: s.StatusBucket(),
+		Description: "dgtbridge: each configured board as the daemon sees it (dgtbridge status)", History: 1,
+		Storage: jetstream.FileStorage, Replicas: max(replicas, 1)})
+}
+
+// openBucket returns the status bucket for reading; a missing bucket is an
+// error that says what it means (the status command).
+func openBucket(ctx context.Context, nc *nats.Conn, s broadcast.Subjects) (jetstream.KeyValue, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
 	}
 	kv, err := js.KeyValue(ctx, s.StatusBucket())
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
@@ -252,7 +263,7 @@ var ErrNoDaemon = errors.New("no daemon status")
 // a report yet is returned with its id alone.
 func Read(ctx context.Context, nc *nats.Conn, s broadcast.Subjects) (broadcast.DaemonReport, []broadcast.BoardReport, error) {
 	var d broadcast.DaemonReport
-	kv, err := openBucket(ctx, nc, s, false)
+	kv, err := openBucket(ctx, nc, s)
 	if err != nil {
 		return d, nil, err
 	}

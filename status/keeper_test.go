@@ -146,7 +146,7 @@ func TestKeeperBucket(t *testing.T) {
 	if len(b) != 1 || b[0].BoardID != "r1-b2" || len(b[0].Alerts) != 1 || b[0].Alerts[0].ID != "open.1.2.illegal_move.7.0" {
 		t.Errorf("after a restart: %+v", b)
 	}
-	kv, _ := openBucket(context.Background(), nc, subj, false)
+	kv, _ := openBucket(context.Background(), nc, subj)
 	if _, err := kv.Get(context.Background(), "r1-b1"); err == nil {
 		t.Error("the report of a board no longer configured is still there")
 	}
@@ -154,7 +154,7 @@ func TestKeeperBucket(t *testing.T) {
 
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatal("timed out")
