@@ -83,6 +83,9 @@ type pendingIllegal struct {
 	ladder  bool // the rule set counts it once the arbiter acts (tentative moves)
 	acted   bool // the arbiter acknowledged or applied a penalty
 	kind    string
+	// abandoned: a xiangqi illegal move that abandoned the general; its
+	// claim outlives the window (RB 4.4).
+	abandoned bool
 }
 
 // Adjudicator applies one rule set to one game. It is not safe for

@@ -194,7 +194,7 @@ func (g *match) stand(uci string) []game.Verdict {
 
 func (g *match) uciMove(uci string) rules.Move {
 	g.t.Helper()
-	geo := rules.Chess8x8
+	geo := g.pos.Geometry()
 	from, err1 := geo.ParseSquare(uci[:2])
 	to, err2 := geo.ParseSquare(uci[2:4])
 	if err1 != nil || err2 != nil {

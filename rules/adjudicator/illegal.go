@@ -47,6 +47,7 @@ func (a *Adjudicator) onIllegal(e game.IllegalMove) []game.Verdict {
 		what = fmt.Sprintf("a pawn move to the last rank without promotion (%s)", e.Text)
 		extra["replace_with"] = "queen" // 7.5.2
 	}
+	what = a.xqAbandoned(e, what, extra) // RB 4.4 (xiangqi_rb4.go)
 	return a.illegalAct(e.At, e.Side, e.Ply, kind, art, what, ev, extra, false)
 }
 
@@ -107,7 +108,7 @@ func (a *Adjudicator) illegalAct(at time.Time, side rules.Color, ply int, kind, 
 	if ply-1 >= 0 {
 		msg += fmt.Sprintf(" Reinstate the position after ply %d; the touched piece must be moved if it can be (%s).", ply-1, a.touchedMustMove())
 	}
-	p := &pendingIllegal{side: side, ply: ply, kind: kind}
+	p := &pendingIllegal{side: side, ply: ply, kind: kind, abandoned: prop["abandoned_general"] == true}
 	msg += a.ladderStep(p, oppCanMate, prop)
 	switch il.Window {
 	case ruleset.UntilOpponentMoves:

@@ -39,6 +39,9 @@ func (a *Adjudicator) stands(at time.Time, p *pendingIllegal) []game.Verdict {
 	if p.counted && !a.rs.Illegal.CountUnpenalised {
 		a.illegal[p.side&1]--
 	}
+	if p.abandoned {
+		return a.xqAbandonedStands(at, p) // RB 4.4 (xiangqi_rb4.go)
+	}
 	art := a.rs.Articles.IllegalWindow
 	if art == "" {
 		art = a.rs.Articles.Illegal
@@ -281,6 +284,9 @@ func (a *Adjudicator) pliesOf(key rules.RepetitionKey) string {
 // illegalPosition applies A.4.4: an illegal move stood, the next move is
 // completed, and a pawn still stands unpromoted on its last rank.
 func (a *Adjudicator) illegalPosition(at time.Time, ply int) []game.Verdict {
+	if a.isXiangqi() {
+		return a.xqOutOfArea(at, ply) // RB 4.3 (xiangqi_rb4.go)
+	}
 	if !a.rs.Illegal.IllegalPositionDraw {
 		return nil
 	}
