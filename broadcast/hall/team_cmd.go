@@ -42,56 +42,9 @@ func (s *Session) teamCommand(c adjudicator.Command, at time.Time) (Step, error)
 		st.Out = append(st.Out, s.actionAlert(at, c, ta.f.Where().Ply, fmt.Sprintf("Arbiter %sd alert %s.", c.Cmd, c.AlertID)))
 		return st, nil
 	case c.Cmd == "apply_penalty" && isMatch:
-		if tm.applied[c.AlertID] {
-			return bad("alert_id", "the proposal of alert "+c.AlertID+" is already applied", adjudicator.ErrNotApplicable)
-		}
-		var u teamdrop.Update
-		var err error
-		switch f := ta.f.(type) {
-		case *teamdrop.IllegalMove:
-			u, err = tm.m.ConfirmTE(f.Side, f.Violation == teamdrop.KingLeftInCheck, at)
-		case *teamdrop.TechnicalError:
-			if f.Proposal == "" {
-				return bad("alert_id", "the alert proposes no result", adjudicator.ErrNotApplicable)
-			}
-			u, err = tm.m.SetResult(l.b, f.Proposal, "technical errors", at)
-		case *teamdrop.Checkmate:
-			if !f.Ends {
-				return bad("alert_id", "the match did not end on this mate", adjudicator.ErrNotApplicable)
-			}
-			u, err = tm.m.SetResult(l.b, winFor(f.Winner.Color), teamdrop.TermCheckmate, at)
-		case *teamdrop.Threefold:
-			u, err = tm.m.ConfirmThreefold(l.b, at)
-		case *teamdrop.MatchEnd:
-			u, err = tm.m.SetResult(l.b, f.Results[l.b], f.Termination, at)
-		default:
-			return bad("alert_id", "the alert proposes nothing to apply", adjudicator.ErrNotApplicable)
-		}
-		if err != nil {
-			return bad("alert_id", err.Error(), adjudicator.ErrNotApplicable)
-		}
-		tm.applied[c.AlertID] = true
-		st.Out = append(st.Out, s.actionAlert(at, c, ta.f.Where().Ply, "Arbiter applied the proposal of alert "+c.AlertID+"."))
-		tm.apply(u, l.b, &st, at)
-		return st, nil
+		return s.teamApplyProposal(c, ta, at)
 	case c.Cmd == "apply_penalty" && c.AlertID == "" && (c.Penalty == "technical_error" || c.Penalty == "loss"):
-		side, ok := parseColor(c.Side)
-		if !ok {
-			return bad("side", `want "white" or "black"`, adjudicator.ErrBadCommand)
-		}
-		var u teamdrop.Update
-		var err error
-		if c.Penalty == "technical_error" {
-			u, err = tm.m.ConfirmTE(teamdrop.Side{Board: l.b, Color: side}, false, at)
-		} else {
-			u, err = tm.m.SetResult(l.b, winFor(side.Other()), "arbiter penalty", at)
-		}
-		if err != nil {
-			return bad("penalty", err.Error(), adjudicator.ErrNotApplicable)
-		}
-		st.Out = append(st.Out, s.actionAlert(at, c, len(s.rec.Moves), fmt.Sprintf("Arbiter applied %s to %s.", c.Penalty, side)))
-		tm.apply(u, l.b, &st, at)
-		return st, nil
+		return s.teamPenalty(c, at)
 	case c.Cmd == "set_result":
 		switch c.Result {
 		case "1-0", "0-1", adjudicator.Draw, "*":
@@ -115,6 +68,73 @@ func (s *Session) teamCommand(c adjudicator.Command, at time.Time) (Step, error)
 		return Step{}, err
 	}
 	s.verdicts(outs, &st)
+	return st, nil
+}
+
+// teamApplyProposal applies what match alert ta proposes (a technical
+// error, a result), once.
+func (s *Session) teamApplyProposal(c adjudicator.Command, ta teamAlert, at time.Time) (Step, error) {
+	l := s.team
+	tm := l.tm
+	bad := func(msg string) (Step, error) {
+		return Step{}, &adjudicator.CommandError{Cmd: c.Cmd, Field: "alert_id", Msg: msg, Err: adjudicator.ErrNotApplicable}
+	}
+	if tm.applied[c.AlertID] {
+		return bad("the proposal of alert " + c.AlertID + " is already applied")
+	}
+	var u teamdrop.Update
+	var err error
+	switch f := ta.f.(type) {
+	case *teamdrop.IllegalMove:
+		u, err = tm.m.ConfirmTE(f.Side, f.Violation == teamdrop.KingLeftInCheck, at)
+	case *teamdrop.TechnicalError:
+		if f.Proposal == "" {
+			return bad("the alert proposes no result")
+		}
+		u, err = tm.m.SetResult(l.b, f.Proposal, "technical errors", at)
+	case *teamdrop.Checkmate:
+		if !f.Ends {
+			return bad("the match did not end on this mate")
+		}
+		u, err = tm.m.SetResult(l.b, winFor(f.Winner.Color), teamdrop.TermCheckmate, at)
+	case *teamdrop.Threefold:
+		u, err = tm.m.ConfirmThreefold(l.b, at)
+	case *teamdrop.MatchEnd:
+		u, err = tm.m.SetResult(l.b, f.Results[l.b], f.Termination, at)
+	default:
+		return bad("the alert proposes nothing to apply")
+	}
+	if err != nil {
+		return bad(err.Error())
+	}
+	tm.applied[c.AlertID] = true
+	var st Step
+	st.Out = append(st.Out, s.actionAlert(at, c, ta.f.Where().Ply, "Arbiter applied the proposal of alert "+c.AlertID+"."))
+	tm.apply(u, l.b, &st, at)
+	return st, nil
+}
+
+// teamPenalty applies a technical error or a loss the arbiter gives a
+// side of this board without an alert.
+func (s *Session) teamPenalty(c adjudicator.Command, at time.Time) (Step, error) {
+	l := s.team
+	side, ok := parseColor(c.Side)
+	if !ok {
+		return Step{}, &adjudicator.CommandError{Cmd: c.Cmd, Field: "side", Msg: `want "white" or "black"`, Err: adjudicator.ErrBadCommand}
+	}
+	var u teamdrop.Update
+	var err error
+	if c.Penalty == "technical_error" {
+		u, err = l.tm.m.ConfirmTE(teamdrop.Side{Board: l.b, Color: side}, false, at)
+	} else {
+		u, err = l.tm.m.SetResult(l.b, winFor(side.Other()), "arbiter penalty", at)
+	}
+	if err != nil {
+		return Step{}, &adjudicator.CommandError{Cmd: c.Cmd, Field: "penalty", Msg: err.Error(), Err: adjudicator.ErrNotApplicable}
+	}
+	var st Step
+	st.Out = append(st.Out, s.actionAlert(at, c, len(s.rec.Moves), fmt.Sprintf("Arbiter applied %s to %s.", c.Penalty, side)))
+	l.tm.apply(u, l.b, &st, at)
 	return st, nil
 }
 
