@@ -44,27 +44,9 @@ var ErrUntimed = errors.New("hall: a team-drop replay needs timestamped recordin
 // reconstructed so far.
 func ReplayTeam(ra, rb io.Reader, o TeamReplayOptions) (TeamReplayResult, error) {
 	var res TeamReplayResult
-	var srcs [2]*teamSource
-	for i, r := range []io.Reader{ra, rb} {
-		rd, err := record.NewReader(r, o.Format)
-		if err != nil {
-			return res, fmt.Errorf("recording %d: %w", i+1, err)
-		}
-		if rd.Format() != record.Hexlog {
-			return res, fmt.Errorf("recording %d (%s): %w", i+1, rd.Format(), ErrUntimed)
-		}
-		srcs[i] = &teamSource{rd: rd, dec: dgt.NewDecoder(dgt.SingleBoard), first: true}
-	}
-	for _, src := range srcs {
-		if err := src.next(o.BadLine); err != nil {
-			return res, err
-		}
-	}
-	start := time.Time{}
-	for _, src := range srcs {
-		if src.ok && (start.IsZero() || src.c.At.Before(start)) {
-			start = src.c.At
-		}
+	srcs, start, err := openTeamSources(ra, rb, o)
+	if err != nil {
+		return res, err
 	}
 	ss, err := NewTeamSessions(o.A, o.B, nil, nil, start)
 	if err != nil {
@@ -102,20 +84,7 @@ func ReplayTeam(ra, rb io.Reader, o TeamReplayOptions) (TeamReplayResult, error)
 			src.first = false
 		}
 		if src.c.Dir == record.FromBoard {
-			src.dec.Feed(src.c.Bytes)
-			for {
-				m, err := src.dec.Next()
-				if errors.Is(err, dgt.ErrNeedMore) {
-					break
-				}
-				if err != nil {
-					if o.BadLine != nil {
-						o.BadLine(err)
-					}
-					continue
-				}
-				collect(ss[b].Message(at, m))
-			}
+			src.decode(o.BadLine, func(m dgt.Message) { collect(ss[b].Message(at, m)) })
 		}
 		if err := src.next(o.BadLine); err != nil {
 			for i := range ss {
@@ -137,6 +106,53 @@ func ReplayTeam(ra, rb io.Reader, o TeamReplayOptions) (TeamReplayResult, error)
 	res.Games = [2]*Record{ss[0].rec, ss[1].rec}
 	res.BPGN = ss[0].team.tm.BPGNGame()
 	return res, nil
+}
+
+// openTeamSources opens the two recordings (timed formats only), reads
+// their first chunks and gives the time of the earlier.
+func openTeamSources(ra, rb io.Reader, o TeamReplayOptions) ([2]*teamSource, time.Time, error) {
+	var srcs [2]*teamSource
+	for i, r := range []io.Reader{ra, rb} {
+		rd, err := record.NewReader(r, o.Format)
+		if err != nil {
+			return srcs, time.Time{}, fmt.Errorf("recording %d: %w", i+1, err)
+		}
+		if rd.Format() != record.Hexlog {
+			return srcs, time.Time{}, fmt.Errorf("recording %d (%s): %w", i+1, rd.Format(), ErrUntimed)
+		}
+		srcs[i] = &teamSource{rd: rd, dec: dgt.NewDecoder(dgt.SingleBoard), first: true}
+	}
+	for _, src := range srcs {
+		if err := src.next(o.BadLine); err != nil {
+			return srcs, time.Time{}, err
+		}
+	}
+	start := time.Time{}
+	for _, src := range srcs {
+		if src.ok && (start.IsZero() || src.c.At.Before(start)) {
+			start = src.c.At
+		}
+	}
+	return srcs, start, nil
+}
+
+// decode feeds the current chunk's bytes to the decoder and hands each
+// whole message on; a damaged one goes to badLine (when set).
+func (src *teamSource) decode(badLine func(error), each func(dgt.Message)) {
+	src.dec.Feed(src.c.Bytes)
+	for {
+		m, err := src.dec.Next()
+		if errors.Is(err, dgt.ErrNeedMore) {
+			return
+		}
+		if err != nil {
+			if badLine != nil {
+				badLine(err)
+			}
+			continue
+		}
+		each(m)
+	}
 }
 
 // teamSource is one recording of a team replay and its next chunk.
