@@ -33,91 +33,114 @@ func runEmulate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			"With --boards N: N boards with clocks (on bus lines of --bus boards, or one pseudo-terminal each)\n"+
 			"play real games with realistic hands, one move every --move-every; a ready-to-use boards:\n"+
 			"configuration naming their device paths is printed: a load test for your own hardware.", stderr)
-	usePTY := fs.Bool("pty", true, "serve on a new pseudo-terminal (false: serve on stdin/stdout)")
-	game := fs.String("game", "", "PGN `file` whose main line the board plays")
-	index := fs.Int("index", 1, "which game of the PGN file to play (1 = the first)")
-	serialNr := fs.String("serial", "01025", "5-digit serial number (also the bus address)")
-	speed := fs.Float64("speed", 1, "pace of the players: 2 = twice as fast thinking and handling")
-	seed := fs.Uint64("seed", 1, "seed of the handling styles and think times")
-	flicker := fs.Float64("flicker", 0, "probability per scan of a sensor misreading one square")
-	rotated := fs.Bool("rotated", false, "the board is turned round (White's pieces at fields 0-15)")
-	noClock := fs.Bool("no-clock", false, "no clock cabled to the board")
-	tc := fs.String("clock", "", "time control `base+inc` in seconds (default: the game's TimeControl tag, else 5400+30)")
-	gesture := fs.Bool("gesture", false, "after the last move, signal the result with both kings in the centre")
+	f := emulateFlags{
+		usePTY:   fs.Bool("pty", true, "serve on a new pseudo-terminal (false: serve on stdin/stdout)"),
+		game:     fs.String("game", "", "PGN `file` whose main line the board plays"),
+		index:    fs.Int("index", 1, "which game of the PGN file to play (1 = the first)"),
+		serialNr: fs.String("serial", "01025", "5-digit serial number (also the bus address)"),
+		speed:    fs.Float64("speed", 1, "pace of the players: 2 = twice as fast thinking and handling"),
+		seed:     fs.Uint64("seed", 1, "seed of the handling styles and think times"),
+		flicker:  fs.Float64("flicker", 0, "probability per scan of a sensor misreading one square"),
+		rotated:  fs.Bool("rotated", false, "the board is turned round (White's pieces at fields 0-15)"),
+		noClock:  fs.Bool("no-clock", false, "no clock cabled to the board"),
+		tc:       fs.String("clock", "", "time control `base+inc` in seconds (default: the game's TimeControl tag, else 5400+30)"),
+		gesture:  fs.Bool("gesture", false, "after the last move, signal the result with both kings in the centre"),
+	}
 	fs.String("protocol", "dgt", "dgt, or obp for an Open Board Protocol board (see emulate --protocol obp --help)")
-	nBoards := fs.Int("boards", 1, "how many boards to emulate (more than 1: a hall, see above)")
-	busSize := fs.Int("bus", 0, "boards per DGT bus line (e.g. 32); 0: each board on its own pseudo-terminal")
-	moveEvery := fs.String("move-every", "1s-3s", "with --boards: the pause before each move, a `range` like 1s-3s")
-	gamesFile := fs.String("games", "", "with --boards: PGN `file` of the games the boards play in turn (default: built-in famous games)")
-	round := fs.Int("round", 1, "with --boards: the round in the printed configuration")
-	truthFile := fs.String("truth", "", "with --boards: write every ply played (board, game, ply, move, touch, release, press times) as JSON lines to `file`")
+	f.nBoards = fs.Int("boards", 1, "how many boards to emulate (more than 1: a hall, see above)")
+	f.busSize = fs.Int("bus", 0, "boards per DGT bus line (e.g. 32); 0: each board on its own pseudo-terminal")
+	f.moveEvery = fs.String("move-every", "1s-3s", "with --boards: the pause before each move, a `range` like 1s-3s")
+	f.gamesFile = fs.String("games", "", "with --boards: PGN `file` of the games the boards play in turn (default: built-in famous games)")
+	f.round = fs.Int("round", 1, "with --boards: the round in the printed configuration")
+	f.truthFile = fs.String("truth", "", "with --boards: write every ply played (board, game, ply, move, touch, release, press times) as JSON lines to `file`")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("emulate takes no arguments, got %q", fs.Args())}
 	}
-	if *nBoards < 1 || *busSize < 0 {
+	if *f.nBoards < 1 || *f.busSize < 0 {
 		return usageError{errors.New("--boards must be at least 1 and --bus not negative")}
 	}
-	if *nBoards > 1 || *busSize > 0 {
+	if *f.nBoards > 1 || *f.busSize > 0 {
 		set := map[string]bool{}
-		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 		for _, single := range []string{"pty", "game", "index", "serial", "speed", "gesture", "rotated", "no-clock", "flicker"} {
 			if set[single] {
 				return usageError{fmt.Errorf("--%s is for one board; with --boards use --games, --move-every, --seed, --clock", single)}
 			}
 		}
-		if *busSize > dgtBusMax {
-			return usageError{fmt.Errorf("--bus %d: at most %d boards on a line", *busSize, dgtBusMax)}
+		return emulateMany(ctx, f, stdout, stderr)
+	}
+	return emulateOne(ctx, f, stdout, stderr)
+}
+
+// emulateFlags are emulate's flags, as parsed.
+type emulateFlags struct {
+	usePTY, rotated, noClock, gesture *bool
+	game, serialNr, tc                *string
+	index, nBoards, busSize, round    *int
+	speed, flicker                    *float64
+	seed                              *uint64
+	moveEvery, gamesFile, truthFile   *string
+}
+
+// emulateMany serves a hall of boards (emulate --boards N [--bus M]).
+func emulateMany(ctx context.Context, f emulateFlags, stdout, stderr io.Writer) error {
+	if *f.busSize > dgtBusMax {
+		return usageError{fmt.Errorf("--bus %d: at most %d boards on a line", *f.busSize, dgtBusMax)}
+	}
+	think, err := parseSpan(*f.moveEvery)
+	if err != nil {
+		return usageError{fmt.Errorf("--move-every %w", err)}
+	}
+	games, err := hallGames(*f.gamesFile)
+	if err != nil {
+		return err
+	}
+	ho := hallOptions{boards: *f.nBoards, bus: *f.busSize, think: think, games: games, seed: *f.seed, round: *f.round, firstBoard: 1,
+		clock: emu.ClockSetting{Base: 90 * time.Minute, Increment: 30 * time.Second, Mode: emu.Fischer}, timeCtl: "5400+30"}
+	if *f.tc != "" {
+		if ho.clock, err = parseTimeControl(*f.tc); err != nil {
+			return usageError{err}
 		}
-		think, err := parseSpan(*moveEvery)
-		if err != nil {
-			return usageError{fmt.Errorf("--move-every %w", err)}
-		}
-		games, err := hallGames(*gamesFile)
+		ho.timeCtl = *f.tc
+	}
+	if *f.truthFile != "" {
+		out, err := os.Create(*f.truthFile)
 		if err != nil {
 			return err
 		}
-		ho := hallOptions{boards: *nBoards, bus: *busSize, think: think, games: games, seed: *seed, round: *round, firstBoard: 1,
-			clock: emu.ClockSetting{Base: 90 * time.Minute, Increment: 30 * time.Second, Mode: emu.Fischer}, timeCtl: "5400+30"}
-		if *tc != "" {
-			if ho.clock, err = parseTimeControl(*tc); err != nil {
-				return usageError{err}
-			}
-			ho.timeCtl = *tc
-		}
-		if *truthFile != "" {
-			f, err := os.Create(*truthFile)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			ho.truth = f
-		}
-		return runEmulateHall(ctx, ho, stdout, stderr)
+		defer out.Close()
+		ho.truth = out
 	}
-	if *speed <= 0 {
+	return runEmulateHall(ctx, ho, stdout, stderr)
+}
+
+// emulateOne serves one board, playing --game once a host talks to it.
+func emulateOne(ctx context.Context, f emulateFlags, stdout, stderr io.Writer) error {
+	if *f.speed <= 0 {
 		return usageError{errors.New("--speed must be positive")}
 	}
-	opts := emu.Setup{Serial: *serialNr, Seed: *seed, Flicker: *flicker, NoClock: *noClock}
-	if *rotated {
+	opts := emu.Setup{Serial: *f.serialNr, Seed: *f.seed, Flicker: *f.flicker, NoClock: *f.noClock}
+	if *f.rotated {
 		opts.Orientation = dgt.Rotated
 	}
+	tc := *f.tc
 	var g *pgn.Game
-	if *game != "" {
+	if *f.game != "" {
 		var err error
-		if g, err = readGame(*game, *index); err != nil {
+		if g, err = readGame(*f.game, *f.index); err != nil {
 			return err
 		}
-		if *tc == "" {
-			*tc = g.Tag("TimeControl")
+		if tc == "" {
+			tc = g.Tag("TimeControl")
 		}
 		pl := g.Start.Placement()
 		opts.Placement = &pl
 	}
-	if *tc != "" && *tc != "-" && *tc != "?" {
-		set, err := parseTimeControl(*tc)
+	if tc != "" && tc != "-" && tc != "?" {
+		set, err := parseTimeControl(tc)
 		if err != nil {
 			return usageError{err}
 		}
@@ -127,7 +150,7 @@ func runEmulate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var script emu.Script
 	if g != nil {
 		var err error
-		if script, err = humanScript(g, *speed, *seed, *gesture); err != nil {
+		if script, err = humanScript(g, *f.speed, *f.seed, *f.gesture); err != nil {
 			return err
 		}
 	}
@@ -138,7 +161,7 @@ func runEmulate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer cancel()
-	if !*usePTY {
+	if !*f.usePTY {
 		fmt.Fprintln(stderr, "dgtbridge emulate: serving on stdin/stdout")
 		wg.Go(func() { startWhenTalkedTo(ctx, e, script, stderr) })
 		return emu.Run(ctx, stdio{}, e)
