@@ -78,39 +78,48 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		in, err := os.Open(name)
-		if err != nil {
-			return fmt.Errorf("replay: %w", err)
-		}
-		// An interrupt closes the file, which also ends a read waiting
-		// on a pipe or FIFO that is still being written.
-		stop := context.AfterFunc(ctx, func() { in.Close() })
 		o := hall.ReplayOptions{Format: f, Session: hall.SessionOptions{
 			Info:     hall.Info{Game: game.ID{Event: "replay", Round: i + 1, Board: 1}, Variant: v, Ruleset: rs.Name},
 			StartFEN: *fen, RuleSet: rs, Tracker: hall.DefaultTrackerOptions(),
 		}, BadLine: func(err error) { fmt.Fprintf(stderr, "dgtbridge replay: %s: skipped: %v\n", name, err) }}
-		res, err := replayRecording(ctxReader{ctx, in}, o) // DGT or OBP: replay_obp.go
-		stop()
-		in.Close()
-		if ctx.Err() != nil {
-			return ctx.Err()
+		if err := replayFile(ctx, name, o, stdout, enc); err != nil {
+			return err
 		}
-		for _, g := range res.Games {
-			if len(g.Moves) == 0 && g.Result == "*" && len(res.Games) > 1 {
-				continue // a set-up with no game after it
-			}
-			if err := pgn.Write(stdout, g.PGNGame(), pgn.WriteOptions{}); err != nil {
-				return err
-			}
+	}
+	return nil
+}
+
+// replayFile replays one recording: its games as PGN on stdout, its
+// alerts to enc. An interrupt stops it, even mid-read.
+func replayFile(ctx context.Context, name string, o hall.ReplayOptions, stdout io.Writer, enc *json.Encoder) error {
+	in, err := os.Open(name)
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	// An interrupt closes the file, which also ends a read waiting on a
+	// pipe or FIFO that is still being written.
+	stop := context.AfterFunc(ctx, func() { in.Close() })
+	res, err := replayRecording(ctxReader{ctx, in}, o) // DGT or OBP: replay_obp.go
+	stop()
+	in.Close()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	for _, g := range res.Games {
+		if len(g.Moves) == 0 && g.Result == "*" && len(res.Games) > 1 {
+			continue // a set-up with no game after it
 		}
-		for _, a := range res.Alerts {
-			if err := enc.Encode(a); err != nil {
-				return fmt.Errorf("replay: writing alerts: %w", err)
-			}
+		if err := pgn.Write(stdout, g.PGNGame(), pgn.WriteOptions{}); err != nil {
+			return err
 		}
-		if err != nil {
-			return fmt.Errorf("replay: %s: %w", name, err)
+	}
+	for _, a := range res.Alerts {
+		if err := enc.Encode(a); err != nil {
+			return fmt.Errorf("replay: writing alerts: %w", err)
 		}
+	}
+	if err != nil {
+		return fmt.Errorf("replay: %s: %w", name, err)
 	}
 	return nil
 }
