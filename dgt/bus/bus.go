@@ -129,6 +129,7 @@ type board struct {
 	lastPkt     string // the data of the last SEND_CHANGES reply taken
 	resync      bool   // changes may have been lost: read the log and the position
 	resyncTries int    // resyncs that came back garbled in a row
+	pressed     bool   // the last changes held a clock record: read the clock now
 }
 
 // line is one open port: the Run goroutine's state while it lasts.

@@ -37,7 +37,9 @@
 // and its clock. After that [Changes] carry the EEPROM records in order
 // (each piece record is "field F now holds piece P", so applying a record
 // twice is harmless), and [Clock] a clock reading whenever it differs from
-// the previous one. A board that stops answering is reported with
+// the previous one; the clock of a board whose changes held a clock record
+// (the board writes one at every lever press) is read right after them,
+// so a press is reported in the cycle that fetched the move it completes. A board that stops answering is reported with
 // [BoardLost] and read in the same way when it returns. [Bus.ReadLog]
 // reads a board's log on request.
 //

@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/bus"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 )
@@ -111,4 +112,79 @@ func TestReadingsAreStampedAtThePoll(t *testing.T) {
 
 func contextWithCancel() (context.Context, context.CancelFunc) {
 	return context.WithCancel(context.Background())
+}
+
+// TestPressReadInItsPoll: on a full line (32 boards, their clocks running,
+// so that not every clock fits in every cycle) a press is reported with
+// the clock reading that shows it no later than right after the changes
+// that carried the board's clock record (the board writes one at every
+// press), not up to two cycles later when the board's turn in the clock
+// rotation comes.
+func TestPressReadInItsPoll(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHall(32)
+		for _, e := range h.boards {
+			e.Do(time.Now(), emu.Action{Kind: emu.Press, Side: emu.Left}) // the clocks run
+		}
+		var addrs []uint16
+		for a := range h.boards {
+			addrs = append(addrs, a)
+		}
+		b := bus.New(h.open, bus.LineSettings{Addresses: addrs, NoBroadcast: true, NoLog: true, Rediscover: time.Hour})
+		ctx, cancel := contextWithCancel()
+		var wg sync.WaitGroup
+		wg.Go(func() { b.Run(ctx) })
+		const addr = 2007
+		var mu sync.Mutex
+		var records, readings []time.Time // of board addr: changes with a clock record, readings with a new running side
+		lastRun := dgt.RightSide
+		wg.Go(func() {
+			for ev := range b.Events() {
+				mu.Lock()
+				switch e := ev.(type) {
+				case bus.Changes:
+					for _, r := range e.Records {
+						if e.Address == addr && r.Kind == dgt.EEClock {
+							records = append(records, e.At)
+						}
+					}
+				case bus.Clock:
+					if run := e.Clock.RunningSide(); e.Address == addr && run != lastRun {
+						readings = append(readings, e.At)
+						lastRun = run
+					}
+				}
+				mu.Unlock()
+			}
+		})
+		time.Sleep(15 * time.Second) // finding and reading 32 boards takes about 10 s
+		e := h.boards[addr]
+		side := emu.Right
+		var presses []time.Time
+		for i := 0; i < 20; i++ {
+			// Presses at every phase of the cycle: 3.3 s apart.
+			time.Sleep(2300 * time.Millisecond)
+			presses = append(presses, time.Now())
+			e.Do(time.Now(), emu.Action{Kind: emu.Press, Side: side})
+			side = side.Other()
+			time.Sleep(time.Second)
+		}
+		cancel()
+		wg.Wait()
+		h.close()
+		mu.Lock()
+		defer mu.Unlock()
+		if len(records) != 20 || len(readings) != 20 {
+			t.Fatalf("%d clock records and %d readings for 20 presses", len(records), len(readings))
+		}
+		var late []time.Duration
+		for i, p := range presses {
+			late = append(late, readings[i].Sub(p))
+			if readings[i].Before(p) || readings[i].After(records[i].Add(100*time.Millisecond)) {
+				t.Errorf("press %d at %v: read %v after it, %v after the changes that carried its record (want no later than right after them)",
+					i+1, p.Format("05.000"), readings[i].Sub(p), readings[i].Sub(records[i]))
+			}
+		}
+		t.Logf("press to the reading that shows it: %v", late)
+	})
 }

@@ -149,6 +149,14 @@ func (l *line) poll(bd *board, clock bool) error {
 	} else if err != nil {
 		return l.boardErr(bd.addr, err)
 	}
+	if bd.pressed {
+		// The changes carried a clock record: the lever was pressed.
+		// The reading that shows it is taken now, right after the
+		// changes that hold the move it completes, not when the board's
+		// turn in the clock rotation comes (up to two cycles later).
+		bd.pressed = false
+		clock = true
+	}
 	if clock {
 		if err := l.readClock(bd); errors.Is(err, ErrBadReply) {
 			l.b.opts.Logger.Debug("dgt bus: clock reply garbled, read next cycle", "addr", bd.addr)
@@ -178,6 +186,8 @@ func (l *line) changes(bd *board) error {
 			begin = true
 		case dgt.EEStartTag:
 			l.busy = true // a start tag and every piece: a long packet
+		case dgt.EEClock:
+			bd.pressed = true
 		}
 	}
 	if len(log.Entries) > 0 {

@@ -46,7 +46,8 @@ type LineSettings struct {
 	// PollInterval is the longest a polling cycle should take: every
 	// board's changes are polled once per cycle, and clocks are read in
 	// turn, as many per cycle as fit in nine tenths of PollInterval (at
-	// least one). Default 900 ms, what a 32-board line at 9600 baud allows
+	// least one); a board whose changes hold a clock record (a lever
+	// press) has its clock read right after them as well. Default 900 ms, what a 32-board line at 9600 baud allows
 	// (32 × 10 bytes of changes ≈ 0.33 s, plus the clocks that fit).
 	PollInterval time.Duration
 	// ClockEvery > 0 reads every board's clock every ClockEvery cycles,
