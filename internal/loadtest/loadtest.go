@@ -87,6 +87,11 @@ type Report struct {
 	// played and the moves published (ply order; "-" for a ply never
 	// published), one game a line, sorted by board.
 	Mismatches []string
+	// InputLag and MoveDelay are the daemon's own histograms (p50, p99,
+	// as bucket bounds; -1: above the last): from the read of an input to
+	// its handling, and from the read that completed a move to its
+	// hand-off (record saved).
+	InputLag, MoveDelay [2]time.Duration
 }
 
 // Dist summarises durations.
@@ -272,25 +277,44 @@ wait:
 			fmt.Fprintf(o.Log, "games with moves lost or wrong: %s\n", f)
 		}
 	}
-	rep.Messages = journalled(httpPort)
+	metricsOf(httpPort, &rep)
 	if prof != nil {
 		fmt.Fprintf(o.Log, "profile: %v\n", prof)
 	}
 	return rep, nil
 }
 
-// journalled reads the daemon's dgtbridge_messages_journalled_total from
-// its /metrics, by kind.
-func journalled(port int) map[string]float64 {
+// metricsOf reads the daemon's /metrics: dgtbridge_messages_journalled_total
+// by kind, and the input lag and move delay histograms (p50, p99 as
+// bucket upper bounds).
+func metricsOf(port int, r *Report) {
 	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/metrics", port))
 	if err != nil {
-		return nil
+		return
 	}
 	defer resp.Body.Close()
 	out := map[string]float64{}
+	type bucket struct{ le, n float64 }
+	hist := map[string][]bucket{}
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), `dgtbridge_messages_journalled_total{kind="`)
+		line := sc.Text()
+		for _, h := range []string{"dgtbridge_input_lag_seconds", "dgtbridge_move_delay_seconds"} {
+			rest, ok := strings.CutPrefix(line, h+`_bucket{le="`)
+			if !ok {
+				continue
+			}
+			le, v, _ := strings.Cut(rest, `"} `)
+			b := bucket{le: -1}
+			if f, err := strconv.ParseFloat(le, 64); err == nil {
+				b.le = f
+			}
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				b.n = f
+				hist[h] = append(hist[h], b)
+			}
+		}
+		rest, ok := strings.CutPrefix(line, `dgtbridge_messages_journalled_total{kind="`)
 		if !ok {
 			continue
 		}
@@ -299,7 +323,24 @@ func journalled(port int) map[string]float64 {
 			out[kind] = f
 		}
 	}
-	return out
+	r.Messages = out
+	q := func(bs []bucket, p float64) time.Duration {
+		if len(bs) == 0 || bs[len(bs)-1].n == 0 {
+			return 0
+		}
+		for _, b := range bs { // cumulative counts
+			if b.n >= p*bs[len(bs)-1].n {
+				if b.le < 0 {
+					return -1 // above the last bound
+				}
+				return time.Duration(b.le * float64(time.Second))
+			}
+		}
+		return 0
+	}
+	for h, dst := range map[string]*[2]time.Duration{"dgtbridge_input_lag_seconds": &r.InputLag, "dgtbridge_move_delay_seconds": &r.MoveDelay} {
+		*dst = [2]time.Duration{q(hist[h], 0.5), q(hist[h], 0.99)}
+	}
 }
 
 func freePort() int {
@@ -669,6 +710,8 @@ func (r Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "daemon's delay (board answer -> MoveEvent): %v\n", r.Delay)
 	fmt.Fprintf(w, "press -> MoveEvent: %v\n", r.FromPress)
 	fmt.Fprintf(w, "poll interval per board: %v\n", r.Polls)
+	fmt.Fprintf(w, "daemon's metrics (bucket bounds): input lag p50 ≤ %v, p99 ≤ %v; read → move handed off p50 ≤ %v, p99 ≤ %v\n",
+		r.InputLag[0], r.InputLag[1], r.MoveDelay[0], r.MoveDelay[1])
 	fmt.Fprintf(w, "daemon RSS: max %.0f MB, end %.0f MB; CPU %.2f cores\n", r.RSSMaxMB, r.RSSEndMB, r.CPUCores)
 	if len(r.Messages) > 0 && r.Received > 0 {
 		var total float64
