@@ -26,6 +26,7 @@ func (a *Adjudicator) onClock(r game.ClockReading, at time.Time) []game.Verdict 
 	if prev != nil && prev.Running != rules.NoColor && cr.Running == rules.NoColor && cr.Time(prev.Running) > 0 && !a.over() {
 		out = append(out, *a.stopped(at, prev.Running, cr))
 	}
+	out = append(out, a.xqMoveControls(cr, at)...) // Art. 10.1.2 (xiangqi_clock.go)
 	return append(out, a.scoresheet(cr, at)...)
 }
 

@@ -55,6 +55,9 @@ const (
 	// KindUnidentified: a board that senses only occupancy showed a piece
 	// the daemon cannot name; the arbiter's identify command names it.
 	KindUnidentified = "unidentified_piece"
+	// KindMoveControl: a xiangqi player reached a move control of Art.
+	// 10.1.2 with too few moves (the rule set's move_controls).
+	KindMoveControl = "move_control"
 )
 
 // Evidence is one sensor fact behind an alert.

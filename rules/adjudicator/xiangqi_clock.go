@@ -1,0 +1,65 @@
+package adjudicator
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/clock"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// xqMoveControls judges the move controls of Art. 10.1.2 (the rule set's
+// move_controls, none by default) at a clock reading: a player whose own
+// time used has reached a control's minutes with fewer of his moves
+// completed than it requires loses (7.1(d)); the arbiter gets the loss
+// proposed once per player and control (crit where the arbiter calls
+// flags, info for a claim otherwise), never a result. The time used is
+// read from the clock: the time control's base, plus one increment per
+// completed move, less the time left; so it is judged for time controls of
+// one period only, and time the arbiter added to a clock counts as not
+// used (the control then comes later, never earlier).
+func (a *Adjudicator) xqMoveControls(r clock.Reading, at time.Time) []game.Verdict {
+	mcs := a.rs.Xiangqi.MoveControls
+	tc := a.opts.TimeControl
+	if !a.isXiangqi() || len(mcs) == 0 || len(tc.Periods) != 1 || a.over() {
+		return nil
+	}
+	var out []game.Verdict
+	for _, side := range [2]rules.Color{rules.White, rules.Black} {
+		n := 0
+		for _, p := range a.plies {
+			if p.side == side {
+				n++
+			}
+		}
+		used := tc.Base() + time.Duration(n)*tc.Increment() - r.Time(side)
+		for i, mc := range mcs {
+			key := fmt.Sprintf("move_control.%s.%d", side, i)
+			if used < time.Duration(mc.Minutes)*time.Minute || n >= mc.Moves || a.notified[key] {
+				continue
+			}
+			a.notified[key] = true
+			out = append(out, a.moveControlAlert(at, side, n, used, mc.Minutes, mc.Moves))
+			break
+		}
+	}
+	return out
+}
+
+// moveControlAlert: side has used used of its time (the control's minutes)
+// with n of the moves moves required.
+func (a *Adjudicator) moveControlAlert(at time.Time, side rules.Color, n int, used time.Duration, minutes, moves int) game.Verdict {
+	opp := side.Other()
+	msg := fmt.Sprintf("%s has used %s of his time with %d of the %d moves the move control requires in the first %d minutes (%s): %s loses, %s wins.",
+		name(side), clock.FormatDuration(used), n, moves, minutes, a.rs.Xiangqi.Articles.MoveControl, name(side), name(opp))
+	sev := game.Crit
+	if !a.rs.Flags.ArbiterCalls {
+		sev = game.Info
+		msg += fmt.Sprintf(" Logged for %s's claim.", name(opp))
+	}
+	al := a.newAlert(at, game.KindMoveControl, sev, a.rs.Xiangqi.Articles.MoveControl, side, len(a.plies), msg)
+	al.Proposal = map[string]any{"result": winFor(opp), "moves": n, "required": moves, "minutes": minutes}
+	al.Evidence = []game.Evidence{{At: game.T(at), Event: "clock"}}
+	return *al
+}

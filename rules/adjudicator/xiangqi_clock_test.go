@@ -1,0 +1,60 @@
+package adjudicator
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/rules/game"
+	"github.com/dgtbridge/dgtbridge/rules/ruleset"
+)
+
+// TestXiangqiMoveControl (Art. 10.1.2): with move controls of 5 moves in
+// the first 10 minutes and 8 in the first 20, a Red who thinks 3 minutes a
+// move reaches 10 minutes with 3 moves: his loss is proposed once (crit,
+// the counts, no result); the second control is judged on its own later.
+// Black, who moves fast, never. With no move controls (the default),
+// nothing; in rapid play the alert is only logged for a claim.
+func TestXiangqiMoveControl(t *testing.T) {
+	run := func(rsName string, controls []ruleset.MoveControl) []game.Alert {
+		g := newXQ(t, rsName, "", "5400")
+		rs := g.a.rs
+		rs.Xiangqi.MoveControls = controls
+		g.a.rs = rs
+		var out []game.Verdict
+		moves := strings.Fields("h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b0c2 a9b9 a0b0 g6g5 c3c4 b7a7 h0h4 c6c5")
+		for i, m := range moves {
+			g.think = 20 * time.Second
+			if i%2 == 0 {
+				g.think = 3 * time.Minute
+			}
+			out = append(out, g.iccs(m)...)
+		}
+		if g.a.Result() != nil {
+			t.Errorf("%s: a result was set", rsName)
+		}
+		return alertsOf(out, game.KindMoveControl)
+	}
+	al := run(ruleset.XiangqiVN2004, []ruleset.MoveControl{{Minutes: 10, Moves: 5}, {Minutes: 20, Moves: 8}})
+	if len(al) != 2 {
+		t.Fatalf("want two move-control alerts (one per control), got %+v", al)
+	}
+	a := al[0]
+	if a.Side != "white" || a.Severity != game.Crit || a.Article != "10.1.2, 7.1(d)" || a.Proposal["result"] != "0-1" ||
+		a.Proposal["moves"] != 3 || a.Proposal["required"] != 5 || a.Proposal["minutes"] != 10 || !strings.Contains(a.Message, "3 of the 5 moves") {
+		t.Errorf("first control: %+v", a)
+	}
+	if b := al[1]; b.Side != "white" || b.Proposal["required"] != 8 || b.Proposal["minutes"] != 20 || b.Ply <= a.Ply {
+		t.Errorf("second control: %+v", b)
+	}
+	if al := run(ruleset.XiangqiVN2004, nil); len(al) != 0 {
+		t.Errorf("no move controls: %+v", al)
+	}
+	if al := run(ruleset.XiangqiVN2004Rapid, []ruleset.MoveControl{{Minutes: 10, Moves: 5}}); len(al) != 1 || al[0].Severity != game.Info {
+		t.Errorf("rapid: %+v", al)
+	}
+	// Enough moves in time: none.
+	if al := run(ruleset.XiangqiVN2004, []ruleset.MoveControl{{Minutes: 10, Moves: 3}}); len(al) != 0 {
+		t.Errorf("3 moves in 10 minutes made: %+v", al)
+	}
+}
