@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,31 +78,8 @@ func TestDemo(t *testing.T) {
 	}()
 
 	// The banner names the NATS and HTTP addresses.
-	var natsURL, httpBase, arbiterPW string
-	reNATS := regexp.MustCompile(`NATS\s+(nats://\S+)`)
-	reArbiter := regexp.MustCompile(`arbiter/(\S+) \(arbiter\)`)
-	rePGN := regexp.MustCompile(`PGN\s+(http://\S+)/pgn/demo/1\.pgn`)
-	deadline := time.Now().Add(30 * time.Second)
-	for natsURL == "" || httpBase == "" || arbiterPW == "" {
-		if time.Now().After(deadline) {
-			t.Fatalf("no banner; stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
-		}
-		select {
-		case err := <-errc:
-			t.Fatalf("demo returned early: %v\n%s", err, stderr.String())
-		case <-time.After(100 * time.Millisecond):
-		}
-		out := stdout.String()
-		if m := reNATS.FindStringSubmatch(out); m != nil {
-			natsURL = m[1]
-		}
-		if m := rePGN.FindStringSubmatch(out); m != nil {
-			httpBase = m[1]
-		}
-		if m := reArbiter.FindStringSubmatch(out); m != nil {
-			arbiterPW = m[1]
-		}
-	}
+	b := readBanner(t, &stdout, &stderr, errc, `NATS\s+(nats://\S+)`, `PGN\s+(http://\S+)/pgn/demo/1\.pgn`, `arbiter/(\S+) \(arbiter\)`)
+	natsURL, httpBase, arbiterPW := b[0], b[1], b[2]
 	// The demo's NATS has users (the banner prints them); the arbiter reads everything.
 	nc, err := nats.Connect(natsURL, nats.UserInfo("arbiter", arbiterPW))
 	if err != nil {
@@ -134,7 +112,7 @@ func TestDemo(t *testing.T) {
 		}
 		return true
 	}
-	deadline = time.Now().Add(3 * time.Minute)
+	deadline := time.Now().Add(3 * time.Minute)
 	for !done() {
 		if time.Now().After(deadline) {
 			t.Fatalf("moves so far %v\nwant %v\nfeed:\n%s", got, want, stdout.String())
@@ -243,6 +221,32 @@ func TestDemo(t *testing.T) {
 	if !strings.Contains(stdout.String(), "dgtbridge demo: stopped") {
 		t.Error("no stop message")
 	}
+}
+
+// readBanner waits for the demo's banner on stdout and returns the first
+// group of each pattern, in order; it fails the test when the demo ends
+// first or no banner comes within 30 s.
+func readBanner(t *testing.T, stdout, stderr *lockedBuffer, errc <-chan error, patterns ...string) []string {
+	t.Helper()
+	got := make([]string, len(patterns))
+	deadline := time.Now().Add(30 * time.Second)
+	for slices.Contains(got, "") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no banner; stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+		}
+		select {
+		case err := <-errc:
+			t.Fatalf("demo returned early: %v\n%s", err, stderr.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+		out := stdout.String()
+		for i, p := range patterns {
+			if m := regexp.MustCompile(p).FindStringSubmatch(out); m != nil {
+				got[i] = m[1]
+			}
+		}
+	}
+	return got
 }
 
 // roundComplete reports whether the round PGN has every board's game with
