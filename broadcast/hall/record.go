@@ -290,10 +290,15 @@ func (r *Record) PGNGame() *pgn.Game {
 			}
 			if err != nil {
 				// A record that does not replay (an illegal move that
-				// stood): write the moves as held, without a start.
+				// stood, such as a team-drop drop giving check): write the
+				// moves as held, without a start, but with the variant
+				// (interfaces.md §6), so that a reader takes the drops.
 				g.Start, pos = nil, nil
 				for j := range g.Moves {
 					g.Moves[j].Move = rules.NoMove
+				}
+				if vt := pgn.VariantTag(r.variant()); vt != "" {
+					g.SetTag("Variant", vt)
 				}
 				if r.StartFEN != "" {
 					g.SetTag("SetUp", "1")

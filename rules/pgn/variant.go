@@ -39,10 +39,11 @@ func NormalizeVariant(tag string) (string, error) {
 	return "", fmt.Errorf("%w %q", ErrUnknownVariant, tag)
 }
 
-// variantTag returns the Variant tag value the writer uses for a
-// rules-engine variant name (the spelling Lichess uses), or "" for
+// VariantTag returns the Variant tag value the writer uses for a
+// rules-engine variant name (the spelling Lichess uses: "Chess960",
+// "Crazyhouse", "Xiangqi", and "Bughouse" for team-drop), or "" for
 // standard chess, which takes no Variant tag.
-func variantTag(variant string) string {
+func VariantTag(variant string) string {
 	switch variant {
 	case "chess", "":
 		return ""

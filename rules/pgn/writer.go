@@ -123,7 +123,7 @@ func writeTags(w *bufio.Writer, g *Game) {
 	derived := g.Start != nil
 	if derived {
 		variant := g.Start.Variant()
-		if vt := variantTag(variant); vt != "" {
+		if vt := VariantTag(variant); vt != "" {
 			writeTag(w, "Variant", vt)
 		}
 		if fen := g.Start.FEN(); variant == "chess960" || !isStandardStart(g.Start) {
