@@ -114,11 +114,18 @@ func runEmulateOBP(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return err
 		}
 	}
+	return serveOBP(ctx, e, script, *usePTY, fmt.Sprintf("OBP %s board %s", *variant, opts.Serial), stdout, stderr)
+}
+
+// serveOBP serves the emulated OBP board on a new pseudo-terminal (its
+// path printed on stdout) or on stdin/stdout, and starts its script once a
+// host has talked to it; the script's starter ends with the serving.
+func serveOBP(ctx context.Context, e *emu.Emulator, script emu.Script, usePTY bool, label string, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer cancel()
-	if !*usePTY {
+	if !usePTY {
 		fmt.Fprintln(stderr, "dgtbridge emulate: OBP board serving on stdin/stdout")
 		wg.Go(func() { startOBPWhenTalkedTo(ctx, e, script, stderr) })
 		return dgtemu.Run(ctx, stdio{}, e)
@@ -128,7 +135,7 @@ func runEmulateOBP(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	fmt.Fprintln(stdout, path)
-	fmt.Fprintf(stderr, "dgtbridge emulate: OBP %s board %s on %s (Ctrl-C to stop)\n", *variant, opts.Serial, path)
+	fmt.Fprintf(stderr, "dgtbridge emulate: %s on %s (Ctrl-C to stop)\n", label, path)
 	wg.Go(func() { startOBPWhenTalkedTo(ctx, e, script, stderr) })
 	return dgtemu.ServePTY(ctx, master, e)
 }
