@@ -84,6 +84,9 @@ func (a *Adjudicator) onFlag(e clock.FlagFall) []game.Verdict {
 	ev := []game.Evidence{{At: game.T(e.Estimated), Event: "flag"}}
 	arts := a.rs.Articles
 	if a.over() {
+		if out, ok := a.xqMateThenFlag(e); ok {
+			return out // Art. 10.2.4 (xiangqi_clock.go)
+		}
 		return []game.Verdict{*a.newAlert(e.At, game.KindFlagFall, game.Info, arts.Flag, e.Side, ply,
 			fmt.Sprintf("%s's flag fell after the game had ended (%s): no effect.", name(e.Side), a.result.Result))}
 	}

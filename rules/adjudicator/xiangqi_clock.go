@@ -63,3 +63,41 @@ func (a *Adjudicator) moveControlAlert(at time.Time, side rules.Color, n int, us
 	al.Evidence = []game.Evidence{{At: game.T(at), Event: "clock"}}
 	return *al
 }
+
+// xqMateThenFlag applies Art. 10.2.4 when a flag falls after the game
+// ended on the board: a checkmate (or a move leaving the opponent no legal
+// move) is completed as soon as it is placed, but a mater whose flag falls
+// before he presses the clock loses on time, says the law's text; the note
+// says practice has awarded the mate (mate_before_press_wins, default
+// false: the text). ok is false when the flag is not the mater's after
+// his mate (the caller's "no effect" then applies).
+func (a *Adjudicator) xqMateThenFlag(e clock.FlagFall) (out []game.Verdict, ok bool) {
+	if !a.isXiangqi() || a.result == nil || len(a.plies) == 0 {
+		return nil, false
+	}
+	last := a.plies[len(a.plies)-1]
+	if t := a.result.Termination; t != "checkmate" && t != "no legal move" || last.side != e.Side || e.Estimated.Before(last.at) {
+		return nil, false
+	}
+	ply, opp := len(a.plies), e.Side.Other()
+	art := a.rs.Articles.Flag + ", 10.2.4"
+	ev := []game.Evidence{{At: game.T(last.at), Event: "move"}, {At: game.T(e.Estimated), Event: "flag"}}
+	if a.rs.Xiangqi.MateBeforePressWins {
+		al := a.newAlert(e.At, game.KindFlagFall, game.Info, art, e.Side, ply,
+			fmt.Sprintf("%s's flag fell at %s, after his mate was placed but before he pressed the clock: the mate stands (mate_before_press_wins, the practice of the note to Art. 10.2.4).",
+				name(e.Side), wireTime(e.Estimated)))
+		al.Evidence = ev
+		return []game.Verdict{*al}, true
+	}
+	sev := game.Crit
+	if !a.rs.Flags.ArbiterCalls {
+		sev = game.Info
+	}
+	al := a.newAlert(e.At, game.KindFlagFall, sev, art, e.Side, ply,
+		fmt.Sprintf("%s's flag fell at %s, after his mate was placed but before he pressed the clock: by Art. 10.2.4 he loses on time, %s wins; "+
+			"the provisional %s is wrong under this rule set (the note to 10.2.4 says practice has awarded the mate: mate_before_press_wins).",
+			name(e.Side), wireTime(e.Estimated), name(opp), a.result.Termination))
+	al.Proposal = map[string]any{"result": winFor(opp)}
+	al.Evidence = ev
+	return []game.Verdict{*al}, true
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
@@ -56,5 +57,63 @@ func TestXiangqiMoveControl(t *testing.T) {
 	// Enough moves in time: none.
 	if al := run(ruleset.XiangqiVN2004, []ruleset.MoveControl{{Minutes: 10, Moves: 3}}); len(al) != 0 {
 		t.Errorf("3 moves in 10 minutes made: %+v", al)
+	}
+}
+
+// TestXiangqiMateThenFlag (Art. 10.2.4): Red places a mate (b0b9) with 10
+// seconds left and never presses; his flag falls. The mate is completed
+// at once (checkmate, provisional 1-0), but by the law's text the mater
+// loses on time: a crit flag_fall citing 10.2.4 proposes 0-1 (the
+// daemon never decides: the provisional result is the arbiter's to
+// change). With mate_before_press_wins the mate stands (info, no
+// proposal). A flag of the mated side after the mate has no effect.
+func TestXiangqiMateThenFlag(t *testing.T) {
+	const fen = "4k4/R8/9/9/9/9/9/9/9/1R3K3 w - - 0 1"
+	play := func(mateWins bool, flagged rules.Color) []game.Verdict {
+		g := newXQ(t, ruleset.XiangqiVN2004, fen, "600")
+		rs := g.a.rs
+		rs.Xiangqi.MateBeforePressWins = mateWins
+		g.a.rs = rs
+		if flagged == rules.Black {
+			// Black thinks long: his clock runs down meanwhile.
+			for i, m := range strings.Fields("f0f1 e9d9 f1f0 d9e9") {
+				g.think = time.Second
+				if i%2 == 1 {
+					g.think = 290 * time.Second
+				}
+				g.iccs(m)
+			}
+		}
+		m, err := g.pos.ParseMove("b0b9")
+		if err != nil {
+			t.Fatal(err)
+		}
+		next, _ := g.pos.Play(m)
+		g.spend(g.w - 10*time.Second) // Red thinks until 10 s are left
+		uci := g.pos.UCI(m)
+		out := g.handle(game.MoveMade{Stamp: game.Stamp{At: g.at}, Ply: g.ply + 1, Side: rules.White, Move: m, SAN: g.pos.SAN(m), UCI: uci, Position: next})
+		out = append(out, g.handle(game.MoveCompleted{Stamp: game.Stamp{At: g.at}, Ply: g.ply + 1, Side: rules.White, Move: m, SAN: g.pos.SAN(m), UCI: uci, Position: next, MadeAt: g.at})...)
+		if r := g.a.Result(); r == nil || r.Result != "1-0" || r.Termination != "checkmate" {
+			t.Fatalf("the mate: %s", describe(out))
+		}
+		if flagged == rules.White {
+			g.spend(11 * time.Second) // no press: Red's clock runs out
+		} else {
+			g.run = rules.Black
+			g.spend(g.b + time.Second)
+		}
+		return append(out, g.reading()...)
+	}
+	al := alertsOf(play(false, rules.White), game.KindFlagFall)
+	if len(al) != 1 || al[0].Severity != game.Crit || !strings.Contains(al[0].Article, "10.2.4") || al[0].Proposal["result"] != "0-1" || al[0].Side != "white" {
+		t.Errorf("the law's text: %+v", al)
+	}
+	al = alertsOf(play(true, rules.White), game.KindFlagFall)
+	if len(al) != 1 || al[0].Severity != game.Info || al[0].Proposal["result"] != nil || !strings.Contains(al[0].Message, "the mate stands") {
+		t.Errorf("mate_before_press_wins: %+v", al)
+	}
+	al = alertsOf(play(false, rules.Black), game.KindFlagFall)
+	if len(al) != 1 || al[0].Severity != game.Info || al[0].Proposal["result"] != nil || strings.Contains(al[0].Article, "10.2.4") {
+		t.Errorf("the mated side's flag: %+v", al)
 	}
 }
