@@ -222,6 +222,18 @@ func (s *Session) rebuild(at time.Time) error {
 			return fmt.Errorf("%w: game %s ply %d %s: the tracker did not take it", ErrReplay, s.rec.Info.Game, i+1, m.UCI)
 		}
 	}
+	if len(s.rec.Moves) > 0 {
+		// A game taken up again (the daemon restarted): the presses made
+		// since the record was written were not heard, as for a board
+		// that was away (clockwatch.go, boardDevice). The first running
+		// reading is the new reference, and the moves the board's first
+		// full read catches up are completed with it, not each by a later
+		// press (one ply late for the rest of the game, the last move
+		// never).
+		for _, ev := range append(tr.ClockLost(at), tr.ClockBack(at)...) {
+			s.adj.Handle(ev)
+		}
+	}
 	return nil
 }
 
