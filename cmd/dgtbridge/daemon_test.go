@@ -132,7 +132,8 @@ func movesOnStream(t *testing.T, url string, want int, timeout time.Duration) []
 // TestDaemonKillAndNATSRestart runs the real binary against an emulated
 // board on a pseudo-terminal (opened through go.bug.st/serial) and an
 // external NATS server: the daemon is killed with SIGKILL mid-game and
-// restarted, then the NATS server is restarted mid-game. Every move of the
+// restarted after two plies were made without it, then the NATS server is
+// restarted after two more were made while it was down. Every move of the
 // game reaches the GAMES stream exactly once, in order, at revision 0.
 func TestDaemonKillAndNATSRestart(t *testing.T) {
 	if testing.Short() {
@@ -181,42 +182,58 @@ boards:
 	waitStatus(t, status, true)
 	nc.Close()
 
-	pos := rules.Position(chess.StartPosition(chess.Standard))
-	var moves []rules.Move
-	for _, u := range killGame {
-		m, err := pos.ParseMove(u)
-		if err != nil {
-			t.Fatal(err)
+	// The game is played in parts, each scheduled once the test has seen
+	// what the part before must cause, so that exactly two plies are
+	// made while the daemon is down and two while NATS is, however slowly
+	// a loaded machine starts the binary or the server.
+	played := 0
+	play := func(n int) {
+		t.Helper()
+		e.Schedule(time.Now(), gameScript(t, killGame[:played], killGame[played:played+n]))
+		played += n
+	}
+	handsDone := func() {
+		t.Helper()
+		for deadline := time.Now().Add(time.Minute); e.Pending() > 0; time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the hands did not finish: %d actions pending", e.Pending())
+			}
 		}
-		moves = append(moves, m)
-		pos, _ = pos.Play(m)
 	}
-	s, err := emu.GameScript(chess.StartPosition(chess.Standard), moves, emu.GameOptions{
-		Think: func(int) time.Duration { return 1200 * time.Millisecond },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Schedule(time.Now(), s)
 
-	// SIGKILL after the third move; a move or two is made while the daemon
+	// SIGKILL after the third move; two plies are made while the daemon
 	// is down (caught up from the board dump on reconnect).
-	if got := movesOnStream(t, url, 3, 30*time.Second); len(got) < 3 {
+	play(3)
+	if got := movesOnStream(t, url, 3, time.Minute); len(got) < 3 {
 		t.Fatalf("only %d moves before the kill", len(got))
 	}
 	p.kill(syscall.SIGKILL)
-	time.Sleep(3 * time.Second)
+	play(2)
+	handsDone()
+	nc, err = nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status = make(chan *nats.Msg, 16)
+	nc.ChanSubscribe("dgt.board.r1-b1.status", status)
+	nc.Flush()
 	p = startProc(t, bin, cfg, logPath)
+	waitStatus(t, status, true)
+	nc.Close()
 
-	// Restart NATS after the seventh move.
-	if got := movesOnStream(t, url, 7, 40*time.Second); len(got) < 7 {
+	// Restart NATS after the seventh move; two plies are made while it is
+	// down.
+	play(2)
+	if got := movesOnStream(t, url, 7, time.Minute); len(got) < 7 {
 		t.Fatalf("only %d moves before the NATS restart", len(got))
 	}
 	srv.Shutdown()
-	time.Sleep(1500 * time.Millisecond)
+	play(2)
+	handsDone()
 	srv = startNATS(t, store, addr)
+	play(len(killGame) - played)
 
-	got := movesOnStream(t, url, len(killGame), 60*time.Second)
+	got := movesOnStream(t, url, len(killGame), 2*time.Minute)
 	var ucis []string
 	for i, ev := range got {
 		ucis = append(ucis, ev.UCI)
@@ -232,6 +249,36 @@ boards:
 	if !p.cmd.ProcessState.Success() {
 		t.Errorf("daemon exit after SIGTERM: %v", p.cmd.ProcessState)
 	}
+}
+
+// gameScript is the emulator's script of moves (UCI) played after before
+// from the start position: 1.2 s of thought before each, ordinary hands,
+// every move completed by its mover's press.
+func gameScript(t *testing.T, before, moves []string) emu.Script {
+	t.Helper()
+	pos := rules.Position(chess.StartPosition(chess.Standard))
+	for _, u := range before {
+		m, err := pos.ParseMove(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos, _ = pos.Play(m)
+	}
+	start := pos
+	var ms []rules.Move
+	for _, u := range moves {
+		m, err := pos.ParseMove(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+		pos, _ = pos.Play(m)
+	}
+	s, err := emu.GameScript(start, ms, emu.GameOptions{Think: func(int) time.Duration { return 1200 * time.Millisecond }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func waitStatus(t *testing.T, ch chan *nats.Msg, connected bool) {
