@@ -14,7 +14,11 @@ import (
 // display), and nothing else is ever sent to the clock.
 func TestHallArbiterSetsClock(t *testing.T) {
 	integration(t)
-	f := startHall(t, "r1-b9", game.ID{Event: "open2026", Round: 1, Board: 9}, "00009", nil)
+	// The link re-sends a clock command the clock has not acknowledged
+	// within AckTimeout: on a loaded machine the emulated clock's ACK can
+	// take patientLink's 5 s, and the resend would be a second SetNRun.
+	// Counting exactly one needs a time-out no stall reaches.
+	f := startHall(t, "r1-b9", game.ID{Event: "open2026", Round: 1, Board: 9}, "00009", func(b *Board) { b.Link.AckTimeout = time.Minute })
 	b := f.b
 	arb := f.arbiter(t)
 	rep, err := arb.Request(testPrefix+".arbiter.open2026.1.9.cmd",
