@@ -25,7 +25,8 @@ var errNoBoards = errors.New("no boards configured: add a board under \"boards:\
 
 // daemonHooks let demo reuse runDaemon: Boards replaces the configured
 // boards; Observer receives every payload (live feed); Started is called
-// once NATS, the publisher, HTTP and the hall are up.
+// once the hall and HTTP are started and the publisher holds its NATS
+// connection with the streams made (publisherUp).
 type daemonHooks struct {
 	Boards   []hall.Board
 	Observer func(hall.Observation)
@@ -131,6 +132,11 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 		})
 	}
 	if hk.Started != nil {
+		// What Started prints (demo's banner) is used at once: the
+		// streams and the request responder must exist by then (a
+		// consumer made from the banner found no stream while the
+		// publisher, started just above, was still connecting).
+		publisherUp(ctx, pub, time.Minute)
 		hk.Started(h, srv)
 	}
 	supervise(ctx, h, pub, log, n)
@@ -141,6 +147,25 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// publisherUp returns once pub holds a working NATS connection with its
+// streams made (Health nil), ctx is done, or after limit (then with what
+// is up, as READY does: a caller is never kept waiting for ever).
+func publisherUp(ctx context.Context, pub *broadcast.Publisher, limit time.Duration) {
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for pub.Health() != nil {
+		select {
+		case <-ctx.Done():
+			return
+		case <-deadline.C:
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // supervise is the main loop while the daemon runs: READY once every board
