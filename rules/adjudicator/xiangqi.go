@@ -71,6 +71,7 @@ func (a *Adjudicator) judgeXiangqi(at time.Time, mover rules.Color, ply int, pos
 	if !ok {
 		return out
 	}
+	out = append(out, a.xqFinalPhaseChecks(at, mover, ply)...) // Art. 10.1.2 (xiangqi_clock.go)
 	out = append(out, a.xqRepetition(at, start, first, moves, ply)...)
 	if a.rs.Draws.FiftyMoveClaim {
 		out = append(out, a.xqNoCaptureReached(at, start, moves, ply, pos.Turn())...)

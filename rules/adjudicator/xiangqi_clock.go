@@ -101,3 +101,46 @@ func (a *Adjudicator) xqMateThenFlag(e clock.FlagFall) (out []game.Verdict, ok b
 	al.Evidence = ev
 	return []game.Verdict{*al}, true
 }
+
+// xqFinalPhaseChecks applies the final phase's check limit of Art. 10.1.2
+// ("in this period checks may not exceed four times") after mover's
+// completed move at ply. The final phase follows the rule set's last move
+// control (move_controls; none: no final phase); dgtbridge counts it in
+// the mover's own moves: his moves after the last control's, in blocks of
+// ten (the phase's "10 moves every 5 minutes"), each block allowing
+// final_phase_max_checks checks [AMBIGUOUS: per block, per player, the
+// documented default]. The check that goes over the limit is a warn
+// alert for the arbiter (the law names no sanction), once per block.
+func (a *Adjudicator) xqFinalPhaseChecks(at time.Time, mover rules.Color, ply int) []game.Verdict {
+	x := a.rs.Xiangqi
+	if len(x.MoveControls) == 0 || x.FinalPhaseMaxChecks <= 0 || ply < 1 || !a.plies[ply-1].pos.InCheck() {
+		return nil
+	}
+	last := x.MoveControls[len(x.MoveControls)-1].Moves
+	var own []int // the mover's plies, in order
+	for i, p := range a.plies[:ply] {
+		if p.side == mover {
+			own = append(own, i)
+		}
+	}
+	n := len(own)
+	if n <= last {
+		return nil
+	}
+	block := (n - last - 1) / 10
+	checks := 0
+	for _, i := range own[last+10*block:] {
+		if a.plies[i].pos.InCheck() {
+			checks++
+		}
+	}
+	if checks != x.FinalPhaseMaxChecks+1 {
+		return nil
+	}
+	first := last + 10*block + 1
+	al := a.newAlert(at, game.KindCheckLimit, game.Warn, x.Articles.FinalPhaseChecks, mover, ply,
+		fmt.Sprintf("%s gives his check number %d in his moves %d–%d of the final phase: at most %d checks in this period (Art. %s; read per player and 10-move block). The law names no sanction: the arbiter decides.",
+			name(mover), checks, first, first+9, x.FinalPhaseMaxChecks, x.Articles.FinalPhaseChecks))
+	al.Proposal = map[string]any{"checks": checks, "max": x.FinalPhaseMaxChecks, "from_move": first, "to_move": first + 9}
+	return []game.Verdict{*al}
+}

@@ -117,3 +117,36 @@ func TestXiangqiMateThenFlag(t *testing.T) {
 		t.Errorf("the mated side's flag: %+v", al)
 	}
 }
+
+// TestXiangqiFinalPhaseChecks (Art. 10.1.2): after the last move control
+// (here 1 move), a chariot checking on every move gives its third check in
+// the first 10-move block of the final phase with a limit of 2: one warn
+// alert naming the block, no result; the block's later checks no more
+// alerts; without move controls there is no final phase.
+func TestXiangqiFinalPhaseChecks(t *testing.T) {
+	const fen = "3k3R1/9/9/9/9/9/9/9/9/5K3 b - - 0 1"
+	run := func(controls []ruleset.MoveControl) []game.Alert {
+		g := newXQ(t, ruleset.XiangqiVN2004, fen, "")
+		rs := g.a.rs
+		rs.Xiangqi.MoveControls = controls
+		rs.Xiangqi.FinalPhaseMaxChecks = 2
+		g.a.rs = rs
+		out := g.iccs("d9d8 h9h8 d8d9 h8h9 d9d8 h9h8 d8d9 h8h9 d9d8 h9h8")
+		if g.a.Result() != nil {
+			t.Errorf("a result was set")
+		}
+		return alertsOf(out, game.KindCheckLimit)
+	}
+	al := run([]ruleset.MoveControl{{Minutes: 60, Moves: 1}})
+	if len(al) != 1 {
+		t.Fatalf("want one check_limit alert, got %+v", al)
+	}
+	a := al[0]
+	if a.Side != "white" || a.Severity != game.Warn || a.Ply != 8 || a.Article != "10.1.2" || a.Proposal["checks"] != 3 ||
+		a.Proposal["from_move"] != 2 || a.Proposal["to_move"] != 11 || a.Proposal["result"] != nil {
+		t.Errorf("%+v", a)
+	}
+	if al := run(nil); len(al) != 0 {
+		t.Errorf("no move controls: %+v", al)
+	}
+}

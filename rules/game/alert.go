@@ -58,6 +58,9 @@ const (
 	// KindMoveControl: a xiangqi player reached a move control of Art.
 	// 10.1.2 with too few moves (the rule set's move_controls).
 	KindMoveControl = "move_control"
+	// KindCheckLimit: a xiangqi player gave more checks in a 10-move block
+	// of the final phase than Art. 10.1.2 allows.
+	KindCheckLimit = "check_limit"
 )
 
 // Evidence is one sensor fact behind an alert.
