@@ -107,15 +107,33 @@ func Load(opts LoadOptions) (Config, error) {
 
 	// Unknown keys are reported with every other problem: the rest is
 	// decoded and checked as if they were not there.
+	// A value that cannot be decoded (a duration without a unit, a word
+	// where a number belongs) is reported with every other problem too:
+	// the rest is decoded, read and checked, and the checks of the keys
+	// that could not be decoded are left out (their zero values would
+	// only repeat the problem).
 	var c Config
+	failed := map[string]bool{}
 	if err := v.Unmarshal(&c, viper.DecodeHook(durationHook)); err != nil {
-		return Config{}, newError(file, append(errs, unjoin(decodeErrors(err))...))
+		for _, e := range unjoin(decodeErrors(err)) {
+			var ke *KeyError
+			if errors.As(e, &ke) {
+				failed[ke.Key] = true
+			}
+			errs = append(errs, e)
+		}
 	}
 	c.File = file
 	c.resolvePaths(v, opts.Overrides)
 	errs = append(errs, c.readFiles()...)
 	if err := c.Validate(); err != nil {
-		errs = append(errs, unjoin(err)...)
+		for _, e := range unjoin(err) {
+			var ke *KeyError
+			if errors.As(e, &ke) && failed[ke.Key] {
+				continue
+			}
+			errs = append(errs, e)
+		}
 	}
 	if err := newError(file, errs); err != nil {
 		return Config{}, err
@@ -251,15 +269,20 @@ func decodeErrors(err error) error {
 	var out []error
 	var walk func(error)
 	walk = func(e error) {
+		if de, ok := e.(*mapstructure.DecodeError); ok {
+			out = append(out, &KeyError{Key: de.Name(), Err: describe(de.Unwrap())})
+			return
+		}
 		if j, ok := e.(interface{ Unwrap() []error }); ok {
 			for _, x := range j.Unwrap() {
 				walk(x)
 			}
 			return
 		}
-		var de *mapstructure.DecodeError
-		if errors.As(e, &de) {
-			out = append(out, &KeyError{Key: de.Name(), Err: describe(de.Unwrap())})
+		// A wrapper ("decoding failed due to …") around the joined
+		// errors: each of them, not only the first (errors.As).
+		if inner := errors.Unwrap(e); inner != nil {
+			walk(inner)
 			return
 		}
 		out = append(out, invalid{e.Error()})

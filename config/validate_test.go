@@ -153,6 +153,26 @@ func TestAllErrorsReported(t *testing.T) {
 	}
 }
 
+// TestUndecodableWithTheRest: values that cannot be decoded (a duration
+// without a unit, a word for a number or a boolean, deep in a board too)
+// are reported with every other problem of the file, each once and by its
+// key; before, the first undecodable value was the only problem reported.
+func TestUndecodableWithTheRest(t *testing.T) {
+	_, err := load(t, "record: maybe\npenalties: x\nnats: {replicas: three}\nevent: {public_delay: soon, id: 'A B'}\n"+
+		"boards:\n  - {port: /dev/a, round: one, board: 1, variant: chess9, blind: {side: black, port: /dev/b, lang: de, bus_address: x}}\n", nil)
+	keys := []string{"record", "penalties", "nats.replicas", "event.public_delay", "event.id", "boards[0].round",
+		"boards[0].variant", "boards[0].blind.bus_address"}
+	for _, key := range keys {
+		if !hasKey(err, key) {
+			t.Errorf("%s not reported:\n%v", key, err)
+		}
+	}
+	var ce *Error
+	if !errors.As(err, &ce) || len(ce.Problems) != len(keys) {
+		t.Errorf("want %d problems, one per key:\n%v", len(keys), err)
+	}
+}
+
 func TestValidConfigs(t *testing.T) {
 	for _, tc := range []struct{ name, yaml string }{
 		{"team-drop pair", "boards:\n" + board(1, 1, "/dev/a", "variant: team-drop", "ruleset: bgo2026-team", "partner: 2") + board(1, 2, "/dev/b", "variant: team-drop", "ruleset: bgo2026-team", "partner: 1")},
