@@ -30,7 +30,8 @@ import (
 // sends {"cmd":"identify","square":"e2","piece":"C","alert_id"}: the move
 // the board shows is caught up as h2e2 (P2-5), the board on the page shows
 // the position after it, and the alert is marked handled by the arbiter's
-// action on record.
+// action on record; the spectators' page shows the board's public copy at
+// that position.
 func TestBrowserIdentify(t *testing.T) {
 	integration(t)
 	b := browser.Start(t)
@@ -134,6 +135,14 @@ func TestBrowserIdentify(t *testing.T) {
 	pageWait(t, tab, `document.querySelector('`+alert+`[data-handled="identify"] [data-reply="ok"]') !== null`)
 	pageWait(t, tab, `document.querySelector('`+card+`').dataset.fen === `+browser.Quote(fen))
 	browser.Keep(t, tab, "arbiter-identify")
+	// The spectators' page shows the xiangqi board's public copy (no delay
+	// here) at the same position, on a 9×10 board.
+	spect := b.Tab(t)
+	if err := browser.Navigate(spect, base); err != nil {
+		t.Fatal(err)
+	}
+	pageWait(t, spect, `document.querySelector('[data-view="grid"][data-game="`+g.String()+`"]')?.dataset.fen === `+browser.Quote(fen))
+	browser.Keep(t, spect, "spectators-xiangqi-live")
 	if p := b.Problems(); len(p) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(p, "\n"))
 	}
