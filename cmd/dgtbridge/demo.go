@@ -20,6 +20,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
+	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
 // demoEvent is the event id of the demo's games (<p>.game.demo.<round>.<board>).
@@ -43,6 +44,147 @@ const maxDemoSpeed = 8
 // publishes them on an embedded NATS server and serves the PGN over HTTP;
 // a live feed of the NATS subjects goes to stdout. Runs until interrupted.
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parseDemoFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	log := o.log
+	games, err := demo.Games()
+	if err != nil {
+		return err
+	}
+	dir, keep, err := demoDataDir(o.dataDir)
+	if err != nil {
+		return err
+	}
+	if !keep {
+		defer os.RemoveAll(dir)
+	}
+	first := nextDemoRound(dir)
+	cfg := demoConfig(o, dir)
+
+	tables, err := addDemoTables(&cfg, o, games, first)
+	if err != nil {
+		return err
+	}
+	// Until the tables run, an error closes their ptys.
+	running := false
+	closers := []func(){func() {
+		for _, t := range tables {
+			t.Close()
+		}
+	}}
+	defer func() {
+		for _, c := range closers {
+			if !running {
+				c()
+			}
+		}
+	}()
+	var tt *demo.TeamTable
+	if o.team {
+		if tt, err = addDemoTeam(&cfg, first, o.seed, o.speed, log.With("part", "demo")); err != nil {
+			return err
+		}
+		closers = append(closers, func() { tt.Close() })
+	}
+	// After the team boards, whose banner counts from the end (demo_xiangqi.go).
+	xt, err := addDemoXiangqi(&cfg, o.xq, first, o.seed, o.speed, log.With("part", "demo"))
+	if err != nil {
+		return err
+	}
+	closers = append(closers, xt.close)
+	hb, err := demoHallBoards(&cfg, log, games, xt)
+	if err != nil {
+		return err
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	running = true
+	runDemoTables(ctx, &wg, log, tables, xt, tt)
+	started := func(h *hall.Hall, srv *broadcast.Server) {
+		printDemoBanner(stdout, cfg, srv, tables, first, o.speed, dir, keep)
+		demoStarted(ctx, &wg, log, stdout, cfg, srv, xt, tt, first)
+	}
+	err = runDaemon(ctx, cfg, daemonHooks{Boards: hb, Started: started}, log, nil)
+	cancel()
+	wg.Wait()
+	if err == nil {
+		fmt.Fprintln(stdout, "dgtbridge demo: stopped")
+	}
+	return err
+}
+
+// demoDataDir is the demo's data directory: the one given (kept, made
+// when missing), or a new temporary one (keep false: removed at exit).
+func demoDataDir(given string) (dir string, keep bool, err error) {
+	if given != "" {
+		return given, true, os.MkdirAll(given, 0o755)
+	}
+	dir, err = os.MkdirTemp("", "dgtbridge-demo-")
+	return dir, false, err
+}
+
+// demoHallBoards opens cfg's boards for the hall; each table goes on to
+// its next game when one ends (the team boards stay with their match).
+func demoHallBoards(cfg *config.Config, log *slog.Logger, games []*pgn.Game, xt *demoXiangqi) ([]hall.Board, error) {
+	claims := &portClaims{}
+	hb, err := hallBoards(cfg, func(b config.Board) (hall.Board, error) {
+		return daemonBoard(b, claims, log), nil // DGT or OBP (boards_obp.go)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	for i := range hb {
+		if hb[i].Session.Partner == (game.ID{}) {
+			hb[i].Session.NextGame = demo.NextGame(games)
+		}
+	}
+	xt.nextGames(hb)
+	return hb, nil
+}
+
+// addDemoTables makes the emulated DGT boards (board 1 a blind player's
+// game when asked) and adds them to cfg; on an error it closes those made.
+func addDemoTables(cfg *config.Config, o demoOptions, games []*pgn.Game, first int) ([]*demo.Table, error) {
+	var tables []*demo.Table
+	for i := range o.boards {
+		relay := o.blind && i == 0
+		t, err := demo.NewTable(demo.TableOptions{Board: i + 1, FirstRound: first, Games: games, Speed: o.speed, Seed: o.seed,
+			Relay: relay, BlindSide: rules.Black, Logger: o.log.With("part", "demo")})
+		if err != nil {
+			for _, t := range tables {
+				t.Close()
+			}
+			return nil, fmt.Errorf("demo: board %d: %w", i+1, err)
+		}
+		tables = append(tables, t)
+		g := t.Game(first)
+		b := config.Board{Port: t.Path(), Round: first, Board: i + 1, White: g.Tag("White"), Black: g.Tag("Black")}
+		if relay {
+			b.Blind = &config.Blind{Side: "black", Port: t.BlindPath(), Lang: "en"}
+		}
+		cfg.Boards = append(cfg.Boards, b)
+	}
+	return tables, nil
+}
+
+// demoOptions are demo's flags, checked.
+type demoOptions struct {
+	boards, xq                                int
+	speed                                     float64
+	delay                                     time.Duration
+	seed                                      uint64
+	blind, team                               bool
+	dataDir, httpListen, natsListen, wsListen string
+	log                                       *slog.Logger
+}
+
+// parseDemoFlags reads and checks demo's flags.
+func parseDemoFlags(args []string, stderr io.Writer) (demoOptions, error) {
 	fs := newFlags("demo", "[--boards N] [flags]",
 		"Run the whole pipeline without hardware: embedded NATS, N emulated DGT boards + clocks on pseudo-terminals\n"+
 			"playing famous games (with a few touch-move and illegal-move incidents), the HTTP PGN feeds, and a live\n"+
@@ -60,128 +202,59 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	wsListen := fs.String("websocket-listen", "127.0.0.1:0", `embedded NATS websocket address for the arbiters' page (port 0: a free port; "off" disables it)`)
 	level := fs.String("log-level", "warn", "log level on stderr: debug, info, warn or error")
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return demoOptions{}, err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("demo: unexpected argument %q", fs.Arg(0))}
+		return demoOptions{}, usageError{fmt.Errorf("demo: unexpected argument %q", fs.Arg(0))}
 	}
 	if *boards < 1 || *boards > maxDemoBoards {
-		return usageError{fmt.Errorf("demo: --boards %d: want 1 to %d", *boards, maxDemoBoards)}
+		return demoOptions{}, usageError{fmt.Errorf("demo: --boards %d: want 1 to %d", *boards, maxDemoBoards)}
 	}
 	if *xq < 0 || *xq > maxDemoXiangqi {
-		return usageError{fmt.Errorf("demo: --xiangqi %d: want 0 to %d", *xq, maxDemoXiangqi)}
+		return demoOptions{}, usageError{fmt.Errorf("demo: --xiangqi %d: want 0 to %d", *xq, maxDemoXiangqi)}
 	}
 	if *speed <= 0 || *speed > maxDemoSpeed {
-		return usageError{fmt.Errorf("demo: --speed %g: want more than 0 and at most %d", *speed, maxDemoSpeed)}
+		return demoOptions{}, usageError{fmt.Errorf("demo: --speed %g: want more than 0 and at most %d", *speed, maxDemoSpeed)}
 	}
 	if *delay < 0 {
-		return usageError{errors.New("demo: --public-delay must not be negative")}
+		return demoOptions{}, usageError{errors.New("demo: --public-delay must not be negative")}
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
-		return usageError{fmt.Errorf("demo: --log-level %q: want debug, info, warn or error", *level)}
+		return demoOptions{}, usageError{fmt.Errorf("demo: --log-level %q: want debug, info, warn or error", *level)}
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
+	return demoOptions{boards: *boards, xq: *xq, speed: *speed, delay: *delay, seed: *seed, blind: *blind, team: *team,
+		dataDir: *dataDir, httpListen: *httpListen, natsListen: *natsListen, wsListen: *wsListen,
+		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))}, nil
+}
 
-	games, err := demo.Games()
-	if err != nil {
-		return err
-	}
-	dir := *dataDir
-	keep := dir != ""
-	if !keep {
-		if dir, err = os.MkdirTemp("", "dgtbridge-demo-"); err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	first := nextDemoRound(dir)
-
+// demoConfig is the demo's daemon configuration before its boards: the
+// data in dir, embedded NATS with the demo's users, HTTP, the event.
+func demoConfig(o demoOptions, dir string) config.Config {
 	cfg := config.Defaults()
 	cfg.DataDir = dir
-	cfg.NATS.Embedded.Listen = *natsListen
-	if *wsListen != "off" {
-		cfg.NATS.Embedded.WebSocket = freeAddr(*wsListen)
+	cfg.NATS.Embedded.Listen = o.natsListen
+	if o.wsListen != "off" {
+		cfg.NATS.Embedded.WebSocket = freeAddr(o.wsListen)
 	}
 	if len(cfg.NATS.Embedded.Users) == 0 {
 		cfg.NATS.Embedded.Users = demoUsers()
 	}
 	cfg.HTTP.Listen = ""
-	if *httpListen != "off" {
-		cfg.HTTP.Listen = freeAddr(*httpListen)
+	if o.httpListen != "off" {
+		cfg.HTTP.Listen = freeAddr(o.httpListen)
 	}
 	cfg.Event.ID = demoEvent
 	cfg.Event.Name = "dgtbridge demo"
 	cfg.Event.Site = "emulated hall"
 	cfg.Event.TimeControl = "5400+30"
-	cfg.Event.PublicDelay = *delay
+	cfg.Event.PublicDelay = o.delay
+	return cfg
+}
 
-	var tables []*demo.Table
-	running := false
-	defer func() {
-		if !running { // an error before the tables ran: close their ptys
-			for _, t := range tables {
-				t.Close()
-			}
-		}
-	}()
-	for i := range *boards {
-		relay := *blind && i == 0
-		t, err := demo.NewTable(demo.TableOptions{Board: i + 1, FirstRound: first, Games: games, Speed: *speed, Seed: *seed,
-			Relay: relay, BlindSide: rules.Black, Logger: log.With("part", "demo")})
-		if err != nil {
-			return fmt.Errorf("demo: board %d: %w", i+1, err)
-		}
-		tables = append(tables, t)
-		g := t.Game(first)
-		b := config.Board{Port: t.Path(), Round: first, Board: i + 1, White: g.Tag("White"), Black: g.Tag("Black")}
-		if relay {
-			b.Blind = &config.Blind{Side: "black", Port: t.BlindPath(), Lang: "en"}
-		}
-		cfg.Boards = append(cfg.Boards, b)
-	}
-	var tt *demo.TeamTable
-	if *team {
-		if tt, err = addDemoTeam(&cfg, first, *seed, *speed, log.With("part", "demo")); err != nil {
-			return err
-		}
-		defer func() {
-			if !running {
-				tt.Close()
-			}
-		}()
-	}
-	// After the team boards, whose banner counts from the end (demo_xiangqi.go).
-	xt, err := addDemoXiangqi(&cfg, *xq, first, *seed, *speed, log.With("part", "demo"))
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if !running {
-			xt.close()
-		}
-	}()
-	claims := &portClaims{}
-	hb, err := hallBoards(&cfg, func(b config.Board) (hall.Board, error) {
-		return daemonBoard(b, claims, log), nil // DGT or OBP (boards_obp.go)
-	})
-	if err != nil {
-		return fmt.Errorf("demo: %w", err)
-	}
-	for i := range hb {
-		if hb[i].Session.Partner == (game.ID{}) {
-			hb[i].Session.NextGame = demo.NextGame(games)
-		}
-	}
-	xt.nextGames(hb)
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	running = true
+// runDemoTables starts the emulated boards' goroutines (on wg, until ctx
+// ends).
+func runDemoTables(ctx context.Context, wg *sync.WaitGroup, log *slog.Logger, tables []*demo.Table, xt *demoXiangqi, tt *demo.TeamTable) {
 	for _, t := range tables {
 		wg.Go(func() {
 			if err := t.Run(ctx); err != nil {
@@ -203,40 +276,35 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			}
 		})
 	}
+}
+
+// demoStarted runs once the daemon is up: the xiangqi tables' arbiter
+// connection, the team and xiangqi banners, and the live feed on stdout.
+func demoStarted(ctx context.Context, wg *sync.WaitGroup, log *slog.Logger, stdout io.Writer, cfg config.Config, srv *broadcast.Server, xt *demoXiangqi, tt *demo.TeamTable, first int) {
+	if nc, err := srv.Connect(); err == nil {
+		xt.nc.Store(nc) // the xiangqi tables' arbiter (demo_xiangqi.go)
+		wg.Go(func() { <-ctx.Done(); nc.Close() })
+	} else {
+		log.Error("xiangqi arbiter: no NATS connection", "err", err)
+	}
+	if tt != nil {
+		tcfg := cfg
+		tcfg.Boards = cfg.Boards[:xt.first-1] // the team boards are last but the xiangqi ones
+		printDemoTeam(stdout, tcfg, tt, first)
+	}
+	xt.print(stdout, first)
 	feed := demo.NewFeed(stdout, demo.FeedOptions{Prefix: cfg.NATS.Prefix, Color: isTerminal(stdout)})
-	started := func(h *hall.Hall, srv *broadcast.Server) {
-		printDemoBanner(stdout, cfg, srv, tables, first, *speed, dir, keep)
-		if nc, err := srv.Connect(); err == nil {
-			xt.nc.Store(nc) // the xiangqi tables' arbiter (demo_xiangqi.go)
-			wg.Go(func() { <-ctx.Done(); nc.Close() })
-		} else {
-			log.Error("xiangqi arbiter: no NATS connection", "err", err)
+	wg.Go(func() {
+		nc, err := srv.Connect()
+		if err != nil {
+			log.Error("live feed: no NATS connection", "err", err)
+			return
 		}
-		if tt != nil {
-			tcfg := cfg
-			tcfg.Boards = cfg.Boards[:xt.first-1] // the team boards are last but the xiangqi ones
-			printDemoTeam(stdout, tcfg, tt, first)
+		defer nc.Close()
+		if err := feed.Run(ctx, nc); err != nil {
+			log.Error("live feed stopped", "err", err)
 		}
-		xt.print(stdout, first)
-		wg.Go(func() {
-			nc, err := srv.Connect()
-			if err != nil {
-				log.Error("live feed: no NATS connection", "err", err)
-				return
-			}
-			defer nc.Close()
-			if err := feed.Run(ctx, nc); err != nil {
-				log.Error("live feed stopped", "err", err)
-			}
-		})
-	}
-	err = runDaemon(ctx, cfg, daemonHooks{Boards: hb, Started: started}, log, nil)
-	cancel()
-	wg.Wait()
-	if err == nil {
-		fmt.Fprintln(stdout, "dgtbridge demo: stopped")
-	}
-	return err
+	})
 }
 
 // printDemoBanner says where everything is.
