@@ -21,6 +21,9 @@ func (a *Adjudicator) onTouch(e game.TouchEvidence) []game.Verdict {
 	if a.rs.Articles.TouchMove != "" {
 		art = a.rs.Articles.TouchMove
 	}
+	if a.isXiangqi() {
+		art = xqTouchArticle(e.Rule, art) // Art. 9.1–9.5 by case (xiangqi.go)
+	}
 	msg := fmt.Sprintf("%s: %s (%s, %s evidence).", name(e.Side), e.Message, e.Rule, e.Certainty)
 	if a.rs.TouchMoveOnRequestOnly {
 		sev = game.Info

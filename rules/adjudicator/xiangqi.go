@@ -304,3 +304,27 @@ func (a *Adjudicator) touchedMustMove() string {
 	}
 	return "4.3, 7.5.1"
 }
+
+// xqTouchArticle cites the case of the xiangqi law's touch-move article a
+// touch finding of the board tracker is (its rules are named after the
+// FIDE cases, specs/fide-laws.md §4.7): an own piece touched first
+// (TM-1: 9.1), an opponent's piece (TM-2: 9.2), pieces of both sides
+// (TM-3: 9.3 or 9.4 by which was touched first, 9.5 at the same moment),
+// a piece adjusted outside one's turn (TM-9: 9.5(a)), a piece moved on
+// after it was placed (TM-8: 9.5(b), placed is irrevocable); always with 9.11
+// (the arbiter rules only when a player asks). Others keep def.
+func xqTouchArticle(rule, def string) string {
+	switch rule {
+	case "TM-1":
+		return "9.1, 9.11"
+	case "TM-2":
+		return "9.2, 9.11"
+	case "TM-3":
+		return "9.3, 9.4, 9.5, 9.11"
+	case "TM-8":
+		return "9.5(b), 9.11"
+	case "TM-9":
+		return "9.5(a), 9.11"
+	}
+	return def
+}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
@@ -92,5 +93,21 @@ func TestXiangqiAbandonedGeneral(t *testing.T) {
 	g = newXQ(t, ruleset.XiangqiVN2004, fen, "5400+30")
 	if al := alertsOf(g.illegal("e4a4", true), game.KindIllegalMove); len(al) != 1 || al[0].Proposal["abandoned_general"] != nil {
 		t.Errorf("standard: %+v", al)
+	}
+}
+
+// TestXiangqiTouchArticles: the board tracker's touch findings (named
+// after the FIDE cases) cite the xiangqi law's case of Art. 9, with 9.11,
+// as info (ruled only when a player asks); chess keeps its articles.
+func TestXiangqiTouchArticles(t *testing.T) {
+	for _, c := range []struct{ rule, want string }{
+		{"TM-1", "9.1, 9.11"}, {"TM-2", "9.2, 9.11"}, {"TM-3", "9.3, 9.4, 9.5, 9.11"}, {"TM-8", "9.5(b), 9.11"}, {"TM-9", "9.5(a), 9.11"},
+		{"TM-11", "9.1–9.5, 9.11"},
+	} {
+		g := newXQ(t, ruleset.XiangqiVN2004, "", "")
+		al := alertsOf(g.handle(game.TouchEvidence{Stamp: game.Stamp{At: g.at}, Ply: 1, Side: rules.White, Rule: c.rule, Article: "4.3.1", Certainty: game.Likely, Message: "m"}), game.KindTouchMove)
+		if len(al) != 1 || al[0].Article != c.want || al[0].Severity != game.Info {
+			t.Errorf("%s: %+v, want article %q", c.rule, al, c.want)
+		}
 	}
 }
