@@ -133,22 +133,33 @@ func (l *line) register(a uint16) error {
 // board may have given up a packet that never arrived) is resynchronised
 // instead: its log and its position are read, as when it is found again.
 func (l *line) poll(bd *board, clock bool) error {
-	if bd.resync {
-		l.b.opts.Logger.Info("dgt bus: changes may have been lost, reading log and position", "addr", bd.addr)
-		err := l.resync(bd)
-		if errors.Is(err, ErrBadReply) && bd.resyncTries < l.b.opts.Retries {
-			bd.resyncTries++ // still garbled: again next cycle
-			return nil
+	if !bd.resync {
+		err := l.changes(bd)
+		if !errors.Is(err, ErrBadReply) {
+			if err != nil {
+				return l.boardErr(bd.addr, err)
+			}
+			return l.pollClock(bd, clock)
 		}
-		if err != nil {
-			return l.boardErr(bd.addr, err)
-		}
-	} else if err := l.changes(bd); errors.Is(err, ErrBadReply) {
+		// Read the log and the position now, not a cycle later: a press
+		// may be waiting on the changes lost.
 		bd.resync = true
+	}
+	l.b.opts.Logger.Info("dgt bus: changes may have been lost, reading log and position", "addr", bd.addr)
+	err := l.resync(bd)
+	if errors.Is(err, ErrBadReply) && bd.resyncTries < l.b.opts.Retries {
+		bd.resyncTries++ // still garbled: again next cycle
 		return nil
-	} else if err != nil {
+	}
+	if err != nil {
 		return l.boardErr(bd.addr, err)
 	}
+	return l.pollClock(bd, clock)
+}
+
+// pollClock reads the clock of a polled board when asked, or when its
+// changes held a lever press.
+func (l *line) pollClock(bd *board, clock bool) error {
 	if bd.pressed {
 		// The changes carried a clock record: the lever was pressed.
 		// The reading that shows it is taken now, right after the

@@ -15,6 +15,10 @@ type resync struct {
 	mirror    [dgt.NumFields]dgt.PieceCode
 	mirrored  bool
 	faults    int       // damage seen since the last repair
+	logFaults int       // of which while a log was on the line (its own bytes)
+	logUntil  time.Time // a log's bytes may still be arriving until then
+	again     bool      // damage came right after a repair was asked: ask again
+	held      bool      // reports were held back or dropped: the next dump is news
 	asked     time.Time // when a repairing dump was last asked for; zero: none outstanding
 	verifying bool      // a checking dump is outstanding
 	checked   time.Time // when it was asked for
@@ -38,15 +42,59 @@ const repairGap = 200 * time.Millisecond
 // (unless a request went out just before).
 func (s *session) fault(at time.Time) {
 	s.rs.faults++
+	if s.logOnLine(at) {
+		s.rs.logFaults++
+	}
 	if !s.rs.asked.IsZero() && at.Sub(s.rs.asked) < repairGap {
+		s.rs.again = true // the repair's reply may be what was damaged
 		return
 	}
-	s.rs.asked = at
+	s.rs.asked, s.rs.again = at, false
 	s.l.opts.Logger.Debug("damage on the line, asking for the position", "faults", s.rs.faults)
 	s.repairWrite(dgt.CmdSendBoard)
 	if s.clock {
 		s.repairWrite(dgt.CmdSendClock)
 	}
+}
+
+// reask asks for the position again when damage came right after the
+// last request (repairGap suppressed it): a burst of noise may have
+// garbled the repair's reply as well.
+func (s *session) reask(now time.Time) {
+	if s.rs.again && !s.rs.asked.IsZero() && now.Sub(s.rs.asked) >= repairGap {
+		s.rs.asked = time.Time{}
+		s.rs.faults--
+		s.fault(now)
+	}
+}
+
+// holding reports whether field updates are held back at at: a repair
+// was asked for less than holdRepair ago (its dump tells the truth about
+// every square; the board answers it within tens of milliseconds).
+func (s *session) holding(at time.Time) bool {
+	return !s.rs.asked.IsZero() && at.Sub(s.rs.asked) < holdRepair
+}
+
+// holdRepair bounds how long field updates wait for a repair's dump.
+const holdRepair = time.Second
+
+// logTail is how long the bytes of an EEPROM dump take on the line at
+// 9600 baud (7,939 bytes of 10 bits), with a margin: after a dump was cut
+// short by damage, its remaining bytes arrive as garbage for that long.
+const logTail = 9 * time.Second
+
+// logOnLine reports whether an EEPROM dump may be on the line at at: a log
+// read is in flight or expected, or one was cut short less than logTail
+// ago. Damage then is most likely to the dump's own bytes, which the log
+// read asks again by itself: it is no sign of a missed move, so it does
+// not ask for another read of the log (which, on a noisy line, would be
+// damaged in turn, and so on without end).
+func (s *session) logOnLine(at time.Time) bool {
+	if s.rs.expectLog || s.cur != nil && s.cur.req.log {
+		s.rs.logUntil = at.Add(logTail)
+		return true
+	}
+	return at.Before(s.rs.logUntil)
 }
 
 func (s *session) repairWrite(c dgt.Command) {
@@ -179,27 +227,33 @@ func (s *session) dumped(at time.Time, d dgt.BoardDump) bool {
 	s.rs.mirror, s.rs.mirrored = d.Fields, true
 	repairing, checking := !s.rs.asked.IsZero(), s.rs.verifying
 	if !known || (!repairing && !checking) {
+		s.rs.held = false
 		if !known || diff > 0 {
 			s.rs.verified = false // a new position: check it
 		}
 		return true
 	}
-	faults := s.rs.faults
-	s.rs.asked, s.rs.verifying, s.rs.faults = time.Time{}, false, 0
+	// Damage to a log's own bytes hides no move; a position that
+	// differs from the reports does.
+	faults := s.rs.faults - s.rs.logFaults
+	s.rs.asked, s.rs.verifying, s.rs.faults, s.rs.logFaults = time.Time{}, false, 0, 0
 	switch {
 	case diff > 0:
+		faults++
 		if checking && !repairing {
-			faults++
 			s.queue = append(s.queue, Resync{At: at, Err: ErrMismatch})
 		}
-		s.rs.verified = false // check it again
+		// Check it again soon: it may be the damaged one.
+		s.rs.verified, s.rs.checked = false, at.Add(repairGap-s.l.opts.Verify)
 	case checking:
 		s.rs.verified = true
 	}
 	if faults > 0 {
 		s.requestLog()
 	}
-	return repairing || diff > 0
+	held := s.rs.held
+	s.rs.held = false
+	return repairing || diff > 0 || held
 }
 
 // requestLog queues a log read unless one is queued, or the link must not
@@ -230,6 +284,7 @@ func (s *session) requestLog() {
 // Settings.Verify (again, when the check's dump got lost).
 func (s *session) check(now time.Time) error {
 	o := s.l.opts
+	s.reask(now)
 	if s.rs.verifying && now.Sub(s.rs.checked) >= o.ReplyTimeout {
 		s.rs.verifying = false // the check's dump got lost: check again
 	}
@@ -241,6 +296,10 @@ func (s *session) check(now time.Time) error {
 		s.rs.mirrored && now.Sub(s.rs.checked) >= o.Verify:
 		s.rs.verifying, s.rs.checked = true, now
 		s.repairWrite(dgt.CmdSendBoard)
+	}
+	if m, ok := s.cg.expire(now, o.ReplyTimeout); ok {
+		s.queue = append(s.queue, m) // nothing contradicted it
+		s.flush()
 	}
 	err := s.rs.err
 	s.rs.err = nil

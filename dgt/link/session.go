@@ -28,7 +28,8 @@ type session struct {
 	cur     *inflight
 	replies []func() // answers to send once the queued events are out
 
-	rs resync // what the link knows of the board, to notice and repair damage
+	rs resync     // what the link knows of the board, to notice and repair damage
+	cg clockGuard // clock readings held back until confirmed
 }
 
 // inflight is the exclusive request on the line: a clock command waiting
@@ -245,12 +246,18 @@ func (s *session) take(c chunk) error {
 // decode queues the buffered messages as events, stopping after the first
 // one pred accepts (pred may be nil), which it returns.
 func (s *session) decode(at time.Time, pred func(dgt.Message) bool) (dgt.Message, bool) {
+	spill := int64(-1) // where the last message queued ended
+	chunk := len(s.queue)
+	s.reask(at)
 	for {
 		m, err := s.dec.Next()
 		if errors.Is(err, dgt.ErrNeedMore) {
 			return nil, false
 		}
 		if err != nil {
+			s.dropSpilled(err, spill)
+			s.dropSquares(chunk)
+			spill = -1
 			s.queue = append(s.queue, Resync{At: at, Err: err})
 			if !s.logCut(at, err) { // a log cut short is asked again
 				s.fault(at)
@@ -267,14 +274,81 @@ func (s *session) decode(at time.Time, pred func(dgt.Message) bool) (dgt.Message
 			continue
 		case dgt.FieldUpdate:
 			s.updated(at, m)
+			if s.holding(at) {
+				s.rs.held = true
+				continue // a repair is on its way: the dump it asked for tells
+			}
 		case dgt.BoardDump:
 			if !s.dumped(at, m) {
 				continue // a check that agreed: nothing new
 			}
+		case dgt.ClockTimes:
+			out, ask, dropped := s.cg.take(at, Message{At: at, Msg: m}, m)
+			if dropped != nil {
+				s.queue = append(s.queue, Resync{At: at, Err: errUnconfirmed(*dropped)})
+			}
+			if ask && s.clock {
+				s.l.opts.Logger.Debug("a clock reading no clock could show, asking the clock again", "times", m)
+				s.repairWrite(dgt.CmdSendClock)
+			}
+			if len(out) == 0 {
+				continue
+			}
+			for _, h := range out[:len(out)-1] {
+				s.queue = append(s.queue, h)
+			}
 		}
 		s.queue = append(s.queue, Message{At: at, Msg: m})
+		spill = s.dec.Offset()
 		if pred != nil && pred(m) {
 			return m, true
+		}
+	}
+}
+
+// dropSquares takes back the field updates and dumps queued since from
+// (the bytes read with a damaged frame): noise rarely garbles one byte
+// alone, and a flipped bit can leave a message well-formed and wrong (a
+// field update naming another square, a piece code changed). The repair
+// that the damage asks for (fault) reads the whole board, which tells the
+// truth about every square; until it comes, field updates are held back
+// too (decode).
+func (s *session) dropSquares(from int) {
+	if from >= len(s.queue) {
+		return
+	}
+	kept := s.queue[:from]
+	for _, e := range s.queue[from:] {
+		if m, ok := e.(Message); ok {
+			switch m.Msg.(type) {
+			case dgt.FieldUpdate, dgt.BoardDump:
+				s.rs.held = true
+				continue
+			}
+		}
+		kept = append(kept, e)
+	}
+	s.queue = kept
+}
+
+// dropSpilled takes back the message queued last when err is stray data
+// bytes right after its end (spill): a byte doubled inside a message
+// pushes its last byte out of the frame, and what is left in the frame is
+// shifted by one (a dump with every piece one square off, a field update
+// naming another square, a clock time with its digits moved). It has the
+// right length and valid content, so only the byte it spilled gives it
+// away. The damage is repaired like any other (fault asks the board
+// again).
+func (s *session) dropSpilled(err error, spill int64) {
+	var fe *dgt.FrameError
+	if spill < 0 || !errors.As(err, &fe) || !errors.Is(err, dgt.ErrGarbage) || fe.Offset != spill {
+		return
+	}
+	if n := len(s.queue); n > 0 {
+		if m, ok := s.queue[n-1].(Message); ok {
+			s.queue = s.queue[:n-1]
+			s.rs.held = true
+			s.l.opts.Logger.Debug("message dropped: a stray byte right after it", "msg", fmt.Sprintf("%T", m.Msg))
 		}
 	}
 }

@@ -363,3 +363,25 @@ func TestModelNoTiming(t *testing.T) {
 		{at: 5, w: 60, b: 80, run: B, want: []string{"time_added black"}},
 	})
 }
+
+// TestModelPressBetweenReadings: a clock read only now and then (a bus
+// line polls it once a cycle, and a burst of noise on the line made one
+// cycle longer) shows the press and the opponent's clock already running
+// in one reading: the press happened between the two readings, and the
+// opponent's time used since is no defect. A clock that lost more than
+// the gap between the readings still is.
+func TestModelPressBetweenReadings(t *testing.T) {
+	run(t, "5400+30", Options{}, []step{
+		{at: 0, w: 5400, b: 5400, run: W},
+		{at: 10, w: 5390, b: 5400, run: W},
+		{at: 10.8, w: 5419, b: 5400, run: B}, // white pressed at 10.8: 5389.2 + 30
+		{at: 20, w: 5419, b: 5391, run: B},
+		// Black pressed just after 20; the next reading came 1.3 s later:
+		// white's display (5419.1 s when it stopped: it shows whole
+		// seconds) has run 1.3 s down to 5417.8, and shows 5417.
+		{at: 21.3, w: 5417, b: 5421, run: W},
+		{at: 25, w: 5414, b: 5421, run: W},
+		// A reading 1 s after the last that shows black 5 s down: a defect.
+		{at: 26, w: 5413, b: 5416, run: W, want: []string{"time_jump black"}},
+	})
+}
