@@ -176,7 +176,7 @@ func (t *Tracker) pressScanned(at time.Time, evs []game.Event) []game.Event {
 	top.expand(&t.srch.scratch)
 	found := -1
 	for i := range top.kids {
-		if shownWithReply(&t.board.sensed, &top.place, &top.kids[i].place, top.kids[i].m.To, p.side) {
+		if kp := top.kidPlace(i); shownWithReply(&t.board.sensed, &top.place, &kp, top.kids[i].m.To, p.side) {
 			if found >= 0 {
 				return evs // two moves fit: wait for the board to settle
 			}

@@ -422,8 +422,8 @@ func (r *logReplay) moveShown() bool {
 		return true
 	}
 	top.expand(&r.scratch)
-	for _, k := range top.kids {
-		if k.place == r.tr.board.sensed {
+	for i := range top.kids {
+		if top.leadsTo(i, &r.tr.board.sensed) {
 			return true
 		}
 	}

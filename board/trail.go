@@ -33,7 +33,7 @@ func (t *Tracker) follow() {
 	if len(t.trail.nodes) < maxTrail {
 		tip.expand(&t.srch.scratch)
 		for i := range tip.kids {
-			if tip.kids[i].place != *p {
+			if !tip.leadsTo(i, p) {
 				continue
 			}
 			if c := tip.child(i); c != nil {
@@ -66,7 +66,7 @@ func (t *Tracker) follow() {
 		}
 		parent.expand(&t.srch.scratch)
 		for i := range parent.kids {
-			if parent.kids[i].place != *p {
+			if !parent.leadsTo(i, p) {
 				continue
 			}
 			if c := parent.child(i); c != nil {

@@ -83,7 +83,7 @@ func (t *Tracker) piecesInHand() bool {
 	}
 	tip.expand(&t.srch.scratch)
 	for i := range tip.kids {
-		if off(&tip.kids[i].place) {
+		if kp := tip.kidPlace(i); off(&kp) {
 			return true
 		}
 	}
