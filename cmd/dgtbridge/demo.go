@@ -313,7 +313,26 @@ func printDemoBanner(w io.Writer, cfg config.Config, srv *broadcast.Server, tabl
 	if srv != nil {
 		url = srv.ClientURL()
 	}
-	fmt.Fprintf(w, "dgtbridge demo: %d emulated DGT boards playing famous games at speed %g. Stop with Ctrl-C.\n", len(tables), speed)
+	what := fmt.Sprintf("%d emulated DGT boards playing famous games", len(tables))
+	var team, xq int
+	for _, b := range cfg.Boards {
+		switch b.Variant {
+		case "team-drop":
+			team++
+		case "xiangqi":
+			xq++
+		}
+	}
+	if team > 0 {
+		what += fmt.Sprintf(", a team-drop match on %d boards", team)
+	}
+	switch {
+	case xq == 1:
+		what += ", a xiangqi board"
+	case xq > 1:
+		what += fmt.Sprintf(", %d xiangqi boards", xq)
+	}
+	fmt.Fprintf(w, "dgtbridge demo: %s, at speed %g. Stop with Ctrl-C.\n", what, speed)
 	printDemoNATS(w, cfg, url)
 	if cfg.HTTP.Listen != "" {
 		base := "http://" + cfg.HTTP.Listen
@@ -322,11 +341,11 @@ func printDemoBanner(w io.Writer, cfg config.Config, srv *broadcast.Server, tabl
 		fmt.Fprintf(w, "          %s/pgn/%s/%d/1.pgn   (one game; each new game is the next round: /pgn/%s/%d.pgn …)\n", base, cfg.Event.ID, round, cfg.Event.ID, round+1)
 		fmt.Fprintf(w, "  health  %s/healthz\n", base)
 	}
-	what := "removed at exit; --data-dir DIR keeps it"
+	kept := "removed at exit; --data-dir DIR keeps it"
 	if keep {
-		what = "kept"
+		kept = "kept"
 	}
-	fmt.Fprintf(w, "  data    %s (%s)\n", dir, what)
+	fmt.Fprintf(w, "  data    %s (%s)\n", dir, kept)
 	for i, t := range tables {
 		g := t.Game(round)
 		fmt.Fprintf(w, "  board %-2d %s  %s – %s (%s %s)\n", i+1, t.Path(), g.Tag("White"), g.Tag("Black"), g.Tag("Site"), g.Tag("Date")[:4])
