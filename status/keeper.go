@@ -46,6 +46,7 @@ type Keeper struct {
 	mu      sync.Mutex
 	order   []string
 	boards  map[string]*broadcast.BoardReport
+	blinds  map[string][]string // sighted board id → its blind player's board ids
 	dirty   map[string]bool
 	version uint64 // counts changes, for Run
 }
@@ -57,8 +58,11 @@ func NewKeeper(boards []Board, records Records, now func() time.Time) *Keeper {
 	if now == nil {
 		now = time.Now
 	}
-	k := &Keeper{records: records, now: now, boards: map[string]*broadcast.BoardReport{}, dirty: map[string]bool{}}
+	k := &Keeper{records: records, now: now, boards: map[string]*broadcast.BoardReport{}, blinds: map[string][]string{}, dirty: map[string]bool{}}
 	for _, b := range boards {
+		if b.BlindOf != "" {
+			k.blinds[b.BlindOf] = append(k.blinds[b.BlindOf], b.ID)
+		}
 		k.order = append(k.order, b.ID)
 		k.boards[b.ID] = &broadcast.BoardReport{BoardID: b.ID, Port: b.Port, BusAddress: b.BusAddress, Game: b.Game,
 			BlindOf: b.BlindOf, Result: "*", Error: "not connected yet", Alerts: []broadcast.ReportAlert{}}
@@ -95,6 +99,12 @@ func (k *Keeper) Seed(old []broadcast.BoardReport) {
 
 func (k *Keeper) touch(id string) {
 	k.dirty[id] = true
+	// A blind player's board shows its sighted board's game: its report
+	// changes with it (it stayed at the game and ply it had when its own
+	// status last changed).
+	for _, b := range k.blinds[id] {
+		k.dirty[b] = true
+	}
 	k.version++
 }
 

@@ -82,6 +82,33 @@ func TestKeeperReports(t *testing.T) {
 	}
 }
 
+// TestBlindReportFollowsSighted: the report of a blind player's board,
+// which shows its sighted board's game, is written again whenever the
+// sighted board's changes: before, it kept the game and ply it had when
+// its own connection status last changed (in the demo, round 1 at ply 0
+// while board 1 played round 2).
+func TestBlindReportFollowsSighted(t *testing.T) {
+	g2 := game.ID{Event: "open", Round: 2, Board: 1}
+	recs := records{"r1-b1": {Info: hall.Info{Game: g1}, Result: "*"}}
+	k := NewKeeper([]Board{{ID: "r1-b1", Port: "/dev/a", Game: g1}, {ID: "r1-b1-blind", Port: "/dev/c", Game: g1, BlindOf: "r1-b1"}}, recs.get, func() time.Time { return t0 })
+	k.Status(broadcast.BoardStatus{BoardID: "r1-b1-blind", Port: "/dev/c", Connected: true})
+	k.changed(true)
+	recs["r1-b1"] = hall.Record{Info: hall.Info{Game: g2}, Moves: []hall.Ply{{UCI: "e2e4", SAN: "e4"}}, Result: "*"}
+	k.Observe(hall.Observation{Board: "r1-b1", Game: g2, Payload: game.MoveEvent{Game: g2, Ply: 1, SAN: "e4", UCI: "e2e4", At: game.T(t0)}})
+	var blind *broadcast.BoardReport
+	for _, r := range k.changed(false) {
+		if r.BoardID == "r1-b1-blind" {
+			blind = &r
+		}
+	}
+	if blind == nil {
+		t.Fatal("the blind player's board's report is not written again after its sighted board's move")
+	}
+	if blind.Game != g2 || blind.Ply != 1 || blind.LastMove == nil || blind.LastMove.SAN != "e4" || !blind.Connected {
+		t.Errorf("blind board's report %+v", *blind)
+	}
+}
+
 // TestKeeperBucket writes the reports to a real NATS server's status
 // bucket and reads them back as "dgtbridge status" does; a second keeper
 // (the daemon restarted) keeps the first one's open alerts and removes
