@@ -23,6 +23,10 @@ type lever struct {
 	// unpressed: the last ply completed without a press (0: none); a late
 	// press by its mover belongs to it and is no ClockWithoutMove.
 	unpressed int
+	// heard: on a polled board, when presses were read from the clock's
+	// running side that no press record has matched yet (the board's
+	// record of a press may come after the clock reading that showed it).
+	heard []time.Time
 }
 
 // pendingPress is a lever press not judged yet (the scan may lag).
@@ -33,6 +37,25 @@ type pendingPress struct {
 	due   time.Time // the scan that follows the press has reported the board
 	// scanned: the board was looked at once the scan had reported it.
 	scanned bool
+	// recorded: a polled board's answer at due recorded the press; it is
+	// judged once that answer has been fed whole (reached).
+	recorded bool
+	// tentative: the press is judged on the answer that recorded it, where
+	// only a board that shows exactly the pressers' moves answers it
+	// (exactFit); otherwise it waits for the board's next answer.
+	tentative bool
+	answer    time.Time // recorded: the answer that recorded it
+	touches   int       // recorded: the turn's touches logged before the record
+}
+
+// reached reports whether press p may be judged: the scan that follows
+// it has reported the board by at, or, for a press a polled board
+// recorded, the answer that holds it has been fed whole.
+func (t *Tracker) reached(p *pendingPress, at time.Time) bool {
+	if p.recorded {
+		return !p.due.After(t.fedTo)
+	}
+	return !at.Before(p.due)
 }
 
 // Clock feeds a clock reading. Every changed reading is passed on as
@@ -57,19 +80,81 @@ func (t *Tracker) Clock(at time.Time, r game.ClockReading) []game.Event {
 	}
 	pressed := t.clk.lastRun != rules.NoColor && r.Running != t.clk.lastRun
 	side := t.clk.lastRun
-	if pressed && len(t.line.hist) == 1 && len(t.lever.presses) == 0 && side != t.line.top().pos.Turn() && t.board.sensed == t.line.top().place {
+	t.clk.lastRun = r.Running
+	if !pressed || !t.isPress(side) {
+		return evs
+	}
+	if t.opts.Polled {
+		t.lever.heard = append(t.lever.heard, at)
+	}
+	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r, due: t.scanned(at)})
+	return evs
+}
+
+// isPress reports whether a press by side, read now, is one to judge.
+func (t *Tracker) isPress(side rules.Color) bool {
+	if len(t.line.hist) == 1 && len(t.lever.presses) == 0 && side != t.line.top().pos.Turn() && t.board.sensed == t.line.top().place {
 		// Before the first move, with the start position on the board
 		// and nothing pending, the first mover's opponent starting the
 		// first mover's clock is the start of the game, not a press
 		// without a move: the clock may still show the previous game's
 		// running side after a set-up.
-		pressed = false
+		return false
 	}
-	t.clk.lastRun = r.Running
-	if !pressed || t.completion() != ClockPress || t.state.phase == ended {
+	return t.completion() == ClockPress && t.state.phase != ended
+}
+
+// leverPress feeds a polled board's record of a lever press, reported in
+// its answer at at among the square changes it saw before and after the
+// press. The presser is the side whose clock ran (the record's display
+// is not relied on: which display its bit names is uncertain); the press
+// is judged once the answer has been fed whole (Tick at at, or any later
+// input). A record of a press a clock reading already showed (the reading
+// came first) makes that press judged on this answer instead.
+func (t *Tracker) leverPress(at time.Time, lp game.LeverPress) []game.Event {
+	evs := t.advance(at, nil)
+	// A reading shows a press before its record only when the record comes
+	// in the board's next answer: older readings' presses had none.
+	keep := t.lever.heard[:0]
+	for _, h := range t.lever.heard {
+		if !h.Before(at.Add(-2 * t.scanPeriod())) {
+			keep = append(keep, h)
+		}
+	}
+	t.lever.heard = keep
+	if len(t.lever.heard) > 0 {
+		t.lever.heard = t.lever.heard[1:]
+		for i := range t.lever.presses {
+			if p := &t.lever.presses[i]; !p.recorded {
+				p.recorded, p.tentative, p.due, p.scanned, p.answer, p.touches = true, true, at, false, at, len(t.turn.touches)
+				break
+			}
+		}
 		return evs
 	}
-	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r, due: t.scanned(at)})
+	side := t.clk.lastRun
+	if t.clk.last == nil || t.clk.phase != clockHeard && t.clk.phase != clockReturned {
+		return evs // no clock heard: its reading will show the press
+	}
+	if side == rules.NoColor {
+		// No running reading yet (the game's first moves, the clock read
+		// seldom): the press is the side to move's.
+		side = t.line.node(t.line.done).pos.Turn()
+	}
+	t.clk.lastRun = side.Other()
+	if !t.isPress(side) {
+		return evs
+	}
+	r := *t.clk.last
+	r.Running = side.Other()
+	if lp.Time > 0 {
+		if side == rules.White {
+			r.White = lp.Time
+		} else {
+			r.Black = lp.Time
+		}
+	}
+	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r, due: at, recorded: true, tentative: true, answer: at, touches: len(t.turn.touches)})
 	return evs
 }
 
@@ -84,7 +169,7 @@ func (t *Tracker) Clock(at time.Time, r game.ClockReading) []game.Event {
 func (t *Tracker) tryPress(at time.Time, evs []game.Event) []game.Event {
 	for len(t.lever.presses) > 0 {
 		p := t.lever.presses[0]
-		if at.Before(p.due) {
+		if !t.reached(&p, at) {
 			return evs
 		}
 		switch {
@@ -159,10 +244,10 @@ func (t *Tracker) completeIllegal(p *pendingPress, evs []game.Event) []game.Even
 // press, only when exactly one of his legal moves shows on the board with
 // nothing else changed but by the opponent's hand; else the board is
 // judged when it settles, as any.
-func (t *Tracker) pressScanned(at time.Time, evs []game.Event) []game.Event {
+func (t *Tracker) pressScanned(at time.Time, fit bool, evs []game.Event) []game.Event {
 	p := &t.lever.presses[0]
 	p.scanned = true
-	if !t.board.lastChange.After(p.at) {
+	if fit || !t.board.lastChange.After(p.at) || p.recorded && !t.board.lastChange.After(p.answer) {
 		evs = t.evaluate(at, t.opts.MaxDepth, evs)
 		if len(t.lever.presses) == 0 || t.lever.presses[0].at != p.at {
 			return evs // answered
@@ -172,6 +257,9 @@ func (t *Tracker) pressScanned(at time.Time, evs []game.Event) []game.Event {
 	top := t.line.top()
 	if t.line.firstPlyBy(p.side) > 0 || top.pos.Turn() != p.side || t.state.phase == ended {
 		return evs
+	}
+	if t.opts.Polled && len(t.lever.presses) > 1 {
+		return evs // the opponent's reply is complete too: the search says
 	}
 	top.expand(&t.srch.scratch)
 	found := -1
@@ -220,4 +308,168 @@ func shownWithReply(p, before, after *rules.Placement, to rules.Square, mover ru
 		}
 	}
 	return true
+}
+
+// polledAnswer judges the presses a polled board's answer recorded, once
+// the answer has been fed whole: the presses whose moves the board shows
+// exactly (answered) are judged on it; the others wait for the board's
+// next answer (or, when nothing new comes in it, one poll cycle): the
+// lever may have beaten the scan.
+func (t *Tracker) polledAnswer(evs []game.Event) []game.Event {
+	var answer time.Time
+	for i := range t.lever.presses {
+		if p := &t.lever.presses[i]; p.tentative && t.reached(p, t.now) {
+			p.tentative, answer = false, p.due
+		}
+	}
+	if answer.IsZero() {
+		return evs
+	}
+	k := t.answered(answer)
+	for i := range t.lever.presses {
+		p := &t.lever.presses[i]
+		switch {
+		case i < k:
+			p.due = minTime(p.due, answer)
+		case p.recorded && p.due.Equal(answer):
+			p.due, p.scanned = t.scanned(answer), false
+		}
+	}
+	if k == 0 {
+		return evs
+	}
+	return t.pressScanned(answer, true, evs)
+}
+
+// answered returns how many of the pending presses a polled board's
+// answer at time answer answers: the board shows exactly their moves, one
+// each, made in turn by the pressers from the record's position and found
+// one way only (the last presser's opponent may have lifted pieces). The
+// last of them is left out when a hand may still be sliding it (mayGoOn)
+// and the answer reported it: its square may not be scanned yet. A board
+// with pieces in the air, or one move more (the opponent's fast reply),
+// answers none.
+func (t *Tracker) answered(answer time.Time) int {
+	n := len(t.lever.presses)
+	base := t.line.node(t.line.done)
+	if t.state.phase == ended || base.pos.Turn() != t.lever.presses[0].side {
+		return 0
+	}
+	for i := 1; i < n; i++ {
+		if t.lever.presses[i].side == t.lever.presses[i-1].side {
+			return 0
+		}
+	}
+	// A move the board showed before this answer, nothing changed since,
+	// is no slide on its way.
+	still := t.board.lastChange.Before(answer)
+	slid := func(before *rules.Placement, m rules.Move) int {
+		if !still && mayGoOn(before, m) {
+			return n - 1
+		}
+		return n
+	}
+	if last := len(t.line.hist) - 1; last == t.line.done+n && t.board.sensed == t.line.top().place {
+		return slid(&t.line.node(last-1).place, t.line.moves[last-1])
+	}
+	if n == 1 {
+		base.expand(&t.srch.scratch)
+		found := -1
+		for i := range base.kids {
+			if shownWithLifts(&t.board.sensed, &base.kids[i].place, base.pos.Turn()) {
+				if found >= 0 {
+					return 0
+				}
+				found = i
+			}
+		}
+		if found < 0 {
+			return 0
+		}
+		return slid(&base.place, base.kids[found].m)
+	}
+	pth, amb := t.find(base, &t.board.sensed, n)
+	if amb || len(pth.moves) != n {
+		return 0
+	}
+	return slid(&pth.nodes[n-2].place, pth.moves[n-1])
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// shownWithLifts reports whether placement p is after with nothing
+// changed but pieces of mover's opponent lifted off.
+func shownWithLifts(p, after *rules.Placement, mover rules.Color) bool {
+	n := p.Geo.Size()
+	for i := 0; i < n; i++ {
+		if p.Sq[i] != after.Sq[i] && (!p.Sq[i].IsEmpty() || after.Sq[i].IsEmpty() || after.Sq[i].Color == mover) {
+			return false
+		}
+	}
+	return true
+}
+
+// mayGoOn reports whether move m, made from placement before, may be a
+// hand still on its way: a piece that slides (a pawn from its first
+// square, a bishop, rook or queen, a king one square sideways as in
+// castling) put on an empty square from which it could go on in the same
+// direction. A board scanned while the hand rested there shows m; the
+// square it ends on may not be scanned yet when the lever is pressed.
+func mayGoOn(before *rules.Placement, m rules.Move) bool {
+	if m.Drop != rules.NoKind || m.Promo != rules.NoKind {
+		return false
+	}
+	g := before.Geo
+	pc, to := before.Sq[m.From], before.Sq[m.To]
+	if pc.IsEmpty() || !to.IsEmpty() {
+		return false // a capture ends where the captured piece stood
+	}
+	df, dr := g.File(m.To)-g.File(m.From), g.Rank(m.To)-g.Rank(m.From)
+	switch pc.Kind {
+	case rules.Pawn:
+		if df != 0 || (dr != 1 && dr != -1) {
+			return false
+		}
+	case rules.King:
+		if dr != 0 || (df != 1 && df != -1) {
+			return false
+		}
+	case rules.Bishop, rules.Rook, rules.Queen:
+		if df != 0 && dr != 0 && df != dr && df != -dr {
+			return false
+		}
+	default:
+		return false
+	}
+	next := g.Square(g.File(m.To)+sign(df), g.Rank(m.To)+sign(dr))
+	if next == rules.NoSquare {
+		return false
+	}
+	q := before.Sq[next]
+	switch pc.Kind {
+	case rules.Pawn:
+		home := 1
+		if pc.Color == rules.Black {
+			home = g.Ranks - 2
+		}
+		return g.Rank(m.From) == home && q.IsEmpty()
+	case rules.King:
+		return q.IsEmpty()
+	}
+	return q.IsEmpty() || q.Color != pc.Color
+}
+
+func sign(d int) int {
+	switch {
+	case d > 0:
+		return 1
+	case d < 0:
+		return -1
+	}
+	return 0
 }

@@ -87,6 +87,19 @@ type TrackerOptions struct {
 	// than this apart may have happened in either order or together, so
 	// touch-order findings need a larger gap. Default 250 ms.
 	ScanPeriod time.Duration
+	// Polled: the board is polled (a DGT board on a bus line): its
+	// reports come in answers, each holding what the board saw since the
+	// previous one, in order, its lever presses among them
+	// ([game.LeverPress]), all stamped with the time of the answer.
+	// ScanPeriod is then the poll cycle (the time between two answers of
+	// the board; it is not learnt), and a press the answer records is
+	// judged on that answer, once the rest of the answer has been fed
+	// ([Tracker.Tick] at the answer's time, or any later input): the
+	// answer holds everything the board saw up to the poll, so there is
+	// no scan to wait for. When the board does not show the presser's move
+	// yet (the lever beat the scan), each later answer is judged the same
+	// way until PressGrace has passed.
+	Polled bool
 	// RestFor: a made move replaced before completion is touch-move
 	// evidence (TM-8, FIDE 4.7) only when the piece rested at least this
 	// long; shorter stops are a hand sliding a piece. Default 1.5 s.
@@ -142,6 +155,11 @@ func (o TrackerOptions) withDefaults() TrackerOptions {
 		if *d <= 0 {
 			*d = v
 		}
+	}
+	if o.Polled && o.Settle <= 0 && o.ScanPeriod > 0 {
+		// A polled board's placement is known at its answers only: it is
+		// settled when the next answer brings nothing new.
+		o.Settle = o.ScanPeriod + max(20*time.Millisecond, o.ScanPeriod/10)
 	}
 	def(&o.Settle, 500*time.Millisecond)
 	def(&o.CompleteAfter, 3*time.Second)

@@ -62,7 +62,11 @@ func (t *Tracker) nextHand(prev, next *node) []game.Touch {
 		if p.side != mover {
 			continue
 		}
-		return t.turn.cut(p.at, func(sq rules.Square) bool { return prev.place.Sq[sq] != next.place.Sq[sq] })
+		mark := len(t.turn.touches) // every touch reported with the press came before it
+		if p.recorded && p.at.Equal(p.answer) {
+			mark = p.touches // but a polled board's record says which came after
+		}
+		return t.turn.cut(p.at, mark, func(sq rules.Square) bool { return prev.place.Sq[sq] != next.place.Sq[sq] })
 	}
 	return nil
 }

@@ -233,6 +233,9 @@ func rebuild(pos []rules.Position, m int, v *logView, i int, opts TrackerOptions
 	opts.Start = pos[m]
 	opts.Setup = nil // a set-up is no move
 	opts.KingsCentre = false
+	// The log is replayed as a board that reports as it scans, with the
+	// times below (a polled board's answers are not).
+	opts.Polled, opts.ScanPeriod, opts.Settle, opts.PressGrace = false, 0, 0, 0
 	tr, err := New(opts)
 	if err != nil {
 		return Recovery{}, false

@@ -94,7 +94,7 @@ func (s *scanClock) fit() {
 // scanPeriod returns the board's scan period: learnt from its reports, or
 // TrackerOptions.ScanPeriod until it is.
 func (t *Tracker) scanPeriod() time.Duration {
-	if t.scan.period > 0 {
+	if t.scan.period > 0 && !t.opts.Polled {
 		return t.scan.period
 	}
 	return t.opts.ScanPeriod

@@ -32,6 +32,8 @@ func (t *Tracker) Sense(at time.Time, s game.Sensed) []game.Event {
 			return t.advance(at, nil)
 		}
 		return t.Clock(at, t.clockReading(s))
+	case game.LeverPress:
+		return t.leverPress(at, s)
 	case game.ResultSignal:
 		return t.signal(at, s)
 	}

@@ -98,13 +98,13 @@ func (l *turnLog) add(tc game.Touch) {
 // press (a hand, or a sensor's flicker), may be reported after it; any
 // other change reported then is the opponent's (the mover's hand was
 // done). It returns the touches removed, in order.
-func (l *turnLog) cut(at time.Time, moved func(rules.Square) bool) []game.Touch {
+func (l *turnLog) cut(at time.Time, mark int, moved func(rules.Square) bool) []game.Touch {
 	var later []game.Touch
 	keep := l.touches[:0:0]
 	liftedBefore := map[rules.Square]rules.Piece{}
-	for _, tc := range l.touches {
+	for i, tc := range l.touches {
 		switch {
-		case !tc.At.After(at):
+		case tc.At.Before(at) || tc.At.Equal(at) && i < mark:
 			if tc.Lift {
 				liftedBefore[tc.Square] = tc.Piece
 			}

@@ -31,6 +31,9 @@ type Tracker struct {
 	scan        scanClock // the board's scan period, learnt (scan.go)
 	chg         [1]game.SquareChange
 	now         time.Time // the latest time fed
+	// fedTo: every input up to this time has been fed (a Tick, or any
+	// input after it): a polled board's answer is then whole.
+	fedTo time.Time
 	// liftable: squares whose lift is a move to judge (team-drop,
 	// SetLiftable in teamdrop.go).
 	liftable []rules.Square
@@ -130,6 +133,11 @@ func (t *Tracker) Squares(at time.Time, changes []game.SquareChange) []game.Even
 		evs = t.touch(at, sq, old, c.Piece, evs)
 		t.board.lastChange = at
 		t.board.dirty = true
+		if p := t.firstPress(); p != nil && p.recorded && !p.tentative {
+			// A later answer of a polled board: the press is judged on it
+			// anew (the lever beat the scan).
+			p.due, p.scanned = at, false
+		}
 	}
 	if t.board.dirty && t.state.phase != ended {
 		t.follow()
@@ -142,6 +150,7 @@ func (t *Tracker) Squares(at time.Time, changes []game.SquareChange) []game.Even
 // moves made but not completed are completed, as a move that ends the game
 // is (FIDE 2018 6.2.1.1). The tracker can be fed again afterwards.
 func (t *Tracker) Finish(at time.Time) []game.Event {
+	t.fedTo = maxTime(t.fedTo, at)
 	evs := t.advance(at, nil)
 	if t.board.dirty {
 		evs = t.evaluate(at, t.opts.MaxDepth, evs)
@@ -158,7 +167,10 @@ func (t *Tracker) Finish(at time.Time) []game.Event {
 
 // Tick lets time pass: settle windows, holds, press graces and stable
 // windows that expire by at produce their events.
-func (t *Tracker) Tick(at time.Time) []game.Event { return t.advance(at, nil) }
+func (t *Tracker) Tick(at time.Time) []game.Event {
+	t.fedTo = maxTime(t.fedTo, at)
+	return t.advance(at, nil)
+}
 
 // NextDeadline returns the earliest time after the last input at which
 // [Tracker.Tick] may change something (a settle window, a press's scan, a
@@ -176,6 +188,9 @@ func (t *Tracker) NextDeadline() (at time.Time, ok bool) {
 	}
 	if len(t.lever.presses) > 0 {
 		p := t.lever.presses[0]
+		if p.recorded && !t.reached(&p, t.now) {
+			at, ok = p.due, true // the answer holding it, once fed whole
+		}
 		add(p.due)
 		add(p.at.Add(t.pressGrace()))
 	}
@@ -192,6 +207,14 @@ func (t *Tracker) NextDeadline() (at time.Time, ok bool) {
 		add(t.stableSince.Add(t.opts.CompleteAfter))
 	}
 	return at, ok
+}
+
+// firstPress returns the oldest press not judged yet, or nil.
+func (t *Tracker) firstPress() *pendingPress {
+	if len(t.lever.presses) == 0 {
+		return nil
+	}
+	return &t.lever.presses[0]
 }
 
 // frame maps a raw square to the game's frame.
@@ -215,9 +238,11 @@ func rotate(p rules.Placement) rules.Placement {
 // advance processes the windows that expire by at.
 func (t *Tracker) advance(at time.Time, evs []game.Event) []game.Event {
 	t.now = maxTime(t.now, at)
+	t.fedTo = maxTime(t.fedTo, at.Add(-time.Nanosecond)) // input before at is all in
+	evs = t.polledAnswer(evs)
 	if t.board.dirty && len(t.lever.presses) > 0 {
-		if p := t.lever.presses[0]; !p.scanned && !at.Before(p.due) {
-			evs = t.pressScanned(p.due, evs)
+		if p := &t.lever.presses[0]; !p.scanned && !p.tentative && t.reached(p, at) {
+			evs = t.pressScanned(p.due, false, evs)
 		}
 	}
 	if t.board.dirty && !at.Before(t.board.lastChange.Add(t.opts.Settle)) {

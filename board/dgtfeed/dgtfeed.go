@@ -45,13 +45,35 @@ func Append(dst []game.Sensed, m dgt.Message) []game.Sensed {
 		}
 	case dgt.BusUpdate:
 		evs, _ := m.Events()
-		for _, e := range evs {
-			if e.Kind == dgt.EEPiece && e.Field.Valid() {
+		return Records(dst, evs)
+	}
+	return dst
+}
+
+// Records appends to dst what a bus poll's change records report, in
+// order: piece records as square changes (or a result signal for a magic
+// piece), clock records as lever presses ([game.LeverPress]: the board
+// wrote one when a press halted a display); tags add nothing.
+func Records(dst []game.Sensed, recs []dgt.EEEvent) []game.Sensed {
+	for _, e := range recs {
+		switch e.Kind {
+		case dgt.EEPiece:
+			if e.Field.Valid() {
 				dst = Append(dst, dgt.FieldUpdate{Field: e.Field, Piece: e.Piece})
 			}
+		case dgt.EEClock:
+			dst = append(dst, game.LeverPress{Display: display(e.Display), Time: e.Time()})
 		}
 	}
 	return dst
+}
+
+// display names a clock record's display.
+func display(s dgt.Side) game.Display {
+	if s == dgt.RightSide {
+		return game.RightDisplay
+	}
+	return game.LeftDisplay
 }
 
 // Face returns the clock face a DGT clock message shows (Absent when the
@@ -120,11 +142,7 @@ func Log(l dgt.EELog) game.BoardLog {
 			out.Entries = append(out.Entries, game.LogChange{Square: e.Field.Square(dgt.Normal), Piece: pc, Fast: e.Fast})
 		case dgt.EEClock:
 			flush()
-			d := game.LeftDisplay
-			if e.Display == dgt.RightSide {
-				d = game.RightDisplay
-			}
-			out.Entries = append(out.Entries, game.LogPress{Display: d, Time: e.Time()})
+			out.Entries = append(out.Entries, game.LogPress{Display: display(e.Display), Time: e.Time()})
 		default:
 			flush()
 		}

@@ -7,9 +7,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/board/dgtfeed"
 	"github.com/dgtbridge/dgtbridge/dgt/bus"
 )
+
+// busPollCycle is the longest a bus line's polling cycle takes (dgt/bus's
+// default PollInterval, what a line of 32 boards at 9600 baud allows): a
+// bus board's scan period as its tracker sees it.
+const busPollCycle = 900 * time.Millisecond
 
 // busLine is one DGT bus line: one goroutine owns its port (dgt/bus) and
 // feeds the game of every board on it, in the order the line reports.
@@ -38,6 +43,12 @@ func (h *Hall) groupLines() {
 		l.boards = append(l.boards, br)
 		l.byAddr[br.b.BusAddress] = br
 		br.cmds = l.cmds
+		// A bus board is polled: its reports come in the line's answers,
+		// its presses among them, once per cycle.
+		br.b.Session.Tracker.Polled = true
+		if br.b.Session.Tracker.ScanPeriod == 0 {
+			br.b.Session.Tracker.ScanPeriod = busPollCycle
+		}
 	}
 }
 
@@ -125,11 +136,14 @@ func (l *busLine) event(ev bus.Event) {
 		}
 	case bus.Changes:
 		if br := l.byAddr[e.Address]; br != nil {
-			for _, r := range e.Records {
-				if r.Kind == dgt.EEPiece {
-					br.apply(br.s.Message(br.mono(e.At), dgt.FieldUpdate{Field: r.Field, Piece: r.Piece}))
-				}
+			// The answer's records in order, lever presses among them
+			// (board.TrackerOptions.Polled), then a tick at its time: the
+			// answer is whole, and the presses it holds are judged on it.
+			at := br.mono(e.At)
+			for _, r := range dgtfeed.Records(nil, e.Records) {
+				br.apply(br.s.Sense(at, r))
 			}
+			br.apply(br.s.Tick(at))
 		}
 	case bus.Clock:
 		if br := l.byAddr[e.Address]; br != nil {

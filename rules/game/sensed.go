@@ -7,8 +7,8 @@ import (
 )
 
 // Sensed is one report of a board's sensors or of its clock, in no
-// protocol's terms: [SquareChange], [FullRead], [ClockFace] or
-// [ResultSignal]. The set is closed.
+// protocol's terms: [SquareChange], [FullRead], [ClockFace], [LeverPress]
+// or [ResultSignal]. The set is closed.
 type Sensed interface{ sensed() }
 
 // SquareChange is one sensed square: the piece now seen on Square,
@@ -53,6 +53,18 @@ type ClockFace struct {
 	Absent bool
 }
 
+// LeverPress is a board's own record of a clock lever press, reported
+// among its square changes in the order the board saw them: a DGT board
+// on a bus line writes one in its change log when a press halts a display
+// (dgt-protocol.md §2.9), and a poll's answer carries the changes up to
+// the poll, the press among them. Display is the display that halted as
+// the record names it (which display the record's bit names is uncertain,
+// §2.9); Time is the time it shows (whole seconds).
+type LeverPress struct {
+	Display Display
+	Time    time.Duration
+}
+
 // ResultSignal is a result the players signalled with the board itself (a
 // DGT magic piece put on the board). Result is "1-0", "0-1" or "1/2-1/2".
 type ResultSignal struct {
@@ -63,6 +75,7 @@ type ResultSignal struct {
 func (SquareChange) sensed() {}
 func (FullRead) sensed()     {}
 func (ClockFace) sensed()    {}
+func (LeverPress) sensed()   {}
 func (ResultSignal) sensed() {}
 
 // ClockReading is a clock reading in colours: remaining times and which
