@@ -376,7 +376,7 @@ func (t *Tracker) answered(answer time.Time) int {
 		base.expand(&t.srch.scratch)
 		found := -1
 		for i := range base.kids {
-			if shownWithLifts(&t.board.sensed, &base.kids[i].place, base.pos.Turn()) {
+			if kp := base.kidPlace(i); shownWithLifts(&t.board.sensed, &kp, base.pos.Turn()) {
 				if found >= 0 {
 					return 0
 				}
