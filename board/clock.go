@@ -264,7 +264,7 @@ func (t *Tracker) pressScanned(at time.Time, fit bool, evs []game.Event) []game.
 	top.expand(&t.srch.scratch)
 	found := -1
 	for i := range top.kids {
-		if kp := top.kidPlace(i); shownWithReply(&t.board.sensed, &top.place, &kp, top.kids[i].m.To, p.side) {
+		if kp := top.kidPlace(i); shownWithReply(&t.board.sensed, &top.place, &kp, top.kids[i].m.To, p.side, t.landed(top.kids[i].m.To, &kp, p.at)) {
 			if found >= 0 {
 				return evs // two moves fit: wait for the board to settle
 			}
@@ -292,14 +292,16 @@ func (t *Tracker) pressScanned(at time.Time, fit bool, evs []game.Event) []game.
 // changed but by the opponent's hand: no piece of the mover's appeared
 // elsewhere, and the moved piece may already be gone from to (the
 // opponent taking it: his capture, begun with the captured piece, can
-// come before any scan saw it land) as long as to shows a change.
-func shownWithReply(p, before, after *rules.Placement, to rules.Square, mover rules.Color) bool {
+// come before any scan saw it land) as long as to shows a change, or the
+// board reported the piece put down on to this turn (landed: a move to an
+// empty square, taken at once).
+func shownWithReply(p, before, after *rules.Placement, to rules.Square, mover rules.Color, landed bool) bool {
 	n := p.Geo.Size()
 	for i := 0; i < n; i++ {
 		switch {
 		case p.Sq[i] == after.Sq[i]:
 		case after.Sq[i] != before.Sq[i]:
-			taken := rules.Square(i) == to && p.Sq[i] != before.Sq[i] && (p.Sq[i].IsEmpty() || p.Sq[i].Color != mover)
+			taken := rules.Square(i) == to && (p.Sq[i] != before.Sq[i] || landed) && (p.Sq[i].IsEmpty() || p.Sq[i].Color != mover)
 			if !taken {
 				return false // a square of the move does not show it
 			}
@@ -472,4 +474,21 @@ func sign(d int) int {
 		return -1
 	}
 	return 0
+}
+
+// landed reports whether the board reported the piece that after shows
+// on square sq put down there since the press at time pressed: the
+// mover's hand was done by then (the lever beat the scan), so that is
+// where the piece ended, whatever took it after. (Seen there before the
+// press, it may have been a slide's resting square.)
+func (t *Tracker) landed(sq rules.Square, after *rules.Placement, pressed time.Time) bool {
+	if !t.geo.Contains(sq) {
+		return false
+	}
+	for _, tc := range t.turn.touches {
+		if !tc.Lift && tc.Square == sq && tc.Piece == after.Sq[sq] && !tc.At.Before(pressed) {
+			return true
+		}
+	}
+	return false
 }
