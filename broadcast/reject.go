@@ -77,10 +77,14 @@ func (p *Publisher) setAside(r Record, cause error) error {
 	if r.Public || r.Game == (game.ID{}) {
 		return nil // the live record's alert says it; a board status has no game
 	}
-	a := game.Alert{ID: KindMessageRejected + "." + r.Kind.String(), Game: r.Game, Kind: KindMessageRejected,
+	// One alert per game and kind of message, its id shaped like every
+	// other alert's (<game>.<kind>...): its Nats-Msg-Id makes the stream
+	// keep the first; later refusals are kept, logged and counted.
+	a := game.Alert{ID: fmt.Sprintf("%s.%s.%s", r.Game, KindMessageRejected, r.Kind), Game: r.Game, Kind: KindMessageRejected,
 		Severity: game.Warn, At: game.T(p.o.Now()),
 		Message: fmt.Sprintf("A %s message of this game (%d bytes) was refused by NATS and not published: %v. "+
-			"It is kept in %s; the other messages go on.", r.Kind, len(r.Data), cause, path)}
+			"It is kept in %s; the other messages go on. Later refusals of this game's %s messages are kept there too "+
+			"and counted (/metrics), without another alert.", r.Kind, len(r.Data), cause, path, r.Kind)}
 	if err := p.PublishAlert(a); err != nil {
 		p.log.Error("alert for a message set aside not journalled", "err", err)
 	}

@@ -87,9 +87,9 @@ func TestRejectedMessageSetAside(t *testing.T) {
 	if len(alerts) != 1 {
 		t.Fatalf("%d alerts, want 1", len(alerts))
 	}
-	var a struct{ Game, Kind, Severity, Message string }
+	var a struct{ ID, Game, Kind, Severity, Message string }
 	if err := json.Unmarshal(alerts[0].Data(), &a); err != nil || a.Game != g1.String() || a.Kind != KindMessageRejected ||
-		!strings.Contains(a.Message, rejectedFile) {
+		!strings.Contains(a.Message, rejectedFile) || !strings.HasPrefix(a.ID, g1.String()+"."+KindMessageRejected+".") {
 		t.Errorf("alert %s", alerts[0].Data())
 	}
 }
