@@ -39,7 +39,8 @@ type simHall struct {
 // errNoNATS is the simulated publisher's Connect: it is never run.
 var errNoNATS = errors.New("test: no NATS in a synctest bubble")
 
-// startSim starts a hall with o (Sink, DataDir and Observer are set here;
+// startSim starts a hall with o (Sink and DataDir are set here, and an
+// Observer that keeps every payload before it calls o.Observer, if any;
 // DataDir is dir/data; o.FS, when set, is the publisher's outbox's too)
 // inside the caller's bubble, and stops it when the test ends.
 func startSim(t testing.TB, dir string, o Options) *simHall {
@@ -53,10 +54,14 @@ func startSim(t testing.TB, dir string, o Options) *simHall {
 	s.p = p
 	o.Sink = p
 	o.DataDir = filepath.Join(dir, "data")
+	also := o.Observer // the caller's, called after the payload is kept
 	o.Observer = func(ob Observation) {
 		s.mu.Lock()
 		s.obs = append(s.obs, ob)
 		s.mu.Unlock()
+		if also != nil {
+			also(ob)
+		}
 	}
 	h, err := New(o)
 	if err != nil {
