@@ -217,7 +217,10 @@ func mergeHistory(local *Record, h broadcast.History, o SessionOptions, now time
 		}
 		moves = base
 	}
-	kept := len(moves)
+	kept := 0 // of the disk's plies
+	if local != nil && local.Revision == p.rev {
+		kept = len(moves)
+	}
 	moves = append([]Ply(nil), moves...)
 	for ply := len(moves) + 1; ; ply++ {
 		ev, ok := p.moves[ply]
@@ -247,7 +250,8 @@ func mergeHistory(local *Record, h broadcast.History, o SessionOptions, now time
 	if local == nil {
 		what = "the disk kept nothing of it"
 	} else if rec.Revision != local.Revision {
-		what = fmt.Sprintf("the disk kept revision %d; the stream %s has revision %d (%s)", local.Revision, h.Stream, rec.Revision, plies(kept))
+		what = fmt.Sprintf("the disk kept revision %d (%s); the stream %s has revision %d", local.Revision, plies(len(local.Moves)),
+			h.Stream, rec.Revision)
 	}
 	switch {
 	case len(stream)+len(outbox) == 0:

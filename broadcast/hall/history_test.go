@@ -67,7 +67,7 @@ func TestMergeHistory(t *testing.T) {
 		{"differs", other, historyOf(full, 7), "d2d4 d7d5", 0, "*",
 			[]string{"differs from the disk at ply 1", "the disk's record is kept"}, true},
 		{"a later revision", short, corrected, "e2e4 e7e5 b1c3 g8f6", 1, "1-0",
-			[]string{"the disk kept revision 0", "has revision 1", "plies 3-4 recovered"}, false},
+			[]string{"the disk kept revision 0 (3 plies)", "has revision 1", "plies 1-4 recovered from the stream"}, false},
 		{"nothing published", short, broadcast.History{Stream: "DGT_GAMES"}, "e2e4 e7e5 g1f3", 0, "*",
 			[]string{"nothing more was published"}, true},
 	} {
