@@ -130,6 +130,7 @@ type board struct {
 	resync      bool   // changes may have been lost: read the log and the position
 	resyncTries int    // resyncs that came back garbled in a row
 	pressed     bool   // the last changes held a clock record: read the clock now
+	pressSeq    uint64 // orders the pressed boards' clock reads (oldest first)
 }
 
 // line is one open port: the Run goroutine's state while it lasts.
@@ -148,7 +149,14 @@ type line struct {
 	buf       []byte        // the read buffer of direct reads
 	clock     int           // the board whose clock is read next (budgeted reads)
 	clockCost time.Duration // the usual time of a clock exchange
-	busy      bool          // this cycle read a log, registered or resynchronised a board
+	// changesCost is the usual time of a board's changes poll; cycleStart
+	// and rest (boards still to poll) place the current cycle (roomForClock).
+	changesCost time.Duration
+	cycleStart  time.Time
+	rest        int
+	pressSeq    uint64 // presses seen on the line (board.pressSeq)
+	pressedN    int    // boards whose press waits for a clock read
+	busy        bool   // this cycle read a log, registered or resynchronised a board
 
 	unwatch func() bool // stops closing rwc when ctx is done
 }
@@ -214,14 +222,27 @@ func (l *line) run() error {
 	for cycle := 0; ; cycle++ {
 		start := time.Now()
 		l.busy = false
+		l.cycleStart = start
 		every := o.ClockEvery > 0 && cycle%o.ClockEvery == 0
+		l.rest = 0
+		for _, bd := range l.boards {
+			if !bd.lost {
+				l.rest++
+			}
+		}
 		for _, bd := range l.boards {
 			if bd.lost {
 				continue
 			}
+			l.rest--
+			t0 := time.Now()
 			if err := l.poll(bd, every); err != nil {
 				return err
 			}
+			if l.changesCost == 0 {
+				l.changesCost = 10 * time.Millisecond // 4 + 6 bytes and a turnaround
+			}
+			l.changesCost = (7*l.changesCost + time.Since(t0)) / 8
 			if err := l.requests(); err != nil {
 				return err
 			}

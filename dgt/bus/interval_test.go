@@ -3,6 +3,8 @@ package bus_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -186,5 +188,97 @@ func TestPressReadInItsPoll(t *testing.T) {
 			}
 		}
 		t.Logf("press to the reading that shows it: %v", late)
+	})
+}
+
+// slowPort delays every read that brings bytes by lat: a USB-serial
+// adapter's latency timer (the FTDI chips of bus adapters hold what came
+// in for up to their timer, 1-16 ms).
+type slowPort struct {
+	net.Conn
+	lat time.Duration
+}
+
+func (p slowPort) Read(b []byte) (int, error) {
+	n, err := p.Conn.Read(b)
+	if n > 0 {
+		time.Sleep(p.lat)
+	}
+	return n, err
+}
+
+// TestPressesKeepThePollInterval: a full line whose 32 boards all play (a
+// press on every board every 2 s, 13 presses a cycle: fifteen times a
+// hall's pace) behind an adapter with a 6 ms latency timer: the clock
+// reads that presses call for fit in the cycle's budget (those that do not
+// come first in the next cycles' clock reads, the oldest press first), so
+// every board's changes are still polled within the poll interval and no
+// board's clock goes unread for long. (Read right after its changes
+// whatever the budget, the cycle took 0.94 s.)
+func TestPressesKeepThePollInterval(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHall(32)
+		for _, e := range h.boards {
+			e.Do(time.Now(), emu.Action{Kind: emu.Press, Side: emu.Left})
+		}
+		var addrs []uint16
+		for a := range h.boards {
+			addrs = append(addrs, a)
+		}
+		open := func(ctx context.Context) (io.ReadWriteCloser, error) {
+			c, err := h.open(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return slowPort{Conn: c.(net.Conn), lat: 6 * time.Millisecond}, nil
+		}
+		b := bus.New(open, bus.LineSettings{Addresses: addrs, NoBroadcast: true, NoLog: true, Rediscover: time.Hour})
+		ctx, cancel := contextWithCancel()
+		var wg sync.WaitGroup
+		wg.Go(func() { b.Run(ctx) })
+		var mu sync.Mutex
+		since := time.Now().Add(20 * time.Second)
+		last := map[uint16]time.Time{}
+		gap := map[uint16]time.Duration{}
+		wg.Go(func() {
+			for ev := range b.Events() {
+				if c, ok := ev.(bus.Clock); ok {
+					mu.Lock()
+					if p, seen := last[c.Address]; seen && p.After(since) {
+						gap[c.Address] = max(gap[c.Address], c.At.Sub(p))
+					}
+					last[c.Address] = c.At
+					mu.Unlock()
+				}
+			}
+		})
+		time.Sleep(20 * time.Second)
+		st0 := b.Stats()
+		side := map[uint16]emu.Side{}
+		for i := 0; i < 640; i++ { // 40 s
+			time.Sleep(2 * time.Second / 32)
+			a := addrs[i%32]
+			if side[a] == 0 {
+				side[a] = emu.Right
+			}
+			h.boards[a].Do(time.Now(), emu.Action{Kind: emu.Press, Side: side[a]})
+			side[a] = side[a].Other()
+		}
+		st := b.Stats()
+		cancel()
+		wg.Wait()
+		h.close()
+		cycles := st.Cycles - st0.Cycles
+		t.Logf("%d cycles, the longest %v; %.1f clock reads a cycle", cycles, st.MaxCycle, float64(st.ClockReads-st0.ClockReads)/float64(cycles))
+		if st.MaxCycle > 900*time.Millisecond {
+			t.Errorf("the longest cycle took %v: want every board polled within 900 ms", st.MaxCycle)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, a := range addrs {
+			if g := gap[a]; g == 0 || g > 5*time.Second {
+				t.Errorf("board %d: clock readings up to %v apart", a, g)
+			}
+		}
 	})
 }

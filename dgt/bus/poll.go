@@ -1,8 +1,10 @@
 package bus
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
@@ -160,12 +162,15 @@ func (l *line) poll(bd *board, clock bool) error {
 // pollClock reads the clock of a polled board when asked, or when its
 // changes held a lever press.
 func (l *line) pollClock(bd *board, clock bool) error {
-	if bd.pressed {
+	if bd.pressed && l.pressedN == 1 && l.roomForClock() {
 		// The changes carried a clock record: the lever was pressed.
 		// The reading that shows it is taken now, right after the
 		// changes that hold the move it completes, not when the board's
-		// turn in the clock rotation comes (up to two cycles later).
+		// turn in the clock rotation comes (up to two cycles later) —
+		// when the cycle has room for it and no earlier press waits;
+		// else it comes first among the cycle's clock reads (clocks).
 		bd.pressed = false
+		l.pressedN--
 		clock = true
 	}
 	if clock {
@@ -198,7 +203,11 @@ func (l *line) changes(bd *board) error {
 		case dgt.EEStartTag:
 			l.busy = true // a start tag and every piece: a long packet
 		case dgt.EEClock:
-			bd.pressed = true
+			if !bd.pressed {
+				l.pressSeq++
+				bd.pressed, bd.pressSeq = true, l.pressSeq
+				l.pressedN++
+			}
 		}
 	}
 	if len(log.Entries) > 0 {
@@ -326,6 +335,10 @@ func (l *line) boardErr(a uint16, err error) error {
 	}
 	if bd := l.known(a); bd != nil && !bd.lost {
 		bd.lost = true
+		if bd.pressed {
+			bd.pressed = false
+			l.pressedN--
+		}
 		l.b.opts.Logger.Warn("dgt bus board lost", "addr", a, "err", err)
 		l.b.emit(l.ctx, BoardLost{At: time.Now(), Address: a, Err: err})
 	}
@@ -344,7 +357,8 @@ func contains(s []uint16, a uint16) bool {
 	return false
 }
 
-// clocks reads clocks in turn, as many as fit in the cycle begun at start
+// clocks reads clocks, those of the boards whose press did not fit right
+// after their changes first, then in turn, as many as fit in the cycle begun at start
 // without stretching it past nine tenths of LineSettings.PollInterval (at least
 // one per cycle): the changes of every board are polled every cycle, and
 // on a full line (32 boards: 10 bytes of changes and 17 of clock each, at
@@ -360,17 +374,63 @@ func (l *line) clocks(start time.Time) error {
 	if l.clockCost == 0 {
 		l.clockCost = 20 * time.Millisecond // 17 bytes and a turnaround
 	}
-	for i := range active {
-		if i > 0 && time.Since(start)+l.clockCost > budget {
+	read := 0
+	// The boards whose changes held a press and whose clock did not fit
+	// right after them go first, the oldest press first.
+	var pressed []*board
+	for _, bd := range active {
+		if bd.pressed {
+			pressed = append(pressed, bd)
+		}
+	}
+	slices.SortFunc(pressed, func(a, b *board) int { return cmp.Compare(a.pressSeq, b.pressSeq) })
+	for _, bd := range pressed {
+		if read > 0 && time.Since(start)+l.clockCost > budget {
+			return nil
+		}
+		bd.pressed = false
+		l.pressedN--
+		if err := l.timedClock(bd); err != nil {
+			return err
+		}
+		read++
+	}
+	for range active {
+		if read > 0 && time.Since(start)+l.clockCost > budget {
 			return nil
 		}
 		bd := active[l.clock%len(active)]
 		l.clock++
-		t0 := time.Now()
-		if err := l.readClock(bd); err != nil && !errors.Is(err, ErrBadReply) {
+		if err := l.timedClock(bd); err != nil {
 			return err
 		}
-		l.clockCost = (3*l.clockCost + time.Since(t0)) / 4
+		read++
 	}
 	return nil
+}
+
+// timedClock reads bd's clock and keeps the usual cost of a clock
+// exchange up to date; a garbled reply is not an error (read next time).
+func (l *line) timedClock(bd *board) error {
+	t0 := time.Now()
+	if err := l.readClock(bd); err != nil && !errors.Is(err, ErrBadReply) {
+		return err
+	}
+	l.clockCost = (3*l.clockCost + time.Since(t0)) / 4
+	return nil
+}
+
+// roomForClock reports whether one more clock read now still leaves the
+// cycle's changes polls within nine tenths of the poll interval (always,
+// with ClockEvery: its cycles are as long as they take).
+func (l *line) roomForClock() bool {
+	o := l.b.opts
+	if o.ClockEvery > 0 {
+		return true
+	}
+	if l.clockCost == 0 {
+		l.clockCost = 20 * time.Millisecond
+	}
+	left := time.Duration(l.rest) * l.changesCost
+	return time.Since(l.cycleStart)+l.clockCost+left <= o.PollInterval*9/10
 }
