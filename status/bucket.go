@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -36,6 +40,12 @@ type WriterOptions struct {
 	Replicas int
 	// Config is the configuration file, for the DaemonReport.
 	Config string
+	// Name tells this daemon from the others writing into the same
+	// bucket (several halls on one nats.prefix): its DaemonReport is the
+	// key _daemon.<Name>, and at start it removes only the reports of
+	// boards its own earlier report listed. "": the key _daemon. See
+	// [DaemonName].
+	Name string
 	// Every is how often changed reports are written (default 1 s).
 	Every time.Duration
 	// Lichess, when set, gives the Lichess push of each round, written
@@ -85,7 +95,7 @@ func (k *Keeper) Run(ctx context.Context, o WriterOptions) error {
 		}
 		backoff = 100 * time.Millisecond
 		if !seeded {
-			k.seedFrom(ctx, kv, log)
+			k.seedFrom(ctx, kv, o.Name, log)
 			seeded = true
 		}
 		k.serve(ctx, nc, kv, o, started, log)
@@ -173,7 +183,7 @@ func (k *Keeper) writeDaemon(ctx context.Context, kv jetstream.KeyValue, o Write
 	if err != nil {
 		return err
 	}
-	_, err = kv.Put(ctx, broadcast.DaemonKey, b)
+	_, err = kv.Put(ctx, daemonKey(o.Name), b)
 	return err
 }
 
@@ -196,28 +206,35 @@ func (k *Keeper) stop(kv jetstream.KeyValue, o WriterOptions, started game.Time,
 }
 
 // seedFrom takes the open alerts of the bucket's reports and deletes the
-// reports of boards no longer configured.
-func (k *Keeper) seedFrom(ctx context.Context, kv jetstream.KeyValue, log *slog.Logger) {
-	keys, err := kv.Keys(ctx)
-	if err != nil {
-		if !errors.Is(err, jetstream.ErrNoKeysFound) {
-			log.Warn("status bucket: cannot list the old reports", "err", err)
-		}
-		return
-	}
+// reports of boards this daemon had (its own earlier DaemonReport lists
+// them) and has no longer. The reports of other daemons' boards stay.
+func (k *Keeper) seedFrom(ctx context.Context, kv jetstream.KeyValue, name string, log *slog.Logger) {
 	ids := k.ids()
-	var old []broadcast.BoardReport
-	for _, key := range keys {
-		if key == broadcast.DaemonKey {
-			continue
-		}
-		if !slices.Contains(ids, key) {
-			if err := kv.Delete(ctx, key); err != nil {
-				log.Warn("status bucket: cannot remove an old report", "board", key, "err", err)
+	if e, err := kv.Get(ctx, daemonKey(name)); err == nil {
+		var d broadcast.DaemonReport
+		if json.Unmarshal(e.Value(), &d) == nil {
+			for _, id := range d.Boards {
+				if !slices.Contains(ids, id) {
+					if err := kv.Delete(ctx, id); err != nil {
+						log.Warn("status bucket: cannot remove an old report", "board", id, "err", err)
+					}
+				}
 			}
-			continue
 		}
-		e, err := kv.Get(ctx, key)
+	}
+	if name != "" {
+		// The single report of a daemon of before names (_daemon): this
+		// daemon's own, from before an upgrade, or rewritten within 10 s
+		// by an older daemon still running.
+		if _, err := kv.Get(ctx, broadcast.DaemonKey); err == nil {
+			if err := kv.Delete(ctx, broadcast.DaemonKey); err != nil {
+				log.Warn("status bucket: cannot remove the old daemon report", "err", err)
+			}
+		}
+	}
+	var old []broadcast.BoardReport
+	for _, id := range ids {
+		e, err := kv.Get(ctx, id)
 		if err != nil {
 			continue
 		}
@@ -227,6 +244,40 @@ func (k *Keeper) seedFrom(ctx context.Context, kv jetstream.KeyValue, log *slog.
 		}
 	}
 	k.Seed(old)
+}
+
+// daemonKey is the key of the DaemonReport of the daemon called name.
+func daemonKey(name string) string {
+	if name == "" {
+		return broadcast.DaemonKey
+	}
+	return broadcast.DaemonKey + "." + name
+}
+
+// isDaemonKey reports whether a key of the bucket holds a DaemonReport.
+func isDaemonKey(key string) bool {
+	return key == broadcast.DaemonKey || strings.HasPrefix(key, broadcast.DaemonKey+".")
+}
+
+// DaemonName is the Name of a daemon for [WriterOptions]: the host's
+// name and a hash of the daemon's data directory, which tell apart the
+// daemons of one prefix and stay the same when one restarts. It is a KV
+// key token (letters, digits, - and _).
+func DaemonName(host, dataDir string) string {
+	if abs, err := filepath.Abs(dataDir); err == nil {
+		dataDir = abs
+	}
+	var b strings.Builder
+	for _, r := range host {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	h := fnv.New32a()
+	h.Write([]byte(dataDir))
+	return fmt.Sprintf("%s-%08x", b.String(), h.Sum32())
 }
 
 // createBucket creates the status bucket, or updates it to replicas
@@ -258,25 +309,46 @@ func openBucket(ctx context.Context, nc *nats.Conn, s broadcast.Subjects) (jetst
 // ErrNoDaemon: NATS holds no report of a running daemon.
 var ErrNoDaemon = errors.New("no daemon status")
 
-// Read returns the daemon's report and its boards' reports from the
-// status bucket, in the daemon's order. A board the daemon lists without
-// a report yet is returned with its id alone.
+// Read returns the daemons' report and their boards' reports from the
+// status bucket, each daemon's boards in its order. Several daemons on
+// one prefix (each its own DaemonReport) are read as one: their boards
+// one after the other (by daemon name), started at the earliest start,
+// updated at the oldest update of those running (so that one silent
+// daemon shows), stopped only when all are. A board a daemon lists
+// without a report yet is returned with its id alone.
 func Read(ctx context.Context, nc *nats.Conn, s broadcast.Subjects) (broadcast.DaemonReport, []broadcast.BoardReport, error) {
 	var d broadcast.DaemonReport
 	kv, err := openBucket(ctx, nc, s)
 	if err != nil {
 		return d, nil, err
 	}
-	e, err := kv.Get(ctx, broadcast.DaemonKey)
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return d, nil, fmt.Errorf("%w: bucket %s has no daemon report yet", ErrNoDaemon, s.StatusBucket())
-	}
-	if err != nil {
+	keys, err := kv.Keys(ctx)
+	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
 		return d, nil, err
 	}
-	if err := json.Unmarshal(e.Value(), &d); err != nil {
-		return d, nil, fmt.Errorf("status bucket: daemon report: %w", err)
+	var reports []broadcast.DaemonReport
+	slices.Sort(keys)
+	for _, key := range keys {
+		if !isDaemonKey(key) {
+			continue
+		}
+		e, err := kv.Get(ctx, key)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			continue // deleted meanwhile
+		}
+		if err != nil {
+			return d, nil, err
+		}
+		var r broadcast.DaemonReport
+		if err := json.Unmarshal(e.Value(), &r); err != nil {
+			return d, nil, fmt.Errorf("status bucket: daemon report %s: %w", key, err)
+		}
+		reports = append(reports, r)
 	}
+	if len(reports) == 0 {
+		return d, nil, fmt.Errorf("%w: bucket %s has no daemon report yet", ErrNoDaemon, s.StatusBucket())
+	}
+	d = mergeDaemons(reports)
 	out := make([]broadcast.BoardReport, 0, len(d.Boards))
 	for _, id := range d.Boards {
 		r := broadcast.BoardReport{BoardID: id, Error: "no report yet", Alerts: []broadcast.ReportAlert{}}
@@ -293,4 +365,44 @@ func Read(ctx context.Context, nc *nats.Conn, s broadcast.Subjects) (broadcast.D
 		out = append(out, r)
 	}
 	return d, out, nil
+}
+
+// mergeDaemons reads the reports of several daemons as one (see Read);
+// one report is returned as it is.
+func mergeDaemons(rs []broadcast.DaemonReport) broadcast.DaemonReport {
+	if len(rs) == 1 {
+		return rs[0]
+	}
+	var d broadcast.DaemonReport
+	var configs []string
+	running := false
+	for _, r := range rs {
+		for _, id := range r.Boards {
+			if !slices.Contains(d.Boards, id) {
+				d.Boards = append(d.Boards, id)
+			}
+		}
+		if r.Config != "" && !slices.Contains(configs, r.Config) {
+			configs = append(configs, r.Config)
+		}
+		if d.StartedAt.IsZero() || r.StartedAt.Before(d.StartedAt.Time) {
+			d.StartedAt = r.StartedAt
+		}
+		d.Lichess = append(d.Lichess, r.Lichess...)
+		if r.StoppedAt.IsZero() {
+			if !running || r.UpdatedAt.Before(d.UpdatedAt.Time) {
+				d.UpdatedAt = r.UpdatedAt
+			}
+			running = true
+		}
+	}
+	d.Config = strings.Join(configs, ", ")
+	if !running {
+		for _, r := range rs {
+			if r.StoppedAt.After(d.StoppedAt.Time) {
+				d.StoppedAt, d.UpdatedAt = r.StoppedAt, r.UpdatedAt
+			}
+		}
+	}
+	return d
 }

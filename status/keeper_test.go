@@ -179,6 +179,96 @@ func TestKeeperBucket(t *testing.T) {
 	}
 }
 
+// TestKeeperBucketTwoDaemons: two daemons (two halls) write into one
+// bucket, each under its own name: "dgtbridge status" reads the boards of
+// both; a daemon restarted with another board removes the report of the
+// board it had and leaves the other hall's alone; a daemon of before (the
+// plain _daemon key) is replaced by its named report. Before, one shared
+// report held the boards of the daemon that wrote last, and a daemon
+// starting deleted every other hall's board reports.
+func TestKeeperBucketTwoDaemons(t *testing.T) {
+	srv, err := broadcast.StartServer(broadcast.ServerOptions{Prefix: "dgt", StoreDir: t.TempDir(), Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	subj, _ := broadcast.NewSubjects("dgt")
+	run := func(k *Keeper, name string) (stop func()) {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			k.Run(ctx, WriterOptions{Connect: srv.Dialer(), Subjects: subj, Name: name, Config: name + ".yaml", Every: 20 * time.Millisecond})
+			close(done)
+		}()
+		return func() { cancel(); <-done }
+	}
+	nc, err := nats.Connect(srv.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	boards := func() string {
+		_, b, err := Read(context.Background(), nc, subj)
+		if err != nil {
+			return err.Error()
+		}
+		var ids []string
+		for _, r := range b {
+			if r.UpdatedAt.IsZero() {
+				return "no report yet for " + r.BoardID
+			}
+			ids = append(ids, r.BoardID)
+		}
+		return strings.Join(ids, ",")
+	}
+	waitBoards := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(60 * time.Second)
+		for got := boards(); got != want; got = boards() {
+			if time.Now().After(deadline) {
+				t.Fatalf("boards %q, want %q", got, want)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+
+	// A daemon of before: the plain _daemon key.
+	old := run(NewKeeper([]Board{{ID: "r1-b1", Game: g1}}, nil, nil), "")
+	waitBoards("r1-b1")
+	old()
+	stopA := run(NewKeeper([]Board{{ID: "r1-b1", Game: g1}}, nil, nil), "hall-a")
+	defer func() { stopA() }()
+	stopB := run(NewKeeper([]Board{{ID: "r1-b2", Game: g2}}, nil, nil), "hall-b")
+	defer stopB()
+	waitBoards("r1-b1,r1-b2")
+	kv, _ := openBucket(context.Background(), nc, subj)
+	if _, err := kv.Get(context.Background(), broadcast.DaemonKey); err == nil {
+		t.Error("the daemon of before's report is still there")
+	}
+	d, _, _ := Read(context.Background(), nc, subj)
+	if d.Config != "hall-a.yaml, hall-b.yaml" || !d.StoppedAt.IsZero() {
+		t.Errorf("merged report %+v", d)
+	}
+
+	// Hall A restarts with board 3 instead of board 1.
+	stopA()
+	stopA = run(NewKeeper([]Board{{ID: "r1-b3", Game: game.ID{Event: "open", Round: 1, Board: 3}}}, nil, nil), "hall-a")
+	waitBoards("r1-b3,r1-b2")
+	if _, err := kv.Get(context.Background(), "r1-b1"); err == nil {
+		t.Error("hall A's old board's report is still there")
+	}
+	if _, err := kv.Get(context.Background(), "r1-b2"); err != nil {
+		t.Errorf("hall B's board's report: %v", err)
+	}
+}
+
+func TestDaemonName(t *testing.T) {
+	a, b := DaemonName("hall-pc.local", "/var/lib/dgtbridge"), DaemonName("hall-pc.local", "/srv/other")
+	if a == b || a != DaemonName("hall-pc.local", "/var/lib/dgtbridge") || !strings.HasPrefix(a, "hall-pc_local-") {
+		t.Errorf("names %q %q", a, b)
+	}
+}
+
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)

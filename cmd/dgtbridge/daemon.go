@@ -112,7 +112,7 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 	push := &pushRunner{ctx: ctx, wg: &wg, store: pub.Public(), log: log.With("part", "lichess")}
 	push.update(&cfg)
 	wg.Go(func() {
-		_ = keeper.Run(ctx, status.WriterOptions{Connect: dial, Subjects: subj, Replicas: cfg.NATS.Replicas, Config: cfg.File, Lichess: push.stats, Logger: log.With("part", "status")})
+		_ = keeper.Run(ctx, status.WriterOptions{Connect: dial, Subjects: subj, Replicas: cfg.NATS.Replicas, Config: cfg.File, Name: daemonName(cfg.DataDir), Lichess: push.stats, Logger: log.With("part", "status")})
 	})
 	if hk.Reload != nil {
 		rl := &reloader{cfg: cfg, load: hk.Reload, h: h, boards: boards, push: push, keeper: keeper, log: log.With("part", "reload"), n: n}

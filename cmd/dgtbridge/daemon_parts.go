@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 
@@ -103,4 +104,15 @@ func (r *pushRunner) stats() []broadcast.PushReport {
 		out = append(out, broadcast.PushReport{Round: s.Round, ID: s.ID, Pushes: s.Pushes, LastPush: game.T(s.LastPush), Error: s.Error})
 	}
 	return out
+}
+
+// daemonName names this daemon in the status bucket, which the daemons of
+// several halls on one nats.prefix share (status.DaemonName): the host and
+// the data directory.
+func daemonName(dataDir string) string {
+	host, err := os.Hostname()
+	if err != nil {
+		host = "host"
+	}
+	return status.DaemonName(host, dataDir)
 }
