@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/internal/loadtest"
@@ -30,6 +31,14 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	profile := fs.String("profile", "", "write a CPU profile of the daemon taken during play to this `file` (with --pprof, or a daemon that serves /debug/pprof/)")
 	pprof := fs.Bool("pprof", false, "turn the daemon's http.pprof on")
 	extra := fs.String("config", "", "YAML `text` appended to the daemon's configuration")
+	var env []string
+	fs.Func("daemon-env", "`KEY=VALUE` added to the daemon's environment (repeatable), e.g. GOMEMLIMIT=350MiB", func(v string) error {
+		if k, _, ok := strings.Cut(v, "="); !ok || k == "" {
+			return fmt.Errorf("want KEY=VALUE, got %q", v)
+		}
+		env = append(env, v)
+		return nil
+	})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -55,7 +64,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	fmt.Fprintf(stderr, "loadtest: daemon %s, data in %s\n", *daemon, *dir)
 	rep, err := loadtest.Run(ctx, loadtest.Options{Boards: *boards, Bus: *bus, Interval: *interval, Plies: *plies, Seed: *seed,
-		Daemon: *daemon, Dir: *dir, PublicDelay: *delay, Profile: *profile, Pprof: *pprof, ExtraConfig: *extra, Log: stderr})
+		Daemon: *daemon, Dir: *dir, PublicDelay: *delay, Profile: *profile, Pprof: *pprof, ExtraConfig: *extra, DaemonEnv: env, Log: stderr})
 	if err != nil {
 		return err
 	}

@@ -62,6 +62,9 @@ type Options struct {
 	Pprof bool
 	// ExtraConfig is YAML appended to the daemon's configuration.
 	ExtraConfig string
+	// DaemonEnv is added to the daemon's environment (KEY=VALUE, e.g.
+	// GOMEMLIMIT=350MiB), after this process's own.
+	DaemonEnv []string
 	// Log receives progress lines (nil: none).
 	Log io.Writer
 }
@@ -386,6 +389,9 @@ func startDaemon(o Options, cfg string) (*daemon, error) {
 	}
 	cmd := exec.Command(o.Daemon, "run", "--config", cfg)
 	cmd.Stdout, cmd.Stderr = logf, logf
+	if len(o.DaemonEnv) > 0 {
+		cmd.Env = append(os.Environ(), o.DaemonEnv...)
+	}
 	if err := cmd.Start(); err != nil {
 		logf.Close()
 		return nil, fmt.Errorf("loadtest: start %s: %w", o.Daemon, err)
