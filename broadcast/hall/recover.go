@@ -3,6 +3,7 @@ package hall
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/board"
@@ -32,15 +33,23 @@ const (
 // Correction). Where the log does not reach back, the record is left as it
 // is and the arbiter gets a moves_missing alert naming the ply from which
 // moves are missing: nothing is made up, and the position the board shows
-// is read next as it comes. Relayed and team games are not rebuilt here
-// (their sessions hold more than one board), nor a game with no move yet.
+// is read next as it comes. Relayed and team games are not rebuilt, nor a
+// game with no move yet (notRebuilt says why): the arbiter is told what the
+// board shows that the record does not.
 func (s *Session) Recover(at time.Time, log game.BoardLog, now rules.Placement) Step {
 	var st Step
 	n := len(s.rec.Moves)
-	if s.relay != nil || s.team != nil || s.tr == nil || n == 0 {
-		// A game with no move yet is not rebuilt: the log of a board
-		// still showing the last round's game would read that game
-		// again as this one's (the position is caught up as it comes).
+	switch {
+	case s.relay != nil:
+		st.Out = append(st.Out, s.notRebuilt(at, now, whyRelay)...)
+		return st
+	case s.team != nil:
+		st.Out = append(st.Out, s.notRebuilt(at, now, whyTeam)...)
+		return st
+	case s.tr == nil:
+		return st
+	case n == 0:
+		st.Out = append(st.Out, s.noMoveLog(at, log, now)...)
 		return st
 	}
 	moves := make([]rules.Move, 0, n)
@@ -210,4 +219,68 @@ func (br *boardRun) recoverOn(at time.Time, m dgt.Message) {
 			return
 		}
 	}
+}
+
+// Why the moves of some games are not rebuilt from a board's log.
+const (
+	whyRelay = "Moves of a game relayed to a blind player are not rebuilt from the board's log: the relay checks the blind player's board " +
+		"against every move as it is made, and moves put into the record afterwards would pass that check by."
+	whyTeam = "Moves of a team-drop game are not rebuilt from one board's log: what a player may drop comes from the partner board's captures, " +
+		"and the order of the presses on the two boards decides it; one board's log cannot tell it."
+)
+
+// notRebuilt is the moves_missing alert of a game whose moves are not
+// rebuilt from the board's log (why), when the board, heard again, shows
+// another position than the record's last: moves may be missing. None
+// when it shows the record's position.
+func (s *Session) notRebuilt(at time.Time, now rules.Placement, why string) []game.Payload {
+	n := len(s.rec.Moves)
+	if pos, err := startPosition(s.rec.variant(), s.rec.FEN(), s.o.RuleSet); err == nil {
+		want := pos.Placement()
+		if s.rec.Rotated {
+			want = rotated(want)
+		}
+		if want == now {
+			return nil
+		}
+	}
+	return []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", s.rec.Info.Game, KindMovesMissing, n, at.UnixMilli()),
+		Game: s.rec.Info.Game, Kind: KindMovesMissing, Severity: game.Warn, Ply: n, At: game.T(at),
+		Message: fmt.Sprintf("The board was not heard for a while and now shows another position than the record after ply %d: moves may be missing. %s "+
+			"The daemon reads the board as it is from here; the arbiter checks the record against the scoresheets and enters what is missing.", n, why)}}
+}
+
+// noMoveLog is the alert of a game with no move recorded whose board's
+// log holds moves from its last start position up to what the board shows
+// now: they are not taken as this game's, because the log of a board not
+// set up again since the previous round holds that round's game (nothing
+// in the log tells the two apart). The arbiter gets the moves, to enter
+// them if they were this game's. None when the log explains no move.
+func (s *Session) noMoveLog(at time.Time, log game.BoardLog, now rules.Placement) []game.Payload {
+	opts := s.o.Tracker
+	opts.Start, opts.Rotated = s.start, s.rec.Rotated
+	r, err := board.Recover(s.start, nil, now, log, opts, rules.NoColor)
+	if err != nil || len(r.Moves) == 0 {
+		return nil
+	}
+	sans := make([]string, len(r.Moves))
+	for i, m := range r.Moves {
+		sans[i] = m.SAN
+	}
+	return []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.0.%d", s.rec.Info.Game, KindMovesMissing, at.UnixMilli()),
+		Game: s.rec.Info.Game, Kind: KindMovesMissing, Severity: game.Warn, Ply: 0, At: game.T(at),
+		Message: fmt.Sprintf("The board's log holds %d move(s) from its last start position up to the position it shows (%s), "+
+			"but this game has no move recorded: they are not taken as this game's, since a board not set up again since the previous round "+
+			"holds that round's game and its log cannot tell the two apart. If they were played in this game, the arbiter enters them; "+
+			"if not, the board is set up for this game.", len(r.Moves), strings.Join(sans, " "))}}
+}
+
+// rotated turns a placement by 180° (a board set up the other way round).
+func rotated(p rules.Placement) rules.Placement {
+	q := rules.NewPlacement(p.Geo)
+	n := p.Geo.Size()
+	for i := range n {
+		q.Sq[n-1-i] = p.Sq[i]
+	}
+	return q
 }
