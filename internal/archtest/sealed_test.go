@@ -65,6 +65,9 @@ func loadModule(t *testing.T, tests bool, patterns ...string) []*checked {
 	if tests {
 		args = append(args, "-test")
 	}
+	if raceBuild {
+		args = append(args, "-race") // the builds go test -race makes anyway
+	}
 	args = append(append(args, "-f",
 		"{{.ImportPath}}\t{{.Export}}\t{{.Dir}}\t{{join .GoFiles \" \"}}\t{{join .TestGoFiles \" \"}}\t{{join .XTestGoFiles \" \"}}\t{{if .Module}}{{.Module.Path}}{{end}}"), patterns...)
 	out, err := exec.Command("go", args...).Output()
