@@ -63,32 +63,64 @@ func (s *scanClock) report(sq rules.Square, at time.Time) {
 // smallest total error on a tie) and trusts it when enough gaps, and most
 // of them, fit it. Reports batched by a bus line's polling fit no period:
 // the tracker then keeps its configured one.
+//
+// The candidates are every scanStep from minScan to maxScan. A gap g fits
+// candidate c when some multiple k·c is within scanTol of it (the nearest
+// one: scanTol is far below c/2), that is when c lies in
+// [(g−scanTol)/k, (g+scanTol)/k]: each gap adds its count and error to the
+// few candidates of those intervals, instead of every candidate trying
+// every gap (the same counts, errors and choice; a sixth of the work).
 func (s *scanClock) fit() {
-	var best time.Duration
-	bestN, bestErr := 0, time.Duration(0)
-	for c := minScan; c <= maxScan; c += scanStep {
-		n, e := 0, time.Duration(0)
-		for _, g := range s.gaps[:s.n] {
-			k := (g + c/2) / c
-			if k < 1 {
-				continue
-			}
-			d := g - k*c
-			if d < 0 {
-				d = -d
-			}
-			if d <= scanTol {
-				n++
-				e += d
-			}
-		}
-		if n > bestN || n == bestN && e < bestErr {
-			best, bestN, bestErr = c, n, e
-		}
-	}
-	if bestN >= scanMinFits && bestN*4 >= s.n*3 {
+	best, n, _ := bestScan(s.gaps[:s.n])
+	if n >= scanMinFits && n*4 >= s.n*3 {
 		s.period = best
 	}
+}
+
+// bestScan returns the candidate period most gaps fit (the earliest of
+// those with the smallest total error), how many fit it and their error.
+func bestScan(gaps []time.Duration) (time.Duration, int, time.Duration) {
+	const cands = int((maxScan-minScan)/scanStep) + 1
+	var n [cands]int32
+	var e [cands]time.Duration
+	for _, g := range gaps {
+		for k := max(1, (g-scanTol+maxScan-1)/maxScan); k*minScan <= g+scanTol; k++ {
+			lo := ceilDiv(ceilDiv(g-scanTol, k)-minScan, scanStep)
+			hi := floorDiv(floorDiv(g+scanTol, k)-minScan, scanStep)
+			for i := max(lo, 0); i <= min(hi, time.Duration(cands-1)); i++ {
+				d := g - k*(minScan+i*scanStep)
+				if d < 0 {
+					d = -d
+				}
+				n[i]++
+				e[i] += d
+			}
+		}
+	}
+	best := 0
+	for i := 1; i < cands; i++ {
+		if n[i] > n[best] || n[i] == n[best] && e[i] < e[best] {
+			best = i
+		}
+	}
+	return minScan + time.Duration(best)*scanStep, int(n[best]), e[best]
+}
+
+// ceilDiv and floorDiv divide rounding up and down (b > 0).
+func ceilDiv(a, b time.Duration) time.Duration {
+	q := a / b
+	if a%b != 0 && a > 0 {
+		q++
+	}
+	return q
+}
+
+func floorDiv(a, b time.Duration) time.Duration {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
 }
 
 // scanPeriod returns the board's scan period: learnt from its reports, or

@@ -49,3 +49,72 @@ func TestScanPeriodLearnt(t *testing.T) {
 		t.Errorf("batched reports: learnt %v", s.period)
 	}
 }
+
+// bestScanEveryCandidate is bestScan as it was first written: every
+// candidate period tries every gap (the nearest multiple).
+func bestScanEveryCandidate(gaps []time.Duration) (time.Duration, int, time.Duration) {
+	var best time.Duration
+	bestN, bestErr := 0, time.Duration(0)
+	for c := minScan; c <= maxScan; c += scanStep {
+		n, e := 0, time.Duration(0)
+		for _, g := range gaps {
+			k := (g + c/2) / c
+			if k < 1 {
+				continue
+			}
+			d := g - k*c
+			if d < 0 {
+				d = -d
+			}
+			if d <= scanTol {
+				n++
+				e += d
+			}
+		}
+		if n > bestN || n == bestN && e < bestErr {
+			best, bestN, bestErr = c, n, e
+		}
+	}
+	return best, bestN, bestErr
+}
+
+// TestBestScanAsEveryCandidate: bestScan (each gap adds itself to the
+// candidates it fits) chooses exactly as trying every candidate with every
+// gap does, with the same count and error: gaps of a true period with
+// jitter, mixed with stray ones, random gaps, gaps on the bounds
+// (minScan−scanTol, maxScanGap, exact multiples ± scanTol), ties.
+func TestBestScanAsEveryCandidate(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 13))
+	check := func(what string, gaps []time.Duration) {
+		t.Helper()
+		wc, wn, we := bestScanEveryCandidate(gaps)
+		gc, gn, ge := bestScan(gaps)
+		if gn != wn || ge != we || wn > 0 && gc != wc {
+			t.Fatalf("%s %v: got %v %d %v, want %v %d %v", what, gaps, gc, gn, ge, wc, wn, we)
+		}
+	}
+	check("none", nil)
+	for i := range 3000 {
+		n := 1 + r.IntN(scanGaps)
+		gaps := make([]time.Duration, n)
+		period := minScan + time.Duration(r.Int64N(int64(maxScan-minScan)))
+		for j := range gaps {
+			switch r.IntN(6) {
+			case 0: // anything a report can give
+				gaps[j] = minScan - scanTol + time.Duration(r.Int64N(int64(maxScanGap-minScan+scanTol)))
+			case 1: // on a bound of the tolerance, or just outside it
+				k := 1 + time.Duration(r.IntN(20))
+				gaps[j] = k*period + time.Duration(r.IntN(3)-1)*scanTol + time.Duration(r.IntN(3)-1)
+			case 2: // the extremes
+				gaps[j] = []time.Duration{minScan - scanTol, maxScanGap, minScan, maxScan, 2 * maxScan}[r.IntN(5)]
+			default: // the board's period with the line's jitter
+				k := 1 + time.Duration(r.IntN(40))
+				gaps[j] = k*period + time.Duration(r.Int64N(int64(2*scanTol))) - scanTol
+			}
+			if i%7 == 0 { // whole milliseconds: ties between candidates
+				gaps[j] = gaps[j].Truncate(time.Millisecond)
+			}
+		}
+		check("random", gaps)
+	}
+}
