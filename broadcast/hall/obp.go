@@ -72,6 +72,8 @@ type obpState struct {
 	// tracker (a piece missing from it would be read as moves) until the
 	// arbiter names them (identify) or the board is read whole again.
 	unnamed map[rules.Square]bool
+	// slides finds pieces slid across points (Art. 9.7; obp_slide.go).
+	slides *slideWatch
 }
 
 // serveOBP owns the board's OBP line until ctx is done.
@@ -229,9 +231,15 @@ func (br *boardRun) obpSense(at time.Time, m obp.Message) {
 	case obp.Lift:
 		delete(st.unnamed, m.Square)
 	}
+	if st.slides == nil {
+		st.slides = newSlideWatch(br.s)
+	}
 	for _, r := range st.buf {
 		if _, sq := r.(game.SquareChange); sq && len(st.unnamed) > 0 {
 			continue
+		}
+		if al, ok := st.slides.see(at, r, br.s.Record()); ok {
+			br.apply(Step{Out: []game.Payload{al}})
 		}
 		br.apply(br.s.Sense(at, r))
 	}

@@ -28,6 +28,9 @@ type obpReplay struct {
 	st   obpState  // board timestamps (obp.go)
 	last time.Time // the last time fed: never back
 	buf  []game.Sensed
+	// slides: pieces slid across points, as the daemon finds them
+	// (obp_slide.go).
+	slides *slideWatch
 }
 
 // obpChunk feeds one chunk of an OBP board's lines.
@@ -35,7 +38,7 @@ func (rp *replayer) obpChunk(c record.Chunk) {
 	rp.stamp(c)
 	if rp.ob == nil {
 		pos := rp.s.Tracker().Position()
-		rp.ob = &obpReplay{dec: obp.NewDecoder(pos.Geometry()), feed: obpfeed.New(pos.Placement())}
+		rp.ob = &obpReplay{dec: obp.NewDecoder(pos.Geometry()), feed: obpfeed.New(pos.Placement()), slides: newSlideWatch(rp.s)}
 	}
 	ob := rp.ob
 	ob.dec.Feed(c.Bytes)
@@ -69,6 +72,9 @@ func (rp *replayer) obpChunk(c record.Chunk) {
 		}
 		ob.buf, err = ob.feed.Append(ob.buf[:0], m)
 		for _, r := range ob.buf {
+			if al, ok := ob.slides.see(at, r, rp.s.Record()); ok {
+				rp.collect(Step{Out: []game.Payload{al}})
+			}
 			rp.collect(rp.s.Sense(at, r))
 		}
 		if err != nil {
