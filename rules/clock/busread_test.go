@@ -116,7 +116,8 @@ func (r *busRig) inconsistencies() []string {
 // TestBusReadClockNoFalseAlerts: games played on a DGT 3000 whose board
 // sits on a bus line, its clock read every 0.8–1.6 s (the load test's
 // 5400+30, a ply every 1–3 s, 100 games of 40 plies; also a delay
-// control and sudden death): a press is seen a
+// control, sudden death, and replies 0.2–3 s apart, so that two or three
+// presses fall between two readings): a press is seen a
 // read gap late, so the pressed side's time was halted up to that gap
 // before the reading and the other side's has already run for it. The
 // model must take the press to lie anywhere between the two readings:
@@ -131,6 +132,7 @@ func TestBusReadClockNoFalseAlerts(t *testing.T) {
 		{"fischer", "5400+30", emu.ClockSetting{Base: 90 * time.Minute, Increment: 30 * time.Second, Mode: emu.Fischer}},
 		{"delay", "300d3", emu.ClockSetting{Base: 5 * time.Minute, Increment: 3 * time.Second, Mode: emu.SimpleDelay}},
 		{"sudden death", "600", emu.ClockSetting{Base: 10 * time.Minute, Mode: emu.Fischer}},
+		{"fast replies", "5400+30", emu.ClockSetting{Base: 90 * time.Minute, Increment: 30 * time.Second, Mode: emu.Fischer}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			presses, bad := 0, 0
@@ -143,7 +145,13 @@ func TestBusReadClockNoFalseAlerts(t *testing.T) {
 				r.press(rules.Black) // Black starts White's clock
 				side := rules.White
 				for ply := 0; ply < 40; ply++ {
-					r.run(time.Second + time.Duration(rng.IntN(2000))*time.Millisecond)
+					think := time.Second + time.Duration(rng.IntN(2000))*time.Millisecond
+					if tc.name == "fast replies" {
+						// Replies as fast as hands go: two or three presses
+						// between two readings.
+						think = 200*time.Millisecond + time.Duration(rng.IntN(2800))*time.Millisecond
+					}
+					r.run(think)
 					r.press(side)
 					side = side.Other()
 					presses++

@@ -44,9 +44,10 @@ type Options struct {
 // anywhere between the reading that shows it and the one before: the
 // presser's halted time and the time the other side has run since are
 // checked against that window (so a defect smaller than the window plus
-// the tolerance can go unseen on a bus line), and two presses between two
+// the tolerance can go unseen on a bus line); two presses between two
 // readings (the clock still running for the same side, the other side's
-// halted time changed) count as two moves.
+// halted time changed) count as two moves, and three (a fast reply and its
+// answer: both sides' times show their increments) as three.
 type Model struct {
 	tc       TimeControl
 	tol      time.Duration
@@ -277,11 +278,10 @@ func (m *Model) step(r Reading, t time.Time) []Event {
 		exp[prev.Other()&1] = m.base[prev.Other()&1] + (m.runBase - exp[prev&1])
 	}
 	switch {
-	case r.Running == prev && prev != rules.NoColor && !sand && m.pressedTwice(prev, exp, r, t):
+	case r.Running == prev && prev != rules.NoColor && !sand && m.hiddenPresses(prev, exp, r, t) > 0:
 		// Both players pressed between two readings (a bus line reads a
-		// clock every second or so): two moves, timed by this reading.
-		m.countMove(prev)
-		m.countMove(prev.Other())
+		// clock every second or so): the moves, timed by this reading.
+		m.countPresses(prev, m.hiddenPresses(prev, exp, r, t))
 		m.base = [2]time.Duration{r.White, r.Black}
 		m.restart(prev, t, r)
 	case r.Running == prev && prev != rules.NoColor:
@@ -291,6 +291,12 @@ func (m *Model) step(r Reading, t time.Time) []Event {
 			m.base[prev.Other()&1] = r.Time(prev.Other())
 			m.runStart, m.runBase = t, r.Time(prev)
 		}
+	case prev != rules.NoColor && r.Running == prev.Other() && !sand && m.hiddenPresses(prev, exp, r, t) > 0:
+		// Three or more presses between two readings (a fast reply and
+		// its answer): the moves, timed by this reading.
+		m.countPresses(prev, m.hiddenPresses(prev, exp, r, t))
+		m.base = [2]time.Duration{r.White, r.Black}
+		m.restart(r.Running, t, r)
 	case prev != rules.NoColor && r.Running == prev.Other():
 		out = m.press(out, prev, exp, r, t)
 	case prev != rules.NoColor && r.Running == rules.NoColor:
@@ -317,29 +323,58 @@ func (m *Model) step(r Reading, t time.Time) []Event {
 	return out
 }
 
-// pressedTwice reports whether reading r at t, with x still running,
-// shows x and then the other side y pressing since the last reading: y's
-// time moved away from where it stood (it ran, and got its increment at
-// its press), by what it can have run in the window plus its press's
-// addition, and x's shows its own press's addition on top of what it
-// used outside y's run.
-func (m *Model) pressedTwice(x rules.Color, exp [2]time.Duration, r Reading, t time.Time) bool {
+// maxHidden bounds the presses looked for between two readings.
+const maxHidden = 6
+
+// hiddenPresses returns how many presses since the last reading explain
+// reading r at t where x ran before, when one press (the running side
+// changed) or none (the same side runs) does not: x pressed first, then
+// the sides in turn, so x got its increment at ceil(k/2) of them and the
+// other side y at floor(k/2); y's halted display moved (it ran, less its
+// delay, and got its increments) and x's shows what it used outside y's
+// runs. 0: none of 2..maxHidden fits (or this model cannot tell: no
+// timing, no known control, host control).
+func (m *Model) hiddenPresses(x rules.Color, exp [2]time.Duration, r Reading, t time.Time) int {
 	if m.noTiming || !m.tc.Timed() || m.host || !m.lastAt.Before(t) || m.lastAt.Before(m.runStart) {
-		return false
+		return 0
 	}
 	y := x.Other()
-	window := t.Sub(m.lastAt)
-	incX := m.tc.Period(m.period[x&1]).Increment
-	incY := m.tc.Period(m.period[y&1]).Increment
-	gotY, gotX := r.Time(y), r.Time(x)
+	gotX, gotY := r.Time(x), r.Time(y)
 	if gotY == exp[y&1] {
-		return false // y's display, halted, did not change: y never ran
+		return 0 // y's halted display did not change: y never ran
 	}
-	ran := max(window-m.tc.Period(m.period[y&1]).Delay, 0)
-	if !near(gotY, within(gotY, exp[y&1]+incY-ran, exp[y&1]+incY), m.tol) {
-		return false
+	px, py := m.tc.Period(m.period[x&1]), m.tc.Period(m.period[y&1])
+	early := m.expectRun(m.lastAt)
+	ranY := max(t.Sub(m.lastAt)-py.Delay, 0)
+	fits := func(k int) bool {
+		ax, ay := time.Duration((k+1)/2)*px.Increment, time.Duration(k/2)*py.Increment
+		return near(gotX, within(gotX-ax, exp[x&1], early)+ax, m.tol) &&
+			near(gotY, within(gotY-ay, exp[y&1]-ranY, exp[y&1])+ay, m.tol)
 	}
-	return near(gotX, within(gotX-incX, exp[x&1], m.expectRun(m.lastAt))+incX, m.tol)
+	first := 2 // the same side runs: an even number of presses
+	if r.Running != x {
+		first = 3
+		if fits(1) {
+			return 0 // one press explains it
+		}
+	}
+	for k := first; k <= maxHidden; k += 2 {
+		if fits(k) {
+			return k
+		}
+	}
+	return 0
+}
+
+// countPresses counts k presses made in turn from x's.
+func (m *Model) countPresses(x rules.Color, k int) {
+	for i := range k {
+		if i%2 == 0 {
+			m.countMove(x)
+		} else {
+			m.countMove(x.Other())
+		}
+	}
 }
 
 // startedAndPressed reports whether reading r at t, the clock running

@@ -280,12 +280,12 @@ func TestModelResync(t *testing.T) {
 	steps := []step{
 		{at: 0, w: 60, b: 60, run: W},
 		{at: 10, w: 55, b: 60, run: B}, // White pressed at 10 s: +5
-		// Away from 11 s to 20 s; Black pressed at 12, 14 and 16 s,
-		// White at 13 and 15 s, and White has been thinking since:
-		// more presses than two readings can tell.
-		{at: 20, w: 59, b: 71, run: W, resync: true},
-		{at: 25, w: 54, b: 71, run: W},
-		{at: 30, w: 40, b: 71, run: B, want: []string{"time_jump white"}}, // a real jump is still seen
+		// Away from 11 s to 40 s; Black pressed at 11, 15, …, 31 s,
+		// White at 13, 17, …, 29 s, and White has been thinking since:
+		// eleven presses, more than two readings can tell.
+		{at: 40, w: 61, b: 79, run: W, resync: true},
+		{at: 45, w: 56, b: 79, run: W},
+		{at: 50, w: 40, b: 79, run: B, want: []string{"time_jump white"}}, // a real jump is still seen
 	}
 	run(t, "60+5", Options{}, steps)
 	m := NewModel(MustParse("60+5"), Options{})
