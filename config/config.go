@@ -19,6 +19,7 @@ type Config struct {
 	Lichess   Lichess   `mapstructure:"lichess" json:"lichess"`
 	Event     Event     `mapstructure:"event" json:"event"`
 	Storage   Storage   `mapstructure:"storage" json:"storage"`
+	Tracker   Tracker   `mapstructure:"tracker" json:"tracker"`
 	// Boards lists the games of the hall; empty means no boards (the run
 	// command reports that; demo builds its own).
 	Boards []Board `mapstructure:"boards" json:"boards"`
@@ -184,6 +185,20 @@ type Storage struct {
 	// at start, to read back what was published of it from NATS; 0: it is
 	// not read back (the game keeps what the disk held).
 	HistoryWait time.Duration `mapstructure:"history_wait" json:"history_wait"`
+}
+
+// Tracker tunes how the daemon reads moves from the boards' reports
+// (docs/board-fidelity.md); the limits are checked in [Config.Validate].
+type Tracker struct {
+	// PressGrace: how long a clock press waits, at most, for the board to
+	// show the move it completes before anything is concluded (a press
+	// without a move, pieces out of place); 0: two of the board's scan
+	// periods (learnt from its reports; 250 ms until then).
+	PressGrace time.Duration `mapstructure:"press_grace" json:"press_grace"`
+	// HandHold: how long pieces may be off the board in a position the
+	// game may be in (a promotion piece fetched, the king held during
+	// Chess960 castling) before the arbiter is told.
+	HandHold time.Duration `mapstructure:"hand_hold" json:"hand_hold"`
 }
 
 // Board is one game: a board (and clock) on a port, and its pairing.

@@ -36,6 +36,7 @@ func Defaults() Config {
 			DrainTimeout: 15 * time.Second,
 			HistoryWait:  15 * time.Second,
 		},
+		Tracker: Tracker{HandHold: 20 * time.Second},
 	}
 }
 
@@ -73,6 +74,8 @@ func defaultKeys() map[string]any {
 		"storage.compact_mib":     d.Storage.CompactMiB,
 		"storage.drain_timeout":   d.Storage.DrainTimeout.String(),
 		"storage.history_wait":    d.Storage.HistoryWait.String(),
+		"tracker.press_grace":     d.Tracker.PressGrace.String(),
+		"tracker.hand_hold":       d.Tracker.HandHold.String(),
 		"boards":                  []any{},
 	}
 }

@@ -64,6 +64,7 @@ func (c *Config) Validate() error {
 	}
 	errs = append(errs, checkRules("event.rules", c.Event.Ruleset, c.Event.Rules, nil)...)
 	errs = append(errs, c.Storage.validate()...)
+	errs = append(errs, c.Tracker.validate()...)
 
 	errs = append(errs, c.validateBoards()...)
 	return errors.Join(errs...)
@@ -394,6 +395,18 @@ func digits(s string) bool {
 		}
 	}
 	return true
+}
+
+// validate checks the tracker keys.
+func (t Tracker) validate() []error {
+	var errs []error
+	if g := t.PressGrace; g != 0 && (g < 100*time.Millisecond || g > 5*time.Second) {
+		errs = append(errs, keyErr("tracker.press_grace", "%v: want 0 (two scan periods) or 100ms to 5s (a press waits this long for its move)", g))
+	}
+	if h := t.HandHold; h < 2*time.Second || h > 2*time.Minute {
+		errs = append(errs, keyErr("tracker.hand_hold", "%v: want 2s to 2m (pieces off the board this long are reported)", h))
+	}
+	return errs
 }
 
 // validate checks the storage keys against what makes sense for a hall.

@@ -63,6 +63,8 @@ func TestErrors(t *testing.T) {
 		{"compaction size", "storage: {compact_mib: 0}\n", nil, nil, "storage.compact_mib", false, "want 1 to 4096"},
 		{"drain timeout zero", "", nil, map[string]string{"DGTBRIDGE_STORAGE_DRAIN_TIMEOUT": "0"}, "storage.drain_timeout", false, "want 1s to 10m0s"},
 		{"history wait unit", "storage: {history_wait: 30}\n", nil, nil, "storage.history_wait", false, "no unit"},
+		{"press grace too long", "tracker: {press_grace: 10s}\n", nil, nil, "tracker.press_grace", false, "want 0 (two scan periods) or 100ms to 5s"},
+		{"hand hold too short", "tracker: {hand_hold: 500ms}\n", nil, nil, "tracker.hand_hold", false, "want 2s to 2m"},
 		{"negative duration", "event: {public_delay: -5m}\n", nil, nil, "event.public_delay", false, "negative"},
 		{"duration env", "", nil, map[string]string{"DGTBRIDGE_EVENT_PUBLIC_DELAY": "15 minutes"}, "event.public_delay", false, "not a duration"},
 		{"bool", "record: yes please\n", nil, nil, "record", false, "not a valid boolean"},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/dgtbridge/dgtbridge/board"
 	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
@@ -83,8 +84,15 @@ func sessionOptions(cfg *config.Config, b config.Board) (hall.SessionOptions, er
 			EventName: cfg.Event.Name, Site: cfg.Event.Site, White: b.White, Black: b.Black,
 			WhiteFideID: b.WhiteFideID, BlackFideID: b.BlackFideID, WhiteTeam: b.WhiteTeam, BlackTeam: b.BlackTeam,
 			Variant: b.Variant, Ruleset: rs.Name, TimeControl: b.TimeControl},
-		StartFEN: b.FEN, RuleSet: rs, TimeControl: tc, Penalties: pen, Tracker: hall.DefaultTrackerOptions(),
+		StartFEN: b.FEN, RuleSet: rs, TimeControl: tc, Penalties: pen, Tracker: trackerOptions(cfg.Tracker),
 		Partner: partnerGame(cfg, b),
 		NoBoard: b.Protocol == config.ProtocolManual,
 	}, nil
+}
+
+// trackerOptions are a hall board's tracker options with the tracker keys.
+func trackerOptions(t config.Tracker) board.TrackerOptions {
+	o := hall.DefaultTrackerOptions()
+	o.PressGrace, o.HandHold = t.PressGrace, t.HandHold
+	return o
 }
