@@ -27,6 +27,7 @@ func (a *Adjudicator) onClock(r game.ClockReading, at time.Time) []game.Verdict 
 		out = append(out, *a.stopped(at, prev.Running, cr))
 	}
 	out = append(out, a.xqMoveControls(cr, at)...) // Art. 10.1.2 (xiangqi_clock.go)
+	out = append(out, a.xqLate(cr, at)...)         // Art. 10.2.1(a)
 	return append(out, a.scoresheet(cr, at)...)
 }
 

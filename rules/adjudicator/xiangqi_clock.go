@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
@@ -143,4 +144,39 @@ func (a *Adjudicator) xqFinalPhaseChecks(at time.Time, mover rules.Color, ply in
 			name(mover), checks, first, first+9, x.FinalPhaseMaxChecks, x.Articles.FinalPhaseChecks))
 	al.Proposal = map[string]any{"checks": checks, "max": x.FinalPhaseMaxChecks, "from_move": first, "to_move": first + 9}
 	return []game.Verdict{*al}
+}
+
+// lateArticle: the xiangqi law's late arrival.
+const lateArticle = "10.2.1(a), 7.1(e)"
+
+// xqLate applies Art. 10.2.1(a) and 7.1(e) at a clock reading: the arbiter
+// starts the clock at the start time whether or not the players are there,
+// and a player later than the limit the regulations set (15, 30 or 60
+// minutes: late_default_minutes, RuleSet.DefaultTime) loses. The daemon
+// cannot see who sits at the board: when a player's clock has run that
+// long without his first move, the arbiter is asked (warn, the loss
+// proposed if he has not come), once per player.
+func (a *Adjudicator) xqLate(r clock.Reading, at time.Time) []game.Verdict {
+	limit := a.rs.DefaultTime
+	tc := a.opts.TimeControl
+	if !a.isXiangqi() || limit <= 0 || !tc.Timed() || a.over() {
+		return nil
+	}
+	var out []game.Verdict
+	for _, side := range [2]rules.Color{rules.White, rules.Black} {
+		key := "late." + side.String()
+		used := tc.Base() - r.Time(side)
+		if used < limit || a.notified[key] || slices.ContainsFunc(a.plies, func(p plyRec) bool { return p.side == side }) {
+			continue
+		}
+		a.notified[key] = true
+		opp := side.Other()
+		al := a.newAlert(at, game.KindLateArrival, game.Warn, lateArticle, side, len(a.plies),
+			fmt.Sprintf("%s's clock has run %s without his first move: if he has not arrived, he is later than the %s the regulations allow and loses (%s); if he is at the board, nothing.",
+				name(side), clock.FormatDuration(used), clock.FormatDuration(limit), lateArticle))
+		al.Proposal = map[string]any{"result": winFor(opp), "late_ms": used.Milliseconds(), "limit_ms": limit.Milliseconds()}
+		al.Evidence = []game.Evidence{{At: game.T(at), Event: "clock"}}
+		out = append(out, *al)
+	}
+	return out
 }

@@ -150,3 +150,38 @@ func TestXiangqiFinalPhaseChecks(t *testing.T) {
 		t.Errorf("no move controls: %+v", al)
 	}
 }
+
+// TestXiangqiLateArrival (Art. 10.2.1(a), 7.1(e)): the clock started at
+// the start time; Red's runs 15 minutes (late_default_minutes' default)
+// without his first move: a warn late_arrival alert asks the arbiter
+// (Red's loss proposed if he has not come), once, no result. Black moves
+// within the limit after Red's first move: nothing for him. With a limit
+// of 30 minutes, nothing at 15.
+func TestXiangqiLateArrival(t *testing.T) {
+	run := func(limit time.Duration) []game.Alert {
+		g := newXQ(t, ruleset.XiangqiVN2004, "", "5400+30")
+		if limit > 0 {
+			rs := g.a.rs
+			rs.DefaultTime = limit
+			g.a.rs = rs
+		}
+		var out []game.Verdict
+		for range 16 { // a reading a minute
+			g.spend(time.Minute)
+			out = append(out, g.reading()...)
+		}
+		out = append(out, g.iccs("h2e2 h9g7")...)
+		if g.a.Result() != nil {
+			t.Errorf("a result was set")
+		}
+		return alertsOf(out, game.KindLateArrival)
+	}
+	al := run(0)
+	if len(al) != 1 || al[0].Side != "white" || al[0].Severity != game.Warn || al[0].Article != "10.2.1(a), 7.1(e)" ||
+		al[0].Proposal["result"] != "0-1" || al[0].Proposal["limit_ms"] != int64(15*60000) || !strings.Contains(al[0].Message, "if he is at the board, nothing") {
+		t.Errorf("15 minutes: %+v", al)
+	}
+	if al := run(30 * time.Minute); len(al) != 0 {
+		t.Errorf("30-minute limit: %+v", al)
+	}
+}

@@ -61,6 +61,9 @@ const (
 	// KindCheckLimit: a xiangqi player gave more checks in a 10-move block
 	// of the final phase than Art. 10.1.2 allows.
 	KindCheckLimit = "check_limit"
+	// KindLateArrival: a xiangqi player's clock ran the regulations' late
+	// limit without his first move (Art. 10.2.1(a)).
+	KindLateArrival = "late_arrival"
 )
 
 // Evidence is one sensor fact behind an alert.
