@@ -95,6 +95,11 @@ type Report struct {
 	// its handling, and from the read that completed a move to its
 	// hand-off (record saved).
 	InputLag, MoveDelay [2]time.Duration
+	// BoardsCPU is this process's CPU (the emulated boards, the
+	// subscriber) over the play time, in cores; LoadAvg the machine's
+	// 1-minute load average when play began and ended.
+	BoardsCPU float64
+	LoadAvg   [2]float64
 }
 
 // Dist summarises durations.
@@ -226,6 +231,8 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		}
 	}
 	cpu0, _ := d.cpu()
+	self0 := selfCPU()
+	rep.LoadAvg[0] = loadAvg()
 	stopSampling := d.sampleRSS()
 	var prof error
 	if o.Profile != "" {
@@ -264,6 +271,8 @@ wait:
 	}
 	cpu1, _ := d.cpu()
 	rep.CPUCores = (cpu1 - cpu0).Seconds() / rep.Play.Seconds()
+	rep.BoardsCPU = (selfCPU() - self0).Seconds() / rep.Play.Seconds()
+	rep.LoadAvg[1] = loadAvg()
 	rep.RSSMaxMB, rep.RSSEndMB = stopSampling()
 	// A little more, so that duplicates arriving late show.
 	time.Sleep(2 * time.Second)
@@ -426,6 +435,26 @@ func (d *daemon) cpu() (time.Duration, error) {
 	ut, _ := strconv.ParseInt(f[11], 10, 64)
 	st, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(ut+st) * time.Second / 100, nil // USER_HZ is 100 on Linux
+}
+
+// selfCPU is this process's user+system CPU time so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// loadAvg is the machine's 1-minute load average (/proc/loadavg; 0 when
+// unknown).
+func loadAvg() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f, _ := strconv.ParseFloat(strings.Fields(string(b) + " 0")[0], 64)
+	return f
 }
 
 // rss is the daemon's resident set in MB (/proc/<pid>/status VmRSS).
@@ -718,7 +747,8 @@ func (r Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "poll interval per board: %v\n", r.Polls)
 	fmt.Fprintf(w, "daemon's metrics (bucket bounds): input lag p50 ≤ %v, p99 ≤ %v; read → move handed off p50 ≤ %v, p99 ≤ %v\n",
 		r.InputLag[0], r.InputLag[1], r.MoveDelay[0], r.MoveDelay[1])
-	fmt.Fprintf(w, "daemon RSS: max %.0f MB, end %.0f MB; CPU %.2f cores\n", r.RSSMaxMB, r.RSSEndMB, r.CPUCores)
+	fmt.Fprintf(w, "daemon RSS: max %.0f MB, end %.0f MB; CPU %.2f cores (the emulated boards' process: %.2f cores); load average %.1f at the start of play, %.1f at its end\n",
+		r.RSSMaxMB, r.RSSEndMB, r.CPUCores, r.BoardsCPU, r.LoadAvg[0], r.LoadAvg[1])
 	if len(r.Messages) > 0 && r.Received > 0 {
 		var total float64
 		var parts []string
