@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -33,31 +32,8 @@ func TestDemoTeam(t *testing.T) {
 		errc <- run(ctx, []string{"demo", "--boards", "1", "--blind=false", "--speed", "4", "--public-delay", "1s",
 			"--http-listen", "127.0.0.1:0", "--seed", "6", "--data-dir", t.TempDir()}, &stdout, &stderr)
 	}()
-	reNATS := regexp.MustCompile(`NATS\s+(nats://\S+)`)
-	reArbiter := regexp.MustCompile(`arbiter/(\S+) \(arbiter\)`)
-	reBPGN := regexp.MustCompile(`BPGN\s+(http://\S+/bpgn/demo/1/2\.bpgn)`)
-	var natsURL, arbiterPW, bpgnURL string
-	deadline := time.Now().Add(30 * time.Second)
-	for natsURL == "" || arbiterPW == "" || bpgnURL == "" {
-		if time.Now().After(deadline) {
-			t.Fatalf("no banner; stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
-		}
-		select {
-		case err := <-errc:
-			t.Fatalf("demo returned early: %v\n%s", err, stderr.String())
-		case <-time.After(100 * time.Millisecond):
-		}
-		out := stdout.String()
-		if m := reNATS.FindStringSubmatch(out); m != nil {
-			natsURL = m[1]
-		}
-		if m := reArbiter.FindStringSubmatch(out); m != nil {
-			arbiterPW = m[1]
-		}
-		if m := reBPGN.FindStringSubmatch(out); m != nil {
-			bpgnURL = m[1]
-		}
-	}
+	b := readBanner(t, &stdout, &stderr, errc, `NATS\s+(nats://\S+)`, `arbiter/(\S+) \(arbiter\)`, `BPGN\s+(http://\S+/bpgn/demo/1/2\.bpgn)`)
+	natsURL, arbiterPW, bpgnURL := b[0], b[1], b[2]
 	nc, err := nats.Connect(natsURL, nats.UserInfo("arbiter", arbiterPW))
 	if err != nil {
 		t.Fatal(err)
