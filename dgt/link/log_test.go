@@ -163,3 +163,51 @@ func TestReadLogOnRequest(t *testing.T) {
 		})
 	}
 }
+
+// TestNoEEPROMConnectsAtOnce: a board without an EEPROM (older boards,
+// some clones) never answers DGT_SEND_EE_MOVES. Before, every connection
+// waited the whole LogTimeout (15 s) in IDLE mode for it, and moves made
+// meanwhile came as one dump the tracker could not always explain. Now
+// silence for ReplyTimeout after the request means no log: the link is
+// connected within a few seconds and the Log event says ErrNoLog.
+func TestNoEEPROMConnectsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		e := emu.New(emu.Setup{Serial: "00777", NoEEPROM: true}, start)
+		pb := &pipeBoard{e: e}
+		l := link.New(pb.Open, link.Settings{Verify: -1})
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { l.Run(ctx) })
+		var rec recorder
+		wg.Go(func() { rec.run(l) })
+		time.Sleep(30 * time.Second)
+		synctest.Wait()
+		cancel()
+		wg.Wait()
+		pb.Close()
+		var conn *link.Connected
+		var lg *link.Log
+		for _, ev := range rec.events() {
+			switch ev := ev.(type) {
+			case link.Connected:
+				if conn == nil {
+					conn = &ev
+				}
+			case link.Log:
+				if lg == nil {
+					lg = &ev
+				}
+			}
+		}
+		if conn == nil || lg == nil {
+			t.Fatalf("events %v: want Connected and Log", kindsOf(rec.events()))
+		}
+		if !errors.Is(lg.Err, link.ErrNoLog) {
+			t.Errorf("log error %v, want ErrNoLog", lg.Err)
+		}
+		if d := conn.At.Sub(start); d > 5*time.Second {
+			t.Errorf("connected %v after the start, want within 5 s (the log's 15 s time-out is not waited out for a board that never answers)", d)
+		}
+	})
+}

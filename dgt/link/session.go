@@ -137,10 +137,23 @@ func (s *session) identify(readLog bool) (Connected, error) {
 	if readLog {
 		// In IDLE mode the dump is alone on the line; changes made while
 		// it is sent are in the board dump at the end of the sequence.
+		asked := time.Now()
 		if err := s.write(dgt.CmdSendEEMoves); err != nil {
 			return info, err
 		}
 		s.rs.expectLog, s.rs.logTries, s.rs.logEnded = true, 1, false
+		// A board with an EEPROM starts its dump at once; one without
+		// never answers: silence for ReplyTimeout means no log, rather
+		// than a whole LogTimeout (15 s) of IDLE mode at every connection
+		// while the game goes on unseen.
+		if _, err := s.awaitCond(o.ReplyTimeout, nil, func() bool { return s.rs.logEnded || s.lastRx.After(asked) }); err != nil {
+			if !errors.Is(err, errTimeout) {
+				return info, err
+			}
+			s.l.opts.Logger.Warn("no EEPROM log from the board (it does not answer the request)", "timeout", o.ReplyTimeout)
+			s.queue = append(s.queue, Log{At: time.Now(), Err: ErrNoLog})
+			s.rs.logEnded = true
+		}
 		for !s.rs.logEnded {
 			tries := s.rs.logTries
 			_, err := s.awaitCond(o.LogTimeout, nil, func() bool { return s.rs.logEnded })

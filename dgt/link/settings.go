@@ -44,7 +44,9 @@ type Settings struct {
 	Verify time.Duration
 	// LogTimeout bounds the wait for the EEPROM log (0x1F00 bytes ≈ 8.3 s
 	// at 9600 baud); default 15 s. A board that does not answer within it
-	// has no EEPROM: [Log] carries ErrNoLog and the link goes on.
+	// has no EEPROM: [Log] carries ErrNoLog and the link goes on. At a
+	// connection, a board silent for ReplyTimeout after the request is
+	// taken to have none at once.
 	LogTimeout time.Duration
 	// EEFBit is the reading of the f bit of the log's clock records
 	// (which display f = 1 names, dgt-protocol.md §2.9: UNCERTAIN);
