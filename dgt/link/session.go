@@ -393,14 +393,7 @@ func (s *session) serve() error {
 		case <-s.ctx.Done():
 			return s.ctx.Err()
 		case c := <-s.in:
-			err := s.take(c)
-			s.decode(c.at, nil)
-			s.dropPollReplies()
-			s.flush()
-			if err != nil {
-				return err
-			}
-			if err := s.rs.err; err != nil {
+			if err := s.input(c); err != nil {
 				return err
 			}
 		case r := <-s.l.reqs:
@@ -417,6 +410,16 @@ func (s *session) serve() error {
 				return err
 			}
 		case <-ackC:
+			// The ACK may have come while the link was busy: what has
+			// arrived is read first, so an acknowledged command is not
+			// sent again (a second SetNRun would set the clock back).
+			c := s.cur
+			if err := s.drainInput(); err != nil {
+				return err
+			}
+			if s.cur != c {
+				continue
+			}
 			err := s.retry()
 			s.flush()
 			if err != nil {
@@ -437,6 +440,33 @@ func (s *session) serve() error {
 					return err
 				}
 			}
+		}
+	}
+}
+
+// input handles one chunk from the board: decoded, queued as events,
+// handed on.
+func (s *session) input(c chunk) error {
+	err := s.take(c)
+	s.decode(c.at, nil)
+	s.dropPollReplies()
+	s.flush()
+	if err != nil {
+		return err
+	}
+	return s.rs.err
+}
+
+// drainInput handles every chunk already received, without waiting.
+func (s *session) drainInput() error {
+	for {
+		select {
+		case c := <-s.in:
+			if err := s.input(c); err != nil {
+				return err
+			}
+		default:
+			return nil
 		}
 	}
 }
