@@ -66,7 +66,12 @@ func (t *Tracker) reached(p *pendingPress, at time.Time) bool {
 // a completed illegal move, a press without a move ([game.ClockWithoutMove]),
 // or a press with pieces out of place ([game.DisplacedPieces]).
 func (t *Tracker) Clock(at time.Time, r game.ClockReading) []game.Event {
-	evs := t.advance(at, nil)
+	evs := t.beforeInput(at)
+	return t.clock(at, r, evs)
+}
+
+// clock takes reading r in (Clock).
+func (t *Tracker) clock(at time.Time, r game.ClockReading, evs []game.Event) []game.Event {
 	if t.clk.last == nil || *t.clk.last != r {
 		evs = append(evs, game.ClockChanged{Stamp: game.Stamp{At: at}, Clock: r})
 	}
@@ -80,6 +85,12 @@ func (t *Tracker) Clock(at time.Time, r game.ClockReading) []game.Event {
 	}
 	pressed := t.clk.lastRun != rules.NoColor && r.Running != t.clk.lastRun
 	side := t.clk.lastRun
+	if mover := t.line.node(t.line.done).pos.Turn(); t.opts.Polled && t.clk.lastRun == rules.NoColor && t.clk.phase == clockHeard && r.Running == mover.Other() && t.clk.left != rules.NoColor {
+		// A polled board's clock read seldom: its first running reading
+		// may come after the side to move pressed (the clock's sides
+		// known).
+		pressed, side = true, mover
+	}
 	t.clk.lastRun = r.Running
 	if !pressed || !t.isPress(side) {
 		return evs
@@ -133,13 +144,11 @@ func (t *Tracker) leverPress(at time.Time, lp game.LeverPress) []game.Event {
 		return evs
 	}
 	side := t.clk.lastRun
-	if t.clk.last == nil || t.clk.phase != clockHeard && t.clk.phase != clockReturned {
-		return evs // no clock heard: its reading will show the press
-	}
-	if side == rules.NoColor {
-		// No running reading yet (the game's first moves, the clock read
-		// seldom): the press is the side to move's.
-		side = t.line.node(t.line.done).pos.Turn()
+	if side == rules.NoColor || t.clk.last == nil {
+		// No running reading yet (the game's first moves, a clock read
+		// seldom): its reading will show the press. (The record's display
+		// is not relied on: which display its bit names is uncertain.)
+		return evs
 	}
 	t.clk.lastRun = side.Other()
 	if !t.isPress(side) {
@@ -247,7 +256,10 @@ func (t *Tracker) completeIllegal(p *pendingPress, evs []game.Event) []game.Even
 func (t *Tracker) pressScanned(at time.Time, fit bool, evs []game.Event) []game.Event {
 	p := &t.lever.presses[0]
 	p.scanned = true
-	if fit || !t.board.lastChange.After(p.at) || p.recorded && !t.board.lastChange.After(p.answer) {
+	// A polled board's answer is whole: when it is the press's own, or the
+	// presser's move was made already (a later answer may replace it: a
+	// slide's resting square), the board is judged.
+	if fit || !t.board.lastChange.After(p.at) || p.recorded && (!t.board.lastChange.After(p.answer) || t.line.firstPlyBy(p.side) > 0) {
 		evs = t.evaluate(at, t.opts.MaxDepth, evs)
 		if len(t.lever.presses) == 0 || t.lever.presses[0].at != p.at {
 			return evs // answered
@@ -258,7 +270,7 @@ func (t *Tracker) pressScanned(at time.Time, fit bool, evs []game.Event) []game.
 	if t.line.firstPlyBy(p.side) > 0 || top.pos.Turn() != p.side || t.state.phase == ended {
 		return evs
 	}
-	if t.opts.Polled && len(t.lever.presses) > 1 {
+	if len(t.lever.presses) > 1 {
 		return evs // the opponent's reply is complete too: the search says
 	}
 	top.expand(&t.srch.scratch)

@@ -44,6 +44,16 @@ func playReal(t testing.TB, start rules.Position, moves []rules.Move, hands emu.
 	if err != nil {
 		t.Fatal(err)
 	}
+	return followReal(t, start, moves, p, p.Heard, nil, rsName)
+}
+
+// followReal follows the game p played with a tracker and an adjudicator,
+// fed heard (p.Heard, or the same messages delivered otherwise); time
+// passes as the tracker asks up to each message, or only up to
+// ticksTo[k] before message k when given (a reader stalled since then: no
+// tick either until it delivers).
+func followReal(t testing.TB, start rules.Position, moves []rules.Move, p emu.Played, heard []emu.Heard, ticksTo []time.Time, rsName string) realGame {
+	t.Helper()
 	rs, err := ruleset.Lookup(rsName)
 	if err != nil {
 		t.Fatal(err)
@@ -85,8 +95,15 @@ func playReal(t testing.TB, start rules.Position, moves []rules.Move, hands emu.
 			handle(d, tr.Tick(d))
 		}
 	}
-	for _, h := range p.Heard {
-		until(h.At)
+	if ticksTo != nil {
+		handle(p.PowerUp, tr.Tick(p.PowerUp)) // a wiring that ticks (the hall: every 50 ms)
+	}
+	for k, h := range heard {
+		if ticksTo != nil {
+			until(ticksTo[k])
+		} else {
+			until(h.At)
+		}
 		for _, s := range dgtfeed.Append(nil, h.Msg) {
 			handle(h.At, tr.Sense(h.At, s))
 		}

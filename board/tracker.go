@@ -34,6 +34,11 @@ type Tracker struct {
 	// fedTo: every input up to this time has been fed (a Tick, or any
 	// input after it): a polled board's answer is then whole.
 	fedTo time.Time
+	// burst: input came after windows had fallen due with no Tick (a
+	// queue handed over at once): windows wait for the next Tick
+	// (beforeInput).
+	burst  bool
+	ticked bool // Tick has been called: the wiring ticks
 	// liftable: squares whose lift is a move to judge (team-drop,
 	// SetLiftable in teamdrop.go).
 	liftable []rules.Square
@@ -120,7 +125,7 @@ func (t *Tracker) Over() bool { return t.state.phase == ended }
 // own frame; the tracker applies the rotation). It returns the events
 // they cause, including those of windows that expired before at.
 func (t *Tracker) Squares(at time.Time, changes []game.SquareChange) []game.Event {
-	evs := t.advance(at, nil)
+	evs := t.beforeInput(at)
 	for _, c := range changes {
 		if !t.geo.Contains(c.Square) || t.board.raw.Sq[c.Square] == c.Piece {
 			continue
@@ -145,12 +150,42 @@ func (t *Tracker) Squares(at time.Time, changes []game.SquareChange) []game.Even
 	return evs
 }
 
+// burstLate is how late a window must be, unprocessed when an input
+// comes, for the input to count as part of a burst: more than a wiring's
+// tick (the hall ticks every 50 ms).
+const burstLate = 0
+
+// beforeInput lets time pass up to an input at time at, as advance, and
+// returns the events. When the hand was busy (the board changed since it
+// was last judged, or a press waits) and a window fell due since the last
+// input with no Tick to process it, the input may have waited in a queue
+// with others (a stalled reader hands over a burst, every message stamped
+// with the time it was read; only with a wiring that ticks: one that
+// feeds input alone leaves the windows to the inputs): nothing is judged
+// on what the board showed
+// before it, since what the hand did next may be in the burst. The inputs
+// go in as they come, and the windows are processed at the next Tick
+// (the wiring hands over what was queued before it ticks).
+func (t *Tracker) beforeInput(at time.Time) []game.Event {
+	if !t.burst && t.ticked {
+		if d, ok := t.NextDeadline(); ok && d.Before(at.Add(-burstLate)) && (t.board.dirty || len(t.lever.presses) > 0) {
+			t.burst = true
+		}
+	}
+	if t.burst {
+		t.now = maxTime(t.now, at)
+		return nil
+	}
+	return t.advance(at, nil)
+}
+
 // Finish ends the input (the end of a recording, or the game was stopped
 // at the board): the board is judged at once, as after a full read, and
 // moves made but not completed are completed, as a move that ends the game
 // is (FIDE 2018 6.2.1.1). The tracker can be fed again afterwards.
 func (t *Tracker) Finish(at time.Time) []game.Event {
 	t.fedTo = maxTime(t.fedTo, at)
+	t.burst = false
 	evs := t.advance(at, nil)
 	if t.board.dirty {
 		evs = t.evaluate(at, t.opts.MaxDepth, evs)
@@ -169,6 +204,7 @@ func (t *Tracker) Finish(at time.Time) []game.Event {
 // windows that expire by at produce their events.
 func (t *Tracker) Tick(at time.Time) []game.Event {
 	t.fedTo = maxTime(t.fedTo, at)
+	t.burst, t.ticked = false, true
 	return t.advance(at, nil)
 }
 
@@ -178,6 +214,9 @@ func (t *Tracker) Tick(at time.Time) []game.Event {
 // tracker then rather than on a fixed beat; ok is false when no window is
 // open.
 func (t *Tracker) NextDeadline() (at time.Time, ok bool) {
+	if t.burst {
+		return t.now, true // the windows that fell due during a burst
+	}
 	add := func(d time.Time) {
 		if d.After(t.now) && (!ok || d.Before(at)) {
 			at, ok = d, true
