@@ -44,10 +44,10 @@ type Options struct {
 // anywhere between the reading that shows it and the one before: the
 // presser's halted time and the time the other side has run since are
 // checked against that window (so a defect smaller than the window plus
-// the tolerance can go unseen on a bus line); two presses between two
-// readings (the clock still running for the same side, the other side's
-// halted time changed) count as two moves, and three (a fast reply and its
-// answer: both sides' times show their increments) as three.
+// the tolerance can go unseen on a bus line); two to six presses between
+// two readings (fast replies: the other side's halted time changed, both
+// sides' times show their increments) count as that many moves
+// (hiddenPresses).
 type Model struct {
 	tc       TimeControl
 	tol      time.Duration
