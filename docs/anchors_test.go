@@ -110,3 +110,31 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryPageListed: the index and the README's table link every page
+// of docs/, so that a new page is found by its readers.
+func TestEveryPageListed(t *testing.T) {
+	index, err := os.ReadFile("index.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := filepath.Glob("*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range md {
+		if page == "index.md" {
+			continue
+		}
+		if !strings.Contains(string(index), "]("+page) {
+			t.Errorf("index.md does not link %s", page)
+		}
+		if !strings.Contains(string(readme), "](docs/"+page) {
+			t.Errorf("README.md does not link docs/%s", page)
+		}
+	}
+}
