@@ -223,7 +223,7 @@ func (c *tmCheck) firstTouched(evs []game.Event) []game.Event {
 					return evs
 				}
 				return c.report(o, fmt.Sprintf("%s %s and %s %s were touched first; %s was legal, %s was made",
-					o.piece.Kind, name(o.sq), p.piece.Kind, name(p.sq), pos.SAN(k.m), pos.SAN(m)), evs)
+					c.kind(o.piece), name(o.sq), c.kind(p.piece), name(p.sq), pos.SAN(k.m), pos.SAN(m)), evs)
 			}
 		}
 	}
@@ -237,19 +237,19 @@ func (c *tmCheck) firstTouched(evs []game.Event) []game.Event {
 			if movesPiece(m, tc.sq) {
 				return evs
 			}
-			return c.report(tc, fmt.Sprintf("%s %s was touched first and could move; %s was made", tc.piece.Kind, name(tc.sq), pos.SAN(m)), evs)
+			return c.report(tc, fmt.Sprintf("%s %s was touched first and could move; %s was made", c.kind(tc.piece), name(tc.sq), pos.SAN(m)), evs)
 		}
 		if !c.canCapture(tc.sq) {
 			if !tc.backAt.IsZero() {
 				evs = append(evs, c.ev("TM-9", "4.2.1", game.Possible,
-					fmt.Sprintf("%s %s %s was lifted and put back while %s had the move", tc.piece.Color, tc.piece.Kind, name(tc.sq), c.side), tc.sq))
+					fmt.Sprintf("%s %s %s was lifted and put back while %s had the move", c.color(tc.piece.Color), c.kind(tc.piece), name(tc.sq), c.color(c.side)), tc.sq))
 			}
 			continue
 		}
 		if captures(c.g, m, tc.sq) {
 			return evs
 		}
-		return c.report(tc, fmt.Sprintf("%s %s %s was touched first and could be captured; %s was made", tc.piece.Color, tc.piece.Kind, name(tc.sq), pos.SAN(m)), evs)
+		return c.report(tc, fmt.Sprintf("%s %s %s was touched first and could be captured; %s was made", c.color(tc.piece.Color), c.kind(tc.piece), name(tc.sq), pos.SAN(m)), evs)
 	}
 	return evs
 }
@@ -265,7 +265,11 @@ func (c *tmCheck) report(tc touched, what string, evs []game.Event) []game.Event
 	}
 	cert, note := game.Likely, ""
 	if !tc.backAt.IsZero() && tc.backAt.Sub(tc.at) <= c.opts.AdjustWindow {
-		cert, note = game.Possible, "; it was put back at once, which may have been an announced adjustment (4.2.1)"
+		adjust := "4.2.1"
+		if c.g == rules.Xiangqi9x10 {
+			adjust = "9.5(a)" // the xiangqi law's adjustment
+		}
+		cert, note = game.Possible, "; it was put back at once, which may have been an announced adjustment ("+adjust+")"
 	}
 	return append(evs, c.ev(rule, art, cert, what+note, tc.sq))
 }
@@ -323,4 +327,33 @@ func twoHands(ts []game.Touch, a, b rules.Square, window, scan time.Duration) bo
 		d = -d
 	}
 	return d <= window
+}
+
+// kind names a piece's kind in the words of the game: the chess names, or
+// on the xiangqi board general, advisor, elephant, horse, chariot, cannon,
+// soldier.
+func (c *tmCheck) kind(pc rules.Piece) string {
+	if c.g != rules.Xiangqi9x10 {
+		return pc.Kind.String()
+	}
+	switch pc.Kind {
+	case rules.King:
+		return "general"
+	case rules.Knight:
+		return "horse"
+	case rules.Rook:
+		return "chariot"
+	case rules.Pawn:
+		return "soldier"
+	}
+	return pc.Kind.String() // advisor, elephant, cannon
+}
+
+// color names a side in the words of the game: white and black, or on
+// the xiangqi board red and black.
+func (c *tmCheck) color(col rules.Color) string {
+	if c.g == rules.Xiangqi9x10 && col == rules.White {
+		return "red"
+	}
+	return col.String()
 }

@@ -178,3 +178,41 @@ func TestOBPSlides(t *testing.T) {
 		t.Errorf("replay: slides %v, games %d", again, len(res.Games))
 	}
 }
+
+// TestXiangqiTouchWords: a touch finding on a xiangqi board names the
+// pieces in xiangqi words: Red's horse lifted and put back, then the
+// cannon moved (C2.5): the touch_move alert (Art. 9.1) says "horse h0",
+// not the chess "knight", and cites the law's adjustment, 9.5(a).
+func TestXiangqiTouchWords(t *testing.T) {
+	o := xqSessionOptions(t, ruleset.XiangqiVN2004)
+	o.NoBoard = false
+	s, err := NewSession(o, nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	red := rules.White
+	var out []game.Payload
+	at := t0
+	feed := func(ms int, r game.Sensed) {
+		at = at.Add(time.Duration(ms) * time.Millisecond)
+		out = append(out, s.Sense(at, r).Out...)
+	}
+	feed(0, game.FullRead{Placement: s.Tracker().Position().Placement()})
+	feed(1000, game.SquareChange{Square: xqSquare(t, "h0"), Piece: rules.NoPiece})
+	feed(1500, game.SquareChange{Square: xqSquare(t, "h0"), Piece: rules.Piece{Color: red, Kind: rules.Knight}})
+	feed(800, game.SquareChange{Square: xqSquare(t, "h2"), Piece: rules.NoPiece})
+	feed(500, game.SquareChange{Square: xqSquare(t, "e2"), Piece: rules.Piece{Color: red, Kind: rules.Cannon}})
+	for range 10 {
+		at = at.Add(time.Second)
+		out = append(out, s.Tick(at).Out...)
+	}
+	var touch []game.Alert
+	for _, p := range out {
+		if a, ok := p.(game.Alert); ok && a.Kind == game.KindTouchMove {
+			touch = append(touch, a)
+		}
+	}
+	if len(touch) != 1 || !strings.Contains(touch[0].Message, "horse h0 was touched first") || strings.Contains(touch[0].Message, "knight") || !strings.Contains(touch[0].Message, "(9.5(a))") || touch[0].Article != "9.1, 9.11" {
+		t.Fatalf("touch alerts %+v (all: %v)", touch, alertKinds(out))
+	}
+}
