@@ -149,7 +149,11 @@ func TestHallOutagesFromLog(t *testing.T) {
 }
 
 func outageFromLog(t *testing.T, line []string, gap time.Duration, away int, bus bool) {
-	const before = 4
+	outageFromLogFrom(t, line, gap, away, 4, bus)
+}
+
+// outageFromLogFrom is outageFromLog with the outage after ply before.
+func outageFromLogFrom(t *testing.T, line []string, gap time.Duration, away, before int, bus bool) {
 	now := time.Now()
 	e := emu.New(emu.Setup{Serial: "00301", Seed: 3}, now)
 	g := game.ID{Event: "open2026", Round: 6, Board: 1}
@@ -321,4 +325,26 @@ func TestHallBusNoiseEndToEnd(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestHallOutageBeforeFirstMove (issue 11.3): the board is seen set up
+// for the game, then its cable is pulled (or the daemon restarts) before
+// the first move, and both sides play ten plies meanwhile. The game's
+// start is the start position the board's log holds last (the daemon saw
+// the board set up: Record.SetUp), so the ten plies are rebuilt from the
+// log when the board is back, published once each in order with their
+// clock times, and the game goes on live. Before, a game with no move
+// recorded was never rebuilt: the tracker caught up what it could from
+// the board's position (a short legal sequence at best).
+func TestHallOutageBeforeFirstMove(t *testing.T) {
+	line := dgttest.Moves(t, dgttest.Game1)[:14]
+	for _, bus := range []bool{false, true} {
+		name := "single"
+		if bus {
+			name = "bus"
+		}
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) { outageFromLogFrom(t, line, 15*time.Second, 10, 0, bus) })
+		})
+	}
 }

@@ -86,6 +86,11 @@ type Record struct {
 	ClockHost bool `json:"clock_host,omitempty"`
 	// Rotated: the board is read turned around (kept across restarts).
 	Rotated bool `json:"rotated,omitempty"`
+	// SetUp: the board was seen in the game's start position before its
+	// first move. Then the start position the board's log holds last is
+	// this game's, and moves made while the board was not heard before
+	// any was recorded are rebuilt from the log (recover.go).
+	SetUp bool `json:"set_up,omitempty"`
 	// Published is how many moves of this revision were handed to the sink
 	// (their MoveEvents journalled); a restart hands the rest again.
 	Published int `json:"published"`

@@ -33,9 +33,11 @@ const (
 // Correction). Where the log does not reach back, the record is left as it
 // is and the arbiter gets a moves_missing alert naming the ply from which
 // moves are missing: nothing is made up, and the position the board shows
-// is read next as it comes. Relayed and team games are not rebuilt, nor a
-// game with no move yet (notRebuilt says why): the arbiter is told what the
-// board shows that the record does not.
+// is read next as it comes. A game with no move yet is rebuilt from the
+// start position the log holds last when its board was seen set up
+// (Record.SetUp). Relayed and team games are not rebuilt, nor a game with
+// no move whose board was never seen set up (notRebuilt, noMoveLog say
+// why): the arbiter is told what the board shows that the record does not.
 func (s *Session) Recover(at time.Time, log game.BoardLog, now rules.Placement) Step {
 	var st Step
 	n := len(s.rec.Moves)
@@ -48,7 +50,7 @@ func (s *Session) Recover(at time.Time, log game.BoardLog, now rules.Placement) 
 		return st
 	case s.tr == nil:
 		return st
-	case n == 0:
+	case n == 0 && !s.rec.SetUp:
 		st.Out = append(st.Out, s.noMoveLog(at, log, now)...)
 		return st
 	}
@@ -250,8 +252,8 @@ func (s *Session) notRebuilt(at time.Time, now rules.Placement, why string) []ga
 			"The daemon reads the board as it is from here; the arbiter checks the record against the scoresheets and enters what is missing.", n, why)}}
 }
 
-// noMoveLog is the alert of a game with no move recorded whose board's
-// log holds moves from its last start position up to what the board shows
+// noMoveLog is the alert of a game with no move recorded, its board never
+// seen set up, whose board's log holds moves from its last start position up to what the board shows
 // now: they are not taken as this game's, because the log of a board not
 // set up again since the previous round holds that round's game (nothing
 // in the log tells the two apart). The arbiter gets the moves, to enter

@@ -58,7 +58,20 @@ func (s *Session) senseInto(b game.Which, at time.Time, r game.Sensed, st *Step)
 	if f, ok := r.(game.ClockFace); ok && f.Running != game.NoDisplay && s.rec.ClockLeft == "" {
 		s.learnClockSides(st)
 	}
+	s.noteSetUp(st)
 	s.handle(evs, st)
+}
+
+// noteSetUp notes in the record that the board shows the game's start
+// position before the first move (Record.SetUp).
+func (s *Session) noteSetUp(st *Step) {
+	if s.rec.SetUp || len(s.rec.Moves) > 0 || s.team != nil {
+		return
+	}
+	if sensed, start := s.tr.Sensed(), s.start.Placement(); sensed == start || sensed == rotated(start) {
+		s.rec.SetUp = true
+		st.Changed = true
+	}
 }
 
 // learnClockSides keeps the tracker's mapping of clock displays to colours
