@@ -135,41 +135,9 @@ func (s *session) identify(readLog bool) (Connected, error) {
 		return info, err
 	}
 	if readLog {
-		// In IDLE mode the dump is alone on the line; changes made while
-		// it is sent are in the board dump at the end of the sequence.
-		asked := time.Now()
-		if err := s.write(dgt.CmdSendEEMoves); err != nil {
+		if err := s.readLogAtConnect(); err != nil {
 			return info, err
 		}
-		s.rs.expectLog, s.rs.logTries, s.rs.logEnded = true, 1, false
-		// A board with an EEPROM starts its dump at once; one without
-		// never answers: silence for ReplyTimeout means no log, rather
-		// than a whole LogTimeout (15 s) of IDLE mode at every connection
-		// while the game goes on unseen.
-		if _, err := s.awaitCond(o.ReplyTimeout, nil, func() bool { return s.rs.logEnded || s.lastRx.After(asked) }); err != nil {
-			if !errors.Is(err, errTimeout) {
-				return info, err
-			}
-			s.l.opts.Logger.Warn("no EEPROM log from the board (it does not answer the request)", "timeout", o.ReplyTimeout)
-			s.queue = append(s.queue, Log{At: time.Now(), Err: ErrNoLog})
-			s.rs.logEnded = true
-		}
-		for !s.rs.logEnded {
-			tries := s.rs.logTries
-			_, err := s.awaitCond(o.LogTimeout, nil, func() bool { return s.rs.logEnded })
-			switch {
-			case s.rs.logEnded:
-			case errors.Is(err, errTimeout) && s.rs.logTries > tries:
-				// asked again after damage: a full LogTimeout for it
-			case errors.Is(err, errTimeout):
-				s.l.opts.Logger.Warn("no EEPROM log from the board", "timeout", o.LogTimeout)
-				s.queue = append(s.queue, Log{At: time.Now(), Err: ErrNoLog})
-				s.rs.logEnded = true
-			default:
-				return info, err
-			}
-		}
-		s.rs.expectLog = false
 	}
 	if err := s.write(dgt.CmdSendUpdateNice); err != nil {
 		return info, err
@@ -205,6 +173,48 @@ func (s *session) identify(readLog bool) (Connected, error) {
 	}
 	info.At = time.Now()
 	return info, nil
+}
+
+// readLogAtConnect reads the board's EEPROM log during the connection
+// sequence; a board that has none gives a Log event with ErrNoLog.
+func (s *session) readLogAtConnect() error {
+	o := s.l.opts
+	// In IDLE mode the dump is alone on the line; changes made while
+	// it is sent are in the board dump at the end of the sequence.
+	asked := time.Now()
+	if err := s.write(dgt.CmdSendEEMoves); err != nil {
+		return err
+	}
+	s.rs.expectLog, s.rs.logTries, s.rs.logEnded = true, 1, false
+	// A board with an EEPROM starts its dump at once; one without
+	// never answers: silence for ReplyTimeout means no log, rather
+	// than a whole LogTimeout (15 s) of IDLE mode at every connection
+	// while the game goes on unseen.
+	if _, err := s.awaitCond(o.ReplyTimeout, nil, func() bool { return s.rs.logEnded || s.lastRx.After(asked) }); err != nil {
+		if !errors.Is(err, errTimeout) {
+			return err
+		}
+		s.l.opts.Logger.Warn("no EEPROM log from the board (it does not answer the request)", "timeout", o.ReplyTimeout)
+		s.queue = append(s.queue, Log{At: time.Now(), Err: ErrNoLog})
+		s.rs.logEnded = true
+	}
+	for !s.rs.logEnded {
+		tries := s.rs.logTries
+		_, err := s.awaitCond(o.LogTimeout, nil, func() bool { return s.rs.logEnded })
+		switch {
+		case s.rs.logEnded:
+		case errors.Is(err, errTimeout) && s.rs.logTries > tries:
+			// asked again after damage: a full LogTimeout for it
+		case errors.Is(err, errTimeout):
+			s.l.opts.Logger.Warn("no EEPROM log from the board", "timeout", o.LogTimeout)
+			s.queue = append(s.queue, Log{At: time.Now(), Err: ErrNoLog})
+			s.rs.logEnded = true
+		default:
+			return err
+		}
+	}
+	s.rs.expectLog = false
+	return nil
 }
 
 // await queues messages until one satisfies pred, for at most d; it
