@@ -77,7 +77,8 @@ func pressLatency(p emu.Ply, at time.Time) (fromPress, fromReport time.Duration)
 //
 // "single": one board alone on its port; "bus": four boards on one DGT
 // bus line, all playing (the figure is over the four). One iteration plays
-// 16 plies per board (2 under -short, CI's smoke run).
+// 16 plies per board, thinking 0.5–2.5 s (2 plies thinking 0.2–0.6 s under
+// -short: CI's smoke run).
 func BenchmarkPressToMoveEvent(b *testing.B) {
 	for _, bus := range []bool{false, true} {
 		name := "single"
@@ -120,15 +121,15 @@ func latencyRun(b *testing.B, bus bool) (press, report []time.Duration) {
 	}
 	defer sub.Close()
 	plies := len(latencyLines[0])
+	think := emu.Span{Min: 500 * time.Millisecond, Max: 2500 * time.Millisecond}
 	if testing.Short() {
-		plies = 2
+		plies, think = 2, emu.Span{Min: 200 * time.Millisecond, Max: 600 * time.Millisecond}
 	}
 	n := 1
 	if bus {
 		n = len(latencyLines)
 	}
 	powerUp := time.Now()
-	think := emu.Span{Min: 500 * time.Millisecond, Max: 2500 * time.Millisecond}
 	games := make([]emu.Game, n)
 	es := make([]*emu.Emulator, n)
 	for i := range n {
