@@ -26,160 +26,169 @@ func (p *Publisher) Run(ctx context.Context) error {
 	}
 	defer p.disconnect()
 	defer p.resp.stop() // before the connections close: replies in progress go out
-	applied := p.applied
-	var (
-		backoff   time.Duration
-		loaded    bool
-		needSetup = true
-		timer     = time.NewTimer(time.Hour)
-	)
-	defer timer.Stop()
-	wait := func(d time.Duration) bool {
-		if !timer.Stop() {
-			select {
-			case <-timer.C:
-			default:
-			}
-		}
-		timer.Reset(d)
-		select {
-		case <-ctx.Done():
-			return false
-		case <-timer.C:
-		case <-p.ob.Notify():
-		}
-		return true
-	}
-	// backOff waits the next retry delay (doubling from MinBackoff to
-	// MaxBackoff); false when ctx ended meanwhile.
-	backOff := func() bool {
-		if backoff == 0 {
-			backoff = p.o.MinBackoff
-		} else {
-			backoff = min(2*backoff, p.o.MaxBackoff)
-		}
-		t := time.NewTimer(backoff)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return false
-		case <-t.C:
-			return true
-		}
-	}
-	fail := func(err error) bool {
-		if serr := p.ob.SyncDirty(); serr != nil {
-			p.log.Error("outbox sync failed", "err", serr)
-		}
-		p.setErr(err)
-		p.connected.Store(false)
-		p.log.Warn("nats publish failed; retrying", "err", err)
-		return backOff()
-	}
-	// diskFail: an outbox read or sync failed. The records stay
-	// journalled; the pass is tried again after a back-off, and the
-	// outbox's health says why meanwhile.
-	diskFail := func(err error) bool {
-		p.log.Error("outbox failed; retrying", "err", err)
-		return backOff()
-	}
+	l := &runLoop{p: p, ctx: ctx, applied: p.applied, needSetup: true, timer: time.NewTimer(time.Hour)}
+	defer l.timer.Stop()
 	for ctx.Err() == nil {
-		var err error
-		applied, err = p.ob.DueStates(p.o.Now(), applied, p.applyPublic)
-		if err != nil {
-			if !diskFail(err) {
-				break
-			}
-			continue
+		if !l.pass() {
+			break
 		}
-		if p.closed() {
-			p.disconnect()
-			if err := p.connect(ctx); err != nil {
-				if !fail(err) {
-					break
-				}
-				continue
-			}
-			needSetup = true
-		}
-		if needSetup {
-			if err := p.setup(ctx, !loaded); err != nil {
-				if !fail(err) {
-					break
-				}
-				continue
-			}
-			loaded, needSetup = true, false
-			p.connected.Store(true)
-		}
-		recs, wake, err := p.ob.NextBatch(p.o.Now(), p.o.MaxInFlight)
-		if err != nil {
-			if !diskFail(err) {
-				break
-			}
-			continue
-		}
-		if len(recs) == 0 {
-			if err := p.ob.SyncDirty(); err != nil {
-				if !diskFail(err) {
-					break
-				}
-				continue
-			}
-			d := time.Hour
-			if !wake.IsZero() {
-				d = max(wake.Sub(p.o.Now()), time.Millisecond)
-			}
-			if !wait(d) {
-				break
-			}
-			continue
-		}
-		n, err := p.sendBatch(ctx, recs)
-		if err != nil && n < len(recs) && permanent(err) {
-			// recs[n] will never be taken: set it aside and go on.
-			if serr := p.setAside(recs[n], err); serr != nil {
-				err = serr
-			} else {
-				n, err = n+1, nil
-			}
-		}
-		if n > 0 {
-			seqs := make([]uint64, n)
-			for i, r := range recs[:n] {
-				seqs[i] = r.Seq
-				if r.Public && r.Kind == kindState && r.Seq > applied {
-					// fell due after this pass's scan: apply before it leaves the outbox
-					p.applyPublic(r)
-				}
-				if r.Public {
-					applied = max(applied, r.Seq)
-				}
-			}
-			if aerr := p.ob.Ack(seqs...); aerr != nil {
-				// Not acked: sent again later, dropped by the streams as a
-				// repeat.
-				p.log.Error("outbox ack failed", "err", aerr)
-			}
-			p.sent(recs[:n], p.o.Now())
-		}
-		if serr := p.ob.SyncDirty(); serr != nil {
-			p.log.Error("outbox sync failed", "err", serr)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				break
-			}
-			needSetup = true
-			if !fail(err) {
-				break
-			}
-			continue
-		}
-		backoff = 0
-		p.connected.Store(true)
 	}
 	return nil
+}
+
+// runLoop is Run's state between its passes.
+type runLoop struct {
+	p         *Publisher
+	ctx       context.Context
+	applied   uint64        // DueStates cursor
+	backoff   time.Duration // the last retry delay; 0 after a success
+	loaded    bool          // the streams' state was loaded once
+	needSetup bool          // streams and consumers to (re)create
+	timer     *time.Timer
+}
+
+// pass sends one batch of due records (connecting and setting up first
+// when needed) or waits for the next; false when ctx ended.
+func (l *runLoop) pass() bool {
+	p := l.p
+	var err error
+	l.applied, err = p.ob.DueStates(p.o.Now(), l.applied, p.applyPublic)
+	if err != nil {
+		return l.diskFail(err)
+	}
+	if p.closed() {
+		p.disconnect()
+		if err := p.connect(l.ctx); err != nil {
+			return l.fail(err)
+		}
+		l.needSetup = true
+	}
+	if l.needSetup {
+		if err := p.setup(l.ctx, !l.loaded); err != nil {
+			return l.fail(err)
+		}
+		l.loaded, l.needSetup = true, false
+		p.connected.Store(true)
+	}
+	recs, wake, err := p.ob.NextBatch(p.o.Now(), p.o.MaxInFlight)
+	if err != nil {
+		return l.diskFail(err)
+	}
+	if len(recs) == 0 {
+		if err := p.ob.SyncDirty(); err != nil {
+			return l.diskFail(err)
+		}
+		d := time.Hour
+		if !wake.IsZero() {
+			d = max(wake.Sub(p.o.Now()), time.Millisecond)
+		}
+		return l.wait(d)
+	}
+	n, err := p.sendBatch(l.ctx, recs)
+	if err != nil && n < len(recs) && permanent(err) {
+		// recs[n] will never be taken: set it aside and go on.
+		if serr := p.setAside(recs[n], err); serr != nil {
+			err = serr
+		} else {
+			n, err = n+1, nil
+		}
+	}
+	if n > 0 {
+		l.acked(recs[:n])
+	}
+	if serr := p.ob.SyncDirty(); serr != nil {
+		p.log.Error("outbox sync failed", "err", serr)
+	}
+	if err != nil {
+		if l.ctx.Err() != nil {
+			return false
+		}
+		l.needSetup = true
+		return l.fail(err)
+	}
+	l.backoff = 0
+	p.connected.Store(true)
+	return true
+}
+
+// acked takes the records the streams acknowledged out of the outbox.
+func (l *runLoop) acked(recs []Record) {
+	p := l.p
+	seqs := make([]uint64, len(recs))
+	for i, r := range recs {
+		seqs[i] = r.Seq
+		if r.Public && r.Kind == kindState && r.Seq > l.applied {
+			// fell due after this pass's scan: apply before it leaves the outbox
+			p.applyPublic(r)
+		}
+		if r.Public {
+			l.applied = max(l.applied, r.Seq)
+		}
+	}
+	if aerr := p.ob.Ack(seqs...); aerr != nil {
+		// Not acked: sent again later, dropped by the streams as a
+		// repeat.
+		p.log.Error("outbox ack failed", "err", aerr)
+	}
+	p.sent(recs, p.o.Now())
+}
+
+// wait waits d, or until the outbox has news; false when ctx ended.
+func (l *runLoop) wait(d time.Duration) bool {
+	if !l.timer.Stop() {
+		select {
+		case <-l.timer.C:
+		default:
+		}
+	}
+	l.timer.Reset(d)
+	select {
+	case <-l.ctx.Done():
+		return false
+	case <-l.timer.C:
+	case <-l.p.ob.Notify():
+	}
+	return true
+}
+
+// backOff waits the next retry delay (doubling from MinBackoff to
+// MaxBackoff); false when ctx ended meanwhile.
+func (l *runLoop) backOff() bool {
+	if l.backoff == 0 {
+		l.backoff = l.p.o.MinBackoff
+	} else {
+		l.backoff = min(2*l.backoff, l.p.o.MaxBackoff)
+	}
+	t := time.NewTimer(l.backoff)
+	defer t.Stop()
+	select {
+	case <-l.ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// fail: publishing failed (the connection, the streams): the state is
+// synced, the error kept for health, and the pass tried again after a
+// back-off.
+func (l *runLoop) fail(err error) bool {
+	p := l.p
+	if serr := p.ob.SyncDirty(); serr != nil {
+		p.log.Error("outbox sync failed", "err", serr)
+	}
+	p.setErr(err)
+	p.connected.Store(false)
+	p.log.Warn("nats publish failed; retrying", "err", err)
+	return l.backOff()
+}
+
+// diskFail: an outbox read or sync failed. The records stay journalled;
+// the pass is tried again after a back-off, and the outbox's health says
+// why meanwhile.
+func (l *runLoop) diskFail(err error) bool {
+	l.p.log.Error("outbox failed; retrying", "err", err)
+	return l.backOff()
 }
 
 func (p *Publisher) applyPublic(r Record) {
