@@ -745,8 +745,14 @@ func (r Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "daemon's delay (board answer -> MoveEvent): %v\n", r.Delay)
 	fmt.Fprintf(w, "press -> MoveEvent: %v\n", r.FromPress)
 	fmt.Fprintf(w, "poll interval per board: %v\n", r.Polls)
-	fmt.Fprintf(w, "daemon's metrics (bucket bounds): input lag p50 ≤ %v, p99 ≤ %v; read → move handed off p50 ≤ %v, p99 ≤ %v\n",
-		r.InputLag[0], r.InputLag[1], r.MoveDelay[0], r.MoveDelay[1])
+	bound := func(d time.Duration) string {
+		if d < 0 {
+			return "> 30s"
+		}
+		return "≤ " + d.String()
+	}
+	fmt.Fprintf(w, "daemon's metrics (bucket bounds): input lag p50 %s, p99 %s; read → move handed off p50 %s, p99 %s\n",
+		bound(r.InputLag[0]), bound(r.InputLag[1]), bound(r.MoveDelay[0]), bound(r.MoveDelay[1]))
 	fmt.Fprintf(w, "daemon RSS: max %.0f MB, end %.0f MB; CPU %.2f cores (the emulated boards' process: %.2f cores); load average %.1f at the start of play, %.1f at its end\n",
 		r.RSSMaxMB, r.RSSEndMB, r.CPUCores, r.BoardsCPU, r.LoadAvg[0], r.LoadAvg[1])
 	if len(r.Messages) > 0 && r.Received > 0 {
