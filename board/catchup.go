@@ -29,6 +29,9 @@ func (t *Tracker) Dump(at time.Time, p rules.Placement) []game.Event {
 	if t.state.phase != ended {
 		t.state.fromRead = true
 	}
+	if t.clk.lastRun == rules.NoColor {
+		t.clk.readFirst = true
+	}
 	evs = t.evaluate(at, t.opts.CatchUpDepth, evs)
 	return t.afterCatchUp(at, evs)
 }
@@ -53,13 +56,17 @@ func (t *Tracker) evaluate(at time.Time, depth int, evs []game.Event) []game.Eve
 // reading heard since [Tracker.ClockBack] shows the side to move's clock
 // running (the last mover pressed while the board or clock was not
 // heard). Without such a reading they wait for the first one
-// (clockReturned) or for the mover's press.
+// (clockReturned) or for the mover's press. So do the moves a full read
+// caught up before the clock's first running reading (the daemon started
+// behind the board: Clock calls it on that reading).
 func (t *Tracker) afterCatchUp(at time.Time, evs []game.Event) []game.Event {
-	if t.clk.phase != clockReturned || t.clk.last == nil || t.opts.Completion != ClockPress || t.state.phase == ended ||
+	if t.clk.phase == clockLost || t.clk.phase == clockReturning || t.clk.last == nil || t.clk.phase == clockHeard && (len(t.lever.presses) > 0 || t.clk.lastRun != rules.NoColor) || t.opts.Completion != ClockPress || t.state.phase == ended ||
 		t.line.done >= len(t.line.moves) || t.board.dirty || t.board.sensed != t.line.top().place || t.clk.last.Running != t.line.top().pos.Turn() {
 		return evs
 	}
-	t.toClock(clockHeard)
+	if t.clk.phase == clockReturned {
+		t.toClock(clockHeard)
+	}
 	rc := *t.clk.last
 	t.lever.unpressed = 0
 	return t.completeUpTo(at, len(t.line.moves), &rc, evs)

@@ -15,6 +15,9 @@ type clockState struct {
 	// lastRun: the running side of the last running reading, from which a
 	// press is read (NoColor: none since the clock was last heard anew).
 	lastRun rules.Color
+	// readFirst: a full read came before the first running reading (the
+	// daemon started, or the board connected, behind the board).
+	readFirst bool
 }
 
 // lever is the presses not judged yet.
@@ -82,6 +85,15 @@ func (t *Tracker) clock(at time.Time, r game.ClockReading, evs []game.Event) []g
 	}
 	if t.clk.phase == clockReturning {
 		return t.clockReturned(at, r, evs)
+	}
+	if t.clk.lastRun == rules.NoColor && t.clk.phase == clockHeard && t.clk.readFirst && t.line.done < len(t.line.moves) {
+		// The first running reading after a full read (the daemon started
+		// or the board reconnected with the clock heard): moves caught up
+		// are completed when the side to move's clock runs, as when the
+		// clock comes back.
+		evs = t.afterCatchUp(at, evs)
+		t.clk.lastRun = r.Running
+		return evs
 	}
 	pressed := t.clk.lastRun != rules.NoColor && r.Running != t.clk.lastRun
 	side := t.clk.lastRun
