@@ -158,8 +158,11 @@ func cuts(n int) []int {
 func TestRecoverFromTheBoardsLog(t *testing.T) {
 	t.Parallel()
 	n, n960 := 150, 40
-	if testing.Short() {
+	switch {
+	case testing.Short():
 		n, n960 = 10, 4
+	case raceBuild:
+		n, n960 = 40, 10 // 3.5 min under -race on a loaded 2-core machine with them all
 	}
 	games := board.LoadCorpus(t, n)
 	var cases []recoverCase
