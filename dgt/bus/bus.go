@@ -126,11 +126,12 @@ type board struct {
 	lost        bool
 	lastClock   dgt.ClockTimes
 	haveClock   bool
-	lastPkt     string // the data of the last SEND_CHANGES reply taken
-	resync      bool   // changes may have been lost: read the log and the position
-	resyncTries int    // resyncs that came back garbled in a row
-	pressed     bool   // the last changes held a clock record: read the clock now
-	pressSeq    uint64 // orders the pressed boards' clock reads (oldest first)
+	lastPkt     string    // the data of the last SEND_CHANGES reply taken
+	resync      bool      // changes may have been lost: read the log and the position
+	resyncTries int       // resyncs that came back garbled in a row
+	pressed     bool      // the last changes held a clock record: read the clock now
+	pressSeq    uint64    // orders the pressed boards' clock reads (oldest first)
+	lastRead    time.Time // when its clock was last read (clocks: the longest unread first)
 }
 
 // line is one open port: the Run goroutine's state while it lasts.
@@ -147,7 +148,6 @@ type line struct {
 	rxAt      time.Time     // when the bytes last fed to the decoder were read
 	direct    readDeadliner // the port, when its reads take deadlines
 	buf       []byte        // the read buffer of direct reads
-	clock     int           // the board whose clock is read next (budgeted reads)
 	clockCost time.Duration // the usual time of a clock exchange
 	// changesCost is the usual time of a board's changes poll; cycleStart
 	// and rest (boards still to poll) place the current cycle (roomForClock).

@@ -311,6 +311,7 @@ func (l *line) readLog(bd *board) error {
 // it); other failures go through boardErr.
 func (l *line) readClock(bd *board) error {
 	l.b.stats.clockReads.Add(1)
+	bd.lastRead = time.Now()
 	c, err := exchange(l, dgt.BusCmdSendClock, dgt.BusCmdSendClock, bd.addr, func(c dgt.BusClock) uint16 { return c.Address })
 	if errors.Is(err, ErrBadReply) {
 		return err
@@ -357,54 +358,56 @@ func contains(s []uint16, a uint16) bool {
 	return false
 }
 
-// clocks reads clocks, those of the boards whose press did not fit right
-// after their changes first, then in turn, as many as fit in the cycle begun at start
-// without stretching it past nine tenths of LineSettings.PollInterval (at least
-// one per cycle): the changes of every board are polled every cycle, and
-// on a full line (32 boards: 10 bytes of changes and 17 of clock each, at
-// 960 bytes/s) not every clock fits in every cycle.
+// staleClock: a clock not read for this long goes before the presses
+// waiting for a read, so that a line whose boards all play fast still
+// reads the clocks of the boards that do not (a finished game's clock
+// that runs on, a player thinking long).
+const staleClock = 3 * time.Second
+
+// clocks reads clocks, as many as fit in the cycle begun at start without
+// stretching it past nine tenths of LineSettings.PollInterval (at least one
+// per cycle): the changes of every board are polled every cycle, and on a
+// full line (32 boards: 10 bytes of changes and 17 of clock each, at 960
+// bytes/s) not every clock fits in every cycle. The order: the clocks not
+// read for staleClock (the longest unread first), then those of the boards
+// whose press did not fit right after their changes (the oldest press
+// first), then the others (the longest unread first).
 func (l *line) clocks(start time.Time) error {
 	budget := l.b.opts.PollInterval * 9 / 10
-	var active []*board
-	for _, bd := range l.boards {
-		if !bd.lost {
-			active = append(active, bd)
-		}
-	}
 	if l.clockCost == 0 {
 		l.clockCost = 20 * time.Millisecond // 17 bytes and a turnaround
 	}
-	read := 0
-	// The boards whose changes held a press and whose clock did not fit
-	// right after them go first, the oldest press first.
-	var pressed []*board
-	for _, bd := range active {
-		if bd.pressed {
+	var stale, pressed, rest []*board
+	for _, bd := range l.boards {
+		switch {
+		case bd.lost:
+		case start.Sub(bd.lastRead) >= staleClock:
+			stale = append(stale, bd)
+		case bd.pressed:
 			pressed = append(pressed, bd)
+		default:
+			rest = append(rest, bd)
 		}
 	}
+	unread := func(a, b *board) int { return a.lastRead.Compare(b.lastRead) }
+	slices.SortStableFunc(stale, unread)
 	slices.SortFunc(pressed, func(a, b *board) int { return cmp.Compare(a.pressSeq, b.pressSeq) })
-	for _, bd := range pressed {
-		if read > 0 && time.Since(start)+l.clockCost > budget {
-			return nil
+	slices.SortStableFunc(rest, unread)
+	read := 0
+	for _, group := range [][]*board{stale, pressed, rest} {
+		for _, bd := range group {
+			if read > 0 && time.Since(start)+l.clockCost > budget {
+				return nil
+			}
+			if bd.pressed {
+				bd.pressed = false
+				l.pressedN--
+			}
+			if err := l.timedClock(bd); err != nil {
+				return err
+			}
+			read++
 		}
-		bd.pressed = false
-		l.pressedN--
-		if err := l.timedClock(bd); err != nil {
-			return err
-		}
-		read++
-	}
-	for range active {
-		if read > 0 && time.Since(start)+l.clockCost > budget {
-			return nil
-		}
-		bd := active[l.clock%len(active)]
-		l.clock++
-		if err := l.timedClock(bd); err != nil {
-			return err
-		}
-		read++
 	}
 	return nil
 }
