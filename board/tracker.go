@@ -232,6 +232,10 @@ func (t *Tracker) NextDeadline() (at time.Time, ok bool) {
 		}
 		add(p.due)
 		add(p.at.Add(t.pressGrace()))
+		switch t.state.phase {
+		case inHand, unexplained, held:
+			add(t.state.since.Add(t.opts.HoldAfter)) // a press waiting on pieces in the air (inAir)
+		}
 	}
 	switch t.state.phase {
 	case inHand:
