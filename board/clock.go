@@ -48,6 +48,7 @@ type pendingPress struct {
 	// (exactFit); otherwise it waits for the board's next answer.
 	tentative bool
 	answer    time.Time // recorded: the answer that recorded it
+	burst     bool      // it was pending in a burst, or came in one (beforeInput)
 	touches   int       // recorded: the turn's touches logged before the record
 }
 
@@ -110,7 +111,7 @@ func (t *Tracker) clock(at time.Time, r game.ClockReading, evs []game.Event) []g
 	if t.opts.Polled {
 		t.lever.heard = append(t.lever.heard, at)
 	}
-	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r, due: t.scanned(at)})
+	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r, due: t.scanned(at), burst: t.burst || t.chunk})
 	return evs
 }
 
@@ -282,8 +283,10 @@ func (t *Tracker) pressScanned(at time.Time, fit bool, evs []game.Event) []game.
 	if t.line.firstPlyBy(p.side) > 0 || top.pos.Turn() != p.side || t.state.phase == ended {
 		return evs
 	}
-	if len(t.lever.presses) > 1 {
-		return evs // the opponent's reply is complete too: the search says
+	if (t.opts.Polled || p.burst) && len(t.lever.presses) > 1 {
+		// The opponent's reply is complete too (a polled answer, or a
+		// burst, holds both presses): the search says.
+		return evs
 	}
 	top.expand(&t.srch.scratch)
 	found := -1

@@ -39,6 +39,10 @@ type Tracker struct {
 	// (beforeInput).
 	burst  bool
 	ticked bool // Tick has been called: the wiring ticks
+	// lastInput, chunk: the time of the last input, and whether it came
+	// queued with the one before (beforeInput).
+	lastInput time.Time
+	chunk     bool
 	// liftable: squares whose lift is a move to judge (team-drop,
 	// SetLiftable in teamdrop.go).
 	liftable []rules.Square
@@ -155,6 +159,10 @@ func (t *Tracker) Squares(at time.Time, changes []game.SquareChange) []game.Even
 // tick (the hall ticks every 50 ms).
 const burstLate = 0
 
+// queued: reports closer together than this were queued together (a
+// DGT field update takes 3 ms on the wire at 9600 baud).
+const queued = time.Millisecond
+
 // beforeInput lets time pass up to an input at time at, as advance, and
 // returns the events. When the hand was busy (the board changed since it
 // was last judged, or a press waits) and a window fell due since the last
@@ -167,9 +175,21 @@ const burstLate = 0
 // go in as they come, and the windows are processed at the next Tick
 // (the wiring hands over what was queued before it ticks).
 func (t *Tracker) beforeInput(at time.Time) []game.Event {
+	// Two reports less than a message's time on the wire apart were
+	// queued together: the presses pending are judged as in a burst.
+	t.chunk = !t.lastInput.IsZero() && at.Sub(t.lastInput) < queued
+	t.lastInput = at
+	if t.chunk {
+		for i := range t.lever.presses {
+			t.lever.presses[i].burst = true
+		}
+	}
 	if !t.burst && t.ticked {
 		if d, ok := t.NextDeadline(); ok && d.Before(at.Add(-burstLate)) && (t.board.dirty || len(t.lever.presses) > 0) {
 			t.burst = true
+			for i := range t.lever.presses {
+				t.lever.presses[i].burst = true
+			}
 		}
 	}
 	if t.burst {
