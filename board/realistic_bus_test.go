@@ -153,28 +153,8 @@ func playBus(t testing.TB, start rules.Position, moves []rules.Move, hands emu.H
 		adjudicator.Options{TimeControl: clock.MustParse("5400+30"), Start: start})
 	g := realGame{played: p, latency: make([]time.Duration, len(moves))}
 	completedAt := make([]time.Time, len(moves))
-	handle := func(at time.Time, evs []game.Event) {
-		for _, ev := range evs {
-			g.evs = append(g.evs, ev)
-			if mc, ok := ev.(game.MoveCompleted); ok && mc.Ply <= len(moves) {
-				completedAt[mc.Ply-1] = at
-			}
-			for _, v := range adj.Handle(ev) {
-				if a, ok := v.(game.Alert); ok {
-					g.alerts = append(g.alerts, a)
-				}
-			}
-		}
-	}
-	until := func(end time.Time) {
-		for {
-			d, ok := tr.NextDeadline()
-			if !ok || !d.Before(end) {
-				return
-			}
-			handle(d, tr.Tick(d))
-		}
-	}
+	handle := func(at time.Time, evs []game.Event) { g.take(at, evs, adj, completedAt) }
+	until := func(end time.Time) { tickUntil(tr, end, handle) }
 	feed := busPoll(p, l, seed)
 	var answers []time.Time
 	for _, f := range feed {

@@ -22,6 +22,35 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
+// take keeps the tracker's events at time at, the alerts the adjudicator
+// raises on them, and when each ply was completed.
+func (g *realGame) take(at time.Time, evs []game.Event, adj *adjudicator.Adjudicator, completedAt []time.Time) {
+	for _, ev := range evs {
+		g.evs = append(g.evs, ev)
+		if mc, ok := ev.(game.MoveCompleted); ok && mc.Ply <= len(completedAt) {
+			completedAt[mc.Ply-1] = at
+		}
+		for _, v := range adj.Handle(ev) {
+			if a, ok := v.(game.Alert); ok {
+				g.alerts = append(g.alerts, a)
+			}
+		}
+	}
+}
+
+// tickUntil lets time pass as the tracker asks (NextDeadline) up to end,
+// handing each tick's events to handle: the figures are the tracker's
+// own, not a wiring's tick.
+func tickUntil(tr *board.Tracker, end time.Time, handle func(time.Time, []game.Event)) {
+	for {
+		d, ok := tr.NextDeadline()
+		if !ok || !d.Before(end) {
+			return
+		}
+		handle(d, tr.Tick(d))
+	}
+}
+
 // realGame is one game played by emulated hands on an emulated board
 // (dgt/emu: a real board's scan, real players' habits) and followed by a
 // tracker and an adjudicator as the daemon follows a board.
@@ -71,30 +100,10 @@ func followReal(t testing.TB, start rules.Position, moves []rules.Move, p emu.Pl
 		adjudicator.Options{TimeControl: clock.MustParse("5400+30"), Start: start})
 	g := realGame{played: p, latency: make([]time.Duration, len(moves))}
 	completedAt := make([]time.Time, len(moves))
-	handle := func(at time.Time, evs []game.Event) {
-		for _, ev := range evs {
-			g.evs = append(g.evs, ev)
-			if mc, ok := ev.(game.MoveCompleted); ok && mc.Ply <= len(moves) {
-				completedAt[mc.Ply-1] = at
-			}
-			for _, v := range adj.Handle(ev) {
-				if a, ok := v.(game.Alert); ok {
-					g.alerts = append(g.alerts, a)
-				}
-			}
-		}
-	}
+	handle := func(at time.Time, evs []game.Event) { g.take(at, evs, adj, completedAt) }
 	// Time passes as the tracker asks (NextDeadline): the figures are the
 	// tracker's own, not a wiring's tick.
-	until := func(end time.Time) {
-		for {
-			d, ok := tr.NextDeadline()
-			if !ok || !d.Before(end) {
-				return
-			}
-			handle(d, tr.Tick(d))
-		}
-	}
+	until := func(end time.Time) { tickUntil(tr, end, handle) }
 	if ticksTo != nil {
 		handle(p.PowerUp, tr.Tick(p.PowerUp)) // a wiring that ticks (the hall: every 50 ms)
 	}
