@@ -100,23 +100,6 @@ func must(t *testing.T, err error) {
 	}
 }
 
-func wait(t *testing.T, ctx context.Context, expr string) {
-	t.Helper()
-	if _, err := browser.WaitFor(ctx, expr, 10*time.Second); err != nil {
-		body, _ := browser.Eval[string](ctx, "document.body.innerText")
-		t.Fatalf("%v\npage text:\n%s", err, body)
-	}
-}
-
-func evalT[T any](t *testing.T, ctx context.Context, expr string) T {
-	t.Helper()
-	v, err := browser.Eval[T](ctx, expr)
-	if err != nil {
-		t.Fatalf("%s: %v", expr, err)
-	}
-	return v
-}
-
 func cardSel(g game.ID) string {
 	return fmt.Sprintf(`[data-view="grid"][data-game="%s"]`, g)
 }
@@ -143,15 +126,15 @@ func TestBrowserSpectatorsVariants(t *testing.T) {
 
 	// Every board, at its start position, drawn.
 	starts := map[game.ID]string{testGame: fenStart, g960: fen960, gTeamA: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", gTeamB: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", gXQ: fenXQ}
-	wait(t, ctx, `document.querySelectorAll('[data-view="grid"][data-game]').length === 5`)
+	browser.MustWait(t, ctx, `document.querySelectorAll('[data-view="grid"][data-game]').length === 5`, 10*time.Second)
 	for g, fen := range starts {
-		wait(t, ctx, q(cardSel(g))+".dataset.fen === "+browser.Quote(fen))
+		browser.MustWait(t, ctx, q(cardSel(g))+".dataset.fen === "+browser.Quote(fen), 10*time.Second)
 	}
-	wait(t, ctx, q(cardSel(gXQ)+" .diagram.xq cg-board")+" && "+q(cardSel(gXQ)+" cg-board")+".querySelectorAll('piece').length === 32")
-	if n := evalT[int](t, ctx, q(cardSel(testGame)+" cg-board")+".querySelectorAll('piece').length"); n != 32 {
+	browser.MustWait(t, ctx, q(cardSel(gXQ)+" .diagram.xq cg-board")+" && "+q(cardSel(gXQ)+" cg-board")+".querySelectorAll('piece').length === 32", 10*time.Second)
+	if n := browser.MustEval[int](t, ctx, q(cardSel(testGame)+" cg-board")+".querySelectorAll('piece').length"); n != 32 {
 		t.Errorf("chess diagram: %d pieces", n)
 	}
-	if txt := evalT[string](t, ctx, q(cardSel(testGame))+".textContent"); !strings.Contains(txt, "Carlsen, Magnus") || !strings.Contains(txt, "FIDE 1503014") {
+	if txt := browser.MustEval[string](t, ctx, q(cardSel(testGame))+".textContent"); !strings.Contains(txt, "Carlsen, Magnus") || !strings.Contains(txt, "FIDE 1503014") {
 		t.Errorf("players: %q", txt)
 	}
 
@@ -162,62 +145,62 @@ func TestBrowserSpectatorsVariants(t *testing.T) {
 	f.publish(t, s.publicMove(gTeamA), webMoveEvent{MoveEvent: game.MoveEvent{Game: gTeamA, Ply: 1, SAN: "e4", UCI: "e2e4", FEN: fenTeam1, At: now},
 		Pockets: &webPockets{White: "NP", Black: ""}, Partner: gTeamB.String()})
 	f.publish(t, s.publicMove(gXQ), game.MoveEvent{Game: gXQ, Ply: 1, SAN: "C2.5", UCI: "h2e2", FEN: fenXQ1, Notation: "P2-5", At: now})
-	wait(t, ctx, q(cardSel(testGame))+".dataset.fen === "+browser.Quote(fenE4E5))
-	wait(t, ctx, q(cardSel(gTeamA))+".dataset.fen === "+browser.Quote(fenTeam1))
-	wait(t, ctx, q(cardSel(gXQ))+".dataset.fen === "+browser.Quote(fenXQ1))
+	browser.MustWait(t, ctx, q(cardSel(testGame))+".dataset.fen === "+browser.Quote(fenE4E5), 10*time.Second)
+	browser.MustWait(t, ctx, q(cardSel(gTeamA))+".dataset.fen === "+browser.Quote(fenTeam1), 10*time.Second)
+	browser.MustWait(t, ctx, q(cardSel(gXQ))+".dataset.fen === "+browser.Quote(fenXQ1), 10*time.Second)
 	// The pockets: a knight and a pawn in White's.
-	wait(t, ctx, q(cardSel(gTeamA)+` .pocket piece[data-color="white"][data-role="n-piece"]`)+`?.dataset.nb === "1"`)
-	wait(t, ctx, q(cardSel(gTeamA)+` .pocket piece[data-color="white"][data-role="p-piece"]`)+`?.dataset.nb === "1"`)
-	if nb := evalT[string](t, ctx, q(cardSel(gTeamA)+` .pocket piece[data-color="white"][data-role="q-piece"]`)+".dataset.nb"); nb != "0" {
+	browser.MustWait(t, ctx, q(cardSel(gTeamA)+` .pocket piece[data-color="white"][data-role="n-piece"]`)+`?.dataset.nb === "1"`, 10*time.Second)
+	browser.MustWait(t, ctx, q(cardSel(gTeamA)+` .pocket piece[data-color="white"][data-role="p-piece"]`)+`?.dataset.nb === "1"`, 10*time.Second)
+	if nb := browser.MustEval[string](t, ctx, q(cardSel(gTeamA)+` .pocket piece[data-color="white"][data-role="q-piece"]`)+".dataset.nb"); nb != "0" {
 		t.Errorf("white queens in pocket: %q", nb)
 	}
-	if txt := evalT[string](t, ctx, q(cardSel(gXQ))+".textContent"); !strings.Contains(txt, "P2-5") {
+	if txt := browser.MustEval[string](t, ctx, q(cardSel(gXQ))+".textContent"); !strings.Contains(txt, "P2-5") {
 		t.Errorf("xiangqi last move: %q", txt)
 	}
 
 	// The clock ticks: White's runs after 1…e5, from 1:01.
-	first := evalT[string](t, ctx, q(cardSel(testGame)+` [data-clock="white"]`)+".textContent")
+	first := browser.MustEval[string](t, ctx, q(cardSel(testGame)+` [data-clock="white"]`)+".textContent")
 	if first != "1:01" && first != "1:00" {
 		t.Errorf("white clock %q, want about 1:01", first)
 	}
-	wait(t, ctx, q(cardSel(testGame)+` [data-clock="white"]`)+".textContent !== "+browser.Quote(first))
-	if w := evalT[string](t, ctx, q(cardSel(testGame)+` [data-clock="black"]`)+".textContent"); w != "1:00" {
+	browser.MustWait(t, ctx, q(cardSel(testGame)+` [data-clock="white"]`)+".textContent !== "+browser.Quote(first), 10*time.Second)
+	if w := browser.MustEval[string](t, ctx, q(cardSel(testGame)+` [data-clock="black"]`)+".textContent"); w != "1:00" {
 		t.Errorf("black's clock, not running, shows %q", w)
 	}
 
 	// A result.
 	f.publish(t, s.publicEnd(g960), game.Result{Game: g960, Result: "0-1", Termination: "resignation", At: now})
-	wait(t, ctx, q(cardSel(g960)+` [data-result="0-1"]`)+" !== null")
+	browser.MustWait(t, ctx, q(cardSel(g960)+` [data-result="0-1"]`)+" !== null", 10*time.Second)
 
 	// The large board: browse the move list of board 1.
 	must(t, browser.Click(ctx, cardSel(testGame)))
-	wait(t, ctx, q(`[data-view="focus"][data-game="open2026.1.1"]`)+"?.dataset.fen === "+browser.Quote(fenE4E5))
-	wait(t, ctx, `document.querySelectorAll('#moves [data-ply]').length === 2`)
+	browser.MustWait(t, ctx, q(`[data-view="focus"][data-game="open2026.1.1"]`)+"?.dataset.fen === "+browser.Quote(fenE4E5), 10*time.Second)
+	browser.MustWait(t, ctx, `document.querySelectorAll('#moves [data-ply]').length === 2`, 10*time.Second)
 	must(t, browser.Click(ctx, "#prev"))
-	wait(t, ctx, q(`[data-view="focus"]`)+".dataset.fen === "+browser.Quote(fenE4))
+	browser.MustWait(t, ctx, q(`[data-view="focus"]`)+".dataset.fen === "+browser.Quote(fenE4), 10*time.Second)
 	must(t, browser.Click(ctx, "#first"))
-	wait(t, ctx, q(`[data-view="focus"]`)+".dataset.fen === "+browser.Quote(fenStart))
+	browser.MustWait(t, ctx, q(`[data-view="focus"]`)+".dataset.fen === "+browser.Quote(fenStart), 10*time.Second)
 	// A new move while browsing back does not move the view; "live" does.
 	f.publish(t, s.publicMove(testGame), game.MoveEvent{Game: testGame, Ply: 3, SAN: "Nf3", UCI: "g1f3", FEN: "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2", At: now})
-	wait(t, ctx, `document.querySelectorAll('#moves [data-ply]').length === 3`)
-	if fen := evalT[string](t, ctx, q(`[data-view="focus"]`)+".dataset.fen"); fen != fenStart {
+	browser.MustWait(t, ctx, `document.querySelectorAll('#moves [data-ply]').length === 3`, 10*time.Second)
+	if fen := browser.MustEval[string](t, ctx, q(`[data-view="focus"]`)+".dataset.fen"); fen != fenStart {
 		t.Errorf("browsing the start position, a new move moved the view to %q", fen)
 	}
 	must(t, browser.Click(ctx, "#live"))
-	wait(t, ctx, q(`[data-view="focus"]`)+`.dataset.fen.startsWith("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2")`)
-	if href := evalT[string](t, ctx, q("#pgn")+".getAttribute('href')"); href != "pgn/open2026/1/1.pgn" {
+	browser.MustWait(t, ctx, q(`[data-view="focus"]`)+`.dataset.fen.startsWith("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2")`, 10*time.Second)
+	if href := browser.MustEval[string](t, ctx, q("#pgn")+".getAttribute('href')"); href != "pgn/open2026/1/1.pgn" {
 		t.Errorf("PGN link %q", href)
 	}
 
 	// The team-drop board large: its partner beside it.
 	must(t, browser.Click(ctx, cardSel(gTeamA)))
-	wait(t, ctx, q(`[data-view="partner"][data-game="open2026.1.4"]`)+" !== null")
-	wait(t, ctx, q(`[data-view="focus"][data-game="open2026.1.3"] .pocket`)+" !== null")
+	browser.MustWait(t, ctx, q(`[data-view="partner"][data-game="open2026.1.4"]`)+" !== null", 10*time.Second)
+	browser.MustWait(t, ctx, q(`[data-view="focus"][data-game="open2026.1.3"] .pocket`)+" !== null", 10*time.Second)
 
 	browser.Keep(t, ctx, "spectators-variants")
 	// Phone width: readable, no horizontal scroll.
 	must(t, browser.Viewport(ctx, 390, 844))
-	wait(t, ctx, "document.documentElement.scrollWidth <= 390")
+	browser.MustWait(t, ctx, "document.documentElement.scrollWidth <= 390", 10*time.Second)
 	browser.Keep(t, ctx, "spectators-variants-phone")
 	noProblems(t, b)
 }
@@ -253,12 +236,12 @@ func TestBrowserArbiterFixtures(t *testing.T) {
 
 	ctx := b.Tab(t)
 	must(t, browser.Navigate(ctx, f.base+"arbiter"))
-	wait(t, ctx, q("form[data-signin]")+" !== null")
+	browser.MustWait(t, ctx, q("form[data-signin]")+" !== null", 10*time.Second)
 	_, err = browser.Eval[bool](ctx, `(() => { const f = document.querySelector('form[data-signin]'); f.user.value = 'arb'; f.password.value = 'arb-pw'; f.requestSubmit(); return true; })()`)
 	must(t, err)
-	wait(t, ctx, q(`#connection[data-connection="live"]`)+" !== null")
-	wait(t, ctx, `document.querySelectorAll('#boards [data-game]').length === 5`)
-	if stored := evalT[string](t, ctx, "String(localStorage.getItem('dgtbridge.arbiter'))"); stored != "null" {
+	browser.MustWait(t, ctx, q(`#connection[data-connection="live"]`)+" !== null", 10*time.Second)
+	browser.MustWait(t, ctx, `document.querySelectorAll('#boards [data-game]').length === 5`, 10*time.Second)
+	if stored := browser.MustEval[string](t, ctx, "String(localStorage.getItem('dgtbridge.arbiter'))"); stored != "null" {
 		t.Errorf("credentials kept without being asked: %s", stored)
 	}
 
@@ -270,15 +253,15 @@ func TestBrowserArbiterFixtures(t *testing.T) {
 		"at":       "2026-02-08T08:01:03.500Z"}
 	f.publish(t, p+".arbiter."+testGame.String()+".alert", al)
 	sel := `[data-alert-id="open2026.1.1.illegal_move.3.0"][data-kind="illegal_move"]`
-	wait(t, ctx, q(sel)+" !== null")
-	txt := evalT[string](t, ctx, q(sel)+".textContent")
+	browser.MustWait(t, ctx, q(sel)+" !== null", 10*time.Second)
+	txt := browser.MustEval[string](t, ctx, q(sel)+".textContent")
 	for _, want := range []string{"crit", "7.5.5", "White's second illegal move.", "lift N g1", "place N e2", "result: 0-1"} {
 		if !strings.Contains(txt, want) {
 			t.Errorf("alert text lacks %q: %s", want, txt)
 		}
 	}
 	for _, c := range []string{"acknowledge", "reject", "apply_penalty", "reinstate", "set_result"} {
-		if evalT[bool](t, ctx, q(sel+` button[data-cmd="`+c+`"]`)+" === null") {
+		if browser.MustEval[bool](t, ctx, q(sel+` button[data-cmd="`+c+`"]`)+" === null") {
 			t.Errorf("no %s button in the alert", c)
 		}
 	}
@@ -291,7 +274,7 @@ func TestBrowserArbiterFixtures(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no command reached NATS")
 	}
-	wait(t, ctx, q(sel+" [data-error]")+"?.textContent.includes('alert already handled (test)')")
+	browser.MustWait(t, ctx, q(sel+" [data-error]")+"?.textContent.includes('alert already handled (test)')", 10*time.Second)
 
 	// Operator move entry on the xiangqi board.
 	card := `#boards [data-game="open2026.1.5"]`
@@ -305,26 +288,26 @@ func TestBrowserArbiterFixtures(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no move entry reached NATS")
 	}
-	wait(t, ctx, q(card+` [data-reply="ok"]`)+"?.textContent.includes('ply 1')")
+	browser.MustWait(t, ctx, q(card+` [data-reply="ok"]`)+"?.textContent.includes('ply 1')", 10*time.Second)
 
 	// The live copy (KV puts) and the board status.
 	f.publish(t, "$KV."+p+"_games."+testGame.String(), GameState{Game: testGame, Event: testGame.Event, Round: 1, Board: 1, White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian",
 		Variant: "chess", FEN: fenE4, Moves: []string{"e2e4"}, SAN: []string{"e4"}, Status: "playing", UpdatedAt: game.T(time.Now()), Clock: &game.ClockPair{WhiteMS: 5400000, BlackMS: 5399000}})
-	wait(t, ctx, q(`#boards [data-game="open2026.1.1"]`)+".dataset.fen === "+browser.Quote(fenE4))
+	browser.MustWait(t, ctx, q(`#boards [data-game="open2026.1.1"]`)+".dataset.fen === "+browser.Quote(fenE4), 10*time.Second)
 	f.publish(t, p+".board.r1-b1.status", BoardStatus{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: false, Error: "cable pulled", Clock: "DGT 3000", At: game.T(time.Now())})
-	wait(t, ctx, q(`#boards [data-game="open2026.1.1"] [data-board-status]`)+`?.dataset.connected === "false"`)
+	browser.MustWait(t, ctx, q(`#boards [data-game="open2026.1.1"] [data-board-status]`)+`?.dataset.connected === "false"`, 10*time.Second)
 	browser.Keep(t, ctx, "arbiter-fixtures")
 	// The board's next game (round 2) takes its place, with its status.
 	r2 := game.ID{Event: testGame.Event, Round: 2, Board: 1}
 	f.publish(t, "$KV."+p+"_games."+r2.String(), GameState{Game: r2, Event: r2.Event, Round: 2, Board: 1, White: "Next", Black: "Game",
 		Variant: "chess", FEN: fenStart, Status: "waiting", UpdatedAt: game.T(time.Now())})
-	wait(t, ctx, q(`#boards [data-game="open2026.2.1"] [data-board-status]`)+`?.dataset.connected === "false"`)
-	if n := evalT[int](t, ctx, `document.querySelectorAll('#boards [data-board="1"]').length`); n != 1 {
+	browser.MustWait(t, ctx, q(`#boards [data-game="open2026.2.1"] [data-board-status]`)+`?.dataset.connected === "false"`, 10*time.Second)
+	if n := browser.MustEval[int](t, ctx, `document.querySelectorAll('#boards [data-board="1"]').length`); n != 1 {
 		t.Errorf("board 1 shown %d times after the round change", n)
 	}
 	// A tablet or phone in the hall: no horizontal scrolling.
 	must(t, browser.Viewport(ctx, 390, 844))
-	wait(t, ctx, "document.documentElement.scrollWidth <= 390")
+	browser.MustWait(t, ctx, "document.documentElement.scrollWidth <= 390", 10*time.Second)
 	browser.Keep(t, ctx, "arbiter-fixtures-phone")
 
 	// Refusals: a public user, an organiser, a wrong password.
@@ -335,13 +318,13 @@ func TestBrowserArbiterFixtures(t *testing.T) {
 	} {
 		tab := b.Tab(t)
 		must(t, browser.Navigate(tab, f.base+"arbiter?user="+c.user+"&password="+c.pw))
-		wait(t, tab, q("[data-error]")+"?.textContent.includes("+browser.Quote(c.want)+")")
-		if search := evalT[string](t, tab, "location.search"); search != "" {
+		browser.MustWait(t, tab, q("[data-error]")+"?.textContent.includes("+browser.Quote(c.want)+")", 10*time.Second)
+		if search := browser.MustEval[string](t, tab, "location.search"); search != "" {
 			t.Errorf("the password stays in the address bar: %q", search)
 		}
 		f.publish(t, p+".arbiter."+testGame.String()+".alert", map[string]any{"id": "late-" + c.user, "game": testGame.String(), "kind": "touch_move", "severity": "warn", "message": "m", "at": "2026-02-08T08:01:03.500Z"})
-		wait(t, ctx, q(`[data-alert-id="late-`+c.user+`"]`)+" !== null")
-		if n := evalT[int](t, tab, "document.querySelectorAll('[data-alert-id]').length"); n != 0 {
+		browser.MustWait(t, ctx, q(`[data-alert-id="late-`+c.user+`"]`)+" !== null", 10*time.Second)
+		if n := browser.MustEval[int](t, tab, "document.querySelectorAll('[data-alert-id]').length"); n != 0 {
 			t.Errorf("%s sees %d alerts", c.user, n)
 		}
 	}
@@ -388,9 +371,9 @@ func TestBrowserGridLarge(t *testing.T) {
 	must(t, browser.Viewport(tab, 1920, 1080))
 	start := time.Now()
 	must(t, browser.Navigate(tab, ts.URL+"/"))
-	wait(t, tab, fmt.Sprintf(`document.querySelectorAll('[data-view="grid"][data-game]').length === %d`, n))
+	browser.MustWait(t, tab, fmt.Sprintf(`document.querySelectorAll('[data-view="grid"][data-game]').length === %d`, n), 10*time.Second)
 	loaded := time.Since(start)
-	drawn := evalT[int](t, tab, `document.querySelectorAll('[data-view="grid"] cg-board').length`)
+	drawn := browser.MustEval[int](t, tab, `document.querySelectorAll('[data-view="grid"] cg-board').length`)
 	if drawn >= n {
 		t.Errorf("all %d diagrams drawn at once; want only those in view", drawn)
 	}
@@ -402,7 +385,7 @@ func TestBrowserGridLarge(t *testing.T) {
 			must(t, nc.Publish(s.publicMove(wb.Game), ev))
 		}
 		must(t, nc.Flush())
-		wait(t, tab, fmt.Sprintf(`[...document.querySelectorAll('[data-view="grid"][data-game]')].every(e => e.dataset.fen === %s)`, browser.Quote(fen)))
+		browser.MustWait(t, tab, fmt.Sprintf(`[...document.querySelectorAll('[data-view="grid"][data-game]')].every(e => e.dataset.fen === %s)`, browser.Quote(fen)), 10*time.Second)
 		return time.Since(t0)
 	}
 	first := burst(1, fenE4, "e4", "e2e4")
@@ -412,17 +395,17 @@ func TestBrowserGridLarge(t *testing.T) {
 	must(t, browser.Click(tab, `[data-density="s"]`))
 	_, err = browser.Eval[bool](tab, `(() => { document.querySelector('[data-view="grid"][data-board="240"]').scrollIntoView(); return true; })()`)
 	must(t, err)
-	wait(t, tab, `document.querySelector('[data-view="grid"][data-board="240"] cg-board') !== null`)
+	browser.MustWait(t, tab, `document.querySelector('[data-view="grid"][data-board="240"] cg-board') !== null`, 10*time.Second)
 	// The boards drawn at the medium size shrink with their cards.
 	if _, err := browser.WaitFor(tab, "document.documentElement.scrollWidth <= 1920", 5*time.Second); err != nil {
-		t.Errorf("projector width 1920: the page is %d px wide", evalT[int](t, tab, "document.documentElement.scrollWidth"))
+		t.Errorf("projector width 1920: the page is %d px wide", browser.MustEval[int](t, tab, "document.documentElement.scrollWidth"))
 	}
-	perRow := evalT[int](t, tab, `(() => { const c = [...document.querySelectorAll('[data-view="grid"]')]; const top = c[0].getBoundingClientRect().top; return c.filter(e => e.getBoundingClientRect().top === top).length; })()`)
-	heap := evalT[float64](t, tab, `performance.memory ? performance.memory.usedJSHeapSize / 1048576 : -1`)
+	perRow := browser.MustEval[int](t, tab, `(() => { const c = [...document.querySelectorAll('[data-view="grid"]')]; const top = c[0].getBoundingClientRect().top; return c.filter(e => e.getBoundingClientRect().top === top).length; })()`)
+	heap := browser.MustEval[float64](t, tab, `performance.memory ? performance.memory.usedJSHeapSize / 1048576 : -1`)
 	t.Logf("%d boards: page with every card %v; a move on every board shown on every card in %v (first burst), %v (second); %d diagrams drawn at first; projector (1920 px, small): %d boards a row; JS heap %.1f MB",
 		n, loaded, first, second, drawn, perRow, heap)
 	browser.Keep(t, tab, "grid-240-projector")
 	must(t, browser.Viewport(tab, 390, 844))
-	wait(t, tab, "document.documentElement.scrollWidth <= 390")
+	browser.MustWait(t, tab, "document.documentElement.scrollWidth <= 390", 10*time.Second)
 	noProblems(t, b)
 }

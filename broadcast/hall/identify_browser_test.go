@@ -83,7 +83,7 @@ func TestBrowserIdentify(t *testing.T) {
 		t.Fatal(err)
 	}
 	card := `#boards [data-game="` + g.String() + `"]`
-	pageWait(t, tab, `document.querySelector('#connection[data-connection="live"]') !== null && document.querySelector('`+card+`') !== null`)
+	browser.MustWait(t, tab, `document.querySelector('#connection[data-connection="live"]') !== null && document.querySelector('`+card+`') !== null`, 30*time.Second)
 
 	// The cable pulled, the cannon moved meanwhile, the board back.
 	pty.unplug()
@@ -96,11 +96,11 @@ func TestBrowserIdentify(t *testing.T) {
 	pty.plug(t)
 
 	alert := `[data-kind="unidentified_piece"]`
-	pageWait(t, tab, `document.querySelector('`+alert+` button[data-cmd="identify"]') !== null`)
-	if sq := pageEval[string](t, tab, `document.querySelector('`+alert+` select[name="square"]').value`); sq != "e2" {
+	browser.MustWait(t, tab, `document.querySelector('`+alert+` button[data-cmd="identify"]') !== null`, 30*time.Second)
+	if sq := browser.MustEval[string](t, tab, `document.querySelector('`+alert+` select[name="square"]').value`); sq != "e2" {
 		t.Errorf("the alert's identify form offers point %q, want e2", sq)
 	}
-	opts := pageEval[string](t, tab, `[...document.querySelectorAll('`+alert+` select[name="piece"] option')].map(o => o.value + '=' + o.textContent).join(';')`)
+	opts := browser.MustEval[string](t, tab, `[...document.querySelectorAll('`+alert+` select[name="piece"] option')].map(o => o.value + '=' + o.textContent).join(';')`)
 	for _, want := range []string{"C=Red cannon (C)", "n=Black horse (n)", "=empty point"} {
 		if !strings.Contains(opts, want) {
 			t.Errorf("the piece choices lack %q: %s", want, opts)
@@ -108,11 +108,11 @@ func TestBrowserIdentify(t *testing.T) {
 	}
 
 	// A point that is none, typed in the board's own form: the daemon's reason shown.
-	pageEval[bool](t, tab, `(() => { const c = document.querySelector('`+card+`'); c.querySelector('details').open = true; const f = c.querySelector('button[data-cmd="identify"]').form; f.square.value = 'z9'; f.piece.value = 'C'; f.requestSubmit(); return true; })()`)
-	pageWait(t, tab, `document.querySelector('`+card+` [data-error]')?.textContent.includes('square "z9"')`)
+	browser.MustEval[bool](t, tab, `(() => { const c = document.querySelector('`+card+`'); c.querySelector('details').open = true; const f = c.querySelector('button[data-cmd="identify"]').form; f.square.value = 'z9'; f.piece.value = 'C'; f.requestSubmit(); return true; })()`)
+	browser.MustWait(t, tab, `document.querySelector('`+card+` [data-error]')?.textContent.includes('square "z9"')`, 30*time.Second)
 
 	// The arbiter names the piece in the alert.
-	pageEval[bool](t, tab, `(() => { const f = document.querySelector('`+alert+` button[data-cmd="identify"]').form; f.piece.value = 'C'; f.requestSubmit(); return true; })()`)
+	browser.MustEval[bool](t, tab, `(() => { const f = document.querySelector('`+alert+` button[data-cmd="identify"]').form; f.piece.value = 'C'; f.requestSubmit(); return true; })()`)
 	select {
 	case m := <-moves:
 		var ev game.MoveEvent
@@ -132,8 +132,8 @@ func TestBrowserIdentify(t *testing.T) {
 		t.Fatal(err)
 	}
 	fen := next.FEN()
-	pageWait(t, tab, `document.querySelector('`+alert+`[data-handled="identify"] [data-reply="ok"]') !== null`)
-	pageWait(t, tab, `document.querySelector('`+card+`').dataset.fen === `+browser.Quote(fen))
+	browser.MustWait(t, tab, `document.querySelector('`+alert+`[data-handled="identify"] [data-reply="ok"]') !== null`, 30*time.Second)
+	browser.MustWait(t, tab, `document.querySelector('`+card+`').dataset.fen === `+browser.Quote(fen), 30*time.Second)
 	browser.Keep(t, tab, "arbiter-identify")
 	// The spectators' page shows the xiangqi board's public copy (no delay
 	// here) at the same position, on a 9×10 board.
@@ -141,7 +141,7 @@ func TestBrowserIdentify(t *testing.T) {
 	if err := browser.Navigate(spect, base); err != nil {
 		t.Fatal(err)
 	}
-	pageWait(t, spect, `document.querySelector('[data-view="grid"][data-game="`+g.String()+`"]')?.dataset.fen === `+browser.Quote(fen))
+	browser.MustWait(t, spect, `document.querySelector('[data-view="grid"][data-game="`+g.String()+`"]')?.dataset.fen === `+browser.Quote(fen), 30*time.Second)
 	browser.Keep(t, spect, "spectators-xiangqi-live")
 	if p := b.Problems(); len(p) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(p, "\n"))
@@ -157,21 +157,4 @@ func freeHostPort(t *testing.T) string {
 	}
 	defer ln.Close()
 	return ln.Addr().String()
-}
-
-func pageWait(t *testing.T, ctx context.Context, expr string) {
-	t.Helper()
-	if _, err := browser.WaitFor(ctx, expr, 30*time.Second); err != nil {
-		body, _ := browser.Eval[string](ctx, "document.body.innerText")
-		t.Fatalf("%v\npage text:\n%s", err, body)
-	}
-}
-
-func pageEval[T any](t *testing.T, ctx context.Context, expr string) T {
-	t.Helper()
-	v, err := browser.Eval[T](ctx, expr)
-	if err != nil {
-		t.Fatalf("%s: %v", expr, err)
-	}
-	return v
 }

@@ -65,22 +65,6 @@ func startDemoForBrowser(t *testing.T, args ...string) demoBanner {
 	return demoBanner{natsURL: got["nats"], web: got["web"], arbiterURL: got["arbiter"], viewerPW: got["viewer"]}
 }
 
-func waitPage(t *testing.T, ctx context.Context, expr string, timeout time.Duration) {
-	t.Helper()
-	if _, err := browser.WaitFor(ctx, expr, timeout); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func evalPage[T any](t *testing.T, ctx context.Context, expr string) T {
-	t.Helper()
-	v, err := browser.Eval[T](ctx, expr)
-	if err != nil {
-		t.Fatalf("%s: %v", expr, err)
-	}
-	return v
-}
-
 // fenSeen records, in the page, when each board element first showed each
 // FEN (Date.now(), the machine's clock, as time.Now is). A FEN that was
 // shown and replaced before the observer ran (two updates in one task, on
@@ -143,20 +127,20 @@ func TestBrowserDemo(t *testing.T) {
 	if err := browser.Navigate(arb, d.arbiterURL); err != nil {
 		t.Fatal(err)
 	}
-	waitPage(t, arb, `document.querySelector('#connection[data-connection="live"]') !== null`, 20*time.Second)
-	waitPage(t, arb, fmt.Sprintf(`document.querySelectorAll('#boards [data-game]').length === %d`, boards), 10*time.Second)
+	browser.MustWait(t, arb, `document.querySelector('#connection[data-connection="live"]') !== null`, 20*time.Second)
+	browser.MustWait(t, arb, fmt.Sprintf(`document.querySelectorAll('#boards [data-game]').length === %d`, boards), 10*time.Second)
 	// Board status: the boards connected before the page opened (<p>.api.boards).
 	for i := 1; i <= boards; i++ {
-		waitPage(t, arb, fmt.Sprintf(`document.querySelector('#boards [data-board="%d"] [data-board-status]')?.dataset.connected === "true"`, i), 20*time.Second)
+		browser.MustWait(t, arb, fmt.Sprintf(`document.querySelector('#boards [data-board="%d"] [data-board-status]')?.dataset.connected === "true"`, i), 20*time.Second)
 	}
 
 	spec := b.Tab(t)
 	if err := browser.Navigate(spec, d.web); err != nil {
 		t.Fatal(err)
 	}
-	waitPage(t, spec, fmt.Sprintf(`document.querySelectorAll('[data-view="grid"][data-game]').length === %d`, boards), 10*time.Second)
+	browser.MustWait(t, spec, fmt.Sprintf(`document.querySelectorAll('[data-view="grid"][data-game]').length === %d`, boards), 10*time.Second)
 	for i := 1; i <= boards; i++ {
-		waitPage(t, spec, fmt.Sprintf(`(document.querySelector('[data-view="grid"][data-board="%d"]')?.dataset.fen ?? '').split('/').length === 8`, i), 5*time.Second)
+		browser.MustWait(t, spec, fmt.Sprintf(`(document.querySelector('[data-view="grid"][data-board="%d"]')?.dataset.fen ?? '').split('/').length === 8`, i), 5*time.Second)
 	}
 	if _, err := browser.Eval[bool](spec, fenSeen); err != nil {
 		t.Fatal(err)
@@ -181,13 +165,13 @@ func TestBrowserDemo(t *testing.T) {
 		if _, err := browser.WaitFor(spec, shown, 30*time.Second); err != nil {
 			// A move of a game the board no longer shows (its next round
 			// went public meanwhile) is not on the page.
-			cur := evalPage[string](t, spec, fmt.Sprintf(`document.querySelector('[data-view="grid"][data-board="%d"]').dataset.game`, pm.ev.Game.Board))
+			cur := browser.MustEval[string](t, spec, fmt.Sprintf(`document.querySelector('[data-view="grid"][data-board="%d"]').dataset.game`, pm.ev.Game.Board))
 			if cur != pm.ev.Game.String() {
 				continue
 			}
 			t.Fatalf("public move %s ply %d (%s) not shown: %v", pm.ev.Game, pm.ev.Ply, pm.ev.SAN, err)
 		}
-		ms := evalPage[int64](t, spec, fmt.Sprintf(`window.fenSeen[%q]`, key))
+		ms := browser.MustEval[int64](t, spec, fmt.Sprintf(`window.fenSeen[%q]`, key))
 		lat = append(lat, time.UnixMilli(ms).Sub(pm.at))
 	}
 	slices.Sort(lat)
@@ -198,18 +182,18 @@ func TestBrowserDemo(t *testing.T) {
 
 	// An incident's alert appears on the arbiters' page; acknowledge it.
 	sel := `[data-alert-id][data-kind="touch_move"], [data-alert-id][data-kind="illegal_move"]`
-	waitPage(t, arb, fmt.Sprintf(`document.querySelector(%q) !== null`, sel), 3*time.Minute)
-	id := evalPage[string](t, arb, fmt.Sprintf(`document.querySelector(%q).dataset.alertId`, sel))
+	browser.MustWait(t, arb, fmt.Sprintf(`document.querySelector(%q) !== null`, sel), 3*time.Minute)
+	id := browser.MustEval[string](t, arb, fmt.Sprintf(`document.querySelector(%q).dataset.alertId`, sel))
 	al := fmt.Sprintf(`[data-alert-id=%q]`, id)
 	if err := browser.Click(arb, al+` button[data-cmd="acknowledge"]`); err != nil {
 		t.Fatal(err)
 	}
-	waitPage(t, arb, fmt.Sprintf(`document.querySelector(%q) !== null`, al+` [data-reply="ok"]`), 15*time.Second)
-	if txt := evalPage[string](t, arb, fmt.Sprintf(`document.querySelector(%q).textContent`, al+` .replybox`)); !strings.Contains(txt, "acknowledge: done") {
+	browser.MustWait(t, arb, fmt.Sprintf(`document.querySelector(%q) !== null`, al+` [data-reply="ok"]`), 15*time.Second)
+	if txt := browser.MustEval[string](t, arb, fmt.Sprintf(`document.querySelector(%q).textContent`, al+` .replybox`)); !strings.Contains(txt, "acknowledge: done") {
 		t.Errorf("reply shown: %q", txt)
 	}
 	// The daemon records the action on the alert stream; the page marks the alert.
-	waitPage(t, arb, fmt.Sprintf(`document.querySelector(%q)?.dataset.handled === "acknowledge"`, al), 15*time.Second)
+	browser.MustWait(t, arb, fmt.Sprintf(`document.querySelector(%q)?.dataset.handled === "acknowledge"`, al), 15*time.Second)
 	browser.Keep(t, arb, "demo-arbiter")
 
 	// An arbiter signing in later sees the alert from the ALERTS stream, marked handled.
@@ -217,15 +201,15 @@ func TestBrowserDemo(t *testing.T) {
 	if err := browser.Navigate(arb2, d.arbiterURL); err != nil {
 		t.Fatal(err)
 	}
-	waitPage(t, arb2, fmt.Sprintf(`document.querySelector(%q)?.dataset.handled === "acknowledge"`, al), 20*time.Second)
+	browser.MustWait(t, arb2, fmt.Sprintf(`document.querySelector(%q)?.dataset.handled === "acknowledge"`, al), 20*time.Second)
 
 	// The public user is refused the arbiters' page and sees no alert.
 	pub := b.Tab(t)
 	if err := browser.Navigate(pub, d.web+"arbiter?user=viewer&password="+d.viewerPW); err != nil {
 		t.Fatal(err)
 	}
-	waitPage(t, pub, `document.querySelector('[data-error]')?.textContent.includes('not an arbiter')`, 20*time.Second)
-	if n := evalPage[int](t, pub, `document.querySelectorAll('[data-alert-id]').length`); n != 0 {
+	browser.MustWait(t, pub, `document.querySelector('[data-error]')?.textContent.includes('not an arbiter')`, 20*time.Second)
+	if n := browser.MustEval[int](t, pub, `document.querySelectorAll('[data-alert-id]').length`); n != 0 {
 		t.Errorf("the public user sees %d alerts", n)
 	}
 	if p := b.Problems(); len(p) > 0 {

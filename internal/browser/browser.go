@@ -204,3 +204,24 @@ func Keep(t *testing.T, ctx context.Context, name string) {
 		t.Logf("screenshot %s: %v", name, err)
 	}
 }
+
+// MustWait waits up to timeout for expr to be true in the page; on a
+// time-out it fails the test with the page's text, which says what the
+// page showed instead.
+func MustWait(t testing.TB, ctx context.Context, expr string, timeout time.Duration) {
+	t.Helper()
+	if _, err := WaitFor(ctx, expr, timeout); err != nil {
+		body, _ := Eval[string](ctx, "document.body.innerText")
+		t.Fatalf("%v\npage text:\n%s", err, body)
+	}
+}
+
+// MustEval is Eval failing the test on an error.
+func MustEval[T any](t testing.TB, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := Eval[T](ctx, expr)
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
