@@ -113,18 +113,8 @@ func TestLagOverTwoHours(t *testing.T) {
 		sh := startSim(t, t.TempDir(), o)
 		waitConnected(t, sh.h)
 		time.Sleep(5 * time.Second)
-		var planned [][]emu.Ply
-		var end time.Duration
 		start := time.Now()
-		for i, g := range games {
-			s, pl, err := g.Plan(powerUp, start)
-			if err != nil {
-				t.Fatal(err)
-			}
-			es[i].Schedule(start, s)
-			planned = append(planned, pl)
-			end = max(end, s.Duration())
-		}
+		planned, end := scheduleGames(t, games, es, powerUp, start)
 		if end < 2*time.Hour {
 			t.Fatalf("the games last %v, want two hours", end)
 		}

@@ -185,18 +185,8 @@ func latencyRun(b *testing.B, bus bool) (press, report []time.Duration) {
 	defer func() { cancel(); wg.Wait() }()
 	waitConnected(b, h)
 	time.Sleep(time.Second) // the boards' first reads
-	var planned [][]emu.Ply
-	var end time.Duration
 	start := time.Now()
-	for i, g := range games {
-		s, pl, err := g.Plan(powerUp, start)
-		if err != nil {
-			b.Fatal(err)
-		}
-		es[i].Schedule(start, s)
-		planned = append(planned, pl)
-		end = max(end, s.Duration())
-	}
+	planned, end := scheduleGames(b, games, es, powerUp, start)
 	select {
 	case <-done:
 	case <-time.After(end + 30*time.Second):
@@ -217,4 +207,21 @@ func latencyRun(b *testing.B, bus bool) (press, report []time.Duration) {
 		}
 	}
 	return press, report
+}
+
+// scheduleGames plans each game for its board from start (the boards
+// powered up at powerUp) and schedules it: the plies as planned, per
+// board, and how long the longest game lasts.
+func scheduleGames(tb testing.TB, games []emu.Game, es []*emu.Emulator, powerUp, start time.Time) (planned [][]emu.Ply, end time.Duration) {
+	tb.Helper()
+	for i, g := range games {
+		s, pl, err := g.Plan(powerUp, start)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		es[i].Schedule(start, s)
+		planned = append(planned, pl)
+		end = max(end, s.Duration())
+	}
+	return planned, end
 }
