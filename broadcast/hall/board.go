@@ -70,7 +70,6 @@ type boardRun struct {
 	// until the board's position follows (recover.go).
 	boardLog *game.BoardLog
 	last     time.Time // latest time fed to the session (mono)
-	due      time.Time // when the session next needs a Tick (due.go; zero: at the next tick)
 }
 
 // run is the board goroutine.
@@ -243,10 +242,7 @@ func (br *boardRun) serveLink(ctx context.Context) error {
 				waiting{pending(br.lk.Events()), br.event},
 				waiting{pending(blindEvs), br.blindEvent},
 				waiting{pending(partnerEvs), func(ev link.Event) { partner.event(ev) }})))
-			if br.tickDue(now) {
-				br.apply(br.s.Tick(br.mono(now)))
-				br.ticked(now)
-			}
+			br.apply(br.s.Tick(br.mono(now)))
 			if partner != nil {
 				partner.apply(partner.s.Tick(partner.mono(now)))
 				partner.clockDue(time.Now(), false)
@@ -308,7 +304,6 @@ func pending(ch <-chan link.Event) []link.Event {
 
 // command applies an arbiter command (on the goroutine owning the board).
 func (br *boardRun) command(c command) {
-	br.fed()
 	if c.do != nil {
 		c.reply <- c.do(br)
 		return
@@ -335,7 +330,6 @@ func (br *boardRun) mono(t time.Time) time.Time {
 
 // event handles one link event.
 func (br *boardRun) event(ev link.Event) {
-	br.fed()
 	switch e := ev.(type) {
 	case link.Connected:
 		clk := ""

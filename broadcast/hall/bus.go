@@ -96,10 +96,7 @@ func (l *busLine) run(ctx context.Context) error {
 				}
 			}
 			for _, br := range l.boards {
-				if br.tickDue(now) {
-					br.apply(br.s.Tick(br.mono(now)))
-					br.ticked(now)
-				}
+				br.apply(br.s.Tick(br.mono(now)))
 				br.clockDue(time.Now(), false)
 			}
 		case c := <-l.cmds:
@@ -111,15 +108,6 @@ func (l *busLine) run(ctx context.Context) error {
 // event dispatches one bus event to its board.
 func (l *busLine) event(ev bus.Event) {
 	l.h.pace.input(l.port, ev.When(), time.Now())
-	if a, ok := busAddress(ev); ok {
-		if br := l.byAddr[a]; br != nil {
-			br.fed()
-		}
-	} else {
-		for _, br := range l.boards {
-			br.fed()
-		}
-	}
 	switch e := ev.(type) {
 	case bus.LineUp:
 		// The boards answer one by one (BoardFound).
@@ -172,25 +160,4 @@ func errText(err error) string {
 		return "lost"
 	}
 	return err.Error()
-}
-
-// busAddress returns the board a bus event is about; false for the
-// line's own events (LineUp, LineDown).
-func busAddress(ev bus.Event) (uint16, bool) {
-	switch e := ev.(type) {
-	case bus.BoardFound:
-		return e.Address, true
-	case bus.BoardLost:
-		return e.Address, true
-	case bus.Log:
-		return e.Address, true
-	case bus.Position:
-		return e.Address, true
-	case bus.Changes:
-		return e.Address, true
-	case bus.Clock:
-		return e.Address, true
-	case bus.LineUp, bus.LineDown:
-	}
-	return 0, false
 }

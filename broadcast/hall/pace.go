@@ -28,7 +28,6 @@ type pace struct {
 
 	drained     atomic.Int64 // inputs handled before a tick because they were waiting
 	clocksSaved atomic.Int64 // clock events left out: their move said it
-	ticks       atomic.Int64 // Session.Ticks run (due.go: only when due)
 }
 
 func newPace() *pace {
@@ -81,7 +80,6 @@ func (h *Hall) WriteMetrics(w io.Writer) {
 	metrics.Gauge(w, "dgtbridge_boards", "Boards configured (a blind player's own board counts).", float64(boards))
 	metrics.Gauge(w, "dgtbridge_boards_disconnected", "Boards not connected now.", float64(dis))
 	metrics.Counter(w, "dgtbridge_inputs_before_tick_total", "Inputs that were waiting when a tick came, handled before it (time is never judged ahead of input already read).", float64(h.pace.drained.Load()))
-	metrics.Counter(w, "dgtbridge_session_ticks_total", "Times a board's session was let time pass without input (only when one of its windows fell due, or once a second).", float64(h.pace.ticks.Load()))
 	metrics.Counter(w, "dgtbridge_clock_events_restated_total", "Clock events of a press left out because the MoveEvent of the move it completed carries the same clock.", float64(h.pace.clocksSaved.Load()))
 	h.pace.lag.Write(w)
 	h.pace.moves.Write(w)
