@@ -24,17 +24,8 @@ import (
 func TestFullLineIsPolledWithinPollInterval(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHall(32)
-		for _, e := range h.boards {
-			e.Do(time.Now(), emu.Action{Kind: emu.Press, Side: emu.Left}) // the clocks run
-		}
-		var addrs []uint16
-		for a := range h.boards {
-			addrs = append(addrs, a)
-		}
-		b := bus.New(h.open, bus.LineSettings{Addresses: addrs, NoBroadcast: true, NoLog: true, Rediscover: time.Hour})
-		ctx, cancel := contextWithCancel()
-		var wg sync.WaitGroup
-		wg.Go(func() { b.Run(ctx) })
+		addrs := runningClocks(h)
+		b, cancel, wg := runLine(h.open, addrs)
 		var mu sync.Mutex
 		since := time.Now().Add(15 * time.Second) // after finding and reading the boards
 		last := map[uint16]time.Time{}
@@ -117,6 +108,27 @@ func contextWithCancel() (context.Context, context.CancelFunc) {
 	return context.WithCancel(context.Background())
 }
 
+// runningClocks starts every board's clock in h and returns the boards'
+// addresses.
+func runningClocks(h *hall) []uint16 {
+	var addrs []uint16
+	for a, e := range h.boards {
+		e.Do(time.Now(), emu.Action{Kind: emu.Press, Side: emu.Left})
+		addrs = append(addrs, a)
+	}
+	return addrs
+}
+
+// runLine runs a line polling the boards at addrs through open (no
+// broadcast discovery, no log reads) on wg; cancel stops it.
+func runLine(open bus.Opener, addrs []uint16) (*bus.Bus, context.CancelFunc, *sync.WaitGroup) {
+	b := bus.New(open, bus.LineSettings{Addresses: addrs, NoBroadcast: true, NoLog: true, Rediscover: time.Hour})
+	ctx, cancel := contextWithCancel()
+	wg := &sync.WaitGroup{}
+	wg.Go(func() { b.Run(ctx) })
+	return b, cancel, wg
+}
+
 // TestPressReadInItsPoll: on a full line (32 boards, their clocks running,
 // so that not every clock fits in every cycle) a press is reported with
 // the clock reading that shows it no later than right after the changes
@@ -126,17 +138,8 @@ func contextWithCancel() (context.Context, context.CancelFunc) {
 func TestPressReadInItsPoll(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHall(32)
-		for _, e := range h.boards {
-			e.Do(time.Now(), emu.Action{Kind: emu.Press, Side: emu.Left}) // the clocks run
-		}
-		var addrs []uint16
-		for a := range h.boards {
-			addrs = append(addrs, a)
-		}
-		b := bus.New(h.open, bus.LineSettings{Addresses: addrs, NoBroadcast: true, NoLog: true, Rediscover: time.Hour})
-		ctx, cancel := contextWithCancel()
-		var wg sync.WaitGroup
-		wg.Go(func() { b.Run(ctx) })
+		addrs := runningClocks(h)
+		b, cancel, wg := runLine(h.open, addrs)
 		const addr = 2007
 		var mu sync.Mutex
 		var records, readings []time.Time // of board addr: changes with a clock record, readings with a new running side
@@ -222,13 +225,7 @@ func (p slowPort) Read(b []byte) (int, error) {
 func TestPressesKeepThePollInterval(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHall(32)
-		for _, e := range h.boards {
-			e.Do(time.Now(), emu.Action{Kind: emu.Press, Side: emu.Left})
-		}
-		var addrs []uint16
-		for a := range h.boards {
-			addrs = append(addrs, a)
-		}
+		addrs := runningClocks(h)
 		open := func(ctx context.Context) (io.ReadWriteCloser, error) {
 			c, err := h.open(ctx)
 			if err != nil {
@@ -236,10 +233,7 @@ func TestPressesKeepThePollInterval(t *testing.T) {
 			}
 			return slowPort{Conn: c.(net.Conn), lat: 6 * time.Millisecond}, nil
 		}
-		b := bus.New(open, bus.LineSettings{Addresses: addrs, NoBroadcast: true, NoLog: true, Rediscover: time.Hour})
-		ctx, cancel := contextWithCancel()
-		var wg sync.WaitGroup
-		wg.Go(func() { b.Run(ctx) })
+		b, cancel, wg := runLine(open, addrs)
 		var mu sync.Mutex
 		since := time.Now().Add(20 * time.Second)
 		last := map[uint16]time.Time{}
