@@ -126,23 +126,5 @@ func TestHallPortAwayCatchUp(t *testing.T) {
 	if got := strings.Join(r.UCIs(), " "); got != strings.Join(line, " ") {
 		t.Fatalf("record\n got %s\nwant %s", got, strings.Join(line, " "))
 	}
-	org := connect(t, srv, "hall", "hall-pw")
-	pub := streamMsgs(t, org, "DGT_GAMES", testPrefix+".game.open2026.4.8.move", len(line), 20*time.Second)
-	if got := strings.Join(moveUCIs(t, pub), " "); got != strings.Join(line, " ") {
-		t.Errorf("published\n got %s\nwant %s", got, strings.Join(line, " "))
-	}
-	for done := false; !done; {
-		select {
-		case m := <-alerts:
-			var al game.Alert
-			decode(t, m.Data, &al)
-			switch al.Kind {
-			case game.KindBoardDisconnected:
-			default:
-				t.Errorf("alert %s/%s: %s", al.Kind, al.Severity, al.Message)
-			}
-		case <-time.After(500 * time.Millisecond):
-			done = true
-		}
-	}
+	expectPublishedOnlyDisconnects(t, srv, alerts, testPrefix+".game.open2026.4.8.move", line)
 }

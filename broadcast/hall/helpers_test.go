@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -432,4 +433,31 @@ func resultAfter(t testing.TB, ucis ...string) (emu.Script, rules.Placement) {
 		}
 	}
 	return gesture, after
+}
+
+// expectPublishedOnlyDisconnects checks that the games stream holds
+// exactly line's moves on subject (as the organiser reads them) and that,
+// until half a second passes without one, the only alerts are
+// board_disconnected: an outage costs nothing else.
+func expectPublishedOnlyDisconnects(t *testing.T, srv *broadcast.Server, alerts chan *nats.Msg, subject string, line []string) {
+	t.Helper()
+	org := connect(t, srv, "hall", "hall-pw")
+	pub := streamMsgs(t, org, "DGT_GAMES", subject, len(line), 20*time.Second)
+	if got := strings.Join(moveUCIs(t, pub), " "); got != strings.Join(line, " ") {
+		t.Errorf("published\n got %s\nwant %s", got, strings.Join(line, " "))
+	}
+	for done := false; !done; {
+		select {
+		case m := <-alerts:
+			var al game.Alert
+			decode(t, m.Data, &al)
+			switch al.Kind {
+			case game.KindBoardDisconnected:
+			default:
+				t.Errorf("alert %s/%s: %s", al.Kind, al.Severity, al.Message)
+			}
+		case <-time.After(500 * time.Millisecond):
+			done = true
+		}
+	}
 }

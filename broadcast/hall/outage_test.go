@@ -59,25 +59,7 @@ func TestHallOutageFromLog(t *testing.T) {
 			t.Errorf("ply %d rebuilt without its clock time", i+1)
 		}
 	}
-	org := connect(t, srv, "hall", "hall-pw")
-	pub := streamMsgs(t, org, "DGT_GAMES", testPrefix+".game."+g.String()+".move", len(line), 20*time.Second)
-	if got := strings.Join(moveUCIs(t, pub), " "); got != strings.Join(line, " ") {
-		t.Errorf("published\n got %s\nwant %s", got, strings.Join(line, " "))
-	}
-	for done := false; !done; {
-		select {
-		case m := <-alerts:
-			var al game.Alert
-			decode(t, m.Data, &al)
-			switch al.Kind {
-			case game.KindBoardDisconnected:
-			default:
-				t.Errorf("alert %s/%s: %s", al.Kind, al.Severity, al.Message)
-			}
-		case <-time.After(500 * time.Millisecond):
-			done = true
-		}
-	}
+	expectPublishedOnlyDisconnects(t, srv, alerts, testPrefix+".game."+g.String()+".move", line)
 }
 
 // plugPipe is a board served over pipes whose cable can be pulled: while
