@@ -410,15 +410,9 @@ func (br *boardRun) apply(st Step) {
 	}
 	c := &change{br: br, game: rec.Info.Game, out: br.clocksOut(st.Out, time.Now()), read: br.last}
 	if st.Changed {
-		c.delta = br.delta(rec)
+		c.delta = br.handOff(rec)
 		state := br.s.State()
 		c.state = &state
-		br.mu.Lock()
-		cp := *rec
-		cp.Moves = slices.Clone(rec.Moves)
-		cp.Team = rec.Team.clone()
-		br.snap = &cp
-		br.mu.Unlock()
 	}
 	br.noteFinished(st.Finished)
 	if len(c.out) > 0 || c.delta != nil {
@@ -437,9 +431,23 @@ type handedState struct {
 	teamEvents int
 }
 
-// delta returns the record's change since the last hand-off: its header
-// and the moves from the first one not handed yet (after a correction,
-// from the cut).
+// handOff returns the record's change for the writer (delta) and keeps a
+// copy for [Hall.Record]: both share the record's moves (Record.Moves),
+// so a board's game is in memory once however many copies there are.
+func (br *boardRun) handOff(rec *Record) *delta {
+	d := br.delta(rec)
+	cp := *rec
+	cp.Moves = rec.sharedMoves()
+	cp.Team = rec.Team.clone()
+	br.mu.Lock()
+	br.snap = &cp
+	br.mu.Unlock()
+	return d
+}
+
+// delta returns the record's change since the last hand-off: its header,
+// all its moves (shared with the record: [Record.Moves]) and the first
+// move not handed yet (after a correction, the cut).
 func (br *boardRun) delta(rec *Record) *delta {
 	h := br.handed
 	from := 0
@@ -451,7 +459,7 @@ func (br *boardRun) delta(rec *Record) *delta {
 		from = min(h.moves, rec.LastCorrection.Ply, len(rec.Moves))
 	}
 	d := &delta{from: from, rec: *rec}
-	d.rec.Moves = slices.Clone(rec.Moves[from:])
+	d.rec.Moves = rec.sharedMoves()
 	if rec.Team != nil {
 		// Team events are only ever added: the new ones.
 		if h.game == rec.Info.Game {

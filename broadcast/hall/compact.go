@@ -3,7 +3,6 @@ package hall
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -76,8 +75,7 @@ func (w *writer) snapshot() []snapRecord {
 		if !gc.compact || gc.rec == nil || gc.dirty {
 			continue
 		}
-		cp := *gc.rec
-		cp.Moves = slices.Clone(gc.rec.Moves)
+		cp := *gc.rec // the moves shared: never written in place (Record.Moves)
 		cp.Published = gc.published
 		snap = append(snap, snapRecord{rec: &cp, seq: gc.seq, rev: cp.Revision, published: gc.published})
 	}

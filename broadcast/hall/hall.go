@@ -307,7 +307,8 @@ func (h *Hall) Health() error {
 
 // Record returns a copy of the current record of game g (ok false when the
 // hall has no such game, it has not started, or its board has moved on to
-// a next game). Safe for concurrent use.
+// a next game). Safe for concurrent use. Its moves share the hall's array
+// (see [Record.Moves]): read them, never write into them.
 func (h *Hall) Record(g game.ID) (Record, bool) {
 	br, ok := h.current(g)
 	if !ok {

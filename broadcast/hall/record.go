@@ -1,6 +1,7 @@
 package hall
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -68,7 +69,13 @@ type Record struct {
 	StartFEN string `json:"start_fen,omitempty"`
 	// Started is when the game began (set-up seen or first message).
 	Started time.Time `json:"started"`
-	Moves   []Ply     `json:"moves"`
+	// Moves are the completed plies. They are only ever appended to in
+	// place: a ply in it is never changed, and a cut (a correction)
+	// clips the slice so that the next append copies. So the copies of a
+	// record handed to other goroutines (the writer's, Hall.Record's)
+	// share its array instead of copying it ([Record.sharedMoves]); they
+	// read it and never write into it.
+	Moves []Ply `json:"moves"`
 	// Revision increases whenever a correction rewrites the record.
 	Revision    int    `json:"revision"`
 	Result      string `json:"result"` // "*" while in progress
@@ -109,6 +116,10 @@ type Record struct {
 func NewRecord(info Info, startFEN string, started time.Time) *Record {
 	return &Record{Info: info, StartFEN: startFEN, Started: started, Result: "*", UpdatedAt: started}
 }
+
+// sharedMoves returns the moves for a copy of the record: the same array,
+// clipped (an append to either copy then makes a new one).
+func (r *Record) sharedMoves() []Ply { return slices.Clip(r.Moves) }
 
 // Status returns waiting, playing, provisional or ended.
 func (r *Record) Status() string {

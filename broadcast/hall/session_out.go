@@ -2,6 +2,7 @@ package hall
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -192,7 +193,7 @@ func (s *Session) truncate(ply int, at time.Time, reason game.CorrectionReason, 
 	if ply > len(s.rec.Moves) {
 		return
 	}
-	s.rec.Moves = s.rec.Moves[:ply]
+	s.rec.Moves = slices.Clip(s.rec.Moves[:ply]) // copies of the record keep theirs (Record.Moves)
 	s.rec.Revision++
 	if s.rec.Published > ply {
 		s.rec.Published = ply

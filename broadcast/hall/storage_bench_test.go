@@ -87,7 +87,7 @@ func benchStorage(b *testing.B, n int) {
 				handed[g] = append(handed[g], at)
 				mu.Unlock()
 				d := &delta{from: ply - 1, rec: *rec}
-				d.rec.Moves = slices.Clone(rec.Moves[ply-1:])
+				d.rec.Moves = rec.sharedMoves()
 				state := rec.State()
 				w.submit(&change{game: g, delta: d, out: []game.Payload{rec.MoveEvent(ply)}, state: &state})
 				mine = append(mine, time.Since(at))

@@ -231,7 +231,7 @@ func TestStopKeepsTheDrainTimeout(t *testing.T) {
 		synctest.Wait()
 		fs.Fail(storagetest.Write, "/journal/", syscall.ENOSPC)
 		r2, _ := playedRecord(t, r.Info.Game, "e2e4", "e7e5")
-		w.submit(&change{game: r.Info.Game, delta: &delta{from: 1, rec: Record{Info: r2.Info, Moves: r2.Moves[1:], Result: "*"}}})
+		w.submit(&change{game: r.Info.Game, delta: &delta{from: 1, rec: Record{Info: r2.Info, Moves: r2.Moves, Result: "*"}}})
 		time.Sleep(time.Second)
 		stopped := time.Now()
 		w.stop()

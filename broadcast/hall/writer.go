@@ -57,8 +57,9 @@ type change struct {
 	next   int                  // items already handed to the sink
 }
 
-// delta is a record's change: its header and the moves from From on (the
-// first From moves are those handed before), and the team events from
+// delta is a record's change: its header and all its moves (rec.Moves,
+// shared with the board's record: read only, see [Record.Moves]), the
+// first from of which were handed before, and the team events from
 // teamFrom on (rec.Team.Events; the first teamFrom were handed before).
 type delta struct {
 	from, teamFrom int
@@ -155,7 +156,7 @@ func newWriter(o writerOptions, j *journal, l *loaded) *writer {
 // adopt makes r (loaded, journal entry seq) the writer's copy of g.
 func (w *writer) adopt(g game.ID, r *Record, seq uint64) {
 	cp := *r
-	cp.Moves = slices.Clone(r.Moves)
+	cp.Moves = r.sharedMoves()
 	cp.Team = r.Team.clone() // the board's session adds to its own
 	w.games[g] = &gameCopy{rec: &cp, seq: seq, written: len(cp.Moves), writtenRev: cp.Revision,
 		writtenTeam: len(cp.teamEvents()), writtenInfo: cp.Info, writtenCorr: cp.LastCorrection,
@@ -282,16 +283,12 @@ func (w *writer) applyChange(c *change) {
 		gc = &gameCopy{writtenRev: -1}
 		w.games[c.game] = gc
 	}
-	nr := d.rec
-	if d.from > 0 {
-		if gc.rec == nil || d.from > len(gc.rec.Moves) {
-			// Cannot happen (a board's delta follows what it handed);
-			// the journal then gets the moves it has.
-			w.o.log.Error("storage: a record change does not follow the record", "game", c.game, "from", d.from)
-			d.from = 0
-		} else {
-			nr.Moves = append(slices.Clip(gc.rec.Moves[:d.from]), d.rec.Moves...)
-		}
+	nr := d.rec // its Moves are the board's (shared, never written in place)
+	if d.from > 0 && (gc.rec == nil || d.from > len(gc.rec.Moves)) {
+		// Cannot happen (a board's delta follows what it handed); the
+		// journal gets the board's moves all the same.
+		w.o.log.Error("storage: a record change does not follow the record", "game", c.game, "from", d.from)
+		d.from = 0
 	}
 	if d.teamFrom > 0 && nr.Team != nil {
 		// (nr.Team is the change's own copy.)

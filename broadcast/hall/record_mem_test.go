@@ -1,0 +1,121 @@
+package hall
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast/storage"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// TestRecordCopiesMemoryBounded: a hall's games are held by the boards'
+// records, the copies handed to the storage writer and the copies kept for
+// Hall.Record. 400 games of 40 plies go through the hand-off as boards
+// make them (each ply: the board's record grows, the change goes to a
+// running writer that journals it); the heap they hold at the end, per
+// ply, stays under 400 bytes: one copy of each ply (its 112-byte Ply with
+// the board's append slack, its FEN, its clock: about 320 bytes), not
+// three (560 bytes a ply when every hand-off and the writer copied the
+// moves).
+func TestRecordCopiesMemoryBounded(t *testing.T) {
+	const games, plies = 400, 40
+	dir := t.TempDir()
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	j, l, err := openJournal(storage.OS, filepath.Join(dir, "journal"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWriter(writerOptions{fs: storage.OS, gamesDir: dir, sink: &recordingSink{}, log: discardLog(), now: time.Now,
+		window: DefaultCommitWindow, compactEvery: time.Hour, compactBytes: DefaultCompactBytes, drain: time.Second}, j, l)
+	go w.run()
+	defer w.stop()
+	t0 := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	recs := make([]*Record, games)
+	boards := make([]*boardRun, games)
+	for i := range recs {
+		g := game.ID{Event: "mem", Round: 1, Board: i + 1}
+		recs[i] = NewRecord(Info{Game: g, White: "White", Black: "Black", Ruleset: "fide2018-standard"}, "", t0)
+		boards[i] = &boardRun{}
+	}
+	settled := func() {
+		t.Helper()
+		deadline := time.Now().Add(time.Minute)
+		for w.waiting.Load() > 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("the writer still has %d changes after a minute", w.waiting.Load())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	before := heap()
+	for p := range plies {
+		for i, r := range recs {
+			at := t0.Add(time.Duration(p+1) * time.Second)
+			// A distinct FEN a ply, as real positions are.
+			fen := fmt.Sprintf("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - %d %d", i, p+1)
+			r.Moves = append(r.Moves, Ply{UCI: "e2e4", SAN: "e4", FEN: fen, EMTMS: 1000, At: at,
+				Clock: &game.ClockPair{WhiteMS: 5400000 - int64(p)*1000, BlackMS: 5400000}})
+			r.UpdatedAt = at
+			w.submit(&change{game: r.Info.Game, delta: boards[i].handOff(r), out: []game.Payload{r.MoveEvent(len(r.Moves))}})
+		}
+		settled()
+	}
+	held := heap() - before
+	perPly := float64(held) / (games * plies)
+	t.Logf("%d games of %d plies: %.0f bytes held a ply (records, the writer's copies, Hall.Record's)", games, plies, perPly)
+	if perPly > 400 {
+		t.Errorf("%.0f bytes held a ply; want at most 400 (one copy of each ply)", perPly)
+	}
+	for i, br := range boards {
+		if got := len(br.snap.Moves); got != plies {
+			t.Fatalf("game %d: Hall.Record's copy has %d plies, want %d", i, got, plies)
+		}
+		if got := len(w.games[recs[i].Info.Game].rec.Moves); got != plies {
+			t.Fatalf("game %d: the writer's copy has %d plies, want %d", i, got, plies)
+		}
+	}
+	runtime.KeepAlive(recs)
+}
+
+// TestRecordCopiesKeepTheirMoves: the copies of a record share its moves
+// (Record.Moves), so a correction must not change a copy handed before
+// it: the writer may still be journalling it and Hall.Record's reader
+// reading it. Plies 1-3 are handed over, a takeback cuts the record to
+// ply 1 and another second move is made: the copy handed before still
+// holds the three plies as they were, the new copy the two new ones.
+func TestRecordCopiesKeepTheirMoves(t *testing.T) {
+	r, _ := playedRecord(t, game.ID{Event: "e", Round: 1, Board: 1}, "e2e4", "e7e5", "g1f3")
+	br := &boardRun{}
+	br.handOff(r)
+	before := br.snap
+	want := append([]Ply(nil), before.Moves...)
+	s := &Session{rec: r}
+	var st Step
+	at := r.lastAt().Add(time.Second)
+	s.truncate(1, at, game.Takeback, &st)
+	s.completed(game.MoveCompleted{Stamp: game.Stamp{At: at}, Ply: 2, SAN: "c5", UCI: "c7c5"}, &st)
+	d := br.handOff(r)
+	if len(before.Moves) != 3 {
+		t.Fatalf("the copy handed before has %d plies, want 3", len(before.Moves))
+	}
+	for i, p := range before.Moves {
+		if p != want[i] {
+			t.Errorf("ply %d of the copy handed before the correction became %s, was %s", i+1, p.UCI, want[i].UCI)
+		}
+	}
+	if got := r.UCIs(); len(got) != 2 || got[1] != "c7c5" {
+		t.Errorf("the record after the correction: %v, want [e2e4 c7c5]", got)
+	}
+	if n := len(br.snap.Moves); n != 2 || br.snap.Moves[1].UCI != "c7c5" || len(d.rec.Moves) != 2 || d.from != 1 {
+		t.Errorf("the copies after the correction: Hall.Record's %d plies, the writer's %d from %d", n, len(d.rec.Moves), d.from)
+	}
+}
