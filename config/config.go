@@ -20,6 +20,7 @@ type Config struct {
 	Event     Event     `mapstructure:"event" json:"event"`
 	Storage   Storage   `mapstructure:"storage" json:"storage"`
 	Tracker   Tracker   `mapstructure:"tracker" json:"tracker"`
+	Daemon    Daemon    `mapstructure:"daemon" json:"daemon"`
 	// Boards lists the games of the hall; empty means no boards (the run
 	// command reports that; demo builds its own).
 	Boards []Board `mapstructure:"boards" json:"boards"`

@@ -65,6 +65,7 @@ func (c *Config) Validate() error {
 	errs = append(errs, checkRules("event.rules", c.Event.Ruleset, c.Event.Rules, nil)...)
 	errs = append(errs, c.Storage.validate()...)
 	errs = append(errs, c.Tracker.validate()...)
+	errs = append(errs, c.Daemon.validate()...)
 
 	errs = append(errs, c.validateBoards()...)
 	return errors.Join(errs...)
