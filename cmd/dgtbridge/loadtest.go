@@ -18,8 +18,10 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		"Start emulated DGT boards on pseudo-terminals (on bus lines of --bus boards), a daemon reading them\n"+
 			"(\"dgtbridge run\" with a configuration written in --dir, recording on, its data in --dir), play a\n"+
 			"random game on every board with a ply every --interval, and report the moves lost, wrong and\n"+
-			"duplicated, the alerts raised, the daemon's own delay (board answer -> MoveEvent) and the delay\n"+
-			"from the press, the poll interval of every board, and the daemon's RSS and CPU.", stderr)
+			"duplicated, the alerts raised, the daemon's own delay (from the board's answer that completed the\n"+
+			"move, holding its press and its last square change, to the MoveEvent), the delays from the first\n"+
+			"answer holding the press and from the press, the poll interval of every board, and the daemon's\n"+
+			"RSS and CPU.", stderr)
 	boards := fs.Int("boards", 500, "how many boards play")
 	bus := fs.Int("bus", 32, "boards per DGT bus line (1: each board on its own port)")
 	interval := fs.Duration("interval", 2*time.Second, "time between two plies of a board")

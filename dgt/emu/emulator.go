@@ -66,6 +66,8 @@ type Emulator struct {
 
 	received []byte // op codes of the host commands received, in order
 	clockCmd []byte // clock sub-commands received, in order
+
+	changesRead time.Time // when the last SEND_CHANGES / SEND_ALL_D was answered
 }
 
 // New returns an emulator powered up at start.
@@ -102,6 +104,18 @@ func (e *Emulator) Address() uint16 { return e.opts.BusAddress }
 
 // Setup returns the options in effect, defaults filled in.
 func (e *Emulator) Setup() Setup { return e.opts }
+
+// ChangesRead returns when the board last answered a bus SEND_CHANGES or
+// SEND_ALL_D (the moment the command reached it), zero if it never has.
+// That answer holds every change the scanner had reported and every lever
+// press up to that moment, and nothing later. It is a read-only view for
+// measurements: the load test (internal/loadtest) times a move from the
+// board's answer that completed it.
+func (e *Emulator) ChangesRead() time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.changesRead
+}
 
 // Input feeds bytes the host sent at now. Replies appear in Output (some
 // after a delay, once Advance reaches their time).

@@ -174,6 +174,7 @@ func (e *Emulator) execBus(now time.Time, c hostCmd) {
 	case 0x82: // SEND_BRD
 		e.emit(now, e.dumpFrame(0x83, true, a))
 	case 0x83: // SEND_CHANGES
+		e.changesRead = now
 		e.emit(now, busFrame(0x85, a, e.ee.changes()...))
 	case 0x84: // REPEAT_CHANGES
 		e.emit(now, busFrame(0x85, a, e.ee.lastPkt...))
@@ -195,6 +196,7 @@ func (e *Emulator) execBus(now time.Time, c hostCmd) {
 		e.emit(now, busFrame(0x89, a, e.opts.Version[0], e.opts.Version[1]))
 	case 0x8D: // SEND_ALL_D: changes, clock and board
 		d := clockData(e.c.read(now), e.hasClock())
+		e.changesRead = now
 		b := busFrame(0x85, a, e.ee.changes()...)
 		b = append(b, busFrame(0x84, a, d[:]...)...)
 		b = append(b, e.dumpFrame(0x83, true, a)...)

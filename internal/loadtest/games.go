@@ -18,6 +18,15 @@ type game struct {
 	// press[i] is the offset in the script of the press that completes
 	// ply i+1.
 	press []time.Duration
+	// touch[i] are the squares the hands changed for ply i+1 (after the
+	// previous press, up to its own), with their offsets in the script.
+	touch [][]touch
+}
+
+// touch is one square changed by a hand at an offset of the script.
+type touch struct {
+	at time.Duration
+	sq rules.Square
 }
 
 // randomGame plays up to plies random legal moves from the standard start
@@ -64,15 +73,24 @@ func randomGame(seed uint64, plies int, interval time.Duration) (game, error) {
 	}
 	g.script = s
 	first := true
+	var squares []touch
 	for _, a := range s {
-		if a.Kind != emu.Press {
+		switch a.Kind {
+		case emu.Lift, emu.Place, emu.PlaceMagic:
+			squares = append(squares, touch{at: a.At, sq: a.Square})
+			continue
+		case emu.Press:
+		default:
 			continue
 		}
 		if first { // Black starts White's clock: no move
 			first = false
+			squares = nil
 			continue
 		}
 		g.press = append(g.press, a.At)
+		g.touch = append(g.touch, squares)
+		squares = nil
 	}
 	if len(g.press) != len(g.ucis) {
 		return game{}, fmt.Errorf("loadtest: game %d: %d presses for %d plies", seed, len(g.press), len(g.ucis))

@@ -18,55 +18,85 @@ type board struct {
 	path  string
 	addr  uint16 // 0: alone on its port
 	e     *emu.Emulator
+	power time.Time // when its emulator was powered up (its scan's epoch)
 	game  game
 	start time.Time // when its script starts (zero before)
+
+	mu      sync.Mutex
+	answers []answer // in the order sent
+}
+
+// answer is one message of the board that told the host its changes: a
+// bus board's MSG_BUS_UPDATE, or anything a board alone on its port sent.
+// It holds what the board had seen up to read (the moment the poll reached
+// the board; for a lone board, the emulator's time when it was sent) and
+// its last byte was handed to the pseudo-terminal at sent.
+type answer struct {
+	read, sent time.Time
+}
+
+// answered notes an answer of b.
+func (b *board) answered(read, sent time.Time) {
+	b.mu.Lock()
+	b.answers = append(b.answers, answer{read: read, sent: sent})
+	b.mu.Unlock()
+}
+
+// answerHolding returns when the first answer of b that holds what the
+// board had seen at t (read at or after t) was sent.
+func (b *board) answerHolding(t time.Time) (time.Time, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	i, _ := slices.BinarySearchFunc(b.answers, t, func(a answer, t time.Time) int { return a.read.Compare(t) })
+	if i == len(b.answers) {
+		return time.Time{}, false
+	}
+	return b.answers[i].sent, true
+}
+
+// pressed returns when the press that completes ply (1-based) was made.
+func (b *board) pressed(ply int) time.Time { return b.start.Add(b.game.press[ply-1]) }
+
+// lastScan returns when the board's scanner reported the last square
+// change of ply (1-based): for every square the hands changed for it, the
+// scanner's first visit of its field at or after the change (dgt/emu's
+// scan model, [emu.Scan.Next]: a change is reported when its field is
+// next visited), the latest of them. The lever often beats that scan.
+func (b *board) lastScan(ply int) time.Time {
+	setup := b.e.Setup()
+	scan := setup.Scan()
+	var last time.Time
+	for _, t := range b.game.touch[ply-1] {
+		f, ok := dgt.FieldOf(t.sq, setup.Orientation)
+		if !ok {
+			continue
+		}
+		at := b.power.Add(scan.Next(f, b.start.Add(t.at).Sub(b.power)))
+		if at.After(last) {
+			last = at
+		}
+	}
+	return last
 }
 
 // pollLog notes when the host polled each board of a line (a bus command
-// that fetches its changes), as the board hears it, and when each board's
-// answer with its changes was on the wire (its last byte handed to the
-// pseudo-terminal).
+// that fetches its changes), as the board hears it.
 type pollLog struct {
-	mu      sync.Mutex
-	last    map[uint16]time.Time
-	gaps    []time.Duration // between two polls of the same board, while on
-	on      bool
-	carry   []byte
-	answers map[uint16][]time.Time
+	mu    sync.Mutex
+	last  map[uint16]time.Time
+	gaps  []time.Duration // between two polls of the same board, while on
+	on    bool
+	carry []byte
 }
 
 func newPollLog() *pollLog {
-	return &pollLog{last: map[uint16]time.Time{}, answers: map[uint16][]time.Time{}}
-}
-
-// answered notes the complete reply frames in out (§4.4: id|0x80, length
-// in two 7-bit bytes counting the whole frame, address in two, data,
-// checksum), sent at now, per line parser state r.
-func (p *pollLog) answered(r *replyParser, now time.Time, out []byte) {
-	for _, f := range r.feed(out) {
-		if f.id == 0x85 { // MSG_BUS_UPDATE: the changes since the last poll
-			p.mu.Lock()
-			p.answers[f.addr] = append(p.answers[f.addr], now)
-			p.mu.Unlock()
-		}
-	}
-}
-
-// answerAfter returns the first changes answer of addr at or after t.
-func (p *pollLog) answerAfter(addr uint16, t time.Time) (time.Time, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	a := p.answers[addr]
-	i, _ := slices.BinarySearchFunc(a, t, func(x, t time.Time) int { return x.Compare(t) })
-	if i == len(a) {
-		return time.Time{}, false
-	}
-	return a[i], true
+	return &pollLog{last: map[uint16]time.Time{}}
 }
 
 type frame struct {
 	id   byte
 	addr uint16
+	data []byte // between the address and the checksum
 }
 
 // replyParser cuts a board→host byte stream into bus reply frames.
@@ -90,7 +120,7 @@ func (r *replyParser) feed(b []byte) []frame {
 		if len(r.buf) < n {
 			return out
 		}
-		out = append(out, frame{id: r.buf[0], addr: uint16(r.buf[3])<<7 | uint16(r.buf[4])})
+		out = append(out, frame{id: r.buf[0], addr: uint16(r.buf[3])<<7 | uint16(r.buf[4]), data: slices.Clone(r.buf[5 : n-1])})
 		r.buf = r.buf[n:]
 	}
 }
@@ -139,23 +169,53 @@ func (p *pollLog) take() []time.Duration {
 	return g
 }
 
-// tappedLine is an emulated line whose traffic is also noted in a
-// pollLog.
+// tappedLine is an emulated line (or a board alone on its port) whose
+// traffic is also noted: the polls in a pollLog, the boards' answers in
+// their boards. Run calls it from one goroutine.
 type tappedLine struct {
 	emu.Device
-	polls *pollLog
-	r     *replyParser
+	polls  *pollLog
+	r      replyParser
+	byAddr map[uint16]*board // the boards of a bus line
+	alone  *board            // the board alone on its port
+	now    time.Time         // the device's time at the last Input or Advance
+	clock  func() time.Time  // when output is sent (nil: time.Now; tests: simulated)
 }
 
-func (t tappedLine) Input(now time.Time, p []byte) {
+func (t *tappedLine) Input(now time.Time, p []byte) {
 	t.polls.record(now, p)
 	t.Device.Input(now, p)
+	t.now = now
 }
 
-func (t tappedLine) Output() []byte {
+func (t *tappedLine) Advance(now time.Time) {
+	t.Device.Advance(now)
+	t.now = now
+}
+
+// Output notes the answers whose last byte it returns, sent now: each
+// complete MSG_BUS_UPDATE frame of a bus line (§4.4: id|0x80, length in
+// two 7-bit bytes counting the whole frame, address in two, data,
+// checksum), read when its poll reached the board (emu's ChangesRead: a
+// board's next poll comes a cycle later), or whatever a lone board sent
+// (all it had seen up to the device's time).
+func (t *tappedLine) Output() []byte {
 	out := t.Device.Output()
-	if len(out) > 0 {
-		t.polls.answered(t.r, time.Now(), out)
+	if len(out) == 0 {
+		return out
+	}
+	sent := time.Now()
+	if t.clock != nil {
+		sent = t.clock()
+	}
+	if t.alone != nil {
+		t.alone.answered(t.now, sent)
+		return out
+	}
+	for _, f := range t.r.feed(out) {
+		if b := t.byAddr[f.addr]; b != nil && f.id == 0x85 { // MSG_BUS_UPDATE: the changes since the last poll
+			b.answered(b.e.ChangesRead(), sent)
+		}
 	}
 	return out
 }
@@ -182,15 +242,18 @@ func serveLines(ctx context.Context, wg *sync.WaitGroup, games []game, perLine i
 				serial = (first/perLine)*64 + (i - first) + 1
 				b.addr = uint16(serial)
 			}
-			b.e = emu.New(emu.Setup{Serial: fmt.Sprintf("%05d", serial), Seed: uint64(i + 1)}, now)
+			b.e, b.power = emu.New(emu.Setup{Serial: fmt.Sprintf("%05d", serial), Seed: uint64(i + 1)}, now), now
 			ems = append(ems, b.e)
 			boards = append(boards, b)
 		}
-		var dev emu.Device = ems[0]
+		tap := &tappedLine{Device: ems[0], polls: polls, alone: boards[len(boards)-1]}
 		if perLine > 1 {
-			dev = emu.NewLine(now, ems...)
+			tap.Device, tap.alone, tap.byAddr = emu.NewLine(now, ems...), nil, map[uint16]*board{}
+			for _, b := range boards[first:] {
+				tap.byAddr[b.addr] = b
+			}
 		}
-		dev = tappedLine{Device: dev, polls: polls, r: &replyParser{}}
+		var dev emu.Device = tap
 		wg.Go(func() {
 			defer master.Close()
 			emu.ServePTY(ctx, master, dev)

@@ -5,10 +5,21 @@
 // disk given), and a subscriber that checks every move and times it.
 //
 // The report gives the moves lost, wrong and duplicated, the alerts raised
-// on these clean games, the daemon's own delay (from the read of the board
-// answer that completed the move, the MoveEvent's "at", to the MoveEvent
-// on NATS) and the delay from the press, how often each board was polled,
-// and the daemon's memory and CPU.
+// on these clean games, the daemon's own delay, how often each board was
+// polled, and the daemon's memory and CPU.
+//
+// The daemon's own delay of a move is timed from the board's answer that
+// completed it to the MoveEvent's arrival on NATS. A move is complete in
+// the first answer (a bus board's MSG_BUS_UPDATE, or any message of a board
+// alone on its port) that holds both its clock press and the scan that
+// reported its last square change: the lever often beats the scan, and the
+// daemon cannot read the move before. The scan's time comes from the
+// emulator's scan model ([emu.Scan]); which answer holds what the board had
+// seen at a moment, from the time its poll reached the board
+// ([emu.Emulator.ChangesRead]). Two more figures are reported beside it: the
+// delay from the press itself, and from the first answer that held the
+// press (one poll cycle more for the moves whose last square change the
+// board had not scanned yet).
 package loadtest
 
 import (
@@ -77,11 +88,20 @@ type Report struct {
 	Alerts                  map[string]int    // by kind
 	AlertSamples            map[string]string // the first alert of each kind
 	FalseAlerts             int               // alerts that clean games must not raise
-	Delay, FromPress, Polls Dist
-	PlySpacing              time.Duration // the scripts' time between two plies of a board
-	RSSMaxMB, RSSEndMB      float64
-	CPUCores                float64 // the daemon's CPU time / wall time while playing
-	Play                    time.Duration
+	// Delay is the daemon's own delay: from the board's answer that
+	// completed the move to the MoveEvent. FromAnswer is from the first
+	// answer that held the press, FromPress from the press itself.
+	Delay, FromAnswer, FromPress, Polls Dist
+	// Later is how many moves were completed in a later answer than the
+	// one that held their press (the lever before the last scan);
+	// Unattributed how many MoveEvents came before the answer that, by the
+	// emulator's scan model, completed their move (none when the model
+	// holds: they are left out of Delay).
+	Later, Unattributed int
+	PlySpacing          time.Duration // the scripts' time between two plies of a board
+	RSSMaxMB, RSSEndMB  float64
+	CPUCores            float64 // the daemon's CPU time / wall time while playing
+	Play                time.Duration
 	// Messages is what the daemon journalled for NATS, by kind (public
 	// copies included), from its /metrics (empty for a daemon without).
 	Messages map[string]float64
@@ -207,8 +227,8 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		return rep, fmt.Errorf("loadtest: subscribe: %w", err)
 	}
 	defer nc.Close()
-	col := newCollector(boards, polls)
-	if _, err := nc.Subscribe("dgt.game.*.*.*.move", col.move); err != nil {
+	col := newCollector(boards)
+	if _, err := nc.Subscribe("dgt.game.*.*.*.move", func(m *nats.Msg) { col.move(time.Now(), m.Data) }); err != nil {
 		return rep, err
 	}
 	if _, err := nc.Subscribe("dgt.arbiter.*.*.*.alert", col.alert); err != nil {
@@ -223,8 +243,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	start := time.Now().Add(500 * time.Millisecond)
 	var end time.Time
 	for i, b := range boards {
-		b.start = start.Add(time.Duration(i) * o.Interval / time.Duration(len(boards)))
-		col.setStart(b.n, b.start)
+		col.setStart(b, start.Add(time.Duration(i)*o.Interval/time.Duration(len(boards))))
 		b.e.Schedule(b.start, b.game.script)
 		if e := b.start.Add(b.game.script.Duration()); e.After(end) {
 			end = e
@@ -551,24 +570,25 @@ func fetch(ctx context.Context, url, file string) error {
 
 // collector checks the MoveEvents and alerts as they arrive.
 type collector struct {
-	mu     sync.Mutex
-	games  map[string]*board
-	start  map[int]time.Time
-	polls  *pollLog
-	seen   map[string]int // game.ply.revision -> deliveries
-	got    map[string]map[int]string
-	delay  []time.Duration
-	press  []time.Duration
-	alerts map[string]int
-	sample map[string]string
-	all    [][]byte // every alert as received
-	n      int
-	want   int
-	done   chan struct{}
+	mu         sync.Mutex
+	games      map[string]*board
+	seen       map[string]int // game.ply.revision -> deliveries
+	got        map[string]map[int]string
+	delay      []time.Duration // from the answer that completed the move
+	fromAnswer []time.Duration // from the first answer that held the press
+	press      []time.Duration // from the press
+	later      int
+	unattrib   int
+	alerts     map[string]int
+	sample     map[string]string
+	all        [][]byte // every alert as received
+	n          int
+	want       int
+	done       chan struct{}
 }
 
-func newCollector(boards []*board, polls *pollLog) *collector {
-	c := &collector{polls: polls, games: map[string]*board{}, start: map[int]time.Time{}, seen: map[string]int{},
+func newCollector(boards []*board) *collector {
+	c := &collector{games: map[string]*board{}, seen: map[string]int{},
 		got: map[string]map[int]string{}, alerts: map[string]int{}, sample: map[string]string{}, done: make(chan struct{})}
 	for _, b := range boards {
 		g := fmt.Sprintf("load.1.%d", b.n)
@@ -579,9 +599,10 @@ func newCollector(boards []*board, polls *pollLog) *collector {
 	return c
 }
 
-func (c *collector) setStart(n int, t time.Time) {
+// setStart sets when b's script starts.
+func (c *collector) setStart(b *board, t time.Time) {
 	c.mu.Lock()
-	c.start[n] = t
+	b.start = t
 	c.mu.Unlock()
 }
 
@@ -599,10 +620,12 @@ type moveEvent struct {
 	Revision int       `json:"revision"`
 }
 
-func (c *collector) move(m *nats.Msg) {
-	now := time.Now()
+// move takes a MoveEvent that arrived at now: it counts it and times it
+// from the press, from the first answer that held the press, and from the
+// answer that completed the move (see the package doc).
+func (c *collector) move(now time.Time, data []byte) {
 	var ev moveEvent
-	if err := json.Unmarshal(m.Data, &ev); err != nil {
+	if err := json.Unmarshal(data, &ev); err != nil {
 		return
 	}
 	c.mu.Lock()
@@ -618,23 +641,34 @@ func (c *collector) move(m *nats.Msg) {
 	}
 	c.got[ev.Game][ev.Ply] = ev.UCI
 	if ev.Ply >= 1 && ev.Ply <= len(b.game.press) {
-		pressed := c.start[b.n].Add(b.game.press[ev.Ply-1])
+		pressed := b.pressed(ev.Ply)
 		c.press = append(c.press, now.Sub(pressed))
-		// The board's first answer after the press carries it: from
-		// there on the delay is the daemon's. (A board alone on its
-		// port sends the press at once: the press is the answer.)
-		answer := pressed
-		if b.addr != 0 {
-			if a, ok := c.polls.answerAfter(b.addr, pressed); ok && !a.After(now) {
-				answer = a
-			}
+		first, ok1 := b.answerHolding(pressed)
+		whole, ok2 := b.answerHolding(later(pressed, b.lastScan(ev.Ply)))
+		if ok1 && !first.After(now) {
+			c.fromAnswer = append(c.fromAnswer, now.Sub(first))
 		}
-		c.delay = append(c.delay, now.Sub(answer))
+		if ok2 && !whole.After(now) {
+			c.delay = append(c.delay, now.Sub(whole))
+			if ok1 && whole.After(first) {
+				c.later++
+			}
+		} else {
+			c.unattrib++
+		}
 	}
 	c.n++
 	if c.n == c.want {
 		close(c.done)
 	}
+}
+
+// later returns the later of a and b.
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 func (c *collector) alert(m *nats.Msg) {
@@ -708,7 +742,9 @@ func (c *collector) report(r *Report) {
 		}
 	}
 	r.Delay = dist(c.delay)
+	r.FromAnswer = dist(c.fromAnswer)
 	r.FromPress = dist(c.press)
+	r.Later, r.Unattributed = c.later, c.unattrib
 }
 
 // writeAlerts writes every alert received, one JSON object a line.
@@ -742,7 +778,13 @@ func (r Report) Print(w io.Writer) {
 			fmt.Fprintf(w, "  first %s: %.400s\n", k, r.AlertSamples[k])
 		}
 	}
-	fmt.Fprintf(w, "daemon's delay (board answer -> MoveEvent): %v\n", r.Delay)
+	fmt.Fprintf(w, "daemon's delay (the board's answer that completed the move -> MoveEvent): %v\n", r.Delay)
+	fmt.Fprintf(w, "  moves completed in a later answer than their press's (lever before the last scan): %d of %d", r.Later, r.Delay.N)
+	if r.Unattributed > 0 {
+		fmt.Fprintf(w, "; MoveEvents before the answer that completed their move (left out): %d", r.Unattributed)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "first answer holding the press -> MoveEvent: %v\n", r.FromAnswer)
 	fmt.Fprintf(w, "press -> MoveEvent: %v\n", r.FromPress)
 	fmt.Fprintf(w, "poll interval per board: %v\n", r.Polls)
 	bound := func(d time.Duration) string {
