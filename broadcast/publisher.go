@@ -90,6 +90,9 @@ type Publisher struct {
 	lastLagAt  atomic.Int64 // unix ns when it was sent
 	running    atomic.Bool
 	applied    uint64 // DueStates cursor; Run's after construction
+	// started is when the publisher was made (unix ms): a record due
+	// before may have been sent by the last run (Run asks its stream).
+	started int64
 
 	resp *Responder
 
@@ -141,6 +144,7 @@ func NewPublisher(o Options) (*Publisher, error) {
 	p := &Publisher{o: o, subj: s, ob: ob, live: NewStore(o.RenderPGN), public: NewStore(o.RenderPGN), log: log,
 		resp:    newResponder(log.With("part", "responder")),
 		sendLag: metrics.NewHistogram("dgtbridge_send_lag_seconds", "From a message's due time (journalled, or its public delay over) to its acknowledgement by NATS.")}
+	p.started = o.Now().UnixMilli()
 	p.handlePGN()
 	// Public states that fell due while the daemon was down are visible at
 	// once; the rest are applied by Run when they fall due.

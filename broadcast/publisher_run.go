@@ -26,7 +26,8 @@ func (p *Publisher) Run(ctx context.Context) error {
 	}
 	defer p.disconnect()
 	defer p.resp.stop() // before the connections close: replies in progress go out
-	l := &runLoop{p: p, ctx: ctx, applied: p.applied, needSetup: true, timer: time.NewTimer(time.Hour)}
+	l := &runLoop{p: p, ctx: ctx, applied: p.applied, needSetup: true, timer: time.NewTimer(time.Hour),
+		known: map[uint64]bool{}, unsure: map[uint64]bool{}, asked: map[uint64]bool{}}
 	defer l.timer.Stop()
 	for ctx.Err() == nil {
 		if !l.pass() {
@@ -45,6 +46,12 @@ type runLoop struct {
 	loaded    bool          // the streams' state was loaded once
 	needSetup bool          // streams and consumers to (re)create
 	timer     *time.Timer
+	// known: records their streams hold, not yet acked in the outbox
+	// (stored after an earlier record failed, or found by ask); unsure:
+	// sent without an answer; asked: records of an earlier run already
+	// asked about. By sequence number.
+	known, unsure, asked map[uint64]bool
+	cannotAsk            bool // the streams said they cannot be asked (logged once)
 }
 
 // pass sends one batch of due records (connecting and setting up first
@@ -84,13 +91,42 @@ func (l *runLoop) pass() bool {
 		}
 		return l.wait(d)
 	}
-	n, err := p.sendBatch(l.ctx, recs)
-	if err != nil && n < len(recs) && permanent(err) {
-		// recs[n] will never be taken: set it aside and go on.
-		if serr := p.setAside(recs[n], err); serr != nil {
-			err = serr
-		} else {
-			n, err = n+1, nil
+	if err := l.ask(recs); err != nil {
+		if l.ctx.Err() != nil {
+			return false
+		}
+		l.needSetup = true
+		return l.fail(err)
+	}
+	res := p.sendBatch(l.ctx, recs, l.known)
+	// The leading records done (stored, or refused for good and set
+	// aside) leave the outbox; of the others, the stored ones are not sent
+	// again and the unsure ones are asked about first.
+	n := 0
+
+	for ; n < len(recs); n++ {
+		r := res[n]
+		if r.outcome == stored {
+			continue
+		}
+		if r.outcome == notSent && r.err != nil && permanent(r.err) {
+			// recs[n] will never be taken: set it aside and go on.
+			if err = p.setAside(recs[n], r.err); err == nil {
+				continue
+			}
+			break
+		}
+		// A record not sent without an error of its own follows one
+		// set aside: the next pass sends it.
+		err = r.err
+		break
+	}
+	for i := n; i < len(recs); i++ {
+		switch res[i].outcome {
+		case stored:
+			l.known[recs[i].Seq] = true
+		case unsure:
+			l.unsure[recs[i].Seq] = true
 		}
 	}
 	if n > 0 {
@@ -111,6 +147,56 @@ func (l *runLoop) pass() bool {
 	return true
 }
 
+// ask finds, among recs, the records whose outcome is unknown (sent in
+// this run without an answer, or due before this run started: the last
+// run may have sent them) and asks their streams whether they hold them:
+// those they hold are not sent again (l.known). An error: the streams
+// could not be asked now (nothing is sent; the pass is tried again).
+func (l *runLoop) ask(recs []Record) error {
+	p := l.p
+	var ask []Record
+	for _, r := range recs {
+		if l.known[r.Seq] || r.Target == targetCore {
+			continue
+		}
+		if l.unsure[r.Seq] || r.Due < p.started && !l.asked[r.Seq] {
+			ask = append(ask, r)
+		}
+	}
+	if len(ask) == 0 {
+		return nil
+	}
+	nc := p.conn()
+	if nc == nil {
+		return errors.New("not connected")
+	}
+	ctx, cancel := context.WithTimeout(l.ctx, p.o.PublishTimeout)
+	defer cancel()
+	found, err := p.held(ctx, nc, ask)
+	if errors.Is(err, errCannotAsk) {
+		if !l.cannotAsk {
+			p.log.Warn("cannot ask the streams what they hold: messages whose outcome is unknown are sent again (core subscribers may receive them twice)", "err", err)
+		}
+		l.cannotAsk, found, err = true, nil, nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, r := range ask {
+		delete(l.unsure, r.Seq)
+		if r.Due < p.started {
+			l.asked[r.Seq] = true
+		}
+		if found[r.Seq] {
+			l.known[r.Seq] = true
+		}
+	}
+	if len(found) > 0 {
+		p.log.Info("messages already in their streams are not sent again", "held", len(found), "asked", len(ask))
+	}
+	return nil
+}
+
 // acked takes the records the streams acknowledged out of the outbox.
 func (l *runLoop) acked(recs []Record) {
 	p := l.p
@@ -126,9 +212,17 @@ func (l *runLoop) acked(recs []Record) {
 		}
 	}
 	if aerr := p.ob.Ack(seqs...); aerr != nil {
-		// Not acked: sent again later, dropped by the streams as a
-		// repeat.
+		// Not acked: taken again by the next pass, which does not send
+		// them again (the streams hold them).
 		p.log.Error("outbox ack failed", "err", aerr)
+		for _, seq := range seqs {
+			l.known[seq] = true
+		}
+	} else {
+		for _, seq := range seqs {
+			delete(l.known, seq)
+			delete(l.asked, seq)
+		}
 	}
 	p.sent(recs, p.o.Now())
 }
@@ -314,74 +408,143 @@ func toMsg(r Record) *nats.Msg {
 	return m
 }
 
+// outcome is what became of one record of a batch.
+type outcome uint8
+
+const (
+	// notSent: not sent, or refused: send it again.
+	notSent outcome = iota
+	// stored: its stream acknowledged it (or held it already), or core
+	// NATS took it.
+	stored
+	// unsure: sent, and no answer came (a time-out, a lost connection):
+	// its stream may hold it. Ask before sending it again ([Publisher.held]).
+	unsure
+)
+
+// sent is a record's outcome and, when it is not stored, why.
+type sent struct {
+	outcome outcome
+	err     error
+}
+
 // sendBatch publishes recs pipelined (JetStream publishes asynchronously,
 // core ones on the same connection) and waits for the acknowledgements in
-// order. It returns how many leading records are delivered and, if not all,
-// why. Records after a failed one may have been stored too: they are sent
-// again and the stream drops them by message id.
-func (p *Publisher) sendBatch(ctx context.Context, recs []Record) (int, error) {
+// order, then says what became of each record. Records in have are held by
+// their streams already: they are not sent again (only their public
+// account copy is made). After the first failure the answers already
+// there are still taken (a later record may be stored although an earlier
+// one timed out); a record with no answer is unsure.
+func (p *Publisher) sendBatch(ctx context.Context, recs []Record, have map[uint64]bool) []sent {
+	res := make([]sent, len(recs))
 	p.mu.Lock()
 	nc, js, pnc := p.nc, p.js, p.pnc
 	p.mu.Unlock()
 	if nc == nil {
-		return 0, errors.New("not connected")
+		for i := range res {
+			res[i].err = errors.New("not connected")
+		}
+		return res
 	}
 	ctx, cancel := context.WithTimeout(ctx, p.o.PublishTimeout)
 	defer cancel()
 	futs := make([]jetstream.PubAckFuture, 0, len(recs))
-	firstCore := -1
+	var core []int
 	var submitErr error
 	for i, r := range recs {
-		m := toMsg(r)
-		if r.Target == targetCore {
-			if submitErr = nc.PublishMsg(m); submitErr != nil {
+		switch {
+		case have[r.Seq]:
+			res[i].outcome = stored
+		case r.Target == targetCore:
+			if submitErr = nc.PublishMsg(toMsg(r)); submitErr != nil {
 				break
 			}
-			if firstCore < 0 {
-				firstCore = i
+			core = append(core, i)
+		default:
+			f, err := js.PublishMsgAsync(toMsg(r), jetstream.WithRetryAttempts(0)) // retries are ours, in order
+			if err != nil {
+				submitErr = err
+				break
 			}
-			futs = append(futs, nil)
+			futs = append(futs, f)
+			res[i].outcome = unsure
 			continue
 		}
-		f, err := js.PublishMsgAsync(m, jetstream.WithRetryAttempts(0)) // retries are ours, in order
-		if err != nil {
-			submitErr = err
+		if submitErr != nil {
 			break
 		}
-		futs = append(futs, f)
+		futs = append(futs, nil)
 	}
-	if firstCore >= 0 {
-		if err := nc.FlushWithContext(ctx); err != nil {
-			return 0, err // conservative: resend from the start (ids dedup the rest)
+	submitted := len(futs)
+	if submitted < len(recs) {
+		res[submitted].err = submitErr // the others after it were not sent (no error of theirs)
+	}
+	failed := false
+	if len(core) > 0 {
+		outcome, err := stored, nc.FlushWithContext(ctx)
+		if err != nil {
+			outcome, failed = notSent, true // sent again: a repeat for core subscribers
+		}
+		for _, i := range core {
+			res[i] = sent{outcome, err}
 		}
 	}
 	copied := false
 	for i, f := range futs {
 		if f != nil {
-			select {
-			case <-f.Ok():
-			case err := <-f.Err():
-				return i, err
-			case <-ctx.Done():
-				return i, fmt.Errorf("waiting for ack: %w", ctx.Err())
-			}
+			res[i] = answer(ctx, f, failed)
+			failed = failed || res[i].outcome != stored
 		}
-		if pnc != nil && recs[i].Public {
+		if res[i].outcome == stored && pnc != nil && recs[i].Public {
 			// The public account's copy, once the stream has it: public
 			// users never see what a restart could take back.
 			if err := pnc.PublishMsg(toMsg(recs[i])); err != nil {
-				return i, fmt.Errorf("public account: %w", err)
+				res[i] = sent{notSent, fmt.Errorf("public account: %w", err)}
+				failed = true
+				continue
 			}
 			copied = true
 		}
 	}
 	if copied {
 		if err := pnc.FlushWithContext(ctx); err != nil {
-			return 0, fmt.Errorf("public account: %w", err)
+			for i, r := range recs[:submitted] {
+				if r.Public && res[i].outcome == stored {
+					res[i] = sent{notSent, fmt.Errorf("public account: %w", err)}
+				}
+			}
 		}
 	}
-	if submitErr != nil {
-		return len(futs), submitErr
+	return res
+}
+
+// answer waits for f's acknowledgement (only takes one already there when
+// an earlier record failed): stored, refused (notSent: the server said no,
+// nothing was stored) or unsure.
+func answer(ctx context.Context, f jetstream.PubAckFuture, failed bool) sent {
+	took := func(err error) sent {
+		var api *jetstream.APIError
+		if errors.As(err, &api) || errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse) {
+			return sent{notSent, err} // refused, or no stream took it
+		}
+		return sent{unsure, err}
 	}
-	return len(futs), nil
+	select {
+	case <-f.Ok():
+		return sent{outcome: stored}
+	case err := <-f.Err():
+		return took(err)
+	default:
+	}
+	if failed {
+		return sent{unsure, errors.New("no answer yet")}
+	}
+	select {
+	case <-f.Ok():
+		return sent{outcome: stored}
+	case err := <-f.Err():
+		return took(err)
+	case <-ctx.Done():
+		return sent{unsure, fmt.Errorf("waiting for ack: %w", ctx.Err())}
+	}
 }
