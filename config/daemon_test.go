@@ -1,6 +1,10 @@
 package config
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // TestMemoryLimit: daemon.memory_limit by default sizes the limit from the
 // number of boards (never below 256 MiB; 345 MiB at 2,000 boards), off
@@ -37,5 +41,13 @@ func TestMemoryLimit(t *testing.T) {
 	}
 	if c.Daemon.MemoryLimit != MemoryLimitAuto {
 		t.Errorf("default daemon.memory_limit %q, want auto", c.Daemon.MemoryLimit)
+	}
+	// An unquoted off in the file is the word, not YAML 1.1's false.
+	file := filepath.Join(t.TempDir(), "dgtbridge.yaml")
+	if err := os.WriteFile(file, []byte("daemon:\n  memory_limit: off\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c, err = Load(LoadOptions{File: file}); err != nil || c.Daemon.MemoryLimit != MemoryLimitOff {
+		t.Errorf("memory_limit: off in the file read as %q (%v)", c.Daemon.MemoryLimit, err)
 	}
 }

@@ -44,7 +44,6 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 	if len(boards) == 0 {
 		return errNoBoards
 	}
-	applyMemoryLimit(cfg.Daemon, len(boards), log)
 	subj, err := broadcast.NewSubjects(cfg.NATS.Prefix)
 	if err != nil {
 		return fmt.Errorf("nats.prefix: %w", err)

@@ -98,5 +98,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		log.Warn("systemd notification socket unusable", "err", err)
 	}
 	defer n.Close()
+	// The daemon's memory limit (not demo's, nor a test's process).
+	applyMemoryLimit(cfg.Daemon, len(boards), log)
 	return runDaemon(ctx, cfg, daemonHooks{Boards: boards, Reload: rf.load}, log, n)
 }
