@@ -70,6 +70,10 @@ type boardRun struct {
 	// until the board's position follows (recover.go).
 	boardLog *game.BoardLog
 	last     time.Time // latest time fed to the session (mono)
+	// tail: a bus board's records since it last showed its record's
+	// position at rest (busmany.go); tailLost: too many to keep.
+	tail     []dgt.EEEvent
+	tailLost bool
 }
 
 // run is the board goroutine.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/board/dgtfeed"
@@ -66,7 +68,14 @@ func (l *busLine) run(ctx context.Context) error {
 	if l.h.o.Record {
 		open = recordingOpener(open, l.h.o.DataDir, first.b.ID, l.h.o.Now, first.log)
 	}
-	b := bus.New(func(ctx context.Context) (io.ReadWriteCloser, error) { return open(ctx) },
+	var progress atomic.Int64 // the line's latest write (progressPort)
+	b := bus.New(func(ctx context.Context) (io.ReadWriteCloser, error) {
+		rw, err := open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &progressPort{ReadWriteCloser: rw, at: &progress}, nil
+	},
 		bus.LineSettings{Logger: l.h.log.With("line", l.port), Addresses: addrs, NoBroadcast: true,
 			Rediscover: l.h.o.BusRediscover})
 	var wg sync.WaitGroup
@@ -86,7 +95,11 @@ func (l *busLine) run(ctx context.Context) error {
 			}
 			l.event(ev)
 		case <-tick.C:
-			now := l.h.o.Now()
+			// The boards are judged up to where the line has heard them
+			// (heard), taken before the events waiting are: those were
+			// read before it.
+			heard, ok := lineHeard(&progress, l.h.o.Now())
+			cycles := b.Stats().Cycles
 			// Events already queued were polled before now: they go first
 			// (see boardRun.serveLink).
 			for n := len(b.Events()); n > 0; n-- {
@@ -96,7 +109,13 @@ func (l *busLine) run(ctx context.Context) error {
 				}
 			}
 			for _, br := range l.boards {
-				br.apply(br.s.Tick(br.mono(now)))
+				br.s.LineCycles(cycles, len(l.boards))
+				if ok {
+					br.apply(br.s.Tick(br.mono(heard)))
+				}
+				if len(br.tail) > 0 || br.tailLost {
+					br.atRest()
+				}
 				br.clockDue(time.Now(), false)
 			}
 		case c := <-l.cmds:
@@ -140,10 +159,14 @@ func (l *busLine) event(ev bus.Event) {
 			// (board.TrackerOptions.Polled), then a tick at its time: the
 			// answer is whole, and the presses it holds are judged on it.
 			at := br.mono(e.At)
+			if br.manyPresses(at, e.Records) {
+				return
+			}
 			for _, r := range dgtfeed.Records(nil, e.Records) {
 				br.apply(br.s.Sense(at, r))
 			}
 			br.apply(br.s.Tick(at))
+			br.noteAnswer(e.Records)
 		}
 	case bus.Clock:
 		if br := l.byAddr[e.Address]; br != nil {
@@ -153,6 +176,48 @@ func (l *busLine) event(ev bus.Event) {
 			br.apply(br.s.Message(br.mono(e.At), e.Clock))
 		}
 	}
+}
+
+// lineHeard returns the time up to which a bus line has heard its boards:
+// the line's latest write (a poll, a clock read), when every answer read
+// before it had been reported, or now if that is earlier; ok is false
+// before the line's first write. A line whose goroutine gets no CPU (an
+// overloaded machine) writes nothing: its boards' time stands still
+// until it runs again and reports what they did meanwhile, so that no
+// window of a board's tracker (a press waiting for the board's next
+// answer) nor the clock watch's silence is judged on answers the line
+// has not read yet.
+func lineHeard(progress *atomic.Int64, now time.Time) (time.Time, bool) {
+	n := progress.Load()
+	if n == 0 {
+		return time.Time{}, false
+	}
+	if at := time.Unix(0, n); at.Before(now) {
+		return at, true
+	}
+	return now, true
+}
+
+// progressPort is a bus line's port that notes the time of each write:
+// the bus writes a command only once it has reported every answer it read
+// before (dgt/bus emits each answer before the next exchange).
+type progressPort struct {
+	io.ReadWriteCloser
+	at *atomic.Int64
+}
+
+func (p *progressPort) Write(b []byte) (int, error) {
+	p.at.Store(time.Now().UnixNano())
+	return p.ReadWriteCloser.Write(b)
+}
+
+// SetReadDeadline passes a read deadline on to the port when it takes one
+// (dgt/bus reads its replies with deadlines then).
+func (p *progressPort) SetReadDeadline(t time.Time) error {
+	if d, ok := p.ReadWriteCloser.(interface{ SetReadDeadline(time.Time) error }); ok {
+		return d.SetReadDeadline(t)
+	}
+	return os.ErrNoDeadline
 }
 
 func errText(err error) string {

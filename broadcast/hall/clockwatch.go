@@ -28,6 +28,32 @@ type clockWatch struct {
 	last      time.Time // the last valid reading (or the board's return)
 	running   bool      // the last valid reading showed a running clock
 	boardDown bool      // the board is disconnected: silence says nothing
+	// polled: the board is on a bus line, whose polling cycles are
+	// counted (LineCycles): cycles now, lastCycles at the last valid
+	// reading, boards the line's boards.
+	polled             bool
+	cycles, lastCycles int64
+	boards             int
+}
+
+// LineCycles tells the session how many polling cycles its bus line has
+// made (dgt/bus Stats.Cycles) and how many boards the line has: the clock
+// watch counts a bus clock's silence in the line's cycles as well as in
+// time. A line reads at least one clock a cycle, the one unread longest
+// first, so a running clock not heard for more cycles than the line has
+// boards is silent indeed; before that it may only be waiting for its
+// turn. A slow line (boards answering late, retries, a daemon starved of
+// CPU, after which the line's cost estimates stay high for a while) reads
+// a clock or two a cycle, and seconds alone would take its late readings
+// for a dead clock. On a healthy line (most clocks read every cycle) the
+// cycles cost nothing; a clock unplugged from a bus board is reported at
+// once by the board's status anyway.
+func (s *Session) LineCycles(n int64, boards int) {
+	w := &s.cw
+	if !w.polled {
+		w.polled, w.lastCycles = true, n
+	}
+	w.cycles, w.boards = n, boards
 }
 
 // watchClock notes clock face f at at and reports a loss or return;
@@ -44,7 +70,7 @@ func (s *Session) watchClock(at time.Time, f game.ClockFace, st *Step) bool {
 		}
 		return false
 	}
-	w.seen, w.last, w.running = true, at, f.Running != game.NoDisplay
+	w.seen, w.last, w.running, w.lastCycles = true, at, f.Running != game.NoDisplay, w.cycles
 	if w.lost {
 		w.lost = false
 		s.adjudicate(game.DeviceBack{Stamp: game.Stamp{At: at}, Device: game.DeviceClock}, st)
@@ -56,7 +82,8 @@ func (s *Session) watchClock(at time.Time, f game.ClockFace, st *Step) bool {
 // clockSilence reports a running clock that stopped reporting.
 func (s *Session) clockSilence(at time.Time, st *Step) {
 	w := &s.cw
-	if !w.seen || w.lost || w.boardDown || !w.running || s.o.ClockSilence < 0 || at.Sub(w.last) < s.o.ClockSilence {
+	if !w.seen || w.lost || w.boardDown || !w.running || s.o.ClockSilence < 0 || at.Sub(w.last) < s.o.ClockSilence ||
+		w.polled && w.cycles-w.lastCycles <= int64(w.boards+1) {
 		return
 	}
 	w.lost = true
@@ -77,7 +104,7 @@ func (s *Session) boardDevice(at time.Time, lost bool, st *Step) {
 		s.handle(s.tr.ClockLost(at), st)
 		return
 	}
-	s.cw.last = at
+	s.cw.last, s.cw.lastCycles = at, s.cw.cycles
 	if !s.cw.lost {
 		s.handle(s.tr.ClockBack(at), st)
 	}

@@ -1,0 +1,155 @@
+package hall
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// stall is a time during which a line's goroutine gets no CPU.
+type stall struct{ from, to time.Time }
+
+// starvedPort is a bus line's port whose user (the bus goroutine) is
+// starved now and then, as on an overloaded machine: a write that falls
+// in a stall returns only at its end, so the line neither polls nor reads
+// meanwhile, and what the boards did in the stall is read at once after
+// it. The boards go on (their hands, their clocks, their logs), as real
+// ones do; the hall's own goroutine keeps its ticks.
+type starvedPort struct {
+	net.Conn
+	stalls []stall
+}
+
+func (p *starvedPort) Write(b []byte) (int, error) {
+	now := time.Now()
+	for _, s := range p.stalls {
+		if !now.Before(s.from) && now.Before(s.to) {
+			time.Sleep(s.to.Sub(now))
+			break
+		}
+	}
+	return p.Conn.Write(b)
+}
+
+// stallsFrom returns stalls of 2–40 s, one every 15–35 s, from start to end.
+func stallsFrom(start, end time.Time, seed uint64) []stall {
+	rng := rand.New(rand.NewPCG(seed, 0x57a11))
+	next := func(lo, hi time.Duration) time.Duration { return lo + time.Duration(rng.Int64N(int64(hi-lo))) }
+	var out []stall
+	for at := start.Add(next(5*time.Second, 15*time.Second)); at.Before(end); {
+		d := next(2*time.Second, 40*time.Second)
+		out = append(out, stall{at, at.Add(d)})
+		at = at.Add(d + next(15*time.Second, 35*time.Second))
+	}
+	return out
+}
+
+// TestHallBusLineStarved (issue 13, correct under overload): eight boards
+// on one DGT bus line play 30-ply games with realistic lawful hands (a
+// move every 1–3 s a side) while the line's goroutine is starved for 2–40
+// s every 15–35 s (simulated time), the boards' answers read at once when
+// it runs again, the hall's ticks going on meanwhile. Every move is
+// recorded once and in order, and a stall raises no clock_without_move (a
+// press waiting for the board's next answer judged before the line read
+// it), no clock_disconnected (a clock not read because the line did not
+// run, or read one a cycle after it), no moves_missing and no illegal
+// move. Before (ticks at the hall's time, the clock's silence in seconds,
+// an answer with many presses judged on its last placement) the last
+// plies of every game were lost and every clock reported disconnected.
+// Still raised and only logged: clock_setting / displaced_pieces /
+// ambiguous_move warnings on a few boards after the longest stalls.
+func TestHallBusLineStarved(t *testing.T) {
+	const boards, plies = 8, 30
+	for _, seed := range []uint64{1, 2} {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) { lineStarved(t, boards, plies, seed) })
+		})
+	}
+}
+
+func lineStarved(t *testing.T, boards, plies int, seed uint64) {
+	powerUp := time.Now()
+	think := emu.Span{Min: time.Second, Max: 3 * time.Second}
+	var games []emu.Game
+	var es []*emu.Emulator
+	var ids []game.ID
+	var lines [][]string
+	for i := range boards {
+		ucis := twoHourGame(t, plies, seed*100+uint64(i))
+		lines = append(lines, ucis)
+		g := realisticGame(t, ucis, seed*100+uint64(i), fmt.Sprintf("%05d", 700+i), think)
+		games, es = append(games, g), append(es, emu.New(g.BoardSetup(), powerUp))
+		ids = append(ids, game.ID{Event: "starved", Round: 1, Board: i + 1})
+	}
+	line := servePipe(t, emu.NewLine(powerUp, es...))
+	port := &starvedPort{}
+	var mu sync.Mutex
+	open := func(ctx context.Context) (io.ReadWriteCloser, error) {
+		rw, err := line.Open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return &starvedPort{Conn: rw.(net.Conn), stalls: port.stalls}, nil
+	}
+	var bs []Board
+	for i, e := range es {
+		b := boardFor(t, fmt.Sprintf("s%d", i+1), ids[i], open)
+		b.Port, b.BusAddress = "line1", e.Address()
+		bs = append(bs, b)
+	}
+	// The stalls are set before the hall opens the port.
+	start := powerUp.Add(5 * time.Second)
+	port.stalls = stallsFrom(start, start.Add(3*time.Minute), seed)
+	sh := startSim(t, t.TempDir(), Options{Boards: bs, BusRediscover: time.Second})
+	waitConnected(t, sh.h)
+	time.Sleep(time.Until(start))
+	_, end := scheduleGames(t, games, es, powerUp, start)
+	time.Sleep(end + 60*time.Second)
+	synctest.Wait()
+	var bad []string
+	for i, want := range lines {
+		r, _ := sh.h.Record(ids[i])
+		if got := strings.Join(r.UCIs(), " "); got != strings.Join(want, " ") {
+			bad = append(bad, fmt.Sprintf("board %d: record\n got %s\nwant %s", i+1, got, strings.Join(want, " ")))
+		}
+	}
+	var left []string
+	for _, ob := range sh.observed() {
+		al, ok := ob.Payload.(game.Alert)
+		if !ok {
+			continue
+		}
+		line := fmt.Sprintf("board %d: alert %s/%s at ply %d: %s", al.Game.Board, al.Kind, al.Severity, al.Ply, al.Message)
+		switch al.Kind {
+		case game.KindClockSetting, game.KindClockDefect, game.KindDisplaced, game.KindAmbiguous:
+			// Left (docs/performance.md): after a long stall the
+			// clock model may miss a press among those read at once,
+			// and a board read as a log may stop making sense for a
+			// moment; the record stays right.
+			left = append(left, line)
+		default:
+			bad = append(bad, line)
+		}
+	}
+	if len(left) > 0 {
+		t.Logf("%d alert(s) left on these clean games (records right):\n%s", len(left), strings.Join(left, "\n"))
+	}
+	for _, s := range port.stalls {
+		t.Logf("stall %v–%v (%v)", s.from.Sub(start).Round(time.Millisecond), s.to.Sub(start).Round(time.Millisecond), s.to.Sub(s.from).Round(time.Millisecond))
+	}
+	if len(bad) > 0 {
+		t.Errorf("%d finding(s) with the line starved:\n%s", len(bad), strings.Join(bad, "\n"))
+	}
+}
