@@ -147,6 +147,7 @@ func (w *writer) compacted(r compaction) {
 	for _, s := range r.snap {
 		if gc := w.games[s.rec.Info.Game]; gc != nil && gc.rec.Revision == s.rev {
 			gc.safe = max(gc.safe, min(s.published, len(gc.rec.Moves)))
+			w.release(gc)
 		}
 	}
 }

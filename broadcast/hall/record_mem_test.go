@@ -119,3 +119,118 @@ func TestRecordCopiesKeepTheirMoves(t *testing.T) {
 		t.Errorf("the copies after the correction: Hall.Record's %d plies, the writer's %d from %d", n, len(d.rec.Moves), d.from)
 	}
 }
+
+// TestWriterReleasesGamesOver: a hall runs round after round, and the
+// storage writer must not keep every game it ever saw. 100 boards play a
+// round of 40 plies each (every game ended, its record file written by a
+// compaction), then the next round begins on every board: the writer lets
+// go of the finished games' moves (what round 1 held, 1.3 MB, falls to a
+// quarter: the games' headers and the new round) while the new games keep
+// theirs. A finished game
+// changed afterwards (the arbiter corrects its result) brings its moves
+// back from the change, and its journal entry still chains on the record
+// file: a restart reads all 40 moves and the new result.
+func TestWriterReleasesGamesOver(t *testing.T) {
+	const boards, plies = 100, 40
+	dir := t.TempDir()
+	jdir := filepath.Join(dir, "journal")
+	j, l, err := openJournal(storage.OS, jdir, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The writer is driven from this goroutine, one change at a time, as
+	// its run loop drives it.
+	w := newWriter(writerOptions{fs: storage.OS, gamesDir: dir, sink: &recordingSink{}, log: discardLog(), now: time.Now,
+		compactEvery: time.Hour, compactBytes: DefaultCompactBytes, drain: time.Second}, j, l)
+	drive := func(br *boardRun, r *Record, out ...game.Payload) {
+		t.Helper()
+		c := &change{br: br, game: r.Info.Game, delta: br.handOff(r), out: out}
+		w.applyChange(c)
+		w.uncommitted = append(w.uncommitted, c)
+		w.flush()
+		if w.failing {
+			t.Fatalf("writer failing: %v", w.Health())
+		}
+	}
+	compact := func() {
+		t.Helper()
+		w.maybeCompact(true)
+		if w.compacting {
+			w.compacted(<-w.compactDone)
+		}
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	t0 := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	brs := make([]*boardRun, boards)
+	for i := range brs {
+		brs[i] = &boardRun{}
+	}
+	play := func(round int) []*Record {
+		recs := make([]*Record, boards)
+		for i, br := range brs {
+			g := game.ID{Event: "mem", Round: round, Board: i + 1}
+			r := NewRecord(Info{Game: g, White: "White", Black: "Black"}, "", t0)
+			for p := range plies {
+				at := t0.Add(time.Duration(p+1) * time.Second)
+				r.Moves = append(r.Moves, Ply{UCI: "e2e4", SAN: "e4", EMTMS: 1000, At: at,
+					FEN: fmt.Sprintf("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - %d %d", i, p+1)})
+				if p == plies-1 {
+					r.Result = "1-0"
+				}
+				drive(br, r, r.MoveEvent(len(r.Moves)))
+			}
+			recs[i] = r
+		}
+		return recs
+	}
+	before := heap()
+	round1 := play(1)
+	compact() // the finished games' record files
+	held1 := heap() - before
+	first := round1[0]
+	round1 = nil
+	round2 := make([]*Record, boards)
+	for i, br := range brs {
+		r := NewRecord(Info{Game: game.ID{Event: "mem", Round: 2, Board: i + 1}}, "", t0)
+		r.Moves = append(r.Moves, Ply{UCI: "d2d4", SAN: "d4", FEN: "d4", At: t0})
+		drive(br, r, r.MoveEvent(1))
+		round2[i] = r
+	}
+	held2 := heap() - before
+	t.Logf("held: %d KB after round 1, %d KB once round 2 began", held1>>10, held2>>10)
+	if held2 > held1/2 {
+		t.Errorf("the writer holds %d KB once round 2 began, %d KB after round 1: round 1's games were not let go", held2>>10, held1>>10)
+	}
+	for i := range boards {
+		g1 := game.ID{Event: "mem", Round: 1, Board: i + 1}
+		if gc := w.games[g1]; gc == nil || !gc.released || gc.rec.Moves != nil {
+			t.Fatalf("game %s: its copy was not released", g1)
+		}
+		if gc := w.games[round2[i].Info.Game]; gc == nil || len(gc.rec.Moves) != 1 {
+			t.Fatalf("game %s: the new game's copy lost its moves", round2[i].Info.Game)
+		}
+	}
+	// The arbiter corrects the first game's result: a change handed by
+	// its board (now at round 2) with the record it keeps.
+	first.Result = "0-1"
+	drive(brs[0], first)
+	if gc := w.games[first.Info.Game]; gc.released || len(gc.rec.Moves) != plies {
+		t.Fatalf("after the correction the copy has %d moves (released %v), want %d", len(gc.rec.Moves), gc.released, plies)
+	}
+	w.j.close()
+	_, l2, err := openJournal(storage.OS, jdir, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := l2.records[first.Info.Game]
+	if got == nil || len(got.Moves) != plies || got.Result != "0-1" || got.Published != plies {
+		t.Fatalf("restart reads game %s as %+v, want %d moves, result 0-1, %d published", first.Info.Game, got, plies, plies)
+	}
+	runtime.KeepAlive(round2)
+}

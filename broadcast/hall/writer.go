@@ -98,6 +98,11 @@ type gameCopy struct {
 	// publisher's outbox was synced): a restart hands the rest again
 	// (the streams drop repeats by message id).
 	published, safe int
+	// over: the game's board has gone on to another game. released: and
+	// the copy's moves were let go (release), the record file holding
+	// them all; a later change of the game (a command on an ended game)
+	// brings them back, since a change carries all its record's moves.
+	over, released bool
 }
 
 // writerOptions configure a writer.
@@ -127,9 +132,10 @@ type writer struct {
 
 	// owned by run
 	games       map[game.ID]*gameCopy
-	next        uint64    // next journal sequence number
-	uncommitted []*change // applied to the copies, not yet durable
-	unpublished []*change // durable, payloads not all handed
+	playing     map[*boardRun]game.ID // each board's latest game (release)
+	next        uint64                // next journal sequence number
+	uncommitted []*change             // applied to the copies, not yet durable
+	unpublished []*change             // durable, payloads not all handed
 	retry       time.Duration
 	failing     bool
 	failedAt    time.Time
@@ -145,7 +151,7 @@ type writer struct {
 // loaded (their copies; the boards own their own).
 func newWriter(o writerOptions, j *journal, l *loaded) *writer {
 	w := &writer{o: o, j: j, wake: make(chan struct{}, 1), done: make(chan struct{}),
-		games: map[game.ID]*gameCopy{}, next: l.next, warned: map[game.ID]bool{},
+		games: map[game.ID]*gameCopy{}, playing: map[*boardRun]game.ID{}, next: l.next, warned: map[game.ID]bool{},
 		compactDone: make(chan compaction, 1), lastCompact: o.now()}
 	for g, r := range l.records {
 		w.adopt(g, r, l.seqs[g])
@@ -283,8 +289,11 @@ func (w *writer) applyChange(c *change) {
 		gc = &gameCopy{writtenRev: -1}
 		w.games[c.game] = gc
 	}
+	w.follow(c.br, c.game, gc)
 	nr := d.rec // its Moves are the board's (shared, never written in place)
-	if d.from > 0 && (gc.rec == nil || d.from > len(gc.rec.Moves)) {
+	if gc.released {
+		gc.released = false // the change brings the moves back
+	} else if d.from > 0 && (gc.rec == nil || d.from > len(gc.rec.Moves)) {
 		// Cannot happen (a board's delta follows what it handed); the
 		// journal gets the board's moves all the same.
 		w.o.log.Error("storage: a record change does not follow the record", "game", c.game, "from", d.from)
@@ -305,6 +314,41 @@ func (w *writer) applyChange(c *change) {
 	}
 	gc.rec = &nr
 	gc.dirty, gc.compact = true, true
+}
+
+// follow notes that board br now plays g (gc): the game it played before
+// is over for it, and its copy's moves can go (release).
+func (w *writer) follow(br *boardRun, g game.ID, gc *gameCopy) {
+	gc.over = false
+	if br == nil {
+		return
+	}
+	prev, ok := w.playing[br]
+	w.playing[br] = g
+	if ok && prev != g {
+		if pc := w.games[prev]; pc != nil {
+			pc.over = true
+			w.release(pc)
+		}
+	}
+}
+
+// release lets go of the moves of a game whose board has gone on to
+// another one, once its record file holds them all and every MoveEvent
+// of it was handed to the publisher and synced (safe): then nothing of
+// the writer's needs them any more (a hall that runs round after round
+// would otherwise keep every game it ever saw). The header stays, with
+// what the journal's chained entries need (seq, written, published).
+// Team-drop games keep theirs (their changes carry only new team events).
+func (w *writer) release(gc *gameCopy) {
+	r := gc.rec
+	if !gc.over || gc.released || r == nil || r.Team != nil || gc.dirty || gc.compact ||
+		gc.safe < len(r.Moves) || gc.published < len(r.Moves) {
+		return
+	}
+	hdr := *r
+	hdr.Moves = nil
+	gc.rec, gc.released = &hdr, true
 }
 
 // flush commits the uncommitted changes and publishes what is durable;
