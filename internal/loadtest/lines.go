@@ -80,17 +80,32 @@ func (b *board) lastScan(ply int) time.Time {
 }
 
 // pollLog notes when the host polled each board of a line (a bus command
-// that fetches its changes), as the board hears it.
+// that fetches its changes) and read its clock, as the board hears it.
 type pollLog struct {
 	mu    sync.Mutex
 	last  map[uint16]time.Time
 	gaps  []time.Duration // between two polls of the same board, while on
 	on    bool
 	carry []byte
+	// clockReads: when each board's clock was read (BUS_SEND_CLK), by
+	// address (unique over the lines).
+	clockReads map[uint16][]time.Time
 }
 
 func newPollLog() *pollLog {
-	return &pollLog{last: map[uint16]time.Time{}}
+	return &pollLog{last: map[uint16]time.Time{}, clockReads: map[uint16][]time.Time{}}
+}
+
+// clockReadAfter returns the first clock read of addr at or after t.
+func (p *pollLog) clockReadAfter(addr uint16, t time.Time) time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	a := p.clockReads[addr]
+	i, _ := slices.BinarySearchFunc(a, t, func(x, t time.Time) int { return x.Compare(t) })
+	if i == len(a) {
+		return time.Time{}
+	}
+	return a[i]
 }
 
 type frame struct {
@@ -141,6 +156,9 @@ func (p *pollLog) record(now time.Time, b []byte) {
 		}
 		cmd, addr := dgt.BusCmd(b[0]), uint16(b[1])<<7|uint16(b[2])
 		b = b[4:]
+		if cmd == dgt.BusCmdSendClock {
+			p.clockReads[addr] = append(p.clockReads[addr], now)
+		}
 		if cmd != dgt.BusCmdSendChanges && cmd != dgt.BusCmdSendAll {
 			continue
 		}

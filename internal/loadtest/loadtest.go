@@ -228,6 +228,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	}
 	defer nc.Close()
 	col := newCollector(boards)
+	col.polls = polls
 	if _, err := nc.Subscribe("dgt.game.*.*.*.move", func(m *nats.Msg) { col.move(time.Now(), m.Data) }); err != nil {
 		return rep, err
 	}
@@ -299,6 +300,9 @@ wait:
 	rep.Polls = dist(polls.take())
 	if err := col.writeAlerts(filepath.Join(o.Dir, "alerts.jsonl")); err != nil {
 		fmt.Fprintf(o.Log, "alerts: %v\n", err)
+	}
+	if err := col.writeTimings(filepath.Join(o.Dir, "moves.csv"), start); err != nil {
+		fmt.Fprintf(o.Log, "moves: %v\n", err)
 	}
 	if len(rep.Mismatches) > 0 {
 		f := filepath.Join(o.Dir, "mismatches.txt")
@@ -579,6 +583,8 @@ type collector struct {
 	press      []time.Duration // from the press
 	later      int
 	unattrib   int
+	timings    []timing
+	polls      *pollLog // clock reads (nil: not noted)
 	alerts     map[string]int
 	sample     map[string]string
 	all        [][]byte // every alert as received
@@ -620,6 +626,14 @@ type moveEvent struct {
 	Revision int       `json:"revision"`
 }
 
+// timing is when one move was pressed, held in an answer, completed and
+// published (zero: not known).
+type timing struct {
+	board, ply                             int
+	press, first, whole, lastScan, arrived time.Time
+	clockRead                              time.Time // the board's first clock read after whole
+}
+
 // move takes a MoveEvent that arrived at now: it counts it and times it
 // from the press, from the first answer that held the press, and from the
 // answer that completed the move (see the package doc).
@@ -643,8 +657,14 @@ func (c *collector) move(now time.Time, data []byte) {
 	if ev.Ply >= 1 && ev.Ply <= len(b.game.press) {
 		pressed := b.pressed(ev.Ply)
 		c.press = append(c.press, now.Sub(pressed))
+		scanned := b.lastScan(ev.Ply)
 		first, ok1 := b.answerHolding(pressed)
-		whole, ok2 := b.answerHolding(later(pressed, b.lastScan(ev.Ply)))
+		whole, ok2 := b.answerHolding(later(pressed, scanned))
+		var clk time.Time
+		if c.polls != nil && b.addr != 0 && ok2 {
+			clk = c.polls.clockReadAfter(b.addr, whole)
+		}
+		c.timings = append(c.timings, timing{board: b.n, ply: ev.Ply, press: pressed, first: first, whole: whole, lastScan: scanned, arrived: now, clockRead: clk})
 		if ok1 && !first.After(now) {
 			c.fromAnswer = append(c.fromAnswer, now.Sub(first))
 		}
@@ -745,6 +765,26 @@ func (c *collector) report(r *Report) {
 	r.FromAnswer = dist(c.fromAnswer)
 	r.FromPress = dist(c.press)
 	r.Later, r.Unattributed = c.later, c.unattrib
+}
+
+// writeTimings writes every move's times, one a line (CSV, milliseconds
+// from t0): board, ply, press, last square change scanned, first answer
+// holding the press, answer that completed the move, MoveEvent, the
+// board's first clock read (BUS_SEND_CLK) after that answer.
+func (c *collector) writeTimings(file string, t0 time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ms := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return strconv.FormatFloat(float64(t.Sub(t0).Microseconds())/1000, 'f', 1, 64)
+	}
+	b := []byte("board,ply,press,last_scan,first_answer,completing_answer,move_event,clock_read\n")
+	for _, x := range c.timings {
+		b = fmt.Appendf(b, "%d,%d,%s,%s,%s,%s,%s,%s\n", x.board, x.ply, ms(x.press), ms(x.lastScan), ms(x.first), ms(x.whole), ms(x.arrived), ms(x.clockRead))
+	}
+	return os.WriteFile(file, b, 0o640)
 }
 
 // writeAlerts writes every alert received, one JSON object a line.
