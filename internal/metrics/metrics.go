@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	rtmetrics "runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -138,6 +139,22 @@ func Process(w io.Writer) {
 	runtime.ReadMemStats(&ms)
 	Gauge(w, "go_memstats_heap_inuse_bytes", "Go heap bytes in use.", float64(ms.HeapInuse))
 	Gauge(w, "go_goroutines", "Goroutines that currently exist.", float64(runtime.NumGoroutine()))
+	gc := []rtmetrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/gomemlimit:bytes"},
+		{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}}
+	rtmetrics.Read(gc)
+	value := func(s rtmetrics.Sample) float64 {
+		switch s.Value.Kind() {
+		case rtmetrics.KindUint64:
+			return float64(s.Value.Uint64())
+		case rtmetrics.KindFloat64:
+			return s.Value.Float64()
+		}
+		return math.NaN() // not in this Go version
+	}
+	Gauge(w, "go_gc_heap_live_bytes", "Heap bytes marked live by the last garbage collection.", value(gc[0]))
+	Gauge(w, "go_gc_memory_limit_bytes", "The Go runtime's soft memory limit (daemon.memory_limit or GOMEMLIMIT).", value(gc[1]))
+	Counter(w, "go_gc_cycles_total", "Garbage collections completed.", value(gc[2]))
+	Counter(w, "go_gc_cpu_seconds_total", "CPU time the garbage collector took (an estimate of the Go runtime).", value(gc[3]))
 }
 
 // residentBytes reads VmRSS from /proc/self/status (Linux).
