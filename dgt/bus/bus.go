@@ -355,19 +355,31 @@ func (l *line) next(deadline *time.Time, extend bool) (msg dgt.Message, frameErr
 			return nil, nil, false, l.ctx.Err()
 		case c := <-l.in:
 			t.Stop()
-			l.dec.Feed(c.b)
-			l.rxAt = c.at
-			l.b.stats.bytesIn.Add(int64(len(c.b)))
-			if c.err != nil {
-				l.err = c.err
-			}
-			if extend && len(c.b) > 0 {
-				if d := time.Now().Add(l.b.opts.ReplyTimeout); d.After(*deadline) {
-					*deadline = d
-				}
-			}
+			l.take(c, deadline, extend)
 		case <-t.C:
-			return nil, nil, false, nil
+			// What the reader had brought by now still counts: this
+			// goroutine may not have run at the deadline.
+			select {
+			case c := <-l.in:
+				l.take(c, deadline, extend)
+			default:
+				return nil, nil, false, nil
+			}
+		}
+	}
+}
+
+// take feeds a chunk from the reader goroutine to the decoder.
+func (l *line) take(c chunk, deadline *time.Time, extend bool) {
+	l.dec.Feed(c.b)
+	l.rxAt = c.at
+	l.b.stats.bytesIn.Add(int64(len(c.b)))
+	if c.err != nil {
+		l.err = c.err
+	}
+	if extend && len(c.b) > 0 {
+		if d := time.Now().Add(l.b.opts.ReplyTimeout); d.After(*deadline) {
+			*deadline = d
 		}
 	}
 }
@@ -379,15 +391,24 @@ type readDeadliner interface {
 	SetReadDeadline(t time.Time) error
 }
 
+// lastLook is how long the read after a time-out waits (readDirect).
+const lastLook = time.Millisecond
+
 // readDirect reads the port until *deadline and feeds what came; it
 // reports a time-out, or the ctx's error when ctx is done. A port failure
-// is kept in l.err.
+// is kept in l.err. A read that times out with nothing is followed by one
+// more with a fresh, short deadline before the time-out is believed: this
+// goroutine may not have run when the deadline passed (a starved
+// process), and a read whose deadline has passed fails at once without
+// looking at the reply the kernel already holds.
 func (l *line) readDirect(deadline *time.Time, extend bool) (timedOut bool, err error) {
-	if err := l.direct.SetReadDeadline(*deadline); err != nil {
-		l.err = err
+	n, rerr, ok := l.readBy(*deadline)
+	if ok && n == 0 && errors.Is(rerr, os.ErrDeadlineExceeded) {
+		n, rerr, ok = l.readBy(time.Now().Add(lastLook))
+	}
+	if !ok {
 		return false, nil
 	}
-	n, rerr := l.rwc.Read(l.buf)
 	if n > 0 {
 		now := time.Now()
 		l.dec.Feed(l.buf[:n])
@@ -409,6 +430,17 @@ func (l *line) readDirect(deadline *time.Time, extend bool) (timedOut bool, err 
 	}
 	l.err = rerr
 	return false, nil
+}
+
+// readBy reads the port with deadline t; ok is false when the deadline
+// could not be set (kept in l.err).
+func (l *line) readBy(t time.Time) (n int, err error, ok bool) {
+	if err := l.direct.SetReadDeadline(t); err != nil {
+		l.err = err
+		return 0, nil, false
+	}
+	n, err = l.rwc.Read(l.buf)
+	return n, err, true
 }
 
 // exchange sends cmd to addr and waits for its reply (a message of type

@@ -286,3 +286,68 @@ func TestGarbledChangesResynchronise(t *testing.T) {
 		}
 	})
 }
+
+// starvedPort holds the first read after each command for longer than
+// the reply time-out before it reads: the line's goroutine not run (a
+// starved process) while the board's reply arrives in time.
+type starvedPort struct {
+	net.Conn
+	hold    time.Duration
+	written bool
+}
+
+func (p *starvedPort) Write(b []byte) (int, error) {
+	p.written = true
+	return p.Conn.Write(b)
+}
+
+func (p *starvedPort) Read(b []byte) (int, error) {
+	if p.written {
+		p.written = false
+		time.Sleep(p.hold)
+	}
+	return p.Conn.Read(b)
+}
+
+// TestStarvedLineReadsRepliesInTime: a line whose goroutine does not run
+// until after each reply's deadline (150 ms, the time-out 100 ms) still
+// takes the replies that came in time: every board is found, none is
+// lost, and the clocks are read. (Before, a read whose deadline had passed failed at once
+// without looking at the reply the kernel held: every exchange timed out
+// and was retried, and no board was ever found.)
+func TestStarvedLineReadsRepliesInTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHall(4)
+		addrs := runningClocks(h)
+		starved := func(ctx context.Context) (io.ReadWriteCloser, error) {
+			c, err := h.open(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return &starvedPort{Conn: c.(net.Conn), hold: 150 * time.Millisecond}, nil
+		}
+		b, cancel, wg := runLine(starved, addrs)
+		s := newState()
+		wg.Go(func() {
+			for ev := range b.Events() {
+				s.apply(ev)
+			}
+		})
+		time.Sleep(30 * time.Second)
+		synctest.Wait()
+		st := b.Stats()
+		s.mu.Lock()
+		lost, clocks, found := 0, 0, len(s.found) // before the line goes down with cancel
+		for _, a := range addrs {
+			lost, clocks = lost+s.lost[a], clocks+s.nClock[a]
+		}
+		s.mu.Unlock()
+		cancel()
+		wg.Wait()
+		h.close()
+		t.Logf("%d boards found, %d lost; %d cycles, %d clock reads; %d clock readings reported", found, lost, st.Cycles, st.ClockReads, clocks)
+		if found != 4 || lost > 0 || st.Cycles < 20 || clocks < 30 {
+			t.Errorf("%d boards found, %d lost, %d cycles, %d clock readings: want every reply taken", found, lost, st.Cycles, clocks)
+		}
+	})
+}
