@@ -39,7 +39,7 @@ func TestLoadTestSmall(t *testing.T) {
 	if rep.Expected != 48 || rep.Received != 48 || rep.Lost+rep.Wrong+rep.Duplicated != 0 {
 		t.Errorf("moves: %+v", rep)
 	}
-	if rep.Lines != 2 || rep.Delay.N != 48 || rep.FromPress.N != 48 || rep.Polls.N == 0 || rep.RSSMaxMB <= 0 || rep.CPUCores <= 0 {
+	if rep.Lines != 2 || rep.Delay.N+rep.Unattributed != 48 || rep.FromPress.N != 48 || rep.Polls.N == 0 || rep.RSSMaxMB <= 0 || rep.CPUCores <= 0 {
 		t.Errorf("figures missing: %+v", rep)
 	}
 }
