@@ -417,12 +417,22 @@ func (t *Tracker) answered(answer time.Time) int {
 		}
 		return slid(&base.place, base.kids[found].m)
 	}
+	if n > maxAnswered {
+		return 0 // deeper than the search goes: the presses are judged one by one
+	}
 	pth, amb := t.find(base, &t.board.sensed, n)
 	if amb || len(pth.moves) != n {
 		return 0
 	}
 	return slid(&pth.nodes[n-2].place, pth.moves[n-1])
 }
+
+// maxAnswered bounds the presses one polled answer may answer together
+// (the plies the search follows from one placement: TrackerOptions
+// MaxDepth at most): the search grows with the power of it, and an answer
+// holding a dozen presses (a line not polled for half a minute) never
+// returned.
+const maxAnswered = 4
 
 func minTime(a, b time.Time) time.Time {
 	if b.Before(a) {

@@ -9,10 +9,10 @@ import (
 )
 
 // manyAnswerPresses is how many lever presses in one answer of a bus
-// board make it read as a log (manyPresses): more than the tracker's
-// search follows from one placement (board.TrackerOptions.MaxDepth, at
-// most 4 plies) less one.
-const manyAnswerPresses = 3
+// board make it read as a log (manyPresses): as many as the deepest search
+// the tracker makes from one placement (board.TrackerOptions.MaxDepth, at
+// most 4 plies); fewer are judged live on the answer.
+const manyAnswerPresses = 4
 
 // maxAnswerTail bounds the records a bus board keeps since it last showed
 // its record's position (noteAnswer; a 40-s stall at a ply every 2 s is
@@ -64,8 +64,10 @@ func (br *boardRun) atRest() bool {
 // moves they hold are appended with the clock times of their presses; the
 // tracker then goes on from what the board shows. It reports false (the
 // answer is to be fed as usual) when the answer holds fewer presses, the
-// game is not one a log rebuilds (relayed, team), or the records since
-// the board was last at rest were not kept.
+// game is not one a log rebuilds (relayed, team), the records since the
+// board was last at rest were not kept, or they do not read to their end
+// as moves continuing the record (nothing is made up: the board is then
+// read live, its presses judged one by one).
 func (br *boardRun) manyPresses(at time.Time, recs []dgt.EEEvent) bool {
 	n := 0
 	for _, r := range recs {
@@ -92,8 +94,13 @@ func (br *boardRun) manyPresses(at time.Time, recs []dgt.EEEvent) bool {
 			// a press changes no square
 		}
 	}
+	st, ok := s.recoverLog(at, dgtfeed.Log(dgt.EELog{Entries: log}), now, true)
+	if !ok {
+		br.log.Info("bus answer with several presses does not read as the board's log; read live", "presses", n, "records", len(log))
+		return false
+	}
 	br.log.Info("bus answer with several presses read as the board's log", "presses", n, "records", len(log))
-	br.apply(s.Recover(at, dgtfeed.Log(dgt.EELog{Entries: log}), now))
+	br.apply(st)
 	br.apply(s.Sense(at, game.FullRead{Placement: now}))
 	br.apply(s.Tick(at))
 	br.tail = br.tail[:0]

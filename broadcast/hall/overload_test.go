@@ -12,6 +12,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -151,5 +152,25 @@ func lineStarved(t *testing.T, boards, plies int, seed uint64) {
 	}
 	if len(bad) > 0 {
 		t.Errorf("%d finding(s) with the line starved:\n%s", len(bad), strings.Join(bad, "\n"))
+	}
+}
+
+// TestHallOutageAtGamesEnd (issue 13): a board lost during a stall near
+// its game's end (single: the cable out; bus: unplugged from the line)
+// comes back with the game's last plies made meanwhile and nothing after
+// them: the last plies are rebuilt from the board's log, journalled once
+// each and in order; no press is left waiting for a move.
+func TestHallOutageAtGamesEnd(t *testing.T) {
+	line := dgttest.Moves(t, dgttest.Game1)[:12]
+	for _, away := range []int{1, 2, 4} {
+		for _, bus := range []bool{false, true} {
+			name := fmt.Sprintf("last%d/single", away)
+			if bus {
+				name = fmt.Sprintf("last%d/bus", away)
+			}
+			t.Run(name, func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) { outageFromLogFrom(t, line, 15*time.Second, away, len(line)-away, bus) })
+			})
+		}
 	}
 }

@@ -39,20 +39,28 @@ const (
 // no move whose board was never seen set up (notRebuilt, noMoveLog say
 // why): the arbiter is told what the board shows that the record does not.
 func (s *Session) Recover(at time.Time, log game.BoardLog, now rules.Placement) Step {
+	st, _ := s.recoverLog(at, log, now, false)
+	return st
+}
+
+// recoverLog is Recover; with whole, a log that does not align with the
+// record or is not read to its end changes nothing and reports false (the
+// caller reads the board live instead).
+func (s *Session) recoverLog(at time.Time, log game.BoardLog, now rules.Placement, whole bool) (Step, bool) {
 	var st Step
 	n := len(s.rec.Moves)
 	switch {
 	case s.relay != nil:
 		st.Out = append(st.Out, s.notRebuilt(at, now, whyRelay)...)
-		return st
+		return st, true
 	case s.team != nil:
 		st.Out = append(st.Out, s.notRebuilt(at, now, whyTeam)...)
-		return st
+		return st, true
 	case s.tr == nil:
-		return st
+		return st, true
 	case n == 0 && !s.rec.SetUp:
 		st.Out = append(st.Out, s.noMoveLog(at, log, now)...)
-		return st
+		return st, true
 	}
 	moves := make([]rules.Move, 0, n)
 	pos := s.start
@@ -62,8 +70,11 @@ func (s *Session) Recover(at time.Time, log game.BoardLog, now rules.Placement) 
 			pos, err = pos.Play(m)
 		}
 		if err != nil { // an illegal move that stood: the log cannot be aligned
+			if whole {
+				return st, false
+			}
 			st.Out = append(st.Out, s.missing(at, n, log.Wrapped, err))
-			return st
+			return st, true
 		}
 		moves = append(moves, m)
 	}
@@ -77,6 +88,9 @@ func (s *Session) Recover(at time.Time, log game.BoardLog, now rules.Placement) 
 		left = rules.Black
 	}
 	r, err := board.Recover(s.start, moves, now, log, opts, left)
+	if whole && (err != nil || !r.Complete || r.Aligned || len(r.Ambiguous) > 0 || r.Ply != n) {
+		return st, false
+	}
 	if err != nil {
 		var gap *board.LogGapError
 		if errors.As(err, &gap) {
@@ -84,10 +98,10 @@ func (s *Session) Recover(at time.Time, log game.BoardLog, now rules.Placement) 
 		} else {
 			st.Out = append(st.Out, s.internalAlert(at, err))
 		}
-		return st
+		return st, true
 	}
 	if r.Ply == n && len(r.Moves) == 0 {
-		return st // nothing was played meanwhile
+		return st, true // nothing was played meanwhile
 	}
 	if r.Ply < n {
 		s.truncate(r.Ply, at, game.Takeback, &st)
@@ -100,12 +114,12 @@ func (s *Session) Recover(at time.Time, log game.BoardLog, now rules.Placement) 
 	st.Changed = true
 	if err := s.rebuild(at); err != nil {
 		st.Out = append(st.Out, s.internalAlert(at, err))
-		return st
+		return st, true
 	}
 	if !r.Complete || r.Aligned || len(r.Ambiguous) > 0 {
 		st.Out = append(st.Out, s.recoveryAlert(at, n, r))
 	}
-	return st
+	return st, true
 }
 
 // recoveredPly is the record's ply of a move rebuilt from the log: the
