@@ -22,7 +22,30 @@ import (
 // moves).
 func TestRecordCopiesMemoryBounded(t *testing.T) {
 	const games, plies = 400, 40
-	dir := t.TempDir()
+	perPly := handOffGames(t, games, plies)
+	t.Logf("%d games of %d plies: %.0f bytes held a ply (records, the writer's copies, Hall.Record's)", games, plies, perPly)
+	if perPly > 400 {
+		t.Errorf("%.0f bytes held a ply; want at most 400 (one copy of each ply)", perPly)
+	}
+}
+
+// BenchmarkRecordCopies reports the heap a hall's records and their copies
+// hold a ply (bytes/ply) after 400 games of 40 plies went through the
+// hand-off to a running writer (TestRecordCopiesMemoryBounded's set-up).
+func BenchmarkRecordCopies(b *testing.B) {
+	var perPly float64
+	for b.Loop() {
+		perPly = handOffGames(b, 400, 40)
+	}
+	b.ReportMetric(perPly, "bytes/ply")
+}
+
+// handOffGames plays games games of plies plies through the boards'
+// hand-off to a running writer journalling them (in a temporary folder)
+// and returns the heap they hold at the end a ply; it checks that the
+// copies for Hall.Record and the writer's have every ply.
+func handOffGames(tb testing.TB, games, plies int) float64 {
+	dir := tb.TempDir()
 	heap := func() uint64 {
 		runtime.GC()
 		runtime.GC()
@@ -32,7 +55,7 @@ func TestRecordCopiesMemoryBounded(t *testing.T) {
 	}
 	j, l, err := openJournal(storage.OS, filepath.Join(dir, "journal"), dir)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	w := newWriter(writerOptions{fs: storage.OS, gamesDir: dir, sink: &recordingSink{}, log: discardLog(), now: time.Now,
 		window: DefaultCommitWindow, compactEvery: time.Hour, compactBytes: DefaultCompactBytes, drain: time.Second}, j, l)
@@ -47,11 +70,11 @@ func TestRecordCopiesMemoryBounded(t *testing.T) {
 		boards[i] = &boardRun{}
 	}
 	settled := func() {
-		t.Helper()
+		tb.Helper()
 		deadline := time.Now().Add(time.Minute)
 		for w.waiting.Load() > 0 {
 			if time.Now().After(deadline) {
-				t.Fatalf("the writer still has %d changes after a minute", w.waiting.Load())
+				tb.Fatalf("the writer still has %d changes after a minute", w.waiting.Load())
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
@@ -70,20 +93,19 @@ func TestRecordCopiesMemoryBounded(t *testing.T) {
 		settled()
 	}
 	held := heap() - before
-	perPly := float64(held) / (games * plies)
-	t.Logf("%d games of %d plies: %.0f bytes held a ply (records, the writer's copies, Hall.Record's)", games, plies, perPly)
-	if perPly > 400 {
-		t.Errorf("%.0f bytes held a ply; want at most 400 (one copy of each ply)", perPly)
-	}
 	for i, br := range boards {
 		if got := len(br.snap.Moves); got != plies {
-			t.Fatalf("game %d: Hall.Record's copy has %d plies, want %d", i, got, plies)
+			tb.Fatalf("game %d: Hall.Record's copy has %d plies, want %d", i, got, plies)
 		}
+	}
+	w.stop()
+	for i := range boards {
 		if got := len(w.games[recs[i].Info.Game].rec.Moves); got != plies {
-			t.Fatalf("game %d: the writer's copy has %d plies, want %d", i, got, plies)
+			tb.Fatalf("game %d: the writer's copy has %d plies, want %d", i, got, plies)
 		}
 	}
 	runtime.KeepAlive(recs)
+	return float64(held) / float64(games*plies)
 }
 
 // TestRecordCopiesKeepTheirMoves: the copies of a record share its moves
