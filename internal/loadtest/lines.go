@@ -57,15 +57,15 @@ func (b *board) answerHolding(t time.Time) (time.Time, bool) {
 // pressed returns when the press that completes ply (1-based) was made.
 func (b *board) pressed(ply int) time.Time { return b.start.Add(b.game.press[ply-1]) }
 
-// lastScan returns when the board's scanner reported the last square
-// change of ply (1-based): for every square the hands changed for it, the
-// scanner's first visit of its field at or after the change (dgt/emu's
-// scan model, [emu.Scan.Next]: a change is reported when its field is
-// next visited), the latest of them. The lever often beats that scan.
-func (b *board) lastScan(ply int) time.Time {
+// scans returns when the board's scanner reported the first and the last
+// square change of ply (1-based): for every square the hands changed for
+// it, the scanner's first visit of its field at or after the change
+// (dgt/emu's scan model, [emu.Scan.Next]: a change is reported when its
+// field is next visited), the earliest and the latest of them. The lever
+// often beats the last one.
+func (b *board) scans(ply int) (first, last time.Time) {
 	setup := b.e.Setup()
 	scan := setup.Scan()
-	var last time.Time
 	for _, t := range b.game.touch[ply-1] {
 		f, ok := dgt.FieldOf(t.sq, setup.Orientation)
 		if !ok {
@@ -75,8 +75,11 @@ func (b *board) lastScan(ply int) time.Time {
 		if at.After(last) {
 			last = at
 		}
+		if first.IsZero() || at.Before(first) {
+			first = at
+		}
 	}
-	return last
+	return first, last
 }
 
 // pollLog notes when the host polled each board of a line (a bus command

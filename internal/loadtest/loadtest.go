@@ -632,6 +632,7 @@ type timing struct {
 	board, ply                             int
 	press, first, whole, lastScan, arrived time.Time
 	clockRead                              time.Time // the board's first clock read after whole
+	firstChange                            time.Time // the answer holding the ply's first square change
 }
 
 // move takes a MoveEvent that arrived at now: it counts it and times it
@@ -657,14 +658,15 @@ func (c *collector) move(now time.Time, data []byte) {
 	if ev.Ply >= 1 && ev.Ply <= len(b.game.press) {
 		pressed := b.pressed(ev.Ply)
 		c.press = append(c.press, now.Sub(pressed))
-		scanned := b.lastScan(ev.Ply)
+		began, scanned := b.scans(ev.Ply)
+		firstChange, _ := b.answerHolding(began)
 		first, ok1 := b.answerHolding(pressed)
 		whole, ok2 := b.answerHolding(later(pressed, scanned))
 		var clk time.Time
 		if c.polls != nil && b.addr != 0 && ok2 {
 			clk = c.polls.clockReadAfter(b.addr, whole)
 		}
-		c.timings = append(c.timings, timing{board: b.n, ply: ev.Ply, press: pressed, first: first, whole: whole, lastScan: scanned, arrived: now, clockRead: clk})
+		c.timings = append(c.timings, timing{board: b.n, ply: ev.Ply, press: pressed, first: first, whole: whole, lastScan: scanned, arrived: now, clockRead: clk, firstChange: firstChange})
 		if ok1 && !first.After(now) {
 			c.fromAnswer = append(c.fromAnswer, now.Sub(first))
 		}
@@ -770,7 +772,8 @@ func (c *collector) report(r *Report) {
 // writeTimings writes every move's times, one a line (CSV, milliseconds
 // from t0): board, ply, press, last square change scanned, first answer
 // holding the press, answer that completed the move, MoveEvent, the
-// board's first clock read (BUS_SEND_CLK) after that answer.
+// board's first clock read (BUS_SEND_CLK) after that answer, the answer
+// holding the ply's first square change.
 func (c *collector) writeTimings(file string, t0 time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -780,9 +783,9 @@ func (c *collector) writeTimings(file string, t0 time.Time) error {
 		}
 		return strconv.FormatFloat(float64(t.Sub(t0).Microseconds())/1000, 'f', 1, 64)
 	}
-	b := []byte("board,ply,press,last_scan,first_answer,completing_answer,move_event,clock_read\n")
+	b := []byte("board,ply,press,last_scan,first_answer,completing_answer,move_event,clock_read,first_change_answer\n")
 	for _, x := range c.timings {
-		b = fmt.Appendf(b, "%d,%d,%s,%s,%s,%s,%s,%s\n", x.board, x.ply, ms(x.press), ms(x.lastScan), ms(x.first), ms(x.whole), ms(x.arrived), ms(x.clockRead))
+		b = fmt.Appendf(b, "%d,%d,%s,%s,%s,%s,%s,%s,%s\n", x.board, x.ply, ms(x.press), ms(x.lastScan), ms(x.first), ms(x.whole), ms(x.arrived), ms(x.clockRead), ms(x.firstChange))
 	}
 	return os.WriteFile(file, b, 0o640)
 }
