@@ -143,36 +143,42 @@ func TestRecordCopiesKeepTheirMoves(t *testing.T) {
 }
 
 // TestWriterReleasesGamesOver: a hall runs round after round, and the
-// storage writer must not keep every game it ever saw. 100 boards play a
+// storage writer must not keep every game it ever saw. 200 boards play a
 // round of 40 plies each (every game ended, its record file written by a
 // compaction), then the next round begins on every board: the writer lets
-// go of the finished games' moves (what round 1 held, 1.3 MB, falls to a
+// go of the finished games' moves (what round 1 held falls to about a
 // quarter: the games' headers and the new round) while the new games keep
-// theirs. A finished game
-// changed afterwards (the arbiter corrects its result) brings its moves
+// theirs. A finished game changed afterwards (the arbiter corrects its result) brings its moves
 // back from the change, and its journal entry still chains on the record
 // file: a restart reads all 40 moves and the new result.
 func TestWriterReleasesGamesOver(t *testing.T) {
-	const boards, plies = 100, 40
+	const boards, plies = 200, 40
 	dir := t.TempDir()
 	jdir := filepath.Join(dir, "journal")
 	j, l, err := openJournal(storage.OS, jdir, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The writer is driven from this goroutine, one change at a time, as
-	// its run loop drives it.
+	// The writer is driven from this goroutine as its run loop drives it:
+	// the changes of a batch applied, then one commit (group commit).
 	w := newWriter(writerOptions{fs: storage.OS, gamesDir: dir, sink: &recordingSink{}, log: discardLog(), now: time.Now,
 		compactEvery: time.Hour, compactBytes: DefaultCompactBytes, drain: time.Second}, j, l)
-	drive := func(br *boardRun, r *Record, out ...game.Payload) {
-		t.Helper()
+	hand := func(br *boardRun, r *Record, out ...game.Payload) {
 		c := &change{br: br, game: r.Info.Game, delta: br.handOff(r), out: out}
 		w.applyChange(c)
 		w.uncommitted = append(w.uncommitted, c)
+	}
+	flush := func() {
+		t.Helper()
 		w.flush()
 		if w.failing {
 			t.Fatalf("writer failing: %v", w.Health())
 		}
+	}
+	drive := func(br *boardRun, r *Record, out ...game.Payload) {
+		t.Helper()
+		hand(br, r, out...)
+		flush()
 	}
 	compact := func() {
 		t.Helper()
@@ -195,19 +201,21 @@ func TestWriterReleasesGamesOver(t *testing.T) {
 	}
 	play := func(round int) []*Record {
 		recs := make([]*Record, boards)
-		for i, br := range brs {
+		for i := range brs {
 			g := game.ID{Event: "mem", Round: round, Board: i + 1}
-			r := NewRecord(Info{Game: g, White: "White", Black: "Black"}, "", t0)
-			for p := range plies {
-				at := t0.Add(time.Duration(p+1) * time.Second)
+			recs[i] = NewRecord(Info{Game: g, White: "White", Black: "Black"}, "", t0)
+		}
+		for p := range plies {
+			at := t0.Add(time.Duration(p+1) * time.Second)
+			for i, r := range recs {
 				r.Moves = append(r.Moves, Ply{UCI: "e2e4", SAN: "e4", EMTMS: 1000, At: at,
 					FEN: fmt.Sprintf("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - %d %d", i, p+1)})
 				if p == plies-1 {
 					r.Result = "1-0"
 				}
-				drive(br, r, r.MoveEvent(len(r.Moves)))
+				hand(brs[i], r, r.MoveEvent(len(r.Moves)))
 			}
-			recs[i] = r
+			flush()
 		}
 		return recs
 	}
@@ -221,9 +229,10 @@ func TestWriterReleasesGamesOver(t *testing.T) {
 	for i, br := range brs {
 		r := NewRecord(Info{Game: game.ID{Event: "mem", Round: 2, Board: i + 1}}, "", t0)
 		r.Moves = append(r.Moves, Ply{UCI: "d2d4", SAN: "d4", FEN: "d4", At: t0})
-		drive(br, r, r.MoveEvent(1))
+		hand(br, r, r.MoveEvent(1))
 		round2[i] = r
 	}
+	flush()
 	held2 := heap() - before
 	t.Logf("held: %d KB after round 1, %d KB once round 2 began", held1>>10, held2>>10)
 	if held2 > held1/2 {
