@@ -43,31 +43,19 @@ type LineSettings struct {
 	// Retries is how many times a failed exchange (time-out or checksum
 	// error) is retried before the board counts as lost; default 3.
 	Retries int
-	// PollInterval is the longest a board's changes go unpolled: each is
-	// due PollInterval after its previous poll, and the line plans to poll
-	// it within nine tenths of that (the rest is a margin for replies that
-	// come late); clocks are read in the time the polls leave (see the
-	// package doc, "Polling schedule"). Default 900 ms, what a 32-board
-	// line at 9600 baud allows (32 × 10 bytes of changes ≈ 0.33 s, plus
-	// the clocks that fit).
+	// PollInterval is the longest a polling cycle should take: every
+	// board's changes are polled once per cycle, and clocks are read in
+	// turn, as many per cycle as fit in nine tenths of PollInterval (at
+	// least one); a board whose changes hold a clock record (a lever
+	// press) has its clock read right after them as well. Default 900 ms, what a 32-board line at 9600 baud allows
+	// (32 × 10 bytes of changes ≈ 0.33 s, plus the clocks that fit).
 	PollInterval time.Duration
-	// ClockEvery > 0 reads every board's clock right after its changes
-	// every ClockEvery rounds of polls, however long that makes the round
-	// (and a pressed board's after its changes), instead of fitting the
-	// clocks into PollInterval; default 0: clocks are fitted.
+	// ClockEvery > 0 reads every board's clock every ClockEvery cycles,
+	// however long that makes the cycle; default 0: clocks are fitted into
+	// PollInterval.
 	ClockEvery int
-	// RepollAfter: a board whose changes held a lever press (a clock
-	// record) has its changes polled again this long after that answer,
-	// ahead of its turn, when the schedule has room for it (stale clocks
-	// first, before the pressed boards' clocks): the lever often beats the
-	// board's scan of the square the moved piece ended on, and a move a
-	// sliding hand may have carried on needs one more look at the board
-	// before it is known (board.Tracker.Answered). Default 300 ms, a DGT
-	// board's scan (200-250 ms) and a margin; negative: no re-polls.
-	RepollAfter time.Duration
-	// Cycle is the shortest time between two polls of one board; default
-	// 250 ms. A line whose boards take longer to poll (many boards) polls
-	// each as soon as its turn comes.
+	// Cycle is the minimum time of one polling cycle; default 250 ms. A
+	// cycle that takes longer (many boards) starts the next at once.
 	Cycle time.Duration
 	// Rediscover is how often a broadcast discovery round runs and lost
 	// boards are pinged again; default 30 s.
@@ -86,11 +74,6 @@ type LineSettings struct {
 	// the current game instead of the whole 0x1F00-byte buffer (8 s of
 	// line time).
 	NoStartTags bool
-	// EmptyChanges: report every answer to a changes poll as [Changes],
-	// an answer with nothing new too (no records): the board was polled
-	// at At and had seen nothing since. By default only answers with
-	// records are reported.
-	EmptyChanges bool
 	// EEFBit is the reading of the f bit of clock records (which display
 	// f = 1 names, dgt-protocol.md §2.9: UNCERTAIN); default dgt.FLeft,
 	// DGT's header.
@@ -118,9 +101,6 @@ func (o LineSettings) withDefaults() LineSettings {
 	}
 	if o.ClockEvery < 0 {
 		o.ClockEvery = 0
-	}
-	if o.RepollAfter == 0 {
-		o.RepollAfter = 300 * time.Millisecond
 	}
 	if o.Cycle <= 0 {
 		o.Cycle = 250 * time.Millisecond
