@@ -31,7 +31,11 @@ func (t *Tracker) Sense(at time.Time, s game.Sensed) []game.Event {
 		if s.Absent {
 			return t.advance(at, nil)
 		}
-		return t.Clock(at, t.clockReading(s))
+		r, ok := t.clockReading(s)
+		if !ok {
+			return t.advance(at, nil)
+		}
+		return t.Clock(at, r)
 	case game.LeverPress:
 		return t.leverPress(at, s)
 	case game.ResultSignal:
@@ -47,12 +51,24 @@ func (t *Tracker) SetClockSides(left rules.Color) { t.clk.left = left }
 // (rules.NoColor before the first running reading).
 func (t *Tracker) ClockSides() rules.Color { return t.clk.left }
 
-// clockReading maps a clock face to a reading in colours.
-func (t *Tracker) clockReading(f game.ClockFace) game.ClockReading {
+// clockReading maps a clock face to a reading in colours. On a polled
+// board the mapping is guessed only from a face read while the board shows
+// the record's position with nothing made or pressed since (sidesKnowable);
+// before that, such a face is not mapped (ok false): read after a move the
+// record does not hold yet, its running side may be the mover's opponent's
+// (he pressed) or the mover's (he did not yet), and a wrong guess would
+// turn every later reading's colours round for the rest of the game (each
+// press read as the opponent's, the game's last one never completing its
+// move). The board's press records complete its moves meanwhile
+// (leverPress).
+func (t *Tracker) clockReading(f game.ClockFace) (game.ClockReading, bool) {
 	if f.LeftIs != rules.NoColor {
 		t.clk.left = f.LeftIs
 	}
 	if t.clk.left == rules.NoColor && f.Running != game.NoDisplay {
+		if t.opts.Polled && !t.sidesKnowable() {
+			return game.ClockReading{}, false
+		}
 		mover := t.line.node(t.line.done).pos.Turn()
 		if f.Running == game.LeftDisplay {
 			t.clk.left = mover
@@ -64,5 +80,12 @@ func (t *Tracker) clockReading(f game.ClockFace) game.ClockReading {
 	if left == rules.NoColor {
 		left = rules.White
 	}
-	return f.Reading(left)
+	return f.Reading(left), true
+}
+
+// sidesKnowable reports whether the running side of a clock read now is
+// the record's side to move: the board shows the record's last position,
+// no move made since and no press waiting.
+func (t *Tracker) sidesKnowable() bool {
+	return t.line.done == len(t.line.moves) && len(t.lever.presses) == 0 && t.board.sensed == t.line.top().place
 }
