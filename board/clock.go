@@ -18,6 +18,9 @@ type clockState struct {
 	// readFirst: a full read came before the first running reading (the
 	// daemon started, or the board connected, behind the board).
 	readFirst bool
+	// sides: a polled board's sides guessed from a face, waiting for
+	// the board's answers to confirm them (sidesAnswered).
+	sides *sidesGuess
 	// fresh: lastRun comes from the first running reading since the
 	// clock was heard anew, which reads no press (the reference), and no
 	// press was read since: that reading may already show a press whose
@@ -182,7 +185,7 @@ func (t *Tracker) leverPress(at time.Time, lp game.LeverPress) []game.Event {
 			return evs
 		}
 	}
-	t.clk.fresh = false
+	t.clk.fresh, t.clk.sides = false, nil
 	t.clk.lastRun = side.Other()
 	if !t.isPress(side) {
 		return evs

@@ -31,7 +31,7 @@ func (t *Tracker) Sense(at time.Time, s game.Sensed) []game.Event {
 		if s.Absent {
 			return t.advance(at, nil)
 		}
-		r, ok := t.clockReading(s)
+		r, ok := t.clockReading(at, s)
 		if !ok {
 			return t.advance(at, nil)
 		}
@@ -51,36 +51,73 @@ func (t *Tracker) SetClockSides(left rules.Color) { t.clk.left = left }
 // (rules.NoColor before the first running reading).
 func (t *Tracker) ClockSides() rules.Color { return t.clk.left }
 
-// clockReading maps a clock face to a reading in colours. On a polled
-// board the mapping is guessed only from a face read while the board shows
-// the record's position with nothing made or pressed since (sidesKnowable);
-// before that, such a face is not mapped (ok false): read after a move the
-// record does not hold yet, its running side may be the mover's opponent's
-// (he pressed) or the mover's (he did not yet), and a wrong guess would
-// turn every later reading's colours round for the rest of the game (each
-// press read as the opponent's, the game's last one never completing its
-// move). The board's press records complete its moves meanwhile
+// clockReading maps a clock face read at at to a reading in colours. On a
+// polled board the mapping is guessed only from a face read while the
+// board shows the record's position with nothing made or pressed since
+// (sidesKnowable), and taken only once a poll cycle has passed with
+// nothing new either (sidesAnswered: a bus line reads the clock and the
+// board's changes apart, so the board may have moved just before the
+// reading); until then faces are not fed (ok false). Read after a move the
+// record does not hold yet, the running side may be the mover's
+// opponent's (he pressed) or the mover's (he did not yet), and a wrong
+// guess turns every later reading's colours round for the rest of the game
+// (each press read as the opponent's, the game's last one never completing
+// its move). The board's press records complete its moves meanwhile
 // (leverPress).
-func (t *Tracker) clockReading(f game.ClockFace) (game.ClockReading, bool) {
+func (t *Tracker) clockReading(at time.Time, f game.ClockFace) (game.ClockReading, bool) {
 	if f.LeftIs != rules.NoColor {
 		t.clk.left = f.LeftIs
 	}
 	if t.clk.left == rules.NoColor && f.Running != game.NoDisplay {
-		if t.opts.Polled && !t.sidesKnowable() {
+		mover := t.line.node(t.line.done).pos.Turn()
+		left := mover.Other()
+		if f.Running == game.LeftDisplay {
+			left = mover
+		}
+		if t.opts.Polled {
+			t.clk.sides = nil
+			if t.sidesKnowable() {
+				t.clk.sides = &sidesGuess{at: at, left: left}
+			}
 			return game.ClockReading{}, false
 		}
-		mover := t.line.node(t.line.done).pos.Turn()
-		if f.Running == game.LeftDisplay {
-			t.clk.left = mover
-		} else {
-			t.clk.left = mover.Other()
-		}
+		t.clk.left = left
 	}
 	left := t.clk.left
 	if left == rules.NoColor {
 		left = rules.White
 	}
 	return f.Reading(left), true
+}
+
+// sidesGuess is the clock's sides guessed from a polled board's face,
+// taken when the board's next answers confirm it (sidesAnswered).
+type sidesGuess struct {
+	at   time.Time   // the face's
+	left rules.Color // the colour on the left display
+}
+
+// sidesAnswered takes the sides guessed from a face of a polled board once
+// a poll cycle (ScanPeriod) has passed since it with the board still in
+// the record's position, no change and no press record since: the line
+// polled the board's changes meanwhile. A change or a press drops the
+// guess.
+func (t *Tracker) sidesAnswered(at time.Time) {
+	g := t.clk.sides
+	if g == nil {
+		return
+	}
+	if !t.board.lastChange.Before(g.at) || !t.sidesKnowable() {
+		t.clk.sides = nil
+		return
+	}
+	if at.Before(g.at.Add(t.scanPeriod())) {
+		return
+	}
+	t.clk.sides = nil
+	if t.clk.left == rules.NoColor && t.board.lastChange.Before(g.at) && t.sidesKnowable() {
+		t.clk.left = g.left
+	}
 }
 
 // sidesKnowable reports whether the running side of a clock read now is
