@@ -17,9 +17,11 @@ import (
 //
 // Clock displays are mapped to colours on the first reading with a
 // running clock: the running side belongs to the side to move in the
-// record (the clock is not turned with the board). A face that says which
-// colour plays on the left, or [Tracker.SetClockSides], fixes the mapping
-// instead.
+// record (the clock is not turned with the board); on a polled board only
+// from a face read while the board shows the record's position, confirmed
+// by its next answer, faces being left unfed until then (clockReading). A
+// face that says which colour plays on the left, or
+// [Tracker.SetClockSides], fixes the mapping instead.
 func (t *Tracker) Sense(at time.Time, s game.Sensed) []game.Event {
 	switch s := s.(type) {
 	case game.SquareChange:
