@@ -42,7 +42,7 @@ func TestPolledClockSidesFromAFaceAfterThePress(t *testing.T) {
 	}
 	answer := func(ms int, s ...game.Sensed) {
 		feed(ms, s...)
-		evs = append(evs, tr.Answered(at(ms))...)
+		evs = append(evs, tr.Tick(at(ms))...)
 	}
 	wp := rules.Piece{Color: rules.White, Kind: rules.Pawn}
 	bp := rules.Piece{Color: rules.Black, Kind: rules.Pawn}
@@ -103,7 +103,7 @@ func TestPolledPressRecordsWithNoReading(t *testing.T) {
 		for _, x := range s {
 			evs = append(evs, tr.Sense(at(ms), x)...)
 		}
-		evs = append(evs, tr.Answered(at(ms))...)
+		evs = append(evs, tr.Tick(at(ms))...)
 	}
 	const base = 90 * time.Minute
 	wn := rules.Piece{Color: rules.White, Kind: rules.Knight}
