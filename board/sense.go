@@ -56,7 +56,7 @@ func (t *Tracker) ClockSides() rules.Color { return t.clk.left }
 // clockReading maps a clock face read at at to a reading in colours. On a
 // polled board the mapping is guessed only from a face read while the
 // board shows the record's position with nothing made or pressed since
-// (sidesKnowable), and taken only once a poll cycle has passed with
+// (sidesKnowable), and taken only once two poll cycles have passed with
 // nothing new either (sidesAnswered: a bus line reads the clock and the
 // board's changes apart, so the board may have moved just before the
 // reading); until then faces are not fed (ok false). Read after a move the
@@ -100,9 +100,10 @@ type sidesGuess struct {
 }
 
 // sidesAnswered takes the sides guessed from a face of a polled board once
-// a poll cycle (ScanPeriod) has passed since it with the board still in
-// the record's position, no change and no press record since: the line
-// polled the board's changes meanwhile. A change or a press drops the
+// two poll cycles (ScanPeriod) have passed since it with the board still
+// in the record's position, no change and no press record since: the line
+// polled the board's changes meanwhile (a round may take longer than its
+// nominal cycle). A change or a press drops the
 // guess.
 func (t *Tracker) sidesAnswered(at time.Time) {
 	g := t.clk.sides
@@ -113,7 +114,7 @@ func (t *Tracker) sidesAnswered(at time.Time) {
 		t.clk.sides = nil
 		return
 	}
-	if at.Before(g.at.Add(t.scanPeriod())) {
+	if at.Before(g.at.Add(2 * t.scanPeriod())) {
 		return
 	}
 	t.clk.sides = nil
