@@ -70,11 +70,7 @@ func TestHallClockCableMoves(t *testing.T) {
 			t.Errorf("ply %d %s: clock %v (made while the clock was out: %v)", i+1, p.UCI, p.Clock, inGap)
 		}
 	}
-	org := connect(t, srv, "hall", "hall-pw")
-	pub := streamMsgs(t, org, "DGT_GAMES", testPrefix+".game.open2026.4.7.move", len(line), 20*time.Second)
-	if got := strings.Join(moveUCIs(t, pub), " "); got != strings.Join(line, " ") {
-		t.Errorf("published\n got %s\nwant %s", got, strings.Join(line, " "))
-	}
+	expectPublished(t, srv, testPrefix+".game.open2026.4.7.move", line)
 	for done := false; !done; {
 		select {
 		case m := <-alerts:

@@ -435,17 +435,24 @@ func resultAfter(t testing.TB, ucis ...string) (emu.Script, rules.Placement) {
 	return gesture, after
 }
 
-// expectPublishedOnlyDisconnects checks that the games stream holds
-// exactly line's moves on subject (as the organiser reads them) and that,
-// until half a second passes without one, the only alerts are
-// board_disconnected: an outage costs nothing else.
-func expectPublishedOnlyDisconnects(t *testing.T, srv *broadcast.Server, alerts chan *nats.Msg, subject string, line []string) {
+// expectPublished checks that the GAMES stream holds the moves of line on
+// subject (a game's move subject), once each and in order.
+func expectPublished(t *testing.T, srv *broadcast.Server, subject string, line []string) {
 	t.Helper()
 	org := connect(t, srv, "hall", "hall-pw")
 	pub := streamMsgs(t, org, "DGT_GAMES", subject, len(line), 20*time.Second)
 	if got := strings.Join(moveUCIs(t, pub), " "); got != strings.Join(line, " ") {
 		t.Errorf("published\n got %s\nwant %s", got, strings.Join(line, " "))
 	}
+}
+
+// expectPublishedOnlyDisconnects checks that the games stream holds
+// exactly line's moves on subject (as the organiser reads them) and that,
+// until half a second passes without one, the only alerts are
+// board_disconnected: an outage costs nothing else.
+func expectPublishedOnlyDisconnects(t *testing.T, srv *broadcast.Server, alerts chan *nats.Msg, subject string, line []string) {
+	t.Helper()
+	expectPublished(t, srv, subject, line)
 	for done := false; !done; {
 		select {
 		case m := <-alerts:
