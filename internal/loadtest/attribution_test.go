@@ -193,6 +193,9 @@ func TestDelayTimedFromTheAnswerThatCompletedTheMove(t *testing.T) {
 	if rep.Delay.Max != 5*time.Millisecond || rep.Delay.P50 != 5*time.Millisecond {
 		t.Errorf("daemon's delay %v: want 5 ms for every move (timed from the answer that completed it)", rep.Delay)
 	}
+	if rep.FromLast.N != want || rep.FromLast.Max > 5*time.Millisecond {
+		t.Errorf("from the board's last answer before the MoveEvent: %v; want %d moves, none over 5 ms", rep.FromLast, want)
+	}
 	if rep.Later != later {
 		t.Errorf("report counts %d moves completed in a later answer, the reader %d", rep.Later, later)
 	}
@@ -234,4 +237,26 @@ func field(t *testing.T, sq rules.Square) dgt.Field {
 		t.Fatalf("square %d has no field", sq)
 	}
 	return f
+}
+
+// TestLastAnswerBeforeTheMoveEvent: the last answer of a board sent at or
+// before a moment, none before the first.
+func TestLastAnswerBeforeTheMoveEvent(t *testing.T) {
+	t0 := time.Date(2026, 11, 26, 16, 0, 0, 0, time.UTC)
+	b := &board{}
+	for _, ms := range []int{0, 800, 1100, 1900} {
+		at := t0.Add(time.Duration(ms) * time.Millisecond)
+		b.answered(at.Add(-20*time.Millisecond), at)
+	}
+	for _, c := range []struct {
+		at, want int // ms after t0; want -1: none
+	}{{-1, -1}, {0, 0}, {799, 0}, {800, 800}, {1099, 800}, {1150, 1100}, {5000, 1900}} {
+		got, ok := b.lastAnswer(t0.Add(time.Duration(c.at) * time.Millisecond))
+		switch {
+		case c.want < 0 && ok:
+			t.Errorf("at %d ms: got %v, want none", c.at, got.Sub(t0))
+		case c.want >= 0 && (!ok || !got.Equal(t0.Add(time.Duration(c.want)*time.Millisecond))):
+			t.Errorf("at %d ms: got %v (%v), want %d ms", c.at, got.Sub(t0), ok, c.want)
+		}
+	}
 }

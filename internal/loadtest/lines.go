@@ -54,6 +54,22 @@ func (b *board) answerHolding(t time.Time) (time.Time, bool) {
 	return b.answers[i].sent, true
 }
 
+// lastAnswer returns when the last answer of b sent at or before t was
+// sent: the newest the daemon could have read of the board when it
+// published at t.
+func (b *board) lastAnswer(t time.Time) (time.Time, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	i, _ := slices.BinarySearchFunc(b.answers, t, func(a answer, t time.Time) int { return a.sent.Compare(t) })
+	if i < len(b.answers) && b.answers[i].sent.Equal(t) {
+		i++
+	}
+	if i == 0 {
+		return time.Time{}, false
+	}
+	return b.answers[i-1].sent, true
+}
+
 // pressed returns when the press that completes ply (1-based) was made.
 func (b *board) pressed(ply int) time.Time { return b.start.Add(b.game.press[ply-1]) }
 

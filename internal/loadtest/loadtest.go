@@ -16,10 +16,14 @@
 // daemon cannot read the move before. The scan's time comes from the
 // emulator's scan model ([emu.Scan]); which answer holds what the board had
 // seen at a moment, from the time its poll reached the board
-// ([emu.Emulator.ChangesRead]). Two more figures are reported beside it: the
-// delay from the press itself, and from the first answer that held the
+// ([emu.Emulator.ChangesRead]). Three more figures are reported beside it:
+// the delay from the press itself; from the first answer that held the
 // press (one poll cycle more for the moves whose last square change the
-// board had not scanned yet).
+// board had not scanned yet); and from the board's last answer before the
+// MoveEvent, the newest the daemon had read of the board: for a move its
+// completing answer could not settle (a piece a sliding hand may have
+// carried on after the board's last scan), the daemon waits for a later
+// look at the board, and this figure leaves that wait out.
 package loadtest
 
 import (
@@ -92,6 +96,13 @@ type Report struct {
 	// completed the move to the MoveEvent. FromAnswer is from the first
 	// answer that held the press, FromPress from the press itself.
 	Delay, FromAnswer, FromPress, Polls Dist
+	// FromLast is from the board's last answer before the MoveEvent: the
+	// newest the daemon had read of the board when it published (for a
+	// move the completing answer could not settle, the piece of a hand
+	// that might still slide on, the answer that settled it), i.e. the
+	// daemon's own processing and ticking, without the wait for the
+	// board's next look.
+	FromLast Dist
 	// Later is how many moves were completed in a later answer than the
 	// one that held their press (the lever before the last scan);
 	// Unattributed how many MoveEvents came before the answer that, by the
@@ -580,6 +591,7 @@ type collector struct {
 	got        map[string]map[int]string
 	delay      []time.Duration // from the answer that completed the move
 	fromAnswer []time.Duration // from the first answer that held the press
+	fromLast   []time.Duration // from the board's last answer before the MoveEvent
 	press      []time.Duration // from the press
 	later      int
 	unattrib   int
@@ -633,6 +645,7 @@ type timing struct {
 	press, first, whole, lastScan, arrived time.Time
 	clockRead                              time.Time // the board's first clock read after whole
 	firstChange                            time.Time // the answer holding the ply's first square change
+	last                                   time.Time // the board's last answer before the MoveEvent
 }
 
 // move takes a MoveEvent that arrived at now: it counts it and times it
@@ -666,7 +679,11 @@ func (c *collector) move(now time.Time, data []byte) {
 		if c.polls != nil && b.addr != 0 && ok2 {
 			clk = c.polls.clockReadAfter(b.addr, whole)
 		}
-		c.timings = append(c.timings, timing{board: b.n, ply: ev.Ply, press: pressed, first: first, whole: whole, lastScan: scanned, arrived: now, clockRead: clk, firstChange: firstChange})
+		last, ok3 := b.lastAnswer(now)
+		c.timings = append(c.timings, timing{board: b.n, ply: ev.Ply, press: pressed, first: first, whole: whole, lastScan: scanned, arrived: now, clockRead: clk, firstChange: firstChange, last: last})
+		if ok2 && ok3 && !whole.After(now) {
+			c.fromLast = append(c.fromLast, now.Sub(last))
+		}
 		if ok1 && !first.After(now) {
 			c.fromAnswer = append(c.fromAnswer, now.Sub(first))
 		}
@@ -765,6 +782,7 @@ func (c *collector) report(r *Report) {
 	}
 	r.Delay = dist(c.delay)
 	r.FromAnswer = dist(c.fromAnswer)
+	r.FromLast = dist(c.fromLast)
 	r.FromPress = dist(c.press)
 	r.Later, r.Unattributed = c.later, c.unattrib
 }
@@ -773,7 +791,8 @@ func (c *collector) report(r *Report) {
 // from t0): board, ply, press, last square change scanned, first answer
 // holding the press, answer that completed the move, MoveEvent, the
 // board's first clock read (BUS_SEND_CLK) after that answer, the answer
-// holding the ply's first square change.
+// holding the ply's first square change, the board's last answer before
+// the MoveEvent.
 func (c *collector) writeTimings(file string, t0 time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -783,9 +802,9 @@ func (c *collector) writeTimings(file string, t0 time.Time) error {
 		}
 		return strconv.FormatFloat(float64(t.Sub(t0).Microseconds())/1000, 'f', 1, 64)
 	}
-	b := []byte("board,ply,press,last_scan,first_answer,completing_answer,move_event,clock_read,first_change_answer\n")
+	b := []byte("board,ply,press,last_scan,first_answer,completing_answer,move_event,clock_read,first_change_answer,last_answer\n")
 	for _, x := range c.timings {
-		b = fmt.Appendf(b, "%d,%d,%s,%s,%s,%s,%s,%s,%s\n", x.board, x.ply, ms(x.press), ms(x.lastScan), ms(x.first), ms(x.whole), ms(x.arrived), ms(x.clockRead), ms(x.firstChange))
+		b = fmt.Appendf(b, "%d,%d,%s,%s,%s,%s,%s,%s,%s,%s\n", x.board, x.ply, ms(x.press), ms(x.lastScan), ms(x.first), ms(x.whole), ms(x.arrived), ms(x.clockRead), ms(x.firstChange), ms(x.last))
 	}
 	return os.WriteFile(file, b, 0o640)
 }
@@ -827,6 +846,7 @@ func (r Report) Print(w io.Writer) {
 		fmt.Fprintf(w, "; MoveEvents before the answer that completed their move (left out): %d", r.Unattributed)
 	}
 	fmt.Fprintln(w)
+	fmt.Fprintf(w, "the board's last answer before the MoveEvent -> MoveEvent (processing, without waits for the board's next look): %v\n", r.FromLast)
 	fmt.Fprintf(w, "first answer holding the press -> MoveEvent: %v\n", r.FromAnswer)
 	fmt.Fprintf(w, "press -> MoveEvent: %v\n", r.FromPress)
 	fmt.Fprintf(w, "poll interval per board: %v\n", r.Polls)
