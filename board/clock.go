@@ -18,6 +18,14 @@ type clockState struct {
 	// readFirst: a full read came before the first running reading (the
 	// daemon started, or the board connected, behind the board).
 	readFirst bool
+	// sides: a polled board's sides guessed from a face, waiting for
+	// the board's answers to confirm them (sidesAnswered).
+	sides *sidesGuess
+	// fresh: lastRun comes from the first running reading since the
+	// clock was heard anew, which reads no press (the reference), and no
+	// press was read since: that reading may already show a press whose
+	// record comes after it (leverPress).
+	fresh bool
 }
 
 // lever is the presses not judged yet.
@@ -37,7 +45,11 @@ type pendingPress struct {
 	at    time.Time
 	side  rules.Color
 	clock game.ClockReading
-	due   time.Time // the scan that follows the press has reported the board
+	// unread: no reading was heard before the press (its record's):
+	// clock holds the presser's time only, and the move it completes
+	// gets no reading.
+	unread bool
+	due    time.Time // the scan that follows the press has reported the board
 	// scanned: the board was looked at once the scan had reported it.
 	scanned bool
 	// recorded: a polled board's answer at due recorded the press; it is
@@ -104,6 +116,7 @@ func (t *Tracker) clock(at time.Time, r game.ClockReading, evs []game.Event) []g
 		// known).
 		pressed, side = true, mover
 	}
+	t.clk.fresh = t.clk.fresh && !pressed || t.clk.lastRun == rules.NoColor && !pressed
 	t.clk.lastRun = r.Running
 	if !pressed || !t.isPress(side) {
 		return evs
@@ -157,17 +170,30 @@ func (t *Tracker) leverPress(at time.Time, lp game.LeverPress) []game.Event {
 		return evs
 	}
 	side := t.clk.lastRun
-	if side == rules.NoColor || t.clk.last == nil {
-		// No running reading yet (the game's first moves, a clock read
-		// seldom): its reading will show the press. (The record's display
+	if side == rules.NoColor || t.clk.fresh {
+		// No running reading since the clock was (re)heard (the game's
+		// first moves before the clock's sides are known, a board read
+		// as a log after a stall, a clock read seldom), or only the
+		// reference reading, which may show this press already or not:
+		// the presser is the one whose press is due (duePresser).
+		// Dropped, the press would leave its move uncompleted until a
+		// reading showed it, and the game's last move, with no press
+		// after it, for good; taken for the reference's running side's,
+		// it would turn every later press round. (The record's display
 		// is not relied on: which display its bit names is uncertain.)
-		return evs
+		if side = t.duePresser(); side == rules.NoColor {
+			return evs
+		}
 	}
+	t.clk.fresh, t.clk.sides = false, nil
 	t.clk.lastRun = side.Other()
 	if !t.isPress(side) {
 		return evs
 	}
-	r := *t.clk.last
+	var r game.ClockReading
+	if t.clk.last != nil {
+		r = *t.clk.last
+	}
 	r.Running = side.Other()
 	if lp.Time > 0 {
 		if side == rules.White {
@@ -176,8 +202,29 @@ func (t *Tracker) leverPress(at time.Time, lp game.LeverPress) []game.Event {
 			r.Black = lp.Time
 		}
 	}
-	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r, due: at, recorded: true, tentative: true, answer: at, touches: len(t.turn.touches)})
+	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r, unread: t.clk.last == nil, due: at, recorded: true, tentative: true, answer: at, touches: len(t.turn.touches)})
 	return evs
+}
+
+// duePresser returns the side whose press a polled board's press record
+// is when no running reading tells it: the last mover's when his ply was
+// completed without it (LastUnpressed), else the record's side to move, the
+// turn passing with each press waiting to be judged (presses alternate,
+// each completing its mover's move). None before the game's first move
+// with the start position on the board and nothing pending: that press
+// may be the first mover's opponent starting the clock (isPress).
+func (t *Tracker) duePresser() rules.Color {
+	if len(t.line.hist) == 1 && len(t.lever.presses) == 0 && t.board.sensed == t.line.top().place {
+		return rules.NoColor
+	}
+	if len(t.lever.presses) == 0 && t.lever.unpressed > 0 && t.lever.unpressed == t.line.done {
+		return t.line.node(t.line.done - 1).pos.Turn() // the press owed to the last ply
+	}
+	side := t.line.node(t.line.done).pos.Turn()
+	if len(t.lever.presses)%2 == 1 {
+		side = side.Other()
+	}
+	return side
 }
 
 // tryPress judges the pending presses whose scan has reported the board
@@ -197,7 +244,7 @@ func (t *Tracker) tryPress(at time.Time, evs []game.Event) []game.Event {
 		switch {
 		case t.line.firstPlyBy(p.side) > 0:
 			t.lever.unpressed = 0
-			evs = t.completeUpTo(p.at, t.line.firstPlyBy(p.side), &p.clock, evs)
+			evs = t.completeUpTo(p.at, t.line.firstPlyBy(p.side), p.reading(), evs)
 		case t.lever.unpressed > 0 && t.lever.unpressed <= t.line.done && t.line.node(t.lever.unpressed-1).pos.Turn() == p.side:
 			// The press that goes with a move already completed without it
 			// (a move that ended the game, or the player's next move came
@@ -209,6 +256,24 @@ func (t *Tracker) tryPress(at time.Time, evs []game.Event) []game.Event {
 		t.lever.presses = t.lever.presses[1:]
 	}
 	return evs
+}
+
+// LastUnpressed says that the record's last ply was completed without its
+// mover's press (rebuilt from a board's log that ends before the press): a
+// press of his read next belongs to it and is no press without a move.
+func (t *Tracker) LastUnpressed() {
+	if t.line.done > 0 {
+		t.lever.unpressed = t.line.done
+	}
+}
+
+// reading returns the clock reading a press completes its move with (nil:
+// none was heard).
+func (p *pendingPress) reading() *game.ClockReading {
+	if p.unread {
+		return nil
+	}
+	return &p.clock
 }
 
 // judgePress decides the oldest pending press once its grace has passed
@@ -248,8 +313,7 @@ func (t *Tracker) completeIllegal(p *pendingPress, evs []game.Event) []game.Even
 		return evs
 	}
 	il.completed = true
-	c := p.clock
-	il.clock = &c
+	il.clock = p.reading()
 	ev := il.ev
 	ev.Stamp = game.Stamp{At: p.at}
 	ev.Completed = true

@@ -112,7 +112,7 @@ func (t *Tracker) completion() Completion {
 // mover pressed during the gap or as the clock came back).
 func (t *Tracker) clockReturned(at time.Time, r game.ClockReading, evs []game.Event) []game.Event {
 	t.toClock(clockReturned)
-	t.clk.lastRun = r.Running
+	t.clk.lastRun, t.clk.fresh = r.Running, true
 	if t.opts.Completion != ClockPress || t.state.phase == ended || t.line.done >= len(t.line.moves) || t.board.dirty {
 		return evs
 	}

@@ -17,9 +17,11 @@ import (
 //
 // Clock displays are mapped to colours on the first reading with a
 // running clock: the running side belongs to the side to move in the
-// record (the clock is not turned with the board). A face that says which
-// colour plays on the left, or [Tracker.SetClockSides], fixes the mapping
-// instead.
+// record (the clock is not turned with the board); on a polled board only
+// from a face read while the board shows the record's position, confirmed
+// by its next answer, faces being left unfed until then (clockReading). A
+// face that says which colour plays on the left, or
+// [Tracker.SetClockSides], fixes the mapping instead.
 func (t *Tracker) Sense(at time.Time, s game.Sensed) []game.Event {
 	switch s := s.(type) {
 	case game.SquareChange:
@@ -31,7 +33,11 @@ func (t *Tracker) Sense(at time.Time, s game.Sensed) []game.Event {
 		if s.Absent {
 			return t.advance(at, nil)
 		}
-		return t.Clock(at, t.clockReading(s))
+		r, ok := t.clockReading(at, s)
+		if !ok {
+			return t.advance(at, nil)
+		}
+		return t.Clock(at, r)
 	case game.LeverPress:
 		return t.leverPress(at, s)
 	case game.ResultSignal:
@@ -47,22 +53,79 @@ func (t *Tracker) SetClockSides(left rules.Color) { t.clk.left = left }
 // (rules.NoColor before the first running reading).
 func (t *Tracker) ClockSides() rules.Color { return t.clk.left }
 
-// clockReading maps a clock face to a reading in colours.
-func (t *Tracker) clockReading(f game.ClockFace) game.ClockReading {
+// clockReading maps a clock face read at at to a reading in colours. On a
+// polled board the mapping is guessed only from a face read while the
+// board shows the record's position with nothing made or pressed since
+// (sidesKnowable), and taken only once two poll cycles have passed with
+// nothing new either (sidesAnswered: a bus line reads the clock and the
+// board's changes apart, so the board may have moved just before the
+// reading); until then faces are not fed (ok false). Read after a move the
+// record does not hold yet, the running side may be the mover's
+// opponent's (he pressed) or the mover's (he did not yet), and a wrong
+// guess turns every later reading's colours round for the rest of the game
+// (each press read as the opponent's, the game's last one never completing
+// its move). The board's press records complete its moves meanwhile
+// (leverPress).
+func (t *Tracker) clockReading(at time.Time, f game.ClockFace) (game.ClockReading, bool) {
 	if f.LeftIs != rules.NoColor {
 		t.clk.left = f.LeftIs
 	}
 	if t.clk.left == rules.NoColor && f.Running != game.NoDisplay {
 		mover := t.line.node(t.line.done).pos.Turn()
+		left := mover.Other()
 		if f.Running == game.LeftDisplay {
-			t.clk.left = mover
-		} else {
-			t.clk.left = mover.Other()
+			left = mover
 		}
+		if t.opts.Polled {
+			t.clk.sides = nil
+			if t.sidesKnowable() {
+				t.clk.sides = &sidesGuess{at: at, left: left}
+			}
+			return game.ClockReading{}, false
+		}
+		t.clk.left = left
 	}
 	left := t.clk.left
 	if left == rules.NoColor {
 		left = rules.White
 	}
-	return f.Reading(left)
+	return f.Reading(left), true
+}
+
+// sidesGuess is the clock's sides guessed from a polled board's face,
+// taken when the board's next answers confirm it (sidesAnswered).
+type sidesGuess struct {
+	at   time.Time   // the face's
+	left rules.Color // the colour on the left display
+}
+
+// sidesAnswered takes the sides guessed from a face of a polled board once
+// two poll cycles (ScanPeriod) have passed since it with the board still
+// in the record's position, no change and no press record since: the line
+// polled the board's changes meanwhile (a round may take longer than its
+// nominal cycle). A change or a press drops the
+// guess.
+func (t *Tracker) sidesAnswered(at time.Time) {
+	g := t.clk.sides
+	if g == nil {
+		return
+	}
+	if !t.board.lastChange.Before(g.at) || !t.sidesKnowable() {
+		t.clk.sides = nil
+		return
+	}
+	if at.Before(g.at.Add(2 * t.scanPeriod())) {
+		return
+	}
+	t.clk.sides = nil
+	if t.clk.left == rules.NoColor && t.board.lastChange.Before(g.at) && t.sidesKnowable() {
+		t.clk.left = g.left
+	}
+}
+
+// sidesKnowable reports whether the running side of a clock read now is
+// the record's side to move: the board shows the record's last position,
+// no move made since and no press waiting.
+func (t *Tracker) sidesKnowable() bool {
+	return t.line.done == len(t.line.moves) && len(t.lever.presses) == 0 && t.board.sensed == t.line.top().place
 }

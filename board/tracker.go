@@ -302,6 +302,9 @@ func rotate(p rules.Placement) rules.Placement {
 func (t *Tracker) advance(at time.Time, evs []game.Event) []game.Event {
 	t.now = maxTime(t.now, at)
 	t.fedTo = maxTime(t.fedTo, at.Add(-time.Nanosecond)) // input before at is all in
+	if t.opts.Polled {
+		t.sidesAnswered(at)
+	}
 	evs = t.polledAnswer(evs)
 	if t.board.dirty && len(t.lever.presses) > 0 {
 		if p := &t.lever.presses[0]; !p.scanned && !p.tentative && t.reached(p, at) {

@@ -81,14 +81,42 @@ func stallsFrom(start, end time.Time, seed uint64) []stall {
 // without a move (a false clock_without_move, White's and Black's); and a
 // clock left unread for many cycles after a long stall is reported
 // disconnected. Over the 8 seeds × 8 games: 1 game with a wrong record
-// and 6 games with a false clock_without_move or clock_disconnected
-// (three runs alike; the hall's goroutines may make runs differ a
-// little). The test fails when more go wrong (2 and 7); every other alert
-// but information on a game whose record is right fails it at once.
+// and 4 games with a false clock_without_move or clock_disconnected since
+// the clock's sides of a polled board are no longer guessed from a
+// reading the record lags behind (over4; before: 1 and 6; three runs
+// alike; the hall's goroutines may make runs differ a little). The test
+// fails when more go wrong (2 and 5); every other alert but information
+// on a game whose record is right fails it at once.
 func TestHallBusLineStarved(t *testing.T) {
-	const boards, plies, knownWrong, knownFalse = 8, 30, 2, 7
+	starvedSeeds(t, 8, 30, []uint64{1, 2, 3, 4, 5, 6, 7, 8}, 2, 5)
+}
+
+// TestHallBusLineStarved32 (issue 13): TestHallBusLineStarved with a full
+// bus line, 32 boards playing 40 plies, where a board's clock is read
+// seldom (after a stall, one clock a cycle). Before (over4), a board's
+// first clock reading often came after White's first move and press but
+// before the record held the move: the clock's sides were guessed from
+// the record's side to move, the wrong way round, for the rest of the
+// game, and the game's last press was read as the wrong side's (the
+// record lost its last ply); a press record with no running reading yet
+// (a board read as a log after a stall) was dropped. Seeds 1–3: 29 of 96
+// games with a wrong record (most of them their last ply) before, 11
+// after (the games of seed 2 stopping at plies 15–20 after a stall, two
+// of seed 3 losing their last two plies, one misread: the known bug of
+// TestHallBusLineStarved and others not established); 3 games with a
+// false clock_without_move or clock_disconnected before, 0 after. Bounds:
+// 13 and 2.
+func TestHallBusLineStarved32(t *testing.T) {
+	starvedSeeds(t, 32, 40, []uint64{1, 2, 3}, 13, 2)
+}
+
+// starvedSeeds plays lineStarved with boards games of plies plies for each
+// seed and fails when more than knownWrong games end with a wrong record or
+// more than knownFalse clean games get a false clock_without_move or
+// clock_disconnected.
+func starvedSeeds(t *testing.T, boards, plies int, seeds []uint64, knownWrong, knownFalse int) {
 	var wrong, falseCrit []string
-	for _, seed := range []uint64{1, 2, 3, 4, 5, 6, 7, 8} {
+	for _, seed := range seeds {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				w, f := lineStarved(t, boards, plies, seed)
@@ -101,8 +129,9 @@ func TestHallBusLineStarved(t *testing.T) {
 			})
 		})
 	}
-	t.Logf("%d of %d games with a wrong record (the known bug above):\n%s", len(wrong), 8*boards, strings.Join(wrong, "\n"))
-	t.Logf("%d of %d games with a false clock_without_move or clock_disconnected (the known bug above):\n%s", len(falseCrit), 8*boards, strings.Join(falseCrit, "\n"))
+	games := len(seeds) * boards
+	t.Logf("%d of %d games with a wrong record (the known bug above):\n%s", len(wrong), games, strings.Join(wrong, "\n"))
+	t.Logf("%d of %d games with a false clock_without_move or clock_disconnected (the known bug above):\n%s", len(falseCrit), games, strings.Join(falseCrit, "\n"))
 	if len(wrong) > knownWrong || len(falseCrit) > knownFalse {
 		t.Errorf("after stalls %d games with a wrong record and %d with a false clock_without_move or clock_disconnected, want at most %d and %d (the known bug's counts)", len(wrong), len(falseCrit), knownWrong, knownFalse)
 	}

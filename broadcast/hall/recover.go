@@ -116,6 +116,9 @@ func (s *Session) recoverLog(at time.Time, log game.BoardLog, now rules.Placemen
 		st.Out = append(st.Out, s.internalAlert(at, err))
 		return st, true
 	}
+	if last := r.Moves[len(r.Moves)-1]; !last.HasClock && s.tr != nil {
+		s.tr.LastUnpressed() // its press, if made, is read next
+	}
 	if !r.Complete || r.Aligned || len(r.Ambiguous) > 0 {
 		st.Out = append(st.Out, s.recoveryAlert(at, n, r))
 	}
