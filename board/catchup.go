@@ -69,5 +69,7 @@ func (t *Tracker) afterCatchUp(at time.Time, evs []game.Event) []game.Event {
 	}
 	rc := *t.clk.last
 	t.lever.unpressed = 0
-	return t.completeUpTo(at, len(t.line.moves), &rc, evs)
+	evs = t.completeUpTo(at, len(t.line.moves), &rc, evs)
+	t.pressHeard(at)
+	return evs
 }

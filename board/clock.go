@@ -26,6 +26,18 @@ type clockState struct {
 	// press was read since: that reading may already show a press whose
 	// record comes after it (leverPress).
 	fresh bool
+	// withheld: a polled board's faces were not passed on while its
+	// sides were not known (clockReading): the next reading passed on
+	// says so (ClockChanged.Resync).
+	withheld bool
+	// pressed: a polled board's last press record while its sides are
+	// not known; timed: the sides its records' times point to
+	// (sidesFromPress).
+	pressed pressShown
+	timed   sidesTimed
+	// bits: the display each side's press records name, once learnt
+	// (recordPresser; NoDisplay: not yet), indexed by colour.
+	bits [2]game.Display
 }
 
 // lever is the presses not judged yet.
@@ -88,8 +100,9 @@ func (t *Tracker) Clock(at time.Time, r game.ClockReading) []game.Event {
 
 // clock takes reading r in (Clock).
 func (t *Tracker) clock(at time.Time, r game.ClockReading, evs []game.Event) []game.Event {
-	if t.clk.last == nil || *t.clk.last != r {
-		evs = append(evs, game.ClockChanged{Stamp: game.Stamp{At: at}, Clock: r})
+	if t.clk.last == nil || *t.clk.last != r || t.clk.withheld {
+		evs = append(evs, game.ClockChanged{Stamp: game.Stamp{At: at}, Clock: r, Resync: t.clk.withheld})
+		t.clk.withheld = false
 	}
 	rc := r
 	t.clk.last = &rc
@@ -179,11 +192,16 @@ func (t *Tracker) leverPress(at time.Time, lp game.LeverPress) []game.Event {
 		// Dropped, the press would leave its move uncompleted until a
 		// reading showed it, and the game's last move, with no press
 		// after it, for good; taken for the reference's running side's,
-		// it would turn every later press round. (The record's display
-		// is not relied on: which display its bit names is uncertain.)
-		if side = t.duePresser(); side == rules.NoColor {
+		// it would turn every later press round. (Which display the
+		// record's bit names is uncertain: only that all of a player's
+		// records name the same one is relied on, recordPresser.)
+		if side = t.duePresser(lp); side == rules.NoColor {
 			return evs
 		}
+	}
+	if t.opts.Polled && t.clk.left == rules.NoColor {
+		side = t.recordPresser(side, lp.Display)
+		t.clk.pressed.side, t.clk.pressed.times[side&1] = side, lp.Time
 	}
 	t.clk.fresh, t.clk.sides = false, nil
 	t.clk.lastRun = side.Other()
@@ -210,12 +228,20 @@ func (t *Tracker) leverPress(at time.Time, lp game.LeverPress) []game.Event {
 // is when no running reading tells it: the last mover's when his ply was
 // completed without it (LastUnpressed), else the record's side to move, the
 // turn passing with each press waiting to be judged (presses alternate,
-// each completing its mover's move). None before the game's first move
-// with the start position on the board and nothing pending: that press
-// may be the first mover's opponent starting the clock (isPress).
-func (t *Tracker) duePresser() rules.Color {
+// each completing its mover's move). Before the game's first move, with
+// the start position on the board and nothing pending, the first mover's
+// (the lever often beats the scan of the move), unless the record shows a
+// time the clock was read stopped at before: that may be the first
+// mover's opponent starting the clock (isPress), and it is none. (Taken
+// for none, the first mover's record turned every later one round: each
+// press credited to the wrong side, the game's last one completing
+// nothing.)
+func (t *Tracker) duePresser(lp game.LeverPress) rules.Color {
 	if len(t.line.hist) == 1 && len(t.lever.presses) == 0 && t.board.sensed == t.line.top().place {
-		return rules.NoColor
+		if r := t.clk.last; r != nil && r.Running == rules.NoColor && (nearSecond(lp.Time, r.White) || nearSecond(lp.Time, r.Black)) {
+			return rules.NoColor
+		}
+		return t.line.top().pos.Turn()
 	}
 	if len(t.lever.presses) == 0 && t.lever.unpressed > 0 && t.lever.unpressed == t.line.done {
 		return t.line.node(t.line.done - 1).pos.Turn() // the press owed to the last ply

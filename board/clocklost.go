@@ -109,7 +109,8 @@ func (t *Tracker) completion() Completion {
 // clockReturned handles the first running reading r after ClockBack: the
 // running side becomes the reference, and moves made but not completed
 // are completed with r when the side to move's clock runs (the last
-// mover pressed during the gap or as the clock came back).
+// mover pressed during the gap or as the clock came back; a polled
+// board's record of that press, if it comes next, is his: pressHeard).
 func (t *Tracker) clockReturned(at time.Time, r game.ClockReading, evs []game.Event) []game.Event {
 	t.toClock(clockReturned)
 	t.clk.lastRun, t.clk.fresh = r.Running, true
@@ -120,6 +121,7 @@ func (t *Tracker) clockReturned(at time.Time, r game.ClockReading, evs []game.Ev
 		rc := r
 		t.lever.unpressed = 0
 		evs = t.completeUpTo(at, len(t.line.moves), &rc, evs)
+		t.pressHeard(at)
 	}
 	return evs
 }
@@ -129,4 +131,15 @@ func maxTime(a, b time.Time) time.Time {
 		return a
 	}
 	return b
+}
+
+// pressHeard notes, on a polled board, that a reading showed the last
+// mover's press before the board's record of it: the record, when it
+// comes in the board's next answer, is that press's (leverPress), not one
+// to credit by the turn (the ply is completed already: it would be read as
+// the opponent's press without a move).
+func (t *Tracker) pressHeard(at time.Time) {
+	if t.opts.Polled {
+		t.lever.heard = append(t.lever.heard, at)
+	}
 }

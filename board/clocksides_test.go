@@ -1,6 +1,7 @@
 package board
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -129,6 +130,344 @@ func TestPolledPressRecordsWithNoReading(t *testing.T) {
 		}
 	}
 	if want := []string{"white g1f3", "black g8f6"}; len(done) != 2 || done[0] != want[0] || done[1] != want[1] {
+		t.Errorf("completed %q, want %q", done, want)
+	}
+}
+
+// polledClockGame plays moves on a polled board whose clock is read
+// every poll cycle between the board's answers, as a bus line does: the
+// clock started at 0.5 s, each move made and pressed think(ply) after the
+// previous press (the first move think(0) after the start), the board's
+// changes answered every 800 ms (ScanPeriod) and the clock's face read
+// 400 ms after each answer. whiteLeft says where White's display is; the
+// press record of ply lost (0: none) is lost on the line. It returns the
+// events and the tracker.
+func polledClockGame(t *testing.T, moves []string, think func(ply int) time.Duration, whiteLeft bool, lost int) ([]game.Event, *Tracker) {
+	t.Helper()
+	start := chess.StartPosition(chess.Standard)
+	tr, err := New(TrackerOptions{Start: start, Polled: true, ScanPeriod: 800 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type input struct {
+		at time.Time
+		s  game.Sensed
+	}
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	secs := func(d time.Duration) time.Duration { return (d + time.Second - 1).Truncate(time.Second) }
+	// The clock: White's display runs from 0.5 s.
+	const base = 90 * time.Minute
+	rem := [2]time.Duration{base, base}
+	running, since := rules.White, 500*time.Millisecond
+	display := func(c rules.Color) game.Display {
+		if (c == rules.White) == whiteLeft {
+			return game.LeftDisplay
+		}
+		return game.RightDisplay
+	}
+	var changes []input
+	pos := rules.Position(start)
+	press := since
+	for i, u := range moves {
+		m, err := pos.ParseMove(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		from, to := m.From, m.To
+		pc := pos.Placement().Sq[from]
+		press += think(i)
+		changes = append(changes,
+			input{at(press - 600*time.Millisecond), game.SquareChange{Square: from}},
+			input{at(press - 300*time.Millisecond), game.SquareChange{Square: to, Piece: pc}})
+		mover := pos.Turn()
+		rem[mover] -= press - since
+		if i+1 != lost {
+			changes = append(changes, input{at(press), game.LeverPress{Display: display(mover), Time: secs(rem[mover])}})
+		}
+		running, since = mover.Other(), press
+		pos, _ = pos.Play(m)
+		_ = running
+	}
+	// Replay the clock for the faces.
+	face := func(d time.Duration) game.ClockFace {
+		r := [2]time.Duration{base, base}
+		run, from := rules.White, 500*time.Millisecond
+		p := 500 * time.Millisecond
+		for i := range moves {
+			p += think(i)
+			if p > d {
+				break
+			}
+			r[run] -= p - from
+			run, from = run.Other(), p
+		}
+		if d >= 500*time.Millisecond {
+			r[run] -= d - from
+		}
+		f := game.ClockFace{Running: display(run), LeftIs: rules.NoColor}
+		f.Left, f.Right = secs(r[rules.White]), secs(r[rules.Black])
+		if !whiteLeft {
+			f.Left, f.Right = f.Right, f.Left
+		}
+		return f
+	}
+	var evs []game.Event
+	next := 0
+	end := press + 4*time.Second
+	for a := 800 * time.Millisecond; a <= end; a += 800 * time.Millisecond {
+		for ; next < len(changes) && !changes[next].at.After(at(a)); next++ {
+			evs = append(evs, tr.Sense(at(a), changes[next].s)...)
+		}
+		evs = append(evs, tr.Tick(at(a))...)
+		evs = append(evs, tr.Sense(at(a+400*time.Millisecond), face(a+400*time.Millisecond))...)
+	}
+	return append(evs, tr.Tick(at(end+8*time.Second))...), tr
+}
+
+// TestPolledClockSidesOnABoardSeldomAtRest (issue 13): a polled board
+// whose players move 0.9 and 1.7 s after each other's press is never at rest
+// for the two poll cycles a face's guess waits for; its clock's sides come
+// from its press records' times (the presser's display stands at the
+// record's time) once the players' times are apart by more than the
+// displays' second, White on the left or on the right. Before, they were
+// never known: no face was fed all game and every move went without a
+// clock time. Once they are, the first reading passed on says the
+// readings before it were not seen (Resync), and the moves get clock
+// times; every press completes its move.
+func TestPolledClockSidesOnABoardSeldomAtRest(t *testing.T) {
+	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "c2c3", "d7d6", "b1d2", "a7a6"}
+	for _, whiteLeft := range []bool{true, false} {
+		think := func(ply int) time.Duration { return time.Duration(900+800*(ply%2)) * time.Millisecond }
+		evs, tr := polledClockGame(t, moves, think, whiteLeft, 0)
+		want := rules.White
+		if !whiteLeft {
+			want = rules.Black
+		}
+		if got := tr.ClockSides(); got != want {
+			t.Errorf("white left %v: clock's left display taken for %v's, want %v's", whiteLeft, got, want)
+		}
+		var done []string
+		changed, resyncs := 0, 0
+		for _, ev := range evs {
+			switch ev := ev.(type) {
+			case game.MoveCompleted:
+				done = append(done, ev.UCI)
+				if ev.Clock == nil && ev.Ply > len(moves)-4 {
+					t.Errorf("white left %v: ply %d completed without a clock reading", whiteLeft, ev.Ply)
+				}
+			case game.ClockChanged:
+				if changed++; ev.Resync {
+					resyncs++
+					if changed != 1 {
+						t.Errorf("white left %v: reading %d passed on with Resync, want only the first", whiteLeft, changed)
+					}
+				}
+			case game.ClockWithoutMove:
+				t.Errorf("white left %v: %v's press read as one without a move at %v", whiteLeft, ev.Side, ev.At.Sub(t0))
+			}
+		}
+		if strings.Join(done, " ") != strings.Join(moves, " ") {
+			t.Errorf("white left %v: completed %q, want %q", whiteLeft, done, moves)
+		}
+		if resyncs != 1 {
+			t.Errorf("white left %v: %d readings passed on with Resync, want the first one", whiteLeft, resyncs)
+		}
+	}
+}
+
+// TestPolledClockSidesReadEveryCycle (issue 13): a polled board whose
+// clock is read every poll cycle gets its sides from the faces read while
+// it rests with nothing new for two cycles (the clock started, White
+// thinking 3 s), however often the clock is read. Before, each face
+// restarted the two cycles' wait, so a clock read every cycle never gave
+// its sides and a line of a few boards fed no reading all game (a clock
+// stopped at the game's end then judged against the start times: false
+// clock_setting warnings in TestNoisyLinesEndToEnd).
+func TestPolledClockSidesReadEveryCycle(t *testing.T) {
+	moves := []string{"d2d4", "d7d5", "c2c4", "e7e6"}
+	for _, whiteLeft := range []bool{true, false} {
+		think := func(int) time.Duration { return 3 * time.Second }
+		_, tr := polledClockGame(t, moves[:0], think, whiteLeft, 0)
+		want := rules.White
+		if !whiteLeft {
+			want = rules.Black
+		}
+		if got := tr.ClockSides(); got != want {
+			t.Errorf("white left %v, before the first move: clock's left display taken for %v's, want %v's", whiteLeft, got, want)
+		}
+		evs, tr := polledClockGame(t, moves, think, whiteLeft, 0)
+		if got := tr.ClockSides(); got != want {
+			t.Errorf("white left %v: clock's left display taken for %v's, want %v's", whiteLeft, got, want)
+		}
+		for _, ev := range evs {
+			if ev, ok := ev.(game.MoveCompleted); ok && ev.Clock == nil {
+				t.Errorf("white left %v: ply %d completed without a clock reading", whiteLeft, ev.Ply)
+			}
+		}
+	}
+}
+
+// TestPolledPressRecordLost (issue 13): a polled board's press record lost
+// on a noisy line (ply 6's, Black's) while the clock's sides are not
+// known does not turn the later presses round: each player's records name
+// the same display, so the records after the loss are credited to their
+// pressers, every move is completed (the game's last one by its press),
+// and the sides read from the records' times are right. Before, each later
+// record went to the other player (the turns counted from the game's
+// start), the sides were read the wrong way round from them, and the
+// last press completed nothing (TestRunNoisyLines, game noise.1.2).
+func TestPolledPressRecordLost(t *testing.T) {
+	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "c2c3", "d7d6", "b1d2", "a7a6", "h2h3", "h7h6"}
+	think := func(ply int) time.Duration { return time.Duration(900+800*(ply%2)) * time.Millisecond }
+	for _, whiteLeft := range []bool{true, false} {
+		evs, tr := polledClockGame(t, moves, think, whiteLeft, 6)
+		want := rules.White
+		if !whiteLeft {
+			want = rules.Black
+		}
+		if got := tr.ClockSides(); got != want {
+			t.Errorf("white left %v: clock's left display taken for %v's, want %v's", whiteLeft, got, want)
+		}
+		var done []string
+		for _, ev := range evs {
+			switch ev := ev.(type) {
+			case game.MoveCompleted:
+				done = append(done, ev.Side.String()+" "+ev.UCI)
+			case game.ClockWithoutMove:
+				t.Errorf("white left %v: %v's press read as one without a move at %v", whiteLeft, ev.Side, ev.At.Sub(t0))
+			}
+		}
+		var wantDone []string
+		for i, u := range moves {
+			wantDone = append(wantDone, [2]string{"white", "black"}[i%2]+" "+u)
+		}
+		if strings.Join(done, ", ") != strings.Join(wantDone, ", ") {
+			t.Errorf("white left %v: completed %q, want %q", whiteLeft, done, wantDone)
+		}
+	}
+}
+
+// TestPolledReadingShowsThePressBeforeItsRecord (issue 13): when a polled
+// board's clock comes back (a board away, or read as a log after a stall),
+// the first running reading may show the last mover's press before the
+// board's record of it, completing his move; the record, in the board's
+// next answer, is that press's. Before, it was credited by the turn to the
+// opponent, whose press without a move was reported (a false
+// clock_without_move, TestHallBusLineStarved32 seed 1 board 6).
+func TestPolledReadingShowsThePressBeforeItsRecord(t *testing.T) {
+	start := chess.StartPosition(chess.Standard)
+	tr, err := New(TrackerOptions{Start: start, Polled: true, ScanPeriod: 800 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.SetClockSides(rules.White)
+	sq := func(s string) rules.Square {
+		q, err := start.Geometry().ParseSquare(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	const base = 90 * time.Minute
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	var evs []game.Event
+	feed := func(ms int, s ...game.Sensed) {
+		for _, x := range s {
+			evs = append(evs, tr.Sense(at(ms), x)...)
+		}
+	}
+	answer := func(ms int, s ...game.Sensed) {
+		feed(ms, s...)
+		evs = append(evs, tr.Tick(at(ms))...)
+	}
+	face := func(ms int, w, b time.Duration, running game.Display) {
+		feed(ms, game.ClockFace{Left: w, Right: b, Running: running, LeftIs: rules.NoColor})
+	}
+	answer(0)
+	face(300, base, base, game.LeftDisplay)
+	answer(800)
+	answer(1600, game.SquareChange{Square: sq("e2")}, game.SquareChange{Square: sq("e4"), Piece: rules.Piece{Color: rules.White, Kind: rules.Pawn}},
+		game.LeverPress{Display: game.LeftDisplay, Time: base - time.Second})
+	face(1700, base-time.Second, base, game.RightDisplay)
+	answer(2400)
+	evs = append(evs, tr.ClockLost(at(2500))...)
+	// Black moves and presses while the clock is not heard.
+	answer(2600, game.SquareChange{Square: sq("g8")}, game.SquareChange{Square: sq("f6"), Piece: rules.Piece{Color: rules.Black, Kind: rules.Knight}})
+	answer(3200)
+	answer(4000)
+	evs = append(evs, tr.ClockBack(at(4100))...)
+	face(4200, base-time.Second, base-2*time.Second, game.LeftDisplay)
+	answer(4800, game.LeverPress{Display: game.RightDisplay, Time: base - 2*time.Second})
+	answer(5600)
+	evs = append(evs, tr.Tick(at(9000))...)
+	var done []string
+	for _, ev := range evs {
+		switch ev := ev.(type) {
+		case game.MoveCompleted:
+			done = append(done, ev.Side.String()+" "+ev.UCI)
+		case game.ClockWithoutMove:
+			t.Errorf("%v's press read as one without a move at %v", ev.Side, ev.At.Sub(t0))
+		}
+	}
+	if want := []string{"white e2e4", "black g8f6"}; strings.Join(done, ", ") != strings.Join(want, ", ") {
+		t.Errorf("completed %q, want %q", done, want)
+	}
+}
+
+// TestPolledFirstPressRecordBeforeTheScan (issue 13): the record of
+// White's first press may come before the scan of his move (the lever
+// beats the scan), the start position still on the board. It is White's:
+// before, it was taken for the clock being started and dropped, so every
+// later record went to the other player and the game's last press
+// completed nothing. No clock is read on this board (a full line).
+func TestPolledFirstPressRecordBeforeTheScan(t *testing.T) {
+	start := chess.StartPosition(chess.Standard)
+	tr, err := New(TrackerOptions{Start: start, Polled: true, ScanPeriod: 800 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sq := func(s string) rules.Square {
+		q, err := start.Geometry().ParseSquare(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	const base = 90*time.Minute + 30*time.Second
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	var evs []game.Event
+	answer := func(ms int, s ...game.Sensed) {
+		for _, x := range s {
+			evs = append(evs, tr.Sense(at(ms), x)...)
+		}
+		evs = append(evs, tr.Tick(at(ms))...)
+	}
+	piece := func(c rules.Color, k rules.Kind) rules.Piece { return rules.Piece{Color: c, Kind: k} }
+	answer(0)
+	// One answer after a stall: White's press before the scan of e2e4,
+	// then Black's whole move and press.
+	answer(3200, game.LeverPress{Display: game.LeftDisplay, Time: base + 29*time.Second},
+		game.SquareChange{Square: sq("e2")}, game.SquareChange{Square: sq("e4"), Piece: piece(rules.White, rules.Pawn)},
+		game.SquareChange{Square: sq("e7")}, game.SquareChange{Square: sq("e5"), Piece: piece(rules.Black, rules.Pawn)},
+		game.LeverPress{Display: game.RightDisplay, Time: base + 28*time.Second})
+	answer(4000)
+	answer(4800, game.SquareChange{Square: sq("g1")}, game.SquareChange{Square: sq("f3"), Piece: piece(rules.White, rules.Knight)},
+		game.LeverPress{Display: game.LeftDisplay, Time: base + 57*time.Second})
+	answer(5600)
+	answer(6400, game.SquareChange{Square: sq("b8")}, game.SquareChange{Square: sq("c6"), Piece: piece(rules.Black, rules.Knight)},
+		game.LeverPress{Display: game.RightDisplay, Time: base + 56*time.Second})
+	answer(7200)
+	evs = append(evs, tr.Tick(at(12000))...)
+	var done []string
+	for _, ev := range evs {
+		switch ev := ev.(type) {
+		case game.MoveCompleted:
+			done = append(done, ev.Side.String()+" "+ev.UCI)
+		case game.ClockWithoutMove:
+			t.Errorf("%v's press read as one without a move at %v", ev.Side, ev.At.Sub(t0))
+		}
+	}
+	if want := []string{"white e2e4", "black e7e5", "white g1f3", "black b8c6"}; strings.Join(done, ", ") != strings.Join(want, ", ") {
 		t.Errorf("completed %q, want %q", done, want)
 	}
 }

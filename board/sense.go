@@ -64,8 +64,12 @@ func (t *Tracker) ClockSides() rules.Color { return t.clk.left }
 // opponent's (he pressed) or the mover's (he did not yet), and a wrong
 // guess turns every later reading's colours round for the rest of the game
 // (each press read as the opponent's, the game's last one never completing
-// its move). The board's press records complete its moves meanwhile
-// (leverPress).
+// its move). A board seldom at rest gets its sides from its press records'
+// times instead (sidesFromPress). The board's press records complete its
+// moves meanwhile (leverPress). Once a running face was held back, no
+// face is fed until the sides are known, a stopped one included (its
+// colours would be a guess), and the first one fed then says so
+// (ClockChanged.Resync).
 func (t *Tracker) clockReading(at time.Time, f game.ClockFace) (game.ClockReading, bool) {
 	if f.LeftIs != rules.NoColor {
 		t.clk.left = f.LeftIs
@@ -77,55 +81,27 @@ func (t *Tracker) clockReading(at time.Time, f game.ClockFace) (game.ClockReadin
 			left = mover
 		}
 		if t.opts.Polled {
-			t.clk.sides = nil
-			if t.sidesKnowable() {
+			if timed := t.sidesFromPress(f); timed != rules.NoColor {
+				t.clk.left, t.clk.sides = timed, nil
+				return f.Reading(timed), true
+			}
+			switch g := t.clk.sides; {
+			case !t.sidesKnowable() || g != nil && g.left != left:
+				t.clk.sides = nil
+			case g == nil:
 				t.clk.sides = &sidesGuess{at: at, left: left}
 			}
+			t.clk.withheld = true
 			return game.ClockReading{}, false
 		}
 		t.clk.left = left
+	}
+	if t.clk.left == rules.NoColor && t.clk.withheld {
+		return game.ClockReading{}, false
 	}
 	left := t.clk.left
 	if left == rules.NoColor {
 		left = rules.White
 	}
 	return f.Reading(left), true
-}
-
-// sidesGuess is the clock's sides guessed from a polled board's face,
-// taken when the board's next answers confirm it (sidesAnswered).
-type sidesGuess struct {
-	at   time.Time   // the face's
-	left rules.Color // the colour on the left display
-}
-
-// sidesAnswered takes the sides guessed from a face of a polled board once
-// two poll cycles (ScanPeriod) have passed since it with the board still
-// in the record's position, no change and no press record since: the line
-// polled the board's changes meanwhile (a round may take longer than its
-// nominal cycle). A change or a press drops the
-// guess.
-func (t *Tracker) sidesAnswered(at time.Time) {
-	g := t.clk.sides
-	if g == nil {
-		return
-	}
-	if !t.board.lastChange.Before(g.at) || !t.sidesKnowable() {
-		t.clk.sides = nil
-		return
-	}
-	if at.Before(g.at.Add(2 * t.scanPeriod())) {
-		return
-	}
-	t.clk.sides = nil
-	if t.clk.left == rules.NoColor && t.board.lastChange.Before(g.at) && t.sidesKnowable() {
-		t.clk.left = g.left
-	}
-}
-
-// sidesKnowable reports whether the running side of a clock read now is
-// the record's side to move: the board shows the record's last position,
-// no move made since and no press waiting.
-func (t *Tracker) sidesKnowable() bool {
-	return t.line.done == len(t.line.moves) && len(t.lever.presses) == 0 && t.board.sensed == t.line.top().place
 }

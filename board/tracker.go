@@ -78,7 +78,7 @@ func New(opts TrackerOptions) (*Tracker, error) {
 	opts = opts.withDefaults()
 	t := &Tracker{opts: opts, geo: opts.Start.Geometry()}
 	t.board.rotated = opts.Rotated
-	t.clk = clockState{lastRun: rules.NoColor, left: rules.NoColor}
+	t.clk = clockState{lastRun: rules.NoColor, left: rules.NoColor, pressed: pressShown{side: rules.NoColor}}
 	t.reset(opts.Start)
 	t.board.raw = t.line.node(0).place
 	if t.board.rotated {

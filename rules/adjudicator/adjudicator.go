@@ -221,6 +221,9 @@ func (a *Adjudicator) Handle(ev game.Event) []game.Verdict {
 	case game.ClockWithoutMove:
 		out = a.onClockWithoutMove(e)
 	case game.ClockChanged:
+		if e.Resync && a.clk != nil && a.lastReading != nil {
+			a.clk.Resync()
+		}
 		out = a.onClock(e.Clock, e.At)
 	case game.TouchEvidence:
 		out = a.onTouch(e)

@@ -125,6 +125,11 @@ type ClockWithoutMove struct {
 type ClockChanged struct {
 	Stamp
 	Clock ClockReading
+	// Resync: readings before this one were not passed on (a polled
+	// board's clock sides were not known yet), so the presses and the
+	// time used since the last one were not seen: the clock model takes
+	// this reading as it is.
+	Resync bool
 }
 
 // Unexplained: the sensed placement is neither the record's position nor
