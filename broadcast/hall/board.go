@@ -74,6 +74,9 @@ type boardRun struct {
 	// position at rest (busmany.go); tailLost: too many to keep.
 	tail     []dgt.EEEvent
 	tailLost bool
+	// held: a bus answer with many presses that did not read as the
+	// board's log, held for the board's next answer (busmany.go).
+	held *heldAnswer
 }
 
 // run is the board goroutine.
@@ -385,6 +388,10 @@ func (br *boardRun) up(at time.Time, version, serial, clk string) {
 // down: the board was lost (msg says why); status and a board_disconnected
 // alert for the arbiter.
 func (br *boardRun) down(at time.Time, msg string) {
+	if h := br.held; h != nil {
+		br.held = nil
+		br.feedHeld(h) // read before the loss: fed live, as it was
+	}
 	br.status.Connected = false
 	br.status.Error = msg
 	br.status.At = game.T(at)

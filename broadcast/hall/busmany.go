@@ -51,6 +51,16 @@ func (br *boardRun) atRest() bool {
 	return true
 }
 
+// heldAnswer is a bus answer held for the board's next one (manyPresses).
+type heldAnswer struct {
+	at   time.Time
+	recs []dgt.EEEvent
+	n    int // the answers held
+}
+
+// maxHeldAnswers bounds the answers held for the next one (manyPresses).
+const maxHeldAnswers = 3
+
 // manyPresses handles an answer of a bus board that holds several lever
 // presses: the line did not poll the board for seconds (a daemon starved
 // of CPU, a line slowed down), and the players went on meanwhile. Judged
@@ -68,6 +78,12 @@ func (br *boardRun) atRest() bool {
 // board was last at rest were not kept, or they do not read to their end
 // as moves continuing the record (nothing is made up: the board is then
 // read live, its presses judged one by one).
+//
+// An answer polled while a hand was over the board ends in the middle of a
+// move, which does not read to its end: it is held (reported true) and
+// read with the board's next answer, which completes the move, as one log;
+// if the two do not read whole either, the held answer is fed live, then
+// the next one (reported false).
 func (br *boardRun) manyPresses(at time.Time, recs []dgt.EEEvent) bool {
 	n := 0
 	for _, r := range recs {
@@ -76,15 +92,23 @@ func (br *boardRun) manyPresses(at time.Time, recs []dgt.EEEvent) bool {
 		}
 	}
 	s := br.s
-	if n < manyAnswerPresses || s.tr == nil || s.relay != nil || s.team != nil || br.tailLost {
+	held := br.held
+	br.held = nil
+	if held == nil && n < manyAnswerPresses || s.tr == nil || s.relay != nil || s.team != nil || br.tailLost {
+		br.feedHeld(held)
 		return false
 	}
+	var answers []dgt.EEEvent
+	if held != nil {
+		answers = append(answers, held.recs...)
+	}
+	answers = append(answers, recs...)
 	now := s.tr.Sensed()
 	if s.tr.Rotated() {
 		now = rotated(now)
 	}
-	log := append(append([]dgt.EEEvent(nil), br.tail...), recs...)
-	for _, e := range dgtfeed.Log(dgt.EELog{Entries: recs}).Entries {
+	log := append(append([]dgt.EEEvent(nil), br.tail...), answers...)
+	for _, e := range dgtfeed.Log(dgt.EELog{Entries: answers}).Entries {
 		switch e := e.(type) {
 		case game.LogChange:
 			now.Sq[e.Square] = e.Piece
@@ -96,7 +120,17 @@ func (br *boardRun) manyPresses(at time.Time, recs []dgt.EEEvent) bool {
 	}
 	st, ok := s.recoverLog(at, dgtfeed.Log(dgt.EELog{Entries: log}), now, true)
 	if !ok {
-		br.log.Info("bus answer with several presses does not read as the board's log; read live", "presses", n, "records", len(log))
+		if held == nil || held.n < maxHeldAnswers {
+			br.log.Info("bus answer with several presses does not read as the board's log; held for the next answer", "presses", n, "records", len(log))
+			if held == nil {
+				held = &heldAnswer{at: at}
+			}
+			held.recs, held.n = append(held.recs, recs...), held.n+1
+			br.held = held
+			return true
+		}
+		br.log.Info("bus answers with several presses do not read as the board's log; read live", "presses", n, "records", len(log))
+		br.feedHeld(held)
 		return false
 	}
 	br.log.Info("bus answer with several presses read as the board's log", "presses", n, "records", len(log))
@@ -105,4 +139,17 @@ func (br *boardRun) manyPresses(at time.Time, recs []dgt.EEEvent) bool {
 	br.apply(s.Tick(at))
 	br.tail = br.tail[:0]
 	return true
+}
+
+// feedHeld feeds a held answer (manyPresses) live, as it would have been,
+// its records noted (noteAnswer); nil: none.
+func (br *boardRun) feedHeld(h *heldAnswer) {
+	if h == nil {
+		return
+	}
+	for _, r := range dgtfeed.Records(nil, h.recs) {
+		br.apply(br.s.Sense(h.at, r))
+	}
+	br.apply(br.s.Tick(h.at))
+	br.noteAnswer(h.recs)
 }
