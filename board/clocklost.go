@@ -110,14 +110,17 @@ func (t *Tracker) completion() Completion {
 // running side becomes the reference, and moves made but not completed
 // are completed with r when the side to move's clock runs (the last
 // mover pressed during the gap or as the clock came back; a polled
-// board's record of that press, if it comes next, is his: pressHeard).
+// board's record of that press, if it comes next, is his: pressHeard),
+// unless a polled board's press records are pending: they came first,
+// and they complete the moves (completed here, the moves would leave them
+// without one: false clock_without_move).
 func (t *Tracker) clockReturned(at time.Time, r game.ClockReading, evs []game.Event) []game.Event {
 	t.toClock(clockReturned)
 	t.clk.lastRun, t.clk.fresh = r.Running, true
 	if t.opts.Completion != ClockPress || t.state.phase == ended || t.line.done >= len(t.line.moves) || t.board.dirty {
 		return evs
 	}
-	if t.line.top().pos.Turn() == r.Running && t.board.sensed == t.line.top().place {
+	if t.line.top().pos.Turn() == r.Running && t.board.sensed == t.line.top().place && (!t.opts.Polled || len(t.lever.presses) == 0) {
 		rc := r
 		t.lever.unpressed = 0
 		evs = t.completeUpTo(at, len(t.line.moves), &rc, evs)

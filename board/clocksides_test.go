@@ -353,64 +353,83 @@ func TestPolledPressRecordLost(t *testing.T) {
 // board's record of it, completing his move; the record, in the board's
 // next answer, is that press's. Before, it was credited by the turn to the
 // opponent, whose press without a move was reported (a false
-// clock_without_move, TestHallBusLineStarved32 seed 1 board 6).
+// clock_without_move, TestHallBusLineStarved32 seed 1 board 6). When the
+// record came first (pending: the lever before the scan of the move's
+// last square), the record completes the move, not the reading: before,
+// the reading completed it and left the record without one (seed 1 board
+// 3).
 func TestPolledReadingShowsThePressBeforeItsRecord(t *testing.T) {
-	start := chess.StartPosition(chess.Standard)
-	tr, err := New(TrackerOptions{Start: start, Polled: true, ScanPeriod: 800 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr.SetClockSides(rules.White)
-	sq := func(s string) rules.Square {
-		q, err := start.Geometry().ParseSquare(s)
+	for _, recordFirst := range []bool{false, true} {
+		start := chess.StartPosition(chess.Standard)
+		tr, err := New(TrackerOptions{Start: start, Polled: true, ScanPeriod: 800 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return q
-	}
-	const base = 90 * time.Minute
-	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	var evs []game.Event
-	feed := func(ms int, s ...game.Sensed) {
-		for _, x := range s {
-			evs = append(evs, tr.Sense(at(ms), x)...)
+		tr.SetClockSides(rules.White)
+		sq := func(s string) rules.Square {
+			q, err := start.Geometry().ParseSquare(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return q
 		}
-	}
-	answer := func(ms int, s ...game.Sensed) {
-		feed(ms, s...)
-		evs = append(evs, tr.Tick(at(ms))...)
-	}
-	face := func(ms int, w, b time.Duration, running game.Display) {
-		feed(ms, game.ClockFace{Left: w, Right: b, Running: running, LeftIs: rules.NoColor})
-	}
-	answer(0)
-	face(300, base, base, game.LeftDisplay)
-	answer(800)
-	answer(1600, game.SquareChange{Square: sq("e2")}, game.SquareChange{Square: sq("e4"), Piece: rules.Piece{Color: rules.White, Kind: rules.Pawn}},
-		game.LeverPress{Display: game.LeftDisplay, Time: base - time.Second})
-	face(1700, base-time.Second, base, game.RightDisplay)
-	answer(2400)
-	evs = append(evs, tr.ClockLost(at(2500))...)
-	// Black moves and presses while the clock is not heard.
-	answer(2600, game.SquareChange{Square: sq("g8")}, game.SquareChange{Square: sq("f6"), Piece: rules.Piece{Color: rules.Black, Kind: rules.Knight}})
-	answer(3200)
-	answer(4000)
-	evs = append(evs, tr.ClockBack(at(4100))...)
-	face(4200, base-time.Second, base-2*time.Second, game.LeftDisplay)
-	answer(4800, game.LeverPress{Display: game.RightDisplay, Time: base - 2*time.Second})
-	answer(5600)
-	evs = append(evs, tr.Tick(at(9000))...)
-	var done []string
-	for _, ev := range evs {
-		switch ev := ev.(type) {
-		case game.MoveCompleted:
-			done = append(done, ev.Side.String()+" "+ev.UCI)
-		case game.ClockWithoutMove:
-			t.Errorf("%v's press read as one without a move at %v", ev.Side, ev.At.Sub(t0))
+		const base = 90 * time.Minute
+		at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+		var evs []game.Event
+		feed := func(ms int, s ...game.Sensed) {
+			for _, x := range s {
+				evs = append(evs, tr.Sense(at(ms), x)...)
+			}
 		}
-	}
-	if want := []string{"white e2e4", "black g8f6"}; strings.Join(done, ", ") != strings.Join(want, ", ") {
-		t.Errorf("completed %q, want %q", done, want)
+		answer := func(ms int, s ...game.Sensed) {
+			feed(ms, s...)
+			evs = append(evs, tr.Tick(at(ms))...)
+		}
+		face := func(ms int, w, b time.Duration, running game.Display) {
+			feed(ms, game.ClockFace{Left: w, Right: b, Running: running, LeftIs: rules.NoColor})
+		}
+		answer(0)
+		face(300, base, base, game.LeftDisplay)
+		answer(800)
+		answer(1600, game.SquareChange{Square: sq("e2")}, game.SquareChange{Square: sq("e4"), Piece: rules.Piece{Color: rules.White, Kind: rules.Pawn}},
+			game.LeverPress{Display: game.LeftDisplay, Time: base - time.Second})
+		face(1700, base-time.Second, base, game.RightDisplay)
+		answer(2400)
+		evs = append(evs, tr.ClockLost(at(2500))...)
+		press := game.LeverPress{Display: game.RightDisplay, Time: base - 2*time.Second}
+		knight := rules.Piece{Color: rules.Black, Kind: rules.Knight}
+		if recordFirst {
+			// The clock back before Black's move, its lever before the
+			// scan of its last square, the reading before the board's
+			// next answer.
+			evs = append(evs, tr.ClockBack(at(2550))...)
+			answer(2600, game.SquareChange{Square: sq("g8")}, press, game.SquareChange{Square: sq("f6"), Piece: knight})
+			evs = append(evs, tr.Tick(at(3600))...)
+			face(3700, base-time.Second, base-2*time.Second, game.LeftDisplay)
+			answer(4000)
+		} else {
+			// Black moves and presses while the clock is not heard.
+			answer(2600, game.SquareChange{Square: sq("g8")}, game.SquareChange{Square: sq("f6"), Piece: knight})
+			answer(3200)
+			answer(4000)
+			evs = append(evs, tr.ClockBack(at(4100))...)
+			face(4200, base-time.Second, base-2*time.Second, game.LeftDisplay)
+			answer(4800, press)
+		}
+		answer(5600)
+		evs = append(evs, tr.Tick(at(9000))...)
+		var done []string
+		for _, ev := range evs {
+			switch ev := ev.(type) {
+			case game.MoveCompleted:
+				done = append(done, ev.Side.String()+" "+ev.UCI)
+			case game.ClockWithoutMove:
+				t.Errorf("record first %v: %v's press read as one without a move at %v", recordFirst, ev.Side, ev.At.Sub(t0))
+			}
+		}
+		if want := []string{"white e2e4", "black g8f6"}; strings.Join(done, ", ") != strings.Join(want, ", ") {
+			t.Errorf("record first %v: completed %q, want %q", recordFirst, done, want)
+		}
 	}
 }
 
