@@ -366,7 +366,8 @@ type hallFixture struct {
 // startHall starts a server, a pty board whose emulator has serial, and a
 // daemon reading it as board id for game g (no public delay); adjust, if
 // not nil, changes the board's settings before the daemon starts. It
-// returns once the board is connected. The server shuts down after the
+// returns once the board is connected and the publisher is up (the
+// arbiters' requests answered). The server shuts down after the
 // daemon and the board (t.Cleanup).
 func startHall(t testing.TB, id string, g game.ID, serial string, adjust func(*Board)) *hallFixture {
 	t.Helper()
@@ -380,6 +381,17 @@ func startHall(t testing.TB, id string, g game.ID, serial string, adjust func(*B
 	}
 	f.d = startDaemon(t, filepath.Join(f.dir, "data"), f.srv, 0, hb)
 	waitConnected(t, f.d.h)
+	// The board may connect before the publisher has subscribed the
+	// arbiters' command subjects: a request sent then finds no responder
+	// (seen under load in CI). Health is nil once the publisher is set
+	// up on its connection.
+	deadline := time.Now().Add(20 * time.Second)
+	for f.d.p.Health() != nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("publisher not up after 20 s: %v", f.d.p.Health())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	return f
 }
 
