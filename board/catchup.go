@@ -15,6 +15,25 @@ import (
 // came back to their squares) until the board is explained: the port may
 // come back while a hand is still moving.
 func (t *Tracker) Dump(at time.Time, p rules.Placement) []game.Event {
+	return t.dump(at, p, true)
+}
+
+// Reread feeds a full board read that the board's own log has just
+// explained up to it ([Recover] aligned the log with the record, read it
+// to its end and found the read to be the position after the moves it
+// completed, or after a move made and not completed yet): nothing was
+// missed, so the read is judged as a live one is, as the changes since the
+// board was last heard, all at at (a hand may be in the middle of a move:
+// a lifted piece is a piece in the hand). [Tracker.Dump] would search it
+// as the read of a board not heard for a while, deeper and for pieces that
+// came back to their squares, and find a piece in the hand explained by
+// several plies of moves made and taken back.
+func (t *Tracker) Reread(at time.Time, p rules.Placement) []game.Event {
+	return t.dump(at, p, false)
+}
+
+// dump is Dump; catchUp: the read may follow moves the tracker missed.
+func (t *Tracker) dump(at time.Time, p rules.Placement, catchUp bool) []game.Event {
 	evs := t.advance(at, nil)
 	p.Geo = t.geo
 	if p != t.board.raw {
@@ -26,13 +45,17 @@ func (t *Tracker) Dump(at time.Time, p rules.Placement) []game.Event {
 		t.board.lastChange = at
 	}
 	t.board.dirty = true
-	if t.state.phase != ended {
+	if catchUp && t.state.phase != ended {
 		t.state.fromRead = true
 	}
 	if t.clk.lastRun == rules.NoColor {
 		t.clk.readFirst = true
 	}
-	evs = t.evaluate(at, t.opts.CatchUpDepth, evs)
+	depth := t.opts.CatchUpDepth
+	if !catchUp {
+		depth = t.opts.MaxDepth
+	}
+	evs = t.evaluate(at, depth, evs)
 	return t.afterCatchUp(at, evs)
 }
 

@@ -222,3 +222,36 @@ func BenchmarkDumpCatchUp(b *testing.B) {
 		})
 	}
 }
+
+// TestRereadMidMove: the board re-read after its log explained everything
+// up to a hand in the middle of a move (a bus line's resynchronisation: the
+// record is up to date, the bishop is in the hand) is judged as a live
+// read: the piece is in the hand, no move is made, and the move is read
+// when the bishop lands and the lever is pressed. Judged as the catch-up
+// read of a board not heard for a while (Dump), the lifted bishop was
+// explained as four plies (Bg5 Ne4 Bxf6 Nxf6, an Ambiguous: moves never
+// played).
+func TestRereadMidMove(t *testing.T) {
+	s := newScript(t, TrackerOptions{})
+	for _, u := range []string{"d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6"} {
+		s.move(u, true)
+	}
+	s.do("wait")
+	s.reset()
+	mid := s.tr.Position().Placement()
+	mid.Sq[s.sq("c1")] = rules.NoPiece // the bishop in the hand
+	s.now = s.now.Add(time.Second)
+	s.add(s.tr.Reread(s.now, mid))
+	s.do("wait:1s")
+	for _, e := range s.evs {
+		switch e.(type) {
+		case game.MoveMade, game.MoveCompleted, game.Ambiguous, game.Unexplained, game.DisplacedPieces:
+			t.Fatalf("re-read with the bishop in the hand: %T\n%s", e, s.dump())
+		}
+	}
+	s.reset()
+	s.do("+g5=B", "press", "wait")
+	if got := madeUCIs(s.evs); strings.Join(got, " ") != "c1g5" || s.tr.Completed() != 7 {
+		t.Fatalf("then the bishop lands and the lever is pressed: made %v, %d plies completed\n%s", got, s.tr.Completed(), s.dump())
+	}
+}

@@ -64,7 +64,9 @@ type Recovery struct {
 	// to its end with other moves: the arbiter checks which is right.
 	Aligned bool
 	// Complete: the log was read to its end and its last placement is the
-	// position after Moves (or after a move made and not completed yet).
+	// position after Moves (or after a move made and not completed yet),
+	// possibly with pieces lifted off it: a hand in the middle of a move
+	// when the board was read.
 	// Otherwise Moves are those read before the log stopped making sense
 	// (pieces displaced, an illegal move, a placement nothing explains):
 	// what came after is for the arbiter to establish.
@@ -246,7 +248,10 @@ func rebuild(pos []rules.Position, m int, v *logView, i int, opts TrackerOptions
 		from = v.steps[i] + 1
 	}
 	evs := replayLog(tr, v.log.Entries[from:], left)
-	return recovered(pos, m, evs, tr.board.sensed == tr.line.top().place)
+	// The log ends with the board showing the last move made, or with a
+	// hand in the middle of a move (pieces lifted off it: inHand).
+	shown := tr.board.sensed == tr.line.top().place || tr.state.phase == inHand
+	return recovered(pos, m, evs, shown)
 }
 
 // The log has no times: the rebuild gives each entry one. With presses in
@@ -320,8 +325,38 @@ func replayLog(tr *Tracker, entries []game.LogEntry, left rules.Color) []game.Ev
 			r.sense(0, r.face)
 		}
 	}
-	r.wait(30 * time.Second)
-	return append(r.evs, tr.Tick(r.at)...)
+	r.settle(logSettle)
+	return r.evs
+}
+
+// logSettle is how long the replay lets time pass after the log's last
+// entry (the board was read right after it): the windows the last presses
+// and changes opened fall due in it.
+const logSettle = 30 * time.Second
+
+// settle lets up to d pass after the log's end, the tracker's deadlines in
+// it, but not the hold of a hand in the middle of a move: the log ends
+// when the board was read, with the hand possibly still moving (a piece
+// lifted and not put down yet is a move in progress, not pieces held off
+// the board for [TrackerOptions.HandHold]).
+func (r *logReplay) settle(d time.Duration) {
+	end := r.at.Add(d)
+	for {
+		next, ok := r.tr.NextDeadline()
+		if !ok || next.After(end) {
+			break
+		}
+		if r.tr.state.phase == inHand && !next.Before(r.tr.state.since.Add(r.tr.opts.HandHold)) {
+			return
+		}
+		r.at = next
+		r.evs = append(r.evs, r.tr.Tick(next)...)
+	}
+	if r.tr.state.phase == inHand {
+		return
+	}
+	r.at = end
+	r.evs = append(r.evs, r.tr.Tick(end)...)
 }
 
 // clock sets the clock up: presses before the first change are those of

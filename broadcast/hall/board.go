@@ -350,8 +350,9 @@ func (br *boardRun) event(ev link.Event) {
 	case link.Message:
 		br.status.LastSeen = game.T(e.At)
 		br.h.pace.input(br.b.Port, e.At, time.Now())
-		br.recoverOn(e.At, e.Msg)
-		br.apply(br.s.Message(br.mono(e.At), e.Msg))
+		if !br.recoverOn(e.At, e.Msg) {
+			br.apply(br.s.Message(br.mono(e.At), e.Msg))
+		}
 	case link.Disconnected:
 		msg := "disconnected"
 		if e.Err != nil {

@@ -150,7 +150,9 @@ func (l *busLine) event(ev bus.Event) {
 		}
 	case bus.Position:
 		if br := l.byAddr[e.Address]; br != nil {
-			br.recoverOn(e.At, e.Board)
+			if br.recoverOn(e.At, e.Board) {
+				return
+			}
 			br.apply(br.s.Message(br.mono(e.At), e.Board))
 		}
 	case bus.Changes:

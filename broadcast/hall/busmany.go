@@ -135,7 +135,7 @@ func (br *boardRun) manyPresses(at time.Time, recs []dgt.EEEvent) bool {
 	}
 	br.log.Info("bus answer with several presses read as the board's log", "presses", n, "records", len(log))
 	br.apply(st)
-	br.apply(s.Sense(at, game.FullRead{Placement: now}))
+	br.apply(s.reread(at, now))
 	br.apply(s.Tick(at))
 	br.tail = br.tail[:0]
 	return true

@@ -45,22 +45,26 @@ func (s *Session) Recover(at time.Time, log game.BoardLog, now rules.Placement) 
 
 // recoverLog is Recover; with whole, a log that does not align with the
 // record or is not read to its end changes nothing and reports false (the
-// caller reads the board live instead).
+// caller reads the board live instead). Otherwise it reports whether the
+// log explained now: it aligned with the record and was read to its end,
+// now being the position after the moves rebuilt (or after a move made
+// and not completed yet); now is then a live read (Session.reread), not
+// a catch-up.
 func (s *Session) recoverLog(at time.Time, log game.BoardLog, now rules.Placement, whole bool) (Step, bool) {
 	var st Step
 	n := len(s.rec.Moves)
 	switch {
 	case s.relay != nil:
 		st.Out = append(st.Out, s.notRebuilt(at, now, whyRelay)...)
-		return st, true
+		return st, whole
 	case s.team != nil:
 		st.Out = append(st.Out, s.notRebuilt(at, now, whyTeam)...)
-		return st, true
+		return st, whole
 	case s.tr == nil:
-		return st, true
+		return st, whole
 	case n == 0 && !s.rec.SetUp:
 		st.Out = append(st.Out, s.noMoveLog(at, log, now)...)
-		return st, true
+		return st, whole
 	}
 	moves := make([]rules.Move, 0, n)
 	pos := s.start
@@ -74,7 +78,7 @@ func (s *Session) recoverLog(at time.Time, log game.BoardLog, now rules.Placemen
 				return st, false
 			}
 			st.Out = append(st.Out, s.missing(at, n, log.Wrapped, err))
-			return st, true
+			return st, false
 		}
 		moves = append(moves, m)
 	}
@@ -98,10 +102,10 @@ func (s *Session) recoverLog(at time.Time, log game.BoardLog, now rules.Placemen
 		} else {
 			st.Out = append(st.Out, s.internalAlert(at, err))
 		}
-		return st, true
+		return st, false
 	}
 	if r.Ply == n && len(r.Moves) == 0 {
-		return st, true // nothing was played meanwhile
+		return st, r.Complete // nothing was played meanwhile
 	}
 	if r.Ply < n {
 		s.truncate(r.Ply, at, game.Takeback, &st)
@@ -114,7 +118,7 @@ func (s *Session) recoverLog(at time.Time, log game.BoardLog, now rules.Placemen
 	st.Changed = true
 	if err := s.rebuild(at); err != nil {
 		st.Out = append(st.Out, s.internalAlert(at, err))
-		return st, true
+		return st, whole
 	}
 	if last := r.Moves[len(r.Moves)-1]; !last.HasClock && s.tr != nil {
 		s.tr.LastUnpressed() // its press, if made, is read next
@@ -122,7 +126,7 @@ func (s *Session) recoverLog(at time.Time, log game.BoardLog, now rules.Placemen
 	if !r.Complete || r.Aligned || len(r.Ambiguous) > 0 {
 		st.Out = append(st.Out, s.recoveryAlert(at, n, r))
 	}
-	return st, true
+	return st, r.Complete
 }
 
 // recoveredPly is the record's ply of a move rebuilt from the log: the
@@ -222,22 +226,29 @@ func (br *boardRun) logArrived(l dgt.EELog, err error) {
 
 // recoverOn rebuilds, before the board's position is read, the moves the
 // log kept (Session.Recover), when a log waits and m is the full position.
-func (br *boardRun) recoverOn(at time.Time, m dgt.Message) {
+// When the log explained the position it feeds it itself, as a live read
+// (Session.reread: a hand may be in the middle of a move), and reports
+// true; otherwise the caller feeds m (a catch-up read).
+func (br *boardRun) recoverOn(at time.Time, m dgt.Message) bool {
 	if br.boardLog == nil {
-		return
+		return false
 	}
 	for _, r := range dgtfeed.Append(nil, m) {
 		if fr, ok := r.(game.FullRead); ok {
 			lg := br.boardLog
 			br.boardLog = nil
-			st := br.s.Recover(br.mono(at), *lg, fr.Placement)
+			st, explained := br.s.recoverLog(br.mono(at), *lg, fr.Placement, false)
 			if n := len(st.Out); n > 0 {
 				br.log.Info("moves rebuilt from the board's log", "payloads", n)
 			}
 			br.apply(st)
-			return
+			if explained {
+				br.apply(br.s.reread(br.mono(at), fr.Placement))
+			}
+			return explained
 		}
 	}
+	return false
 }
 
 // Why the moves of some games are not rebuilt from a board's log.

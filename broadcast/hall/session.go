@@ -190,6 +190,7 @@ func (s *Session) rebuild(at time.Time) error {
 	if err != nil {
 		return fmt.Errorf("hall: game %s: tracker: %w", s.rec.Info.Game, err)
 	}
+	old := s.tr
 	s.tr = tr
 	switch s.rec.ClockLeft {
 	case rules.White.String():
@@ -222,6 +223,9 @@ func (s *Session) rebuild(at time.Time) error {
 			return fmt.Errorf("%w: game %s ply %d %s: the tracker did not take it", ErrReplay, s.rec.Info.Game, i+1, m.UCI)
 		}
 	}
+	// The same clock as before the rebuild (moves recovered from the
+	// board's log, a correction): what the tracker had learnt of it.
+	tr.CarryClock(old)
 	if len(s.rec.Moves) > 0 {
 		// A game taken up again (the daemon restarted): the presses made
 		// since the record was written were not heard, as for a board

@@ -34,6 +34,19 @@ func (s *Session) Sense(at time.Time, r game.Sensed) Step {
 	return st
 }
 
+// reread feeds a full read of the game's board that the board's log has
+// just explained (recoverLog): judged as a live read, a hand possibly in
+// the middle of a move (board.Tracker.Reread), not searched for the moves
+// of a board not heard for a while. Never a relayed or team game's (their
+// logs are not read into the record).
+func (s *Session) reread(at time.Time, now rules.Placement) Step {
+	var st Step
+	evs := s.tr.Reread(at, now)
+	s.noteSetUp(&st)
+	s.handle(evs, &st)
+	return st
+}
+
 // senseInto feeds report r of board b: clock faces are watched first (a
 // clock lost or back, clockwatch.go), and a board of a relayed game goes
 // through the relay.
