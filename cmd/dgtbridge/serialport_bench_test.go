@@ -143,8 +143,9 @@ func startEmulator(b *testing.B, n int) (map[string][]uint16, func()) {
 // every 1-3 s), through openTTY and through go.bug.st/serial. After 15 s
 // for finding and reading the boards it measures 20 s and reports, per
 // line: the daemon side's CPU time per second, the bytes per second both
-// ways, the longest steady polling cycle (the interval between two polls
-// of a board) and the events per second. Run it alone with -benchtime 1x
+// ways, the longest steady polling round (every board polled once), the
+// longest steady interval between two polls of one board, and the events
+// per second. Run it alone with -benchtime 1x
 // (it takes 35 s per case; under -short, CI's smoke run, 5 s and no
 // meaningful figure).
 func BenchmarkBusLines(b *testing.B) {
@@ -195,6 +196,7 @@ func benchLines(b *testing.B, lines int, open func(string, int) (io.ReadWriteClo
 			s.BytesOut += st.BytesOut
 			s.Cycles += st.Cycles
 			s.MaxCycle = max(s.MaxCycle, st.MaxCycle)
+			s.MaxInterval = max(s.MaxInterval, st.MaxInterval)
 		}
 		return s
 	}
@@ -208,6 +210,7 @@ func benchLines(b *testing.B, lines int, open func(string, int) (io.ReadWriteClo
 	b.ReportMetric(float64(s1.BytesIn-s0.BytesIn)/per, "bytes-in/s/line")
 	b.ReportMetric(float64(s1.BytesOut-s0.BytesOut)/per, "bytes-out/s/line")
 	b.ReportMetric(float64(s1.MaxCycle)/float64(time.Millisecond), "max-cycle-ms")
+	b.ReportMetric(float64(s1.MaxInterval)/float64(time.Millisecond), "max-interval-ms")
 	b.ReportMetric(float64(s1.Cycles-s0.Cycles)/per, "cycles/s/line")
 	b.ReportMetric(float64(ev1-ev0)/per, "events/s/line")
 }

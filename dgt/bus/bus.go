@@ -126,37 +126,48 @@ type board struct {
 	lost        bool
 	lastClock   dgt.ClockTimes
 	haveClock   bool
-	lastPkt     string    // the data of the last SEND_CHANGES reply taken
-	resync      bool      // changes may have been lost: read the log and the position
-	resyncTries int       // resyncs that came back garbled in a row
-	pressed     bool      // the last changes held a clock record: read the clock now
-	pressSeq    uint64    // orders the pressed boards' clock reads (oldest first)
-	lastRead    time.Time // when its clock was last read (clocks: the longest unread first)
+	lastPkt     string        // the data of the last SEND_CHANGES reply taken
+	resync      bool          // changes may have been lost: read the log and the position
+	resyncTries int           // resyncs that came back garbled in a row
+	pressed     bool          // the last changes held a clock record: read the clock soon
+	pressSeq    uint64        // orders the pressed boards' clock reads (oldest first)
+	lastRead    time.Time     // when its clock was last read (clocks: the longest unread first)
+	lastPoll    time.Time     // when its changes were last asked for (the schedule)
+	cost        time.Duration // the usual time of its changes poll
+	round       int64         // the round after the one it was last polled in
+	clockDue    bool          // ClockEvery: its clock is read after this poll
 }
 
 // line is one open port: the Run goroutine's state while it lasts.
 type line struct {
-	b         *Bus
-	ctx       context.Context
-	rwc       io.ReadWriteCloser
-	in        chan chunk
-	stop      chan struct{}
-	wg        sync.WaitGroup
-	dec       *dgt.Decoder
-	boards    []*board      // in polling order
-	err       error         // the port's read error, once seen
-	rxAt      time.Time     // when the bytes last fed to the decoder were read
-	direct    readDeadliner // the port, when its reads take deadlines
-	buf       []byte        // the read buffer of direct reads
-	clockCost time.Duration // the usual time of a clock exchange
-	// changesCost is the usual time of a board's changes poll; cycleStart
-	// and rest (boards still to poll) place the current cycle (roomForClock).
-	changesCost time.Duration
-	cycleStart  time.Time
-	rest        int
-	pressSeq    uint64 // presses seen on the line (board.pressSeq)
-	pressedN    int    // boards whose press waits for a clock read
-	busy        bool   // this cycle read a log, registered or resynchronised a board
+	b      *Bus
+	ctx    context.Context
+	rwc    io.ReadWriteCloser
+	in     chan chunk
+	stop   chan struct{}
+	wg     sync.WaitGroup
+	dec    *dgt.Decoder
+	boards []*board      // in address order
+	live   []*board      // the boards not lost, the longest unpolled first (liveBoards)
+	err    error         // the port's read error, once seen
+	rxAt   time.Time     // when the bytes last fed to the decoder were read
+	direct readDeadliner // the port, when its reads take deadlines
+	buf    []byte        // the read buffer of direct reads
+	sends  int64         // commands sent (an exchange without retry sends one)
+	// changesCost and clockCost are the usual times of a changes poll and
+	// of a clock exchange, changesDev the usual deviation of a poll's
+	// (the schedule's slack).
+	changesCost, changesDev, clockCost time.Duration
+	pressSeq                           uint64 // presses seen on the line (board.pressSeq)
+	// round counts the rounds in which every live board is polled once;
+	// roundStart is when the current one began, roundClocks the clocks
+	// it read; owed: the last round read none, one is read at once.
+	round       int64
+	roundStart  time.Time
+	roundClocks int
+	owed        bool
+	busy        bool      // this step read a log, registered or resynchronised a board
+	lastBusy    time.Time // when the last busy step ended
 
 	unwatch func() bool // stops closing rwc when ctx is done
 }
@@ -171,7 +182,8 @@ type chunk struct {
 // ctx is done rwc is closed at once, so that a write the line does not
 // take cannot keep Run from returning.
 func newLine(b *Bus, ctx context.Context, rwc io.ReadWriteCloser) *line {
-	l := &line{b: b, ctx: ctx, rwc: rwc, in: make(chan chunk, 64), stop: make(chan struct{}), dec: dgt.NewDecoder(dgt.Bus)}
+	l := &line{b: b, ctx: ctx, rwc: rwc, in: make(chan chunk, 64), stop: make(chan struct{}), dec: dgt.NewDecoder(dgt.Bus),
+		changesCost: defaultChangesCost, changesDev: defaultChangesCost / 4, clockCost: defaultClockCost}
 	l.unwatch = context.AfterFunc(ctx, func() { rwc.Close() })
 	if d, ok := rwc.(readDeadliner); ok && d.SetReadDeadline(time.Time{}) == nil {
 		// Reads with a deadline on the line's own goroutine: no reader
@@ -212,72 +224,82 @@ func (l *line) close() {
 	}
 }
 
-// run discovers and polls until the port fails or ctx is done.
+// run discovers and polls until the port fails or ctx is done (the
+// schedule: schedule.go).
 func (l *line) run() error {
 	o := l.b.opts
 	if err := l.discover(); err != nil {
 		return err
 	}
+	l.endStep()
 	lastDiscovery := time.Now()
-	for cycle := 0; ; cycle++ {
-		start := time.Now()
-		l.busy = false
-		l.cycleStart = start
-		every := o.ClockEvery > 0 && cycle%o.ClockEvery == 0
-		l.rest = 0
-		for _, bd := range l.boards {
-			if !bd.lost {
-				l.rest++
-			}
-		}
-		for _, bd := range l.boards {
-			if bd.lost {
-				continue
-			}
-			l.rest--
-			t0 := time.Now()
-			if err := l.poll(bd, every); err != nil {
+	l.roundStart = lastDiscovery
+	for {
+		now := time.Now()
+		s := l.plan(now, l.liveBoards())
+		sends := l.sends
+		switch s.kind {
+		case stepPoll:
+			if err := l.poll(s.bd); err != nil {
 				return err
 			}
-			if l.changesCost == 0 {
-				l.changesCost = 10 * time.Millisecond // 4 + 6 bytes and a turnaround
+			if l.sends == sends+1 && !l.busy {
+				// One exchange: its time (a reply is never waited for
+				// longer than ReplyTimeout; more is a starved process,
+				// not the line) is the board's usual cost.
+				d := min(time.Since(now), o.ReplyTimeout)
+				l.changesDev = (3*l.changesDev + (d - s.bd.cost).Abs()) / 4
+				l.changesCost = (7*l.changesCost + d) / 8
+				s.bd.cost = max(d, (s.bd.cost+d)/2) // a longer reply: at once
 			}
-			l.changesCost = (7*l.changesCost + time.Since(t0)) / 8
-			if err := l.requests(); err != nil {
+		case stepClock:
+			if err := l.readClock(s.bd); err != nil && !errors.Is(err, ErrBadReply) {
+				return err
+			}
+			d := min(time.Since(now), o.ReplyTimeout)
+			if l.sends != sends+1 {
+				d = l.clockCost // retried: not the usual cost
+			}
+			l.clockRead(s.bd, d)
+		case stepWait:
+			if err := l.wait(s.until); err != nil {
 				return err
 			}
 		}
-		if o.ClockEvery == 0 {
-			if err := l.clocks(start); err != nil {
-				return err
-			}
+		l.endStep()
+		if err := l.requests(); err != nil {
+			return err
 		}
-		l.b.stats.cycle(time.Since(start), l.busy)
 		if time.Since(lastDiscovery) >= o.Rediscover {
 			if err := l.discover(); err != nil {
 				return err
 			}
+			l.endStep()
 			lastDiscovery = time.Now()
 		}
-		wait := o.Cycle - time.Since(start)
-		if wait < 0 {
-			wait = 0
-		}
-		t := time.NewTimer(wait)
-	idle:
-		for {
-			select {
-			case <-l.ctx.Done():
-				t.Stop()
-				return l.ctx.Err()
-			case r := <-l.b.reqs:
-				if err := l.request(r); err != nil {
-					t.Stop()
-					return err
-				}
-			case <-t.C:
-				break idle
-			}
+	}
+}
+
+// endStep closes a step: busy work (a log, a found board) marks the
+// polling intervals that span it as not steady (Stats).
+func (l *line) endStep() {
+	if l.busy {
+		l.lastBusy, l.busy = time.Now(), false
+	}
+}
+
+// wait waits until until, or until it has served a log request.
+func (l *line) wait(until time.Time) error {
+	t := time.NewTimer(time.Until(until))
+	defer t.Stop()
+	for {
+		select {
+		case <-l.ctx.Done():
+			return l.ctx.Err()
+		case r := <-l.b.reqs:
+			return l.request(r) // then plan again
+		case <-t.C:
+			return nil
 		}
 	}
 }
@@ -318,6 +340,7 @@ func (l *line) send(cmd dgt.BusCmd, addr uint16) error {
 		return err
 	}
 	_, err = l.rwc.Write(b)
+	l.sends++
 	l.b.stats.bytesOut.Add(int64(len(b)))
 	return err
 }

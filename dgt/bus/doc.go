@@ -16,16 +16,41 @@
 // LineSettings.Rediscover to pick up boards plugged in later, and lost boards
 // are pinged again.
 //
-// # Polling cycle
+// # Polling schedule
 //
-// Each cycle sends SEND_CHANGES (4 bytes; empty reply 6 bytes) to every
-// board, and SEND_CLK (4 bytes; reply 13 bytes) every ClockEvery cycles.
-// At 9600 baud (960 bytes/s) a quiet board costs 10 bytes ≈ 10.4 ms per
-// cycle for changes and 17 bytes ≈ 17.7 ms for the clock; a move adds 2
-// bytes per changed square. 32 boards with the clock read every cycle:
-// 32 × 27 = 864 bytes ≈ 0.9 s per cycle; with ClockEvery 4 about 0.45 s;
-// 16 boards half that. The boards' answer time (a few ms, up to 20 ms when
-// writing EEPROM) comes on top.
+// Every board's changes (SEND_CHANGES: 4 bytes; an empty reply is 6) are
+// due within LineSettings.PollInterval of its previous poll; clocks
+// (SEND_CLK: 4 bytes; reply 13) are read in the time the polls leave. At
+// 9600 baud (960 bytes/s) a quiet board's changes cost 10 bytes ≈ 10.4 ms
+// and its clock 17 bytes ≈ 17.7 ms; a move adds 2 bytes per changed
+// square; the boards' answer time (a few ms, up to 20 ms when writing
+// EEPROM) comes on top. On a line of 32 boards the changes take about a
+// third of a second and about 20 clocks fit in the rest of 0.81 s, so not
+// every clock is read in every cycle.
+//
+// Before each exchange the line works out its slack: how long it may
+// spend on something else and still poll every board, the longest
+// unpolled first, before nine tenths of PollInterval have passed since
+// that board's previous poll (each poll counted at the board's usual
+// cost, with an allowance for a run of longer replies). A clock is read
+// only when the slack covers it; without slack the board unpolled longest
+// is polled, so a line that fell behind catches up most overdue first. So
+// a board's polls never drift apart as clock reads come before it in one
+// cycle and not in the next. In the slack, in this order: a clock not
+// read for 3 s (it may use half of the remaining tenth), the clock of a
+// board whose changes held a lever press (the oldest press first: on a
+// line with room, right after the changes that carried it), then the
+// others, the longest unread first, each at most once per poll of its
+// board, and only while the slack would still hold a press's read. A
+// round of polls (every board polled once: [Stats].Cycles) in which no
+// clock fitted is followed by one clock read whatever it costs, so a line
+// reads at least one clock a round, the one unread longest first once
+// clocks wait 3 s, and no clock is starved. A poll or clock exchange is
+// timed at most at LineSettings.ReplyTimeout: longer is a process starved
+// of CPU, not the line. LineSettings.Cycle bounds
+// how often one board is polled on a short line; LineSettings.ClockEvery
+// reads every clock after its board's changes every ClockEvery rounds
+// instead, however long that makes them.
 //
 // # Events
 //
@@ -38,8 +63,10 @@
 // (each piece record is "field F now holds piece P", so applying a record
 // twice is harmless), and [Clock] a clock reading whenever it differs from
 // the previous one; the clock of a board whose changes held a clock record
-// (the board writes one at every lever press) is read right after them,
-// so a press is reported in the cycle that fetched the move it completes. A board that stops answering is reported with
+// (the board writes one at every lever press) is read first among the
+// clocks, right after them when the line has room, so a press is reported
+// in the cycle that fetched the move it completes. A board that stops
+// answering is reported with
 // [BoardLost] and read in the same way when it returns. [Bus.ReadLog]
 // reads a board's log on request.
 //

@@ -265,7 +265,10 @@ func TestGarbledChangesResynchronise(t *testing.T) {
 				s.apply(ev)
 			}
 		})
-		time.Sleep(4100 * time.Millisecond) // just after a poll
+		// The board is polled every second from its first read, 0.04 s
+		// after the start: the lift (scanned within 0.25 s) is polled at
+		// 4.04 s, the rest at the next poll, 5.04 s.
+		time.Sleep(3700 * time.Millisecond)
 		e.Schedule(time.Now(), knightDance(1))
 		time.Sleep(600 * time.Millisecond)
 		line.Corrupt(4) // the next poll: SEND_CHANGES and its three REPEAT_CHANGES

@@ -1,10 +1,8 @@
 package bus
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
@@ -103,7 +101,7 @@ func (l *line) register(a uint16) error {
 	}
 	bd := l.known(a)
 	if bd == nil {
-		bd = &board{addr: a}
+		bd = &board{addr: a, cost: l.changesCost}
 		l.boards = append(l.boards, bd)
 		l.sortBoards()
 	}
@@ -130,18 +128,19 @@ func (l *line) register(a uint16) error {
 	return nil
 }
 
-// poll reads one board's changes and, if asked, its clock. A board whose
-// changes could not be read intact (ErrBadReply after every retry: the
-// board may have given up a packet that never arrived) is resynchronised
-// instead: its log and its position are read, as when it is found again.
-func (l *line) poll(bd *board, clock bool) error {
+// poll reads one board's changes. A board whose changes could not be
+// read intact (ErrBadReply after every retry: the board may have given up
+// a packet that never arrived) is resynchronised instead: its log and its
+// position are read, as when it is found again. A lever press among the
+// changes has the clock read when the schedule finds room (schedule.go).
+func (l *line) poll(bd *board) error {
 	if !bd.resync {
 		err := l.changes(bd)
 		if !errors.Is(err, ErrBadReply) {
 			if err != nil {
 				return l.boardErr(bd.addr, err)
 			}
-			return l.pollClock(bd, clock)
+			return nil
 		}
 		// Read the log and the position now, not a cycle later: a press
 		// may be waiting on the changes lost.
@@ -155,30 +154,6 @@ func (l *line) poll(bd *board, clock bool) error {
 	}
 	if err != nil {
 		return l.boardErr(bd.addr, err)
-	}
-	return l.pollClock(bd, clock)
-}
-
-// pollClock reads the clock of a polled board when asked, or when its
-// changes held a lever press.
-func (l *line) pollClock(bd *board, clock bool) error {
-	if bd.pressed && l.pressedN == 1 && l.roomForClock() {
-		// The changes carried a clock record: the lever was pressed.
-		// The reading that shows it is taken now, right after the
-		// changes that hold the move it completes, not when the board's
-		// turn in the clock rotation comes (up to two cycles later) —
-		// when the cycle has room for it and no earlier press waits;
-		// else it comes first among the cycle's clock reads (clocks).
-		bd.pressed = false
-		l.pressedN--
-		clock = true
-	}
-	if clock {
-		if err := l.readClock(bd); errors.Is(err, ErrBadReply) {
-			l.b.opts.Logger.Debug("dgt bus: clock reply garbled, read next cycle", "addr", bd.addr)
-		} else if err != nil {
-			return err
-		}
 	}
 	return nil
 }
@@ -206,7 +181,6 @@ func (l *line) changes(bd *board) error {
 			if !bd.pressed {
 				l.pressSeq++
 				bd.pressed, bd.pressSeq = true, l.pressSeq
-				l.pressedN++
 			}
 		}
 	}
@@ -259,6 +233,9 @@ func (l *line) fetchChanges(bd *board) (dgt.BusUpdate, error) {
 	timedOut := false
 	var last error = ErrNoReply
 	for try := 0; try <= o.Retries; try++ {
+		if try == 0 {
+			l.polled(bd, time.Now())
+		}
 		if err := l.send(cmd, bd.addr); err != nil {
 			return dgt.BusUpdate{}, errPort{err}
 		}
@@ -335,11 +312,7 @@ func (l *line) boardErr(a uint16, err error) error {
 		return err
 	}
 	if bd := l.known(a); bd != nil && !bd.lost {
-		bd.lost = true
-		if bd.pressed {
-			bd.pressed = false
-			l.pressedN--
-		}
+		bd.lost, bd.pressed = true, false
 		l.b.opts.Logger.Warn("dgt bus board lost", "addr", a, "err", err)
 		l.b.emit(l.ctx, BoardLost{At: time.Now(), Address: a, Err: err})
 	}
@@ -356,84 +329,4 @@ func contains(s []uint16, a uint16) bool {
 		}
 	}
 	return false
-}
-
-// staleClock: a clock not read for this long goes before the presses
-// waiting for a read, so that a line whose boards all play fast still
-// reads the clocks of the boards that do not (a finished game's clock
-// that runs on, a player thinking long).
-const staleClock = 3 * time.Second
-
-// clocks reads clocks, as many as fit in the cycle begun at start without
-// stretching it past nine tenths of LineSettings.PollInterval (at least one
-// per cycle): the changes of every board are polled every cycle, and on a
-// full line (32 boards: 10 bytes of changes and 17 of clock each, at 960
-// bytes/s) not every clock fits in every cycle. The order: the clocks not
-// read for staleClock (the longest unread first), then those of the boards
-// whose press did not fit right after their changes (the oldest press
-// first), then the others (the longest unread first).
-func (l *line) clocks(start time.Time) error {
-	budget := l.b.opts.PollInterval * 9 / 10
-	if l.clockCost == 0 {
-		l.clockCost = 20 * time.Millisecond // 17 bytes and a turnaround
-	}
-	var stale, pressed, rest []*board
-	for _, bd := range l.boards {
-		switch {
-		case bd.lost:
-		case start.Sub(bd.lastRead) >= staleClock:
-			stale = append(stale, bd)
-		case bd.pressed:
-			pressed = append(pressed, bd)
-		default:
-			rest = append(rest, bd)
-		}
-	}
-	unread := func(a, b *board) int { return a.lastRead.Compare(b.lastRead) }
-	slices.SortStableFunc(stale, unread)
-	slices.SortFunc(pressed, func(a, b *board) int { return cmp.Compare(a.pressSeq, b.pressSeq) })
-	slices.SortStableFunc(rest, unread)
-	read := 0
-	for _, group := range [][]*board{stale, pressed, rest} {
-		for _, bd := range group {
-			if read > 0 && time.Since(start)+l.clockCost > budget {
-				return nil
-			}
-			if bd.pressed {
-				bd.pressed = false
-				l.pressedN--
-			}
-			if err := l.timedClock(bd); err != nil {
-				return err
-			}
-			read++
-		}
-	}
-	return nil
-}
-
-// timedClock reads bd's clock and keeps the usual cost of a clock
-// exchange up to date; a garbled reply is not an error (read next time).
-func (l *line) timedClock(bd *board) error {
-	t0 := time.Now()
-	if err := l.readClock(bd); err != nil && !errors.Is(err, ErrBadReply) {
-		return err
-	}
-	l.clockCost = (3*l.clockCost + time.Since(t0)) / 4
-	return nil
-}
-
-// roomForClock reports whether one more clock read now still leaves the
-// cycle's changes polls within nine tenths of the poll interval (always,
-// with ClockEvery: its cycles are as long as they take).
-func (l *line) roomForClock() bool {
-	o := l.b.opts
-	if o.ClockEvery > 0 {
-		return true
-	}
-	if l.clockCost == 0 {
-		l.clockCost = 20 * time.Millisecond
-	}
-	left := time.Duration(l.rest) * l.changesCost
-	return time.Since(l.cycleStart)+l.clockCost+left <= o.PollInterval*9/10
 }

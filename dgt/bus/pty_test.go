@@ -2,8 +2,10 @@ package bus_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -72,4 +74,83 @@ func TestSixteenBoardsOverPTY(t *testing.T) {
 		t.Fatalf("the emulated board did not play c2-c4: %s", want.String())
 	}
 	until("the move", func() bool { return s.placement(2009) == want })
+}
+
+// BenchmarkPollGapsOverPTY runs full bus lines of 32 boards on real
+// pseudo-terminals in real time, the emulated boards in this process (as
+// the load test has them), each board playing the load test's game (a
+// ply every 2 s, the starts spread over 2 s), and reports each board's
+// poll interval as the boards hear the polls (p50, p99, max) beside the
+// longest the lines counted themselves when they sent them
+// ([bus.Stats].MaxInterval): the difference is the time the commands
+// spend between the two ends (the processes' scheduling, the
+// pseudo-terminal). It plays 40 s after 15 s for finding the boards (5 s
+// under -short, CI's smoke run: no meaningful figure). Run it alone with
+// -benchtime 1x.
+func BenchmarkPollGapsOverPTY(b *testing.B) {
+	for _, lines := range []int{1, 8} {
+		b.Run(fmt.Sprintf("lines=%d", lines), func(b *testing.B) {
+			for b.Loop() {
+				benchPollGaps(b, lines)
+			}
+		})
+	}
+}
+
+func benchPollGaps(b *testing.B, lines int) {
+	warm, play := 15*time.Second, 40*time.Second
+	if testing.Short() {
+		warm, play = 3*time.Second, 2*time.Second
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	var taps []*tappedLine
+	var buses []*bus.Bus
+	var halls []*hall
+	for range lines {
+		h := newHall(32)
+		tap := &tappedLine{Line: h.line}
+		m, path, err := pty.Open()
+		if err != nil {
+			b.Fatal(err)
+		}
+		wg.Go(func() { emu.ServePTY(ctx, m, tap) })
+		addrs := runningClocks(h)
+		slices.Sort(addrs)
+		bs := bus.New(func(ctx context.Context) (io.ReadWriteCloser, error) {
+			return os.OpenFile(path, os.O_RDWR|unix.O_NOCTTY, 0)
+		}, bus.LineSettings{Addresses: addrs, NoBroadcast: true, Rediscover: time.Hour})
+		wg.Go(func() { bs.Run(ctx) })
+		wg.Go(func() {
+			for range bs.Events() {
+			}
+		})
+		taps, buses, halls = append(taps, tap), append(buses, bs), append(halls, h)
+	}
+	time.Sleep(warm)
+	start := time.Now().Add(500 * time.Millisecond)
+	for _, h := range halls {
+		var addrs []uint16
+		for a := range h.boards {
+			addrs = append(addrs, a)
+		}
+		slices.Sort(addrs)
+		for i, a := range addrs {
+			h.boards[a].Schedule(start.Add(time.Duration(i)*2*time.Second/32), randomScript(b, uint64(i+1), 40, 2*time.Second))
+		}
+	}
+	time.Sleep(play)
+	var gaps []time.Duration
+	var lineMax time.Duration
+	for i, tap := range taps {
+		gaps = append(gaps, pollGaps(tap.heardSince(start))...)
+		lineMax = max(lineMax, buses[i].Stats().MaxInterval)
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(quantile(gaps, 0.5)), "p50-ms")
+	b.ReportMetric(ms(quantile(gaps, 0.99)), "p99-ms")
+	b.ReportMetric(ms(quantile(gaps, 1)), "max-ms")
+	b.ReportMetric(ms(lineMax), "line-max-ms")
 }

@@ -43,19 +43,22 @@ type LineSettings struct {
 	// Retries is how many times a failed exchange (time-out or checksum
 	// error) is retried before the board counts as lost; default 3.
 	Retries int
-	// PollInterval is the longest a polling cycle should take: every
-	// board's changes are polled once per cycle, and clocks are read in
-	// turn, as many per cycle as fit in nine tenths of PollInterval (at
-	// least one); a board whose changes hold a clock record (a lever
-	// press) has its clock read right after them as well. Default 900 ms, what a 32-board line at 9600 baud allows
-	// (32 × 10 bytes of changes ≈ 0.33 s, plus the clocks that fit).
+	// PollInterval is the longest a board's changes go unpolled: each is
+	// due PollInterval after its previous poll, and the line plans to poll
+	// it within nine tenths of that (the rest is a margin for replies that
+	// come late); clocks are read in the time the polls leave (see the
+	// package doc, "Polling schedule"). Default 900 ms, what a 32-board
+	// line at 9600 baud allows (32 × 10 bytes of changes ≈ 0.33 s, plus
+	// the clocks that fit).
 	PollInterval time.Duration
-	// ClockEvery > 0 reads every board's clock every ClockEvery cycles,
-	// however long that makes the cycle; default 0: clocks are fitted into
-	// PollInterval.
+	// ClockEvery > 0 reads every board's clock right after its changes
+	// every ClockEvery rounds of polls, however long that makes the round
+	// (and a pressed board's after its changes), instead of fitting the
+	// clocks into PollInterval; default 0: clocks are fitted.
 	ClockEvery int
-	// Cycle is the minimum time of one polling cycle; default 250 ms. A
-	// cycle that takes longer (many boards) starts the next at once.
+	// Cycle is the shortest time between two polls of one board; default
+	// 250 ms. A line whose boards take longer to poll (many boards) polls
+	// each as soon as its turn comes.
 	Cycle time.Duration
 	// Rediscover is how often a broadcast discovery round runs and lost
 	// boards are pinged again; default 30 s.
