@@ -104,7 +104,10 @@ type Options struct {
 	// BusRediscover is how often a DGT bus line pings for boards it lost
 	// or has not found yet (dgt/bus Options.Rediscover; 0: its default,
 	// 30 s). A board unplugged from a line is back at most this long
-	// after it is plugged in again.
+	// after it is plugged in again; a board lost for a moment (missed
+	// replies) is pinged on its own after 1 s, then at doubling gaps
+	// (dgt/bus LineSettings.RepingLost), and is back within about a
+	// second.
 	BusRediscover time.Duration
 	// FS is the file system the game journal and record files are
 	// written through (nil: the OS's); tests pass a

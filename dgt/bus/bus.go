@@ -136,6 +136,8 @@ type board struct {
 	cost        time.Duration // the usual time of its changes poll
 	round       int64         // the round after the one it was last polled in
 	clockDue    bool          // ClockEvery: its clock is read after this poll
+	pingAt      time.Time     // lost: when to ping it again (RepingLost)
+	pingGap     time.Duration // lost: the gap before the ping after that one
 }
 
 // line is one open port: the Run goroutine's state while it lasts.
@@ -261,6 +263,10 @@ func (l *line) run() error {
 				d = l.clockCost // retried: not the usual cost
 			}
 			l.clockRead(s.bd, d)
+		case stepPing:
+			if err := l.reping(s.bd); err != nil {
+				return err
+			}
 		case stepWait:
 			if err := l.wait(s.until); err != nil {
 				return err

@@ -1,6 +1,7 @@
 package bus_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -363,6 +364,100 @@ func TestCancelStopsABlockedWrite(t *testing.T) {
 			if _, ok := e.(bus.LineUp); !ok {
 				t.Errorf("event %T %+v from a line that never answered", e, e)
 			}
+		}
+	})
+}
+
+// pingCounter counts the host's pings of one address on the line.
+type pingCounter struct {
+	*emu.Line
+	cmd []byte
+	mu  sync.Mutex
+	n   int
+}
+
+func (c *pingCounter) Input(now time.Time, p []byte) {
+	c.mu.Lock()
+	c.n += bytes.Count(p, c.cmd)
+	c.mu.Unlock()
+	c.Line.Input(now, p)
+}
+
+func (c *pingCounter) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
+
+// TestLostBoardBackWithinSeconds: a board that stops answering for half a
+// second (a loose plug: its polls and their retries time out) is lost, and
+// found again within two seconds of answering again, not at the next
+// discovery round (30 s by default; a minute here). A board unplugged for good is pinged
+// at doubling gaps: a handful of pings in 20 s.
+func TestLostBoardBackWithinSeconds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHall(16)
+		cmd, err := dgt.BusCommand{Cmd: dgt.BusCmdPing, Address: 2016}.AppendBinary(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pc := &pingCounter{Line: h.line, cmd: cmd}
+		open := func(ctx context.Context) (io.ReadWriteCloser, error) {
+			host, dev := net.Pipe()
+			rctx, cancel := context.WithCancel(context.Background())
+			h.cancel = cancel
+			h.wg.Go(func() { emu.Run(rctx, dev, pc) })
+			return host, nil
+		}
+		// No discovery round in the test's minute: only the re-pings.
+		b := bus.New(open, bus.LineSettings{Rediscover: time.Minute})
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { b.Run(ctx) })
+		var mu sync.Mutex
+		var lostAt, foundAt []time.Time
+		wg.Go(func() {
+			for ev := range b.Events() {
+				mu.Lock()
+				switch ev := ev.(type) {
+				case bus.BoardLost:
+					if ev.Address == 2007 {
+						lostAt = append(lostAt, time.Now())
+					}
+				case bus.BoardFound:
+					if ev.Address == 2007 {
+						foundAt = append(foundAt, time.Now())
+					}
+				}
+				mu.Unlock()
+			}
+		})
+		defer func() {
+			cancel()
+			wg.Wait()
+			h.close()
+		}()
+		time.Sleep(15 * time.Second) // discovery: every board found
+		h.line.Unplug(2007)
+		h.line.Unplug(2016)
+		time.Sleep(1500 * time.Millisecond)
+		h.line.Plug(2007)
+		plugged := time.Now()
+		pings := pc.count()
+		time.Sleep(20 * time.Second)
+		synctest.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		if len(lostAt) != 1 || len(foundAt) != 2 {
+			t.Fatalf("board 2007 lost %d times and found %d times, want 1 and 2", len(lostAt), len(foundAt))
+		}
+		if back := foundAt[1].Sub(plugged); back > 2*time.Second {
+			t.Errorf("board 2007 found again %v after it answered again; want within 2 s", back)
+		}
+		// 2016 stays unplugged: pinged at 1, 2, 4, 8, 16 s after its loss
+		// (the first two perhaps before the counting began).
+		if n := pc.count() - pings; n < 3 || n > 5 {
+			t.Errorf("board 2016 pinged %d times in 20 s while unplugged; want 3-5 (gaps doubling)", n)
 		}
 	})
 }

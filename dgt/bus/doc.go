@@ -14,7 +14,10 @@
 // that overlap collide on the wired-OR line, which the checksum catches).
 // Rounds repeat until one finds nothing new. Discovery is repeated every
 // LineSettings.Rediscover to pick up boards plugged in later, and lost boards
-// are pinged again.
+// are pinged again. A lost board is also pinged on its own, in the time the
+// schedule has left, LineSettings.RepingLost (1 s) after it was lost and
+// then at doubling gaps up to Rediscover: a board that missed a few replies
+// is back within about a second.
 //
 // # Polling schedule
 //

@@ -313,6 +313,10 @@ func (l *line) boardErr(a uint16, err error) error {
 	}
 	if bd := l.known(a); bd != nil && !bd.lost {
 		bd.lost, bd.pressed = true, false
+		bd.pingGap, bd.pingAt = l.b.opts.RepingLost, time.Time{}
+		if bd.pingGap > 0 {
+			bd.pingAt = time.Now().Add(bd.pingGap)
+		}
 		l.b.opts.Logger.Warn("dgt bus board lost", "addr", a, "err", err)
 		l.b.emit(l.ctx, BoardLost{At: time.Now(), Address: a, Err: err})
 	}
@@ -329,4 +333,29 @@ func contains(s []uint16, a uint16) bool {
 		}
 	}
 	return false
+}
+
+// reping pings lost board bd once (no retry: it is lost already) and
+// registers it again if it answers; otherwise its next ping waits twice
+// as long, up to Rediscover (LineSettings.RepingLost).
+func (l *line) reping(bd *board) error {
+	if err := l.send(dgt.BusCmdPing, bd.addr); err != nil {
+		return errPort{err}
+	}
+	m, _, err := l.await(bd.addr, func(m dgt.Message) (uint16, bool) {
+		p, ok := m.(dgt.BusPing)
+		return p.Address, ok
+	})
+	if err != nil {
+		return err
+	}
+	if m != nil {
+		if err := l.register(bd.addr); err != nil || !bd.lost {
+			return err
+		}
+		// It answered the ping but not what followed: still lost.
+	}
+	bd.pingGap = min(2*bd.pingGap, l.b.opts.Rediscover)
+	bd.pingAt = time.Now().Add(bd.pingGap)
+	return nil
 }

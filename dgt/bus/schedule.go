@@ -15,6 +15,7 @@ type stepKind uint8
 const (
 	stepPoll  stepKind = iota // poll a board's changes
 	stepClock                 // read a board's clock
+	stepPing                  // ping a lost board (LineSettings.RepingLost)
 	stepWait                  // nothing to do before until
 )
 
@@ -42,7 +43,11 @@ const staleClock = 3 * time.Second
 // lost, the longest unpolled first.
 func (l *line) plan(now time.Time, live []*board) step {
 	o := l.b.opts
+	lost := l.lostToPing()
 	if len(live) == 0 {
+		if lost != nil && !now.Before(lost.pingAt) {
+			return step{kind: stepPing, bd: lost}
+		}
 		return step{kind: stepWait, until: now.Add(o.Cycle)}
 	}
 	if o.ClockEvery > 0 {
@@ -55,11 +60,27 @@ func (l *line) plan(now time.Time, live []*board) step {
 	} else if bd := l.clockToRead(now, live); bd != nil {
 		return step{kind: stepClock, bd: bd}
 	}
+	// A lost board's ping may take ReplyTimeout (it may not answer).
+	if lost != nil && !now.Before(lost.pingAt) && l.slack(now, live) >= o.ReplyTimeout {
+		return step{kind: stepPing, bd: lost}
+	}
 	first := live[0]
 	if at := first.lastPoll.Add(o.Cycle); now.Before(at) {
 		return step{kind: stepWait, until: at}
 	}
 	return step{kind: stepPoll, bd: first}
+}
+
+// lostToPing returns the lost board whose ping (RepingLost) comes first,
+// or nil.
+func (l *line) lostToPing() *board {
+	var p *board
+	for _, bd := range l.boards {
+		if bd.lost && !bd.pingAt.IsZero() && (p == nil || bd.pingAt.Before(p.pingAt)) {
+			p = bd
+		}
+	}
+	return p
 }
 
 // slack returns how long the line may spend now and still poll every

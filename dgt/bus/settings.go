@@ -63,6 +63,14 @@ type LineSettings struct {
 	// Rediscover is how often a broadcast discovery round runs and lost
 	// boards are pinged again; default 30 s.
 	Rediscover time.Duration
+	// RepingLost is how soon a lost board is pinged again on its own, in
+	// the time the schedule has left: the gap doubles after every ping it
+	// does not answer, up to Rediscover. A board that missed a few
+	// replies (a loose plug, a burst of noise, a starved host) is back in
+	// about a second rather than at the next discovery round; a board
+	// unplugged for good costs one ping (ReplyTimeout) every Rediscover.
+	// Default 1 s; negative: lost boards wait for the discovery rounds.
+	RepingLost time.Duration
 	// DiscoverRounds bounds the broadcast rounds of one discovery; default
 	// 5.
 	DiscoverRounds int
@@ -110,6 +118,9 @@ func (o LineSettings) withDefaults() LineSettings {
 	}
 	if o.Rediscover <= 0 {
 		o.Rediscover = 30 * time.Second
+	}
+	if o.RepingLost == 0 {
+		o.RepingLost = time.Second
 	}
 	if o.DiscoverRounds <= 0 {
 		o.DiscoverRounds = 5
