@@ -77,6 +77,10 @@ type boardRun struct {
 	// held: a bus answer with many presses that did not read as the
 	// board's log, held for the board's next answer (busmany.go).
 	held *heldAnswer
+	// heard: when the link last delivered a message of the board (zero
+	// before the connection's first); damaged: when it found the damage
+	// it is repairing (linkrepair.go), zero when none.
+	heard, damaged time.Time
 }
 
 // run is the board goroutine.
@@ -339,6 +343,7 @@ func (br *boardRun) mono(t time.Time) time.Time {
 func (br *boardRun) event(ev link.Event) {
 	switch e := ev.(type) {
 	case link.Connected:
+		br.heard, br.damaged = time.Time{}, time.Time{} // a new connection's reads catch up
 		clk := ""
 		if e.Clock {
 			clk = "DGT 3000"
@@ -350,10 +355,12 @@ func (br *boardRun) event(ev link.Event) {
 	case link.Message:
 		br.status.LastSeen = game.T(e.At)
 		br.h.pace.input(br.b.Port, e.At, time.Now())
-		if !br.recoverOn(e.At, e.Msg) {
+		if !br.recoverOn(e.At, e.Msg) && !br.repairRead(e.At, e.Msg) {
 			br.apply(br.s.Message(br.mono(e.At), e.Msg))
 		}
+		br.heard = e.At
 	case link.Disconnected:
+		br.heard, br.damaged = time.Time{}, time.Time{}
 		msg := "disconnected"
 		if e.Err != nil {
 			msg = e.Err.Error()
@@ -361,6 +368,7 @@ func (br *boardRun) event(ev link.Event) {
 		br.down(e.At, msg)
 	case link.Resync:
 		br.log.Debug("serial resync", "err", e.Err)
+		br.lineDamaged(e.At)
 	case link.Log:
 		br.logArrived(e.Log, e.Err)
 	}
