@@ -355,7 +355,8 @@ func (br *boardRun) event(ev link.Event) {
 	case link.Message:
 		br.status.LastSeen = game.T(e.At)
 		br.h.pace.input(br.b.Port, e.At, time.Now())
-		if !br.recoverOn(e.At, e.Msg) && !br.repairRead(e.At, e.Msg) {
+		since := br.repairing(e.Msg)
+		if !br.recoverOn(e.At, e.Msg) && !br.repairRead(e.At, since, e.Msg) {
 			br.apply(br.s.Message(br.mono(e.At), e.Msg))
 		}
 		br.heard = e.At

@@ -29,8 +29,24 @@ func (br *boardRun) lineDamaged(at time.Time) {
 	}
 }
 
-// repairRead feeds the position a link read to repair damage on the line
-// of a board heard moments ago (lineDamaged, within repairWithin) as the
+// repairing returns when the damage was found that the position read m
+// repairs (lineDamaged), and forgets it; zero when m is no position read,
+// none was noted, or the board's log waits for m (recoverOn reads them
+// together: the log says what happened).
+func (br *boardRun) repairing(m dgt.Message) time.Time {
+	if _, ok := m.(dgt.BoardDump); !ok {
+		return time.Time{}
+	}
+	since := br.damaged
+	br.damaged = time.Time{}
+	if br.boardLog != nil {
+		return time.Time{}
+	}
+	return since
+}
+
+// repairRead feeds the position m a link read to repair damage on the
+// line found at since (repairing; within repairWithin) as the
 // field updates the damage lost: each square it shows otherwise than the
 // tracker is fed as a live change at at (squares emptied first: a hand
 // lifts before it puts down), so that a hand in the middle of a move is
@@ -44,16 +60,8 @@ func (br *boardRun) lineDamaged(at time.Time) {
 // would have explained it, could not be read. A read long after the
 // damage, the connection's read, and the reads of relayed and team games
 // are fed as before.
-func (br *boardRun) repairRead(at time.Time, m dgt.Message) bool {
-	if br.damaged.IsZero() {
-		return false
-	}
-	if _, ok := m.(dgt.BoardDump); !ok {
-		return false
-	}
-	since := br.damaged
-	br.damaged = time.Time{}
-	if at.Sub(since) > repairWithin || br.s.relay != nil || br.s.team != nil || br.s.tr == nil {
+func (br *boardRun) repairRead(at, since time.Time, m dgt.Message) bool {
+	if since.IsZero() || at.Sub(since) > repairWithin || br.s.relay != nil || br.s.team != nil || br.s.tr == nil {
 		return false
 	}
 	for _, r := range dgtfeed.Append(nil, m) {
