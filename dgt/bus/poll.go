@@ -226,7 +226,9 @@ func (l *line) resync(bd *board) error {
 // asking anew would lose it). After a time-out it cannot tell whether the
 // command or the reply was lost: if REPEAT_CHANGES then returns the packet
 // taken last time, the command was lost (the board repeated the old
-// packet) and SEND_CHANGES is sent again.
+// packet) and SEND_CHANGES is sent again. Either way what the board says
+// for ReplyTimeout after the repeated packet is dropped: a board that
+// heard SEND_CHANGES late sends its packet twice.
 func (l *line) fetchChanges(bd *board) (dgt.BusUpdate, error) {
 	o := l.b.opts
 	cmd := dgt.BusCmdSendChanges
@@ -252,6 +254,18 @@ func (l *line) fetchChanges(bd *board) (dgt.BusUpdate, error) {
 			last, cmd, timedOut = ErrNoReply, dgt.BusCmdRepeatChanges, true
 		default:
 			up := u.(dgt.BusUpdate)
+			if cmd == dgt.BusCmdRepeatChanges && timedOut {
+				// The board may have heard SEND_CHANGES late rather than
+				// not at all (a board, or a line, held up past the
+				// time-out): it then answers it and REPEAT_CHANGES one
+				// after the other with the same packet. The second copy
+				// is let pass here: taken as the reply to the next
+				// command, it would stand in for that reply, whose
+				// records would be dropped as a stray frame and lost.
+				if err := l.drain(time.Now().Add(o.ReplyTimeout)); err != nil {
+					return dgt.BusUpdate{}, err
+				}
+			}
 			if cmd == dgt.BusCmdRepeatChanges && timedOut && up.Data == bd.lastPkt {
 				cmd, timedOut = dgt.BusCmdSendChanges, false // the old packet: ask anew
 				continue
