@@ -12,8 +12,6 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
-	"github.com/dgtbridge/dgtbridge/rules"
-	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -95,25 +93,13 @@ func TestBusResyncMidMove(t *testing.T) {
 		t.Run(fmt.Sprint(off), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				powerUp := time.Now()
-				hands := emu.DefaultHands()
-				hands.RookFirst, hands.CastleBoth, hands.CaptureBoth = 0, 0, 0
-				hands.Think = emu.Span{Min: 400 * time.Millisecond, Max: 1500 * time.Millisecond}
 				var games []*noisyGame
 				var es []*emu.Emulator
 				for i, l := range lines {
-					pos := rules.Position(chess.StartPosition(chess.Standard))
-					var moves []rules.Move
-					for _, u := range l {
-						m, err := pos.ParseMove(u)
-						if err != nil {
-							t.Fatal(err)
-						}
-						moves = append(moves, m)
-						pos, _ = pos.Play(m)
-					}
-					g := emu.Game{Start: chess.StartPosition(chess.Standard), Moves: moves, Hands: hands, Seed: uint64(41 + i),
-						Board: emu.Setup{Serial: fmt.Sprintf("%05d", 4102+i)}}
-					ng := &noisyGame{id: game.ID{Event: "resync", Round: 1, Board: i + 2}, e: emu.New(g.BoardSetup(), powerUp), g: g, ucis: l}
+					ng := newNoisyGame(t, game.ID{Event: "resync", Round: 1, Board: i + 2}, l, fmt.Sprintf("%05d", 4102+i), uint64(41+i), powerUp)
+					// The hands think 0.4-1.5 s (the hands do not change
+					// the board's set-up).
+					ng.g.Hands.Think = emu.Span{Min: 400 * time.Millisecond, Max: 1500 * time.Millisecond}
 					games = append(games, ng)
 					es = append(es, ng.e)
 				}
