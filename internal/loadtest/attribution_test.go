@@ -196,6 +196,11 @@ func TestDelayTimedFromTheAnswerThatCompletedTheMove(t *testing.T) {
 	if rep.FromLast.N != want || rep.FromLast.Max > 5*time.Millisecond {
 		t.Errorf("from the board's last answer before the MoveEvent: %v; want %d moves, none over 5 ms", rep.FromLast, want)
 	}
+	// Each MoveEvent came 5 ms after the completing answer, before any
+	// later answer: the daemon read every move on its completing answer.
+	if rep.Own.N != want || rep.Own.Max != 5*time.Millisecond {
+		t.Errorf("daemon's own delay %v: want %d moves, 5 ms each", rep.Own, want)
+	}
 	if rep.Later != later {
 		t.Errorf("report counts %d moves completed in a later answer, the reader %d", rep.Later, later)
 	}
@@ -257,6 +262,43 @@ func TestLastAnswerBeforeTheMoveEvent(t *testing.T) {
 			t.Errorf("at %d ms: got %v, want none", c.at, got.Sub(t0))
 		case c.want >= 0 && (!ok || !got.Equal(t0.Add(time.Duration(c.want)*time.Millisecond))):
 			t.Errorf("at %d ms: got %v (%v), want %d ms", c.at, got.Sub(t0), ok, c.want)
+		}
+	}
+}
+
+// TestReadableAnswer: the answer from which a host can read a move is the
+// one that completed it, unless that one also held the move's press for
+// the first time: then the first answer the board gave a full scan later
+// (only that one shows whether the piece it reported last stayed there).
+func TestReadableAnswer(t *testing.T) {
+	t0 := time.Date(2026, 11, 26, 19, 0, 0, 0, time.UTC)
+	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
+	e := emu.New(emu.Setup{Serial: "00001", ScanPeriod: 220 * time.Millisecond}, t0)
+	b := &board{e: e, power: t0}
+	// Answers read by the board at 0, 800, 1100 (a re-poll), 1900 and
+	// 2700 ms, each sent 20 ms after.
+	for _, n := range []int{0, 800, 1100, 1900, 2700} {
+		b.answered(ms(n), ms(n+20))
+	}
+	for _, c := range []struct {
+		name                    string
+		pressed, scanned        int
+		wantReadable, wantWhole int // ms the answer was sent; -1: none
+	}{
+		{"press and last square in one answer: a scan later", 700, 750, 1120, 820},
+		{"the re-poll too early: the next answer", 1050, 1000, 1920, 1120},
+		{"lever before the last scan: the completing answer", 700, 900, 1120, 1120},
+		{"the last square in an answer before the press's: a scan after the press's", 850, 790, 1920, 1120},
+		{"no answer a scan later yet", 2600, 2650, -1, 2720},
+	} {
+		w, r, ok, has := b.readable(ms(c.pressed), ms(c.scanned))
+		switch {
+		case !ok || !w.sent.Equal(ms(c.wantWhole)):
+			t.Errorf("%s: whole %v (%v), want %d ms", c.name, w.sent.Sub(t0), ok, c.wantWhole)
+		case c.wantReadable < 0 && has:
+			t.Errorf("%s: readable %v, want none", c.name, r.sent.Sub(t0))
+		case c.wantReadable >= 0 && (!has || !r.sent.Equal(ms(c.wantReadable))):
+			t.Errorf("%s: readable %v (%v), want %d ms", c.name, r.sent.Sub(t0), has, c.wantReadable)
 		}
 	}
 }

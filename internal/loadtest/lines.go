@@ -54,6 +54,43 @@ func (b *board) answerHolding(t time.Time) (time.Time, bool) {
 	return b.answers[i].sent, true
 }
 
+// answerAt returns the first answer of b that holds what the board had
+// seen at t (read at or after t).
+func (b *board) answerAt(t time.Time) (answer, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	i, _ := slices.BinarySearchFunc(b.answers, t, func(a answer, t time.Time) int { return a.read.Compare(t) })
+	if i == len(b.answers) {
+		return answer{}, false
+	}
+	return b.answers[i], true
+}
+
+// readable returns the first answer of b that held both the press of a
+// move, which the board saw at pressed, and the scan of its last square
+// change, at scanned (whole; ok false: none yet), and the first answer
+// from which a host can read the move (readable; has false: none yet).
+//
+// readable is whole, unless whole is also the first answer that held the
+// press: the host then cannot tell whether the square the board reported
+// last is where the piece stayed (the lever often beats the board's scan
+// of the last square, and a sliding hand may carry a piece on), until an
+// answer the board gave a full scan (its scan period) after that one.
+// readable is then the first such answer; a move whose piece could not
+// have gone on (a knight, a capture) can be read on whole, and the caller
+// times its MoveEvent from whole when it came before readable.
+func (b *board) readable(pressed, scanned time.Time) (whole, readable answer, ok, has bool) {
+	whole, ok = b.answerAt(later(pressed, scanned))
+	if !ok {
+		return answer{}, answer{}, false, false
+	}
+	if first, ok := b.answerAt(pressed); ok && first.read.Equal(whole.read) {
+		readable, has = b.answerAt(whole.read.Add(b.e.Setup().Scan().Period))
+		return whole, readable, true, has
+	}
+	return whole, whole, true, true
+}
+
 // lastAnswer returns when the last answer of b sent at or before t was
 // sent: the newest the daemon could have read of the board when it
 // published at t.

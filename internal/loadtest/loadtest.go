@@ -8,8 +8,18 @@
 // on these clean games, the daemon's own delay, how often each board was
 // polled, and the daemon's memory and CPU.
 //
-// The daemon's own delay of a move is timed from the board's answer that
-// completed it to the MoveEvent's arrival on NATS. A move is complete in
+// The daemon's own delay of a move is timed from the first board answer
+// from which a host can read the move to the MoveEvent's arrival on NATS
+// (Report.Own): the answer that completed the move, or, when that answer
+// was also the first to hold the press, the first answer the board gave a
+// full scan later (only then can a host tell that the piece the board
+// reported last stayed where it was: the lever often beats the board's
+// scan of the last square, and a sliding hand may carry a piece on); a
+// MoveEvent that came before that later answer (a piece that could not
+// have gone on) is timed from the completing answer.
+//
+// The delay is also timed from the answer that completed the move alone
+// (Report.Delay), the waits for a later look included. A move is complete in
 // the first answer (a bus board's MSG_BUS_UPDATE, or any message of a board
 // alone on its port) that holds both its clock press and the scan that
 // reported its last square change: the lever often beats the scan, and the
@@ -103,6 +113,16 @@ type Report struct {
 	// daemon's own processing and ticking, without the wait for the
 	// board's next look.
 	FromLast Dist
+	// Own is the daemon's own delay: from the first answer that let it
+	// read the move to the MoveEvent. That answer is the completing one,
+	// unless the completing answer was also the first to hold the press:
+	// whether the piece the board reported last stayed there (the lever
+	// often beats the scan of the last square; a sliding hand may carry
+	// the piece on) shows only in an answer the board gave a full scan
+	// later, and the first such answer is the reference, except for a
+	// MoveEvent that came before it (a move whose piece could not have
+	// gone on, read on the completing answer and timed from there).
+	Own Dist
 	// Later is how many moves were completed in a later answer than the
 	// one that held their press (the lever before the last scan);
 	// Unattributed how many MoveEvents came before the answer that, by the
@@ -592,6 +612,7 @@ type collector struct {
 	delay      []time.Duration // from the answer that completed the move
 	fromAnswer []time.Duration // from the first answer that held the press
 	fromLast   []time.Duration // from the board's last answer before the MoveEvent
+	own        []time.Duration // from the answer that let the daemon read the move
 	press      []time.Duration // from the press
 	later      int
 	unattrib   int
@@ -646,6 +667,7 @@ type timing struct {
 	clockRead                              time.Time // the board's first clock read after whole
 	firstChange                            time.Time // the answer holding the ply's first square change
 	last                                   time.Time // the board's last answer before the MoveEvent
+	readable                               time.Time // the answer that let the daemon read the move
 }
 
 // move takes a MoveEvent that arrived at now: it counts it and times it
@@ -680,7 +702,15 @@ func (c *collector) move(now time.Time, data []byte) {
 			clk = c.polls.clockReadAfter(b.addr, whole)
 		}
 		last, ok3 := b.lastAnswer(now)
-		c.timings = append(c.timings, timing{board: b.n, ply: ev.Ply, press: pressed, first: first, whole: whole, lastScan: scanned, arrived: now, clockRead: clk, firstChange: firstChange, last: last})
+		var readAt time.Time
+		if w, r, ok, has := b.readable(pressed, scanned); ok && !w.sent.After(now) {
+			readAt = r.sent
+			if !has || now.Before(r.sent) { // read on its completing answer
+				readAt = w.sent
+			}
+			c.own = append(c.own, now.Sub(readAt))
+		}
+		c.timings = append(c.timings, timing{board: b.n, ply: ev.Ply, press: pressed, first: first, whole: whole, lastScan: scanned, arrived: now, clockRead: clk, firstChange: firstChange, last: last, readable: readAt})
 		if ok2 && ok3 && !whole.After(now) {
 			c.fromLast = append(c.fromLast, now.Sub(last))
 		}
@@ -783,6 +813,7 @@ func (c *collector) report(r *Report) {
 	r.Delay = dist(c.delay)
 	r.FromAnswer = dist(c.fromAnswer)
 	r.FromLast = dist(c.fromLast)
+	r.Own = dist(c.own)
 	r.FromPress = dist(c.press)
 	r.Later, r.Unattributed = c.later, c.unattrib
 }
@@ -792,7 +823,7 @@ func (c *collector) report(r *Report) {
 // holding the press, answer that completed the move, MoveEvent, the
 // board's first clock read (BUS_SEND_CLK) after that answer, the answer
 // holding the ply's first square change, the board's last answer before
-// the MoveEvent.
+// the MoveEvent, the answer that let the daemon read the move (Own).
 func (c *collector) writeTimings(file string, t0 time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -802,9 +833,9 @@ func (c *collector) writeTimings(file string, t0 time.Time) error {
 		}
 		return strconv.FormatFloat(float64(t.Sub(t0).Microseconds())/1000, 'f', 1, 64)
 	}
-	b := []byte("board,ply,press,last_scan,first_answer,completing_answer,move_event,clock_read,first_change_answer,last_answer\n")
+	b := []byte("board,ply,press,last_scan,first_answer,completing_answer,move_event,clock_read,first_change_answer,last_answer,readable_answer\n")
 	for _, x := range c.timings {
-		b = fmt.Appendf(b, "%d,%d,%s,%s,%s,%s,%s,%s,%s,%s\n", x.board, x.ply, ms(x.press), ms(x.lastScan), ms(x.first), ms(x.whole), ms(x.arrived), ms(x.clockRead), ms(x.firstChange), ms(x.last))
+		b = fmt.Appendf(b, "%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", x.board, x.ply, ms(x.press), ms(x.lastScan), ms(x.first), ms(x.whole), ms(x.arrived), ms(x.clockRead), ms(x.firstChange), ms(x.last), ms(x.readable))
 	}
 	return os.WriteFile(file, b, 0o640)
 }
@@ -840,7 +871,8 @@ func (r Report) Print(w io.Writer) {
 			fmt.Fprintf(w, "  first %s: %.400s\n", k, r.AlertSamples[k])
 		}
 	}
-	fmt.Fprintf(w, "daemon's delay (the board's answer that completed the move -> MoveEvent): %v\n", r.Delay)
+	fmt.Fprintf(w, "daemon's own delay (the first answer that let it read the move -> MoveEvent): %v\n", r.Own)
+	fmt.Fprintf(w, "daemon's delay from the board's answer that completed the move (-> MoveEvent): %v\n", r.Delay)
 	fmt.Fprintf(w, "  moves completed in a later answer than their press's (lever before the last scan): %d of %d", r.Later, r.Delay.N)
 	if r.Unattributed > 0 {
 		fmt.Fprintf(w, "; MoveEvents before the answer that completed their move (left out): %d", r.Unattributed)
