@@ -90,18 +90,50 @@ type Recovery struct {
 // moves read do not continue the record, the error is a *LogGapError with
 // the record's last ply.
 func Recover(start rules.Position, moves []rules.Move, now rules.Placement, log game.BoardLog, opts TrackerOptions, left rules.Color) (Recovery, error) {
+	pos, err := recordPositions(start, moves)
+	if err != nil {
+		return Recovery{}, err
+	}
+	return recoverFrom(pos, 0, now, log, opts, left)
+}
+
+// RecoverFromEnd is [Recover] for a log known to start at the record's
+// last position: what a bus board reported since it last showed that
+// position at rest (answers read together after the line was not polled
+// for seconds). The log is aligned with that position only, never with an
+// earlier one of the record: a log whose first changes do not tell the
+// squares of the record's last moves fits an earlier position too, and
+// read from there, the tracker's search could make the record's last
+// moves up from the log's last placement and misread the log's own.
+func RecoverFromEnd(start rules.Position, moves []rules.Move, now rules.Placement, log game.BoardLog, opts TrackerOptions, left rules.Color) (Recovery, error) {
+	pos, err := recordPositions(start, moves)
+	if err != nil {
+		return Recovery{}, err
+	}
+	return recoverFrom(pos, len(moves), now, log, opts, left)
+}
+
+// recordPositions returns the record's positions: start, then after each
+// of moves.
+func recordPositions(start rules.Position, moves []rules.Move) ([]rules.Position, error) {
 	pos := []rules.Position{start}
 	for i, m := range moves {
 		next, err := pos[i].Play(m)
 		if err != nil {
-			return Recovery{}, fmt.Errorf("board: recover: the record's ply %d does not play: %w", i+1, err)
+			return nil, fmt.Errorf("board: recover: the record's ply %d does not play: %w", i+1, err)
 		}
 		pos = append(pos, next)
 	}
-	n := len(moves)
+	return pos, nil
+}
+
+// recoverFrom is Recover aligning the log with the record's positions
+// from ply first on (pos holds them all, the start first).
+func recoverFrom(pos []rules.Position, first int, now rules.Placement, log game.BoardLog, opts TrackerOptions, left rules.Color) (Recovery, error) {
+	n := len(pos) - 1
 	gap := &LogGapError{Ply: n, Wrapped: log.Wrapped}
 	lg := newLogView(log, now, opts.Rotated)
-	for m := 0; m <= n; m++ {
+	for m := first; m <= n; m++ {
 		want := pos[m].Placement()
 		var found []Recovery
 		for i := len(lg.steps) - 1; i >= -1; i-- {

@@ -43,9 +43,11 @@ func (s *Session) Recover(at time.Time, log game.BoardLog, now rules.Placement) 
 	return st
 }
 
-// recoverLog is Recover; with whole, a log that does not align with the
-// record or is not read to its end changes nothing and reports false (the
-// caller reads the board live instead). Otherwise it reports whether the
+// recoverLog is Recover; with whole, the log is a bus board's answers
+// since it last showed the record's last position at rest (busmany.go),
+// aligned with that position only (board.RecoverFromEnd), and a log that
+// does not align with it or is not read to its end changes nothing and
+// reports false (the caller reads the board live instead). Otherwise it reports whether the
 // log explained now: it aligned with the record and was read to its end,
 // now being the position after the moves rebuilt (or after a move made
 // and not completed yet); now is then a live read (Session.reread), not
@@ -91,7 +93,11 @@ func (s *Session) recoverLog(at time.Time, log game.BoardLog, now rules.Placemen
 	case rules.Black.String():
 		left = rules.Black
 	}
-	r, err := board.Recover(s.start, moves, now, log, opts, left)
+	recover := board.Recover
+	if whole {
+		recover = board.RecoverFromEnd
+	}
+	r, err := recover(s.start, moves, now, log, opts, left)
 	if whole && (err != nil || !r.Complete || r.Aligned || len(r.Ambiguous) > 0 || r.Ply != n) {
 		return st, false
 	}
