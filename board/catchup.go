@@ -93,6 +93,6 @@ func (t *Tracker) afterCatchUp(at time.Time, evs []game.Event) []game.Event {
 	rc := *t.clk.last
 	t.lever.unpressed = 0
 	evs = t.completeUpTo(at, len(t.line.moves), &rc, evs)
-	t.pressHeard(at)
+	t.pressHeard(at, rc)
 	return evs
 }

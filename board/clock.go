@@ -49,7 +49,28 @@ type lever struct {
 	// heard: on a polled board, when presses were read from the clock's
 	// running side that no press record has matched yet (the board's
 	// record of a press may come after the clock reading that showed it).
-	heard []time.Time
+	heard []heardPress
+}
+
+// heardPress is a press a polled board's clock reading showed before the
+// board's record of it: when, and the presser's time the reading showed
+// (0: not known).
+type heardPress struct {
+	at     time.Time
+	halted time.Duration
+}
+
+// heardFrom is the press reading r showed at at: the presser is the side
+// whose clock r does not run.
+func heardFrom(at time.Time, r game.ClockReading) heardPress {
+	h := heardPress{at: at}
+	switch r.Running {
+	case rules.White:
+		h.halted = r.Black
+	case rules.Black:
+		h.halted = r.White
+	}
+	return h
 }
 
 // pendingPress is a lever press not judged yet (the scan may lag).
@@ -135,7 +156,7 @@ func (t *Tracker) clock(at time.Time, r game.ClockReading, evs []game.Event) []g
 		return evs
 	}
 	if t.opts.Polled {
-		t.lever.heard = append(t.lever.heard, at)
+		t.lever.heard = append(t.lever.heard, heardFrom(at, r))
 	}
 	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r, due: t.scanned(at), burst: t.burst || t.chunk})
 	return evs
@@ -164,10 +185,14 @@ func (t *Tracker) isPress(side rules.Color) bool {
 func (t *Tracker) leverPress(at time.Time, lp game.LeverPress) []game.Event {
 	evs := t.advance(at, nil)
 	// A reading shows a press before its record only when the record comes
-	// in the board's next answer: older readings' presses had none.
+	// in the board's next answer: older readings' presses had none. The
+	// next answer may come late (a line slowed down or stalled): a reading
+	// that showed the presser's time this record holds was of this press,
+	// however long ago. (Credited by the turn instead, the record was read
+	// as the other player's press without a move.)
 	keep := t.lever.heard[:0]
 	for _, h := range t.lever.heard {
-		if !h.Before(at.Add(-2 * t.scanPeriod())) {
+		if !h.at.Before(at.Add(-2*t.scanPeriod())) || lp.Time > 0 && h.halted > 0 && nearSecond(lp.Time, h.halted) {
 			keep = append(keep, h)
 		}
 	}
@@ -208,6 +233,9 @@ func (t *Tracker) leverPress(at time.Time, lp game.LeverPress) []game.Event {
 	if !t.isPress(side) {
 		return evs
 	}
+	if t.opts.Polled {
+		evs = t.replyPressed(at, side, evs)
+	}
 	var r game.ClockReading
 	if t.clk.last != nil {
 		r = *t.clk.last
@@ -221,6 +249,63 @@ func (t *Tracker) leverPress(at time.Time, lp game.LeverPress) []game.Event {
 		}
 	}
 	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r, unread: t.clk.last == nil, due: at, recorded: true, tentative: true, answer: at, touches: len(t.turn.touches)})
+	return evs
+}
+
+// replyPressed judges a polled board's waiting press when the record of
+// its opponent's press comes (side: the new presser). The press waited
+// for a later look at the board (the lever may have beaten the board's
+// scan of the square a sliding hand put the piece on), but the opponent
+// has moved and pressed since: the presser's move was done, and the board
+// as it stands at this record, before the rest of the answer, shows it.
+// Judged at the end of the answer instead, a piece the presser moved again
+// after the reply (his next move, its press in a later answer) was taken
+// for the same slide: two moves of one piece read as one, the record one
+// ply short from there on.
+func (t *Tracker) replyPressed(at time.Time, side rules.Color, evs []game.Event) []game.Event {
+	if len(t.lever.presses) != 1 || t.state.phase == ended {
+		return evs
+	}
+	p := &t.lever.presses[0]
+	base := t.line.node(t.line.done)
+	if p.side != side.Other() || !p.recorded || p.tentative || p.scanned || base.pos.Turn() != p.side {
+		return evs
+	}
+	// The presser's move is the one move of his the board shows, with
+	// nothing else changed but by the opponent's hand (his reply).
+	base.expand(&t.srch.scratch)
+	found := -1
+	for i := range base.kids {
+		kp := base.kidPlace(i)
+		if shownWithReply(&t.board.sensed, &base.place, &kp, base.kids[i].m.To, p.side, t.landed(base.kids[i].m.To, &kp, p.at)) {
+			if found >= 0 {
+				return evs // two fit: judged at the end of the answer, as before
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return evs
+	}
+	m := base.kids[found].m
+	ply := t.line.done + 1
+	switch {
+	case len(t.line.hist)-1 == t.line.done:
+		c := base.child(found)
+		if c == nil {
+			return evs
+		}
+		evs = t.resolved(at, evs)
+		evs = t.appendMoves(at, t.line.done, path{moves: []rules.Move{m}, nodes: []*node{c}}, false, false, evs)
+	case t.line.moves[t.line.done] != m:
+		return evs // the line made another move of his: judged at the end of the answer
+	}
+	t.lever.unpressed = 0
+	evs = t.completeUpTo(p.at, ply, p.reading(), evs)
+	t.lever.presses = t.lever.presses[1:]
+	if t.board.sensed != t.line.top().place {
+		evs = t.unexplain(at, evs) // the opponent's hand, at work
+	}
 	return evs
 }
 

@@ -124,7 +124,7 @@ func (t *Tracker) clockReturned(at time.Time, r game.ClockReading, evs []game.Ev
 		rc := r
 		t.lever.unpressed = 0
 		evs = t.completeUpTo(at, len(t.line.moves), &rc, evs)
-		t.pressHeard(at)
+		t.pressHeard(at, r)
 	}
 	return evs
 }
@@ -141,8 +141,8 @@ func maxTime(a, b time.Time) time.Time {
 // comes in the board's next answer, is that press's (leverPress), not one
 // to credit by the turn (the ply is completed already: it would be read as
 // the opponent's press without a move).
-func (t *Tracker) pressHeard(at time.Time) {
+func (t *Tracker) pressHeard(at time.Time, r game.ClockReading) {
 	if t.opts.Polled {
-		t.lever.heard = append(t.lever.heard, at)
+		t.lever.heard = append(t.lever.heard, heardFrom(at, r))
 	}
 }
