@@ -72,25 +72,33 @@ func stallsFrom(start, end time.Time, seed uint64) []stall {
 // Still raised and only logged: clock_setting / displaced_pieces /
 // ambiguous_move warnings on a few boards after the longest stalls.
 //
-// Known bug, counted and bounded rather than hidden (seeds 1–2 alone
+// Known bugs, counted and bounded rather than hidden until session 5,
+// none left since (seeds 1–2 alone
 // passed by the line's timing; seeds 3–8 failed on every build until
 // session 4): after a stall, an answer holding many presses may be polled
 // while the next move is still in the hand (it ends mid-move, the move
 // completed in the next answer). Such an answer is now held and read with
 // the board's next ones as one log (busmany.go, over5); before, the board
 // was read live from there and lost or misread plies (the games of
-// TestHallBusLineStarved32 stopping at plies 15–20). Still counted: a
-// board read live after a stall may misread a slide's intermediate square
+// TestHallBusLineStarved32 stopping at plies 15–20). Counted until
+// session 5: a board read live after a stall may misread a slide's intermediate square
 // as a move (seed 7 board 6: h3f5 read as h3g4, g4f5), a press pair read
 // at once may be judged a press without a move (a false
 // clock_without_move), and a clock left unread for many cycles after a
 // long stall is reported disconnected. Over the 8 seeds × 8 games: 1 game
 // with a wrong record and 2 games with a false clock_disconnected (over5,
 // three runs alike; before: 1 and 4 with over4's clock sides, 1 and 6
-// before them; the hall's goroutines may make runs differ a little). The test fails when more go wrong; every other alert
-// but information on a game whose record is right fails it at once.
+// before them; the hall's goroutines may make runs differ a little). Session
+// 5: 0 and 0. The wrong record (seed 1 board 1: a8a7 and a7a6 read as
+// a8a6) was an answer of twelve presses read as the board's log from the
+// position before the record's last move, which its first changes did not
+// rule out (board.RecoverFromEnd now aligns such an answer with the
+// record's last position only); the false alerts went with the fixes of
+// TestHallBusLineStarved32 below. The test fails when anything goes wrong;
+// every other alert but information on a game whose record is right fails
+// it at once.
 func TestHallBusLineStarved(t *testing.T) {
-	starvedSeeds(t, 8, 30, []uint64{1, 2, 3, 4, 5, 6, 7, 8}, 1, 2)
+	starvedSeeds(t, 8, 30, []uint64{1, 2, 3, 4, 5, 6, 7, 8}, 0, 0)
 }
 
 // TestHallBusLineStarved32 (issue 13): TestHallBusLineStarved with a full
@@ -118,9 +126,20 @@ func TestHallBusLineStarved(t *testing.T) {
 // dgt/bus's deadline schedule back (session 4: another polling order after
 // the stalls): 1 wrong (seed 3 board 32: c7d7, d7g7 read as c7g7, the
 // known misread of a slide's intermediate square by a board read live
-// after a stall, as in TestHallBusLineStarved). Bounds: 1 and 1.
+// after a stall, as in TestHallBusLineStarved). Session 5: 0 and 0. That
+// misread was a press waiting for a later look at the board (the queen
+// put on d7 could have slid on) judged only at the end of the next
+// answer, which held the opponent's reply and press and then the queen's
+// next move: read from the answer's last placement, c7g7. A press record
+// of the opponent now has the waiting press judged on the board as it
+// stands at that record (board's replyPressed). The false alert (seed 2
+// board 26: both players' presses without a move after the last ply) was
+// a reading that showed the last press 4 s before the board's answer with
+// its record came (the line stalled): the record was no longer matched
+// with the reading and was credited to the other player; it now is when
+// the reading showed the time the record holds. Bounds: 0 and 0.
 func TestHallBusLineStarved32(t *testing.T) {
-	starvedSeeds(t, 32, 40, []uint64{1, 2, 3}, 1, 1)
+	starvedSeeds(t, 32, 40, []uint64{1, 2, 3}, 0, 0)
 }
 
 // starvedSeeds plays lineStarved with boards games of plies plies for each
