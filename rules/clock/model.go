@@ -73,6 +73,11 @@ type Model struct {
 	adjust     *Reading // an arbiter-set reading the clock is expected to show
 	host       bool     // the clock is host-controlled (SetNRun): it adds nothing at presses
 	resync     bool     // readings were interrupted: take the next one as it is
+	// completed: the moves completed (MoveCompleted) at a time after the
+	// last reading: presses the next reading shows, at least (a move is
+	// completed at its press, which a reading may show before it is).
+	completed int
+	firstDone rules.Color // the side of the first of them
 	// settling: the readings since the first one (or a resync) may be a
 	// burst buffered while nobody read the port, all arriving at once.
 	settling bool
@@ -157,6 +162,11 @@ func (m *Model) MoveCompleted(side rules.Color, t time.Time) []Event {
 		m.countMove(side)
 		return nil
 	}
+	if m.started && t.After(m.lastAt) {
+		if m.completed++; m.completed == 1 {
+			m.firstDone = side
+		}
+	}
 	if m.started && m.last.Running == rules.NoColor && m.lastRunner != rules.NoColor {
 		return []Event{Inconsistency{At: t, Kind: MoveWithClockStopped, Side: side,
 			Detail: fmt.Sprintf("%s completed a move while the clock was stopped", side)}}
@@ -228,6 +238,7 @@ func (m *Model) Observe(r Reading, t time.Time) []Event {
 	}
 	out = m.flags(r, t, out)
 	m.last, m.lastAt = r, t
+	m.completed, m.firstDone = 0, rules.NoColor
 	return out
 }
 
@@ -277,11 +288,23 @@ func (m *Model) step(r Reading, t time.Time) []Event {
 		// Sandclock: what the runner used flows to the other side.
 		exp[prev.Other()&1] = m.base[prev.Other()&1] + (m.runBase - exp[prev&1])
 	}
+	hidden, fit := 0, false
+	if prev != rules.NoColor && r.Running != rules.NoColor && !sand {
+		hidden, fit = m.hiddenPresses(prev, exp, r, t)
+	}
 	switch {
-	case r.Running == prev && prev != rules.NoColor && !sand && m.hiddenPresses(prev, exp, r, t) > 0:
+	case hidden > 0 && !fit:
+		// The moves completed since the last reading say how many
+		// presses it shows, and the times do not fit them: judged
+		// against them.
+		out = m.judgeHidden(out, prev, hidden, exp, r, t)
+		m.countPresses(prev, hidden)
+		m.base = [2]time.Duration{r.White, r.Black}
+		m.restart(r.Running, t, r)
+	case r.Running == prev && prev != rules.NoColor && hidden > 0:
 		// Both players pressed between two readings (a bus line reads a
 		// clock every second or so): the moves, timed by this reading.
-		m.countPresses(prev, m.hiddenPresses(prev, exp, r, t))
+		m.countPresses(prev, hidden)
 		m.base = [2]time.Duration{r.White, r.Black}
 		m.restart(prev, t, r)
 	case r.Running == prev && prev != rules.NoColor:
@@ -291,10 +314,10 @@ func (m *Model) step(r Reading, t time.Time) []Event {
 			m.base[prev.Other()&1] = r.Time(prev.Other())
 			m.runStart, m.runBase = t, r.Time(prev)
 		}
-	case prev != rules.NoColor && r.Running == prev.Other() && !sand && m.hiddenPresses(prev, exp, r, t) > 0:
+	case prev != rules.NoColor && r.Running == prev.Other() && hidden > 0:
 		// Three or more presses between two readings (a fast reply and
 		// its answer): the moves, timed by this reading.
-		m.countPresses(prev, m.hiddenPresses(prev, exp, r, t))
+		m.countPresses(prev, hidden)
 		m.base = [2]time.Duration{r.White, r.Black}
 		m.restart(r.Running, t, r)
 	case prev != rules.NoColor && r.Running == prev.Other():
@@ -309,6 +332,14 @@ func (m *Model) step(r Reading, t time.Time) []Event {
 			out = append(out, Inconsistency{At: t, Kind: ClockReset, Side: rules.NoColor,
 				Reported: r.White, Expected: exp[0],
 				Detail: fmt.Sprintf("both clocks went back to %s/%s after %d moves", fmtDur(r.White), fmtDur(r.Black), m.moves[0]+m.moves[1])})
+		} else if k, fit := m.startedHidden(exp, r, t); k > 0 {
+			// The game started (or resumed) and the players pressed k
+			// times between two readings far apart, the first mover
+			// first (the moves completed meanwhile).
+			if !fit {
+				out = m.judgeHidden(out, m.firstDone, k, exp, r, t)
+			}
+			m.countPresses(m.firstDone, k)
 		} else if m.startedAndPressed(exp, r, t) {
 			// The game started and the first mover pressed between two
 			// readings: his move is counted, his time taken as shown.
@@ -323,47 +354,161 @@ func (m *Model) step(r Reading, t time.Time) []Event {
 	return out
 }
 
-// maxHidden bounds the presses looked for between two readings.
+// maxHidden bounds the presses looked for between two readings when the
+// moves completed do not tell them.
 const maxHidden = 6
 
 // hiddenPresses returns how many presses since the last reading explain
 // reading r at t where x ran before, when one press (the running side
 // changed) or none (the same side runs) does not: x pressed first, then
-// the sides in turn, so x got its increment at ceil(k/2) of them and the
-// other side y at floor(k/2); y's halted display moved (it ran, less its
-// delay, and got its increments) and x's shows what it used outside y's
-// runs. 0: none of 2..maxHidden fits (or this model cannot tell: no
-// timing, no known control, host control).
-func (m *Model) hiddenPresses(x rules.Color, exp [2]time.Duration, r Reading, t time.Time) int {
+// the sides in turn (hiddenWant). fit is false when none fits but the
+// moves completed since the last reading say that presses were made:
+// their number is returned, for the reading to be judged against it
+// (judgeHidden). 0: none of 2..maxHidden fits and the moves completed
+// tell nothing (or this model cannot tell: no timing, no known control,
+// host control).
+//
+// A bus line may read a clock half a minute apart (a line whose polls
+// fill its cycle reads one clock a round: an overloaded host, a slow
+// adapter) while the players press a dozen times: the moves completed
+// since the last reading (MoveCompleted, stamped at their presses) then
+// give the count to try first (hiddenCounts). Guessed from the times
+// alone it is not found past maxHidden, and a window longer than an
+// increment fits more than one.
+func (m *Model) hiddenPresses(x rules.Color, exp [2]time.Duration, r Reading, t time.Time) (k int, fit bool) {
 	if m.noTiming || !m.tc.Timed() || m.host || !m.lastAt.Before(t) || m.lastAt.Before(m.runStart) {
-		return 0
+		return 0, false
 	}
 	y := x.Other()
-	gotX, gotY := r.Time(x), r.Time(y)
-	if gotY == exp[y&1] {
-		return 0 // y's halted display did not change: y never ran
+	if r.Time(y) == exp[y&1] {
+		return 0, false // y's halted display did not change: y never ran
 	}
-	px, py := m.tc.Period(m.period[x&1]), m.tc.Period(m.period[y&1])
-	early := m.expectRun(m.lastAt)
-	ranY := max(t.Sub(m.lastAt)-py.Delay, 0)
 	fits := func(k int) bool {
-		ax, ay := time.Duration((k+1)/2)*px.Increment, time.Duration(k/2)*py.Increment
-		return near(gotX, within(gotX-ax, exp[x&1], early)+ax, m.tol) &&
-			near(gotY, within(gotY-ay, exp[y&1]-ranY, exp[y&1])+ay, m.tol)
+		wx, wy := m.hiddenWant(x, k, exp, r, t)
+		return near(r.Time(x), wx, m.tol) && near(r.Time(y), wy, m.tol)
 	}
 	first := 2 // the same side runs: an even number of presses
 	if r.Running != x {
 		first = 3
 		if fits(1) {
-			return 0 // one press explains it
+			return 0, false // one press explains it
+		}
+	}
+	known := 0
+	if c := m.completed; c >= 2 {
+		known = c
+		if (c-first)%2 != 0 {
+			known++ // of first's parity
+		}
+	}
+	for _, k := range hiddenCounts(known, first) {
+		if fits(k) {
+			return k, true
+		}
+	}
+	if known > 0 && (first == 3 || !fits(0)) {
+		return known, false
+	}
+	return 0, false
+}
+
+// startedHidden returns how many presses made between two readings
+// explain reading r at t, the clock stopped at the last one and running
+// now, when the moves completed meanwhile are two or more (a game started
+// or resumed while a bus line read its clock seldom): the first of them
+// pressed first. fit: as in hiddenPresses. 0: the moves completed do
+// not tell, or r shows the clock as it stood (no press made).
+func (m *Model) startedHidden(exp [2]time.Duration, r Reading, t time.Time) (k int, fit bool) {
+	x := m.firstDone
+	if m.noTiming || !m.tc.Timed() || m.host || r.Running == rules.NoColor || m.running != rules.NoColor || !m.lastAt.Before(t) ||
+		m.completed < 2 || x == rules.NoColor || near(r.White, exp[0], m.tol) && near(r.Black, exp[1], m.tol) {
+		return 0, false
+	}
+	k = m.completed
+	if (k%2 == 1) != (r.Running == x.Other()) {
+		k++ // of the running side's parity
+	}
+	for _, n := range hiddenCounts(k, 2-k%2) {
+		wx, wy := m.hiddenWant(x, n, exp, r, t)
+		if near(r.Time(x), wx, m.tol) && near(r.Time(x.Other()), wy, m.tol) {
+			return n, true
+		}
+	}
+	return k, false
+}
+
+// hiddenCounts returns the press counts to try, in order, when the moves
+// completed since the last reading give known (0: they tell nothing) and
+// the count is first or more, of first's parity: known, then more (the
+// completions lag the presses: a press is judged on its board's answer or
+// later, a fast reply's once the board settles, when the reading may
+// have shown it already), then one round fewer (a press the last reading
+// showed before its move was completed); then first to maxHidden.
+func hiddenCounts(known, first int) []int {
+	var ks []int
+	if known > 0 {
+		for k := known; k <= known+maxHidden; k += 2 {
+			ks = append(ks, k)
+		}
+		if known-2 >= first {
+			ks = append(ks, known-2)
 		}
 	}
 	for k := first; k <= maxHidden; k += 2 {
-		if fits(k) {
-			return k
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// hiddenWant returns what x and its opponent y should show at t after k
+// presses in turn from x's since the last reading, nearest to reading r:
+// x got ceil(k/2) additions and y floor(k/2) (hiddenAdded); y's halted
+// display moved by what it ran (less its delay) and x's shows what it
+// used outside y's runs.
+func (m *Model) hiddenWant(x rules.Color, k int, exp [2]time.Duration, r Reading, t time.Time) (wantX, wantY time.Duration) {
+	y := x.Other()
+	ax, ay := m.hiddenAdded(x, (k+1)/2), m.hiddenAdded(y, k/2)
+	ran := func(c rules.Color) time.Duration { return max(t.Sub(m.lastAt)-m.tc.Period(m.period[c&1]).Delay, 0) }
+	lo, hi := exp[x&1], m.expectRun(m.lastAt) // x ran from the last reading
+	if m.running != x {
+		lo, hi = exp[x&1]-ran(x), exp[x&1] // the clock was stopped
+	}
+	wantX = within(r.Time(x)-ax, lo, hi) + ax
+	wantY = within(r.Time(y)-ay, exp[y&1]-ran(y), exp[y&1]) + ay
+	return wantX, wantY
+}
+
+// hiddenAdded returns what side c's clock adds at its next n presses:
+// each press's increment, and the next period's time at the press that
+// completes a period's moves.
+func (m *Model) hiddenAdded(c rules.Color, n int) time.Duration {
+	var a time.Duration
+	done := m.moves[c&1]
+	for i := range n {
+		idx, end := m.tc.PeriodAt(done + i)
+		a += m.tc.Period(idx).Increment
+		if end > 0 && done+i+1 == end {
+			a += m.tc.Period(idx + 1).Time
 		}
 	}
-	return 0
+	return a
+}
+
+// judgeHidden reports the sides whose times do not fit k presses made in
+// turn from x's since the last reading (hiddenPresses).
+func (m *Model) judgeHidden(out []Event, x rules.Color, k int, exp [2]time.Duration, r Reading, t time.Time) []Event {
+	wx, wy := m.hiddenWant(x, k, exp, r, t)
+	when := fmt.Sprintf("over the %d presses since the last reading", k)
+	for _, c := range [2]rules.Color{x, x.Other()} {
+		want := wx
+		if c != x {
+			want = wy
+		}
+		if !near(r.Time(c), want, m.tol) {
+			out = m.mismatch(out, c, want, r.Time(c), t, when)
+		}
+	}
+	return out
 }
 
 // countPresses counts k presses made in turn from x's.
