@@ -383,10 +383,7 @@ func (m *Model) hiddenPresses(x rules.Color, exp [2]time.Duration, r Reading, t 
 	if r.Time(y) == exp[y&1] {
 		return 0, false // y's halted display did not change: y never ran
 	}
-	fits := func(k int) bool {
-		wx, wy := m.hiddenWant(x, k, exp, r, t)
-		return near(r.Time(x), wx, m.tol) && near(r.Time(y), wy, m.tol)
-	}
+	fits := func(k int) bool { return m.hiddenFits(x, k, exp, r, t) }
 	first := 2 // the same side runs: an even number of presses
 	if r.Running != x {
 		first = 3
@@ -429,8 +426,7 @@ func (m *Model) startedHidden(exp [2]time.Duration, r Reading, t time.Time) (k i
 		k++ // of the running side's parity
 	}
 	for _, n := range hiddenCounts(k, 2-k%2) {
-		wx, wy := m.hiddenWant(x, n, exp, r, t)
-		if near(r.Time(x), wx, m.tol) && near(r.Time(x.Other()), wy, m.tol) {
+		if m.hiddenFits(x, n, exp, r, t) {
 			return n, true
 		}
 	}
@@ -439,25 +435,62 @@ func (m *Model) startedHidden(exp [2]time.Duration, r Reading, t time.Time) (k i
 
 // hiddenCounts returns the press counts to try, in order, when the moves
 // completed since the last reading give known (0: they tell nothing) and
-// the count is first or more, of first's parity: known, then more (the
-// completions lag the presses: a press is judged on its board's answer or
-// later, a fast reply's once the board settles, when the reading may
-// have shown it already), then one round fewer (a press the last reading
-// showed before its move was completed); then first to maxHidden.
+// the count is first or more, of first's parity: known, then the others
+// nearest to it first, up to maxHidden more; then first to maxHidden.
+// The moves completed are an estimate: they lag the presses (a press is
+// judged on its board's answer or later, a fast reply's once the board
+// settles) and a press the last reading showed is stamped at its record
+// when that came in a later answer.
 func hiddenCounts(known, first int) []int {
 	var ks []int
 	if known > 0 {
-		for k := known; k <= known+maxHidden; k += 2 {
-			ks = append(ks, k)
-		}
-		if known-2 >= first {
-			ks = append(ks, known-2)
+		ks = append(ks, known)
+		for d := 2; d <= known-first || d <= maxHidden; d += 2 {
+			if d <= maxHidden {
+				ks = append(ks, known+d)
+			}
+			if known-d >= first {
+				ks = append(ks, known-d)
+			}
 		}
 	}
 	for k := first; k <= maxHidden; k += 2 {
 		ks = append(ks, k)
 	}
 	return ks
+}
+
+// hiddenFits reports whether k presses in turn from x's since the last
+// reading explain reading r at t: each side's time is within what it can
+// show (hiddenWant), and, from two presses on, the time both used adds up
+// to the time the clock ran between the readings (less the delays), to
+// within half a round of increments: the count is then the only one that
+// fits, however long the gap (each side's own window fits a count two
+// more or fewer once the gap is longer than an increment), and a clock
+// that adds nothing fits none. (Half a round: the readings' stamps, taken
+// when the line reads them, may be late on a loaded host.)
+func (m *Model) hiddenFits(x rules.Color, k int, exp [2]time.Duration, r Reading, t time.Time) bool {
+	y := x.Other()
+	wx, wy := m.hiddenWant(x, k, exp, r, t)
+	if !near(r.Time(x), wx, m.tol) || !near(r.Time(y), wy, m.tol) {
+		return false
+	}
+	px, py := m.tc.Period(m.period[x&1]), m.tc.Period(m.period[y&1])
+	half := (px.Increment + py.Increment) / 2
+	if k < 2 || half == 0 {
+		return true
+	}
+	hi := exp[x&1] // x's display at the last reading
+	if m.running == x {
+		hi = m.expectRun(m.lastAt)
+	}
+	used := hi - (r.Time(x) - m.hiddenAdded(x, (k+1)/2)) + exp[y&1] - (r.Time(y) - m.hiddenAdded(y, k/2))
+	ran := t.Sub(m.lastAt)
+	lo := ran - time.Duration(k+1)*max(px.Delay, py.Delay)
+	if m.running != x {
+		lo = 0 // the clock was stopped: started at some time since
+	}
+	return used > lo-half && used < ran+half
 }
 
 // hiddenWant returns what x and its opponent y should show at t after k
