@@ -365,8 +365,8 @@ const maxHidden = 6
 // moves completed since the last reading say that presses were made:
 // their number is returned, for the reading to be judged against it
 // (judgeHidden). 0: none of 2..maxHidden fits and the moves completed
-// tell nothing (or this model cannot tell: no timing, no known control,
-// host control).
+// tell nothing (or this model cannot tell: no timing, host control);
+// under an unknown control see hiddenUnknown.
 //
 // A bus line may read a clock half a minute apart (a line whose polls
 // fill its cycle reads one clock a round: an overloaded host, a slow
@@ -376,12 +376,15 @@ const maxHidden = 6
 // alone it is not found past maxHidden, and a window longer than an
 // increment fits more than one.
 func (m *Model) hiddenPresses(x rules.Color, exp [2]time.Duration, r Reading, t time.Time) (k int, fit bool) {
-	if m.noTiming || !m.tc.Timed() || m.host || !m.lastAt.Before(t) || m.lastAt.Before(m.runStart) {
+	if m.noTiming || m.host || !m.lastAt.Before(t) || m.lastAt.Before(m.runStart) {
 		return 0, false
 	}
 	y := x.Other()
 	if r.Time(y) == exp[y&1] {
 		return 0, false // y's halted display did not change: y never ran
+	}
+	if !m.tc.Timed() {
+		return m.hiddenUnknown(x, exp, r, t)
 	}
 	fits := func(k int) bool { return m.hiddenFits(x, k, exp, r, t) }
 	first := 2 // the same side runs: an even number of presses
@@ -431,6 +434,34 @@ func (m *Model) startedHidden(exp [2]time.Duration, r Reading, t time.Time) (k i
 		}
 	}
 	return k, false
+}
+
+// hiddenUnknown is hiddenPresses under an unknown control (the event's
+// default, "?"): what a press adds cannot be judged (as in press), so
+// presses are taken as made when the halted side y's display moved (the
+// same side runs: y ran, and both pressed) or went up (the running side
+// changed: y pressed too, and its press added time), as long as neither
+// side shows less than running the whole gap leaves it (that is still a
+// defect). The count is the moves completed since the last reading, or
+// the fewest possible.
+func (m *Model) hiddenUnknown(x rules.Color, exp [2]time.Duration, r Reading, t time.Time) (k int, fit bool) {
+	y := x.Other()
+	ran := max(t.Sub(m.lastAt)-m.tc.Period(m.period[y&1]).Delay, 0)
+	if r.Time(x) < exp[x&1]-m.tol || r.Time(y) < exp[y&1]-ran-m.tol {
+		return 0, false
+	}
+	first := 2
+	if r.Running != x {
+		first = 3
+		if r.Time(y) <= exp[y&1]+m.tol {
+			return 0, false // one press explains it
+		}
+	}
+	k = max(m.completed, first)
+	if (k-first)%2 != 0 {
+		k++
+	}
+	return k, true
 }
 
 // hiddenCounts returns the press counts to try, in order, when the moves

@@ -385,3 +385,26 @@ func TestModelPressBetweenReadings(t *testing.T) {
 		{at: 26, w: 5413, b: 5416, run: W, want: []string{"time_jump black"}},
 	})
 }
+
+// TestModelUnknownControlHiddenPresses (issue 13): under an unknown
+// control ("?", the event's default) a bus line's reading that shows
+// presses made since the last one (a press pair: the same side runs and
+// the other's halted display moved; or three presses: the other side's
+// display went up) is taken as those presses: what a press adds is not
+// judged, as at a single press. Before, both sides' increments were
+// reported as time gained (every clock_setting warning left in
+// TestHallBusLineStarved/32, whose boards play under the default). A
+// side that shows less than running the whole gap leaves it is still a
+// defect.
+func TestModelUnknownControlHiddenPresses(t *testing.T) {
+	run(t, "?", Options{}, []step{
+		{at: 0, w: 5430, b: 5430, run: W},
+		{at: 1, w: 5429, b: 5430, run: W},
+		// White pressed at 2 (+30), Black at 4 (+30).
+		{at: 5, w: 5457, b: 5458, run: W},
+		// White at 6, Black at 7, White at 8.
+		{at: 9, w: 5515, b: 5486, run: B},
+		// White pressed, then Black shows 80 s gone in 3 s.
+		{at: 12, w: 5545, b: 5400, run: B, want: []string{"time_jump black", "time_added white"}},
+	})
+}
