@@ -77,6 +77,10 @@ type boardRun struct {
 	// held: a bus answer with many presses that did not read as the
 	// board's log, held for the board's next answer (busmany.go).
 	held *heldAnswer
+	// answered: a bus board's last answer fed whole (a full read counts):
+	// every change it made up to then is in; the line's ticks go no
+	// further (bus.go).
+	answered time.Time
 	// heard: when the link last delivered a message of the board (zero
 	// before the connection's first); damaged: when it found the damage
 	// it is repairing (linkrepair.go), zero when none.

@@ -110,8 +110,13 @@ func (l *busLine) run(ctx context.Context) error {
 			}
 			for _, br := range l.boards {
 				br.s.LineCycles(cycles, len(l.boards))
-				if ok {
-					br.apply(br.s.Tick(br.mono(heard)))
+				// A board is judged up to its last answer at most: after
+				// a stall the line writes to the boards one by one, and a
+				// board not polled again yet has not told what it did
+				// meanwhile (a press a clock reading showed waits for the
+				// board's answer with its move).
+				if at := minTime(heard, br.answered); ok && !at.IsZero() {
+					br.apply(br.s.Tick(br.mono(at)))
 				}
 				if len(br.tail) > 0 || br.tailLost {
 					br.atRest()
@@ -150,6 +155,7 @@ func (l *busLine) event(ev bus.Event) {
 		}
 	case bus.Position:
 		if br := l.byAddr[e.Address]; br != nil {
+			br.answered = br.mono(e.At) // a full read: the board as it is
 			if br.recoverOn(e.At, e.Board) {
 				return
 			}
@@ -162,12 +168,16 @@ func (l *busLine) event(ev bus.Event) {
 			// answer is whole, and the presses it holds are judged on it.
 			at := br.mono(e.At)
 			if br.manyPresses(at, e.Records) {
+				if br.held == nil {
+					br.answered = at // read as the board's log
+				}
 				return
 			}
 			for _, r := range dgtfeed.Records(nil, e.Records) {
 				br.apply(br.s.Sense(at, r))
 			}
 			br.apply(br.s.Tick(at))
+			br.answered = at
 			br.noteAnswer(e.Records)
 		}
 	case bus.Clock:
@@ -227,4 +237,12 @@ func errText(err error) string {
 		return "lost"
 	}
 	return err.Error()
+}
+
+// minTime returns the earlier of a and b.
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
