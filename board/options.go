@@ -100,6 +100,12 @@ type TrackerOptions struct {
 	// yet (the lever beat the scan), each later answer is judged the same
 	// way until PressGrace has passed.
 	Polled bool
+	// BoardScan: for a polled board, the longest the board takes to scan
+	// every square and log what changed (a DGT board scans in 200–250 ms),
+	// a margin included: an answer this long after another holds every
+	// change made before the first one ([Tracker.Answered]). Default
+	// 300 ms.
+	BoardScan time.Duration
 	// RestFor: a made move replaced before completion is touch-move
 	// evidence (TM-8, FIDE 4.7) only when the piece rested at least this
 	// long; shorter stops are a hand sliding a piece. Default 1.5 s.
@@ -168,6 +174,7 @@ func (o TrackerOptions) withDefaults() TrackerOptions {
 	def(&o.AdjustWindow, 2*time.Second)
 	def(&o.RestFor, 1500*time.Millisecond)
 	def(&o.ScanPeriod, 250*time.Millisecond)
+	def(&o.BoardScan, 300*time.Millisecond)
 	def(&o.TwoHandWindow, 250*time.Millisecond)
 	def(&o.Flicker, 300*time.Millisecond)
 	if o.MaxDepth <= 0 {

@@ -77,7 +77,7 @@ func (l *busLine) run(ctx context.Context) error {
 		return &progressPort{ReadWriteCloser: rw, at: &progress}, nil
 	},
 		bus.LineSettings{Logger: l.h.log.With("line", l.port), Addresses: addrs, NoBroadcast: true,
-			Rediscover: l.h.o.BusRediscover})
+			Rediscover: l.h.o.BusRediscover, EmptyChanges: true})
 	var wg sync.WaitGroup
 	wg.Go(func() { b.Run(ctx) })
 	defer wg.Wait()
@@ -164,8 +164,10 @@ func (l *busLine) event(ev bus.Event) {
 	case bus.Changes:
 		if br := l.byAddr[e.Address]; br != nil {
 			// The answer's records in order, lever presses among them
-			// (board.TrackerOptions.Polled), then a tick at its time: the
-			// answer is whole, and the presses it holds are judged on it.
+			// (board.TrackerOptions.Polled), then Answered at its time:
+			// the answer is whole, the presses it holds are judged on it,
+			// and so is a press that waited for a later look at the board
+			// (an empty answer counts: nothing changed since).
 			at := br.mono(e.At)
 			if br.manyPresses(at, e.Records) {
 				if br.held == nil {
@@ -176,7 +178,7 @@ func (l *busLine) event(ev bus.Event) {
 			for _, r := range dgtfeed.Records(nil, e.Records) {
 				br.apply(br.s.Sense(at, r))
 			}
-			br.apply(br.s.Tick(at))
+			br.apply(br.s.Answered(at))
 			br.answered = at
 			br.noteAnswer(e.Records)
 		}

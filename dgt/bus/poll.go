@@ -184,7 +184,7 @@ func (l *line) changes(bd *board) error {
 			}
 		}
 	}
-	if len(log.Entries) > 0 {
+	if len(log.Entries) > 0 || l.b.opts.EmptyChanges {
 		l.b.emit(l.ctx, Changes{At: l.rxAt, Address: bd.addr, Records: log.Entries})
 	}
 	if log.Err != nil {

@@ -85,6 +85,11 @@ type LineSettings struct {
 	// the current game instead of the whole 0x1F00-byte buffer (8 s of
 	// line time).
 	NoStartTags bool
+	// EmptyChanges: report every answer to a changes poll as [Changes],
+	// an answer with nothing new too (no records): the board was polled
+	// at At and had seen nothing since. By default only answers with
+	// records are reported.
+	EmptyChanges bool
 	// EEFBit is the reading of the f bit of clock records (which display
 	// f = 1 names, dgt-protocol.md §2.9: UNCERTAIN); default dgt.FLeft,
 	// DGT's header.
