@@ -131,6 +131,7 @@ type board struct {
 	resyncTries int           // resyncs that came back garbled in a row
 	pressed     bool          // the last changes held a clock record: read the clock soon
 	pressSeq    uint64        // orders the pressed boards' clock reads (oldest first)
+	repollAt    time.Time     // its last changes held a press: poll them again then (RepollAfter)
 	lastRead    time.Time     // when its clock was last read (clocks: the longest unread first)
 	lastPoll    time.Time     // when its changes were last asked for (the schedule)
 	cost        time.Duration // the usual time of its changes poll

@@ -39,8 +39,12 @@
 // only when the slack covers it; without slack the board unpolled longest
 // is polled, so a line that fell behind catches up most overdue first. So
 // a board's polls never drift apart as clock reads come before it in one
-// cycle and not in the next. In the slack, in this order: a clock not
-// read for 3 s (it may use half of the remaining tenth), the clock of a
+// cycle and not in the next. In the slack, in this order: a second poll
+// of the changes of a board whose last changes held a lever press, once
+// LineSettings.RepollAfter (300 ms) has passed since them (the lever
+// often beats the board's scan of the moved piece's last square; the
+// daemon judges such a move on this second look instead of a cycle
+// later); a clock not read for 3 s (it may use half of the remaining tenth), the clock of a
 // board whose changes held a lever press (the oldest press first: on a
 // line with room, right after the changes that carried it), then the
 // others, the longest unread first, each at most once per poll of its

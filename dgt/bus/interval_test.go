@@ -122,7 +122,13 @@ func runningClocks(h *hall) []uint16 {
 // runLine runs a line polling the boards at addrs through open (no
 // broadcast discovery, no log reads) on wg; cancel stops it.
 func runLine(open bus.Opener, addrs []uint16) (*bus.Bus, context.CancelFunc, *sync.WaitGroup) {
-	b := bus.New(open, bus.LineSettings{Addresses: addrs, NoBroadcast: true, NoLog: true, Rediscover: time.Hour})
+	return runLineWith(open, bus.LineSettings{Addresses: addrs})
+}
+
+// runLineWith is runLine with more settings s (its addresses included).
+func runLineWith(open bus.Opener, s bus.LineSettings) (*bus.Bus, context.CancelFunc, *sync.WaitGroup) {
+	s.NoBroadcast, s.NoLog, s.Rediscover = true, true, time.Hour
+	b := bus.New(open, s)
 	ctx, cancel := contextWithCancel()
 	wg := &sync.WaitGroup{}
 	wg.Go(func() { b.Run(ctx) })

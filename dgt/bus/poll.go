@@ -163,8 +163,15 @@ func (l *line) poll(bd *board) error {
 // parse a fresh read of the position. It returns the board's error.
 func (l *line) changes(bd *board) error {
 	u, err := l.fetchChanges(bd)
-	if err != nil || u.Data == "" {
+	if err != nil {
 		return err
+	}
+	bd.repollAt = time.Time{}
+	if u.Data == "" {
+		if l.b.opts.EmptyChanges {
+			l.b.emit(l.ctx, Changes{At: l.rxAt, Address: bd.addr})
+		}
+		return nil
 	}
 	log := u.Log(l.b.opts.EEFBit)
 	if log.Err != nil {
@@ -181,6 +188,9 @@ func (l *line) changes(bd *board) error {
 			if !bd.pressed {
 				l.pressSeq++
 				bd.pressed, bd.pressSeq = true, l.pressSeq
+			}
+			if l.b.opts.RepollAfter > 0 {
+				bd.repollAt = l.rxAt.Add(l.b.opts.RepollAfter)
 			}
 		}
 	}

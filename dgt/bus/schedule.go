@@ -50,6 +50,13 @@ func (l *line) plan(now time.Time, live []*board) step {
 		}
 		return step{kind: stepWait, until: now.Add(o.Cycle)}
 	}
+	// A pressed board's second look (RepollAfter) before the clocks: the
+	// move it may complete waits on it; the clock's reading does not (the
+	// board's press record holds the time shown).
+	re := l.repoll(live)
+	if re != nil && !now.Before(re.repollAt) && l.slack(now, live) >= re.cost {
+		return step{kind: stepPoll, bd: re}
+	}
 	if o.ClockEvery > 0 {
 		// Clocks at their board's poll, whatever the cycle's length.
 		for _, bd := range live {
@@ -66,6 +73,9 @@ func (l *line) plan(now time.Time, live []*board) step {
 	}
 	first := live[0]
 	if at := first.lastPoll.Add(o.Cycle); now.Before(at) {
+		if re != nil && re.repollAt.Before(at) {
+			at = maxTime(now, re.repollAt)
+		}
 		return step{kind: stepWait, until: at}
 	}
 	return step{kind: stepPoll, bd: first}
@@ -81,6 +91,25 @@ func (l *line) lostToPing() *board {
 		}
 	}
 	return p
+}
+
+// repoll returns the board whose re-poll (LineSettings.RepollAfter) comes
+// first, or nil.
+func (l *line) repoll(live []*board) *board {
+	var re *board
+	for _, bd := range live {
+		if !bd.repollAt.IsZero() && (re == nil || bd.repollAt.Before(re.repollAt)) {
+			re = bd
+		}
+	}
+	return re
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // slack returns how long the line may spend now and still poll every

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/dgt/bus"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
@@ -272,6 +273,85 @@ func TestOverloadedLineReadsAClockEveryRound(t *testing.T) {
 		}
 		if g := clockGap(heard); g > time.Duration(len(addrs)+1)*st.LastCycle {
 			t.Errorf("a clock was read %v after the one before: want within %d rounds of %v", g, len(addrs)+1, st.LastCycle)
+		}
+	})
+}
+
+// TestPressedBoardRepolled: on the same full line (32 boards, a ply every
+// 2 s on each, every clock running), a board whose changes held a lever
+// press has its changes polled again about RepollAfter (300 ms) after
+// that answer, ahead of its turn: the lever often beats the board's scan
+// of the moved piece's last square, and the tracker judges such a move on
+// that second answer instead of a whole cycle later. The line still polls
+// every board within 900 ms and reads every clock within 3 s. Before
+// re-polls, the next poll of a pressed board came p10 0.62 s, p50 0.75 s
+// after the answer that held the press. With EmptyChanges, the answers
+// with nothing new are reported too (the second look usually finds
+// nothing: the move was done).
+func TestPressedBoardRepolled(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, tap, open := tappedHall(32, 0)
+		addrs := runningClocks(h)
+		slices.Sort(addrs)
+		b, cancel, wg := runLineWith(open, bus.LineSettings{Addresses: addrs, EmptyChanges: true})
+		var mu sync.Mutex
+		var pressed []heard // the answers that held a press: when, which board
+		empty := 0          // answers with nothing new (EmptyChanges)
+		wg.Go(func() {
+			for ev := range b.Events() {
+				c, ok := ev.(bus.Changes)
+				mu.Lock()
+				switch {
+				case !ok:
+				case len(c.Records) == 0:
+					empty++
+				case slices.ContainsFunc(c.Records, func(r dgt.EEEvent) bool { return r.Kind == dgt.EEClock }):
+					pressed = append(pressed, heard{at: c.At, addr: c.Address})
+				}
+				mu.Unlock()
+			}
+		})
+		time.Sleep(15 * time.Second) // finding and reading 32 boards takes about 10 s
+		start := time.Now()
+		for i, a := range addrs {
+			h.boards[a].Schedule(start.Add(time.Duration(i)*2*time.Second/32), randomScript(t, uint64(i+1), 30, 2*time.Second))
+		}
+		time.Sleep(60 * time.Second)
+		cancel()
+		wg.Wait()
+		h.close()
+		heard := tap.heardSince(start)
+		var next []time.Duration // from an answer holding a press to the board's next poll
+		for _, p := range pressed {
+			if p.at.Before(start) {
+				continue
+			}
+			for _, c := range heard {
+				if c.cmd == dgt.BusCmdSendChanges && c.addr == p.addr && c.at.After(p.at) {
+					next = append(next, c.at.Sub(p.at))
+					break
+				}
+			}
+		}
+		_, text := summary(slices.Clone(next))
+		longest, polls := summary(pollGaps(heard))
+		t.Logf("pressed board's next poll after the answer: %s; polls: %s; clocks read up to %v apart", text, polls, clockGap(heard))
+		if empty == 0 {
+			t.Errorf("no answer with nothing new was reported (EmptyChanges): the daemon's tracker needs them to judge a move on the second look")
+		}
+		if len(next) < 32*25 {
+			t.Fatalf("%d answers held a press, want at least %d (32 boards, 30 plies each)", len(next), 32*25)
+		}
+		// The re-poll waits for room in the schedule: on this busy line
+		// (16 presses a second) p50 0.42 s, p90 0.47 s.
+		if p90 := quantile(next, 0.9); p90 > 500*time.Millisecond || quantile(next, 0.1) < 300*time.Millisecond {
+			t.Errorf("a pressed board's next poll came p10 %v, p90 %v after the answer that held the press: want 300-500 ms (RepollAfter and room in the schedule)", quantile(next, 0.1), p90)
+		}
+		if longest > 900*time.Millisecond {
+			t.Errorf("a board's changes were polled %v apart: want at most 900 ms", longest)
+		}
+		if g := clockGap(heard); g > 3*time.Second {
+			t.Errorf("a clock was read %v after the one before: want every clock at least every 3 s", g)
 		}
 	})
 }

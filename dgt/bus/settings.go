@@ -56,6 +56,15 @@ type LineSettings struct {
 	// (and a pressed board's after its changes), instead of fitting the
 	// clocks into PollInterval; default 0: clocks are fitted.
 	ClockEvery int
+	// RepollAfter: a board whose changes held a lever press (a clock
+	// record) has its changes polled again this long after that answer,
+	// ahead of its turn, when the schedule has room for it (stale clocks
+	// first, before the pressed boards' clocks): the lever often beats the
+	// board's scan of the square the moved piece ended on, and a move a
+	// sliding hand may have carried on needs one more look at the board
+	// before it is known (board.Tracker.Answered). Default 300 ms, a DGT
+	// board's scan (200-250 ms) and a margin; negative: no re-polls.
+	RepollAfter time.Duration
 	// Cycle is the shortest time between two polls of one board; default
 	// 250 ms. A line whose boards take longer to poll (many boards) polls
 	// each as soon as its turn comes.
@@ -117,6 +126,9 @@ func (o LineSettings) withDefaults() LineSettings {
 	}
 	if o.ClockEvery < 0 {
 		o.ClockEvery = 0
+	}
+	if o.RepollAfter == 0 {
+		o.RepollAfter = 300 * time.Millisecond
 	}
 	if o.Cycle <= 0 {
 		o.Cycle = 250 * time.Millisecond
