@@ -194,7 +194,7 @@ func playBus(t testing.TB, start rules.Position, moves []rules.Move, hands emu.H
 		}
 		if f.tick {
 			answers = append(answers, f.at)
-			handle(f.at, tr.Answered(f.at))
+			handle(f.at, tr.Answered(f.at, f.at))
 		}
 	}
 	until(p.End)

@@ -178,7 +178,7 @@ func (l *busLine) event(ev bus.Event) {
 			for _, r := range dgtfeed.Records(nil, e.Records) {
 				br.apply(br.s.Sense(at, r))
 			}
-			br.apply(br.s.Answered(at))
+			br.apply(br.s.Answered(at, e.Asked))
 			br.answered = at
 			br.noteAnswer(e.Records)
 		}

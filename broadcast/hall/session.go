@@ -271,22 +271,23 @@ func rotatePlacement(p rules.Placement) rules.Placement {
 func (s *Session) over() bool { return s.rec.Result != "" && s.rec.Result != "*" }
 
 // Tick lets time pass (settle windows, holds, stable windows).
-func (s *Session) Tick(at time.Time) Step { return s.tick(at, false) }
+func (s *Session) Tick(at time.Time) Step { return s.tick(at, time.Time{}, false) }
 
 // Answered says that the game's polled board (a DGT board on a bus line)
-// answered a poll at at and that its answer has been fed whole, possibly
-// empty; then it lets time pass as Tick does. A press waiting for a later
-// look at the board is judged on it (board.Tracker.Answered).
-func (s *Session) Answered(at time.Time) Step { return s.tick(at, true) }
+// answered at at a poll sent at asked, and that its answer has been fed
+// whole, possibly empty; then it lets time pass as Tick does. A press
+// waiting for a later look at the board is judged on it
+// (board.Tracker.Answered).
+func (s *Session) Answered(at, asked time.Time) Step { return s.tick(at, asked, true) }
 
-func (s *Session) tick(at time.Time, answer bool) Step {
+func (s *Session) tick(at, asked time.Time, answer bool) Step {
 	var st Step
 	if s.relay != nil {
 		s.relayStep(s.relay.r.Tick(at), &st)
 		return st
 	}
 	if answer {
-		s.handle(s.tr.Answered(at), &st)
+		s.handle(s.tr.Answered(at, asked), &st)
 	} else {
 		s.handle(s.tr.Tick(at), &st)
 	}

@@ -154,6 +154,7 @@ type line struct {
 	live   []*board      // the boards not lost, the longest unpolled first (liveBoards)
 	err    error         // the port's read error, once seen
 	rxAt   time.Time     // when the bytes last fed to the decoder were read
+	asked  time.Time     // when the last SEND_CHANGES was sent (Changes.Asked)
 	direct readDeadliner // the port, when its reads take deadlines
 	buf    []byte        // the read buffer of direct reads
 	sends  int64         // commands sent (an exchange without retry sends one)

@@ -49,7 +49,11 @@ type Position struct {
 // times on lever presses. With [LineSettings.EmptyChanges] an answer with
 // no records is reported too.
 type Changes struct {
-	At      time.Time
+	At time.Time
+	// Asked is when the poll this answer replies to was sent: the board
+	// cannot have looked at its squares for it earlier, however late its
+	// reply was read (At; a line held up reads it late).
+	Asked   time.Time
 	Address uint16
 	Records []dgt.EEEvent
 }

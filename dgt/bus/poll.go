@@ -169,7 +169,7 @@ func (l *line) changes(bd *board) error {
 	bd.repollAt = time.Time{}
 	if u.Data == "" {
 		if l.b.opts.EmptyChanges {
-			l.b.emit(l.ctx, Changes{At: l.rxAt, Address: bd.addr})
+			l.b.emit(l.ctx, Changes{At: l.rxAt, Asked: l.asked, Address: bd.addr})
 		}
 		return nil
 	}
@@ -195,7 +195,7 @@ func (l *line) changes(bd *board) error {
 		}
 	}
 	if len(log.Entries) > 0 || l.b.opts.EmptyChanges {
-		l.b.emit(l.ctx, Changes{At: l.rxAt, Address: bd.addr, Records: log.Entries})
+		l.b.emit(l.ctx, Changes{At: l.rxAt, Asked: l.asked, Address: bd.addr, Records: log.Entries})
 	}
 	if log.Err != nil {
 		// Records were lost: re-read the whole position.
@@ -247,6 +247,11 @@ func (l *line) fetchChanges(bd *board) (dgt.BusUpdate, error) {
 	for try := 0; try <= o.Retries; try++ {
 		if try == 0 {
 			l.polled(bd, time.Now())
+		}
+		if cmd == dgt.BusCmdSendChanges {
+			// REPEAT_CHANGES gets the packet made for the last
+			// SEND_CHANGES: the board looked no earlier than that.
+			l.asked = time.Now()
 		}
 		if err := l.send(cmd, bd.addr); err != nil {
 			return dgt.BusUpdate{}, errPort{err}

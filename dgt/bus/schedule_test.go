@@ -287,7 +287,9 @@ func TestOverloadedLineReadsAClockEveryRound(t *testing.T) {
 // re-polls, the next poll of a pressed board came p10 0.62 s, p50 0.75 s
 // after the answer that held the press. With EmptyChanges, the answers
 // with nothing new are reported too (the second look usually finds
-// nothing: the move was done).
+// nothing: the move was done). Each answer says when its poll was sent
+// (Changes.Asked, what the tracker's second look goes by): the last
+// SEND_CHANGES the board heard before it, a wire's time earlier.
 func TestPressedBoardRepolled(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h, tap, open := tappedHall(32, 0)
@@ -297,10 +299,14 @@ func TestPressedBoardRepolled(t *testing.T) {
 		var mu sync.Mutex
 		var pressed []heard // the answers that held a press: when, which board
 		empty := 0          // answers with nothing new (EmptyChanges)
+		var answers []bus.Changes
 		wg.Go(func() {
 			for ev := range b.Events() {
 				c, ok := ev.(bus.Changes)
 				mu.Lock()
+				if ok {
+					answers = append(answers, c)
+				}
 				switch {
 				case !ok:
 				case len(c.Records) == 0:
@@ -336,6 +342,29 @@ func TestPressedBoardRepolled(t *testing.T) {
 		_, text := summary(slices.Clone(next))
 		longest, polls := summary(pollGaps(heard))
 		t.Logf("pressed board's next poll after the answer: %s; polls: %s; clocks read up to %v apart", text, polls, clockGap(heard))
+		asked := 0
+		for _, c := range answers {
+			if c.Asked.Before(start.Add(10 * time.Millisecond)) {
+				continue
+			}
+			var sent time.Time // the board's last SEND_CHANGES before the answer
+			for _, h := range heard {
+				if h.at.After(c.At) {
+					break
+				}
+				if h.cmd == dgt.BusCmdSendChanges && h.addr == c.Address {
+					sent = h.at
+				}
+			}
+			if c.Asked.After(sent) || c.Asked.Before(sent.Add(-10*time.Millisecond)) {
+				t.Errorf("board %d's answer at %v: asked at %v, but the board heard its poll at %v", c.Address, c.At.Sub(start), c.Asked.Sub(start), sent.Sub(start))
+				break
+			}
+			asked++
+		}
+		if asked < 32*50 {
+			t.Errorf("%d answers checked for when they were asked, want at least %d", asked, 32*50)
+		}
 		if empty == 0 {
 			t.Errorf("no answer with nothing new was reported (EmptyChanges): the daemon's tracker needs them to judge a move on the second look")
 		}
