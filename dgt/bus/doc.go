@@ -44,8 +44,8 @@
 // LineSettings.RepollAfter (300 ms) has passed since them (the lever
 // often beats the board's scan of the moved piece's last square; the
 // daemon judges such a move on this second look instead of a cycle
-// later); a clock not read for 3 s (it may use half of the remaining tenth), the clock of a
-// board whose changes held a lever press (the oldest press first: on a
+// later); a clock not read for 3 s (it may use half of the remaining
+// tenth), the clock of a board whose changes held a lever press (the oldest press first: on a
 // line with room, right after the changes that carried it), then the
 // others, the longest unread first, each at most once per poll of its
 // board, and only while the slack would still hold a press's read. A
