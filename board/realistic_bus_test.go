@@ -233,7 +233,7 @@ func playBus(t testing.TB, start rules.Position, moves []rules.Move, hands emu.H
 func TestBusBoardPressJudgedOnItsAnswer(t *testing.T) {
 	line := busLine{cycle: 800 * time.Millisecond, jitter: 60 * time.Millisecond, records: true}
 	var before corpusResult
-	lat := playBusCorpus(t, line, "bus line, press records", &before)
+	lat := playBusCorpus(t, line, "bus line, press records", corpusGames(40, 150), &before)
 	onTime := 0
 	for _, l := range lat {
 		if l == 0 {
@@ -260,25 +260,21 @@ func TestBusBoardPressJudgedOnItsAnswer(t *testing.T) {
 // their whole move (before Answered: 859 ms, the next poll).
 func TestBusBoardRepolledAfterPress(t *testing.T) {
 	line := busLine{cycle: 800 * time.Millisecond, jitter: 60 * time.Millisecond, records: true, repoll: 300 * time.Millisecond}
-	lat := playBusCorpus(t, line, "bus line, press records, re-polled", nil)
+	lat := playBusCorpus(t, line, "bus line, press records, re-polled", corpusGames(40, 150), nil)
 	if p99 := percentile(lat, 0.99); p99 > 400*time.Millisecond {
 		t.Errorf("p99 %v from the first answer that held a move's press and whole move to its completion (want ≤ 400 ms: the re-poll 300 ms after it)", p99)
 	}
 	t.Logf("%d moves: p50 %v, p99 %v, max %v after the first answer that held their press and move", len(lat), percentile(lat, 0.5), percentile(lat, 0.99), percentile(lat, 1))
 }
 
-// playBusCorpus plays corpus games (40, 150 without -short) with realistic
+// playBusCorpus plays n corpus games with realistic
 // lawful hands on line and checks every record exact and no alert but the
 // clock model's one (below). It returns the latencies of the moves (from
 // the first answer that held their press and whole move to their
 // completion), the games' last moves left out (Finish may complete them).
 // before, when not nil, gets the same games read as the daemon read bus
 // boards before press records (clock readings only, tracker defaults).
-func playBusCorpus(t *testing.T, line busLine, what string, before *corpusResult) []time.Duration {
-	n := 40
-	if !testing.Short() {
-		n = 150
-	}
+func playBusCorpus(t *testing.T, line busLine, what string, n int, before *corpusResult) []time.Duration {
 	games := board.LoadCorpus(t, n)
 	var res corpusResult
 	// No alert is allowed (the clock model places each press in the window
@@ -331,24 +327,15 @@ func playBusCorpus(t *testing.T, line busLine, what string, before *corpusResult
 // alone, up to six, and reported both sides' increments as time gained
 // (the load test's 1,516 false clock_setting warnings).
 func TestBusBoardClockReadSeldom(t *testing.T) {
-	n := 20
-	if !testing.Short() {
-		n = 60
-	}
-	games := board.LoadCorpus(t, n)
 	line := busLine{cycle: 800 * time.Millisecond, jitter: 60 * time.Millisecond, records: true, clockEvery: 32}
-	var res corpusResult
-	clockModel := func(a game.Alert, _ emu.Ply) bool { return a.Kind == game.KindClockSetting && a.Ply == 0 } // as in TestBusBoardPressJudgedOnItsAnswer
-	var wg sync.WaitGroup
-	for w := range 2 {
-		wg.Go(func() {
-			for i := w; i < len(games); i += 2 {
-				g := games[i]
-				moves, want := board.MainLine(t, g)
-				res.add(fmt.Sprintf("game %d (seed %d)", g.Index, i+1), want, playBus(t, g.Start, moves, lawfulHands(), uint64(i+1), line, true), clockModel)
-			}
-		})
+	playBusCorpus(t, line, "bus line, clock read every 32 cycles", corpusGames(20, 60), nil)
+}
+
+// corpusGames is how many corpus games a test plays: short with -short,
+// else full.
+func corpusGames(short, full int) int {
+	if testing.Short() {
+		return short
 	}
-	wg.Wait()
-	res.report(t, "bus line, clock read every 32 cycles")
+	return full
 }

@@ -180,16 +180,7 @@ func TestEveryBoardPolledWithinPollInterval(t *testing.T) {
 			for range b.Events() {
 			}
 		})
-		time.Sleep(15 * time.Second) // finding and reading 32 boards takes about 10 s
-		start := time.Now()
-		for i, a := range addrs {
-			h.boards[a].Schedule(start.Add(time.Duration(i)*2*time.Second/32), randomScript(t, uint64(i+1), 30, 2*time.Second))
-		}
-		time.Sleep(60 * time.Second)
-		cancel()
-		wg.Wait()
-		h.close()
-		heard := tap.heardSince(start)
+		_, heard := playAMinute(t, h, tap, addrs, cancel, wg)
 		longest, text := summary(pollGaps(heard))
 		st := b.Stats()
 		t.Logf("%s; the line's longest interval %v, round %v; clocks read up to %v apart", text, st.MaxInterval, st.MaxCycle, clockGap(heard))
@@ -317,16 +308,7 @@ func TestPressedBoardRepolled(t *testing.T) {
 				mu.Unlock()
 			}
 		})
-		time.Sleep(15 * time.Second) // finding and reading 32 boards takes about 10 s
-		start := time.Now()
-		for i, a := range addrs {
-			h.boards[a].Schedule(start.Add(time.Duration(i)*2*time.Second/32), randomScript(t, uint64(i+1), 30, 2*time.Second))
-		}
-		time.Sleep(60 * time.Second)
-		cancel()
-		wg.Wait()
-		h.close()
-		heard := tap.heardSince(start)
+		start, heard := playAMinute(t, h, tap, addrs, cancel, wg)
 		var next []time.Duration // from an answer holding a press to the board's next poll
 		for _, p := range pressed {
 			if p.at.Before(start) {
@@ -383,4 +365,22 @@ func TestPressedBoardRepolled(t *testing.T) {
 			t.Errorf("a clock was read %v after the one before: want every clock at least every 3 s", g)
 		}
 	})
+}
+
+// playAMinute lets the line find its boards, starts a 30-ply game with a
+// ply every 2 s on each board of addrs (their first plies spread over 2
+// s), lets them play for a minute, stops the line and the boards, and
+// returns when play began and what the boards heard since.
+func playAMinute(t *testing.T, h *hall, tap *tappedLine, addrs []uint16, cancel context.CancelFunc, wg *sync.WaitGroup) (time.Time, []heard) {
+	t.Helper()
+	time.Sleep(15 * time.Second) // finding and reading 32 boards takes about 10 s
+	start := time.Now()
+	for i, a := range addrs {
+		h.boards[a].Schedule(start.Add(time.Duration(i)*2*time.Second/32), randomScript(t, uint64(i+1), 30, 2*time.Second))
+	}
+	time.Sleep(60 * time.Second)
+	cancel()
+	wg.Wait()
+	h.close()
+	return start, tap.heardSince(start)
 }
