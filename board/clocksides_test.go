@@ -78,6 +78,19 @@ func TestPolledPressRecordsWithNoReading(t *testing.T) {
 	}
 }
 
+// wantSides checks that tr took the clock's left display for White's when
+// whiteLeft, else for Black's (when: said in the error after "white left").
+func wantSides(t *testing.T, tr *Tracker, whiteLeft bool, when string) {
+	t.Helper()
+	want := rules.White
+	if !whiteLeft {
+		want = rules.Black
+	}
+	if got := tr.ClockSides(); got != want {
+		t.Errorf("white left %v%s: clock's left display taken for %v's, want %v's", whiteLeft, when, got, want)
+	}
+}
+
 // polledClockGame plays moves on a polled board whose clock is read
 // every poll cycle between the board's answers, as a bus line does: the
 // clock started at 0.5 s, each move made and pressed think(ply) after the
@@ -183,13 +196,7 @@ func TestPolledClockSidesOnABoardSeldomAtRest(t *testing.T) {
 	for _, whiteLeft := range []bool{true, false} {
 		think := func(ply int) time.Duration { return time.Duration(900+800*(ply%2)) * time.Millisecond }
 		evs, tr := polledClockGame(t, moves, think, whiteLeft, 0)
-		want := rules.White
-		if !whiteLeft {
-			want = rules.Black
-		}
-		if got := tr.ClockSides(); got != want {
-			t.Errorf("white left %v: clock's left display taken for %v's, want %v's", whiteLeft, got, want)
-		}
+		wantSides(t, tr, whiteLeft, "")
 		var done []string
 		changed, resyncs := 0, 0
 		for _, ev := range evs {
@@ -232,17 +239,9 @@ func TestPolledClockSidesReadEveryCycle(t *testing.T) {
 	for _, whiteLeft := range []bool{true, false} {
 		think := func(int) time.Duration { return 3 * time.Second }
 		_, tr := polledClockGame(t, moves[:0], think, whiteLeft, 0)
-		want := rules.White
-		if !whiteLeft {
-			want = rules.Black
-		}
-		if got := tr.ClockSides(); got != want {
-			t.Errorf("white left %v, before the first move: clock's left display taken for %v's, want %v's", whiteLeft, got, want)
-		}
+		wantSides(t, tr, whiteLeft, ", before the first move")
 		evs, tr := polledClockGame(t, moves, think, whiteLeft, 0)
-		if got := tr.ClockSides(); got != want {
-			t.Errorf("white left %v: clock's left display taken for %v's, want %v's", whiteLeft, got, want)
-		}
+		wantSides(t, tr, whiteLeft, "")
 		for _, ev := range evs {
 			if ev, ok := ev.(game.MoveCompleted); ok && ev.Clock == nil {
 				t.Errorf("white left %v: ply %d completed without a clock reading", whiteLeft, ev.Ply)
@@ -265,13 +264,7 @@ func TestPolledPressRecordLost(t *testing.T) {
 	think := func(ply int) time.Duration { return time.Duration(900+800*(ply%2)) * time.Millisecond }
 	for _, whiteLeft := range []bool{true, false} {
 		evs, tr := polledClockGame(t, moves, think, whiteLeft, 6)
-		want := rules.White
-		if !whiteLeft {
-			want = rules.Black
-		}
-		if got := tr.ClockSides(); got != want {
-			t.Errorf("white left %v: clock's left display taken for %v's, want %v's", whiteLeft, got, want)
-		}
+		wantSides(t, tr, whiteLeft, "")
 		var done []string
 		for _, ev := range evs {
 			switch ev := ev.(type) {

@@ -214,6 +214,19 @@ func (ng *noisyGame) check(t testing.TB, evs []game.MoveEvent) {
 	}
 }
 
+// noFalseAlerts fails t for each alert falseAlerts finds on games, each
+// game played to its last ply.
+func noFalseAlerts(t *testing.T, sh *simHall, games []*noisyGame) {
+	t.Helper()
+	last := map[game.ID]int{}
+	for _, g := range games {
+		last[g.id] = len(g.ucis)
+	}
+	for _, a := range falseAlerts(sh.observed(), last) {
+		t.Errorf("alert %s", a)
+	}
+}
+
 // falseAlerts returns the crit and warn alerts among the payloads
 // observed: on these clean games every one is false (a game's real end,
 // checkmate or stalemate at its last ply, excepted).
@@ -283,13 +296,7 @@ func TestNoisyLinesEndToEnd(t *testing.T) {
 			bus.burst.Store(64)
 			time.Sleep(end/2 + 30*time.Second)
 			synctest.Wait()
-			last := map[game.ID]int{}
-			for _, g := range games {
-				last[g.id] = len(g.ucis)
-			}
-			for _, a := range falseAlerts(sh.observed(), last) {
-				t.Errorf("alert %s", a)
-			}
+			noFalseAlerts(t, sh, games)
 			for _, g := range games {
 				evs := sh.journalled(g.id)
 				g.check(t, evs)

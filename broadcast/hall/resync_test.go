@@ -126,13 +126,7 @@ func TestBusResyncMidMove(t *testing.T) {
 				if resyncs.count() == 0 {
 					t.Fatal("the burst made the line resynchronise no board: the test no longer tests it")
 				}
-				last := map[game.ID]int{}
-				for _, g := range games {
-					last[g.id] = len(g.ucis)
-				}
-				for _, a := range falseAlerts(sh.observed(), last) {
-					t.Errorf("alert %s", a)
-				}
+				noFalseAlerts(t, sh, games)
 				for _, g := range games {
 					g.check(t, sh.journalled(g.id))
 				}
