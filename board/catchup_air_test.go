@@ -19,7 +19,7 @@ import (
 // pieces in the hand ended the deeper search at once, the capture's
 // landing was searched only two plies deep, and the game was never
 // followed again: every later move was lost (TestRestartMidGameCatchesUp
-// in broadcast/hall; TestDaemonKillAndNATSRestart under load).
+// in hall; TestDaemonKillAndNATSRestart under load).
 func TestCatchUpWithACaptureInTheAir(t *testing.T) {
 	for _, c := range []struct {
 		name   string

@@ -67,7 +67,7 @@ func atoi(s string) int {
 }
 
 // TestRecoverFromEndAfterAStall: a bus board's answer after its line was
-// not polled for 28 s (broadcast/hall's TestHallBusLineStarved, seed 1,
+// not polled for 28 s (hall's TestHallBusLineStarved, seed 1,
 // board 1: twelve presses in one answer, read as the board's log). The
 // answer starts at the record's last position (after f2f4), but its first
 // changes do not tell f2 or f4, so the position before f2f4 fits it too.

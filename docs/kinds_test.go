@@ -18,7 +18,7 @@ func alertKinds(t *testing.T) []string {
 	t.Helper()
 	var kinds []string
 	fset := token.NewFileSet()
-	for _, dir := range []string{"../rules/game", "../rules/teamdrop", "../broadcast/hall", "../broadcast"} {
+	for _, dir := range []string{"../rules/game", "../rules/teamdrop", "../hall", "../broadcast"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)

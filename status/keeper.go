@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/broadcast/hall"
+	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 

@@ -1,6 +1,6 @@
 // Package storage is the one seam through which the daemon writes to disk:
 // the outbox journal (broadcast), the game journal and the game record
-// files (broadcast/hall) open, write, fsync, rename and remove their files
+// files (hall) open, write, fsync, rename and remove their files
 // through an [FS], so a test can make any of those calls fail (ENOSPC,
 // EIO, EMFILE) or stall (an fsync that takes seconds) with
 // storage/storagetest, and the daemon's answer to a sick disk is tested

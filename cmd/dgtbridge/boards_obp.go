@@ -6,9 +6,9 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/hall"
 )
 
 // obpBaud is the speed of an Open Board Protocol board's port

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/internal/metrics"
 	"github.com/dgtbridge/dgtbridge/status"
 	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/broadcast/hall"
-	"github.com/dgtbridge/dgtbridge/broadcast/hall/demo"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"

@@ -5,8 +5,8 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/dgtbridge/dgtbridge/broadcast/hall/demo"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/hall/demo"
 )
 
 // demoTeamIllegalDrops is how often the demo's team players drop a piece

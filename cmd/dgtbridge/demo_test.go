@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast/hall/demo"
+	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/nats-io/nats.go"

@@ -11,9 +11,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast/hall/demo"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
+	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"

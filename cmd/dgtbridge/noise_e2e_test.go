@@ -57,7 +57,7 @@ func serveNoisyPTY(t *testing.T, dev emu.Device, seed uint64, rate float64) (*no
 // injected is how many faults of kind f both ports injected.
 func (n *noisyPTY) injected(f dgttest.Fault) int { return n.random.Injected(f) + n.bursts.Injected(f) }
 
-// TestRunNoisyLines is the real-time variant of broadcast/hall's
+// TestRunNoisyLines is the real-time variant of hall's
 // TestNoisyLinesEndToEnd: dgtbridge run (embedded NATS) reads a board
 // alone on its pseudo-terminal and a bus line of three boards on another,
 // both opened through the daemon's serial code (9600 baud), through lines

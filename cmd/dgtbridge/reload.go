@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/status"
 	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
 	"golang.org/x/sys/unix"

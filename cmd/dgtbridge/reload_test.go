@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/hall"
 )
 
 // loadConfig writes body as dir/dgtbridge.yaml (with files beside it) and

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/dgtbridge/dgtbridge/broadcast/hall"
+	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )

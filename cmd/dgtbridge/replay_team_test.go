@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dgtbridge/dgtbridge/broadcast/hall/demo"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/rules/teamdrop"
 )
 

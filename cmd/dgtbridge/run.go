@@ -8,8 +8,8 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
 )
 

@@ -2,8 +2,8 @@ package main
 
 import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/hall"
 )
 
 // withStorage sets the hall's storage options from the storage keys

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 

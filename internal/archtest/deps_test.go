@@ -71,7 +71,7 @@ var layers = []rule{
 	{pkg: "web"},
 	// status reads the hall's observations and records and writes the
 	// status bucket: above the hall, below the command.
-	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "web", "internal/metrics"}, external: natsDeps},
+	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "web", "internal/metrics"}, external: natsDeps},
 	// The metrics writer is the standard library only.
 	{pkg: "internal/metrics"},
 	// The load test drives emulated boards and reads the daemon's NATS

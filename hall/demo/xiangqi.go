@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast/hall"
 	dgtemu "github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
+	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/obp/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"

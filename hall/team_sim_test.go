@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast/hall"
-	"github.com/dgtbridge/dgtbridge/broadcast/hall/demo"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
 	"github.com/dgtbridge/dgtbridge/rules/game"

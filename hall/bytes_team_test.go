@@ -4,9 +4,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast/hall"
-	"github.com/dgtbridge/dgtbridge/broadcast/hall/demo"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/demo"
 )
 
 // TestTeamStorageGrowsWithTheMove (issue 13): a team-drop match's moves
