@@ -135,7 +135,7 @@ func BenchmarkMemoryPerGame(b *testing.B) {
 			for ply := 1; ply <= 60; ply++ {
 				p.PublishMove(game.MoveEvent{Game: id, Ply: ply, SAN: "e4", UCI: "e2e4", At: game.T(time.Now())})
 			}
-			p.PublishState(GameState{Game: id, Event: "bench", Round: 1, Board: g, PGN: pgn, Moves: make([]string, 120), SAN: make([]string, 120)})
+			p.PublishState(game.GameState{Game: id, Event: "bench", Round: 1, Board: g, PGN: pgn, Moves: make([]string, 120), SAN: make([]string, 120)})
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)

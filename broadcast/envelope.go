@@ -114,7 +114,7 @@ func (s Subjects) resultEnvelope(r game.Result) (envelope, error) {
 
 // stateEnvelope builds the KV put of a GameState (key <event>.<round>.<board>
 // in <p>_games) with id <g>.state.<revision>.<moves>.<updated_at unix ms>.
-func (s Subjects) stateEnvelope(st GameState) (envelope, error) {
+func (s Subjects) stateEnvelope(st game.GameState) (envelope, error) {
 	if err := st.Game.Validate(); err != nil {
 		return envelope{}, err
 	}
@@ -147,7 +147,7 @@ func (s Subjects) announceEnvelope(a game.Announcement) (envelope, error) {
 
 // statusEnvelope builds <p>.board.<board_id>.status (core NATS) with id
 // board.<board_id>.status.<at unix ms>.
-func (s Subjects) statusEnvelope(b BoardStatus) (envelope, error) {
+func (s Subjects) statusEnvelope(b game.BoardStatus) (envelope, error) {
 	subj, err := s.boardStatus(b.BoardID)
 	if err != nil {
 		return envelope{}, err

@@ -48,7 +48,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	if err := pub.PublishState(broadcast.GameState{Game: g, Event: "open2026", Round: 1, Board: 1,
+	if err := pub.PublishState(game.GameState{Game: g, Event: "open2026", Round: 1, Board: 1,
 		White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian", Moves: []string{"e2e4"}, SAN: []string{"e4"},
 		Result: "*", UpdatedAt: at}); err != nil {
 		fmt.Println(err)

@@ -20,13 +20,13 @@ import (
 func TestHTTPFeeds(t *testing.T) {
 	games := NewStore(nil)
 	for b := 3; b >= 1; b-- {
-		st := GameState{Game: game.ID{Event: "open2026", Round: 2, Board: b}, Event: "open2026", Round: 2, Board: b, White: "W", Black: "B", SAN: []string{"d4"}, Result: "*"}
+		st := game.GameState{Game: game.ID{Event: "open2026", Round: 2, Board: b}, Event: "open2026", Round: 2, Board: b, White: "W", Black: "B", SAN: []string{"d4"}, Result: "*"}
 		if b == 2 {
 			st.PGN = "[Event \"open2026\"]\n[Round \"2.2\"]\n\n1. c4 {[%clk 1:30:00]} *\n\n\n"
 		}
 		games.Put(st)
 	}
-	games.Put(GameState{Game: game.ID{Event: "open2026", Round: 1, Board: 1}, Round: 1, Board: 1})
+	games.Put(game.GameState{Game: game.ID{Event: "open2026", Round: 1, Board: 1}, Round: 1, Board: 1})
 	var boardErr error
 	h := NewHTTPServer(HTTPOptions{Games: games, Health: []HealthSource{
 		healthFunc(func() error { return nil }),
@@ -92,7 +92,7 @@ func TestHTTPFeeds(t *testing.T) {
 		if resp.StatusCode != http.StatusNotModified {
 			t.Errorf("unchanged round with its ETag: %d, want 304", resp.StatusCode)
 		}
-		games.Put(GameState{Game: game.ID{Event: "open2026", Round: 2, Board: 1}, Event: "open2026", Round: 2, Board: 1, SAN: []string{"d4", "d5"}, Result: "*"})
+		games.Put(game.GameState{Game: game.ID{Event: "open2026", Round: 2, Board: 1}, Event: "open2026", Round: 2, Board: 1, SAN: []string{"d4", "d5"}, Result: "*"})
 		resp, err = http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -198,7 +198,7 @@ func TestHTTPServesDelayedCopy(t *testing.T) {
 		return resp.StatusCode
 	}
 	start := time.Now()
-	p.PublishState(GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, SAN: []string{"e4"}, Result: "*"})
+	p.PublishState(game.GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, SAN: []string{"e4"}, Result: "*"})
 	if pgn, n := p.live.RoundPGN("open2026", 1); n != 1 || !strings.Contains(pgn, "1. e4") {
 		t.Errorf("live store: %d %q", n, pgn)
 	}
@@ -219,7 +219,7 @@ func TestStoresReloadedAfterRestart(t *testing.T) {
 	p1 := newPublisher(t, t.TempDir(), srv.Dialer(), 0)
 	stop := runPublisher(t, p1)
 	for b := 1; b <= 3; b++ {
-		p1.PublishState(GameState{Game: game.ID{Event: "open2026", Round: 1, Board: b}, Event: "open2026", Round: 1, Board: b, SAN: []string{"e4"}, Revision: b})
+		p1.PublishState(game.GameState{Game: game.ID{Event: "open2026", Round: 1, Board: b}, Event: "open2026", Round: 1, Board: b, SAN: []string{"e4"}, Revision: b})
 	}
 	waitFor(t, "sent", 5*time.Second, func() bool { return p1.Pending() == 0 })
 	stop()
@@ -338,19 +338,19 @@ func TestHTTPMetricsAndBacklog(t *testing.T) {
 // once per change of the game.
 func TestStoreRendersOnce(t *testing.T) {
 	calls := 0
-	s := NewStore(func(st GameState) string {
+	s := NewStore(func(st game.GameState) string {
 		calls++
 		return fmt.Sprintf("[Event %q]\n\n%d. e4 *\n", st.Event, len(st.Moves))
 	})
 	g := game.ID{Event: "open2026", Round: 1, Board: 1}
-	s.Put(GameState{Game: g, Event: "open2026", Moves: []string{"e2e4"}, Revision: 0})
+	s.Put(game.GameState{Game: g, Event: "open2026", Moves: []string{"e2e4"}, Revision: 0})
 	for range 3 {
 		if p, ok := s.GamePGN(g); !ok || !strings.HasSuffix(p, "1. e4 *\n") {
 			t.Fatalf("%q %v", p, ok)
 		}
 		s.RoundPGN("open2026", 1)
 	}
-	s.Put(GameState{Game: g, Event: "open2026", Moves: []string{"e2e4", "e7e5"}, Revision: 0})
+	s.Put(game.GameState{Game: g, Event: "open2026", Moves: []string{"e2e4", "e7e5"}, Revision: 0})
 	s.GamePGN(g)
 	if calls != 2 {
 		t.Errorf("rendered %d times for two states", calls)

@@ -17,9 +17,9 @@ func TestHTTPBPGN(t *testing.T) {
 	games := NewStore(nil)
 	t0 := time.Date(2026, 2, 8, 8, 0, 0, 0, time.UTC)
 	a, b := game.ID{Event: "open2026", Round: 1, Board: 1}, game.ID{Event: "open2026", Round: 1, Board: 2}
-	games.Put(GameState{Game: a, Partner: b.String(), BPGN: "old\n", UpdatedAt: game.T(t0)})
-	games.Put(GameState{Game: b, Partner: a.String(), BPGN: "new\n", UpdatedAt: game.T(t0.Add(time.Second))})
-	games.Put(GameState{Game: game.ID{Event: "open2026", Round: 1, Board: 3}, PGN: "x"})
+	games.Put(game.GameState{Game: a, Partner: b.String(), BPGN: "old\n", UpdatedAt: game.T(t0)})
+	games.Put(game.GameState{Game: b, Partner: a.String(), BPGN: "new\n", UpdatedAt: game.T(t0.Add(time.Second))})
+	games.Put(game.GameState{Game: game.ID{Event: "open2026", Round: 1, Board: 3}, PGN: "x"})
 	ts := httptest.NewServer(NewHTTPServer(HTTPOptions{Games: games}).handler())
 	defer ts.Close()
 	get := func(path string) (int, string) {

@@ -1,13 +1,14 @@
 package broadcast
 
 import (
-	"github.com/dgtbridge/dgtbridge/rules/game"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // TestPGNCaching: the public PGN (round and game) carries an ETag and a
@@ -16,7 +17,7 @@ import (
 // ETag gets a 304 without a body; a change gives a new ETag.
 func TestPGNCaching(t *testing.T) {
 	games := NewStore(nil)
-	st := GameState{Game: game.ID{Event: "open", Round: 1, Board: 1}, Event: "open", Round: 1, Board: 1, White: "W", Black: "B", SAN: []string{"e4"}, Result: "*"}
+	st := game.GameState{Game: game.ID{Event: "open", Round: 1, Board: 1}, Event: "open", Round: 1, Board: 1, White: "W", Black: "B", SAN: []string{"e4"}, Result: "*"}
 	games.Put(st)
 	ts := httptest.NewServer(NewHTTPServer(HTTPOptions{Games: games}).handler())
 	defer ts.Close()

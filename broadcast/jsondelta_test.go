@@ -16,7 +16,7 @@ import (
 // growing; FEN, clock, time changing; a PGN that grows before its result).
 func growingStates(t testing.TB, plies int) [][]byte {
 	t.Helper()
-	st := GameState{Game: game.ID{Event: "open2026", Round: 3, Board: 7}, Event: "open2026", Round: 3, Board: 7,
+	st := game.GameState{Game: game.ID{Event: "open2026", Round: 3, Board: 7}, Event: "open2026", Round: 3, Board: 7,
 		White: "Nguyễn, An \"Ace\"", Black: "Trần, Bình", Variant: "chess", Ruleset: "fide2018-standard", Result: "*", Status: "playing",
 		EventName: "Open 2026", Site: "Hà Nội", TimeControl: "5400+30", Started: game.T(time.Date(2026, 2, 8, 8, 0, 0, 0, time.UTC))}
 	var out [][]byte

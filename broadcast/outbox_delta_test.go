@@ -26,7 +26,7 @@ func stateBatches(t testing.TB, games, plies int) [][]envelope {
 	for p := range plies {
 		for g := range games {
 			id := game.ID{Event: "open2026", Round: 3, Board: g + 1}
-			var st GameState
+			var st game.GameState
 			if err := json.Unmarshal(states[p], &st); err != nil {
 				t.Fatal(err)
 			}

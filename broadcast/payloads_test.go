@@ -17,9 +17,9 @@ func TestPayloadFields(t *testing.T) {
 		v    any
 		want []string
 	}{
-		{"state", GameState{}, []string{"game", "event", "round", "board", "white", "black", "variant", "ruleset",
+		{"state", game.GameState{}, []string{"game", "event", "round", "board", "white", "black", "variant", "ruleset",
 			"fen", "moves", "san", "clock", "result", "status", "pgn", "revision", "updated_at"}},
-		{"status", BoardStatus{}, []string{"board_id", "port", "connected", "bus_address", "version", "serial", "clock", "last_seen", "error", "at"}},
+		{"status", game.BoardStatus{}, []string{"board_id", "port", "connected", "bus_address", "version", "serial", "clock", "last_seen", "error", "at"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := json.Marshal(tc.v)
@@ -45,8 +45,8 @@ func TestPayloadFields(t *testing.T) {
 func TestPayloadRoundTrip(t *testing.T) {
 	at := game.T(time.Date(2026, 2, 8, 8, 1, 2, 345e6, time.UTC))
 	for _, v := range []any{
-		&GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, Moves: []string{"e2e4"}, SAN: []string{"e4"}, UpdatedAt: at},
-		&BoardStatus{BoardID: "b1", Connected: true, LastSeen: at},
+		&game.GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, Moves: []string{"e2e4"}, SAN: []string{"e4"}, UpdatedAt: at},
+		&game.BoardStatus{BoardID: "b1", Connected: true, LastSeen: at},
 	} {
 		t.Run(reflect.TypeOf(v).Elem().Name(), func(t *testing.T) {
 			b, err := json.Marshal(v)

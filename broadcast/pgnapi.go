@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -65,7 +66,7 @@ func (p *Publisher) loadStores(ctx context.Context, js jetstream.JetStream, kv j
 				done = true
 				break
 			}
-			var st GameState
+			var st game.GameState
 			if err := json.Unmarshal(e.Value(), &st); err != nil {
 				p.log.Warn("kv: undecodable game state", "key", e.Key(), "err", err)
 				continue
@@ -86,7 +87,7 @@ func (p *Publisher) loadStores(ctx context.Context, js jetstream.JetStream, kv j
 		if err != nil {
 			return fmt.Errorf("load public %s: %w", subj, err)
 		}
-		var st GameState
+		var st game.GameState
 		if err := json.Unmarshal(m.Data, &st); err != nil {
 			p.log.Warn("public: undecodable game state", "subject", subj, "err", err)
 			continue

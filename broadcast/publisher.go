@@ -50,9 +50,9 @@ type Options struct {
 	Outbox OutboxOptions
 	// RenderPGN builds the PGN of a state that has none (a game in
 	// progress) when it is asked for, once per change of the game (the
-	// wiring passes hall.StatePGN, the rules/pgn renderer); nil:
+	// wiring passes gamerecord.StatePGN, the rules/pgn renderer); nil:
 	// [FallbackPGN].
-	RenderPGN func(GameState) string
+	RenderPGN func(game.GameState) string
 	// Now is the clock (default time.Now). Due times are computed with it;
 	// waits use real timers.
 	Now func() time.Time
@@ -234,7 +234,7 @@ func (p *Publisher) PublishResult(r game.Result) error {
 // PublishState records st in the live store, and journals the KV put and
 // the delayed public state. A state without PGN (a game in progress) is
 // published so: its PGN is rendered on request only (Options.RenderPGN).
-func (p *Publisher) PublishState(st GameState) error {
+func (p *Publisher) PublishState(st game.GameState) error {
 	e, err := p.subj.stateEnvelope(st)
 	if err != nil {
 		return err
@@ -257,7 +257,7 @@ func (p *Publisher) PublishAnnouncement(a game.Announcement) error {
 }
 
 // PublishBoardStatus journals a board status.
-func (p *Publisher) PublishBoardStatus(b BoardStatus) error {
+func (p *Publisher) PublishBoardStatus(b game.BoardStatus) error {
 	return p.publishBuilt(p.subj.statusEnvelope(b))
 }
 

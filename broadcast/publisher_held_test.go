@@ -142,7 +142,7 @@ func play(t *testing.T, p *Publisher, ply int) {
 	if err := p.PublishMove(move(ply, 0)); err != nil {
 		t.Fatal(err)
 	}
-	st := GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, Result: "*",
+	st := game.GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, Result: "*",
 		UpdatedAt: game.T(time.Date(2026, 2, 8, 8, 1, 0, 0, time.UTC).Add(time.Duration(ply) * time.Second))}
 	for range ply {
 		st.SAN, st.Moves = append(st.SAN, "Nf3"), append(st.Moves, "g1f3")

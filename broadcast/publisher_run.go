@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -286,7 +287,7 @@ func (l *runLoop) diskFail(err error) bool {
 }
 
 func (p *Publisher) applyPublic(r Record) {
-	var st GameState
+	var st game.GameState
 	if err := json.Unmarshal(r.Data, &st); err != nil {
 		p.log.Error("outbox: bad public state", "seq", r.Seq, "err", err)
 		return
@@ -385,7 +386,7 @@ func (p *Publisher) setup(ctx context.Context, load bool) error {
 func (p *Publisher) follow(nc *nats.Conn) error {
 	take := func(st *Store) nats.MsgHandler {
 		return func(m *nats.Msg) {
-			var gs GameState
+			var gs game.GameState
 			if err := json.Unmarshal(m.Data, &gs); err != nil || gs.Game.Validate() != nil {
 				return
 			}

@@ -49,7 +49,7 @@ func TestPublisherMovesStateAndDedup(t *testing.T) {
 		p.PublishMove(move(i, 0))
 	}
 	p.PublishMove(move(5, 1)) // a corrected ply 5 is a new fact
-	st := GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, White: "A", Black: "B",
+	st := game.GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, White: "A", Black: "B",
 		Moves: []string{"e2e4"}, SAN: []string{"e4"}, Result: "*", PGN: "[Event \"x\"]\n\n1. e4 *\n", Revision: 1, UpdatedAt: game.T(time.Now())}
 	if err := p.PublishState(st); err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func TestPublisherMovesStateAndDedup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back GameState
+	var back game.GameState
 	if err := json.Unmarshal(e.Value(), &back); err != nil || back.White != "A" || back.Revision != 1 || back.PGN != st.PGN {
 		t.Errorf("kv state %+v err %v", back, err)
 	}
@@ -242,7 +242,7 @@ func TestRestartDuringDelay(t *testing.T) {
 	stop := runPublisher(t, p1)
 	start := time.Now()
 	p1.PublishMove(move(1, 0))
-	p1.PublishState(GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, SAN: []string{"e4"}, Moves: []string{"e2e4"}, UpdatedAt: game.T(start)})
+	p1.PublishState(game.GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, SAN: []string{"e4"}, Moves: []string{"e2e4"}, UpdatedAt: game.T(start)})
 	waitFor(t, "live sent", 5*time.Second, func() bool { return p1.Pending() == 2 })
 	stop()
 	p1.Close()
@@ -279,7 +279,7 @@ func TestPGNRequestReply(t *testing.T) {
 	p := newPublisher(t, t.TempDir(), srv.Dialer(), time.Hour)
 	runPublisher(t, p)
 	for b := 2; b >= 1; b-- {
-		p.PublishState(GameState{Game: game.ID{Event: "open2026", Round: 1, Board: b}, Event: "open2026", Round: 1, Board: b,
+		p.PublishState(game.GameState{Game: game.ID{Event: "open2026", Round: 1, Board: b}, Event: "open2026", Round: 1, Board: b,
 			White: fmt.Sprint("W", b), Black: "B", SAN: []string{"e4", "e5"}, Result: "*"})
 	}
 	waitFor(t, "connected", 5*time.Second, func() bool { return p.Health() == nil })
@@ -320,7 +320,7 @@ func TestPublicStateDueWhileDown(t *testing.T) {
 	const delay = 200 * time.Millisecond
 	p1 := newPublisher(t, dir, down, delay)
 	start := time.Now()
-	p1.PublishState(GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, SAN: []string{"c4"}})
+	p1.PublishState(game.GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, SAN: []string{"c4"}})
 	p1.Close()
 	time.Sleep(time.Until(start.Add(delay + 50*time.Millisecond)))
 	p2 := newPublisher(t, dir, down, delay)
@@ -344,14 +344,14 @@ func TestCoreSubjects(t *testing.T) {
 	nc.Flush()
 	runPublisher(t, p)
 	at := game.T(time.Date(2026, 2, 8, 8, 1, 2, 0, time.UTC))
-	if err := p.PublishBoardStatus(BoardStatus{BoardID: "b1", Port: "/dev/ttyACM0", Connected: true, Version: "1.7", At: at}); err != nil {
+	if err := p.PublishBoardStatus(game.BoardStatus{BoardID: "b1", Port: "/dev/ttyACM0", Connected: true, Version: "1.7", At: at}); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.PublishAnnouncement(game.Announcement{Game: testGame, Ply: 1, Lang: "de", Text: "Emil vier", UCI: "e2e4", Kind: game.AnnounceMove, At: at}); err != nil {
 		t.Fatal(err)
 	}
 	p.PublishMove(move(1, 0))
-	if err := p.PublishBoardStatus(BoardStatus{BoardID: "B 1"}); err == nil {
+	if err := p.PublishBoardStatus(game.BoardStatus{BoardID: "B 1"}); err == nil {
 		t.Error("bad board id accepted")
 	}
 	var got []string

@@ -27,7 +27,7 @@ func TestRejectedMessageSetAside(t *testing.T) {
 	runPublisher(t, p)
 	huge := strings.Repeat("x", 1100<<10)
 	g1 := testGame
-	if err := p.PublishState(GameState{Game: g1, Event: g1.Event, Round: 1, Board: 1, White: huge, Black: "B", Result: "*", UpdatedAt: game.T(time.Now())}); err != nil {
+	if err := p.PublishState(game.GameState{Game: g1, Event: g1.Event, Round: 1, Board: 1, White: huge, Black: "B", Result: "*", UpdatedAt: game.T(time.Now())}); err != nil {
 		t.Fatal(err)
 	}
 	var others []game.ID

@@ -17,22 +17,22 @@ import (
 // [FallbackPGN] without one). Safe for concurrent use.
 type Store struct {
 	mu     sync.RWMutex
-	games  map[game.ID]GameState
-	render func(GameState) string
+	games  map[game.ID]game.GameState
+	render func(game.GameState) string
 	pgn    map[game.ID]string // rendered PGN of the state in games; cleared by Put
 }
 
 // NewStore returns an empty store whose states without PGN are rendered by
 // render (nil: [FallbackPGN]).
-func NewStore(render func(GameState) string) *Store {
+func NewStore(render func(game.GameState) string) *Store {
 	if render == nil {
 		render = FallbackPGN
 	}
-	return &Store{games: map[game.ID]GameState{}, render: render, pgn: map[game.ID]string{}}
+	return &Store{games: map[game.ID]game.GameState{}, render: render, pgn: map[game.ID]string{}}
 }
 
 // Put records st as its game's latest state.
-func (s *Store) Put(st GameState) {
+func (s *Store) Put(st game.GameState) {
 	s.mu.Lock()
 	s.games[st.Game] = st
 	delete(s.pgn, st.Game)
@@ -68,7 +68,7 @@ func (s *Store) GamePGN(g game.ID) (string, bool) {
 
 // sameState reports whether a and b are the same state of a game (one Put
 // apart at most by an identical copy).
-func sameState(a, b GameState) bool {
+func sameState(a, b game.GameState) bool {
 	return a.Revision == b.Revision && len(a.Moves) == len(b.Moves) && a.UpdatedAt.Equal(b.UpdatedAt.Time) &&
 		a.Result == b.Result && a.Status == b.Status
 }
@@ -76,7 +76,7 @@ func sameState(a, b GameState) bool {
 // PutNewer records st unless its game has a later state already (its
 // UpdatedAt: each game's states come from one daemon, in order); it reports
 // whether it did.
-func (s *Store) PutNewer(st GameState) bool {
+func (s *Store) PutNewer(st game.GameState) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if cur, ok := s.games[st.Game]; ok && st.UpdatedAt.Before(cur.UpdatedAt.Time) {
@@ -88,7 +88,7 @@ func (s *Store) PutNewer(st GameState) bool {
 }
 
 // Get returns a game's latest state.
-func (s *Store) Get(g game.ID) (GameState, bool) {
+func (s *Store) Get(g game.ID) (game.GameState, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	st, ok := s.games[g]
@@ -96,16 +96,16 @@ func (s *Store) Get(g game.ID) (GameState, bool) {
 }
 
 // Round returns the states of one round, by board number.
-func (s *Store) Round(event string, round int) []GameState {
+func (s *Store) Round(event string, round int) []game.GameState {
 	s.mu.RLock()
-	var out []GameState
+	var out []game.GameState
 	for g, st := range s.games {
 		if g.Event == event && g.Round == round {
 			out = append(out, st)
 		}
 	}
 	s.mu.RUnlock()
-	slices.SortFunc(out, func(a, b GameState) int { return cmp.Compare(a.Game.Board, b.Game.Board) })
+	slices.SortFunc(out, func(a, b game.GameState) int { return cmp.Compare(a.Game.Board, b.Game.Board) })
 	return out
 }
 
@@ -134,7 +134,7 @@ func (s *Store) RoundPGN(event string, round int) (string, int) {
 // standard chess, and the SAN moves from the standard start (no clock
 // comments, no SetUp/FEN: GameState.FEN is the current position). The daemon's
 // wiring normally fills GameState.PGN with the full rendering (§6).
-func FallbackPGN(st GameState) string {
+func FallbackPGN(st game.GameState) string {
 	var b strings.Builder
 	tag := func(k, v string) { fmt.Fprintf(&b, "[%s %q]\n", k, v) }
 	or := func(v, d string) string {

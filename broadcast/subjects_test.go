@@ -100,7 +100,7 @@ func TestEnvelopeIDs(t *testing.T) {
 	if !ok || pub.Subject != "dgt.public.open2026.1.1.move" || pub.MsgID != a.MsgID || !pub.Public {
 		t.Errorf("public copy %+v", pub)
 	}
-	st := mk(s.stateEnvelope(GameState{Game: testGame}))
+	st := mk(s.stateEnvelope(game.GameState{Game: testGame}))
 	pst, ok := s.publicCopy(st)
 	if !ok || pst.Subject != "dgt.public.open2026.1.1.state" || pst.Target != targetStream || st.Subject != "$KV.dgt_games.open2026.1.1" {
 		t.Errorf("state copy %+v of %+v", pst, st)
@@ -108,7 +108,7 @@ func TestEnvelopeIDs(t *testing.T) {
 	for _, e := range []envelope{
 		mk(s.alertEnvelope(game.Alert{ID: "a1", Game: testGame, Kind: "flag_fall"})),
 		mk(s.announceEnvelope(game.Announcement{Game: testGame, Kind: game.AnnounceMove, Lang: "de"})),
-		mk(s.statusEnvelope(BoardStatus{BoardID: "b1"})),
+		mk(s.statusEnvelope(game.BoardStatus{BoardID: "b1"})),
 	} {
 		if _, ok := s.publicCopy(e); ok {
 			t.Errorf("%s envelope copied to public", e.Kind)

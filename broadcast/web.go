@@ -80,7 +80,7 @@ type Web struct {
 	// subscribed: the subscription to the public copy is up.
 	subscribed bool
 	// status is the latest BoardStatus by board id (webstatus.go).
-	status map[string]BoardStatus
+	status map[string]game.BoardStatus
 }
 
 // webClient is one server-sent event stream: the boards changed since it
@@ -110,7 +110,7 @@ func NewWeb(o WebOptions) (*Web, error) {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	w := &Web{o: o, log: log, games: map[game.ID]*webGame{}, slots: map[int]game.ID{}, clients: map[*webClient]struct{}{},
-		status: map[string]BoardStatus{}}
+		status: map[string]game.BoardStatus{}}
 	for _, b := range o.Boards {
 		if err := b.Game.Validate(); err != nil {
 			return nil, err

@@ -291,15 +291,15 @@ func TestBrowserArbiterFixtures(t *testing.T) {
 	browser.MustWait(t, ctx, q(card+` [data-reply="ok"]`)+"?.textContent.includes('ply 1')", 10*time.Second)
 
 	// The live copy (KV puts) and the board status.
-	f.publish(t, "$KV."+p+"_games."+testGame.String(), GameState{Game: testGame, Event: testGame.Event, Round: 1, Board: 1, White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian",
+	f.publish(t, "$KV."+p+"_games."+testGame.String(), game.GameState{Game: testGame, Event: testGame.Event, Round: 1, Board: 1, White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian",
 		Variant: "chess", FEN: fenE4, Moves: []string{"e2e4"}, SAN: []string{"e4"}, Status: "playing", UpdatedAt: game.T(time.Now()), Clock: &game.ClockPair{WhiteMS: 5400000, BlackMS: 5399000}})
 	browser.MustWait(t, ctx, q(`#boards [data-game="open2026.1.1"]`)+".dataset.fen === "+browser.Quote(fenE4), 10*time.Second)
-	f.publish(t, p+".board.r1-b1.status", BoardStatus{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: false, Error: "cable pulled", Clock: "DGT 3000", At: game.T(time.Now())})
+	f.publish(t, p+".board.r1-b1.status", game.BoardStatus{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: false, Error: "cable pulled", Clock: "DGT 3000", At: game.T(time.Now())})
 	browser.MustWait(t, ctx, q(`#boards [data-game="open2026.1.1"] [data-board-status]`)+`?.dataset.connected === "false"`, 10*time.Second)
 	browser.Keep(t, ctx, "arbiter-fixtures")
 	// The board's next game (round 2) takes its place, with its status.
 	r2 := game.ID{Event: testGame.Event, Round: 2, Board: 1}
-	f.publish(t, "$KV."+p+"_games."+r2.String(), GameState{Game: r2, Event: r2.Event, Round: 2, Board: 1, White: "Next", Black: "Game",
+	f.publish(t, "$KV."+p+"_games."+r2.String(), game.GameState{Game: r2, Event: r2.Event, Round: 2, Board: 1, White: "Next", Black: "Game",
 		Variant: "chess", FEN: fenStart, Status: "waiting", UpdatedAt: game.T(time.Now())})
 	browser.MustWait(t, ctx, q(`#boards [data-game="open2026.2.1"] [data-board-status]`)+`?.dataset.connected === "false"`, 10*time.Second)
 	if n := browser.MustEval[int](t, ctx, `document.querySelectorAll('#boards [data-board="1"]').length`); n != 1 {

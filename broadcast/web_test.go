@@ -171,7 +171,7 @@ func TestWebShowsOnlyThePublicCopy(t *testing.T) {
 func TestWebMoveList(t *testing.T) {
 	f := startWeb(t, WebOptions{Boards: []WebBoard{{Game: testGame}}})
 	s := f.web.o.Subjects
-	f.publish(t, s.publicState(testGame), GameState{Game: testGame, Event: testGame.Event, Round: 1, Board: 1, White: "Carlsen, Magnus", Black: "Nepo",
+	f.publish(t, s.publicState(testGame), game.GameState{Game: testGame, Event: testGame.Event, Round: 1, Board: 1, White: "Carlsen, Magnus", Black: "Nepo",
 		Variant: "chess", FEN: fenE4E5, Moves: []string{"e2e4", "e7e5"}, SAN: []string{"e4", "e5"}, Status: "playing", UpdatedAt: game.T(time.Now()),
 		PGN: "[Event \"x\"]\n[WhiteFideId \"1503014\"]\n[BlackFideId \"4168119\"]\n\n1. e4 e5 *\n"})
 	waitFor(t, "state", 5*time.Second, func() bool { return f.board(t, testGame).Ply == 2 })
@@ -219,9 +219,9 @@ func TestWebRoundChange(t *testing.T) {
 	f := startWeb(t, WebOptions{Boards: []WebBoard{{Game: testGame, White: "A", Black: "B"}}})
 	s := f.web.o.Subjects
 	next := game.ID{Event: testGame.Event, Round: 2, Board: 1}
-	f.publish(t, s.publicState(game.ID{Event: testGame.Event, Round: 1, Board: 9}), GameState{Game: game.ID{Event: testGame.Event, Round: 1, Board: 9}, FEN: fenE4})
-	f.publish(t, s.publicState(game.ID{Event: "other", Round: 1, Board: 1}), GameState{Game: game.ID{Event: "other", Round: 1, Board: 1}, FEN: fenE4})
-	f.publish(t, s.publicState(next), GameState{Game: next, Event: next.Event, Round: 2, Board: 1, White: "C", Black: "D", Variant: "chess", FEN: fenStart, Status: "waiting", UpdatedAt: game.T(time.Now())})
+	f.publish(t, s.publicState(game.ID{Event: testGame.Event, Round: 1, Board: 9}), game.GameState{Game: game.ID{Event: testGame.Event, Round: 1, Board: 9}, FEN: fenE4})
+	f.publish(t, s.publicState(game.ID{Event: "other", Round: 1, Board: 1}), game.GameState{Game: game.ID{Event: "other", Round: 1, Board: 1}, FEN: fenE4})
+	f.publish(t, s.publicState(next), game.GameState{Game: next, Event: next.Event, Round: 2, Board: 1, White: "C", Black: "D", Variant: "chess", FEN: fenStart, Status: "waiting", UpdatedAt: game.T(time.Now())})
 	waitFor(t, "round 2", 5*time.Second, func() bool { return f.web.snapshot().Boards[0].Game == next.String() })
 	snap := f.web.snapshot()
 	if len(snap.Boards) != 1 || snap.Boards[0].White != "C" {
@@ -377,7 +377,7 @@ func TestWebBoardStatus(t *testing.T) {
 	})
 	daemon, _ := srv.Connect()
 	defer daemon.Close()
-	for _, st := range []BoardStatus{
+	for _, st := range []game.BoardStatus{
 		{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: true, At: game.T(time.Unix(10, 0))},
 		{BoardID: "r1-b2", Port: "/dev/ttyACM1", Connected: true, At: game.T(time.Unix(10, 0))},
 		{BoardID: "r1-b1", Port: "/dev/ttyACM0", Connected: false, Error: "unplugged", At: game.T(time.Unix(20, 0))},
@@ -421,7 +421,7 @@ func TestWebSeedsFromThePublicStore(t *testing.T) {
 	if b := f.board(t, testGame); b.Ply != 0 {
 		t.Fatalf("before: %+v", b)
 	}
-	store.Put(GameState{Game: testGame, White: "A", Black: "B", Variant: "chess", FEN: fenE4, Moves: []string{"e2e4"}, SAN: []string{"e4"}, Status: "playing", UpdatedAt: game.T(time.Now())})
+	store.Put(game.GameState{Game: testGame, White: "A", Black: "B", Variant: "chess", FEN: fenE4, Moves: []string{"e2e4"}, SAN: []string{"e4"}, Status: "playing", UpdatedAt: game.T(time.Now())})
 	if b := f.board(t, testGame); b.Ply != 1 || b.FEN != fenE4 || b.White != "A" {
 		t.Errorf("seeded: %+v", b)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
 
@@ -19,7 +20,7 @@ func (s Subjects) boardsSubject() string { return s.Prefix + ".api.boards" }
 
 // webBoards is the reply on [Subjects.boardsSubject].
 type webBoards struct {
-	Boards []BoardStatus `json:"boards"`
+	Boards []game.BoardStatus `json:"boards"`
 }
 
 // subscribeStatus keeps the latest BoardStatus of each board and answers
@@ -27,7 +28,7 @@ type webBoards struct {
 func (w *Web) subscribeStatus(nc *nats.Conn) error {
 	prefix := w.o.Subjects.Prefix + ".board."
 	if _, err := nc.Subscribe(prefix+"*.status", func(m *nats.Msg) {
-		var st BoardStatus
+		var st game.BoardStatus
 		if err := json.Unmarshal(m.Data, &st); err != nil {
 			w.log.Warn("web: undecodable board status", "subject", m.Subject, "err", err)
 			return
@@ -43,12 +44,12 @@ func (w *Web) subscribeStatus(nc *nats.Conn) error {
 	}
 	_, err := nc.Subscribe(w.o.Subjects.boardsSubject(), func(m *nats.Msg) {
 		w.mu.Lock()
-		out := webBoards{Boards: make([]BoardStatus, 0, len(w.status))}
+		out := webBoards{Boards: make([]game.BoardStatus, 0, len(w.status))}
 		for _, st := range w.status {
 			out.Boards = append(out.Boards, st)
 		}
 		w.mu.Unlock()
-		slices.SortFunc(out.Boards, func(a, b BoardStatus) int { return cmp.Compare(a.BoardID, b.BoardID) })
+		slices.SortFunc(out.Boards, func(a, b game.BoardStatus) int { return cmp.Compare(a.BoardID, b.BoardID) })
 		b, _ := json.Marshal(out) // plain values: cannot fail
 		if err := m.Respond(b); err != nil {
 			w.log.Warn("web: board status reply", "err", err)

@@ -36,7 +36,7 @@ type webMoveEvent struct {
 // webGameState is a public GameState with the team-drop and xiangqi fields
 // of §3.3.
 type webGameState struct {
-	GameState
+	game.GameState
 	Pockets  *webPockets `json:"pockets,omitempty"`
 	Partner  string      `json:"partner,omitempty"`
 	Notation []string    `json:"notation,omitempty"`

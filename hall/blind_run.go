@@ -40,7 +40,7 @@ type blindRun struct {
 	b      BlindBoard
 	speech chan game.Announcement
 	times  chan timeRequest
-	status broadcast.BoardStatus
+	status game.BoardStatus
 
 	connected atomic.Bool
 	lastErr   atomic.Value // string
@@ -93,7 +93,7 @@ func (br *boardRun) startBlind(ctx context.Context, wg *sync.WaitGroup) (<-chan 
 		open = recordingOpener(open, br.h.o.DataDir, bl.b.ID, br.h.o.Now, br.log)
 	}
 	lk := link.New(open, lo)
-	bl.status = broadcast.BoardStatus{BoardID: bl.b.ID, Port: bl.b.Port}
+	bl.status = game.BoardStatus{BoardID: bl.b.ID, Port: bl.b.Port}
 	wg.Go(func() { lk.Run(ctx) })
 	if bl.speech != nil {
 		sp, log := bl.b.Speaker, br.log

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -23,13 +24,13 @@ type blindSession struct {
 	pressed time.Time
 }
 
-func newBlindSession(t *testing.T, rec *Record) *blindSession {
+func newBlindSession(t *testing.T, rec *gamerecord.Record) *blindSession {
 	t.Helper()
 	rs, err := ruleset.Lookup(ruleset.FIDE2018Standard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := SessionOptions{Info: Info{Game: game.ID{Event: "open2026", Round: 1, Board: 7}, Ruleset: rs.Name},
+	o := SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "open2026", Round: 1, Board: 7}, Ruleset: rs.Name},
 		RuleSet: rs, Tracker: DefaultTrackerOptions(), Blind: DefaultBlind(rules.Black, announce.English)}
 	now := time.Date(2026, 2, 8, 9, 0, 0, 0, time.UTC)
 	s, err := NewSession(o, rec, now)

@@ -11,9 +11,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -33,7 +33,7 @@ type command struct {
 type boardRun struct {
 	h    *Hall
 	b    Board
-	rec  *Record // loaded record (nil: new game); owned by run after start
+	rec  *gamerecord.Record // loaded record (nil: new game); owned by run after start
 	cmds chan command
 	log  *slog.Logger
 	// handed is what of the record the writer has been handed (delta).
@@ -50,13 +50,13 @@ type boardRun struct {
 	lastErr   atomic.Value // string
 
 	mu    sync.Mutex
-	snap  *Record // a copy for Hall.Record
-	ended game.ID // the game played before the current one (reload.go)
+	snap  *gamerecord.Record // a copy for Hall.Record
+	ended game.ID            // the game played before the current one (reload.go)
 
 	s        *Session
 	lk       *link.Link
 	ctx      context.Context
-	status   broadcast.BoardStatus
+	status   game.BoardStatus
 	lostOnce bool
 	blind    *blindRun // the blind player's board (blind_run.go), or nil
 	team     *teamRun  // a team-drop board's partner (team_run.go), or nil
@@ -130,7 +130,7 @@ func (br *boardRun) begin(s *Session, now time.Time) {
 	// the state.
 	rec := s.Record()
 	if br.rec != nil && rec == br.rec && !br.recovered {
-		br.handed = handedState{game: rec.Info.Game, moves: len(rec.Moves), revision: rec.Revision, teamEvents: len(rec.teamEvents())}
+		br.handed = handedState{game: rec.Info.Game, moves: len(rec.Moves), revision: rec.Revision, teamEvents: len(rec.TeamEvents())}
 	}
 	var resend []game.Payload
 	if len(br.notes) > 0 {
@@ -160,7 +160,7 @@ func (br *boardRun) begin(s *Session, now time.Time) {
 		resend = append(resend, rec.ResultPayload(rec.UpdatedAt))
 	}
 	br.apply(Step{Out: resend, Changed: true})
-	br.status = broadcast.BoardStatus{BoardID: br.b.ID, Port: br.b.Port, BusAddress: int(br.b.BusAddress)}
+	br.status = game.BoardStatus{BoardID: br.b.ID, Port: br.b.Port, BusAddress: int(br.b.BusAddress)}
 }
 
 // cutUnreplayable answers a loaded record whose moves do not replay (a
@@ -459,11 +459,11 @@ type handedState struct {
 // handOff returns the record's change for the writer (delta) and keeps a
 // copy for [Hall.Record]: both share the record's moves (Record.Moves),
 // so a board's game is in memory once however many copies there are.
-func (br *boardRun) handOff(rec *Record) *delta {
+func (br *boardRun) handOff(rec *gamerecord.Record) *delta {
 	d := br.delta(rec)
 	cp := *rec
-	cp.Moves = rec.sharedMoves()
-	cp.Team = rec.Team.clone()
+	cp.Moves = rec.SharedMoves()
+	cp.Team = rec.Team.Clone()
 	br.mu.Lock()
 	br.snap = &cp
 	br.mu.Unlock()
@@ -473,7 +473,7 @@ func (br *boardRun) handOff(rec *Record) *delta {
 // delta returns the record's change since the last hand-off: its header,
 // all its moves (shared with the record: [Record.Moves]) and the first
 // move not handed yet (after a correction, the cut).
-func (br *boardRun) delta(rec *Record) *delta {
+func (br *boardRun) delta(rec *gamerecord.Record) *delta {
 	h := br.handed
 	from := 0
 	switch {
@@ -484,7 +484,7 @@ func (br *boardRun) delta(rec *Record) *delta {
 		from = min(h.moves, rec.LastCorrection.Ply, len(rec.Moves))
 	}
 	d := &delta{from: from, rec: *rec}
-	d.rec.Moves = rec.sharedMoves()
+	d.rec.Moves = rec.SharedMoves()
 	if rec.Team != nil {
 		// Team events are only ever added: the new ones.
 		if h.game == rec.Info.Game {
@@ -494,13 +494,13 @@ func (br *boardRun) delta(rec *Record) *delta {
 		t.Events = slices.Clone(rec.Team.Events[d.teamFrom:])
 		d.rec.Team = &t
 	}
-	br.handed = handedState{game: rec.Info.Game, moves: len(rec.Moves), revision: rec.Revision, teamEvents: len(rec.teamEvents())}
+	br.handed = handedState{game: rec.Info.Game, moves: len(rec.Moves), revision: rec.Revision, teamEvents: len(rec.TeamEvents())}
 	return d
 }
 
 // publishStatus hands a board's connection status to the writer (ahead of
 // nothing: it is published in its turn, like every payload).
-func (br *boardRun) publishStatus(b broadcast.BoardStatus) {
+func (br *boardRun) publishStatus(b game.BoardStatus) {
 	br.h.w.submit(&change{br: br, game: br.b.Session.Info.Game, status: &b})
 }
 

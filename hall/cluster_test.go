@@ -14,6 +14,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -125,7 +126,7 @@ func (c *testCluster) connect() *nats.Conn {
 func startClusterDaemon(t testing.TB, dataDir, urls string, delay time.Duration, boards ...Board) *daemon {
 	t.Helper()
 	p, err := broadcast.NewPublisher(broadcast.Options{Prefix: testPrefix, Dir: filepath.Join(dataDir, "outbox"),
-		Connect: broadcast.ExternalDialer(broadcast.ExternalOptions{URL: urls}), RenderPGN: StatePGN, PublicDelay: delay,
+		Connect: broadcast.ExternalDialer(broadcast.ExternalOptions{URL: urls}), RenderPGN: gamerecord.StatePGN, PublicDelay: delay,
 		Follow: true, MinBackoff: 20 * time.Millisecond, MaxBackoff: 500 * time.Millisecond, PublishTimeout: 3 * time.Second,
 		Streams: broadcast.StreamOptions{Replicas: 3}})
 	if err != nil {
@@ -248,7 +249,7 @@ func TestClusterTwoHalls(t *testing.T) {
 		if err != nil {
 			t.Fatalf("KV %s: %v", g, err)
 		}
-		var st broadcast.GameState
+		var st game.GameState
 		if err := json.Unmarshal(e.Value(), &st); err != nil || len(st.Moves) != len(games[i]) {
 			t.Errorf("KV %s: %d moves (%v)", g, len(st.Moves), err)
 		}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -23,7 +24,7 @@ import (
 
 // snapRecord is one record as compaction writes it.
 type snapRecord struct {
-	rec       *Record // a copy, Published set
+	rec       *gamerecord.Record // a copy, Published set
 	seq       uint64
 	rev       int
 	published int

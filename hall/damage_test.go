@@ -12,10 +12,10 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/broadcast/storage/storagetest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -23,16 +23,16 @@ import (
 
 // playedRecord returns the record of ucis played from the start, as the
 // hall would have saved it, and the placement they leave.
-func playedRecord(t testing.TB, g game.ID, ucis ...string) (*Record, rules.Placement) {
+func playedRecord(t testing.TB, g game.ID, ucis ...string) (*gamerecord.Record, rules.Placement) {
 	t.Helper()
 	t0 := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
-	r := NewRecord(Info{Game: g, White: "White", Black: "Black", Ruleset: "fide2018-standard"}, "", t0)
+	r := gamerecord.NewRecord(gamerecord.Info{Game: g, White: "White", Black: "Black", Ruleset: "fide2018-standard"}, "", t0)
 	pos := rules.Position(chess.StartPosition(chess.Standard))
 	for i, u := range ucis {
 		m := mustMove(t, pos, u)
 		san := pos.SAN(m)
 		pos, _ = pos.Play(m)
-		r.Moves = append(r.Moves, Ply{UCI: u, SAN: san, FEN: pos.FEN(), EMTMS: 1000, At: t0.Add(time.Duration(i+1) * time.Second)})
+		r.Moves = append(r.Moves, gamerecord.Ply{UCI: u, SAN: san, FEN: pos.FEN(), EMTMS: 1000, At: t0.Add(time.Duration(i+1) * time.Second)})
 	}
 	r.Published = len(r.Moves)
 	return r, pos.Placement()
@@ -61,7 +61,7 @@ func segmentBytes(t *testing.T, base uint64, entries ...*entry) ([]byte, []int) 
 }
 
 // entryOf is the journal entry adding r's moves from `from` on.
-func entryOf(seq, prev uint64, r *Record, from int) *entry {
+func entryOf(seq, prev uint64, r *gamerecord.Record, from int) *entry {
 	rec := *r
 	rec.Moves = r.Moves[from:]
 	return &entry{Seq: seq, Prev: prev, Game: r.Info.Game, From: from, Rec: rec}
@@ -127,7 +127,7 @@ func TestDamagedDataDoesNotStopTheHall(t *testing.T) {
 		}, "games/journal/0000000000000001.seg.damaged-*", []game.ID{g1, g2}, line1[:2]},
 		{"record that does not replay", func(t *testing.T, games, _ string) {
 			bad := *r1
-			bad.Moves = append([]Ply(nil), r1.Moves...)
+			bad.Moves = append([]gamerecord.Ply(nil), r1.Moves...)
 			bad.Moves[2].UCI = "g1g3" // not a move there
 			SaveRecord(games, &bad)
 			SaveRecord(games, r2)
@@ -258,12 +258,12 @@ func (s *recordingSink) PublishMove(game.MoveEvent) error {
 	s.mu.Unlock()
 	return nil
 }
-func (s *recordingSink) PublishCorrection(game.Correction) error        { return nil }
-func (s *recordingSink) PublishClock(game.ClockEvent) error             { return nil }
-func (s *recordingSink) PublishResult(game.Result) error                { return nil }
-func (s *recordingSink) PublishState(broadcast.GameState) error         { return nil }
-func (s *recordingSink) PublishAlert(game.Alert) error                  { return nil }
-func (s *recordingSink) PublishBoardStatus(broadcast.BoardStatus) error { return nil }
+func (s *recordingSink) PublishCorrection(game.Correction) error   { return nil }
+func (s *recordingSink) PublishClock(game.ClockEvent) error        { return nil }
+func (s *recordingSink) PublishResult(game.Result) error           { return nil }
+func (s *recordingSink) PublishState(game.GameState) error         { return nil }
+func (s *recordingSink) PublishAlert(game.Alert) error             { return nil }
+func (s *recordingSink) PublishBoardStatus(game.BoardStatus) error { return nil }
 
 func (s *recordingSink) count() int {
 	s.mu.Lock()

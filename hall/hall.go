@@ -16,6 +16,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -112,7 +113,7 @@ func New(o Options) (*Hall, error) {
 		if err := g.Validate(); err != nil {
 			return nil, fmt.Errorf("%w: board %s: %v", ErrOptions, b.ID, err)
 		}
-		if err := b.Session.Info.checkText(); err != nil {
+		if err := b.Session.Info.CheckText(); err != nil {
 			return nil, fmt.Errorf("%w: board %s: %v", ErrOptions, b.ID, err)
 		}
 		if _, dup := h.byGame[g]; dup {
@@ -148,7 +149,7 @@ func defaultDur(d, def time.Duration) time.Duration {
 // load returns game g's record (nil: a new game): the journal's, else its
 // file's (which the writer then adopts). A file that does not parse is
 // set aside and noted; an error means the disk could not be read at all.
-func (h *Hall) load(g game.ID, l *loaded, notes map[game.ID][]string) (*Record, error) {
+func (h *Hall) load(g game.ID, l *loaded, notes map[game.ID][]string) (*gamerecord.Record, error) {
 	if r, ok := l.records[g]; ok {
 		return cloneRecord(r), nil
 	}
@@ -173,16 +174,16 @@ func (h *Hall) load(g game.ID, l *loaded, notes map[game.ID][]string) (*Record, 
 	return r, nil
 }
 
-func cloneRecord(r *Record) *Record {
+func cloneRecord(r *gamerecord.Record) *gamerecord.Record {
 	cp := *r
 	cp.Moves = slices.Clone(r.Moves)
-	cp.Team = r.Team.clone()
+	cp.Team = r.Team.Clone()
 	return &cp
 }
 
 // keepUnreplayable writes a record that does not replay beside its file
 // (<g>.json.unreplayable-<time>) for the arbiter and returns the path.
-func (h *Hall) keepUnreplayable(r *Record, now time.Time) string {
+func (h *Hall) keepUnreplayable(r *gamerecord.Record, now time.Time) string {
 	path := RecordPath(h.gamesDir(), r.Info.Game) + ".unreplayable-" + now.UTC().Format("20060102T150405.000")
 	b, err := json.Marshal(r)
 	if err == nil {
@@ -309,15 +310,15 @@ func (h *Hall) Health() error {
 // hall has no such game, it has not started, or its board has moved on to
 // a next game). Safe for concurrent use. Its moves share the hall's array
 // (see [Record.Moves]): read them, never write into them.
-func (h *Hall) Record(g game.ID) (Record, bool) {
+func (h *Hall) Record(g game.ID) (gamerecord.Record, bool) {
 	br, ok := h.current(g)
 	if !ok {
-		return Record{}, false
+		return gamerecord.Record{}, false
 	}
 	br.mu.Lock()
 	defer br.mu.Unlock()
 	if br.snap == nil {
-		return Record{}, false
+		return gamerecord.Record{}, false
 	}
 	return *br.snap, true
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -93,17 +94,17 @@ func TestHallEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st broadcast.GameState
+	var st game.GameState
 	waitFor(t, 10*time.Second, "the KV state of the finished game", func() bool {
 		e, err := kv.Get(context.Background(), "open2026.1.1")
 		if err != nil {
 			return false
 		}
-		st = broadcast.GameState{}
+		st = game.GameState{}
 		decode(t, e.Value(), &st)
 		return len(st.Moves) == len(scholar) && st.Result == "1-0"
 	})
-	if st.Status != StatusProvisional || !strings.Contains(st.PGN, `[Round "1.1"]`) || !strings.Contains(st.PGN, "4. Qxf7#") ||
+	if st.Status != gamerecord.StatusProvisional || !strings.Contains(st.PGN, `[Round "1.1"]`) || !strings.Contains(st.PGN, "4. Qxf7#") ||
 		!strings.Contains(st.PGN, "[%clk ") || !strings.Contains(st.PGN, `[GameId "open2026.1.1"]`) {
 		t.Errorf("state %s, PGN:\n%s", st.Status, st.PGN)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -243,7 +244,7 @@ func boardFor(t testing.TB, id string, g game.ID, open link.Opener) Board {
 		t.Fatal(err)
 	}
 	return Board{ID: id, Port: "pty", Open: open, Link: patientLink, Session: SessionOptions{
-		Info:    Info{Game: g, White: "White " + id, Black: "Black " + id, Ruleset: rs.Name, TimeControl: "5400+30"},
+		Info:    gamerecord.Info{Game: g, White: "White " + id, Black: "Black " + id, Ruleset: rs.Name, TimeControl: "5400+30"},
 		RuleSet: rs, Tracker: DefaultTrackerOptions(),
 	}}
 }
@@ -252,7 +253,7 @@ func boardFor(t testing.TB, id string, g game.ID, open link.Opener) Board {
 // staff connection and the public account's).
 func startDaemon(t testing.TB, dataDir string, srv *broadcast.Server, delay time.Duration, boards ...Board) *daemon {
 	t.Helper()
-	p, err := broadcast.NewPublisher(broadcast.Options{Prefix: testPrefix, Dir: dataDir + "/outbox", Connect: srv.Dialer(), RenderPGN: StatePGN,
+	p, err := broadcast.NewPublisher(broadcast.Options{Prefix: testPrefix, Dir: dataDir + "/outbox", Connect: srv.Dialer(), RenderPGN: gamerecord.StatePGN,
 		ConnectPublic: srv.PublicDialer(), PublicDelay: delay, MinBackoff: 10 * time.Millisecond, MaxBackoff: 200 * time.Millisecond,
 		Streams: broadcast.StreamOptions{}})
 	if err != nil {

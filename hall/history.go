@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
@@ -79,11 +80,11 @@ func (br *boardRun) recoverHistory(now time.Time) {
 	if rec != br.rec {
 		br.rec, br.recovered = rec, true
 	}
-	br.log.Warn("damaged record: recovered from what was published", "game", g, "note", note, "moves", len(rec.movesOrNil()))
+	br.log.Warn("damaged record: recovered from what was published", "game", g, "note", note, "moves", len(movesOrNil(rec)))
 }
 
 // movesOrNil returns the record's moves (none for a nil record).
-func (r *Record) movesOrNil() []Ply {
+func movesOrNil(r *gamerecord.Record) []gamerecord.Ply {
 	if r == nil {
 		return nil
 	}
@@ -141,19 +142,19 @@ func replayHistory(h broadcast.History) published {
 }
 
 // ply is the record's ply made of a MoveEvent.
-func plyOf(ev game.MoveEvent) Ply {
-	return Ply{UCI: ev.UCI, SAN: ev.SAN, FEN: ev.FEN, Clock: ev.Clock, EMTMS: ev.EMTMS, At: ev.At.Time, Pockets: ev.Pockets}
+func plyOf(ev game.MoveEvent) gamerecord.Ply {
+	return gamerecord.Ply{UCI: ev.UCI, SAN: ev.SAN, FEN: ev.FEN, Clock: ev.Clock, EMTMS: ev.EMTMS, At: ev.At.Time, Pockets: ev.Pockets}
 }
 
 // baseMoves returns the plies of p's correction (those published with
 // their details; the others replayed from the start for their SAN and
 // FEN), or nil when they do not replay.
-func (p published) baseMoves(r *Record) ([]Ply, bool) {
-	pos, err := pgn.Position(r.variant(), r.StartFEN)
+func (p published) baseMoves(r *gamerecord.Record) ([]gamerecord.Ply, bool) {
+	pos, err := pgn.Position(r.Variant(), r.StartFEN)
 	if err != nil {
 		return nil, false
 	}
-	var out []Ply
+	var out []gamerecord.Ply
 	for i, u := range p.base {
 		m, err := pos.ParseMove(u)
 		if err != nil {
@@ -167,7 +168,7 @@ func (p published) baseMoves(r *Record) ([]Ply, bool) {
 			out = append(out, plyOf(ev))
 			continue
 		}
-		out = append(out, Ply{UCI: u, SAN: san, FEN: pos.FEN(), At: p.corr.At.Time})
+		out = append(out, gamerecord.Ply{UCI: u, SAN: san, FEN: pos.FEN(), At: p.corr.At.Time})
 	}
 	return out, true
 }
@@ -177,13 +178,13 @@ func (p published) baseMoves(r *Record) ([]Ply, bool) {
 // the published record when it is of a later revision than local (or
 // local is nil); and a note saying what came from where. local itself is
 // returned when nothing was added.
-func mergeHistory(local *Record, h broadcast.History, o SessionOptions, now time.Time) (*Record, string) {
+func mergeHistory(local *gamerecord.Record, h broadcast.History, o SessionOptions, now time.Time) (*gamerecord.Record, string) {
 	p := replayHistory(h)
 	if len(p.moves) == 0 && p.corr == nil && p.res == nil {
 		return local, fmt.Sprintf("nothing more was published of it (stream %s)", h.Stream)
 	}
-	var rec *Record
-	var moves []Ply
+	var rec *gamerecord.Record
+	var moves []gamerecord.Ply
 	switch {
 	case local != nil && local.Revision > p.rev:
 		return local, fmt.Sprintf("the stream %s holds an older revision of it (%d, the disk's is %d): the disk's record is kept",
@@ -202,7 +203,7 @@ func mergeHistory(local *Record, h broadcast.History, o SessionOptions, now time
 			cp := *local
 			rec = &cp
 		} else {
-			rec = NewRecord(o.Info, o.StartFEN, now)
+			rec = gamerecord.NewRecord(o.Info, o.StartFEN, now)
 			if ev, ok := p.moves[1]; ok {
 				rec.Started = ev.At.Add(-time.Duration(ev.EMTMS) * time.Millisecond)
 			}
@@ -221,7 +222,7 @@ func mergeHistory(local *Record, h broadcast.History, o SessionOptions, now time
 	if local != nil && local.Revision == p.rev {
 		kept = len(moves)
 	}
-	moves = append([]Ply(nil), moves...)
+	moves = append([]gamerecord.Ply(nil), moves...)
 	for ply := len(moves) + 1; ; ply++ {
 		ev, ok := p.moves[ply]
 		if !ok {

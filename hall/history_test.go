@@ -12,6 +12,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
@@ -19,7 +20,7 @@ import (
 // published returns the History of r as the hall published it: its
 // MoveEvents, the first fromStream of them in the stream, the rest still
 // in the outbox.
-func historyOf(r *Record, fromStream int) broadcast.History {
+func historyOf(r *gamerecord.Record, fromStream int) broadcast.History {
 	h := broadcast.History{Stream: "DGT_GAMES", FromStream: fromStream}
 	for p := 1; p <= len(r.Moves); p++ {
 		h.Payloads = append(h.Payloads, r.MoveEvent(p))
@@ -50,7 +51,7 @@ func TestMergeHistory(t *testing.T) {
 
 	for _, c := range []struct {
 		name      string
-		local     *Record
+		local     *gamerecord.Record
 		h         broadcast.History
 		moves     string
 		revision  int

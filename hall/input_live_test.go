@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 	"github.com/nats-io/nats.go"
@@ -50,7 +51,7 @@ func TestInputLive(t *testing.T) {
 	}
 	xg := game.ID{Event: "open2026", Round: 1, Board: 3}
 	manual := Board{ID: "r1-b3", Protocol: ProtocolManual, Session: SessionOptions{
-		Info:    Info{Game: xg, White: "Lü Qin", Black: "Xu Yinchuan", Variant: "xiangqi", Ruleset: rs.Name, TimeControl: "5400+30"},
+		Info:    gamerecord.Info{Game: xg, White: "Lü Qin", Black: "Xu Yinchuan", Variant: "xiangqi", Ruleset: rs.Name, TimeControl: "5400+30"},
 		RuleSet: rs, Tracker: DefaultTrackerOptions()}}
 	cg := game.ID{Event: "open2026", Round: 1, Board: 4}
 	silent := boardFor(t, "r1-b4", cg, func(context.Context) (io.ReadWriteCloser, error) { return nil, errors.New("no answer") })

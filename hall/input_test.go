@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -20,7 +21,7 @@ func xqSessionOptions(t *testing.T, name string) SessionOptions {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return SessionOptions{Info: Info{Game: game.ID{Event: "open2026", Round: 1, Board: 7}, Variant: "xiangqi", Ruleset: rs.Name},
+	return SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "open2026", Round: 1, Board: 7}, Variant: "xiangqi", Ruleset: rs.Name},
 		RuleSet: rs, Tracker: DefaultTrackerOptions(), NoBoard: true}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -54,9 +55,9 @@ type entry struct {
 	// Info and LastCorrection it keeps (Rec's are left empty), and whose
 	// first TeamFrom team events Rec.Team.Events follow. Entries written
 	// before it was known are whole.
-	Inherit  bool   `json:"inh,omitempty"`
-	TeamFrom int    `json:"tfrom,omitempty"`
-	Rec      Record `json:"rec"`
+	Inherit  bool              `json:"inh,omitempty"`
+	TeamFrom int               `json:"tfrom,omitempty"`
+	Rec      gamerecord.Record `json:"rec"`
 }
 
 // chained reports whether e applies to its game's previous entry only.
@@ -186,7 +187,7 @@ func encodeEntry(b []byte, e *entry) ([]byte, error) {
 type loaded struct {
 	// records by game: the record files the journal touched (and only
 	// those) with the journal's entries applied.
-	records map[game.ID]*Record
+	records map[game.ID]*gamerecord.Record
 	// seqs: the last entry applied to each game (its chain's end).
 	seqs map[game.ID]uint64
 	// next is the next sequence number.
@@ -226,7 +227,7 @@ func openJournal(fsys storage.FS, dir, gamesDir string) (*journal, *loaded, erro
 		}
 	}
 	slices.Sort(ids)
-	l := &loaded{records: map[game.ID]*Record{}, seqs: map[game.ID]uint64{}, next: 1,
+	l := &loaded{records: map[game.ID]*gamerecord.Record{}, seqs: map[game.ID]uint64{}, next: 1,
 		holes: map[game.ID]bool{}, badFiles: map[game.ID]string{}}
 	files := map[game.ID]bool{} // record file read (or found missing) already
 	for i, id := range ids {
@@ -317,7 +318,7 @@ func (l *loaded) apply(e *entry) {
 		return // in the record file already (compaction, then a crash)
 	}
 	r := l.records[g]
-	if e.chained() && (r == nil || e.Prev != last || e.From > len(r.Moves) || e.TeamFrom > len(r.teamEvents())) {
+	if e.chained() && (r == nil || e.Prev != last || e.From > len(r.Moves) || e.TeamFrom > len(r.TeamEvents())) {
 		l.holes[g] = true // an entry of this game is missing
 		return
 	}
@@ -328,7 +329,7 @@ func (l *loaded) apply(e *entry) {
 	if e.Inherit {
 		nr.Info, nr.LastCorrection = r.Info, r.LastCorrection
 		if nr.Team != nil {
-			nr.Team.Events = append(slices.Clip(r.teamEvents()[:e.TeamFrom]), nr.Team.Events...)
+			nr.Team.Events = append(slices.Clip(r.TeamEvents()[:e.TeamFrom]), nr.Team.Events...)
 		}
 	}
 	l.records[g] = &nr

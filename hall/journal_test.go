@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast/storage/storagetest"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/teamdrop"
@@ -21,7 +22,7 @@ import (
 // step(i) applies change i to the records and returns them; n is the
 // number of changes.
 type journalGames struct {
-	chess, team *Record
+	chess, team *gamerecord.Record
 }
 
 func newJournalGames(t *testing.T) *journalGames {
@@ -29,7 +30,7 @@ func newJournalGames(t *testing.T) *journalGames {
 	team, _ := playedRecord(t, game.ID{Event: "open2026", Round: 4, Board: 2})
 	chess.Info.EventName, team.Info.Variant = "Open 2026", "team-drop"
 	chess.Published, team.Published = 0, 0
-	team.Team = &TeamRecord{Partner: game.ID{Event: "open2026", Round: 4, Board: 3}, Board: "A", Began: team.Started}
+	team.Team = &gamerecord.TeamRecord{Partner: game.ID{Event: "open2026", Round: 4, Board: 3}, Board: "A", Began: team.Started}
 	return &journalGames{chess: chess, team: team}
 }
 
@@ -37,7 +38,7 @@ const journalSteps = 40
 
 func (j *journalGames) step(i int) {
 	at := j.chess.Started.Add(time.Duration(i+1) * time.Second)
-	ply := Ply{UCI: fmt.Sprintf("a%db%d", i%8+1, (i+3)%8+1), SAN: fmt.Sprintf("Nb%d", i%8+1),
+	ply := gamerecord.Ply{UCI: fmt.Sprintf("a%db%d", i%8+1, (i+3)%8+1), SAN: fmt.Sprintf("Nb%d", i%8+1),
 		FEN: fmt.Sprintf("8/8/8/%d/8/8/8/8 w - - 0 %d", i%8+1, i+1), EMTMS: int64(i) * 100, At: at,
 		Clock: &game.ClockPair{WhiteMS: 60000 - int64(i), BlackMS: 60000 - int64(2*i)}}
 	c := j.chess
@@ -57,17 +58,17 @@ func (j *journalGames) step(i int) {
 	tm.Moves = append(tm.Moves, ply)
 	tm.Moves[len(tm.Moves)-1].Pockets = &game.Pockets{White: "P", Black: fmt.Sprint(i % 3)}
 	tm.Team.Pockets = game.Pockets{White: "N", Black: fmt.Sprint(i)}
-	tm.Team.Events = append(tm.Team.Events, TeamEvent{Seq: 2 * i, Event: teamdrop.Event{Kind: "move", Board: teamdrop.A, At: at,
+	tm.Team.Events = append(tm.Team.Events, gamerecord.TeamEvent{Seq: 2 * i, Event: teamdrop.Event{Kind: "move", Board: teamdrop.A, At: at,
 		Move: &rules.Move{}}})
 	if i%5 == 0 {
-		tm.Team.Events = append(tm.Team.Events, TeamEvent{Seq: 2*i + 1, Event: teamdrop.Event{Kind: "te", Board: teamdrop.A, At: at, Color: rules.White}})
+		tm.Team.Events = append(tm.Team.Events, gamerecord.TeamEvent{Seq: 2*i + 1, Event: teamdrop.Event{Kind: "te", Board: teamdrop.A, At: at, Color: rules.White}})
 	}
 	tm.UpdatedAt = at
 }
 
 // recordJSON is a record as compared here (Published is the writer's
 // business).
-func recordJSON(t *testing.T, r *Record) string {
+func recordJSON(t *testing.T, r *gamerecord.Record) string {
 	t.Helper()
 	cp := *r
 	cp.Published = 0
@@ -106,7 +107,7 @@ func TestJournalReplaysExactly(t *testing.T) {
 		for i := range journalSteps {
 			games.step(i)
 			before := fs.Written(jdir)
-			for _, r := range []*Record{games.chess, games.team} {
+			for _, r := range []*gamerecord.Record{games.chess, games.team} {
 				br := boards[r.Info.Game]
 				w.submit(&change{game: r.Info.Game, delta: br.delta(r)})
 			}
@@ -121,7 +122,7 @@ func TestJournalReplaysExactly(t *testing.T) {
 		// Killed: the journal as it is. A restart replays it.
 		check := func(what string, l *loaded, step int) {
 			t.Helper()
-			for k, r := range []*Record{games.chess, games.team} {
+			for k, r := range []*gamerecord.Record{games.chess, games.team} {
 				got, ok := l.records[r.Info.Game]
 				if !ok {
 					t.Fatalf("%s: game %s not in the journal", what, r.Info.Game)
@@ -161,7 +162,7 @@ func TestJournalReplaysExactly(t *testing.T) {
 			t.Fatal(err)
 		}
 		cut := 0
-		for k, r := range []*Record{games.chess, games.team} {
+		for k, r := range []*gamerecord.Record{games.chess, games.team} {
 			switch recordJSON(t, l3.records[r.Info.Game]) {
 			case want[journalSteps-1][k]:
 			case want[journalSteps-2][k]:

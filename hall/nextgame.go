@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -12,7 +13,7 @@ import (
 // NextRound is a SessionOptions.NextGame that numbers the next game of a
 // board as the same board of the next round, with the same players: the
 // usual shape of a hall where each board keeps its table number.
-func NextRound(prev Info) Info {
+func NextRound(prev gamerecord.Info) gamerecord.Info {
 	prev.Game.Round++
 	return prev
 }
@@ -28,7 +29,7 @@ func (s *Session) nextGame(e game.SetupDetected, st *Step) {
 	info := s.nextInfo()
 	err := info.Game.Validate()
 	if err == nil {
-		err = info.checkText()
+		err = info.CheckText()
 	}
 	if err != nil || info.Game == s.rec.Info.Game {
 		if err == nil {
@@ -41,13 +42,13 @@ func (s *Session) nextGame(e game.SetupDetected, st *Step) {
 	if e.Position != nil && e.Position.FEN() != s.start.FEN() {
 		fen = e.Position.FEN()
 	}
-	if p, err := startPosition(s.rec.variant(), fen, s.o.RuleSet); err == nil {
+	if p, err := startPosition(s.rec.Variant(), fen, s.o.RuleSet); err == nil {
 		s.start = p
 	}
 	st.Finished = append(st.Finished, s.rec)
 	s.ended = ended
 	s.o.Info = info
-	s.rec = NewRecord(info, fen, e.At)
+	s.rec = gamerecord.NewRecord(info, fen, e.At)
 	if s.tr != nil {
 		s.rec.Rotated = s.tr.Rotated()
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -85,20 +86,20 @@ func TestNextGameAfterResult(t *testing.T) {
 
 	for _, c := range []struct {
 		name      string
-		next      func(Info) Info
+		next      func(gamerecord.Info) gamerecord.Info
 		wantGame  game.ID
 		wantMoves string
 		finished  int
 		mismatch  bool // the arbiter is told no next game could start
 	}{
 		{"next round", NextRound, game.ID{Event: "demo", Round: 2, Board: 3}, "d2d4 d7d5", 1, false},
-		{"same id refused", func(i Info) Info { return i }, g1, strings.Join(scholar, " "), 0, true},
+		{"same id refused", func(i gamerecord.Info) gamerecord.Info { return i }, g1, strings.Join(scholar, " "), 0, true},
 		{"no NextGame", nil, g1, strings.Join(scholar, " "), 0, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			o := SessionOptions{Info: Info{Game: g1, White: "A", Black: "B"}, RuleSet: rs, Tracker: DefaultTrackerOptions(), NextGame: c.next}
+			o := SessionOptions{Info: gamerecord.Info{Game: g1, White: "A", Black: "B"}, RuleSet: rs, Tracker: DefaultTrackerOptions(), NextGame: c.next}
 			sess, steps := runSession(t, o, s)
-			var finished []*Record
+			var finished []*gamerecord.Record
 			var moves []game.MoveEvent
 			mismatch := 0
 			for _, st := range steps {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -65,7 +66,7 @@ func newSlideWatch(s *Session) *slideWatch {
 // see takes one report of the board (a square change; a whole-board read
 // forgets what was on the way; clock readings pass) of the game of rec at
 // time at, and returns the alert of a slide it completes.
-func (w *slideWatch) see(at time.Time, r game.Sensed, rec *Record) (game.Alert, bool) {
+func (w *slideWatch) see(at time.Time, r game.Sensed, rec *gamerecord.Record) (game.Alert, bool) {
 	if w.window == 0 {
 		return game.Alert{}, false
 	}
@@ -103,7 +104,7 @@ func (w *slideWatch) see(at time.Time, r game.Sensed, rec *Record) (game.Alert, 
 }
 
 // alert words a slide of pc from one point across via to to.
-func (w *slideWatch) alert(at time.Time, rec *Record, pc rules.Piece, from, via, to rules.Square, putAt, left time.Time) game.Alert {
+func (w *slideWatch) alert(at time.Time, rec *gamerecord.Record, pc rules.Piece, from, via, to rules.Square, putAt, left time.Time) game.Alert {
 	stood := left.Sub(putAt)
 	g, ply := rec.Info.Game, len(rec.Moves)
 	geo := rules.Xiangqi9x10

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/obp/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -32,7 +33,7 @@ func TestSlideWatch(t *testing.T) {
 		ms int
 		r  game.Sensed
 	}
-	run := func(w *slideWatch, rec *Record, steps []step) []game.Alert {
+	run := func(w *slideWatch, rec *gamerecord.Record, steps []step) []game.Alert {
 		var out []game.Alert
 		for _, s := range steps {
 			if al, ok := w.see(t0.Add(time.Duration(s.ms)*time.Millisecond), s.r, rec); ok {
@@ -164,7 +165,7 @@ func TestOBPSlides(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs, _ := ruleset.Lookup(ruleset.XiangqiVN2004)
-	res, err := ReplayOBP(bytes.NewReader(data), ReplayOptions{Session: SessionOptions{Info: Info{Game: g, Variant: "xiangqi", Ruleset: rs.Name}, RuleSet: rs, Tracker: DefaultTrackerOptions()}})
+	res, err := ReplayOBP(bytes.NewReader(data), ReplayOptions{Session: SessionOptions{Info: gamerecord.Info{Game: g, Variant: "xiangqi", Ruleset: rs.Name}, RuleSet: rs, Tracker: DefaultTrackerOptions()}})
 	if err != nil {
 		t.Fatal(err)
 	}

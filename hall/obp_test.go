@@ -15,6 +15,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	dgtemu "github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/obp"
 	"github.com/dgtbridge/dgtbridge/obp/emu"
 	obplink "github.com/dgtbridge/dgtbridge/obp/link"
@@ -77,7 +78,7 @@ func obpBoardFor(t *testing.T, id string, g game.ID, rsName, fen, tc string, ope
 		ctl = clock.MustParse(tc)
 	}
 	return Board{ID: id, Port: "pty", Protocol: ProtocolOBP, Open: open, OBP: patientOBP, Session: SessionOptions{
-		Info:     Info{Game: g, White: "Red " + id, Black: "Black " + id, Variant: rs.Variant, Ruleset: rs.Name, TimeControl: tc},
+		Info:     gamerecord.Info{Game: g, White: "Red " + id, Black: "Black " + id, Variant: rs.Variant, Ruleset: rs.Name, TimeControl: tc},
 		StartFEN: fen, RuleSet: rs, TimeControl: ctl, Tracker: DefaultTrackerOptions(),
 	}}
 }
@@ -179,7 +180,7 @@ func TestOBPXiangqiLive(t *testing.T) {
 			t.Errorf("PGN lacks %q:\n%s", w, p)
 		}
 	}
-	if r, _ := d.h.Record(g); r.Status() != StatusPlaying {
+	if r, _ := d.h.Record(g); r.Status() != gamerecord.StatusPlaying {
 		t.Errorf("status %s", r.Status())
 	}
 	if _, damaged := b.e.Lines(); damaged != 3 {
@@ -274,8 +275,8 @@ func TestOBPChessLive(t *testing.T) {
 		}
 	}
 	// The board's status names it.
-	rep := func() broadcast.BoardStatus {
-		var st broadcast.BoardStatus
+	rep := func() game.BoardStatus {
+		var st game.BoardStatus
 		for {
 			select {
 			case m := <-status:

@@ -2,7 +2,6 @@ package hall
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -21,9 +20,9 @@ type Sink interface {
 	PublishCorrection(game.Correction) error
 	PublishClock(game.ClockEvent) error
 	PublishResult(game.Result) error
-	PublishState(broadcast.GameState) error
+	PublishState(game.GameState) error
 	PublishAlert(game.Alert) error
-	PublishBoardStatus(broadcast.BoardStatus) error
+	PublishBoardStatus(game.BoardStatus) error
 }
 
 // Protocol is how a board's moves reach the hall.
@@ -152,25 +151,4 @@ type Observation struct {
 	Board   string
 	Game    game.ID
 	Payload game.Payload
-}
-
-// MaxTextBytes bounds every text of a game's Info (names, event, site,
-// FIDE ids, time control): they go into every game state, PGN and
-// payload, and one that NATS refuses (over its max payload) would only
-// ever be set aside. Longer is refused by New with the board and field
-// named.
-const MaxTextBytes = 200
-
-// checkText refuses an Info whose texts are longer than MaxTextBytes.
-func (i Info) checkText() error {
-	for _, f := range []struct{ name, v string }{
-		{"event name", i.EventName}, {"site", i.Site}, {"white", i.White}, {"black", i.Black},
-		{"white_fide_id", i.WhiteFideID}, {"black_fide_id", i.BlackFideID}, {"time_control", i.TimeControl},
-		{"variant", i.Variant}, {"ruleset", i.Ruleset}, {"white_team", i.WhiteTeam}, {"black_team", i.BlackTeam},
-	} {
-		if len(f.v) > MaxTextBytes {
-			return fmt.Errorf("%s is %d bytes long, at most %d", f.name, len(f.v), MaxTextBytes)
-		}
-	}
-	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -38,14 +39,14 @@ func RecordPath(dir string, g game.ID) string {
 // recordFile is a record file's content: the record and the last journal
 // entry of its game it holds (journal.go).
 type recordFile struct {
-	*Record
+	*gamerecord.Record
 	JournalSeq uint64 `json:"journal_seq,omitempty"`
 }
 
 // writeRecordFile writes r into its file atomically: a temporary file in
 // the same directory, fsynced, renamed over the old one. The caller
 // fsyncs the directory (once for many files) before counting on it.
-func writeRecordFile(fsys storage.FS, dir string, r *Record, seq uint64) error {
+func writeRecordFile(fsys storage.FS, dir string, r *gamerecord.Record, seq uint64) error {
 	path := RecordPath(dir, r.Info.Game)
 	b, err := json.Marshal(recordFile{Record: r, JournalSeq: seq})
 	if err != nil {
@@ -76,7 +77,7 @@ func writeRecordFile(fsys storage.FS, dir string, r *Record, seq uint64) error {
 // loadRecordFile reads the record file of game g from dir: the record and
 // its journal_seq; ok is false when there is none. A file that does not
 // parse is a *RecordError wrapping ErrCorruptRecord.
-func loadRecordFile(fsys storage.FS, dir string, g game.ID) (r *Record, seq uint64, ok bool, err error) {
+func loadRecordFile(fsys storage.FS, dir string, g game.ID) (r *gamerecord.Record, seq uint64, ok bool, err error) {
 	path := RecordPath(dir, g)
 	b, err := fsys.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -85,7 +86,7 @@ func loadRecordFile(fsys storage.FS, dir string, g game.ID) (r *Record, seq uint
 	if err != nil {
 		return nil, 0, false, &RecordError{path, err}
 	}
-	rf := recordFile{Record: new(Record)}
+	rf := recordFile{Record: new(gamerecord.Record)}
 	if err := json.Unmarshal(b, &rf); err != nil {
 		return nil, 0, false, &RecordError{path, fmt.Errorf("%w: %v", ErrCorruptRecord, err)}
 	}
@@ -108,7 +109,7 @@ func setAside(fsys storage.FS, path string, now time.Time) (string, error) {
 // SaveRecord writes r into <dir>/<g>.json atomically (temporary file,
 // fsync, rename, directory fsync), as compaction does. The hall saves
 // through its journal; this is for tools and tests.
-func SaveRecord(dir string, r *Record) error {
+func SaveRecord(dir string, r *gamerecord.Record) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return &RecordError{RecordPath(dir, r.Info.Game), err}
 	}
@@ -122,7 +123,7 @@ func SaveRecord(dir string, r *Record) error {
 // there is none. A file that does not parse is a *RecordError wrapping
 // ErrCorruptRecord. It does not see changes still in the hall's journal
 // (a running hall's: Hall.Record).
-func LoadRecord(dir string, g game.ID) (r *Record, ok bool, err error) {
+func LoadRecord(dir string, g game.ID) (r *gamerecord.Record, ok bool, err error) {
 	r, _, ok, err = loadRecordFile(storage.OS, dir, g)
 	return r, ok, err
 }

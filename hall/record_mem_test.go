@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -56,11 +57,11 @@ func handOffGames(tb testing.TB, games, plies int) float64 {
 	go w.run()
 	defer w.stop()
 	t0 := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
-	recs := make([]*Record, games)
+	recs := make([]*gamerecord.Record, games)
 	boards := make([]*boardRun, games)
 	for i := range recs {
 		g := game.ID{Event: "mem", Round: 1, Board: i + 1}
-		recs[i] = NewRecord(Info{Game: g, White: "White", Black: "Black", Ruleset: "fide2018-standard"}, "", t0)
+		recs[i] = gamerecord.NewRecord(gamerecord.Info{Game: g, White: "White", Black: "Black", Ruleset: "fide2018-standard"}, "", t0)
 		boards[i] = &boardRun{}
 	}
 	settled := func() {
@@ -79,7 +80,7 @@ func handOffGames(tb testing.TB, games, plies int) float64 {
 			at := t0.Add(time.Duration(p+1) * time.Second)
 			// A distinct FEN a ply, as real positions are.
 			fen := fmt.Sprintf("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - %d %d", i, p+1)
-			r.Moves = append(r.Moves, Ply{UCI: "e2e4", SAN: "e4", FEN: fen, EMTMS: 1000, At: at,
+			r.Moves = append(r.Moves, gamerecord.Ply{UCI: "e2e4", SAN: "e4", FEN: fen, EMTMS: 1000, At: at,
 				Clock: &game.ClockPair{WhiteMS: 5400000 - int64(p)*1000, BlackMS: 5400000}})
 			r.UpdatedAt = at
 			w.submit(&change{game: r.Info.Game, delta: boards[i].handOff(r), out: []game.Payload{r.MoveEvent(len(r.Moves))}})
@@ -113,10 +114,10 @@ func TestRecordCopiesKeepTheirMoves(t *testing.T) {
 	br := &boardRun{}
 	br.handOff(r)
 	before := br.snap
-	want := append([]Ply(nil), before.Moves...)
+	want := append([]gamerecord.Ply(nil), before.Moves...)
 	s := &Session{rec: r}
 	var st Step
-	at := r.lastAt().Add(time.Second)
+	at := r.LastAt().Add(time.Second)
 	s.truncate(1, at, game.Takeback, &st)
 	s.completed(game.MoveCompleted{Stamp: game.Stamp{At: at}, Ply: 2, SAN: "c5", UCI: "c7c5"}, &st)
 	d := br.handOff(r)
@@ -157,7 +158,7 @@ func TestWriterReleasesGamesOver(t *testing.T) {
 	// the changes of a batch applied, then one commit (group commit).
 	w := newWriter(writerOptions{fs: storage.OS, gamesDir: dir, sink: &recordingSink{}, log: discardLog(), now: time.Now,
 		compactEvery: time.Hour, compactBytes: DefaultCompactBytes, drain: time.Second}, j, l)
-	hand := func(br *boardRun, r *Record, out ...game.Payload) {
+	hand := func(br *boardRun, r *gamerecord.Record, out ...game.Payload) {
 		c := &change{br: br, game: r.Info.Game, delta: br.handOff(r), out: out}
 		w.applyChange(c)
 		w.uncommitted = append(w.uncommitted, c)
@@ -169,7 +170,7 @@ func TestWriterReleasesGamesOver(t *testing.T) {
 			t.Fatalf("writer failing: %v", w.Health())
 		}
 	}
-	drive := func(br *boardRun, r *Record, out ...game.Payload) {
+	drive := func(br *boardRun, r *gamerecord.Record, out ...game.Payload) {
 		t.Helper()
 		hand(br, r, out...)
 		flush()
@@ -187,16 +188,16 @@ func TestWriterReleasesGamesOver(t *testing.T) {
 	for i := range brs {
 		brs[i] = &boardRun{}
 	}
-	play := func(round int) []*Record {
-		recs := make([]*Record, boards)
+	play := func(round int) []*gamerecord.Record {
+		recs := make([]*gamerecord.Record, boards)
 		for i := range brs {
 			g := game.ID{Event: "mem", Round: round, Board: i + 1}
-			recs[i] = NewRecord(Info{Game: g, White: "White", Black: "Black"}, "", t0)
+			recs[i] = gamerecord.NewRecord(gamerecord.Info{Game: g, White: "White", Black: "Black"}, "", t0)
 		}
 		for p := range plies {
 			at := t0.Add(time.Duration(p+1) * time.Second)
 			for i, r := range recs {
-				r.Moves = append(r.Moves, Ply{UCI: "e2e4", SAN: "e4", EMTMS: 1000, At: at,
+				r.Moves = append(r.Moves, gamerecord.Ply{UCI: "e2e4", SAN: "e4", EMTMS: 1000, At: at,
 					FEN: fmt.Sprintf("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - %d %d", i, p+1)})
 				if p == plies-1 {
 					r.Result = "1-0"
@@ -213,10 +214,10 @@ func TestWriterReleasesGamesOver(t *testing.T) {
 	held1 := heap() - before
 	first := round1[0]
 	round1 = nil
-	round2 := make([]*Record, boards)
+	round2 := make([]*gamerecord.Record, boards)
 	for i, br := range brs {
-		r := NewRecord(Info{Game: game.ID{Event: "mem", Round: 2, Board: i + 1}}, "", t0)
-		r.Moves = append(r.Moves, Ply{UCI: "d2d4", SAN: "d4", FEN: "d4", At: t0})
+		r := gamerecord.NewRecord(gamerecord.Info{Game: game.ID{Event: "mem", Round: 2, Board: i + 1}}, "", t0)
+		r.Moves = append(r.Moves, gamerecord.Ply{UCI: "d2d4", SAN: "d4", FEN: "d4", At: t0})
 		hand(br, r, r.MoveEvent(1))
 		round2[i] = r
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/board"
 	"github.com/dgtbridge/dgtbridge/board/dgtfeed"
 	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -138,8 +139,8 @@ func (s *Session) recoverLog(at time.Time, log game.BoardLog, now rules.Placemen
 // recoveredPly is the record's ply of a move rebuilt from the log: the
 // mover's time from his press when the log holds it (the other side's as
 // before), the time used from the clock where both readings are known.
-func (s *Session) recoveredPly(m board.Recovered, at time.Time) Ply {
-	p := Ply{UCI: m.UCI, SAN: m.SAN, At: at}
+func (s *Session) recoveredPly(m board.Recovered, at time.Time) gamerecord.Ply {
+	p := gamerecord.Ply{UCI: m.UCI, SAN: m.SAN, At: at}
 	if m.Position != nil {
 		p.FEN = m.Position.FEN()
 	}
@@ -271,7 +272,7 @@ const (
 // when it shows the record's position.
 func (s *Session) notRebuilt(at time.Time, now rules.Placement, why string) []game.Payload {
 	n := len(s.rec.Moves)
-	if pos, err := startPosition(s.rec.variant(), s.rec.FEN(), s.o.RuleSet); err == nil {
+	if pos, err := startPosition(s.rec.Variant(), s.rec.FEN(), s.o.RuleSet); err == nil {
 		want := pos.Placement()
 		if s.rec.Rotated {
 			want = rotated(want)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -67,7 +68,7 @@ func TestRecoverSkippedGamesTellTheArbiter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := NewSession(SessionOptions{Info: Info{Game: game.ID{Event: "open2026", Round: 2, Board: 3}, Ruleset: rs.Name},
+		s, err := NewSession(SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "open2026", Round: 2, Board: 3}, Ruleset: rs.Name},
 			RuleSet: rs, Tracker: DefaultTrackerOptions()}, nil, at)
 		if err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -112,7 +113,7 @@ func (s *Session) Reconfigure(o SessionOptions, at time.Time) (Step, error) {
 	if len(s.rec.Moves) == 0 && !s.over() {
 		s.o = o
 		if o.StartFEN != "" && o.StartFEN != s.rec.StartFEN {
-			if p, err := startPosition(s.rec.variant(), o.StartFEN, o.RuleSet); err == nil {
+			if p, err := startPosition(s.rec.Variant(), o.StartFEN, o.RuleSet); err == nil {
 				s.start = p
 			}
 		}
@@ -122,7 +123,7 @@ func (s *Session) Reconfigure(o SessionOptions, at time.Time) (Step, error) {
 		}
 		if o.Info.Game != s.rec.Info.Game {
 			rot := s.rec.Rotated
-			s.rec = NewRecord(o.Info, fen, at)
+			s.rec = gamerecord.NewRecord(o.Info, fen, at)
 			s.rec.Rotated = rot
 		} else {
 			s.rec.Info = o.Info
@@ -155,7 +156,7 @@ func (s *Session) hasNext() bool { return s.next != nil || s.o.NextGame != nil }
 
 // nextInfo returns the next game's Info: a reload's (whose options then
 // become the session's), else SessionOptions.NextGame's.
-func (s *Session) nextInfo() Info {
+func (s *Session) nextInfo() gamerecord.Info {
 	if s.next != nil {
 		s.o, s.next = *s.next, nil
 		return s.o.Info
@@ -210,7 +211,7 @@ func (br *boardRun) commandEnded(g game.ID, c adjudicator.Command) error {
 // noteFinished remembers the id of the game a board has just finished and
 // moved on from (apply calls it with Step.Finished), for routing arbiter
 // commands to it.
-func (br *boardRun) noteFinished(finished []*Record) {
+func (br *boardRun) noteFinished(finished []*gamerecord.Record) {
 	if len(finished) == 0 {
 		return
 	}
@@ -249,7 +250,7 @@ func endedOr(c command, ended bool, g game.ID) command {
 // BoardRecord returns a copy of the record of board id's current game
 // (ok false when the hall has no such board or its game has not started).
 // Safe for concurrent use.
-func (h *Hall) BoardRecord(id string) (Record, bool) {
+func (h *Hall) BoardRecord(id string) (gamerecord.Record, bool) {
 	for _, br := range h.boards {
 		if br.b.ID != id {
 			continue
@@ -257,9 +258,9 @@ func (h *Hall) BoardRecord(id string) (Record, bool) {
 		br.mu.Lock()
 		defer br.mu.Unlock()
 		if br.snap == nil {
-			return Record{}, false
+			return gamerecord.Record{}, false
 		}
 		return *br.snap, true
 	}
-	return Record{}, false
+	return gamerecord.Record{}, false
 }

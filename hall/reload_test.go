@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -65,8 +65,8 @@ func (f *offline) run(d time.Duration) {
 	}
 }
 
-func (f *offline) finished() []*Record {
-	var out []*Record
+func (f *offline) finished() []*gamerecord.Record {
+	var out []*gamerecord.Record
 	for _, st := range f.steps {
 		out = append(out, st.Finished...)
 	}
@@ -88,11 +88,11 @@ var (
 )
 
 func round1(t *testing.T) SessionOptions {
-	return SessionOptions{Info: Info{Game: reloadG1, White: "Nguyen", Black: "Tran"}, RuleSet: rulesetFor(t, ruleset.FIDE2018Standard), Tracker: DefaultTrackerOptions()}
+	return SessionOptions{Info: gamerecord.Info{Game: reloadG1, White: "Nguyen", Black: "Tran"}, RuleSet: rulesetFor(t, ruleset.FIDE2018Standard), Tracker: DefaultTrackerOptions()}
 }
 
 func round2(t *testing.T) SessionOptions {
-	return SessionOptions{Info: Info{Game: reloadG2, White: "Le", Black: "Pham", WhiteTeam: "Hue"}, RuleSet: rulesetFor(t, ruleset.FIDE2018Rapid), Tracker: DefaultTrackerOptions()}
+	return SessionOptions{Info: gamerecord.Info{Game: reloadG2, White: "Le", Black: "Pham", WhiteTeam: "Hue"}, RuleSet: rulesetFor(t, ruleset.FIDE2018Rapid), Tracker: DefaultTrackerOptions()}
 }
 
 // TestReloadInProgress: a reload during a game leaves its players; the
@@ -229,8 +229,8 @@ func TestRoute(t *testing.T) {
 		t.Errorf("before the first game: %v %v", ended, ok)
 	}
 	br := h.boards[0]
-	br.snap = &Record{Info: Info{Game: reloadG2}}
-	br.noteFinished([]*Record{{Info: Info{Game: reloadG1}}})
+	br.snap = &gamerecord.Record{Info: gamerecord.Info{Game: reloadG2}}
+	br.noteFinished([]*gamerecord.Record{{Info: gamerecord.Info{Game: reloadG1}}})
 	if br, ended, ok := h.route(reloadG2); !ok || ended || br.b.ID != "b1" {
 		t.Errorf("current game: %v %v", ended, ok)
 	}
@@ -245,10 +245,10 @@ func TestRoute(t *testing.T) {
 // nopSink drops everything.
 type nopSink struct{}
 
-func (nopSink) PublishMove(game.MoveEvent) error               { return nil }
-func (nopSink) PublishCorrection(game.Correction) error        { return nil }
-func (nopSink) PublishClock(game.ClockEvent) error             { return nil }
-func (nopSink) PublishResult(game.Result) error                { return nil }
-func (nopSink) PublishState(broadcast.GameState) error         { return nil }
-func (nopSink) PublishAlert(game.Alert) error                  { return nil }
-func (nopSink) PublishBoardStatus(broadcast.BoardStatus) error { return nil }
+func (nopSink) PublishMove(game.MoveEvent) error          { return nil }
+func (nopSink) PublishCorrection(game.Correction) error   { return nil }
+func (nopSink) PublishClock(game.ClockEvent) error        { return nil }
+func (nopSink) PublishResult(game.Result) error           { return nil }
+func (nopSink) PublishState(game.GameState) error         { return nil }
+func (nopSink) PublishAlert(game.Alert) error             { return nil }
+func (nopSink) PublishBoardStatus(game.BoardStatus) error { return nil }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -40,7 +41,7 @@ type ReplayOptions struct {
 // ReplayResult is what a recording held: its games in order (a set-up
 // after moves starts a new game) and the alerts raised, in order.
 type ReplayResult struct {
-	Games  []*Record
+	Games  []*gamerecord.Record
 	Alerts []game.Alert
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -22,7 +23,7 @@ func replayOptions(t testing.TB, format record.Format) ReplayOptions {
 		t.Fatal(err)
 	}
 	return ReplayOptions{Format: format, Session: SessionOptions{
-		Info:    Info{Game: game.ID{Event: "replay", Round: 1, Board: 1}, Ruleset: rs.Name},
+		Info:    gamerecord.Info{Game: game.ID{Event: "replay", Round: 1, Board: 1}, Ruleset: rs.Name},
 		RuleSet: rs, Tracker: DefaultTrackerOptions(),
 	}}
 }
@@ -44,7 +45,7 @@ func TestReplayRealCaptures(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := dgttest.Moves(t, c.name)
-			var withMoves []*Record
+			var withMoves []*gamerecord.Record
 			for _, g := range res.Games {
 				if len(g.Moves) > 0 {
 					withMoves = append(withMoves, g)
@@ -89,7 +90,7 @@ func TestReplayFENSetupMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := ReplayOptions{Format: record.Raw, Session: SessionOptions{
-		Info:     Info{Game: game.ID{Event: "replay", Round: 1, Board: 1}, Variant: "chess960", Ruleset: rs.Name},
+		Info:     gamerecord.Info{Game: game.ID{Event: "replay", Round: 1, Board: 1}, Variant: "chess960", Ruleset: rs.Name},
 		StartFEN: drawn.FEN(), RuleSet: rs, Tracker: DefaultTrackerOptions(),
 	}}
 	res, err := Replay(bytes.NewReader(raw), o)

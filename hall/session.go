@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/board"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
@@ -19,7 +20,7 @@ const DefaultClockEvery = 10 * time.Second
 
 // SessionOptions configure a Session.
 type SessionOptions struct {
-	Info Info
+	Info gamerecord.Info
 	// StartFEN is the start position; "" is the variant's standard start.
 	StartFEN string
 	// RuleSet judges the game (its Variant must match Info.Variant).
@@ -51,7 +52,7 @@ type SessionOptions struct {
 	// the finished game's (e.g. NextRound: the same board of the next
 	// round); nextgame.go. Nil: after a result the board is not followed
 	// until the arbiter resumes the game (one game per board and run).
-	NextGame func(finished Info) Info
+	NextGame func(finished gamerecord.Info) gamerecord.Info
 	// GestureNoResult: a result gesture (kings in the centre, a magic
 	// piece) only raises the adjudicator's alert. By default it also
 	// records a provisional result (Result.Provisional, termination
@@ -92,14 +93,14 @@ type Step struct {
 	Clock   []game.ClockCommand
 	Changed bool
 	// Finished holds games that a new set-up ended (NewGameOnSetup).
-	Finished []*Record
+	Finished []*gamerecord.Record
 }
 
 // Session is the pure core of one game: tracker, adjudicator and record.
 // No goroutines, no wall clock; one goroutine owns it.
 type Session struct {
 	o       SessionOptions
-	rec     *Record
+	rec     *gamerecord.Record
 	tr      *board.Tracker
 	adj     *adjudicator.Adjudicator
 	start   rules.Position
@@ -116,12 +117,12 @@ type Session struct {
 // and adjudicator are rebuilt by replaying rec's moves (so ply numbers,
 // repetition history and castling rights carry over) and the revision is
 // kept. rec's StartFEN wins over o.StartFEN.
-func NewSession(o SessionOptions, rec *Record, at time.Time) (*Session, error) {
+func NewSession(o SessionOptions, rec *gamerecord.Record, at time.Time) (*Session, error) {
 	if o.Partner != (game.ID{}) {
 		return nil, fmt.Errorf("%w: game %s has a partner board: start both with NewTeamSessions", ErrTeam, o.Info.Game)
 	}
 	if rec == nil {
-		rec = NewRecord(o.Info, o.StartFEN, at)
+		rec = gamerecord.NewRecord(o.Info, o.StartFEN, at)
 	}
 	if o.ClockEvery == 0 {
 		o.ClockEvery = DefaultClockEvery
@@ -141,7 +142,7 @@ func NewSession(o SessionOptions, rec *Record, at time.Time) (*Session, error) {
 
 // Record returns the game record (owned by the session; copy before
 // handing it to another goroutine).
-func (s *Session) Record() *Record { return s.rec }
+func (s *Session) Record() *gamerecord.Record { return s.rec }
 
 // Tracker returns the board tracker.
 func (s *Session) Tracker() *board.Tracker { return s.tr }
@@ -157,7 +158,7 @@ func (s *Session) rebuild(at time.Time) error {
 	if s.team != nil {
 		return s.teamRebuild(at)
 	}
-	variant := s.rec.variant()
+	variant := s.rec.Variant()
 	start, err := startPosition(variant, s.rec.StartFEN, s.o.RuleSet)
 	if err != nil {
 		return fmt.Errorf("hall: game %s: start position: %w", s.rec.Info.Game, err)
@@ -173,7 +174,7 @@ func (s *Session) rebuild(at time.Time) error {
 		}
 		to.Setup = board.ChessSetup(v)
 	}
-	if variant == variantXiangqi {
+	if variant == gamerecord.VariantXiangqi {
 		// Generals never leave the palace: no kings-in-the-centre gesture.
 		to.KingsCentre = false
 		if to.Setup == nil {
@@ -246,7 +247,7 @@ func (s *Session) rebuild(at time.Time) error {
 // nil for a Chess960 game without its drawn position): a set-up that
 // differs is a setup_mismatch for the arbiter.
 func (s *Session) prescribed() rules.Position {
-	v := s.rec.variant()
+	v := s.rec.Variant()
 	if s.o.StartFEN == "" && v == "chess960" {
 		return nil
 	}
@@ -355,7 +356,7 @@ func (s *Session) setup(e game.SetupDetected, st *Step) bool {
 			s.rec.StartFEN = fen
 			st.Changed = true
 		}
-		if p, err := startPosition(s.rec.variant(), fen, s.o.RuleSet); err == nil {
+		if p, err := startPosition(s.rec.Variant(), fen, s.o.RuleSet); err == nil {
 			s.start = p
 		}
 		return false
@@ -365,7 +366,7 @@ func (s *Session) setup(e game.SetupDetected, st *Step) bool {
 		return false
 	}
 	st.Finished = append(st.Finished, s.rec)
-	s.rec = NewRecord(s.o.Info, fen, e.At)
+	s.rec = gamerecord.NewRecord(s.o.Info, fen, e.At)
 	st.Changed = true
 	s.adj = adjudicator.New(adjudicator.GameInfo{ID: s.rec.Info.Game, White: s.rec.Info.White, Black: s.rec.Info.Black},
 		s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming})

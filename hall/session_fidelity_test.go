@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -124,7 +125,7 @@ func TestSessionChess960SetupMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	drawn := chess.Chess960Start(0) // BBQNNRKR
-	o := SessionOptions{Info: Info{Game: game.ID{Event: "bgo", Round: 1, Board: 2}, Variant: "chess960", Ruleset: rs.Name},
+	o := SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "bgo", Round: 1, Board: 2}, Variant: "chess960", Ruleset: rs.Name},
 		StartFEN: drawn.FEN(), RuleSet: rs, Tracker: DefaultTrackerOptions()}
 	s, err := NewSession(o, nil, t0)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -164,7 +165,7 @@ func (s *Session) completed(e game.MoveCompleted, st *Step) {
 		clk = &game.ClockPair{WhiteMS: game.Millis(e.Clock.White), BlackMS: game.Millis(e.Clock.Black)}
 		s.rec.Clock = clk
 	}
-	emt := e.At.Sub(s.rec.lastAt())
+	emt := e.At.Sub(s.rec.LastAt())
 	if emt < 0 {
 		emt = 0
 	}
@@ -173,12 +174,12 @@ func (s *Session) completed(e game.MoveCompleted, st *Step) {
 		fen = e.Position.FEN()
 	}
 	var note string
-	if s.rec.variant() == variantXiangqi {
-		if prev, err := startPosition(variantXiangqi, s.rec.FEN(), s.o.RuleSet); err == nil {
+	if s.rec.Variant() == gamerecord.VariantXiangqi {
+		if prev, err := startPosition(gamerecord.VariantXiangqi, s.rec.FEN(), s.o.RuleSet); err == nil {
 			note = notation(prev, e.Move, s.o.RuleSet)
 		}
 	}
-	s.rec.Moves = append(s.rec.Moves, Ply{UCI: e.UCI, SAN: e.SAN, FEN: fen, Clock: clk, EMTMS: game.Millis(emt), At: e.At, Notation: note})
+	s.rec.Moves = append(s.rec.Moves, gamerecord.Ply{UCI: e.UCI, SAN: e.SAN, FEN: fen, Clock: clk, EMTMS: game.Millis(emt), At: e.At, Notation: note})
 	s.rec.UpdatedAt = e.At
 	st.Changed = true
 	st.Out = append(st.Out, s.rec.MoveEvent(len(s.rec.Moves)))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
@@ -39,7 +40,7 @@ func TestNextGameAfterShortGame(t *testing.T) {
 			s := line.Then(3*time.Second, setUpScript(pos.Placement())).Then(3*time.Second, script(t, "d2d4", "d7d5"))
 			resignAt := time.Second + line.Duration() + 1500*time.Millisecond
 			g1 := game.ID{Event: "demo", Round: 1, Board: 3}
-			o := SessionOptions{Info: Info{Game: g1, White: "A", Black: "B"}, RuleSet: rs, Tracker: DefaultTrackerOptions(), NextGame: NextRound}
+			o := SessionOptions{Info: gamerecord.Info{Game: g1, White: "A", Black: "B"}, RuleSet: rs, Tracker: DefaultTrackerOptions(), NextGame: NextRound}
 			sess, steps := runSessionWith(t, o, s, resignAt, func(sess *Session, at time.Time) Step {
 				st, err := sess.Command(adjudicator.Command{Cmd: "set_result", Result: "1-0", Termination: "resignation"}, at)
 				if err != nil {
@@ -47,7 +48,7 @@ func TestNextGameAfterShortGame(t *testing.T) {
 				}
 				return st
 			})
-			var finished []*Record
+			var finished []*gamerecord.Record
 			for _, st := range steps {
 				finished = append(finished, st.Finished...)
 			}
@@ -68,7 +69,7 @@ func TestNextGameAfterShortGame(t *testing.T) {
 	ucis := full[:4]
 	line := script(t, ucis...).Then(3*time.Second, script(t, "d2d4"))
 	resignAt := time.Second + script(t, ucis...).Duration() + 1500*time.Millisecond
-	o := SessionOptions{Info: Info{Game: game.ID{Event: "demo", Round: 1, Board: 3}, White: "A", Black: "B"}, RuleSet: rs, Tracker: DefaultTrackerOptions(), NextGame: NextRound}
+	o := SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "demo", Round: 1, Board: 3}, White: "A", Black: "B"}, RuleSet: rs, Tracker: DefaultTrackerOptions(), NextGame: NextRound}
 	n := 0
 	sess, _ := runSessionWith(t, o, line, resignAt, func(sess *Session, at time.Time) Step {
 		var all Step

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -21,7 +22,7 @@ func sessionOptions(t *testing.T) SessionOptions {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return SessionOptions{Info: Info{Game: game.ID{Event: "open2026", Round: 1, Board: 4}, Ruleset: rs.Name},
+	return SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "open2026", Round: 1, Board: 4}, Ruleset: rs.Name},
 		RuleSet: rs, Tracker: DefaultTrackerOptions()}
 }
 
@@ -137,7 +138,7 @@ func TestSessionResultFreezesBoard(t *testing.T) {
 	if _, err := s.Command(adjudicator.Command{Cmd: "set_result", Result: "1-0", Termination: "resignation"}, at); err != nil {
 		t.Fatal(err)
 	}
-	if s.Record().Status() != StatusEnded {
+	if s.Record().Status() != gamerecord.StatusEnded {
 		t.Fatalf("status %s", s.Record().Status())
 	}
 	var st Step
@@ -148,7 +149,7 @@ func TestSessionResultFreezesBoard(t *testing.T) {
 	if _, err := s.Command(adjudicator.Command{Cmd: "set_result", Result: "*"}, at.Add(2*time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if s.Record().Status() != StatusPlaying || s.Tracker().Completed() != 1 {
+	if s.Record().Status() != gamerecord.StatusPlaying || s.Tracker().Completed() != 1 {
 		t.Fatalf("resumed: status %s, tracker ply %d", s.Record().Status(), s.Tracker().Completed())
 	}
 }
@@ -165,7 +166,7 @@ func TestRecordFiles(t *testing.T) {
 	if !errors.Is(err, ErrCorruptRecord) || !errors.As(err, &re) || re.Path != RecordPath(dir, g) {
 		t.Fatalf("corrupt record: %v", err)
 	}
-	other := NewRecord(Info{Game: game.ID{Event: "e", Round: 1, Board: 2}}, "", t0)
+	other := gamerecord.NewRecord(gamerecord.Info{Game: game.ID{Event: "e", Round: 1, Board: 2}}, "", t0)
 	if err := SaveRecord(dir, other); err != nil {
 		t.Fatal(err)
 	}
@@ -181,10 +182,10 @@ func TestRecordFiles(t *testing.T) {
 
 // TestRecordPGN: the §6 tags and clock comments.
 func TestRecordPGN(t *testing.T) {
-	r := NewRecord(Info{Game: game.ID{Event: "open2026", Round: 3, Board: 12}, EventName: "City Open", Site: "Hanoi",
+	r := gamerecord.NewRecord(gamerecord.Info{Game: game.ID{Event: "open2026", Round: 3, Board: 12}, EventName: "City Open", Site: "Hanoi",
 		White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian", WhiteFideID: "1503014", BlackFideID: "4168119",
 		Variant: "chess960", TimeControl: "5400+30"}, "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", t0)
-	r.Moves = []Ply{{UCI: "g2g3", SAN: "g3", Clock: &game.ClockPair{WhiteMS: 5_000_000, BlackMS: 5_100_000}, EMTMS: 4500}}
+	r.Moves = []gamerecord.Ply{{UCI: "g2g3", SAN: "g3", Clock: &game.ClockPair{WhiteMS: 5_000_000, BlackMS: 5_100_000}, EMTMS: 4500}}
 	p := r.PGN()
 	for _, want := range []string{`[Event "City Open"]`, `[Round "3.12"]`, `[WhiteFideId "1503014"]`, `[BlackFideId "4168119"]`,
 		`[TimeControl "5400+30"]`, `[GameId "open2026.3.12"]`, `[Variant "Chess960"]`, `[SetUp "1"]`, `[FEN "bqnb1rkr/`,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/storage/storagetest"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
@@ -80,14 +81,14 @@ func benchStorage(b *testing.B, n int) {
 					break
 				}
 				at := time.Now()
-				rec.Moves = append(rec.Moves, Ply{UCI: "e2e4", SAN: "e4", FEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+				rec.Moves = append(rec.Moves, gamerecord.Ply{UCI: "e2e4", SAN: "e4", FEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
 					EMTMS: 1000, At: at, Clock: &game.ClockPair{WhiteMS: 5400000, BlackMS: 5400000}})
 				rec.UpdatedAt = at
 				mu.Lock()
 				handed[g] = append(handed[g], at)
 				mu.Unlock()
 				d := &delta{from: ply - 1, rec: *rec}
-				d.rec.Moves = rec.sharedMoves()
+				d.rec.Moves = rec.SharedMoves()
 				state := rec.State()
 				w.submit(&change{game: g, delta: d, out: []game.Payload{rec.MoveEvent(ply)}, state: &state})
 				mine = append(mine, time.Since(at))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast/storage/storagetest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -231,7 +232,7 @@ func TestStopKeepsTheDrainTimeout(t *testing.T) {
 		synctest.Wait()
 		fs.Fail(storagetest.Write, "/journal/", syscall.ENOSPC)
 		r2, _ := playedRecord(t, r.Info.Game, "e2e4", "e7e5")
-		w.submit(&change{game: r.Info.Game, delta: &delta{from: 1, rec: Record{Info: r2.Info, Moves: r2.Moves, Result: "*"}}})
+		w.submit(&change{game: r.Info.Game, delta: &delta{from: 1, rec: gamerecord.Record{Info: r2.Info, Moves: r2.Moves, Result: "*"}}})
 		time.Sleep(time.Second)
 		stopped := time.Now()
 		w.stop()

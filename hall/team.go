@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/teamdrop"
@@ -82,13 +83,13 @@ type teamLink struct {
 // the two boards' options, in either order: board A of the match is the
 // lower board number. Both must be team-drop games under the same rule
 // set, each naming the other as Partner.
-func NewTeamSessions(oa, ob SessionOptions, reca, recb *Record, at time.Time) ([2]*Session, error) {
+func NewTeamSessions(oa, ob SessionOptions, reca, recb *gamerecord.Record, at time.Time) ([2]*Session, error) {
 	var none [2]*Session
 	if oa.Info.Game.Board > ob.Info.Game.Board {
 		oa, ob, reca, recb = ob, oa, recb, reca
 	}
 	opts := [2]SessionOptions{oa, ob}
-	recs := [2]*Record{reca, recb}
+	recs := [2]*gamerecord.Record{reca, recb}
 	for i, o := range opts {
 		p := opts[1-i].Info.Game
 		switch {
@@ -106,11 +107,11 @@ func NewTeamSessions(oa, ob SessionOptions, reca, recb *Record, at time.Time) ([
 	began := at
 	for i := range recs {
 		if recs[i] == nil {
-			recs[i] = NewRecord(opts[i].Info, opts[i].StartFEN, at)
+			recs[i] = gamerecord.NewRecord(opts[i].Info, opts[i].StartFEN, at)
 		}
 		r := recs[i]
 		if r.Team == nil {
-			r.Team = &TeamRecord{Partner: opts[1-i].Info.Game, Board: teamdrop.Board(i).String(), Began: at}
+			r.Team = &gamerecord.TeamRecord{Partner: opts[1-i].Info.Game, Board: teamdrop.Board(i).String(), Began: at}
 		} else if !r.Team.Began.IsZero() && r.Team.Began.Before(began) {
 			began = r.Team.Began
 		}
@@ -118,7 +119,7 @@ func NewTeamSessions(oa, ob SessionOptions, reca, recb *Record, at time.Time) ([
 	for _, r := range recs {
 		r.Team.Began = began
 	}
-	events, ok := mergeTeamEvents(recs[0].Team, recs[1].Team)
+	events, ok := gamerecord.MergeTeamEvents(recs[0].Team, recs[1].Team)
 	if !ok {
 		return none, fmt.Errorf("%w: the records of %s and %s hold different parts of the match (events out of sequence)", ErrTeam, oa.Info.Game, ob.Info.Game)
 	}
@@ -142,7 +143,7 @@ func NewTeamSessions(oa, ob SessionOptions, reca, recb *Record, at time.Time) ([
 		s.team = &teamLink{tm: tm, b: teamdrop.Board(i)}
 		tm.s[i] = s
 		w, b := m.Pockets(teamdrop.Board(i))
-		recs[i].Team.Pockets = gamePockets(w, b)
+		recs[i].Team.Pockets = gamerecord.GamePockets(w, b)
 	}
 	for _, s := range tm.s {
 		if err := s.rebuild(at); err != nil {
@@ -195,7 +196,7 @@ func (tm *teamMatch) logEvents(from teamdrop.Board, own *Step) {
 			b = teamdrop.A
 		}
 		r := tm.s[b].rec.Team
-		r.Events = append(r.Events, TeamEvent{Seq: i, Event: e})
+		r.Events = append(r.Events, gamerecord.TeamEvent{Seq: i, Event: e})
 		tm.step(b, from, own).Changed = true
 	}
 	tm.logged = len(evs)
@@ -240,7 +241,7 @@ func (tm *teamMatch) repocket(b, from teamdrop.Board, own *Step, at time.Time) {
 	s := tm.s[b]
 	st := tm.step(b, from, own)
 	w, bl := tm.m.Pockets(b)
-	if p := gamePockets(w, bl); p != s.rec.Team.Pockets {
+	if p := gamerecord.GamePockets(w, bl); p != s.rec.Team.Pockets {
 		s.rec.Team.Pockets = p
 		if at.After(s.rec.UpdatedAt) {
 			s.rec.UpdatedAt = at // a new state (its message id names the time)

@@ -3,6 +3,7 @@ package hall
 import (
 	"fmt"
 
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -57,7 +58,7 @@ func (tm *teamMatch) alert(f teamdrop.Finding) game.Alert {
 		prop["piece"] = f.Piece.String()
 		prop["missing"] = f.Missing
 	case *teamdrop.PocketsCorrected:
-		prop["pockets"] = gamePockets(f.After[rules.White], f.After[rules.Black])
+		prop["pockets"] = gamerecord.GamePockets(f.After[rules.White], f.After[rules.Black])
 	case *teamdrop.PocketSettled:
 		side(f.Side)
 		prop["piece"] = f.Piece.String()

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/teamdrop"
@@ -23,14 +24,14 @@ func (tm *teamMatch) BPGNGame() *pgn.BPGNGame {
 		date = a.Started.UTC().Format("2006.01.02")
 	}
 	id := a.Info.Game
-	g.SetTag("Event", orQ(a.Info.EventName, id.Event))
-	g.SetTag("Site", orQ(a.Info.Site, "?"))
+	g.SetTag("Event", gamerecord.Or(a.Info.EventName, id.Event))
+	g.SetTag("Site", gamerecord.Or(a.Info.Site, "?"))
 	g.SetTag("Date", date)
 	g.SetTag("Round", strconv.Itoa(id.Round))
-	g.SetTag("WhiteA", orQ(a.Info.White, "?"))
-	g.SetTag("BlackA", orQ(a.Info.Black, "?"))
-	g.SetTag("WhiteB", orQ(b.Info.White, "?"))
-	g.SetTag("BlackB", orQ(b.Info.Black, "?"))
+	g.SetTag("WhiteA", gamerecord.Or(a.Info.White, "?"))
+	g.SetTag("BlackA", gamerecord.Or(a.Info.Black, "?"))
+	g.SetTag("WhiteB", gamerecord.Or(b.Info.White, "?"))
+	g.SetTag("BlackB", gamerecord.Or(b.Info.Black, "?"))
 	if a.Info.TimeControl != "" {
 		g.SetTag("TimeControl", a.Info.TimeControl)
 	}
@@ -42,7 +43,7 @@ func (tm *teamMatch) BPGNGame() *pgn.BPGNGame {
 	for i := range g.Start {
 		g.Start[i] = tm.m.Start(teamdrop.Board(i))
 	}
-	recs := [2]*Record{a, b}
+	recs := [2]*gamerecord.Record{a, b}
 	var n [2]int // plies seen per board
 	for _, p := range tm.m.Sequence() {
 		i := int(p.Board)

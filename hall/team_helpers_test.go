@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -33,7 +34,7 @@ func teamOptions(t testing.TB) (SessionOptions, SessionOptions) {
 	tc := clock.MustParse("300")
 	mk := func(board, partner int, w, b string) SessionOptions {
 		id := game.ID{Event: "open2026", Round: 1, Board: board}
-		return SessionOptions{Info: Info{Game: id, White: w, Black: b, WhiteTeam: "Hà Nội", BlackTeam: "Sài Gòn", Variant: "team-drop",
+		return SessionOptions{Info: gamerecord.Info{Game: id, White: w, Black: b, WhiteTeam: "Hà Nội", BlackTeam: "Sài Gòn", Variant: "team-drop",
 			Ruleset: rs.Name, TimeControl: "300"}, RuleSet: rs, TimeControl: tc, Tracker: DefaultTrackerOptions(),
 			Partner: game.ID{Event: "open2026", Round: 1, Board: partner}}
 	}
@@ -43,7 +44,7 @@ func teamOptions(t testing.TB) (SessionOptions, SessionOptions) {
 	return a, b
 }
 
-func newTeamHarness(t *testing.T, reca, recb *Record) *teamHarness {
+func newTeamHarness(t *testing.T, reca, recb *gamerecord.Record) *teamHarness {
 	t.Helper()
 	oa, ob := teamOptions(t)
 	ss, err := NewTeamSessions(oa, ob, reca, recb, t0)

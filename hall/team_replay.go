@@ -8,6 +8,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
@@ -28,7 +29,7 @@ type TeamReplayOptions struct {
 // match's two games (A's first), the alerts of both in the order they
 // were raised, and the match as BPGN 1.0.
 type TeamReplayResult struct {
-	Games  [2]*Record
+	Games  [2]*gamerecord.Record
 	Alerts []game.Alert
 	BPGN   *pgn.BPGNGame
 }
@@ -90,7 +91,7 @@ func ReplayTeam(ra, rb io.Reader, o TeamReplayOptions) (TeamReplayResult, error)
 			for i := range ss {
 				collect(ss[i].Finish(last[i]))
 			}
-			res.Games = [2]*Record{ss[0].rec, ss[1].rec}
+			res.Games = [2]*gamerecord.Record{ss[0].rec, ss[1].rec}
 			res.BPGN = ss[0].team.tm.BPGNGame()
 			return res, err
 		}
@@ -103,7 +104,7 @@ func ReplayTeam(ra, rb io.Reader, o TeamReplayOptions) (TeamReplayResult, error)
 	for i := range ss {
 		collect(ss[i].Finish(end))
 	}
-	res.Games = [2]*Record{ss[0].rec, ss[1].rec}
+	res.Games = [2]*gamerecord.Record{ss[0].rec, ss[1].rec}
 	res.BPGN = ss[0].team.tm.BPGNGame()
 	return res, nil
 }

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/board"
-	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
@@ -172,9 +172,9 @@ func (s *Session) recordPly(e game.MoveCompleted, st *Step) {
 		clk = &game.ClockPair{WhiteMS: game.Millis(e.Clock.White), BlackMS: game.Millis(e.Clock.Black)}
 		s.rec.Clock = clk
 	}
-	emt := max(e.At.Sub(s.rec.lastAt()), 0)
+	emt := max(e.At.Sub(s.rec.LastAt()), 0)
 	pk := game.Pockets{White: p.Pockets[rules.White].String(), Black: p.Pockets[rules.Black].String()}
-	s.rec.Moves = append(s.rec.Moves, Ply{UCI: p.UCI, SAN: p.SAN, FEN: p.FEN, Clock: clk, EMTMS: game.Millis(emt), At: e.At, Pockets: &pk})
+	s.rec.Moves = append(s.rec.Moves, gamerecord.Ply{UCI: p.UCI, SAN: p.SAN, FEN: p.FEN, Clock: clk, EMTMS: game.Millis(emt), At: e.At, Pockets: &pk})
 	s.rec.UpdatedAt = e.At
 	st.Changed = true
 	st.Out = append(st.Out, s.rec.MoveEvent(len(s.rec.Moves)))
@@ -329,7 +329,7 @@ func (s *Session) teamResult(result, termination string, at time.Time, st *Step)
 
 // State returns the game's GameState: the record's, and for a team-drop
 // game the match as BPGN.
-func (s *Session) State() broadcast.GameState {
+func (s *Session) State() game.GameState {
 	st := s.rec.State()
 	if s.team != nil {
 		st.BPGN = s.team.tm.bpgn()

@@ -3,9 +3,11 @@ package hall
 import (
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/rules"
 	"strings"
 	"testing"
+
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/rules"
 
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -45,7 +47,7 @@ func TestTeamCapturePassesAtPress(t *testing.T) {
 		}
 	}
 	st := h.s[1].State()
-	if got, want := StatePGN(st), h.s[1].Record().PGN(); got != want {
+	if got, want := gamerecord.StatePGN(st), h.s[1].Record().PGN(); got != want {
 		t.Errorf("the PGN built from the state differs from the record's:\n%s\nwant\n%s", got, want)
 	}
 	st.PGN = h.s[1].Record().PGN()
@@ -205,7 +207,7 @@ func TestTeamRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var recs [2]*Record
+	var recs [2]*gamerecord.Record
 	for i, s := range h.s {
 		r, ok, err := LoadRecord(dir, s.Record().Info.Game)
 		if err != nil || !ok {

@@ -12,6 +12,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/record"
 	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/demo"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -27,7 +28,7 @@ func simOptions(t testing.TB) (hall.SessionOptions, hall.SessionOptions) {
 		t.Fatal(err)
 	}
 	mk := func(board, partner int) hall.SessionOptions {
-		return hall.SessionOptions{Info: hall.Info{Game: game.ID{Event: "replay", Round: 1, Board: board}, Variant: "team-drop", Ruleset: rs.Name},
+		return hall.SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "replay", Round: 1, Board: board}, Variant: "team-drop", Ruleset: rs.Name},
 			RuleSet: rs, TimeControl: clock.MustParse("300"), Tracker: hall.DefaultTrackerOptions(), Partner: game.ID{Event: "replay", Round: 1, Board: partner}}
 	}
 	return mk(1, 2), mk(2, 1)

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
@@ -59,7 +58,7 @@ func TestHallPortVanishes(t *testing.T) {
 	for len(seen) < 2 || seen[len(seen)-1] != true {
 		select {
 		case m := <-status:
-			var st broadcast.BoardStatus
+			var st game.BoardStatus
 			decode(t, m.Data, &st)
 			if len(seen) == 0 && st.Connected {
 				continue

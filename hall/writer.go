@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -50,11 +50,11 @@ type change struct {
 	br     *boardRun // the board (announcements, the observer, the log)
 	game   game.ID
 	delta  *delta // the record's change; nil when it did not change
-	status *broadcast.BoardStatus
+	status *game.BoardStatus
 	out    []game.Payload
-	state  *broadcast.GameState // after out, when the record changed
-	read   time.Time            // when the input was read (its move's delay is measured from it)
-	next   int                  // items already handed to the sink
+	state  *game.GameState // after out, when the record changed
+	read   time.Time       // when the input was read (its move's delay is measured from it)
+	next   int             // items already handed to the sink
 }
 
 // delta is a record's change: its header and all its moves (rec.Moves,
@@ -63,7 +63,7 @@ type change struct {
 // teamFrom on (rec.Team.Events; the first teamFrom were handed before).
 type delta struct {
 	from, teamFrom int
-	rec            Record
+	rec            gamerecord.Record
 }
 
 // items is how many things a change publishes: the status, the payloads,
@@ -81,14 +81,14 @@ func (c *change) items() int {
 
 // gameCopy is the writer's copy of one game's record.
 type gameCopy struct {
-	rec *Record
+	rec *gamerecord.Record
 	seq uint64 // the game's last journal entry
 	// written/writtenRev: the moves and revision the journal holds;
 	// writtenTeam, writtenInfo, writtenCorr: its team events, Info and
 	// last correction (what a chained entry leaves out).
 	written, writtenRev int
 	writtenTeam         int
-	writtenInfo         Info
+	writtenInfo         gamerecord.Info
 	writtenCorr         *game.Correction
 	dirty               bool // changed since its last entry
 	full                bool // the next entry stands alone (after a failed write)
@@ -160,12 +160,12 @@ func newWriter(o writerOptions, j *journal, l *loaded) *writer {
 }
 
 // adopt makes r (loaded, journal entry seq) the writer's copy of g.
-func (w *writer) adopt(g game.ID, r *Record, seq uint64) {
+func (w *writer) adopt(g game.ID, r *gamerecord.Record, seq uint64) {
 	cp := *r
-	cp.Moves = r.sharedMoves()
-	cp.Team = r.Team.clone() // the board's session adds to its own
+	cp.Moves = r.SharedMoves()
+	cp.Team = r.Team.Clone() // the board's session adds to its own
 	w.games[g] = &gameCopy{rec: &cp, seq: seq, written: len(cp.Moves), writtenRev: cp.Revision,
-		writtenTeam: len(cp.teamEvents()), writtenInfo: cp.Info, writtenCorr: cp.LastCorrection,
+		writtenTeam: len(cp.TeamEvents()), writtenInfo: cp.Info, writtenCorr: cp.LastCorrection,
 		published: cp.Published, safe: cp.Published}
 }
 
@@ -301,10 +301,10 @@ func (w *writer) applyChange(c *change) {
 	}
 	if d.teamFrom > 0 && nr.Team != nil {
 		// (nr.Team is the change's own copy.)
-		if gc.rec == nil || d.teamFrom > len(gc.rec.teamEvents()) {
+		if gc.rec == nil || d.teamFrom > len(gc.rec.TeamEvents()) {
 			w.o.log.Error("storage: a team record change does not follow the record", "game", c.game, "from", d.teamFrom)
 		} else {
-			nr.Team.Events = append(slices.Clip(gc.rec.teamEvents()[:d.teamFrom]), nr.Team.Events...)
+			nr.Team.Events = append(slices.Clip(gc.rec.TeamEvents()[:d.teamFrom]), nr.Team.Events...)
 		}
 	}
 	if gc.rec != nil && (nr.Revision != gc.rec.Revision || nr.Info.Game != gc.rec.Info.Game) {
@@ -399,11 +399,11 @@ func (w *writer) commit() error {
 			e.From, e.Prev = gc.written, gc.seq
 			e.Rec.Moves = gc.rec.Moves[gc.written:]
 			if r := gc.rec; r.Info == gc.writtenInfo && sameCorrection(r.LastCorrection, gc.writtenCorr) &&
-				gc.writtenTeam <= len(r.teamEvents()) {
+				gc.writtenTeam <= len(r.TeamEvents()) {
 				// Only what changed: the moves, the header's small
 				// fields, the new team events.
 				e.Inherit, e.TeamFrom = true, gc.writtenTeam
-				e.Rec.Info, e.Rec.LastCorrection = Info{}, nil
+				e.Rec.Info, e.Rec.LastCorrection = gamerecord.Info{}, nil
 				if r.Team != nil {
 					t := *r.Team
 					t.Events = t.Events[gc.writtenTeam:]
@@ -433,7 +433,7 @@ func (w *writer) commit() error {
 	for _, p := range done {
 		r := p.gc.rec
 		p.gc.seq, p.gc.written, p.gc.writtenRev = p.seq, len(r.Moves), r.Revision
-		p.gc.writtenTeam, p.gc.writtenInfo, p.gc.writtenCorr = len(r.teamEvents()), r.Info, r.LastCorrection
+		p.gc.writtenTeam, p.gc.writtenInfo, p.gc.writtenCorr = len(r.TeamEvents()), r.Info, r.LastCorrection
 		p.gc.dirty, p.gc.full = false, false
 	}
 	return nil

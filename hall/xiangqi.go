@@ -2,6 +2,7 @@ package hall
 
 import (
 	"github.com/dgtbridge/dgtbridge/board"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -13,15 +14,12 @@ import (
 // people read, the short Vietnamese form of 001 by default (the rule set's
 // notation_dialect), for MoveEvent.notation and GameState.notation.
 
-// variantXiangqi is the variant name of xiangqi games.
-const variantXiangqi = "xiangqi"
-
 // startPosition returns the position a game of variant starts from, fen
 // ("" the variant's start): a xiangqi position writes WXF (the record's
 // SAN) with the rule set's advisor and elephant switch; other variants are
 // rules/pgn's.
 func startPosition(variant, fen string, rs ruleset.RuleSet) (rules.Position, error) {
-	if variant != variantXiangqi {
+	if variant != gamerecord.VariantXiangqi {
 		return pgn.Position(variant, fen)
 	}
 	if fen == "" {

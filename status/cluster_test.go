@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -88,7 +89,7 @@ func TestKeeperBucketReplicas(t *testing.T) {
 			nodes[i] = nil
 		}
 	}
-	k.Status(broadcast.BoardStatus{BoardID: "r1-b2", Connected: true, Port: "/dev/b"})
+	k.Status(game.BoardStatus{BoardID: "r1-b2", Connected: true, Port: "/dev/b"})
 	waitFor(t, func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -35,7 +36,7 @@ type Board struct {
 
 // Records gives the record of a board's current game (the hall's
 // BoardRecord), by board id.
-type Records func(boardID string) (hall.Record, bool)
+type Records func(boardID string) (gamerecord.Record, bool)
 
 // Keeper holds the board reports. Observe is safe from the board
 // goroutines; everything else from any goroutine.
@@ -110,7 +111,7 @@ func (k *Keeper) touch(id string) {
 
 // Status takes a board's connection status (the hall hands it to its
 // Sink: see [Keeper.Sink]).
-func (k *Keeper) Status(p broadcast.BoardStatus) {
+func (k *Keeper) Status(p game.BoardStatus) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	r, ok := k.boards[p.BoardID]
@@ -301,7 +302,7 @@ type statusSink struct {
 	k *Keeper
 }
 
-func (s statusSink) PublishBoardStatus(b broadcast.BoardStatus) error {
+func (s statusSink) PublishBoardStatus(b game.BoardStatus) error {
 	s.k.Status(b)
 	return s.Sink.PublishBoardStatus(b)
 }

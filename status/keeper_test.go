@@ -9,6 +9,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
@@ -20,9 +21,9 @@ var (
 )
 
 // records is a fake hall: board id → its current record.
-type records map[string]hall.Record
+type records map[string]gamerecord.Record
 
-func (r records) get(id string) (hall.Record, bool) { rec, ok := r[id]; return rec, ok }
+func (r records) get(id string) (gamerecord.Record, bool) { rec, ok := r[id]; return rec, ok }
 
 func alert(id, kind, sev string, ply int) game.Alert {
 	return game.Alert{ID: id, Game: g1, Kind: kind, Severity: sev, Ply: ply, At: game.T(t0)}
@@ -33,10 +34,10 @@ func alert(id, kind, sev string, ply int) game.Alert {
 // or the device is back; every configured board has a report, connected
 // or not.
 func TestKeeperReports(t *testing.T) {
-	recs := records{"r1-b1": {Info: hall.Info{Game: g1}, Moves: []hall.Ply{{UCI: "e2e4", SAN: "e4"}, {UCI: "c7c5", SAN: "c5"}}, Result: "*"}}
+	recs := records{"r1-b1": {Info: gamerecord.Info{Game: g1}, Moves: []gamerecord.Ply{{UCI: "e2e4", SAN: "e4"}, {UCI: "c7c5", SAN: "c5"}}, Result: "*"}}
 	k := NewKeeper([]Board{{ID: "r1-b1", Port: "/dev/a", Game: g1}, {ID: "r1-b2", Port: "/dev/b", Game: g2}, {ID: "r1-b1-blind", Port: "/dev/c", Game: g1, BlindOf: "r1-b1"}}, recs.get, func() time.Time { return t0 })
 	sink := k.Sink(nopSink{})
-	sink.PublishBoardStatus(broadcast.BoardStatus{BoardID: "r1-b1", Port: "/dev/a", Connected: true, Serial: "04711", Clock: "DGT 3000"})
+	sink.PublishBoardStatus(game.BoardStatus{BoardID: "r1-b1", Port: "/dev/a", Connected: true, Serial: "04711", Clock: "DGT 3000"})
 	k.Observe(hall.Observation{Board: "r1-b1", Game: g1, Payload: game.ClockEvent{Game: g1, WhiteMS: 5_400_000, BlackMS: 5_395_000, Running: "white", At: game.T(t0)}})
 	for _, a := range []game.Alert{
 		alert("open.1.1.illegal_move.3.0", game.KindIllegalMove, game.Crit, 3),
@@ -89,11 +90,11 @@ func TestKeeperReports(t *testing.T) {
 // while board 1 played round 2).
 func TestBlindReportFollowsSighted(t *testing.T) {
 	g2 := game.ID{Event: "open", Round: 2, Board: 1}
-	recs := records{"r1-b1": {Info: hall.Info{Game: g1}, Result: "*"}}
+	recs := records{"r1-b1": {Info: gamerecord.Info{Game: g1}, Result: "*"}}
 	k := NewKeeper([]Board{{ID: "r1-b1", Port: "/dev/a", Game: g1}, {ID: "r1-b1-blind", Port: "/dev/c", Game: g1, BlindOf: "r1-b1"}}, recs.get, func() time.Time { return t0 })
-	k.Status(broadcast.BoardStatus{BoardID: "r1-b1-blind", Port: "/dev/c", Connected: true})
+	k.Status(game.BoardStatus{BoardID: "r1-b1-blind", Port: "/dev/c", Connected: true})
 	k.changed(true)
-	recs["r1-b1"] = hall.Record{Info: hall.Info{Game: g2}, Moves: []hall.Ply{{UCI: "e2e4", SAN: "e4"}}, Result: "*"}
+	recs["r1-b1"] = gamerecord.Record{Info: gamerecord.Info{Game: g2}, Moves: []gamerecord.Ply{{UCI: "e2e4", SAN: "e4"}}, Result: "*"}
 	k.Observe(hall.Observation{Board: "r1-b1", Game: g2, Payload: game.MoveEvent{Game: g2, Ply: 1, SAN: "e4", UCI: "e2e4", At: game.T(t0)}})
 	var blind *broadcast.BoardReport
 	for _, r := range k.changed(false) {
@@ -149,7 +150,7 @@ func TestKeeperBucket(t *testing.T) {
 
 	k := NewKeeper([]Board{{ID: "r1-b1", Port: "/dev/a", Game: g1}, {ID: "r1-b2", Port: "/dev/b", Game: g2}}, nil, nil)
 	stop := run(k)
-	k.Status(broadcast.BoardStatus{BoardID: "r1-b2", Connected: true})
+	k.Status(game.BoardStatus{BoardID: "r1-b2", Connected: true})
 	k.Observe(hall.Observation{Board: "r1-b2", Game: g2, Payload: alert("open.1.2.illegal_move.7.0", game.KindIllegalMove, game.Crit, 7)})
 	waitFor(t, func() bool {
 		_, b, err := Read(context.Background(), nc, subj)
@@ -283,13 +284,13 @@ func waitFor(t *testing.T, cond func() bool) {
 // nopSink drops everything (the keeper's Sink wraps it).
 type nopSink struct{}
 
-func (nopSink) PublishMove(game.MoveEvent) error               { return nil }
-func (nopSink) PublishCorrection(game.Correction) error        { return nil }
-func (nopSink) PublishClock(game.ClockEvent) error             { return nil }
-func (nopSink) PublishResult(game.Result) error                { return nil }
-func (nopSink) PublishState(broadcast.GameState) error         { return nil }
-func (nopSink) PublishAlert(game.Alert) error                  { return nil }
-func (nopSink) PublishBoardStatus(broadcast.BoardStatus) error { return nil }
+func (nopSink) PublishMove(game.MoveEvent) error          { return nil }
+func (nopSink) PublishCorrection(game.Correction) error   { return nil }
+func (nopSink) PublishClock(game.ClockEvent) error        { return nil }
+func (nopSink) PublishResult(game.Result) error           { return nil }
+func (nopSink) PublishState(game.GameState) error         { return nil }
+func (nopSink) PublishAlert(game.Alert) error             { return nil }
+func (nopSink) PublishBoardStatus(game.BoardStatus) error { return nil }
 
 // announceSink is a sink that also publishes announcements.
 type announceSink struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/internal/metrics"
 	"github.com/dgtbridge/dgtbridge/status"
 	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
@@ -69,7 +70,7 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 	}
 	pub, err := broadcast.NewPublisher(broadcast.Options{Prefix: cfg.NATS.Prefix, Dir: filepath.Join(cfg.DataDir, "outbox"),
 		Connect: dial, ConnectPublic: dialPublic, PublicDelay: cfg.Event.PublicDelay, Logger: log.With("part", "publisher"),
-		RenderPGN: hall.StatePGN, Follow: cfg.NATS.URL != "",
+		RenderPGN: gamerecord.StatePGN, Follow: cfg.NATS.URL != "",
 		Streams: broadcast.StreamOptions{Replicas: cfg.NATS.Replicas}})
 	if err != nil {
 		return fmt.Errorf("publisher (data_dir %s): %w", cfg.DataDir, err)
@@ -77,7 +78,7 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 	defer pub.Close()
 	// Every board as the daemon sees it (dgtbridge status, /healthz?detail).
 	var h *hall.Hall
-	keeper := status.NewKeeper(statusBoards(boards), func(id string) (hall.Record, bool) { return h.BoardRecord(id) }, nil)
+	keeper := status.NewKeeper(statusBoards(boards), func(id string) (gamerecord.Record, bool) { return h.BoardRecord(id) }, nil)
 	h, err = hall.New(withStorage(hall.Options{Boards: boards, Sink: keeper.Sink(pub), DataDir: cfg.DataDir, Record: cfg.Record, Subjects: subj,
 		Requests: pub.Responder(), Observer: observers(hk.Observer, keeper.Observe), Logger: log.With("part", "hall")}, cfg.Storage, pub))
 	if err != nil {

@@ -287,7 +287,7 @@ func waitStatus(t *testing.T, ch chan *nats.Msg, connected bool) {
 	for {
 		select {
 		case m := <-ch:
-			var st broadcast.BoardStatus
+			var st game.BoardStatus
 			if err := json.Unmarshal(m.Data, &st); err != nil {
 				t.Fatalf("board status %s: %v", m.Data, err)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt/record"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -79,7 +80,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		o := hall.ReplayOptions{Format: f, Session: hall.SessionOptions{
-			Info:     hall.Info{Game: game.ID{Event: "replay", Round: i + 1, Board: 1}, Variant: v, Ruleset: rs.Name},
+			Info:     gamerecord.Info{Game: game.ID{Event: "replay", Round: i + 1, Board: 1}, Variant: v, Ruleset: rs.Name},
 			StartFEN: *fen, RuleSet: rs, Tracker: hall.DefaultTrackerOptions(),
 		}, BadLine: func(err error) { fmt.Fprintf(stderr, "dgtbridge replay: %s: skipped: %v\n", name, err) }}
 		if err := replayFile(ctx, name, o, stdout, enc); err != nil {

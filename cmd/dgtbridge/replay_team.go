@@ -10,6 +10,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt/record"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -65,7 +66,7 @@ func runReplayTeam(ctx context.Context, o teamReplay, stdout, stderr io.Writer) 
 	}
 	opts := func(board, partner int) hall.SessionOptions {
 		return hall.SessionOptions{
-			Info:     hall.Info{Game: game.ID{Event: "replay", Round: 1, Board: board}, Variant: o.variant, Ruleset: o.rs.Name},
+			Info:     gamerecord.Info{Game: game.ID{Event: "replay", Round: 1, Board: board}, Variant: o.variant, Ruleset: o.rs.Name},
 			StartFEN: o.fen, RuleSet: o.rs, Tracker: hall.DefaultTrackerOptions(),
 			Partner: game.ID{Event: "replay", Round: 1, Board: partner},
 		}

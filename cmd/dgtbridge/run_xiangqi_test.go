@@ -19,6 +19,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/hall/demo"
 	obpemu "github.com/dgtbridge/dgtbridge/obp/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/xiangqi"
 )
 
@@ -106,7 +107,7 @@ boards:
 	}
 	waitUntil(t, 20*time.Second, "the manual game's state", func() bool {
 		en, err := kv.Get(ctx, "xq.1.2")
-		var st broadcast.GameState
+		var st game.GameState
 		return err == nil && json.Unmarshal(en.Value(), &st) == nil && strings.Join(st.Notation, " ") == "P2-5 M8.7 M2.3 X9-8" &&
 			strings.Join(st.Moves, " ") == "h2e2 h9g7 h0g2 i9h9" && st.Variant == "xiangqi"
 	})

@@ -17,8 +17,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
-
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall"
@@ -336,7 +334,7 @@ boards:
 		if err != nil {
 			return false
 		}
-		var st broadcast.GameState
+		var st game.GameState
 		json.Unmarshal(e.Value(), &st)
 		last = fmt.Sprintf("pockets %v partner %q bpgn %q", st.Pockets, st.Partner, st.BPGN)
 		return st.Pockets != nil && st.Pockets.White == "P" && st.Partner == gb && strings.Contains(st.BPGN, "-f8")

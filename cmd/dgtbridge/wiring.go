@@ -7,6 +7,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/board"
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -80,7 +81,7 @@ func sessionOptions(cfg *config.Config, b config.Board) (hall.SessionOptions, er
 		pen = adjudicator.PenaltiesAuto
 	}
 	return hall.SessionOptions{
-		Info: hall.Info{Game: game.ID{Event: cfg.Event.ID, Round: b.Round, Board: b.Board},
+		Info: gamerecord.Info{Game: game.ID{Event: cfg.Event.ID, Round: b.Round, Board: b.Board},
 			EventName: cfg.Event.Name, Site: cfg.Event.Site, White: b.White, Black: b.Black,
 			WhiteFideID: b.WhiteFideID, BlackFideID: b.BlackFideID, WhiteTeam: b.WhiteTeam, BlackTeam: b.BlackTeam,
 			Variant: b.Variant, Ruleset: rs.Name, TimeControl: b.TimeControl},

@@ -9,6 +9,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -41,7 +42,7 @@ func TestPlayRelayThroughTheDaemonCore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sess, err := hall.NewSession(hall.SessionOptions{Info: hall.Info{Game: game.ID{Event: "demo", Round: 1, Board: 5}},
+			sess, err := hall.NewSession(hall.SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "demo", Round: 1, Board: 5}},
 				RuleSet: rs, Tracker: hall.DefaultTrackerOptions(), NextGame: hall.NextRound,
 				Blind: hall.DefaultBlind(blind, announce.English)}, nil, time.Time{})
 			if err != nil {
@@ -72,7 +73,7 @@ func TestPlayRelayThroughTheDaemonCore(t *testing.T) {
 			for _, s := range srcs {
 				s.e.Input(t0, []byte{0x42, 0x4B})
 			}
-			var finished []*hall.Record
+			var finished []*gamerecord.Record
 			alerts := map[string][]string{}
 			announced := map[string]int{}
 			collect := func(st hall.Step) {

@@ -10,6 +10,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -21,7 +22,7 @@ type outcome struct {
 	result   string
 	kinds    map[string]map[string]int // alert kinds by game
 	finished int                       // games ended by a set-up
-	next     *hall.Record              // the board's game at the end
+	next     *gamerecord.Record        // the board's game at the end
 }
 
 // playOffline plays p, a clock reset, the set-up for the next game and then
@@ -35,7 +36,7 @@ func playOffline(t *testing.T, p, next Played, speed float64) outcome {
 		t.Fatal(err)
 	}
 	g := game.ID{Event: "demo", Round: 1, Board: 1}
-	sess, err := hall.NewSession(hall.SessionOptions{Info: hall.Info{Game: g}, RuleSet: rs,
+	sess, err := hall.NewSession(hall.SessionOptions{Info: gamerecord.Info{Game: g}, RuleSet: rs,
 		Tracker: hall.DefaultTrackerOptions(), NextGame: hall.NextRound}, nil, time.Time{})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
@@ -263,8 +264,8 @@ func (t *Table) scaled(d time.Duration) time.Duration {
 // NextGame returns the hall.SessionOptions.NextGame of a demo board: the
 // same board of the next round, with the players of the game that board
 // plays in that round.
-func NextGame(games []*pgn.Game) func(hall.Info) hall.Info {
-	return func(prev hall.Info) hall.Info {
+func NextGame(games []*pgn.Game) func(gamerecord.Info) gamerecord.Info {
+	return func(prev gamerecord.Info) gamerecord.Info {
 		next := hall.NextRound(prev)
 		g := games[GameFor(len(games), next.Game.Round, next.Game.Board)]
 		next.White, next.Black = g.Tag("White"), g.Tag("Black")

@@ -14,7 +14,7 @@ import (
 
 	dgtemu "github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
-	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/obp/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -350,4 +350,4 @@ func XiangqiSetUp(from rules.Placement, speed float64) emu.Script {
 
 // XiangqiNextGame is the hall.SessionOptions.NextGame of a demo xiangqi
 // board: the same board of the next round, with that round's players.
-func XiangqiNextGame(games []*pgn.Game) func(hall.Info) hall.Info { return NextGame(games) }
+func XiangqiNextGame(games []*pgn.Game) func(gamerecord.Info) gamerecord.Info { return NextGame(games) }

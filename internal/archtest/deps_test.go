@@ -69,6 +69,8 @@ var layers = []rule{
 	{pkg: "broadcast/storage/storagetest", internal: []string{"broadcast/storage"}},
 	// web holds the built pages (embedded files), nothing else.
 	{pkg: "web"},
+	// A game's record and its PGN: the rules and the vocabulary only.
+	{pkg: "hall/gamerecord", internal: []string{"rules/..."}},
 	// status reads the hall's observations and records and writes the
 	// status bucket: above the hall, below the command.
 	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "web", "internal/metrics"}, external: natsDeps},

@@ -1,12 +1,12 @@
-package hall
+package gamerecord
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
@@ -117,9 +117,9 @@ func NewRecord(info Info, startFEN string, started time.Time) *Record {
 	return &Record{Info: info, StartFEN: startFEN, Started: started, Result: "*", UpdatedAt: started}
 }
 
-// sharedMoves returns the moves for a copy of the record: the same array,
+// SharedMoves returns the moves for a copy of the record: the same array,
 // clipped (an append to either copy then makes a new one).
-func (r *Record) sharedMoves() []Ply { return slices.Clip(r.Moves) }
+func (r *Record) SharedMoves() []Ply { return slices.Clip(r.Moves) }
 
 // Status returns waiting, playing, provisional or ended.
 func (r *Record) Status() string {
@@ -135,7 +135,7 @@ func (r *Record) Status() string {
 }
 
 // lastAt returns when the last move was completed, or the start.
-func (r *Record) lastAt() time.Time {
+func (r *Record) LastAt() time.Time {
 	if n := len(r.Moves); n > 0 {
 		return r.Moves[n-1].At
 	}
@@ -150,14 +150,14 @@ func (r *Record) FEN() string {
 	if r.StartFEN != "" {
 		return r.StartFEN
 	}
-	p, err := pgn.Position(r.variant(), "")
+	p, err := pgn.Position(r.Variant(), "")
 	if err != nil {
 		return ""
 	}
 	return p.FEN()
 }
 
-func (r *Record) variant() string {
+func (r *Record) Variant() string {
 	if r.Info.Variant == "" {
 		return "chess"
 	}
@@ -191,7 +191,7 @@ func (r *Record) ResultPayload(at time.Time) game.Result {
 // State returns the GameState (the KV value): with the whole PGN once the
 // game has a result, and without it while it is in progress (StatePGN
 // builds it from the state on request).
-func (r *Record) State() broadcast.GameState {
+func (r *Record) State() game.GameState {
 	n := len(r.Moves)
 	san, emt := make([]string, n), make([]int64, n)
 	var clocks []int64
@@ -214,8 +214,8 @@ func (r *Record) State() broadcast.GameState {
 		}
 	}
 	g := r.Info.Game
-	st := broadcast.GameState{Game: g, Event: g.Event, Round: g.Round, Board: g.Board,
-		White: r.Info.White, Black: r.Info.Black, Variant: r.variant(), Ruleset: r.Info.Ruleset,
+	st := game.GameState{Game: g, Event: g.Event, Round: g.Round, Board: g.Board,
+		White: r.Info.White, Black: r.Info.Black, Variant: r.Variant(), Ruleset: r.Info.Ruleset,
 		FEN: r.FEN(), Moves: r.UCIs(), SAN: san, Clock: r.Clock, Result: r.Result, Status: r.Status(),
 		Revision: r.Revision, UpdatedAt: game.T(r.UpdatedAt),
 		EventName: r.Info.EventName, Site: r.Info.Site, Started: game.T(r.Started),
@@ -234,7 +234,7 @@ func (r *Record) State() broadcast.GameState {
 // notations returns the moves in the notation for people of a xiangqi
 // game (GameState.notation), nil for other variants.
 func (r *Record) notations() []string {
-	if r.variant() != variantXiangqi {
+	if r.Variant() != VariantXiangqi {
 		return nil
 	}
 	out := make([]string, len(r.Moves))
@@ -259,12 +259,12 @@ func (r *Record) PGNGame() *pgn.Game {
 	if !r.Started.IsZero() {
 		date = r.Started.UTC().Format("2006.01.02")
 	}
-	g.SetTag("Event", orQ(r.Info.EventName, id.Event))
-	g.SetTag("Site", orQ(r.Info.Site, "?"))
+	g.SetTag("Event", Or(r.Info.EventName, id.Event))
+	g.SetTag("Site", Or(r.Info.Site, "?"))
 	g.SetTag("Date", date)
 	g.SetTag("Round", strconv.Itoa(id.Round)+"."+strconv.Itoa(id.Board))
-	g.SetTag("White", orQ(r.Info.White, "?"))
-	g.SetTag("Black", orQ(r.Info.Black, "?"))
+	g.SetTag("White", Or(r.Info.White, "?"))
+	g.SetTag("Black", Or(r.Info.Black, "?"))
 	g.SetTag("Result", g.Result)
 	if r.Info.WhiteFideID != "" {
 		g.SetTag("WhiteFideId", r.Info.WhiteFideID)
@@ -287,7 +287,7 @@ func (r *Record) PGNGame() *pgn.Game {
 	if r.Termination != "" {
 		g.SetTag("Termination", r.Termination)
 	}
-	if start, err := pgn.Position(r.variant(), r.StartFEN); err == nil {
+	if start, err := pgn.Position(r.Variant(), r.StartFEN); err == nil {
 		g.Start = start
 	}
 	pos := g.Start
@@ -313,7 +313,7 @@ func (r *Record) PGNGame() *pgn.Game {
 				for j := range g.Moves {
 					g.Moves[j].Move = rules.NoMove
 				}
-				if vt := pgn.VariantTag(r.variant()); vt != "" {
+				if vt := pgn.VariantTag(r.Variant()); vt != "" {
 					g.SetTag("Variant", vt)
 				}
 				if r.StartFEN != "" {
@@ -355,9 +355,33 @@ func (r *Record) PGN() string {
 	return b.String()
 }
 
-func orQ(s, def string) string {
+// variantXiangqi is the variant name of xiangqi games.
+const VariantXiangqi = "xiangqi"
+
+// orQ returns s, or def when s is empty (a PGN tag's value or its default).
+func Or(s, def string) string {
 	if s == "" {
 		return def
 	}
 	return s
+}
+
+// MaxTextBytes bounds every text of a game's Info (names, event, site,
+// FIDE ids, time control): they go into every game state, PGN and
+// payload, and one that NATS refuses (over its max payload) would only
+// ever be set aside. Longer is refused (the hall's New names the board and the field).
+const MaxTextBytes = 200
+
+// CheckText refuses an Info whose texts are longer than MaxTextBytes.
+func (i Info) CheckText() error {
+	for _, f := range []struct{ name, v string }{
+		{"event name", i.EventName}, {"site", i.Site}, {"white", i.White}, {"black", i.Black},
+		{"white_fide_id", i.WhiteFideID}, {"black_fide_id", i.BlackFideID}, {"time_control", i.TimeControl},
+		{"variant", i.Variant}, {"ruleset", i.Ruleset}, {"white_team", i.WhiteTeam}, {"black_team", i.BlackTeam},
+	} {
+		if len(f.v) > MaxTextBytes {
+			return fmt.Errorf("%s is %d bytes long, at most %d", f.name, len(f.v), MaxTextBytes)
+		}
+	}
+	return nil
 }

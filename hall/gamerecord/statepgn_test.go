@@ -1,11 +1,10 @@
-package hall
+package gamerecord
 
 import (
 	"encoding/json"
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
@@ -54,7 +53,7 @@ func TestStatePGN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back broadcast.GameState
+	var back game.GameState
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}

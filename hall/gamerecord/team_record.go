@@ -1,10 +1,9 @@
-package hall
+package gamerecord
 
 import (
 	"slices"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/teamdrop"
 )
@@ -40,7 +39,7 @@ type TeamEvent struct {
 // mergeTeamEvents returns the events of both records in the match's
 // order; ok is false when the sequence has a gap or a repeat (a record
 // lost its last save, or the records are not of the same match).
-func mergeTeamEvents(a, b *TeamRecord) ([]teamdrop.Event, bool) {
+func MergeTeamEvents(a, b *TeamRecord) ([]teamdrop.Event, bool) {
 	all := append(slices.Clone(a.Events), b.Events...)
 	slices.SortStableFunc(all, func(x, y TeamEvent) int { return x.Seq - y.Seq })
 	out := make([]teamdrop.Event, len(all))
@@ -54,7 +53,7 @@ func mergeTeamEvents(a, b *TeamRecord) ([]teamdrop.Event, bool) {
 }
 
 // gamePockets converts a match's pockets to the payload's.
-func gamePockets(white, black teamdrop.Pocket) game.Pockets {
+func GamePockets(white, black teamdrop.Pocket) game.Pockets {
 	return game.Pockets{White: white.String(), Black: black.String()}
 }
 
@@ -73,7 +72,7 @@ func (r *Record) teamMove(ev *game.MoveEvent, m Ply) {
 
 // teamState adds a team-drop game's pockets and partner to its GameState
 // (the BPGN is the match's: Session.State adds it).
-func (r *Record) teamState(st *broadcast.GameState) {
+func (r *Record) teamState(st *game.GameState) {
 	if r.Team == nil {
 		return
 	}
@@ -90,7 +89,7 @@ func (r *Record) teamState(st *broadcast.GameState) {
 
 // clone returns a copy that shares nothing with t (the writer serialises
 // records on its own goroutine while the board goroutine goes on).
-func (t *TeamRecord) clone() *TeamRecord {
+func (t *TeamRecord) Clone() *TeamRecord {
 	if t == nil {
 		return nil
 	}
@@ -100,7 +99,7 @@ func (t *TeamRecord) clone() *TeamRecord {
 }
 
 // teamEvents returns the record's team events (none for other games).
-func (r *Record) teamEvents() []TeamEvent {
+func (r *Record) TeamEvents() []TeamEvent {
 	if r.Team == nil {
 		return nil
 	}

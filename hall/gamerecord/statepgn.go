@@ -1,7 +1,6 @@
-package hall
+package gamerecord
 
 import (
-	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -10,7 +9,7 @@ import (
 // what Record.PGN writes (tags, SAN, the mover's clock and the time used
 // after every ply), so the PGN is the one the record gives, for a game of
 // this hall or of any other daemon publishing into the same KV bucket.
-func StatePGN(st broadcast.GameState) string {
+func StatePGN(st game.GameState) string {
 	if st.PGN != "" {
 		return st.PGN
 	}
@@ -18,7 +17,7 @@ func StatePGN(st broadcast.GameState) string {
 }
 
 // recordOf is the record a state describes (enough of it for its PGN).
-func recordOf(st broadcast.GameState) *Record {
+func recordOf(st game.GameState) *Record {
 	r := &Record{Info: Info{Game: st.Game, EventName: st.EventName, Site: st.Site, White: st.White, Black: st.Black,
 		WhiteFideID: st.WhiteFideID, BlackFideID: st.BlackFideID, WhiteTeam: st.WhiteTeam, BlackTeam: st.BlackTeam,
 		Variant: st.Variant, Ruleset: st.Ruleset, TimeControl: st.TimeControl},
