@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
@@ -40,7 +41,7 @@ func TestArticle24Live(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			o := xqSessionOptions(t, ruleset.XiangqiVN2004)
 			o.StartFEN = c.fen
-			s, err := NewSession(o, nil, t0)
+			s, err := session.NewSession(o, nil, t0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,7 +51,7 @@ func TestArticle24Live(t *testing.T) {
 			for round := range 3 {
 				for _, m := range moves {
 					at = at.Add(10 * time.Second)
-					st, _, err := s.Enter(at, Input{Move: m, Notation: "iccs"})
+					st, _, err := s.Enter(at, session.Input{Move: m, Notation: "iccs"})
 					if err != nil {
 						t.Fatalf("round %d %s: %v", round+1, m, err)
 					}

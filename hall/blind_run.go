@@ -10,6 +10,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -169,7 +170,7 @@ func (br *boardRun) answerTime(req timeRequest) {
 		err = ErrNoRelay
 	}
 	if err == nil {
-		br.apply(Step{Out: []game.Payload{a}})
+		br.apply(session.Step{Out: []game.Payload{a}})
 	}
 	req.reply <- timeReply{a: a, err: err}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/internal/testenv"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
@@ -153,7 +154,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 		b := newPTYBoard(t, emu.Setup{Serial: "0020" + string(rune('1'+i)), Placement: &pl, NoClock: true})
 		bd := boardFor(t, "r1-b"+string(rune('1'+i)), g, s.Open)
 		bd.Session.StartFEN = sp.fen
-		bl := DefaultBlind(sp.blind, sp.lang)
+		bl := session.DefaultBlind(sp.blind, sp.lang)
 		bl.Announce.Style = sp.style
 		bd.Session.Blind = bl
 		bd.Blind = &BlindBoard{Port: "pty", Open: b.Open, Link: patientLink}
@@ -288,7 +289,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	}
 	mu.Lock()
 	for _, a := range alerts {
-		if a.Kind == game.KindTouchMove || a.Kind == KindBoardMismatch {
+		if a.Kind == game.KindTouchMove || a.Kind == session.KindBoardMismatch {
 			t.Errorf("alert during clean relays: %+v", a)
 		}
 	}
@@ -334,7 +335,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	waitFor(t, 30*time.Second, "the board_mismatch alert", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
-		return slices.ContainsFunc(alerts, func(a game.Alert) bool { return a.Kind == KindBoardMismatch })
+		return slices.ContainsFunc(alerts, func(a game.Alert) bool { return a.Kind == session.KindBoardMismatch })
 	})
 	// An observation window (not a synchronisation): a repeated alert
 	// for the same lifted piece would come from the tracker's later ticks.
@@ -344,7 +345,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	defer mu.Unlock()
 	var mm []game.Alert
 	for _, a := range alerts {
-		if a.Kind == KindBoardMismatch {
+		if a.Kind == session.KindBoardMismatch {
 			mm = append(mm, a)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -53,7 +54,7 @@ type boardRun struct {
 	snap  *gamerecord.Record // a copy for Hall.Record
 	ended game.ID            // the game played before the current one (reload.go)
 
-	s        *Session
+	s        *session.Session
 	lk       *link.Link
 	ctx      context.Context
 	status   game.BoardStatus
@@ -110,8 +111,8 @@ func (br *boardRun) start(ctx context.Context) error {
 	}
 	now := br.h.o.Now()
 	br.recoverHistory(now)
-	s, err := NewSession(br.b.Session, br.rec, now)
-	if err != nil && br.rec != nil && errors.Is(err, ErrReplay) {
+	s, err := session.NewSession(br.b.Session, br.rec, now)
+	if err != nil && br.rec != nil && errors.Is(err, session.ErrReplay) {
 		s, err = br.cutUnreplayable(err, now)
 	}
 	if err != nil {
@@ -123,7 +124,7 @@ func (br *boardRun) start(ctx context.Context) error {
 
 // begin takes the board's session and hands again what a previous run may
 // not have journalled.
-func (br *boardRun) begin(s *Session, now time.Time) {
+func (br *boardRun) begin(s *session.Session, now time.Time) {
 	br.s = s
 	// Hand again what a previous run may not have journalled: the moves
 	// after Published (same message ids: the streams drop repeats) and
@@ -135,8 +136,8 @@ func (br *boardRun) begin(s *Session, now time.Time) {
 	var resend []game.Payload
 	if len(br.notes) > 0 {
 		// One alert (one id) saying everything.
-		resend = append(resend, game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", rec.Info.Game, KindRecordDamaged, len(rec.Moves), now.UnixMilli()),
-			Game: rec.Info.Game, Kind: KindRecordDamaged, Severity: game.Crit, Ply: len(rec.Moves), At: game.T(now),
+		resend = append(resend, game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", rec.Info.Game, session.KindRecordDamaged, len(rec.Moves), now.UnixMilli()),
+			Game: rec.Info.Game, Kind: session.KindRecordDamaged, Severity: game.Crit, Ply: len(rec.Moves), At: game.T(now),
 			Message: "The saved record of this game was damaged: " + strings.Join(br.notes, "; ") + ". The game goes on from the " +
 				"record's last move; moves made after it are recovered from the board where it can. Check the record."})
 	}
@@ -145,8 +146,8 @@ func (br *boardRun) begin(s *Session, now time.Time) {
 		// The outbox was damaged: send everything again (the streams
 		// drop what they have by message id).
 		published = 0
-		resend = append(resend, game.Alert{ID: fmt.Sprintf("%s.%s.outbox.%d", rec.Info.Game, KindRecordDamaged, now.UnixMilli()),
-			Game: rec.Info.Game, Kind: KindRecordDamaged, Severity: game.Warn, Ply: len(rec.Moves), At: game.T(now),
+		resend = append(resend, game.Alert{ID: fmt.Sprintf("%s.%s.outbox.%d", rec.Info.Game, session.KindRecordDamaged, now.UnixMilli()),
+			Game: rec.Info.Game, Kind: session.KindRecordDamaged, Severity: game.Warn, Ply: len(rec.Moves), At: game.T(now),
 			Message: "The daemon's outbox (messages not yet sent) was damaged and set aside: " + br.h.lost +
 				". This game's moves are sent again; the streams drop those they already have."})
 	}
@@ -159,7 +160,7 @@ func (br *boardRun) begin(s *Session, now time.Time) {
 	if rec.Result != "" && rec.Result != "*" {
 		resend = append(resend, rec.ResultPayload(rec.UpdatedAt))
 	}
-	br.apply(Step{Out: resend, Changed: true})
+	br.apply(session.Step{Out: resend, Changed: true})
 	br.status = game.BoardStatus{BoardID: br.b.ID, Port: br.b.Port, BusAddress: int(br.b.BusAddress)}
 }
 
@@ -168,13 +169,13 @@ func (br *boardRun) begin(s *Session, now time.Time) {
 // goes on from its longest prefix that replays, as a correction (next
 // revision, cut there), and the arbiter is told. The record as it was is
 // kept beside the record file (<g>.json.unreplayable-<time>).
-func (br *boardRun) cutUnreplayable(cause error, now time.Time) (*Session, error) {
+func (br *boardRun) cutUnreplayable(cause error, now time.Time) (*session.Session, error) {
 	rec := br.rec
 	lo, hi := 0, len(rec.Moves) // prefix lo replays, hi does not
-	try := func(n int) (*Session, error) {
+	try := func(n int) (*session.Session, error) {
 		cp := *rec
 		cp.Moves = slices.Clone(rec.Moves[:n])
-		return NewSession(br.b.Session, &cp, now)
+		return session.NewSession(br.b.Session, &cp, now)
 	}
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
@@ -193,7 +194,7 @@ func (br *boardRun) cutUnreplayable(cause error, now time.Time) (*Session, error
 		At: game.T(now), Revision: cp.Revision}
 	cp.LastCorrection = &c
 	cp.UpdatedAt = now
-	s, err := NewSession(br.b.Session, &cp, now)
+	s, err := session.NewSession(br.b.Session, &cp, now)
 	if err != nil {
 		return nil, err
 	}
@@ -423,13 +424,13 @@ func (br *boardRun) down(at time.Time, msg string) {
 // publishes, in order, once the change is durable; the clock commands
 // are sent to the clock now (they act on the board's clock, not on the
 // record). The board goroutine never waits for the disk.
-func (br *boardRun) apply(st Step) {
+func (br *boardRun) apply(st session.Step) {
 	defer br.drainTeam() // what this board's input did to its partner board
 	if len(st.Out) == 0 && len(st.Clock) == 0 && !st.Changed {
 		return
 	}
 	rec := br.s.Record()
-	if adj := br.s.adj; adj != nil && adj.ClockHost() != rec.ClockHost {
+	if adj := br.s.Adjudicator(); adj != nil && adj.ClockHost() != rec.ClockHost {
 		rec.ClockHost = adj.ClockHost() // for the clock model after a restart
 		st.Changed = true
 	}
@@ -507,7 +508,7 @@ func (br *boardRun) publishStatus(b game.BoardStatus) {
 // persistOnly hands the record once more on the way out.
 func (br *boardRun) persistOnly() {
 	if br.s != nil {
-		br.apply(Step{Changed: true})
+		br.apply(session.Step{Changed: true})
 	}
 }
 
@@ -565,8 +566,8 @@ func (br *boardRun) clockFailed(c game.ClockCommand, ply int, err error) {
 	g := br.b.Session.Info.Game
 	br.log.Error("clock command failed", "reason", c.Reason, "err", err)
 	at := time.Now()
-	a := game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, KindClockCommandFailed, ply, at.UnixMilli()), Game: g,
-		Kind: KindClockCommandFailed, Severity: game.Warn, Ply: ply, At: game.T(at),
+	a := game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, session.KindClockCommandFailed, ply, at.UnixMilli()), Game: g,
+		Kind: session.KindClockCommandFailed, Severity: game.Warn, Ply: ply, At: game.T(at),
 		Message:  fmt.Sprintf("The clock did not take the setting asked for (%s): %v. Set it by hand.", c.Reason, err),
 		Proposal: map[string]any{"white_ms": game.Millis(c.White), "black_ms": game.Millis(c.Black)}}
 	br.h.w.submit(&change{br: br, game: g, out: []game.Payload{a}})

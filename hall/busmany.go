@@ -5,6 +5,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/board/dgtfeed"
 	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -40,7 +41,7 @@ func (br *boardRun) noteAnswer(recs []dgt.EEEvent) {
 // an answer read as a log starts there. The line's tick asks it of the
 // boards that keep records.
 func (br *boardRun) atRest() bool {
-	tr := br.s.tr
+	tr := br.s.Tracker()
 	if tr == nil {
 		return false
 	}
@@ -94,7 +95,7 @@ func (br *boardRun) manyPresses(at time.Time, recs []dgt.EEEvent) bool {
 	s := br.s
 	held := br.held
 	br.held = nil
-	if held == nil && n < manyAnswerPresses || s.tr == nil || s.relay != nil || s.team != nil || br.tailLost {
+	if held == nil && n < manyAnswerPresses || s.Tracker() == nil || s.Relayed() || s.InTeam() || br.tailLost {
 		br.feedHeld(held)
 		return false
 	}
@@ -103,9 +104,9 @@ func (br *boardRun) manyPresses(at time.Time, recs []dgt.EEEvent) bool {
 		answers = append(answers, held.recs...)
 	}
 	answers = append(answers, recs...)
-	now := s.tr.Sensed()
-	if s.tr.Rotated() {
-		now = rotated(now)
+	now := s.Tracker().Sensed()
+	if s.Tracker().Rotated() {
+		now = session.Rotated(now)
 	}
 	log := append(append([]dgt.EEEvent(nil), br.tail...), answers...)
 	for _, e := range dgtfeed.Log(dgt.EELog{Entries: answers}).Entries {
@@ -118,7 +119,7 @@ func (br *boardRun) manyPresses(at time.Time, recs []dgt.EEEvent) bool {
 			// a press changes no square
 		}
 	}
-	st, ok := s.recoverLog(at, dgtfeed.Log(dgt.EELog{Entries: log}), now, true)
+	st, ok := s.RecoverLog(at, dgtfeed.Log(dgt.EELog{Entries: log}), now, true)
 	if !ok {
 		if held == nil || held.n < maxHeldAnswers {
 			br.log.Info("bus answer with several presses does not read as the board's log; held for the next answer", "presses", n, "records", len(log))
@@ -135,7 +136,7 @@ func (br *boardRun) manyPresses(at time.Time, recs []dgt.EEEvent) bool {
 	}
 	br.log.Info("bus answer with several presses read as the board's log", "presses", n, "records", len(log))
 	br.apply(st)
-	br.apply(s.reread(at, now))
+	br.apply(s.Reread(at, now))
 	br.apply(s.Tick(at))
 	br.tail = br.tail[:0]
 	return true

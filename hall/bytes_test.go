@@ -10,6 +10,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast/storage/storagetest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -160,7 +161,7 @@ func teamCosts(t *testing.T, plan TeamPlan, plies int) ([]moveCost, game.ID) {
 		g = oa.Info.Game
 		var es [2]*emu.Emulator
 		var boards []Board
-		for i, so := range []SessionOptions{oa, ob} {
+		for i, so := range []session.SessionOptions{oa, ob} {
 			es[i] = emu.New(setups[i], now)
 			boards = append(boards, Board{ID: fmt.Sprintf("r1-b%d", i+1), Port: fmt.Sprintf("p%d", i+1), Link: patientLink, Session: so,
 				Open: servePipe(t, es[i]).Open})

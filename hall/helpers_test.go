@@ -18,6 +18,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/link"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -243,9 +244,9 @@ func boardFor(t testing.TB, id string, g game.ID, open link.Opener) Board {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Board{ID: id, Port: "pty", Open: open, Link: patientLink, Session: SessionOptions{
+	return Board{ID: id, Port: "pty", Open: open, Link: patientLink, Session: session.SessionOptions{
 		Info:    gamerecord.Info{Game: g, White: "White " + id, Black: "Black " + id, Ruleset: rs.Name, TimeControl: "5400+30"},
-		RuleSet: rs, Tracker: DefaultTrackerOptions(),
+		RuleSet: rs, Tracker: session.DefaultTrackerOptions(),
 	}}
 }
 

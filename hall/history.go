@@ -7,6 +7,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
@@ -178,7 +179,7 @@ func (p published) baseMoves(r *gamerecord.Record) ([]gamerecord.Ply, bool) {
 // the published record when it is of a later revision than local (or
 // local is nil); and a note saying what came from where. local itself is
 // returned when nothing was added.
-func mergeHistory(local *gamerecord.Record, h broadcast.History, o SessionOptions, now time.Time) (*gamerecord.Record, string) {
+func mergeHistory(local *gamerecord.Record, h broadcast.History, o session.SessionOptions, now time.Time) (*gamerecord.Record, string) {
 	p := replayHistory(h)
 	if len(p.moves) == 0 && p.corr == nil && p.res == nil {
 		return local, fmt.Sprintf("nothing more was published of it (stream %s)", h.Stream)

@@ -13,6 +13,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
@@ -37,7 +38,7 @@ func TestMergeHistory(t *testing.T) {
 	full, _ := playedRecord(t, g, line...)
 	short, _ := playedRecord(t, g, line[:3]...)
 	other, _ := playedRecord(t, g, "d2d4", "d7d5")
-	o := SessionOptions{Info: full.Info}
+	o := session.SessionOptions{Info: full.Info}
 	now := full.Started.Add(time.Hour)
 	// A takeback to ply 2, then b1c3 and g8f6 (revision 1), and a result.
 	corrected := broadcast.History{Stream: "DGT_GAMES", FromStream: 100}
@@ -172,7 +173,7 @@ func TestDamagedRecordRecoveredFromHistory(t *testing.T) {
 				}
 				time.Sleep(3 * time.Second)
 				synctest.Wait()
-				al := sh.alerts(KindRecordDamaged)
+				al := sh.alerts(session.KindRecordDamaged)
 				if len(al) != 1 || al[0].Game != g1 || !strings.Contains(al[0].Message, ".json.damaged-") {
 					t.Fatalf("alerts %+v, want one for game 1 naming the file set aside", al)
 				}
@@ -255,7 +256,7 @@ func TestDamagedRecordFromStream(t *testing.T) {
 	var damaged []game.Alert
 	for _, m := range al {
 		var a game.Alert
-		if decode(t, m.Data(), &a) && a.Kind == KindRecordDamaged {
+		if decode(t, m.Data(), &a) && a.Kind == session.KindRecordDamaged {
 			damaged = append(damaged, a)
 		}
 	}

@@ -12,19 +12,20 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 	"github.com/nats-io/nats.go"
 )
 
 // enter sends one entered move as nc and returns the reply.
-func enter(t *testing.T, nc *nats.Conn, g game.ID, body string) InputReply {
+func enter(t *testing.T, nc *nats.Conn, g game.ID, body string) session.InputReply {
 	t.Helper()
 	rep, err := nc.Request(testPrefix+".input."+g.String()+".move", []byte(body), 20*time.Second)
 	if err != nil {
 		t.Fatalf("%s: %v", body, err)
 	}
-	var r InputReply
+	var r session.InputReply
 	if err := json.Unmarshal(rep.Data, &r); err != nil {
 		t.Fatalf("reply %s: %v", rep.Data, err)
 	}
@@ -50,9 +51,9 @@ func TestInputLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	xg := game.ID{Event: "open2026", Round: 1, Board: 3}
-	manual := Board{ID: "r1-b3", Protocol: ProtocolManual, Session: SessionOptions{
+	manual := Board{ID: "r1-b3", Protocol: ProtocolManual, Session: session.SessionOptions{
 		Info:    gamerecord.Info{Game: xg, White: "Lü Qin", Black: "Xu Yinchuan", Variant: "xiangqi", Ruleset: rs.Name, TimeControl: "5400+30"},
-		RuleSet: rs, Tracker: DefaultTrackerOptions()}}
+		RuleSet: rs, Tracker: session.DefaultTrackerOptions()}}
 	cg := game.ID{Event: "open2026", Round: 1, Board: 4}
 	silent := boardFor(t, "r1-b4", cg, func(context.Context) (io.ReadWriteCloser, error) { return nil, errors.New("no answer") })
 	arb := connect(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))

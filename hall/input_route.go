@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 )
 
 // ErrBadInput: a request the hall cannot read (not the JSON it takes, a
@@ -26,9 +27,9 @@ func (h *Hall) answerInput(ctx context.Context, req broadcast.Request) broadcast
 	defer done()
 	br, ok := h.current(req.Game)
 	if !ok {
-		return inputReply(0, fmt.Errorf("%w: no game %s is played in this hall now", ErrNotEnterable, req.Game))
+		return inputReply(0, fmt.Errorf("%w: no game %s is played in this hall now", session.ErrNotEnterable, req.Game))
 	}
-	var in Input
+	var in session.Input
 	dec := json.NewDecoder(bytes.NewReader(req.Data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
@@ -37,7 +38,7 @@ func (h *Hall) answerInput(ctx context.Context, req broadcast.Request) broadcast
 	ply := 0
 	err := h.onBoard(ctx, br, func(br *boardRun) error {
 		if g := br.s.Record().Info.Game; g != req.Game {
-			return fmt.Errorf("%w: board %s plays %s now", ErrNotEnterable, br.b.ID, g)
+			return fmt.Errorf("%w: board %s plays %s now", session.ErrNotEnterable, br.b.ID, g)
 		}
 		st, p, err := br.s.Enter(br.mono(br.h.o.Now()), in)
 		br.apply(st)
@@ -49,7 +50,7 @@ func (h *Hall) answerInput(ctx context.Context, req broadcast.Request) broadcast
 
 // inputReply is the {ok, error, ply} reply.
 func inputReply(ply int, err error) broadcast.Reply {
-	r := InputReply{OK: err == nil, Ply: ply}
+	r := session.InputReply{OK: err == nil, Ply: ply}
 	if err != nil {
 		r.Error = err.Error()
 		r.Ply = 0

@@ -9,20 +9,21 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
-func xqSessionOptions(t *testing.T, name string) SessionOptions {
+func xqSessionOptions(t *testing.T, name string) session.SessionOptions {
 	t.Helper()
 	rs, err := ruleset.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "open2026", Round: 1, Board: 7}, Variant: "xiangqi", Ruleset: rs.Name},
-		RuleSet: rs, Tracker: DefaultTrackerOptions(), NoBoard: true}
+	return session.SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "open2026", Round: 1, Board: 7}, Variant: "xiangqi", Ruleset: rs.Name},
+		RuleSet: rs, Tracker: session.DefaultTrackerOptions(), NoBoard: true}
 }
 
 func alertKinds(out []game.Payload) []string {
@@ -41,18 +42,18 @@ func alertKinds(out []game.Payload) []string {
 // (a technical error candidate) and enters nothing; an unreadable one is
 // only an error.
 func TestEnterXiangqi(t *testing.T) {
-	s, err := NewSession(xqSessionOptions(t, ruleset.XiangqiVN2004), nil, t0)
+	s, err := session.NewSession(xqSessionOptions(t, ruleset.XiangqiVN2004), nil, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := t0
 	var evs []game.MoveEvent
-	for i, in := range []Input{
+	for i, in := range []session.Input{
 		{Move: "P2-5", Notation: "vi"},
 		{Move: "M8.7", Notation: "vi"},
 		{Move: "h0g2", Notation: "iccs"},
 		{Move: "R9=8", Notation: "wxf"},
-		{Move: "c3c4", Notation: "uci", Clock: &InputClock{WhiteMS: ptr(int64(5_300_000)), BlackMS: ptr(int64(5_350_000))}},
+		{Move: "c3c4", Notation: "uci", Clock: &session.InputClock{WhiteMS: ptr(int64(5_300_000)), BlackMS: ptr(int64(5_350_000))}},
 		{Move: "X1.1"},
 	} {
 		at = at.Add(20 * time.Second)
@@ -82,8 +83,8 @@ func TestEnterXiangqi(t *testing.T) {
 	}
 
 	// Red's horse b0 to b3: readable, illegal.
-	st, ply, err := s.Enter(at.Add(time.Minute), Input{Move: "b0b3", Notation: "iccs"})
-	if !errors.Is(err, ErrIllegalEntry) || ply != 0 || len(s.Record().Moves) != 6 {
+	st, ply, err := s.Enter(at.Add(time.Minute), session.Input{Move: "b0b3", Notation: "iccs"})
+	if !errors.Is(err, session.ErrIllegalEntry) || ply != 0 || len(s.Record().Moves) != 6 {
 		t.Fatalf("illegal: ply %d err %v moves %d", ply, err, len(s.Record().Moves))
 	}
 	if k := alertKinds(st.Out); len(k) != 1 || k[0] != "illegal_move/crit" {
@@ -94,15 +95,15 @@ func TestEnterXiangqi(t *testing.T) {
 		t.Errorf("illegal alert %+v", al)
 	}
 	// In VN notation: Red's chariot on i0 blocked by its soldier on i3.
-	st, _, err = s.Enter(at.Add(2*time.Minute), Input{Move: "X9.5", Notation: "vi"})
-	if !errors.Is(err, ErrIllegalEntry) || len(alertKinds(st.Out)) != 1 || len(s.Record().Moves) != 6 {
+	st, _, err = s.Enter(at.Add(2*time.Minute), session.Input{Move: "X9.5", Notation: "vi"})
+	if !errors.Is(err, session.ErrIllegalEntry) || len(alertKinds(st.Out)) != 1 || len(s.Record().Moves) != 6 {
 		t.Errorf("X9.5: %v %v", err, alertKinds(st.Out))
 	}
-	st, _, err = s.Enter(at.Add(3*time.Minute), Input{Move: "Q7.1", Notation: "vi"})
-	if !errors.Is(err, ErrUnreadable) || len(alertKinds(st.Out)) != 0 {
+	st, _, err = s.Enter(at.Add(3*time.Minute), session.Input{Move: "Q7.1", Notation: "vi"})
+	if !errors.Is(err, session.ErrUnreadable) || len(alertKinds(st.Out)) != 0 {
 		t.Errorf("unreadable: %v %v", err, alertKinds(st.Out))
 	}
-	if _, _, err := s.Enter(at, Input{Move: "e4", Notation: "fen"}); !errors.Is(err, ErrUnreadable) {
+	if _, _, err := s.Enter(at, session.Input{Move: "e4", Notation: "fen"}); !errors.Is(err, session.ErrUnreadable) {
 		t.Errorf("unknown notation: %v", err)
 	}
 	// The PGN: WXF movetext with the ICCS comments.
@@ -124,23 +125,22 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 // the board is unexplained, for the arbiter; once it shows the game's
 // position the game goes on from the board.
 func TestEnterOnSilentBoard(t *testing.T) {
-	s, err := NewSession(sessionOptions(t), nil, t0)
+	s, err := session.NewSession(sessionOptions(t), nil, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := t0
-	for i, in := range []Input{{Move: "e4", Notation: "san"}, {Move: "e7e5", Notation: "uci"}, {Move: "Nf3"}} {
+	for i, in := range []session.Input{{Move: "e4", Notation: "san"}, {Move: "e7e5", Notation: "uci"}, {Move: "Nf3"}} {
 		at = at.Add(10 * time.Second)
 		if _, ply, err := s.Enter(at, in); err != nil || ply != i+1 {
 			t.Fatalf("%+v: %d %v", in, ply, err)
 		}
 	}
-	var st Step
 	at = at.Add(time.Minute)
-	s.handle(s.tr.Dump(at, chess.StartPosition(chess.Standard).Placement()), &st)
+	st := s.Sense(at, game.FullRead{Placement: chess.StartPosition(chess.Standard).Placement()})
 	for range 10 {
 		at = at.Add(time.Second)
-		s.handle(s.tr.Tick(at), &st)
+		st.Out = append(st.Out, s.Tick(at).Out...)
 	}
 	for _, o := range st.Out {
 		switch o.(type) {
@@ -155,15 +155,14 @@ func TestEnterOnSilentBoard(t *testing.T) {
 		t.Errorf("want a displaced_pieces alert, got %v", k)
 	}
 	// The board set to the game's position, then Black's reply made on it.
-	st = Step{}
 	at = at.Add(time.Second)
-	s.handle(s.tr.Dump(at, s.tr.Position().Placement()), &st)
+	s.Sense(at, game.FullRead{Placement: s.Tracker().Position().Placement()})
 	at, out := play(t, s, at, "b8c6")
 	if evs := moveEvents(out); len(evs) != 1 || evs[0].Ply != 4 || evs[0].SAN != "Nc6" {
 		t.Fatalf("after the board came back: %+v", out)
 	}
 	// A chess game refuses xiangqi notations.
-	if _, _, err := s.Enter(at, Input{Move: "P2-5", Notation: "vi"}); !errors.Is(err, ErrUnreadable) {
+	if _, _, err := s.Enter(at, session.Input{Move: "P2-5", Notation: "vi"}); !errors.Is(err, session.ErrUnreadable) {
 		t.Errorf("vi on chess: %v", err)
 	}
 }
@@ -172,14 +171,14 @@ func TestEnterOnSilentBoard(t *testing.T) {
 // takes the record back and further entries go on from there (the
 // tracker's board follows the record, so nothing is read as a set-up).
 func TestEnterManualReinstate(t *testing.T) {
-	s, err := NewSession(xqSessionOptions(t, ruleset.XiangqiVN2004), nil, t0)
+	s, err := session.NewSession(xqSessionOptions(t, ruleset.XiangqiVN2004), nil, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := t0
 	for _, m := range []string{"h2e2", "h9g7", "h0g2"} {
 		at = at.Add(10 * time.Second)
-		if _, _, err := s.Enter(at, Input{Move: m, Notation: "iccs"}); err != nil {
+		if _, _, err := s.Enter(at, session.Input{Move: m, Notation: "iccs"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -188,13 +187,13 @@ func TestEnterManualReinstate(t *testing.T) {
 		t.Fatal(err)
 	}
 	at = at.Add(10 * time.Second)
-	st, p, err := s.Enter(at, Input{Move: "b9c7", Notation: "iccs"})
+	st, p, err := s.Enter(at, session.Input{Move: "b9c7", Notation: "iccs"})
 	if err != nil || p != 2 || len(s.Record().Moves) != 2 {
 		t.Fatalf("after reinstate: %d %v %v", p, err, s.Record().UCIs())
 	}
 	for range 5 {
 		at = at.Add(time.Second)
-		s.handle(s.tr.Tick(at), &st)
+		st.Out = append(st.Out, s.Tick(at).Out...)
 	}
 	if k := alertKinds(st.Out); len(k) != 0 {
 		t.Errorf("alerts on a manual board: %v", k)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/board/dgtfeed"
 	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -61,7 +62,7 @@ func (br *boardRun) repairing(m dgt.Message) time.Time {
 // damage, the connection's read, and the reads of relayed and team games
 // are fed as before.
 func (br *boardRun) repairRead(at, since time.Time, m dgt.Message) bool {
-	if since.IsZero() || at.Sub(since) > repairWithin || br.s.relay != nil || br.s.team != nil || br.s.tr == nil {
+	if since.IsZero() || at.Sub(since) > repairWithin || br.s.Relayed() || br.s.InTeam() || br.s.Tracker() == nil {
 		return false
 	}
 	for _, r := range dgtfeed.Append(nil, m) {
@@ -69,9 +70,9 @@ func (br *boardRun) repairRead(at, since time.Time, m dgt.Message) bool {
 		if !ok {
 			continue
 		}
-		was := br.s.tr.Sensed()
-		if br.s.tr.Rotated() {
-			was = rotated(was)
+		was := br.s.Tracker().Sensed()
+		if br.s.Tracker().Rotated() {
+			was = session.Rotated(was)
 		}
 		now := fr.Placement
 		at = br.mono(at)

@@ -10,6 +10,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -38,16 +39,16 @@ func setUpScript(from rules.Placement) emu.Script {
 
 // runSession plays s on an emulated board offline and feeds everything the
 // board sends to a session, ticking it every 100 ms.
-func runSession(t *testing.T, o SessionOptions, s emu.Script) (*Session, []Step) {
+func runSession(t *testing.T, o session.SessionOptions, s emu.Script) (*session.Session, []session.Step) {
 	t.Helper()
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	e := emu.New(emu.Setup{}, t0)
-	sess, err := NewSession(o, nil, t0)
+	sess, err := session.NewSession(o, nil, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := dgt.NewDecoder(dgt.SingleBoard)
-	var steps []Step
+	var steps []session.Step
 	e.Input(t0, []byte{0x42, 0x4B})
 	e.Schedule(t0.Add(time.Second), s)
 	end := t0.Add(time.Second + s.Duration() + 5*time.Second)
@@ -92,12 +93,12 @@ func TestNextGameAfterResult(t *testing.T) {
 		finished  int
 		mismatch  bool // the arbiter is told no next game could start
 	}{
-		{"next round", NextRound, game.ID{Event: "demo", Round: 2, Board: 3}, "d2d4 d7d5", 1, false},
+		{"next round", session.NextRound, game.ID{Event: "demo", Round: 2, Board: 3}, "d2d4 d7d5", 1, false},
 		{"same id refused", func(i gamerecord.Info) gamerecord.Info { return i }, g1, strings.Join(scholar, " "), 0, true},
 		{"no NextGame", nil, g1, strings.Join(scholar, " "), 0, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			o := SessionOptions{Info: gamerecord.Info{Game: g1, White: "A", Black: "B"}, RuleSet: rs, Tracker: DefaultTrackerOptions(), NextGame: c.next}
+			o := session.SessionOptions{Info: gamerecord.Info{Game: g1, White: "A", Black: "B"}, RuleSet: rs, Tracker: session.DefaultTrackerOptions(), NextGame: c.next}
 			sess, steps := runSession(t, o, s)
 			var finished []*gamerecord.Record
 			var moves []game.MoveEvent
@@ -109,7 +110,7 @@ func TestNextGameAfterResult(t *testing.T) {
 					case game.MoveEvent:
 						moves = append(moves, p)
 					}
-					if a, ok := out.(game.Alert); ok && a.Kind == KindBoardMismatch {
+					if a, ok := out.(game.Alert); ok && a.Kind == session.KindBoardMismatch {
 						mismatch++
 					}
 				}
@@ -151,7 +152,7 @@ func TestNextGameInTheHall(t *testing.T) {
 	integration(t)
 	g1 := game.ID{Event: "open2026", Round: 1, Board: 1}
 	g2 := game.ID{Event: "open2026", Round: 2, Board: 1}
-	f := startHall(t, "b1", g1, "00001", func(hb *Board) { hb.Session.NextGame = NextRound })
+	f := startHall(t, "b1", g1, "00001", func(hb *Board) { hb.Session.NextGame = session.NextRound })
 	dir, b, d := f.dir, f.b, f.d
 
 	// Four moves, 1-0 by the gesture, the pieces set up again, two moves.

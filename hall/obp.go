@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/obp"
 	obplink "github.com/dgtbridge/dgtbridge/obp/link"
 	"github.com/dgtbridge/dgtbridge/obp/obpfeed"
@@ -179,8 +180,8 @@ func (br *boardRun) obpConnected(e obplink.Connected) {
 	st.ignored = id.Geo != geo
 	if st.ignored {
 		g := br.s.Record().Info.Game
-		br.apply(Step{Out: []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, KindBoardMismatch, len(br.s.Record().Moves), at.UnixMilli()),
-			Game: g, Kind: KindBoardMismatch, Severity: game.Crit, Ply: len(br.s.Record().Moves), At: game.T(at),
+		br.apply(session.Step{Out: []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, session.KindBoardMismatch, len(br.s.Record().Moves), at.UnixMilli()),
+			Game: g, Kind: session.KindBoardMismatch, Severity: game.Crit, Ply: len(br.s.Record().Moves), At: game.T(at),
 			Message: fmt.Sprintf("The board on %s (%s, serial %s) is %dx%d; game %s is played on %dx%d: its lines are not read. Connect the right board.",
 				br.b.Port, version, id.Serial, id.Geo.Files, id.Geo.Ranks, g, geo.Files, geo.Ranks)}}})
 		return
@@ -193,7 +194,7 @@ func (br *boardRun) obpConnected(e obplink.Connected) {
 	}
 	st.ident = id
 	if e.Clock.None {
-		br.apply(br.s.noClock(at))
+		br.apply(br.s.NoClock(at))
 	}
 	br.obpSense(at, e.Board)
 	br.obpSense(at, e.Clock)
@@ -239,7 +240,7 @@ func (br *boardRun) obpSense(at time.Time, m obp.Message) {
 			continue
 		}
 		if al, ok := st.slides.see(at, r, br.s.Record()); ok {
-			br.apply(Step{Out: []game.Payload{al}})
+			br.apply(session.Step{Out: []game.Payload{al}})
 		}
 		br.apply(br.s.Sense(at, r))
 	}
@@ -269,7 +270,7 @@ func (br *boardRun) unidentified(at time.Time, m obp.Message, err error) {
 	if len(squares) > 0 {
 		prop["square"] = squares[0]
 	}
-	br.apply(Step{Out: []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, game.KindUnidentified, ply, at.UnixMilli()),
+	br.apply(session.Step{Out: []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, game.KindUnidentified, ply, at.UnixMilli()),
 		Game: g, Kind: game.KindUnidentified, Severity: game.Warn, Ply: ply, At: game.T(at), Proposal: prop,
 		Message: fmt.Sprintf("The board senses only occupancy and shows a piece that cannot be named (%v): until it is, the position may be read wrong. "+
 			`Look at the board and name it: {"cmd":"identify","square":"%s","piece":"<letter>"} (upper case for White/Red).`, err, first(squares))}}})
@@ -293,7 +294,7 @@ func (br *boardRun) obpFault(at time.Time, f obp.Fault) {
 	rec := br.s.Record()
 	g, ply := rec.Info.Game, len(rec.Moves)
 	br.log.Warn("the board reports a fault", "code", f.Code, "text", f.Text)
-	br.apply(Step{Out: []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, game.KindBoardFault, ply, at.UnixMilli()),
+	br.apply(session.Step{Out: []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, game.KindBoardFault, ply, at.UnixMilli()),
 		Game: g, Kind: game.KindBoardFault, Severity: game.Warn, Ply: ply, At: game.T(at),
 		Proposal: map[string]any{"code": f.Code, "text": f.Text},
 		Message: fmt.Sprintf("The board (serial %s) reports a fault: %s %s. The daemon does nothing about it; "+
@@ -335,7 +336,7 @@ func (br *boardRun) identify(c identifyCommand) error {
 		return fmt.Errorf("%w: identify: piece %q (a piece letter, upper case for White/Red, or \"\" for an empty point)", ErrBadInput, c.Piece)
 	}
 	at := br.mono(br.h.o.Now())
-	br.apply(Step{Out: []game.Payload{br.identified(at, c, geo, s, pc)}})
+	br.apply(session.Step{Out: []game.Payload{br.identified(at, c, geo, s, pc)}})
 	sc := st.feed.Identify(s, pc)
 	if len(st.unnamed) == 0 {
 		br.apply(br.s.Sense(at, sc))
@@ -395,18 +396,4 @@ func parsePiece(s string, geo rules.Geometry) (rules.Piece, bool) {
 		return rules.NoPiece, false
 	}
 	return obp.ParsePiece(geo, s[0])
-}
-
-// noClock tells the session that the board has no clock at all (an OBP
-// board answering "C none" when it connects, no clock seen before): moves
-// complete as on a board without a clock (the tracker's stable window),
-// with no alert, since no clock was lost. A clock seen earlier in the game
-// and now absent is the clock watch's business (an alert).
-func (s *Session) noClock(at time.Time) Step {
-	var st Step
-	if s.relay != nil || s.tr == nil || s.cw.seen {
-		return st
-	}
-	s.handle(s.tr.ClockLost(at), &st)
-	return st
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -52,9 +53,9 @@ type slideWatch struct {
 }
 
 // newSlideWatch watches the games of session s (its rule set decides).
-func newSlideWatch(s *Session) *slideWatch {
+func newSlideWatch(s *session.Session) *slideWatch {
 	w := &slideWatch{from: rules.NoSquare}
-	if rs := s.o.RuleSet; rs.Variant == "xiangqi" {
+	if rs := s.Options().RuleSet; rs.Variant == "xiangqi" {
 		w.window = rs.Xiangqi.CommitDebounce
 		if w.window <= 0 {
 			w.window = 200 * time.Millisecond

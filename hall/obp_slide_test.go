@@ -10,6 +10,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/obp/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -42,7 +43,7 @@ func TestSlideWatch(t *testing.T) {
 		}
 		return out
 	}
-	s, err := NewSession(xqSessionOptions(t, ruleset.XiangqiVN2004), nil, t0)
+	s, err := session.NewSession(xqSessionOptions(t, ruleset.XiangqiVN2004), nil, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestSlideWatch(t *testing.T) {
 		t.Errorf("Red's second slide: %+v", a)
 	}
 	// A chess game: the FIDE Laws have no such rule.
-	cs, err := NewSession(sessionOptions(t), nil, t0)
+	cs, err := session.NewSession(sessionOptions(t), nil, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestOBPSlides(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs, _ := ruleset.Lookup(ruleset.XiangqiVN2004)
-	res, err := ReplayOBP(bytes.NewReader(data), ReplayOptions{Session: SessionOptions{Info: gamerecord.Info{Game: g, Variant: "xiangqi", Ruleset: rs.Name}, RuleSet: rs, Tracker: DefaultTrackerOptions()}})
+	res, err := ReplayOBP(bytes.NewReader(data), ReplayOptions{Session: session.SessionOptions{Info: gamerecord.Info{Game: g, Variant: "xiangqi", Ruleset: rs.Name}, RuleSet: rs, Tracker: session.DefaultTrackerOptions()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func TestOBPSlides(t *testing.T) {
 func TestXiangqiTouchWords(t *testing.T) {
 	o := xqSessionOptions(t, ruleset.XiangqiVN2004)
 	o.NoBoard = false
-	s, err := NewSession(o, nil, t0)
+	s, err := session.NewSession(o, nil, t0)
 	if err != nil {
 		t.Fatal(err)
 	}

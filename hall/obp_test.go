@@ -16,6 +16,7 @@ import (
 	dgtemu "github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/obp"
 	"github.com/dgtbridge/dgtbridge/obp/emu"
 	obplink "github.com/dgtbridge/dgtbridge/obp/link"
@@ -77,9 +78,9 @@ func obpBoardFor(t *testing.T, id string, g game.ID, rsName, fen, tc string, ope
 	if tc != "" {
 		ctl = clock.MustParse(tc)
 	}
-	return Board{ID: id, Port: "pty", Protocol: ProtocolOBP, Open: open, OBP: patientOBP, Session: SessionOptions{
+	return Board{ID: id, Port: "pty", Protocol: ProtocolOBP, Open: open, OBP: patientOBP, Session: session.SessionOptions{
 		Info:     gamerecord.Info{Game: g, White: "Red " + id, Black: "Black " + id, Variant: rs.Variant, Ruleset: rs.Name, TimeControl: tc},
-		StartFEN: fen, RuleSet: rs, TimeControl: ctl, Tracker: DefaultTrackerOptions(),
+		StartFEN: fen, RuleSet: rs, TimeControl: ctl, Tracker: session.DefaultTrackerOptions(),
 	}}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	obplink "github.com/dgtbridge/dgtbridge/obp/link"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -65,7 +66,7 @@ type Board struct {
 	Link link.Settings
 	// Session is the game: Info (game id, players, …), rule set, time
 	// control, penalties, start position, tracker options.
-	Session SessionOptions
+	Session session.SessionOptions
 	// WhiteRight: White's time is on the clock's right display (for clock
 	// commands). The default is White on the left.
 	WhiteRight bool

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -249,7 +250,7 @@ func TestHallOutageLogErased(t *testing.T) {
 		}
 		var missing []game.Alert
 		for _, ob := range sh.observed() {
-			if al, ok := ob.Payload.(game.Alert); ok && al.Kind == KindMovesMissing {
+			if al, ok := ob.Payload.(game.Alert); ok && al.Kind == session.KindMovesMissing {
 				missing = append(missing, al)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -115,11 +116,17 @@ func TestRecordCopiesKeepTheirMoves(t *testing.T) {
 	br.handOff(r)
 	before := br.snap
 	want := append([]gamerecord.Ply(nil), before.Moves...)
-	s := &Session{rec: r}
-	var st Step
+	// The pieces put back to the position after ply 1 (a takeback), then
+	// Black's other second move, through the game's session.
+	o := sessionOptions(t)
+	o.Info = r.Info
 	at := r.LastAt().Add(time.Second)
-	s.truncate(1, at, game.Takeback, &st)
-	s.completed(game.MoveCompleted{Stamp: game.Stamp{At: at}, Ply: 2, SAN: "c5", UCI: "c7c5"}, &st)
+	s, err := session.NewSession(o, r, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Sense(at, game.FullRead{Placement: s.Tracker().PositionAt(1).Placement()})
+	play(t, s, at, "c7c5")
 	d := br.handOff(r)
 	if len(before.Moves) != 3 {
 		t.Fatalf("the copy handed before has %d plies, want 3", len(before.Moves))

@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/announce"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -43,7 +45,7 @@ func logOf(t *testing.T, ucis ...string) (game.BoardLog, rules.Placement) {
 func skippedAlerts(out []game.Payload) []game.Alert {
 	var al []game.Alert
 	for _, p := range out {
-		if a, ok := p.(game.Alert); ok && a.Kind == KindMovesMissing {
+		if a, ok := p.(game.Alert); ok && a.Kind == session.KindMovesMissing {
 			al = append(al, a)
 		}
 	}
@@ -63,13 +65,13 @@ func TestRecoverSkippedGamesTellTheArbiter(t *testing.T) {
 	at := time.Date(2026, 2, 8, 10, 0, 0, 0, time.UTC)
 	played, after := logOf(t, "e2e4", "e7e5", "g1f3", "b8c6")
 	idle, start := logOf(t)
-	plain := func(t *testing.T) *Session {
+	plain := func(t *testing.T) *session.Session {
 		rs, err := ruleset.Lookup(ruleset.FIDE2018Standard)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := NewSession(SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "open2026", Round: 2, Board: 3}, Ruleset: rs.Name},
-			RuleSet: rs, Tracker: DefaultTrackerOptions()}, nil, at)
+		s, err := session.NewSession(session.SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "open2026", Round: 2, Board: 3}, Ruleset: rs.Name},
+			RuleSet: rs, Tracker: session.DefaultTrackerOptions()}, nil, at)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,12 +79,12 @@ func TestRecoverSkippedGamesTellTheArbiter(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name    string
-		session func(t *testing.T) *Session
+		session func(t *testing.T) *session.Session
 		says    []string
 	}{
 		{"no move yet", plain, []string{"holds 4 move(s)", "(e4 e5 Nf3 Nc6)", "no move recorded", "previous round"}},
-		{"relayed", func(t *testing.T) *Session { return newBlindSession(t, nil).s }, []string{"relayed to a blind player", "after ply 0"}},
-		{"team-drop", func(t *testing.T) *Session { return newTeamHarness(t, nil, nil).s[0] }, []string{"team-drop", "partner board"}},
+		{"relayed", relayedSession, []string{"relayed to a blind player", "after ply 0"}},
+		{"team-drop", func(t *testing.T) *session.Session { return newTeamHarness(t, nil, nil).s[0] }, []string{"team-drop", "partner board"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := c.session(t)
@@ -103,4 +105,19 @@ func TestRecoverSkippedGamesTellTheArbiter(t *testing.T) {
 			}
 		})
 	}
+}
+
+// relayedSession is a new game relayed to a blind player (Black).
+func relayedSession(t *testing.T) *session.Session {
+	rs, err := ruleset.Lookup(ruleset.FIDE2018Standard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := session.SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "open2026", Round: 1, Board: 7}, Ruleset: rs.Name},
+		RuleSet: rs, Tracker: session.DefaultTrackerOptions(), Blind: session.DefaultBlind(rules.Black, announce.English)}
+	s, err := session.NewSession(o, nil, time.Date(2026, 2, 8, 9, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

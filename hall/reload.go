@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -40,7 +40,7 @@ var ErrEndedGame = errors.New("hall: the game has ended and its board plays its 
 // Only the game changes: the board's port, variant and relay stay (a
 // variant change is refused). Every board is tried; the error joins
 // those that failed. Reconfigure needs Run to be running.
-func (h *Hall) Reconfigure(ctx context.Context, next map[string]SessionOptions) error {
+func (h *Hall) Reconfigure(ctx context.Context, next map[string]session.SessionOptions) error {
 	ctx, done, ok := h.running(ctx)
 	if !ok {
 		return errStopped
@@ -84,7 +84,7 @@ func (h *Hall) onBoard(ctx context.Context, br *boardRun, fn func(*boardRun) err
 }
 
 // reconfigure applies a reload to the board (on its goroutine).
-func (br *boardRun) reconfigure(o SessionOptions) error {
+func (br *boardRun) reconfigure(o session.SessionOptions) error {
 	st, err := br.s.Reconfigure(o, br.mono(br.h.o.Now()))
 	if err != nil {
 		return err
@@ -94,81 +94,6 @@ func (br *boardRun) reconfigure(o SessionOptions) error {
 	br.mu.Unlock()
 	br.apply(st)
 	return nil
-}
-
-// Reconfigure hands the session the options of its board's next game;
-// see [Hall.Reconfigure]. What belongs to the board rather than to a game
-// (tracker options, relay, clock watching, NextGame) stays as it was.
-func (s *Session) Reconfigure(o SessionOptions, at time.Time) (Step, error) {
-	var st Step
-	if s.team != nil {
-		return st, s.teamReconfigure(o)
-	}
-	if variantOf(o.Info.Variant) != variantOf(s.rec.Info.Variant) {
-		return st, fmt.Errorf("the variant changes from %s to %s: that needs a restart", variantOf(s.rec.Info.Variant), variantOf(o.Info.Variant))
-	}
-	o.Tracker, o.ClockEvery, o.ClockSilence = s.o.Tracker, s.o.ClockEvery, s.o.ClockSilence
-	o.NoTiming, o.NewGameOnSetup, o.GestureNoResult = s.o.NoTiming, s.o.NewGameOnSetup, s.o.GestureNoResult
-	o.NextGame, o.Blind = s.o.NextGame, s.o.Blind
-	if len(s.rec.Moves) == 0 && !s.over() {
-		s.o = o
-		if o.StartFEN != "" && o.StartFEN != s.rec.StartFEN {
-			if p, err := startPosition(s.rec.Variant(), o.StartFEN, o.RuleSet); err == nil {
-				s.start = p
-			}
-		}
-		fen := s.rec.StartFEN
-		if o.StartFEN != "" {
-			fen = o.StartFEN
-		}
-		if o.Info.Game != s.rec.Info.Game {
-			rot := s.rec.Rotated
-			s.rec = gamerecord.NewRecord(o.Info, fen, at)
-			s.rec.Rotated = rot
-		} else {
-			s.rec.Info = o.Info
-			s.rec.StartFEN = fen
-			s.rec.UpdatedAt = at
-		}
-		s.adj = adjudicator.New(adjudicator.GameInfo{ID: o.Info.Game, White: o.Info.White, Black: o.Info.Black},
-			o.RuleSet, adjudicator.Options{Penalties: o.Penalties, TimeControl: o.TimeControl, NoTiming: o.NoTiming, Start: s.start})
-		st.Changed = true
-		return st, nil
-	}
-	s.next = &o
-	if s.over() && s.tr != nil && s.tr.Ply() == 0 && s.tr.Sensed() == s.tr.Position().Placement() {
-		// The set-up came before the reload: the tracker has reset to the
-		// start position the board shows.
-		s.nextGame(game.SetupDetected{Stamp: game.Stamp{At: at}, Position: s.tr.Position(), N960: -1}, &st)
-	}
-	return st, nil
-}
-
-func variantOf(v string) string {
-	if v == "" {
-		return "chess"
-	}
-	return v
-}
-
-// hasNext reports whether a set-up after a result starts a next game.
-func (s *Session) hasNext() bool { return s.next != nil || s.o.NextGame != nil }
-
-// nextInfo returns the next game's Info: a reload's (whose options then
-// become the session's), else SessionOptions.NextGame's.
-func (s *Session) nextInfo() gamerecord.Info {
-	if s.next != nil {
-		s.o, s.next = *s.next, nil
-		return s.o.Info
-	}
-	return s.o.NextGame(s.rec.Info)
-}
-
-// endedCopy returns the current game as a session of its own, kept when
-// the board moves on so that the arbiter can still act on it: its record,
-// adjudicator and options; no tracker (the board plays the next game).
-func (s *Session) endedCopy() *Session {
-	return &Session{o: s.o, rec: s.rec, adj: s.adj, start: s.start}
 }
 
 // endedCommands are the arbiter commands that still make sense on a game
@@ -182,8 +107,8 @@ var endedCommands = []string{"acknowledge", "reject", "apply_penalty", "set_resu
 // current game. A clock setting it would cause is not sent: the clock now
 // times the next game.
 func (br *boardRun) commandEnded(g game.ID, c adjudicator.Command) error {
-	e := br.s.ended
-	if e == nil || e.rec.Info.Game != g {
+	e := br.s.Ended()
+	if e == nil || e.Record().Info.Game != g {
 		return fmt.Errorf("no game %s in this hall", g)
 	}
 	cur := br.s.Record().Info.Game
@@ -263,4 +188,22 @@ func (h *Hall) BoardRecord(id string) (gamerecord.Record, bool) {
 		return *br.snap, true
 	}
 	return gamerecord.Record{}, false
+}
+
+// current returns the board whose current game is g: the game it is
+// following now (after NextGame, a later round's), or its configured game
+// before it started.
+func (h *Hall) current(g game.ID) (*boardRun, bool) {
+	for _, br := range h.boards {
+		br.mu.Lock()
+		cur := br.b.Session.Info.Game
+		if br.snap != nil {
+			cur = br.snap.Info.Game
+		}
+		br.mu.Unlock()
+		if cur == g {
+			return br, true
+		}
+	}
+	return nil, false
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -23,15 +24,15 @@ type offline struct {
 	t     *testing.T
 	e     *emu.Emulator
 	d     *dgt.Decoder
-	s     *Session
+	s     *session.Session
 	now   time.Time
-	steps []Step
+	steps []session.Step
 }
 
-func newOffline(t *testing.T, o SessionOptions) *offline {
+func newOffline(t *testing.T, o session.SessionOptions) *offline {
 	t.Helper()
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	s, err := NewSession(o, nil, t0)
+	s, err := session.NewSession(o, nil, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,12 +88,12 @@ var (
 	reloadG2 = game.ID{Event: "open", Round: 2, Board: 4}
 )
 
-func round1(t *testing.T) SessionOptions {
-	return SessionOptions{Info: gamerecord.Info{Game: reloadG1, White: "Nguyen", Black: "Tran"}, RuleSet: rulesetFor(t, ruleset.FIDE2018Standard), Tracker: DefaultTrackerOptions()}
+func round1(t *testing.T) session.SessionOptions {
+	return session.SessionOptions{Info: gamerecord.Info{Game: reloadG1, White: "Nguyen", Black: "Tran"}, RuleSet: rulesetFor(t, ruleset.FIDE2018Standard), Tracker: session.DefaultTrackerOptions()}
 }
 
-func round2(t *testing.T) SessionOptions {
-	return SessionOptions{Info: gamerecord.Info{Game: reloadG2, White: "Le", Black: "Pham", WhiteTeam: "Hue"}, RuleSet: rulesetFor(t, ruleset.FIDE2018Rapid), Tracker: DefaultTrackerOptions()}
+func round2(t *testing.T) session.SessionOptions {
+	return session.SessionOptions{Info: gamerecord.Info{Game: reloadG2, White: "Le", Black: "Pham", WhiteTeam: "Hue"}, RuleSet: rulesetFor(t, ruleset.FIDE2018Rapid), Tracker: session.DefaultTrackerOptions()}
 }
 
 // TestReloadInProgress: a reload during a game leaves its players; the
@@ -121,8 +122,8 @@ func TestReloadInProgress(t *testing.T) {
 		strings.Join(rec.UCIs(), " ") != "d2d4 d7d5" {
 		t.Fatalf("next game %+v moves %v", rec.Info, rec.UCIs())
 	}
-	if f.s.o.RuleSet.Name != ruleset.FIDE2018Rapid {
-		t.Errorf("the next game is judged by %s, want the reloaded %s", f.s.o.RuleSet.Name, ruleset.FIDE2018Rapid)
+	if f.s.Options().RuleSet.Name != ruleset.FIDE2018Rapid {
+		t.Errorf("the next game is judged by %s, want the reloaded %s", f.s.Options().RuleSet.Name, ruleset.FIDE2018Rapid)
 	}
 	fin := f.finished()
 	if len(fin) != 1 || fin[0].Info.Game != reloadG1 || fin[0].Info.White != "Nguyen" || strings.Join(fin[0].UCIs(), " ") != strings.Join(moves, " ") {
@@ -187,7 +188,7 @@ func TestReloadAfterSetUp(t *testing.T) {
 // that would touch the board or resume the game are refused.
 func TestEndedGameCommands(t *testing.T) {
 	o := round1(t)
-	o.NextGame = NextRound
+	o.NextGame = session.NextRound
 	f := newOffline(t, o)
 	moves := []string{"e2e4", "e7e5", "d1h5", "b8c6"}
 	f.play(script(t, moves...))
@@ -195,13 +196,13 @@ func TestEndedGameCommands(t *testing.T) {
 	f.play(gesture)
 	f.play(setUpScript(after))
 	f.play(script(t, "d2d4"))
-	e := f.s.ended
-	if e == nil || e.rec.Info.Game != reloadG1 || f.s.Record().Info.Game != reloadG2 {
+	e := f.s.Ended()
+	if e == nil || e.Record().Info.Game != reloadG1 || f.s.Record().Info.Game != reloadG2 {
 		t.Fatalf("ended %v, current %s", e, f.s.Record().Info.Game)
 	}
 	st, err := e.Command(adjudicator.Command{Cmd: "set_result", Result: "1/2-1/2"}, f.now)
-	if err != nil || !st.Changed || e.rec.Result != "1/2-1/2" || f.s.Record().Result != "*" {
-		t.Errorf("set_result on the ended game: %v, ended %q, current %q", err, e.rec.Result, f.s.Record().Result)
+	if err != nil || !st.Changed || e.Record().Result != "1/2-1/2" || f.s.Record().Result != "*" {
+		t.Errorf("set_result on the ended game: %v, ended %q, current %q", err, e.Record().Result, f.s.Record().Result)
 	}
 	var res game.Result
 	for _, out := range st.Out {

@@ -8,6 +8,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -23,7 +24,7 @@ const DefaultReplayGap = 700 * time.Millisecond
 type ReplayOptions struct {
 	// Session configures every game; Info.Game.Board is replaced by the
 	// game's number in the recording (1, 2, …) and NewGameOnSetup is set.
-	Session SessionOptions
+	Session session.SessionOptions
 	// Format of the recording (record.Auto detects it).
 	Format record.Format
 	// Gap is the spacing of messages without timestamps (default
@@ -77,7 +78,7 @@ func replay(r io.Reader, o ReplayOptions, chunk func(*replayer, record.Chunk)) (
 		so.Info.Game.Round = 1
 	}
 	rp := &replayer{o: o, so: so, at: o.Start, first: true, dec: dgt.NewDecoder(dgt.SingleBoard)}
-	if rp.s, err = NewSession(so, nil, rp.at); err != nil {
+	if rp.s, err = session.NewSession(so, nil, rp.at); err != nil {
 		return res, err
 	}
 	for {
@@ -92,7 +93,7 @@ func replay(r io.Reader, o ReplayOptions, chunk func(*replayer, record.Chunk)) (
 		}
 		if err != nil {
 			rp.collect(rp.s.Finish(rp.at))
-			rp.res.Games = append(rp.res.Games, rp.s.rec)
+			rp.res.Games = append(rp.res.Games, rp.s.Record())
 			return rp.res, err
 		}
 		if c.Dir == record.FromBoard {
@@ -101,8 +102,8 @@ func replay(r io.Reader, o ReplayOptions, chunk func(*replayer, record.Chunk)) (
 	}
 	s := rp.s
 	rp.collect(s.Finish(rp.at.Add(time.Minute)))
-	if len(s.rec.Moves) > 0 || len(rp.res.Games) == 0 || s.over() {
-		rp.res.Games = append(rp.res.Games, s.rec)
+	if len(s.Record().Moves) > 0 || len(rp.res.Games) == 0 || s.Over() {
+		rp.res.Games = append(rp.res.Games, s.Record())
 	}
 	return rp.res, nil
 }
@@ -110,8 +111,8 @@ func replay(r io.Reader, o ReplayOptions, chunk func(*replayer, record.Chunk)) (
 // replayer is one recording being replayed.
 type replayer struct {
 	o     ReplayOptions
-	so    SessionOptions // of the current game
-	s     *Session
+	so    session.SessionOptions // of the current game
+	s     *session.Session
 	res   ReplayResult
 	at    time.Time // the time of the last message
 	first bool      // no message read yet
@@ -154,7 +155,7 @@ func (rp *replayer) stamp(c record.Chunk) {
 			rp.at = c.At
 		}
 		if rp.first {
-			rp.s.rec.Started = rp.at
+			rp.s.Record().Started = rp.at
 		}
 	}
 	rp.first = false
@@ -162,12 +163,11 @@ func (rp *replayer) stamp(c record.Chunk) {
 
 // collect keeps the games a set-up ended (the next one gets the next
 // board number) and the alerts.
-func (rp *replayer) collect(st Step) {
+func (rp *replayer) collect(st session.Step) {
 	for _, g := range st.Finished {
 		rp.res.Games = append(rp.res.Games, g)
 		rp.so.Info.Game.Board++
-		rp.s.rec.Info.Game.Board = rp.so.Info.Game.Board
-		rp.s.o.Info.Game.Board = rp.so.Info.Game.Board
+		rp.s.Renumber(rp.so.Info.Game.Board)
 	}
 	for _, out := range st.Out {
 		if a, ok := out.(game.Alert); ok {

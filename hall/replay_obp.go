@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/obp"
 	"github.com/dgtbridge/dgtbridge/obp/obpfeed"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -73,7 +74,7 @@ func (rp *replayer) obpChunk(c record.Chunk) {
 		ob.buf, err = ob.feed.Append(ob.buf[:0], m)
 		for _, r := range ob.buf {
 			if al, ok := ob.slides.see(at, r, rp.s.Record()); ok {
-				rp.collect(Step{Out: []game.Payload{al}})
+				rp.collect(session.Step{Out: []game.Payload{al}})
 			}
 			rp.collect(rp.s.Sense(at, r))
 		}

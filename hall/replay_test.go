@@ -12,6 +12,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -22,9 +23,9 @@ func replayOptions(t testing.TB, format record.Format) ReplayOptions {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ReplayOptions{Format: format, Session: SessionOptions{
+	return ReplayOptions{Format: format, Session: session.SessionOptions{
 		Info:    gamerecord.Info{Game: game.ID{Event: "replay", Round: 1, Board: 1}, Ruleset: rs.Name},
-		RuleSet: rs, Tracker: DefaultTrackerOptions(),
+		RuleSet: rs, Tracker: session.DefaultTrackerOptions(),
 	}}
 }
 
@@ -89,9 +90,9 @@ func TestReplayFENSetupMismatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := ReplayOptions{Format: record.Raw, Session: SessionOptions{
+	o := ReplayOptions{Format: record.Raw, Session: session.SessionOptions{
 		Info:     gamerecord.Info{Game: game.ID{Event: "replay", Round: 1, Board: 1}, Variant: "chess960", Ruleset: rs.Name},
-		StartFEN: drawn.FEN(), RuleSet: rs, Tracker: DefaultTrackerOptions(),
+		StartFEN: drawn.FEN(), RuleSet: rs, Tracker: session.DefaultTrackerOptions(),
 	}}
 	res, err := Replay(bytes.NewReader(raw), o)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
@@ -40,8 +41,8 @@ func TestNextGameAfterShortGame(t *testing.T) {
 			s := line.Then(3*time.Second, setUpScript(pos.Placement())).Then(3*time.Second, script(t, "d2d4", "d7d5"))
 			resignAt := time.Second + line.Duration() + 1500*time.Millisecond
 			g1 := game.ID{Event: "demo", Round: 1, Board: 3}
-			o := SessionOptions{Info: gamerecord.Info{Game: g1, White: "A", Black: "B"}, RuleSet: rs, Tracker: DefaultTrackerOptions(), NextGame: NextRound}
-			sess, steps := runSessionWith(t, o, s, resignAt, func(sess *Session, at time.Time) Step {
+			o := session.SessionOptions{Info: gamerecord.Info{Game: g1, White: "A", Black: "B"}, RuleSet: rs, Tracker: session.DefaultTrackerOptions(), NextGame: session.NextRound}
+			sess, steps := runSessionWith(t, o, s, resignAt, func(sess *session.Session, at time.Time) session.Step {
 				st, err := sess.Command(adjudicator.Command{Cmd: "set_result", Result: "1-0", Termination: "resignation"}, at)
 				if err != nil {
 					t.Fatal(err)
@@ -69,10 +70,10 @@ func TestNextGameAfterShortGame(t *testing.T) {
 	ucis := full[:4]
 	line := script(t, ucis...).Then(3*time.Second, script(t, "d2d4"))
 	resignAt := time.Second + script(t, ucis...).Duration() + 1500*time.Millisecond
-	o := SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "demo", Round: 1, Board: 3}, White: "A", Black: "B"}, RuleSet: rs, Tracker: DefaultTrackerOptions(), NextGame: NextRound}
+	o := session.SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "demo", Round: 1, Board: 3}, White: "A", Black: "B"}, RuleSet: rs, Tracker: session.DefaultTrackerOptions(), NextGame: session.NextRound}
 	n := 0
-	sess, _ := runSessionWith(t, o, line, resignAt, func(sess *Session, at time.Time) Step {
-		var all Step
+	sess, _ := runSessionWith(t, o, line, resignAt, func(sess *session.Session, at time.Time) session.Step {
+		var all session.Step
 		for _, r := range []string{"1-0", "*"} {
 			st, err := sess.Command(adjudicator.Command{Cmd: "set_result", Result: r}, at.Add(time.Duration(n)*time.Millisecond))
 			if err != nil {
@@ -90,16 +91,16 @@ func TestNextGameAfterShortGame(t *testing.T) {
 
 // runSessionWith is runSession with a call of do at offset at (after the
 // board's first second).
-func runSessionWith(t *testing.T, o SessionOptions, s emu.Script, doAt time.Duration, do func(*Session, time.Time) Step) (*Session, []Step) {
+func runSessionWith(t *testing.T, o session.SessionOptions, s emu.Script, doAt time.Duration, do func(*session.Session, time.Time) session.Step) (*session.Session, []session.Step) {
 	t.Helper()
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	e := emu.New(emu.Setup{}, t0)
-	sess, err := NewSession(o, nil, t0)
+	sess, err := session.NewSession(o, nil, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := dgt.NewDecoder(dgt.SingleBoard)
-	var steps []Step
+	var steps []session.Step
 	e.Input(t0, []byte{0x42, 0x4B})
 	e.Schedule(t0.Add(time.Second), s)
 	end := t0.Add(time.Second + s.Duration() + 5*time.Second)

@@ -5,11 +5,11 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
-	"github.com/dgtbridge/dgtbridge/rules/teamdrop"
 )
 
 // teamHarness drives the two sessions of a team-drop match with what the
@@ -17,7 +17,7 @@ import (
 // placements), then the mover's clock press; both clocks run at once.
 type teamHarness struct {
 	t   *testing.T
-	s   [2]*Session
+	s   [2]*session.Session
 	at  time.Time
 	clk [2][2]time.Duration // remaining, [board][colour]
 	run [2]rules.Color      // running side per board (NoColor before the start)
@@ -26,16 +26,16 @@ type teamHarness struct {
 
 // teamOptions returns the options of the two boards of a match in round 1
 // (boards 1 and 2, open2026) under bgo2026-team.
-func teamOptions(t testing.TB) (SessionOptions, SessionOptions) {
+func teamOptions(t testing.TB) (session.SessionOptions, session.SessionOptions) {
 	rs, err := ruleset.Lookup(ruleset.BGO2026Team)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tc := clock.MustParse("300")
-	mk := func(board, partner int, w, b string) SessionOptions {
+	mk := func(board, partner int, w, b string) session.SessionOptions {
 		id := game.ID{Event: "open2026", Round: 1, Board: board}
-		return SessionOptions{Info: gamerecord.Info{Game: id, White: w, Black: b, WhiteTeam: "Hà Nội", BlackTeam: "Sài Gòn", Variant: "team-drop",
-			Ruleset: rs.Name, TimeControl: "300"}, RuleSet: rs, TimeControl: tc, Tracker: DefaultTrackerOptions(),
+		return session.SessionOptions{Info: gamerecord.Info{Game: id, White: w, Black: b, WhiteTeam: "Hà Nội", BlackTeam: "Sài Gòn", Variant: "team-drop",
+			Ruleset: rs.Name, TimeControl: "300"}, RuleSet: rs, TimeControl: tc, Tracker: session.DefaultTrackerOptions(),
 			Partner: game.ID{Event: "open2026", Round: 1, Board: partner}}
 	}
 	a := mk(1, 2, "An", "Bình")
@@ -47,7 +47,7 @@ func teamOptions(t testing.TB) (SessionOptions, SessionOptions) {
 func newTeamHarness(t *testing.T, reca, recb *gamerecord.Record) *teamHarness {
 	t.Helper()
 	oa, ob := teamOptions(t)
-	ss, err := NewTeamSessions(oa, ob, reca, recb, t0)
+	ss, err := session.NewTeamSessions(oa, ob, reca, recb, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +62,11 @@ func newTeamHarness(t *testing.T, reca, recb *gamerecord.Record) *teamHarness {
 }
 
 // take collects a step of board b and what it did to the partner board.
-func (h *teamHarness) take(b int, st Step) {
+func (h *teamHarness) take(b int, st session.Step) {
 	h.out[b] = append(h.out[b], st.Out...)
 	for range 4 {
 		pa, pb := h.s[0].TakePartner(), h.s[1].TakePartner()
-		if pa.empty() && pb.empty() {
+		if pa.Empty() && pb.Empty() {
 			return
 		}
 		h.out[0] = append(h.out[0], pa.Out...)
@@ -129,8 +129,7 @@ func (h *teamHarness) place(b int, sq string, pc rules.Piece) {
 // dropped piece when the pocket lacks it (an illegal drop is a hand too).
 func (h *teamHarness) play(b int, uci string) {
 	h.t.Helper()
-	m := h.s[b].team.tm.m
-	pos := m.Position(teamdrop.Board(b))
+	pos := h.s[b].TeamPosition()
 	mover := pos.Turn()
 	mv, err := pos.ParseMove(uci)
 	if err != nil {
@@ -218,7 +217,7 @@ func (h *teamHarness) serious(b int) []game.Alert {
 // of what they show and a clock reading.
 func (h *teamHarness) reconnect() {
 	for b, s := range h.s {
-		pl := s.team.tm.m.Position(teamdrop.Board(b)).Placement()
+		pl := s.TeamPosition().Placement()
 		h.take(b, s.Sense(h.at, game.FullRead{Placement: pl}))
 		h.take(b, s.Sense(h.at, h.face(b)))
 	}

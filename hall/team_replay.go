@@ -9,6 +9,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
@@ -17,7 +18,7 @@ import (
 type TeamReplayOptions struct {
 	// A and B are the two boards' games (A the lower board number); each
 	// names the other as Partner, under the same team-drop rule set.
-	A, B SessionOptions
+	A, B session.SessionOptions
 	// Format of both recordings (record.Auto detects each); they must
 	// carry timestamps (hexlog): the two boards are merged by time.
 	Format record.Format
@@ -49,16 +50,16 @@ func ReplayTeam(ra, rb io.Reader, o TeamReplayOptions) (TeamReplayResult, error)
 	if err != nil {
 		return res, err
 	}
-	ss, err := NewTeamSessions(o.A, o.B, nil, nil, start)
+	ss, err := session.NewTeamSessions(o.A, o.B, nil, nil, start)
 	if err != nil {
 		return res, err
 	}
 	var last [2]time.Time
-	collect := func(st Step) {
+	collect := func(st session.Step) {
 		res.Alerts = appendAlerts(res.Alerts, st)
 		for range 8 {
 			pa, pb := ss[0].TakePartner(), ss[1].TakePartner()
-			if pa.empty() && pb.empty() {
+			if pa.Empty() && pb.Empty() {
 				return
 			}
 			res.Alerts = appendAlerts(appendAlerts(res.Alerts, pa), pb)
@@ -81,7 +82,7 @@ func ReplayTeam(ra, rb io.Reader, o TeamReplayOptions) (TeamReplayResult, error)
 		}
 		last[b] = at
 		if src.first {
-			ss[b].rec.Started = at
+			ss[b].Record().Started = at
 			src.first = false
 		}
 		if src.c.Dir == record.FromBoard {
@@ -91,8 +92,8 @@ func ReplayTeam(ra, rb io.Reader, o TeamReplayOptions) (TeamReplayResult, error)
 			for i := range ss {
 				collect(ss[i].Finish(last[i]))
 			}
-			res.Games = [2]*gamerecord.Record{ss[0].rec, ss[1].rec}
-			res.BPGN = ss[0].team.tm.BPGNGame()
+			res.Games = [2]*gamerecord.Record{ss[0].Record(), ss[1].Record()}
+			res.BPGN = ss[0].TeamBPGN()
 			return res, err
 		}
 	}
@@ -104,8 +105,8 @@ func ReplayTeam(ra, rb io.Reader, o TeamReplayOptions) (TeamReplayResult, error)
 	for i := range ss {
 		collect(ss[i].Finish(end))
 	}
-	res.Games = [2]*gamerecord.Record{ss[0].rec, ss[1].rec}
-	res.BPGN = ss[0].team.tm.BPGNGame()
+	res.Games = [2]*gamerecord.Record{ss[0].Record(), ss[1].Record()}
+	res.BPGN = ss[0].TeamBPGN()
 	return res, nil
 }
 
@@ -191,7 +192,7 @@ func (s *teamSource) next(bad func(error)) error {
 }
 
 // appendAlerts appends the alerts of a step.
-func appendAlerts(dst []game.Alert, st Step) []game.Alert {
+func appendAlerts(dst []game.Alert, st session.Step) []game.Alert {
 	for _, out := range st.Out {
 		if a, ok := out.(game.Alert); ok {
 			dst = append(dst, a)

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -71,12 +72,12 @@ func (br *boardRun) startTeam() error {
 	}
 	p := br.team.partner
 	now := br.h.o.Now()
-	ss, err := NewTeamSessions(br.b.Session, p.b.Session, br.rec, p.rec, now)
+	ss, err := session.NewTeamSessions(br.b.Session, p.b.Session, br.rec, p.rec, now)
 	if err != nil {
 		return err
 	}
 	mine, theirs := ss[0], ss[1]
-	if mine.rec.Info.Game != br.b.Session.Info.Game {
+	if mine.Record().Info.Game != br.b.Session.Info.Game {
 		mine, theirs = theirs, mine
 	}
 	br.s, p.s = mine, theirs // both, before either hands anything on
@@ -129,16 +130,11 @@ func (br *boardRun) drainTeam() {
 	defer func() { *t.draining = false }()
 	for range 8 {
 		a, b := br.s.TakePartner(), t.partner.s.TakePartner()
-		if a.empty() && b.empty() {
+		if a.Empty() && b.Empty() {
 			return
 		}
 		br.apply(a)
 		t.partner.apply(b)
 	}
 	br.log.Error("team-drop match: effects between the partner boards did not settle")
-}
-
-// empty reports whether the step has nothing to do.
-func (st Step) empty() bool {
-	return len(st.Out) == 0 && len(st.Clock) == 0 && !st.Changed && len(st.Finished) == 0
 }

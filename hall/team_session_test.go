@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
@@ -128,7 +129,7 @@ func TestTeamIllegalDrop(t *testing.T) {
 func TestTeamRemoval(t *testing.T) {
 	oa, ob := teamOptions(t)
 	oa.StartFEN = "k7/4P3/8/8/8/8/8/K7[] w - - 0 1"
-	ss, err := NewTeamSessions(oa, ob, nil, nil, t0)
+	ss, err := session.NewTeamSessions(oa, ob, nil, nil, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +264,7 @@ func TestTeamReinstate(t *testing.T) {
 	if pc := h.alerts(1, "pockets_corrected"); len(pc) != 1 || pc[0].Severity != game.Warn {
 		t.Errorf("board 2 pockets_corrected %+v", h.alerts(1, ""))
 	}
-	if bm := h.alerts(1, KindBoardMismatch); len(bm) != 1 || bm[0].Severity != game.Crit {
+	if bm := h.alerts(1, session.KindBoardMismatch); len(bm) != 1 || bm[0].Severity != game.Crit {
 		t.Errorf("board 2 board_mismatch %+v", h.alerts(1, ""))
 	}
 	if n := len(h.s[0].Record().Moves); n != 2 {

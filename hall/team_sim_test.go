@@ -13,6 +13,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -22,14 +23,14 @@ import (
 
 // simOptions returns the two boards' games of a replayed match (replay.1.1
 // and replay.1.2) under bgo2026-team.
-func simOptions(t testing.TB) (hall.SessionOptions, hall.SessionOptions) {
+func simOptions(t testing.TB) (session.SessionOptions, session.SessionOptions) {
 	rs, err := ruleset.Lookup(ruleset.BGO2026Team)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mk := func(board, partner int) hall.SessionOptions {
-		return hall.SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "replay", Round: 1, Board: board}, Variant: "team-drop", Ruleset: rs.Name},
-			RuleSet: rs, TimeControl: clock.MustParse("300"), Tracker: hall.DefaultTrackerOptions(), Partner: game.ID{Event: "replay", Round: 1, Board: partner}}
+	mk := func(board, partner int) session.SessionOptions {
+		return session.SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "replay", Round: 1, Board: board}, Variant: "team-drop", Ruleset: rs.Name},
+			RuleSet: rs, TimeControl: clock.MustParse("300"), Tracker: session.DefaultTrackerOptions(), Partner: game.ID{Event: "replay", Round: 1, Board: partner}}
 	}
 	return mk(1, 2), mk(2, 1)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
 )
@@ -16,7 +17,7 @@ import (
 // RV-13). The blind player's port is opened like a board's (open is called
 // with a copy of b on that port). Speech follows relay.speak. config.Load
 // has checked the side, the language and that espeak-ng is there.
-func blindRelay(cfg *config.Config, b config.Board, key string, open opener) (*hall.Blind, *hall.BlindBoard, error) {
+func blindRelay(cfg *config.Config, b config.Board, key string, open opener) (*session.Blind, *hall.BlindBoard, error) {
 	bl := b.Blind
 	side := rules.White
 	if bl.Side == "black" {
@@ -36,7 +37,7 @@ func blindRelay(cfg *config.Config, b config.Board, key string, open opener) (*h
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s.blind.port: %w", key, err)
 	}
-	relay := hall.DefaultBlind(side, lang)
+	relay := session.DefaultBlind(side, lang)
 	relay.NoTalkingClock = strings.HasPrefix(b.Ruleset, "fide2001-")
 	return relay, &hall.BlindBoard{Port: bl.Port, Open: hb.Open, Speaker: sp}, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/status"
 	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
 	"golang.org/x/sys/unix"
@@ -48,7 +49,7 @@ var errRestart = errors.New("needs a restart (systemctl restart dgtbridge), not 
 // the boards themselves (a board added or removed, a board's protocol,
 // variant or blind player's board). Boards are matched by port and bus
 // address (boards on "auto" in order), so a new round may renumber them.
-func planReload(old, next *config.Config, boards []hall.Board) (map[string]hall.SessionOptions, error) {
+func planReload(old, next *config.Config, boards []hall.Board) (map[string]session.SessionOptions, error) {
 	var errs []error
 	for _, k := range restartKeys {
 		if a, b := k.get(old), k.get(next); !reflect.DeepEqual(a, b) {
@@ -74,7 +75,7 @@ func planReload(old, next *config.Config, boards []hall.Board) (map[string]hall.
 	oldB, newB := old.EffectiveBoards(), next.EffectiveBoards()
 	oldK, newK := key(oldB), key(newB)
 	used := make([]bool, len(oldB))
-	plan := map[string]hall.SessionOptions{}
+	plan := map[string]session.SessionOptions{}
 	for i, b := range newB {
 		p := fmt.Sprintf("boards[%d]", i)
 		j := -1
@@ -158,7 +159,7 @@ func (r *reloader) reload(ctx context.Context) error {
 	if err == nil {
 		err = next.Unsupported()
 	}
-	var plan map[string]hall.SessionOptions
+	var plan map[string]session.SessionOptions
 	if err == nil {
 		plan, err = planReload(&r.cfg, &next, r.boards)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/record"
 	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -79,9 +80,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		o := hall.ReplayOptions{Format: f, Session: hall.SessionOptions{
+		o := hall.ReplayOptions{Format: f, Session: session.SessionOptions{
 			Info:     gamerecord.Info{Game: game.ID{Event: "replay", Round: i + 1, Board: 1}, Variant: v, Ruleset: rs.Name},
-			StartFEN: *fen, RuleSet: rs, Tracker: hall.DefaultTrackerOptions(),
+			StartFEN: *fen, RuleSet: rs, Tracker: session.DefaultTrackerOptions(),
 		}, BadLine: func(err error) { fmt.Fprintf(stderr, "dgtbridge replay: %s: skipped: %v\n", name, err) }}
 		if err := replayFile(ctx, name, o, stdout, enc); err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/record"
 	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -64,10 +65,10 @@ func runReplayTeam(ctx context.Context, o teamReplay, stdout, stderr io.Writer) 
 		defer af.Close()
 		aw = af
 	}
-	opts := func(board, partner int) hall.SessionOptions {
-		return hall.SessionOptions{
+	opts := func(board, partner int) session.SessionOptions {
+		return session.SessionOptions{
 			Info:     gamerecord.Info{Game: game.ID{Event: "replay", Round: 1, Board: board}, Variant: o.variant, Ruleset: o.rs.Name},
-			StartFEN: o.fen, RuleSet: o.rs, Tracker: hall.DefaultTrackerOptions(),
+			StartFEN: o.fen, RuleSet: o.rs, Tracker: session.DefaultTrackerOptions(),
 			Partner: game.ID{Event: "replay", Round: 1, Board: partner},
 		}
 	}

@@ -15,8 +15,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/demo"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	obpemu "github.com/dgtbridge/dgtbridge/obp/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -89,7 +89,7 @@ boards:
 	e.Schedule(time.Now().Add(time.Second), s)
 
 	// The manual board: moves entered by the arbiter.
-	var rep hall.InputReply
+	var rep session.InputReply
 	waitUntil(t, 30*time.Second, "the daemon to take an entered move", func() bool {
 		m, err := nc.Request("dgt.input.xq.1.2.move", []byte(`{"move":"P2-5","notation":"vi"}`), 5*time.Second)
 		return err == nil && json.Unmarshal(m.Data, &rep) == nil && rep.OK

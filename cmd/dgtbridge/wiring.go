@@ -8,6 +8,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -65,22 +66,22 @@ func hallBoards(cfg *config.Config, open opener) ([]hall.Board, error) {
 // players, rule set (the preset with event.rules and the board's rules on
 // top), time control and penalties. The blind-player relay is set by
 // hallBoards.
-func sessionOptions(cfg *config.Config, b config.Board) (hall.SessionOptions, error) {
+func sessionOptions(cfg *config.Config, b config.Board) (session.SessionOptions, error) {
 	rs, err := b.RuleSet()
 	if err != nil {
-		return hall.SessionOptions{}, err
+		return session.SessionOptions{}, err
 	}
 	var tc clock.TimeControl
 	if b.TimeControl != "" {
 		if tc, err = clock.ParseTimeControl(b.TimeControl); err != nil {
-			return hall.SessionOptions{}, err
+			return session.SessionOptions{}, err
 		}
 	}
 	pen := adjudicator.PenaltiesAlert
 	if cfg.Penalties == config.PenaltiesAuto {
 		pen = adjudicator.PenaltiesAuto
 	}
-	return hall.SessionOptions{
+	return session.SessionOptions{
 		Info: gamerecord.Info{Game: game.ID{Event: cfg.Event.ID, Round: b.Round, Board: b.Board},
 			EventName: cfg.Event.Name, Site: cfg.Event.Site, White: b.White, Black: b.Black,
 			WhiteFideID: b.WhiteFideID, BlackFideID: b.BlackFideID, WhiteTeam: b.WhiteTeam, BlackTeam: b.BlackTeam,
@@ -93,7 +94,7 @@ func sessionOptions(cfg *config.Config, b config.Board) (hall.SessionOptions, er
 
 // trackerOptions are a hall board's tracker options with the tracker keys.
 func trackerOptions(t config.Tracker) board.TrackerOptions {
-	o := hall.DefaultTrackerOptions()
+	o := session.DefaultTrackerOptions()
 	o.PressGrace, o.HandHold = t.PressGrace, t.HandHold
 	return o
 }

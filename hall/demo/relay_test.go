@@ -8,8 +8,8 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
-	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -42,9 +42,9 @@ func TestPlayRelayThroughTheDaemonCore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sess, err := hall.NewSession(hall.SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "demo", Round: 1, Board: 5}},
-				RuleSet: rs, Tracker: hall.DefaultTrackerOptions(), NextGame: hall.NextRound,
-				Blind: hall.DefaultBlind(blind, announce.English)}, nil, time.Time{})
+			sess, err := session.NewSession(session.SessionOptions{Info: gamerecord.Info{Game: game.ID{Event: "demo", Round: 1, Board: 5}},
+				RuleSet: rs, Tracker: session.DefaultTrackerOptions(), NextGame: session.NextRound,
+				Blind: session.DefaultBlind(blind, announce.English)}, nil, time.Time{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +76,7 @@ func TestPlayRelayThroughTheDaemonCore(t *testing.T) {
 			var finished []*gamerecord.Record
 			alerts := map[string][]string{}
 			announced := map[string]int{}
-			collect := func(st hall.Step) {
+			collect := func(st session.Step) {
 				finished = append(finished, st.Finished...)
 				for _, o := range st.Out {
 					switch o := o.(type) {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
-	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -27,7 +27,7 @@ type outcome struct {
 
 // playOffline plays p, a clock reset, the set-up for the next game and then
 // next on an emulated board without real time, and feeds what the board
-// sends to a hall.Session (the daemon's per-game core) with NextGame,
+// sends to a session.Session (the daemon's per-game core) with NextGame,
 // ticking it every 100 ms.
 func playOffline(t *testing.T, p, next Played, speed float64) outcome {
 	t.Helper()
@@ -36,8 +36,8 @@ func playOffline(t *testing.T, p, next Played, speed float64) outcome {
 		t.Fatal(err)
 	}
 	g := game.ID{Event: "demo", Round: 1, Board: 1}
-	sess, err := hall.NewSession(hall.SessionOptions{Info: gamerecord.Info{Game: g}, RuleSet: rs,
-		Tracker: hall.DefaultTrackerOptions(), NextGame: hall.NextRound}, nil, time.Time{})
+	sess, err := session.NewSession(session.SessionOptions{Info: gamerecord.Info{Game: g}, RuleSet: rs,
+		Tracker: session.DefaultTrackerOptions(), NextGame: session.NextRound}, nil, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func playOffline(t *testing.T, p, next Played, speed float64) outcome {
 	e.Schedule(start2, next.Script)
 	d := dgt.NewDecoder(dgt.SingleBoard)
 	out := outcome{kinds: map[string]map[string]int{}}
-	collect := func(st hall.Step) {
+	collect := func(st session.Step) {
 		for _, f := range st.Finished {
 			out.finished++
 			out.moves, out.result = f.UCIs(), f.Result

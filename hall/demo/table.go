@@ -13,8 +13,8 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
-	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
@@ -261,12 +261,12 @@ func (t *Table) scaled(d time.Duration) time.Duration {
 	return time.Duration(float64(d) / t.o.Speed)
 }
 
-// NextGame returns the hall.SessionOptions.NextGame of a demo board: the
+// NextGame returns the session.SessionOptions.NextGame of a demo board: the
 // same board of the next round, with the players of the game that board
 // plays in that round.
 func NextGame(games []*pgn.Game) func(gamerecord.Info) gamerecord.Info {
 	return func(prev gamerecord.Info) gamerecord.Info {
-		next := hall.NextRound(prev)
+		next := session.NextRound(prev)
 		g := games[GameFor(len(games), next.Game.Round, next.Game.Board)]
 		next.White, next.Black = g.Tag("White"), g.Tag("Black")
 		return next

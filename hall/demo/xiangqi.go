@@ -348,6 +348,6 @@ func XiangqiSetUp(from rules.Placement, speed float64) emu.Script {
 	return s
 }
 
-// XiangqiNextGame is the hall.SessionOptions.NextGame of a demo xiangqi
+// XiangqiNextGame is the session.SessionOptions.NextGame of a demo xiangqi
 // board: the same board of the next round, with that round's players.
 func XiangqiNextGame(games []*pgn.Game) func(gamerecord.Info) gamerecord.Info { return NextGame(games) }

@@ -71,6 +71,10 @@ var layers = []rule{
 	{pkg: "web"},
 	// A game's record and its PGN: the rules and the vocabulary only.
 	{pkg: "hall/gamerecord", internal: []string{"rules/..."}},
+	// The per-game core: the tracker, the adjudicator, the record and the
+	// DGT codec's messages (replayed recordings), never a link, NATS or
+	// storage.
+	{pkg: "hall/session", internal: []string{"rules/...", "board", "board/dgtfeed", "dgt", "hall/gamerecord"}},
 	// status reads the hall's observations and records and writes the
 	// status bucket: above the hall, below the command.
 	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "web", "internal/metrics"}, external: natsDeps},

@@ -1,4 +1,4 @@
-package hall
+package session
 
 import (
 	"github.com/dgtbridge/dgtbridge/board"

@@ -1,4 +1,4 @@
-package hall
+package session
 
 import (
 	"time"
@@ -39,7 +39,7 @@ func (s *Session) Sense(at time.Time, r game.Sensed) Step {
 // the middle of a move (board.Tracker.Reread), not searched for the moves
 // of a board not heard for a while. Never a relayed or team game's (their
 // logs are not read into the record).
-func (s *Session) reread(at time.Time, now rules.Placement) Step {
+func (s *Session) Reread(at time.Time, now rules.Placement) Step {
 	var st Step
 	evs := s.tr.Reread(at, now)
 	s.noteSetUp(&st)
@@ -81,7 +81,7 @@ func (s *Session) noteSetUp(st *Step) {
 	if s.rec.SetUp || len(s.rec.Moves) > 0 || s.team != nil {
 		return
 	}
-	if sensed, start := s.tr.Sensed(), s.start.Placement(); sensed == start || sensed == rotated(start) {
+	if sensed, start := s.tr.Sensed(), s.start.Placement(); sensed == start || sensed == Rotated(start) {
 		s.rec.SetUp = true
 		st.Changed = true
 	}

@@ -1,4 +1,4 @@
-package hall
+package session
 
 import (
 	"errors"
@@ -66,7 +66,7 @@ func (s *Session) Enter(at time.Time, in Input) (Step, int, error) {
 	if s.relay != nil {
 		return st, 0, fmt.Errorf("%w: a relayed game is entered on its boards", ErrNotEnterable)
 	}
-	if s.over() {
+	if s.Over() {
 		return st, 0, fmt.Errorf("%w: the game has a result (%s); set_result \"*\" resumes it", ErrNotEnterable, s.rec.Result)
 	}
 	ply := s.tr.Completed() + 1

@@ -1,4 +1,4 @@
-package hall
+package session
 
 import (
 	"errors"
@@ -51,7 +51,10 @@ func (b *blindSession) wait(d time.Duration) {
 func (b *blindSession) move(w game.Which, uci string) {
 	b.t.Helper()
 	pos := b.s.Relay().Tracker(w).Position()
-	m := mustMove(b.t, pos, uci)
+	m, err := pos.ParseMove(uci)
+	if err != nil {
+		b.t.Fatal(err)
+	}
 	next, err := pos.Play(m)
 	if err != nil {
 		b.t.Fatal(err)

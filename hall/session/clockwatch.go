@@ -1,4 +1,4 @@
-package hall
+package session
 
 import (
 	"fmt"
@@ -108,4 +108,18 @@ func (s *Session) boardDevice(at time.Time, lost bool, st *Step) {
 	if !s.cw.lost {
 		s.handle(s.tr.ClockBack(at), st)
 	}
+}
+
+// noClock tells the session that the board has no clock at all (an OBP
+// board answering "C none" when it connects, no clock seen before): moves
+// complete as on a board without a clock (the tracker's stable window),
+// with no alert, since no clock was lost. A clock seen earlier in the game
+// and now absent is the clock watch's business (an alert).
+func (s *Session) NoClock(at time.Time) Step {
+	var st Step
+	if s.relay != nil || s.tr == nil || s.cw.seen {
+		return st
+	}
+	s.handle(s.tr.ClockLost(at), &st)
+	return st
 }

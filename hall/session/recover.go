@@ -1,4 +1,4 @@
-package hall
+package session
 
 import (
 	"errors"
@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/board"
-	"github.com/dgtbridge/dgtbridge/board/dgtfeed"
-	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -40,7 +38,7 @@ const (
 // no move whose board was never seen set up (notRebuilt, noMoveLog say
 // why): the arbiter is told what the board shows that the record does not.
 func (s *Session) Recover(at time.Time, log game.BoardLog, now rules.Placement) Step {
-	st, _ := s.recoverLog(at, log, now, false)
+	st, _ := s.RecoverLog(at, log, now, false)
 	return st
 }
 
@@ -53,7 +51,7 @@ func (s *Session) Recover(at time.Time, log game.BoardLog, now rules.Placement) 
 // now being the position after the moves rebuilt (or after a move made
 // and not completed yet); now is then a live read (Session.reread), not
 // a catch-up.
-func (s *Session) recoverLog(at time.Time, log game.BoardLog, now rules.Placement, whole bool) (Step, bool) {
+func (s *Session) RecoverLog(at time.Time, log game.BoardLog, now rules.Placement, whole bool) (Step, bool) {
 	var st Step
 	n := len(s.rec.Moves)
 	switch {
@@ -216,48 +214,6 @@ func (s *Session) recoveryAlert(at time.Time, from int, r board.Recovery) game.A
 		Game: s.rec.Info.Game, Kind: game.KindAmbiguous, Severity: game.Warn, Ply: from, At: game.T(at), Message: msg}
 }
 
-// logArrived keeps the board's event log until its position follows (a
-// link and a bus line send the log right after a (re)connection, before
-// the position). A log that could not be read (no EEPROM, damaged every
-// time) is dropped: the position is then caught up as before, or the
-// arbiter told.
-func (br *boardRun) logArrived(l dgt.EELog, err error) {
-	if err != nil {
-		br.log.Info("board's event log not read", "err", err)
-		br.boardLog = nil
-		return
-	}
-	gl := dgtfeed.Log(l)
-	br.boardLog = &gl
-}
-
-// recoverOn rebuilds, before the board's position is read, the moves the
-// log kept (Session.Recover), when a log waits and m is the full position.
-// When the log explained the position it feeds it itself, as a live read
-// (Session.reread: a hand may be in the middle of a move), and reports
-// true; otherwise the caller feeds m (a catch-up read).
-func (br *boardRun) recoverOn(at time.Time, m dgt.Message) bool {
-	if br.boardLog == nil {
-		return false
-	}
-	for _, r := range dgtfeed.Append(nil, m) {
-		if fr, ok := r.(game.FullRead); ok {
-			lg := br.boardLog
-			br.boardLog = nil
-			st, explained := br.s.recoverLog(br.mono(at), *lg, fr.Placement, false)
-			if n := len(st.Out); n > 0 {
-				br.log.Info("moves rebuilt from the board's log", "payloads", n)
-			}
-			br.apply(st)
-			if explained {
-				br.apply(br.s.reread(br.mono(at), fr.Placement))
-			}
-			return explained
-		}
-	}
-	return false
-}
-
 // Why the moves of some games are not rebuilt from a board's log.
 const (
 	whyRelay = "Moves of a game relayed to a blind player are not rebuilt from the board's log: the relay checks the blind player's board " +
@@ -275,7 +231,7 @@ func (s *Session) notRebuilt(at time.Time, now rules.Placement, why string) []ga
 	if pos, err := startPosition(s.rec.Variant(), s.rec.FEN(), s.o.RuleSet); err == nil {
 		want := pos.Placement()
 		if s.rec.Rotated {
-			want = rotated(want)
+			want = Rotated(want)
 		}
 		if want == now {
 			return nil
@@ -313,7 +269,7 @@ func (s *Session) noMoveLog(at time.Time, log game.BoardLog, now rules.Placement
 }
 
 // rotated turns a placement by 180° (a board set up the other way round).
-func rotated(p rules.Placement) rules.Placement {
+func Rotated(p rules.Placement) rules.Placement {
 	q := rules.NewPlacement(p.Geo)
 	n := p.Geo.Size()
 	for i := range n {

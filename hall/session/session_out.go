@@ -1,4 +1,4 @@
-package hall
+package session
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ func (s *Session) handle(evs []game.Event, st *Step) {
 		defer s.teamBusy(st)()
 	}
 	for _, ev := range evs {
-		if s.over() {
+		if s.Over() {
 			// The game has a result: follow nothing on the board but the
 			// clock; the arbiter's set_result "*" resumes it. A move
 			// completed on a team-drop board goes to the match, which
@@ -61,7 +61,7 @@ func (s *Session) handle(evs []game.Event, st *Step) {
 			st.Changed = true
 		case game.ResultGesture:
 			s.adjudicate(ev, st)
-			if !s.o.GestureNoResult && !s.over() && s.team == nil {
+			if !s.o.GestureNoResult && !s.Over() && s.team == nil {
 				s.verdicts([]game.Verdict{game.Result{Game: s.rec.Info.Game, Result: e.Result,
 					Termination: "result gesture", Provisional: true, At: game.T(e.At)}}, st)
 			}
@@ -112,7 +112,7 @@ func (s *Session) verdicts(vs []game.Verdict, st *Step) {
 // result records a result (or "*": the game resumes) and publishes it.
 func (s *Session) result(r game.Result, st *Step) {
 	at := r.At.Time
-	wasOver := s.over()
+	wasOver := s.Over()
 	s.rec.Result, s.rec.Termination, s.rec.Article, s.rec.Provisional = r.Result, r.Termination, r.Article, r.Provisional
 	if s.rec.Result == "" {
 		s.rec.Result = "*"
@@ -120,13 +120,13 @@ func (s *Session) result(r game.Result, st *Step) {
 	s.rec.UpdatedAt = at
 	st.Changed = true
 	st.Out = append(st.Out, s.rec.ResultPayload(at))
-	if wasOver && !s.over() {
+	if wasOver && !s.Over() {
 		// The game resumes: follow the board from the record again.
 		if err := s.rebuild(at); err != nil {
 			st.Out = append(st.Out, s.internalAlert(at, err))
 		}
 	}
-	if !wasOver && s.over() {
+	if !wasOver && s.Over() {
 		s.handle(s.endBoard(at), st)
 	}
 }

@@ -1,4 +1,4 @@
-package hall
+package session
 
 import (
 	"fmt"
@@ -58,22 +58,4 @@ func (s *Session) nextGame(e game.SetupDetected, st *Step) {
 	s.adj = adjudicator.New(adjudicator.GameInfo{ID: info.Game, White: info.White, Black: info.Black},
 		s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: s.start})
 	s.adj.Handle(e)
-}
-
-// current returns the board whose current game is g: the game it is
-// following now (after NextGame, a later round's), or its configured game
-// before it started.
-func (h *Hall) current(g game.ID) (*boardRun, bool) {
-	for _, br := range h.boards {
-		br.mu.Lock()
-		cur := br.b.Session.Info.Game
-		if br.snap != nil {
-			cur = br.snap.Info.Game
-		}
-		br.mu.Unlock()
-		if cur == g {
-			return br, true
-		}
-	}
-	return nil, false
 }

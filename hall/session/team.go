@@ -1,4 +1,4 @@
-package hall
+package session
 
 import (
 	"errors"
@@ -248,7 +248,7 @@ func (tm *teamMatch) repocket(b, from teamdrop.Board, own *Step, at time.Time) {
 		}
 		st.Changed = true
 	}
-	if s.tr == nil || s.over() {
+	if s.tr == nil || s.Over() {
 		return // the game has ended: the tracker follows nothing more
 	}
 	if l := s.team; l.busy > 0 {

@@ -1,4 +1,4 @@
-package hall
+package session
 
 // KindBoardMismatch is the alert kind (interfaces.md §3.4) of the daemon
 // telling the arbiter that it could not follow the record (a resumed record

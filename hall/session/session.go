@@ -1,4 +1,4 @@
-package hall
+package session
 
 import (
 	"errors"
@@ -134,7 +134,7 @@ func NewSession(o SessionOptions, rec *gamerecord.Record, at time.Time) (*Sessio
 	if err := s.rebuild(at); err != nil {
 		return nil, err
 	}
-	if s.over() {
+	if s.Over() {
 		s.endBoard(at) // a finished game restored: the board is set up for the next
 	}
 	return s, nil
@@ -269,7 +269,7 @@ func rotatePlacement(p rules.Placement) rules.Placement {
 
 // over reports whether the record has a result (final or provisional):
 // the board is then no longer followed until the arbiter sets "*".
-func (s *Session) over() bool { return s.rec.Result != "" && s.rec.Result != "*" }
+func (s *Session) Over() bool { return s.rec.Result != "" && s.rec.Result != "*" }
 
 // Tick lets time pass (settle windows, holds, stable windows).
 func (s *Session) Tick(at time.Time) Step { return s.tick(at, time.Time{}, false) }
@@ -401,4 +401,9 @@ func (s *Session) clock(e game.ClockChanged, st *Step) {
 // DGT conventions every board in a hall is set up for.
 func DefaultTrackerOptions() board.TrackerOptions {
 	return board.TrackerOptions{AutoOrientation: true, KingsCentre: true}
+}
+
+// Empty reports whether the step has nothing to do.
+func (st Step) Empty() bool {
+	return len(st.Out) == 0 && len(st.Clock) == 0 && !st.Changed && len(st.Finished) == 0
 }
