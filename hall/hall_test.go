@@ -13,6 +13,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/replay"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -189,7 +190,9 @@ func TestHallEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rr, err := Replay(f, replayOptions(t, record.Hexlog))
+	o := sessionOptions(t)
+	o.Info.Game = game.ID{Event: "replay", Round: 1, Board: 1}
+	rr, err := replay.DGT(f, replay.Options{Format: record.Hexlog, Session: o})
 	if err != nil {
 		t.Fatal(err)
 	}

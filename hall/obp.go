@@ -61,11 +61,8 @@ type obpState struct {
 	// ignored: the board connected has another size than the game's; its
 	// lines are not read until another board connects.
 	ignored bool
-	// base maps board timestamps to wall time: the board's time zero
-	// as of the line that arrived with the least delay in this
-	// connection; set false until the first stamped line.
-	base   time.Time
-	set    bool
+	// tb maps board timestamps to wall time in this connection.
+	tb     obp.Timebase
 	faults map[string]time.Time // fault code → last reported
 	buf    []game.Sensed
 	// unnamed are the points of an occupancy board's whole board that
@@ -74,7 +71,7 @@ type obpState struct {
 	// arbiter names them (identify) or the board is read whole again.
 	unnamed map[rules.Square]bool
 	// slides finds pieces slid across points (Art. 9.7; obp_slide.go).
-	slides *slideWatch
+	slides *session.SlideWatch
 }
 
 // serveOBP owns the board's OBP line until ctx is done.
@@ -128,14 +125,14 @@ func (br *boardRun) obpEvent(ev obplink.Event) {
 	st := br.obp
 	switch e := ev.(type) {
 	case obplink.Connected:
-		st.set = false
+		st.tb.Reset()
 		br.obpConnected(e)
 	case obplink.Message:
 		br.status.LastSeen = game.T(e.At)
 		if st.ignored {
 			return
 		}
-		at := br.mono(st.time(e.At, e.Msg.BoardTime()))
+		at := br.mono(st.tb.Time(e.At, e.Msg.BoardTime()))
 		switch m := e.Msg.(type) {
 		case obp.Fault:
 			br.obpFault(at, m)
@@ -233,13 +230,13 @@ func (br *boardRun) obpSense(at time.Time, m obp.Message) {
 		delete(st.unnamed, m.Square)
 	}
 	if st.slides == nil {
-		st.slides = newSlideWatch(br.s)
+		st.slides = session.NewSlideWatch(br.s)
 	}
 	for _, r := range st.buf {
 		if _, sq := r.(game.SquareChange); sq && len(st.unnamed) > 0 {
 			continue
 		}
-		if al, ok := st.slides.see(at, r, br.s.Record()); ok {
+		if al, ok := st.slides.See(at, r, br.s.Record()); ok {
 			br.apply(session.Step{Out: []game.Payload{al}})
 		}
 		br.apply(br.s.Sense(at, r))
@@ -301,21 +298,6 @@ func (br *boardRun) obpFault(at time.Time, f obp.Fault) {
 			"check the board, and its moves while the fault lasts.", st.ident.Serial, f.Code, f.Text)}}})
 }
 
-// time returns when a line happened: its board timestamp mapped to wall
-// time by the least delay seen in this connection (lines read in one
-// chunk keep their spacing), never later than it arrived; the arrival
-// time when the board sends no timestamps.
-func (st *obpState) time(arrived time.Time, s obp.Stamp) time.Time {
-	if !s.Set {
-		return arrived
-	}
-	bt := time.Duration(s.MS) * time.Millisecond
-	if base := arrived.Add(-bt); !st.set || base.Before(st.base) {
-		st.base, st.set = base, true
-	}
-	return st.base.Add(bt)
-}
-
 // identify names the piece on a square of an occupancy board (the
 // arbiter's identify command), on the board goroutine. A piece named is
 // logged on the game's alerts as the other arbiter commands are (kind
@@ -361,7 +343,7 @@ func (br *boardRun) identified(at time.Time, c identifyCommand, geo rules.Geomet
 	square, letter, what := geo.Name(sq), "", "empty"
 	if !pc.IsEmpty() {
 		letter = c.Piece
-		what = fmt.Sprintf("%s (%s)", pieceName(geo, pc), letter)
+		what = fmt.Sprintf("%s (%s)", session.PieceName(geo, pc), letter)
 	}
 	msg := fmt.Sprintf("Arbiter identified the point %s as %s.", square, what)
 	if c.By != "" {
@@ -373,17 +355,6 @@ func (br *boardRun) identified(at time.Time, c identifyCommand, geo rules.Geomet
 	}
 	return game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, game.KindCommand, ply, at.UnixMilli()), Game: g, Kind: game.KindCommand,
 		Severity: game.Info, Ply: ply, At: game.T(at), Proposal: prop, Message: msg}
-}
-
-// pieceName names a piece in English: "white knight", "Red horse".
-func pieceName(geo rules.Geometry, pc rules.Piece) string {
-	if geo != rules.Xiangqi9x10 {
-		return pc.Color.String() + " " + pc.Kind.String()
-	}
-	side := map[rules.Color]string{rules.White: "Red", rules.Black: "Black"}[pc.Color]
-	kind := map[rules.Kind]string{rules.King: "general", rules.Advisor: "advisor", rules.Elephant: "elephant", rules.Knight: "horse",
-		rules.Rook: "chariot", rules.Cannon: "cannon", rules.Pawn: "soldier"}[pc.Kind]
-	return side + " " + kind
 }
 
 // parsePiece reads a piece letter of the board's variant as OBP boards

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/replay"
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/obp/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
@@ -34,10 +35,10 @@ func TestSlideWatch(t *testing.T) {
 		ms int
 		r  game.Sensed
 	}
-	run := func(w *slideWatch, rec *gamerecord.Record, steps []step) []game.Alert {
+	run := func(w *session.SlideWatch, rec *gamerecord.Record, steps []step) []game.Alert {
 		var out []game.Alert
 		for _, s := range steps {
-			if al, ok := w.see(t0.Add(time.Duration(s.ms)*time.Millisecond), s.r, rec); ok {
+			if al, ok := w.See(t0.Add(time.Duration(s.ms)*time.Millisecond), s.r, rec); ok {
 				out = append(out, al)
 			}
 		}
@@ -64,12 +65,12 @@ func TestSlideWatch(t *testing.T) {
 		{"the hand stopped for 4 s", slide("a0", "a1", "a3", chariot, 0, 100)[:3], 0},
 		{"a whole board read in between", append(slide("a0", "a1", "a3", chariot, 0, 100)[:3], step{500, game.FullRead{}}, step{600, put("a3", chariot)}), 0},
 	} {
-		w := newSlideWatch(s)
+		w := session.NewSlideWatch(s)
 		if got := run(w, rec, c.steps); len(got) != c.want {
 			t.Errorf("%s: %d alerts, want %d: %+v", c.name, len(got), c.want, got)
 		}
 	}
-	w := newSlideWatch(s)
+	w := session.NewSlideWatch(s)
 	al := run(w, rec, append(slide("a0", "a1", "a3", chariot, 0, 120), slide("b9", "b8", "b6", horse, 5000, 80)...))
 	al = append(al, run(w, rec, slide("a3", "a4", "a6", chariot, 9000, 150))...)
 	if len(al) != 3 {
@@ -90,7 +91,7 @@ func TestSlideWatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := newSlideWatch(cs); w.window != 0 {
+	if session.NewSlideWatch(cs).Watching() {
 		t.Errorf("chess: watching slides")
 	}
 }
@@ -166,7 +167,7 @@ func TestOBPSlides(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs, _ := ruleset.Lookup(ruleset.XiangqiVN2004)
-	res, err := ReplayOBP(bytes.NewReader(data), ReplayOptions{Session: session.SessionOptions{Info: gamerecord.Info{Game: g, Variant: "xiangqi", Ruleset: rs.Name}, RuleSet: rs, Tracker: session.DefaultTrackerOptions()}})
+	res, err := replay.OBP(bytes.NewReader(data), replay.Options{Session: session.SessionOptions{Info: gamerecord.Info{Game: g, Variant: "xiangqi", Ruleset: rs.Name}, RuleSet: rs, Tracker: session.DefaultTrackerOptions()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,8 @@ import (
 	dgtemu "github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/replay"
 	"github.com/dgtbridge/dgtbridge/hall/session"
-	"github.com/dgtbridge/dgtbridge/obp"
 	"github.com/dgtbridge/dgtbridge/obp/emu"
 	obplink "github.com/dgtbridge/dgtbridge/obp/link"
 	"github.com/dgtbridge/dgtbridge/rules"
@@ -197,10 +197,10 @@ func TestOBPXiangqiLive(t *testing.T) {
 		t.Errorf("recording lacks the host's I and the board's lines:\n%.400s", raw)
 	}
 	// The recording replays to the same game.
-	if !IsOBPRecording(raw) {
+	if !replay.IsOBPRecording(raw) {
 		t.Error("the recording is not recognised as an OBP board's")
 	}
-	res, err := ReplayOBP(strings.NewReader(string(raw)), ReplayOptions{Session: hb.Session, BadLine: func(err error) { t.Logf("replay: %v", err) }})
+	res, err := replay.OBP(strings.NewReader(string(raw)), replay.Options{Session: hb.Session, BadLine: func(err error) { t.Logf("replay: %v", err) }})
 	if err != nil || len(res.Games) != 1 {
 		t.Fatalf("replay: %v, %d games", err, len(res.Games))
 	}
@@ -417,28 +417,6 @@ func TestOBPIllegalAndTouch(t *testing.T) {
 	}
 	if r, _ := d.h.Record(g); len(r.Moves) != 1 || r.Moves[0].UCI != "b2e2" || r.Moves[0].Notation != "P8-5" {
 		t.Errorf("record %+v", r.Moves)
-	}
-}
-
-// TestOBPBoardTime: board timestamps keep the spacing of lines read in one
-// chunk, never lie after their arrival, and lines without one keep their
-// arrival time.
-func TestOBPBoardTime(t *testing.T) {
-	var st obpState
-	at := func(ms uint64) obp.Stamp { return obp.At(ms) }
-	// Three lines 400 ms apart on the board, the last two read together.
-	a := st.time(t0.Add(1050*time.Millisecond), at(1000))
-	b := st.time(t0.Add(2000*time.Millisecond), at(1400))
-	c := st.time(t0.Add(2000*time.Millisecond), at(1800))
-	if !a.Equal(t0.Add(1050*time.Millisecond)) || !b.Equal(t0.Add(1450*time.Millisecond)) || !c.Equal(t0.Add(1850*time.Millisecond)) {
-		t.Errorf("times %v %v %v", a.Sub(t0), b.Sub(t0), c.Sub(t0))
-	}
-	// A line with less delay moves the base: never after arrival.
-	if d := st.time(t0.Add(2210*time.Millisecond), at(2200)); !d.Equal(t0.Add(2210 * time.Millisecond)) {
-		t.Errorf("least delay: %v", d.Sub(t0))
-	}
-	if e := st.time(t0.Add(3*time.Second), obp.Stamp{}); !e.Equal(t0.Add(3 * time.Second)) {
-		t.Errorf("no stamp: %v", e.Sub(t0))
 	}
 }
 

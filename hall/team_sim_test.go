@@ -10,9 +10,9 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
-	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/replay"
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
@@ -69,10 +69,10 @@ func simulateMatch(t testing.TB, o demo.TeamMatchOptions) simMatch {
 
 // replaySim replays a simulated match's recordings as "replay --ruleset
 // bgo2026-team A B" does.
-func replaySim(t testing.TB, sm simMatch) hall.TeamReplayResult {
+func replaySim(t testing.TB, sm simMatch) replay.TeamResult {
 	t.Helper()
 	oa, ob := simOptions(t)
-	res, err := hall.ReplayTeam(bytes.NewReader(sm.logs[0]), bytes.NewReader(sm.logs[1]), hall.TeamReplayOptions{A: oa, B: ob,
+	res, err := replay.Team(bytes.NewReader(sm.logs[0]), bytes.NewReader(sm.logs[1]), replay.TeamOptions{A: oa, B: ob,
 		BadLine: func(err error) { t.Errorf("bad line: %v", err) }})
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +93,7 @@ const pressWindow = 2 * time.Second
 // must be the truth's up to the order of presses on the two boards less
 // than pressWindow apart. It also returns how many plies' pockets needed
 // that allowance.
-func compareSim(truth *teamdrop.Match, res hall.TeamReplayResult) (diffs []string, reordered int) {
+func compareSim(truth *teamdrop.Match, res replay.TeamResult) (diffs []string, reordered int) {
 	for b := range 2 {
 		want := truth.Plies(teamdrop.Board(b))
 		got := res.Games[b].Moves
@@ -183,7 +183,7 @@ func init() {
 // board and kind: the match's kinds must match exactly, and no other crit
 // or warn alert may appear (the adjudicator's info alerts, such as the
 // scoresheet exemption of a five-minute game, are true and not compared).
-func compareAlerts(plan demo.TeamMatchPlan, res hall.TeamReplayResult) (false, missed []string) {
+func compareAlerts(plan demo.TeamMatchPlan, res replay.TeamResult) (false, missed []string) {
 	want := map[string]int{}
 	for _, f := range plan.Findings {
 		want[fmt.Sprintf("%d %s", f.Where().Board+1, f.Kind())]++

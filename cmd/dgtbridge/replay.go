@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/dgtbridge/dgtbridge/dgt/record"
-	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/replay"
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
@@ -26,7 +26,7 @@ import (
 // file. An interrupt stops it at once, even while it waits for a
 // recording that is still being written. Games are numbered
 // replay.<file>.<game> (GameId tag, alert ids). Hexlog timestamps are
-// honoured; raw and base64 messages are spaced hall.DefaultReplayGap apart.
+// honoured; raw and base64 messages are spaced replay.DefaultGap apart.
 // A team-drop rule set replays two partner boards together
 // (replay_team.go).
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -80,7 +80,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		o := hall.ReplayOptions{Format: f, Session: session.SessionOptions{
+		o := replay.Options{Format: f, Session: session.SessionOptions{
 			Info:     gamerecord.Info{Game: game.ID{Event: "replay", Round: i + 1, Board: 1}, Variant: v, Ruleset: rs.Name},
 			StartFEN: *fen, RuleSet: rs, Tracker: session.DefaultTrackerOptions(),
 		}, BadLine: func(err error) { fmt.Fprintf(stderr, "dgtbridge replay: %s: skipped: %v\n", name, err) }}
@@ -93,7 +93,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // replayFile replays one recording: its games as PGN on stdout, its
 // alerts to enc. An interrupt stops it, even mid-read.
-func replayFile(ctx context.Context, name string, o hall.ReplayOptions, stdout io.Writer, enc *json.Encoder) error {
+func replayFile(ctx context.Context, name string, o replay.Options, stdout io.Writer, enc *json.Encoder) error {
 	in, err := os.Open(name)
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/hall/replay"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
@@ -41,12 +41,12 @@ func replayVariant(fs *flag.FlagSet, variant string, rs ruleset.RuleSet) (string
 
 // replayRecording replays one recording: the traffic of an Open Board
 // Protocol board (every xiangqi recording, and a chess board's whose first
-// lines are OBP) with hall.ReplayOBP, a DGT board's with hall.Replay.
-func replayRecording(r io.Reader, o hall.ReplayOptions) (hall.ReplayResult, error) {
+// lines are OBP) with replay.OBP, a DGT board's with replay.DGT.
+func replayRecording(r io.Reader, o replay.Options) (replay.Result, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(64 << 10)
-	if o.Session.Info.Variant == "xiangqi" || hall.IsOBPRecording(head) {
-		return hall.ReplayOBP(br, o)
+	if o.Session.Info.Variant == "xiangqi" || replay.IsOBPRecording(head) {
+		return replay.OBP(br, o)
 	}
-	return hall.Replay(br, o)
+	return replay.DGT(br, o)
 }

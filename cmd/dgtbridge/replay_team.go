@@ -9,8 +9,8 @@ import (
 	"os"
 
 	"github.com/dgtbridge/dgtbridge/dgt/record"
-	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/replay"
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
@@ -72,12 +72,12 @@ func runReplayTeam(ctx context.Context, o teamReplay, stdout, stderr io.Writer) 
 			Partner: game.ID{Event: "replay", Round: 1, Board: partner},
 		}
 	}
-	res, err := hall.ReplayTeam(ins[0], ins[1], hall.TeamReplayOptions{A: opts(1, 2), B: opts(2, 1), Format: o.format,
+	res, err := replay.Team(ins[0], ins[1], replay.TeamOptions{A: opts(1, 2), B: opts(2, 1), Format: o.format,
 		BadLine: func(err error) { fmt.Fprintf(stderr, "dgtbridge replay: skipped: %v\n", err) }})
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if errors.Is(err, hall.ErrUntimed) {
+	if errors.Is(err, replay.ErrUntimed) {
 		return usageError{fmt.Errorf("replay: %w", err)}
 	}
 	if res.Games[0] != nil {

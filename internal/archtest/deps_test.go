@@ -75,6 +75,9 @@ var layers = []rule{
 	// DGT codec's messages (replayed recordings), never a link, NATS or
 	// storage.
 	{pkg: "hall/session", internal: []string{"rules/...", "board", "board/dgtfeed", "dgt", "hall/gamerecord"}},
+	// Replay reads recordings into sessions: the codecs and their
+	// translators, the session, never a link, NATS or storage.
+	{pkg: "hall/replay", internal: []string{"rules/...", "dgt", "dgt/record", "obp", "obp/obpfeed", "board/...", "hall/session", "hall/gamerecord"}},
 	// status reads the hall's observations and records and writes the
 	// status bucket: above the hall, below the command.
 	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "web", "internal/metrics"}, external: natsDeps},

@@ -1,4 +1,4 @@
-package hall
+package replay
 
 import (
 	"errors"
@@ -12,23 +12,23 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
-// DefaultReplayGap is the synthetic time between two board messages of a
+// DefaultGap is the synthetic time between two board messages of a
 // recording without timestamps (raw, base64): longer than the tracker's
 // settle window (500 ms), so every message is judged on its own, and
 // shorter than its hold (2 s), so pieces in the air are never reported as
 // an unexplained board. Clock readings in such recordings still carry the
 // clock's own times; only the spacing of arrival is synthetic.
-const DefaultReplayGap = 700 * time.Millisecond
+const DefaultGap = 700 * time.Millisecond
 
-// ReplayOptions configure Replay.
-type ReplayOptions struct {
+// Options configure DGT and OBP.
+type Options struct {
 	// Session configures every game; Info.Game.Board is replaced by the
 	// game's number in the recording (1, 2, …) and NewGameOnSetup is set.
 	Session session.SessionOptions
 	// Format of the recording (record.Auto detects it).
 	Format record.Format
 	// Gap is the spacing of messages without timestamps (default
-	// DefaultReplayGap).
+	// DefaultGap).
 	Gap time.Duration
 	// Start is the time of the first message of an untimed recording
 	// (default 2000-01-01T00:00:00Z, so replays are reproducible).
@@ -39,27 +39,27 @@ type ReplayOptions struct {
 	BadLine func(error)
 }
 
-// ReplayResult is what a recording held: its games in order (a set-up
+// Result is what a recording held: its games in order (a set-up
 // after moves starts a new game) and the alerts raised, in order.
-type ReplayResult struct {
+type Result struct {
 	Games  []*gamerecord.Record
 	Alerts []game.Alert
 }
 
-// Replay reconstructs the games of one recording (interfaces.md §4). Only
+// DGT reconstructs the games of one recording (interfaces.md §4). Only
 // board→host traffic is read. Hexlog timestamps are honoured; raw and
 // base64 messages are spaced by o.Gap. An I/O error stops it and is returned
 // with what was reconstructed so far.
-func Replay(r io.Reader, o ReplayOptions) (ReplayResult, error) {
+func DGT(r io.Reader, o Options) (Result, error) {
 	return replay(r, o, (*replayer).chunk)
 }
 
 // replay reads a recording, handing each chunk of board→host bytes to
 // chunk (DGT here, OBP in replay_obp.go).
-func replay(r io.Reader, o ReplayOptions, chunk func(*replayer, record.Chunk)) (ReplayResult, error) {
-	var res ReplayResult
+func replay(r io.Reader, o Options, chunk func(*replayer, record.Chunk)) (Result, error) {
+	var res Result
 	if o.Gap <= 0 {
-		o.Gap = DefaultReplayGap
+		o.Gap = DefaultGap
 	}
 	if o.Start.IsZero() {
 		o.Start = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -110,10 +110,10 @@ func replay(r io.Reader, o ReplayOptions, chunk func(*replayer, record.Chunk)) (
 
 // replayer is one recording being replayed.
 type replayer struct {
-	o     ReplayOptions
+	o     Options
 	so    session.SessionOptions // of the current game
 	s     *session.Session
-	res   ReplayResult
+	res   Result
 	at    time.Time // the time of the last message
 	first bool      // no message read yet
 	dec   *dgt.Decoder

@@ -1,11 +1,10 @@
-package hall
+package session
 
 import (
 	"fmt"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
-	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -17,7 +16,7 @@ import (
 // again at once: put on b, lifted from b within the rule set's
 // commit_on_place_debounce (a piece that stood still that long was placed,
 // and a placed piece is the move, Art. 9.5(b): the tracker's business),
-// then put down on another point c. The slideWatch finds these in the
+// then put down on another point c. A SlideWatch finds these in the
 // square changes an OBP board's lines are translated into, the same way
 // in the daemon and in a replay of its recording, and words them for the
 // arbiter: the first slide of a player an info reminder, every later one a
@@ -29,8 +28,8 @@ import (
 // point it slid across is no slide (the hand stopped).
 const slideExpiry = 3 * time.Second
 
-// slideWatch follows one board's square changes for slides.
-type slideWatch struct {
+// SlideWatch follows one board's square changes for slides.
+type SlideWatch struct {
 	// window: a put lifted again within it was not placed (the rule set's
 	// CommitDebounce); 0: not a xiangqi game, nothing is watched.
 	window time.Duration
@@ -52,9 +51,9 @@ type slideWatch struct {
 	}
 }
 
-// newSlideWatch watches the games of session s (its rule set decides).
-func newSlideWatch(s *session.Session) *slideWatch {
-	w := &slideWatch{from: rules.NoSquare}
+// NewSlideWatch watches the games of session s (its rule set decides).
+func NewSlideWatch(s *Session) *SlideWatch {
+	w := &SlideWatch{from: rules.NoSquare}
 	if rs := s.Options().RuleSet; rs.Variant == "xiangqi" {
 		w.window = rs.Xiangqi.CommitDebounce
 		if w.window <= 0 {
@@ -64,15 +63,15 @@ func newSlideWatch(s *session.Session) *slideWatch {
 	return w
 }
 
-// see takes one report of the board (a square change; a whole-board read
+// See takes one report of the board (a square change; a whole-board read
 // forgets what was on the way; clock readings pass) of the game of rec at
 // time at, and returns the alert of a slide it completes.
-func (w *slideWatch) see(at time.Time, r game.Sensed, rec *gamerecord.Record) (game.Alert, bool) {
+func (w *SlideWatch) See(at time.Time, r game.Sensed, rec *gamerecord.Record) (game.Alert, bool) {
 	if w.window == 0 {
 		return game.Alert{}, false
 	}
 	if g := rec.Info.Game; g != w.game {
-		*w = slideWatch{window: w.window, game: g, from: rules.NoSquare}
+		*w = SlideWatch{window: w.window, game: g, from: rules.NoSquare}
 	}
 	var sc game.SquareChange
 	switch r := r.(type) {
@@ -105,7 +104,7 @@ func (w *slideWatch) see(at time.Time, r game.Sensed, rec *gamerecord.Record) (g
 }
 
 // alert words a slide of pc from one point across via to to.
-func (w *slideWatch) alert(at time.Time, rec *gamerecord.Record, pc rules.Piece, from, via, to rules.Square, putAt, left time.Time) game.Alert {
+func (w *SlideWatch) alert(at time.Time, rec *gamerecord.Record, pc rules.Piece, from, via, to rules.Square, putAt, left time.Time) game.Alert {
 	stood := left.Sub(putAt)
 	g, ply := rec.Info.Game, len(rec.Moves)
 	geo := rules.Xiangqi9x10
@@ -118,7 +117,7 @@ func (w *slideWatch) alert(at time.Time, rec *gamerecord.Record, pc rules.Piece,
 		letter = string(pc.Kind.Letter() + 'a' - 'A')
 	}
 	msg := fmt.Sprintf("%s slid a %s across %s on its way from %s to %s (it stood there %d ms): the arbiter reminds the player (Art. 9.7, note).",
-		who, pieceName(geo, pc), geo.Name(via), geo.Name(from), geo.Name(to), stood.Milliseconds())
+		who, PieceName(geo, pc), geo.Name(via), geo.Name(from), geo.Name(to), stood.Milliseconds())
 	sev := game.Info
 	prop := map[string]any{"via": geo.Name(via), "from": geo.Name(from), "to": geo.Name(to), "slides": n}
 	if n > 1 {
@@ -126,10 +125,25 @@ func (w *slideWatch) alert(at time.Time, rec *gamerecord.Record, pc rules.Piece,
 		prop["penalty"] = "technical_error"
 		msg = fmt.Sprintf("%s slid a %s across %s on its way from %s to %s (it stood there %d ms), slide number %d in this game: a repeat is a technical error (Art. 9.7, note; 16.3). "+
 			`If the arbiter finds it so: {"cmd":"apply_penalty","penalty":"technical_error","side":"%s"}.`,
-			who, pieceName(geo, pc), geo.Name(via), geo.Name(from), geo.Name(to), stood.Milliseconds(), n, side)
+			who, PieceName(geo, pc), geo.Name(via), geo.Name(from), geo.Name(to), stood.Milliseconds(), n, side)
 	}
 	return game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, game.KindTouchMove, ply, at.UnixMilli()), Game: g, Kind: game.KindTouchMove,
 		Severity: sev, Article: "9.7", Side: side.String(), Ply: ply, At: game.T(at), Proposal: prop, Message: msg,
 		Evidence: []game.Evidence{{At: game.T(putAt), Square: geo.Name(via), Piece: letter, Event: "place"},
 			{At: game.T(left), Square: geo.Name(via), Piece: letter, Event: "lift"}, {At: game.T(at), Square: geo.Name(to), Piece: letter, Event: "place"}}}
 }
+
+// pieceName names a piece in English: "white knight", "Red horse".
+func PieceName(geo rules.Geometry, pc rules.Piece) string {
+	if geo != rules.Xiangqi9x10 {
+		return pc.Color.String() + " " + pc.Kind.String()
+	}
+	side := map[rules.Color]string{rules.White: "Red", rules.Black: "Black"}[pc.Color]
+	kind := map[rules.Kind]string{rules.King: "general", rules.Advisor: "advisor", rules.Elephant: "elephant", rules.Knight: "horse",
+		rules.Rook: "chariot", rules.Cannon: "cannon", rules.Pawn: "soldier"}[pc.Kind]
+	return side + " " + kind
+}
+
+// Watching reports whether the game's rule set has slides watched (a
+// xiangqi game).
+func (w *SlideWatch) Watching() bool { return w.window > 0 }

@@ -1,4 +1,4 @@
-package hall
+package replay
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
@@ -18,12 +19,14 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
-func replayOptions(t testing.TB, format record.Format) ReplayOptions {
+var t0 = time.Date(2026, 2, 8, 8, 0, 0, 0, time.UTC)
+
+func replayOptions(t testing.TB, format record.Format) Options {
 	rs, err := ruleset.Lookup(ruleset.FIDE2018Standard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ReplayOptions{Format: format, Session: session.SessionOptions{
+	return Options{Format: format, Session: session.SessionOptions{
 		Info:    gamerecord.Info{Game: game.ID{Event: "replay", Round: 1, Board: 1}, Ruleset: rs.Name},
 		RuleSet: rs, Tracker: session.DefaultTrackerOptions(),
 	}}
@@ -41,7 +44,7 @@ func TestReplayRealCaptures(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			res, err := Replay(f, replayOptions(t, record.Base64))
+			res, err := DGT(f, replayOptions(t, record.Base64))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,11 +93,11 @@ func TestReplayFENSetupMismatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := ReplayOptions{Format: record.Raw, Session: session.SessionOptions{
+	o := Options{Format: record.Raw, Session: session.SessionOptions{
 		Info:     gamerecord.Info{Game: game.ID{Event: "replay", Round: 1, Board: 1}, Variant: "chess960", Ruleset: rs.Name},
 		StartFEN: drawn.FEN(), RuleSet: rs, Tracker: session.DefaultTrackerOptions(),
 	}}
-	res, err := Replay(bytes.NewReader(raw), o)
+	res, err := DGT(bytes.NewReader(raw), o)
 	if err != nil {
 		t.Fatal(err)
 	}

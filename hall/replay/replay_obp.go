@@ -1,4 +1,4 @@
-package hall
+package replay
 
 import (
 	"bytes"
@@ -13,12 +13,12 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
-// ReplayOBP reconstructs the games of the recording of an Open Board
+// OBP reconstructs the games of the recording of an Open Board
 // Protocol board (xiangqi or chess; the board's size is the game's), as
-// Replay does for DGT boards: the board's lines go through obp/obpfeed to
+// DGT does for DGT boards: the board's lines go through obp/obpfeed to
 // the same session the daemon runs, hexlog times honoured and board
 // timestamps mapped to them. Bad lines go to o.BadLine and are skipped.
-func ReplayOBP(r io.Reader, o ReplayOptions) (ReplayResult, error) {
+func OBP(r io.Reader, o Options) (Result, error) {
 	return replay(r, o, (*replayer).obpChunk)
 }
 
@@ -26,12 +26,12 @@ func ReplayOBP(r io.Reader, o ReplayOptions) (ReplayResult, error) {
 type obpReplay struct {
 	dec  *obp.Decoder
 	feed *obpfeed.Translator
-	st   obpState  // board timestamps (obp.go)
-	last time.Time // the last time fed: never back
+	tb   obp.Timebase // board timestamps
+	last time.Time    // the last time fed: never back
 	buf  []game.Sensed
 	// slides: pieces slid across points, as the daemon finds them
 	// (obp_slide.go).
-	slides *slideWatch
+	slides *session.SlideWatch
 }
 
 // obpChunk feeds one chunk of an OBP board's lines.
@@ -39,7 +39,7 @@ func (rp *replayer) obpChunk(c record.Chunk) {
 	rp.stamp(c)
 	if rp.ob == nil {
 		pos := rp.s.Tracker().Position()
-		rp.ob = &obpReplay{dec: obp.NewDecoder(pos.Geometry()), feed: obpfeed.New(pos.Placement()), slides: newSlideWatch(rp.s)}
+		rp.ob = &obpReplay{dec: obp.NewDecoder(pos.Geometry()), feed: obpfeed.New(pos.Placement()), slides: session.NewSlideWatch(rp.s)}
 	}
 	ob := rp.ob
 	ob.dec.Feed(c.Bytes)
@@ -57,7 +57,7 @@ func (rp *replayer) obpChunk(c record.Chunk) {
 		}
 		at := rp.at
 		if !c.At.IsZero() {
-			at = ob.st.time(rp.at, m.BoardTime())
+			at = ob.tb.Time(rp.at, m.BoardTime())
 		}
 		if at.Before(ob.last) {
 			at = ob.last
@@ -66,14 +66,14 @@ func (rp *replayer) obpChunk(c record.Chunk) {
 		switch m.(type) {
 		case obp.Board, obp.Clock, obp.Lift, obp.Put:
 		case obp.Ident:
-			ob.st.set = false // a board (re)connected: its counter may have restarted
+			ob.tb.Reset() // a board (re)connected: its counter may have restarted
 			continue
 		case obp.Fault, obp.Unknown:
 			continue
 		}
 		ob.buf, err = ob.feed.Append(ob.buf[:0], m)
 		for _, r := range ob.buf {
-			if al, ok := ob.slides.see(at, r, rp.s.Record()); ok {
+			if al, ok := ob.slides.See(at, r, rp.s.Record()); ok {
 				rp.collect(session.Step{Out: []game.Payload{al}})
 			}
 			rp.collect(rp.s.Sense(at, r))

@@ -1,4 +1,4 @@
-package hall
+package replay
 
 import (
 	"errors"
@@ -14,8 +14,8 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
-// TeamReplayOptions configure ReplayTeam.
-type TeamReplayOptions struct {
+// TeamOptions configure Team.
+type TeamOptions struct {
 	// A and B are the two boards' games (A the lower board number); each
 	// names the other as Partner, under the same team-drop rule set.
 	A, B session.SessionOptions
@@ -26,10 +26,10 @@ type TeamReplayOptions struct {
 	BadLine func(error)
 }
 
-// TeamReplayResult is what two partner boards' recordings held: the
+// TeamResult is what two partner boards' recordings held: the
 // match's two games (A's first), the alerts of both in the order they
 // were raised, and the match as BPGN 1.0.
-type TeamReplayResult struct {
+type TeamResult struct {
 	Games  [2]*gamerecord.Record
 	Alerts []game.Alert
 	BPGN   *pgn.BPGNGame
@@ -38,14 +38,14 @@ type TeamReplayResult struct {
 // ErrUntimed: a team-drop replay was given a recording without timestamps.
 var ErrUntimed = errors.New("hall: a team-drop replay needs timestamped recordings (hexlog): the two boards are merged by time")
 
-// ReplayTeam reconstructs a team-drop match from the recordings of its two
+// Team reconstructs a team-drop match from the recordings of its two
 // boards (interfaces.md §1, §4): the board→host messages of both are fed
 // to the two sessions in the order of their timestamps (equal times: A
 // first), so captures pass between the boards at the presses as they did
 // in the hall. An I/O error stops it and is returned with what was
 // reconstructed so far.
-func ReplayTeam(ra, rb io.Reader, o TeamReplayOptions) (TeamReplayResult, error) {
-	var res TeamReplayResult
+func Team(ra, rb io.Reader, o TeamOptions) (TeamResult, error) {
+	var res TeamResult
 	srcs, start, err := openTeamSources(ra, rb, o)
 	if err != nil {
 		return res, err
@@ -112,7 +112,7 @@ func ReplayTeam(ra, rb io.Reader, o TeamReplayOptions) (TeamReplayResult, error)
 
 // openTeamSources opens the two recordings (timed formats only), reads
 // their first chunks and gives the time of the earlier.
-func openTeamSources(ra, rb io.Reader, o TeamReplayOptions) ([2]*teamSource, time.Time, error) {
+func openTeamSources(ra, rb io.Reader, o TeamOptions) ([2]*teamSource, time.Time, error) {
 	var srcs [2]*teamSource
 	for i, r := range []io.Reader{ra, rb} {
 		rd, err := record.NewReader(r, o.Format)
