@@ -257,6 +257,7 @@ func falseAlerts(obs []Observation, last map[game.ID]int) []string {
 // exactly once, in order, with the clock time the clock showed, and no
 // crit or warn alert is raised.
 func TestNoisyLinesEndToEnd(t *testing.T) {
+	dgttest.Dir(t) // the games are the real captures: stop here without them, not inside a bubble
 	plies := 60
 	seeds := []uint64{1, 2, 3}
 	if testing.Short() {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
+	"github.com/dgtbridge/dgtbridge/internal/testenv"
 )
 
 // The captures with an expected decode (<name>.json) and an expected game
@@ -47,8 +48,9 @@ var root = sync.OnceValue(func() string {
 })
 
 // Dir returns the captures folder. When it does not exist (../shared is
-// absent) it skips the test and says where it looked; any other problem
-// fails the test.
+// absent, as in a user's clone) the test stops through testenv.Unavailable:
+// skipped, saying where it looked, or failed in CI; any other problem fails
+// the test.
 func Dir(tb testing.TB) string {
 	tb.Helper()
 	dir := root()
@@ -58,7 +60,7 @@ func Dir(tb testing.TB) string {
 	st, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		tb.Skipf("captures not present at %s (../shared is absent)", dir)
+		testenv.Unavailable(tb, "the real DGT captures are not present at "+dir+" (a clone without ../shared beside it): this test replays them")
 	case err != nil:
 		tb.Fatalf("dgttest: %v", err)
 	case !st.IsDir():
