@@ -76,8 +76,32 @@ var layers = []rule{
 	// storage.
 	{pkg: "hall/session", internal: []string{"rules/...", "board", "board/dgtfeed", "dgt", "hall/gamerecord"}},
 	// Replay reads recordings into sessions: the codecs and their
-	// translators, the session, never a link, NATS or storage.
-	{pkg: "hall/replay", internal: []string{"rules/...", "dgt", "dgt/record", "obp", "obp/obpfeed", "board/...", "hall/session", "hall/gamerecord"}},
+	// translators (the OBP reader splits lines with obp/link), the session;
+	// never NATS or storage.
+	{pkg: "hall/replay", internal: []string{"rules/...", "dgt", "dgt/record", "obp/...", "board/...", "hall/session", "hall/gamerecord"}},
+	// The daemon's runtime: every board's goroutine from the link to the
+	// publisher. It sees the protocols, the tracker, the per-game core and
+	// the publisher, never configuration or a serial library.
+	{pkg: "hall", internal: []string{"rules/...", "board/...", "dgt", "dgt/bus", "dgt/link", "dgt/record", "dgt/internal/evq", "obp/...", "broadcast/...", "hall/session", "hall/gamerecord", "internal/metrics", "web"}, external: natsDeps},
+	// The demo's scripts drive emulated boards and read the feed as a
+	// client: no runtime, no configuration.
+	{pkg: "hall/demo", internal: []string{"rules/...", "board/...", "dgt", "dgt/emu", "dgt/pty", "obp", "obp/emu", "hall/session", "hall/gamerecord"}, external: natsDeps},
+	// Configuration: viper and what it pulls in, the rules' names, the
+	// pairing reader. Only the command imports it.
+	{pkg: "config", internal: []string{"pairings", "rules/..."}, external: viperDeps},
+	// The command wires everything; it is the only package that may
+	// import configuration and the serial library.
+	{pkg: "cmd/dgtbridge", internal: []string{"..."}, external: append(append(append([]string{"go.bug.st/serial"}, natsDeps...), viperDeps...), "golang.org/x/text")},
+	// Test support.
+	{pkg: "dgt/dgttest", internal: []string{"rules/...", "dgt", "internal/testenv"}},
+	{pkg: "internal/testenv"},
+	{pkg: "internal/browser", internal: []string{"internal/testenv"}, external: []string{"github.com/chromedp", "github.com/go-json-experiment/json"}},
+	// Packages of tests alone (docs' links, the unit file, this table) and
+	// the magic-table generator: the standard library.
+	{pkg: "docs"},
+	{pkg: "systemd"},
+	{pkg: "internal/archtest"},
+	{pkg: "rules/chess/internal/magicgen"},
 	// status reads the hall's observations and records and writes the
 	// status bucket: above the hall, below the command.
 	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "web", "internal/metrics"}, external: natsDeps},
@@ -86,6 +110,20 @@ var layers = []rule{
 	// The load test drives emulated boards and reads the daemon's NATS
 	// feed as any client would: no daemon package.
 	{pkg: "internal/loadtest", internal: []string{"rules/...", "dgt", "dgt/emu", "dgt/pty"}, external: natsDeps},
+}
+
+// viperDeps are the modules viper pulls in.
+var viperDeps = []string{
+	"github.com/spf13",
+	"github.com/go-viper/mapstructure",
+	"github.com/fsnotify/fsnotify",
+	"github.com/pelletier/go-toml",
+	"github.com/sagikazarmark/locafero",
+	"github.com/sourcegraph/conc",
+	"github.com/subosito/gotenv",
+	"go.yaml.in/yaml",
+	"golang.org/x/sys",
+	"golang.org/x/text",
 }
 
 // natsDeps are the modules the NATS client and the embedded nats-server
@@ -156,6 +194,9 @@ func (r rule) allows(dep string) bool {
 			return true
 		}
 		for _, a := range r.internal {
+			if a == "..." {
+				return true
+			}
 			if tree, ok := strings.CutSuffix(a, "/..."); ok && (p == tree || strings.HasPrefix(p, tree+"/")) || p == a {
 				return true
 			}
@@ -248,6 +289,24 @@ func TestSoleImporters(t *testing.T) {
 					t.Errorf("%s imports %s; only %v may", pkg, imp, allowed)
 				}
 			}
+		}
+	}
+}
+
+// TestEveryPackageHasARow fails when a package of the module has no row in
+// [layers]: a new package says what it may import when it is made.
+func TestEveryPackageHasARow(t *testing.T) {
+	out, err := exec.Command("go", "list", module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	rows := map[string]bool{}
+	for _, r := range layers {
+		rows[r.pkg] = true
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p = strings.TrimPrefix(p, module); !rows[p] {
+			t.Errorf("package %s has no row in the dependency table (internal/archtest/deps_test.go)", p)
 		}
 	}
 }
