@@ -13,11 +13,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// KindMessageRejected is the alert kind raised when NATS refuses one of a
-// game's messages for good (e.g. over the server's max payload): the
-// message is set aside and the others flow.
-const KindMessageRejected = "message_rejected"
-
 // rejectedFile, in the outbox directory, keeps every message set aside: one
 // JSON object a line ([rejection]), appended and fsynced before the record
 // leaves the outbox, for the operator.
@@ -80,7 +75,7 @@ func (p *Publisher) setAside(r Record, cause error) error {
 	// One alert per game and kind of message, its id shaped like every
 	// other alert's (<game>.<kind>...): its Nats-Msg-Id makes the stream
 	// keep the first; later refusals are kept, logged and counted.
-	a := game.Alert{ID: fmt.Sprintf("%s.%s.%s", r.Game, KindMessageRejected, r.Kind), Game: r.Game, Kind: KindMessageRejected,
+	a := game.Alert{ID: fmt.Sprintf("%s.%s.%s", r.Game, game.KindMessageRejected, r.Kind), Game: r.Game, Kind: game.KindMessageRejected,
 		Severity: game.Warn, At: game.T(p.o.Now()),
 		Message: fmt.Sprintf("A %s message of this game (%d bytes) was refused by NATS and not published: %v. "+
 			"It is kept in %s; the other messages go on. Later refusals of this game's %s messages are kept there too "+

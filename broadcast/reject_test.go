@@ -88,8 +88,8 @@ func TestRejectedMessageSetAside(t *testing.T) {
 		t.Fatalf("%d alerts, want 1", len(alerts))
 	}
 	var a struct{ ID, Game, Kind, Severity, Message string }
-	if err := json.Unmarshal(alerts[0].Data(), &a); err != nil || a.Game != g1.String() || a.Kind != KindMessageRejected ||
-		!strings.Contains(a.Message, rejectedFile) || !strings.HasPrefix(a.ID, g1.String()+"."+KindMessageRejected+".") {
+	if err := json.Unmarshal(alerts[0].Data(), &a); err != nil || a.Game != g1.String() || a.Kind != game.KindMessageRejected ||
+		!strings.Contains(a.Message, rejectedFile) || !strings.HasPrefix(a.ID, g1.String()+"."+game.KindMessageRejected+".") {
 		t.Errorf("alert %s", alerts[0].Data())
 	}
 }

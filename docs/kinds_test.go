@@ -12,13 +12,24 @@ import (
 )
 
 // alertKinds returns the alert kinds the code defines: the string
-// constants named Kind… of the packages that raise alerts (the rules'
-// vocabulary, the team-drop match, the hall, the publisher).
+// constants named Kind… of the rules' vocabulary (rules/game), where every
+// kind is declared.
 func alertKinds(t *testing.T) []string {
+	t.Helper()
+	kinds := kindConsts(t, "../rules/game")
+	if len(kinds) < 40 {
+		t.Fatalf("only %d alert kinds found in the code: %v", len(kinds), kinds)
+	}
+	return kinds
+}
+
+// kindConsts returns the values of the string constants named Kind… in
+// the non-test Go files of the folders.
+func kindConsts(t *testing.T, dirs ...string) []string {
 	t.Helper()
 	var kinds []string
 	fset := token.NewFileSet()
-	for _, dir := range []string{"../rules/game", "../rules/teamdrop", "../hall", "../broadcast"} {
+	for _, dir := range dirs {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
@@ -53,10 +64,32 @@ func alertKinds(t *testing.T) []string {
 			}
 		}
 	}
-	if len(kinds) < 40 {
-		t.Fatalf("only %d alert kinds found in the code: %v", len(kinds), kinds)
-	}
 	return kinds
+}
+
+// TestAlertKindsInOnePlace: no package but the vocabulary declares an
+// alert kind (a constant named Kind… holding a string): one definition
+// of each, so the same kind is never declared twice.
+func TestAlertKindsInOnePlace(t *testing.T) {
+	var dirs []string
+	err := filepath.WalkDir("..", func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != ".." || d.Name() == "node_modules" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() && p != filepath.Join("..", "rules", "game") {
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := kindConsts(t, dirs...); len(k) > 0 {
+		t.Errorf("alert kinds declared outside rules/game: %v", k)
+	}
 }
 
 // TestEveryAlertKindDocumented: every alert kind the daemon can raise is

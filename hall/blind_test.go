@@ -289,7 +289,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	}
 	mu.Lock()
 	for _, a := range alerts {
-		if a.Kind == game.KindTouchMove || a.Kind == session.KindBoardMismatch {
+		if a.Kind == game.KindTouchMove || a.Kind == game.KindBoardMismatch {
 			t.Errorf("alert during clean relays: %+v", a)
 		}
 	}
@@ -335,7 +335,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	waitFor(t, 30*time.Second, "the board_mismatch alert", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
-		return slices.ContainsFunc(alerts, func(a game.Alert) bool { return a.Kind == session.KindBoardMismatch })
+		return slices.ContainsFunc(alerts, func(a game.Alert) bool { return a.Kind == game.KindBoardMismatch })
 	})
 	// An observation window (not a synchronisation): a repeated alert
 	// for the same lifted piece would come from the tracker's later ticks.
@@ -345,7 +345,7 @@ func TestBlindRelayEndToEnd(t *testing.T) {
 	defer mu.Unlock()
 	var mm []game.Alert
 	for _, a := range alerts {
-		if a.Kind == session.KindBoardMismatch {
+		if a.Kind == game.KindBoardMismatch {
 			mm = append(mm, a)
 		}
 	}

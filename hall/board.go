@@ -136,8 +136,8 @@ func (br *boardRun) begin(s *session.Session, now time.Time) {
 	var resend []game.Payload
 	if len(br.notes) > 0 {
 		// One alert (one id) saying everything.
-		resend = append(resend, game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", rec.Info.Game, session.KindRecordDamaged, len(rec.Moves), now.UnixMilli()),
-			Game: rec.Info.Game, Kind: session.KindRecordDamaged, Severity: game.Crit, Ply: len(rec.Moves), At: game.T(now),
+		resend = append(resend, game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", rec.Info.Game, game.KindRecordDamaged, len(rec.Moves), now.UnixMilli()),
+			Game: rec.Info.Game, Kind: game.KindRecordDamaged, Severity: game.Crit, Ply: len(rec.Moves), At: game.T(now),
 			Message: "The saved record of this game was damaged: " + strings.Join(br.notes, "; ") + ". The game goes on from the " +
 				"record's last move; moves made after it are recovered from the board where it can. Check the record."})
 	}
@@ -146,8 +146,8 @@ func (br *boardRun) begin(s *session.Session, now time.Time) {
 		// The outbox was damaged: send everything again (the streams
 		// drop what they have by message id).
 		published = 0
-		resend = append(resend, game.Alert{ID: fmt.Sprintf("%s.%s.outbox.%d", rec.Info.Game, session.KindRecordDamaged, now.UnixMilli()),
-			Game: rec.Info.Game, Kind: session.KindRecordDamaged, Severity: game.Warn, Ply: len(rec.Moves), At: game.T(now),
+		resend = append(resend, game.Alert{ID: fmt.Sprintf("%s.%s.outbox.%d", rec.Info.Game, game.KindRecordDamaged, now.UnixMilli()),
+			Game: rec.Info.Game, Kind: game.KindRecordDamaged, Severity: game.Warn, Ply: len(rec.Moves), At: game.T(now),
 			Message: "The daemon's outbox (messages not yet sent) was damaged and set aside: " + br.h.lost +
 				". This game's moves are sent again; the streams drop those they already have."})
 	}
@@ -566,8 +566,8 @@ func (br *boardRun) clockFailed(c game.ClockCommand, ply int, err error) {
 	g := br.b.Session.Info.Game
 	br.log.Error("clock command failed", "reason", c.Reason, "err", err)
 	at := time.Now()
-	a := game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, session.KindClockCommandFailed, ply, at.UnixMilli()), Game: g,
-		Kind: session.KindClockCommandFailed, Severity: game.Warn, Ply: ply, At: game.T(at),
+	a := game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, game.KindClockCommandFailed, ply, at.UnixMilli()), Game: g,
+		Kind: game.KindClockCommandFailed, Severity: game.Warn, Ply: ply, At: game.T(at),
 		Message:  fmt.Sprintf("The clock did not take the setting asked for (%s): %v. Set it by hand.", c.Reason, err),
 		Proposal: map[string]any{"white_ms": game.Millis(c.White), "black_ms": game.Millis(c.Black)}}
 	br.h.w.submit(&change{br: br, game: g, out: []game.Payload{a}})

@@ -16,7 +16,6 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast/storage/storagetest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
-	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -163,7 +162,7 @@ func TestDamagedDataDoesNotStopTheHall(t *testing.T) {
 					t.Fatalf("game 1 %v (want %v recovered), game 2 %v", a.UCIs(), c.recovered, b.UCIs())
 				}
 				alerted := map[game.ID]string{}
-				for _, a := range sh.alerts(session.KindRecordDamaged) {
+				for _, a := range sh.alerts(game.KindRecordDamaged) {
 					alerted[a.Game] = a.Message
 				}
 				for _, g := range c.damaged {
@@ -318,7 +317,7 @@ func TestOutboxDamageHandsAgain(t *testing.T) {
 		sh2 := startSim(t, dir, Options{Boards: []Board{b2}})
 		waitConnected(t, sh2.h)
 		waitFor(t, time.Minute, "the moves handed again", func() bool { return sh2.published() == 3 })
-		if a := sh2.alerts(session.KindRecordDamaged); len(a) != 1 || !strings.Contains(a[0].Message, "outbox") {
+		if a := sh2.alerts(game.KindRecordDamaged); len(a) != 1 || !strings.Contains(a[0].Message, "outbox") {
 			t.Errorf("alerts %+v, want one naming the outbox", a)
 		}
 		plies := map[int]bool{}

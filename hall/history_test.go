@@ -173,7 +173,7 @@ func TestDamagedRecordRecoveredFromHistory(t *testing.T) {
 				}
 				time.Sleep(3 * time.Second)
 				synctest.Wait()
-				al := sh.alerts(session.KindRecordDamaged)
+				al := sh.alerts(game.KindRecordDamaged)
 				if len(al) != 1 || al[0].Game != g1 || !strings.Contains(al[0].Message, ".json.damaged-") {
 					t.Fatalf("alerts %+v, want one for game 1 naming the file set aside", al)
 				}
@@ -256,7 +256,7 @@ func TestDamagedRecordFromStream(t *testing.T) {
 	var damaged []game.Alert
 	for _, m := range al {
 		var a game.Alert
-		if decode(t, m.Data(), &a) && a.Kind == session.KindRecordDamaged {
+		if decode(t, m.Data(), &a) && a.Kind == game.KindRecordDamaged {
 			damaged = append(damaged, a)
 		}
 	}

@@ -110,7 +110,7 @@ func TestNextGameAfterResult(t *testing.T) {
 					case game.MoveEvent:
 						moves = append(moves, p)
 					}
-					if a, ok := out.(game.Alert); ok && a.Kind == session.KindBoardMismatch {
+					if a, ok := out.(game.Alert); ok && a.Kind == game.KindBoardMismatch {
 						mismatch++
 					}
 				}

@@ -177,8 +177,8 @@ func (br *boardRun) obpConnected(e obplink.Connected) {
 	st.ignored = id.Geo != geo
 	if st.ignored {
 		g := br.s.Record().Info.Game
-		br.apply(session.Step{Out: []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, session.KindBoardMismatch, len(br.s.Record().Moves), at.UnixMilli()),
-			Game: g, Kind: session.KindBoardMismatch, Severity: game.Crit, Ply: len(br.s.Record().Moves), At: game.T(at),
+		br.apply(session.Step{Out: []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, game.KindBoardMismatch, len(br.s.Record().Moves), at.UnixMilli()),
+			Game: g, Kind: game.KindBoardMismatch, Severity: game.Crit, Ply: len(br.s.Record().Moves), At: game.T(at),
 			Message: fmt.Sprintf("The board on %s (%s, serial %s) is %dx%d; game %s is played on %dx%d: its lines are not read. Connect the right board.",
 				br.b.Port, version, id.Serial, id.Geo.Files, id.Geo.Ranks, g, geo.Files, geo.Ranks)}}})
 		return

@@ -14,7 +14,6 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
-	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -250,7 +249,7 @@ func TestHallOutageLogErased(t *testing.T) {
 		}
 		var missing []game.Alert
 		for _, ob := range sh.observed() {
-			if al, ok := ob.Payload.(game.Alert); ok && al.Kind == session.KindMovesMissing {
+			if al, ok := ob.Payload.(game.Alert); ok && al.Kind == game.KindMovesMissing {
 				missing = append(missing, al)
 			}
 		}

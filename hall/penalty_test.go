@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
-	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
@@ -133,7 +132,7 @@ func TestHallPenaltyAuto(t *testing.T) {
 			var al game.Alert
 			decode(t, m.Data, &al)
 			t.Logf("alert %s: %s", al.Kind, al.Message)
-			if al.Kind == game.KindClockDefect || al.Kind == session.KindClockCommandFailed {
+			if al.Kind == game.KindClockDefect || al.Kind == game.KindClockCommandFailed {
 				t.Errorf("after the penalty: %s: %s", al.Kind, al.Message)
 			}
 		default:

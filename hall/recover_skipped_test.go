@@ -45,7 +45,7 @@ func logOf(t *testing.T, ucis ...string) (game.BoardLog, rules.Placement) {
 func skippedAlerts(out []game.Payload) []game.Alert {
 	var al []game.Alert
 	for _, p := range out {
-		if a, ok := p.(game.Alert); ok && a.Kind == session.KindMovesMissing {
+		if a, ok := p.(game.Alert); ok && a.Kind == game.KindMovesMissing {
 			al = append(al, a)
 		}
 	}

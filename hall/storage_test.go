@@ -12,7 +12,6 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast/storage/storagetest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
-	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -181,14 +180,14 @@ func TestFailedWritesLoseNothing(t *testing.T) {
 					}
 				}
 				journal := strings.Contains(c.path, "journal")
-				if warn := sh.alerts(session.KindStorageFailed); journal && len(warn) != 3 {
+				if warn := sh.alerts(game.KindStorageFailed); journal && len(warn) != 3 {
 					// (When the outbox fails, the alerts wait for it too.)
 					t.Errorf("storage_failed alerts while the journal fails: %+v", warn)
 				}
 				fs.Heal()
 				waitFor(t, time.Minute, "every move published", func() bool { return sh.published() == 24 })
 				sev := map[string]int{}
-				for _, a := range sh.alerts(session.KindStorageFailed) {
+				for _, a := range sh.alerts(game.KindStorageFailed) {
 					sev[a.Severity]++
 				}
 				if sev[game.Warn] == 0 || sev[game.Info] != sev[game.Warn] {

@@ -264,7 +264,7 @@ func TestTeamReinstate(t *testing.T) {
 	if pc := h.alerts(1, "pockets_corrected"); len(pc) != 1 || pc[0].Severity != game.Warn {
 		t.Errorf("board 2 pockets_corrected %+v", h.alerts(1, ""))
 	}
-	if bm := h.alerts(1, session.KindBoardMismatch); len(bm) != 1 || bm[0].Severity != game.Crit {
+	if bm := h.alerts(1, game.KindBoardMismatch); len(bm) != 1 || bm[0].Severity != game.Crit {
 		t.Errorf("board 2 board_mismatch %+v", h.alerts(1, ""))
 	}
 	if n := len(h.s[0].Record().Moves); n != 2 {

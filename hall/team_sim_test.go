@@ -171,9 +171,9 @@ func pocketsWithin(m *teamdrop.Match, b teamdrop.Board, i int, got game.Pockets)
 var matchKinds = map[string]bool{}
 
 func init() {
-	for _, k := range []string{teamdrop.KindIllegalMove, teamdrop.KindTechnicalError, teamdrop.KindUnpromotedPawn, teamdrop.KindBoardMismatch,
-		teamdrop.KindCheckmate, teamdrop.KindStalemate, teamdrop.KindThreefold, teamdrop.KindConfiscation, teamdrop.KindPocketsCorrected,
-		teamdrop.KindPocketSettled, teamdrop.KindMatchEnd, teamdrop.KindSimultaneousEnd, teamdrop.KindNotRecorded, teamdrop.KindLongThink} {
+	for _, k := range []string{game.KindIllegalMove, game.KindTechnicalError, game.KindUnpromotedPawn, game.KindBoardMismatch,
+		game.KindCheckmate, game.KindStalemate, game.KindThreefold, game.KindConfiscation, game.KindPocketsCorrected,
+		game.KindPocketSettled, game.KindMatchEnd, game.KindSimultaneousEnd, game.KindNotRecorded, game.KindLongThink} {
 		matchKinds[k] = true
 	}
 }
@@ -305,7 +305,7 @@ func TestTeamSimulatedIllegalDrops(t *testing.T) {
 			t.Errorf("seed %d: missed %s", 1000+seed, strings.Join(missed, ", "))
 		}
 		for _, a := range res.Alerts {
-			if a.Kind == teamdrop.KindIllegalMove {
+			if a.Kind == game.KindIllegalMove {
 				reported++
 			}
 		}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
-	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -563,8 +562,8 @@ func (w *writer) recovered() {
 // the journal. When the publisher cannot write either, it is kept and
 // sent once it can (before anything else).
 func (w *writer) storageAlert(g game.ID, at time.Time, sev, msg string) {
-	a := game.Alert{ID: fmt.Sprintf("%s.%s.%s.%d", g, session.KindStorageFailed, sev, at.UnixMilli()), Game: g,
-		Kind: session.KindStorageFailed, Severity: sev, At: game.T(at), Message: msg}
+	a := game.Alert{ID: fmt.Sprintf("%s.%s.%s.%d", g, game.KindStorageFailed, sev, at.UnixMilli()), Game: g,
+		Kind: game.KindStorageFailed, Severity: sev, At: game.T(at), Message: msg}
 	w.late = append(w.late, a)
 	w.sendLate()
 }

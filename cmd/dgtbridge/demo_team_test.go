@@ -11,7 +11,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/dgtbridge/dgtbridge/rules/game"
-	"github.com/dgtbridge/dgtbridge/rules/teamdrop"
 )
 
 // TestDemoTeam runs "dgtbridge demo --boards 1" (the team match on boards 2
@@ -71,7 +70,7 @@ func TestDemoTeam(t *testing.T) {
 		}
 		var a game.Alert
 		json.Unmarshal(m.Data(), &a)
-		if a.Kind == teamdrop.KindIllegalMove && strings.Contains(a.Article, "D2") && a.Severity == game.Crit {
+		if a.Kind == game.KindIllegalMove && strings.Contains(a.Article, "D2") && a.Severity == game.Crit {
 			break
 		}
 	}

@@ -304,7 +304,7 @@ boards:
 	// The dropped pawn takes the bishop on f8 and stays a pawn; Black
 	// lifts it off (the removal, 004 A6): it goes to White on board 1.
 	b.play("b8c6", "e7f8")
-	up := feed.waitAlert(gb, teamdrop.KindUnpromotedPawn)
+	up := feed.waitAlert(gb, game.KindUnpromotedPawn)
 	if up.Side != "black" || !strings.Contains(up.Article, "A6") {
 		t.Errorf("unpromoted_pawn %+v", up)
 	}
@@ -343,7 +343,7 @@ boards:
 	// White on board 1 drops a knight he does not have: illegal_move
 	// (crit, A1/A2 D2) once no capture could have brought it.
 	a.play("N@f3")
-	ill := feed.waitAlert(ga, teamdrop.KindIllegalMove)
+	ill := feed.waitAlert(ga, game.KindIllegalMove)
 	if ill.Severity != game.Crit || ill.Side != "white" || !strings.Contains(ill.Article, "D2") || ill.Proposal["technical_error"] != "white" {
 		t.Fatalf("illegal_move %+v", ill)
 	}
@@ -366,7 +366,7 @@ boards:
 		}
 	}
 	reply(ga, map[string]any{"cmd": "apply_penalty", "alert_id": ill.ID})
-	te := feed.waitAlert(ga, teamdrop.KindTechnicalError)
+	te := feed.waitAlert(ga, game.KindTechnicalError)
 	if te.TE != 1 || te.Severity != game.Warn || te.Side != "white" {
 		t.Fatalf("technical_error %+v", te)
 	}
@@ -376,7 +376,7 @@ boards:
 		feed.mu.Lock()
 		defer feed.mu.Unlock()
 		for _, x := range feed.alerts {
-			if x.Kind == teamdrop.KindTechnicalError && x.TE == 2 {
+			if x.Kind == game.KindTechnicalError && x.TE == 2 {
 				loss = x
 				return true
 			}
@@ -403,7 +403,7 @@ boards:
 	}
 	// A move on board 2 after the end is not recorded; the arbiter hears.
 	b.play("d4e5")
-	feed.waitAlert(gb, teamdrop.KindNotRecorded)
+	feed.waitAlert(gb, game.KindNotRecorded)
 	if n := len(feed.waitMoves(gb, 6)); n != 6 {
 		t.Errorf("board 2 has %d moves after the end", n)
 	}
@@ -428,7 +428,7 @@ boards:
 	if st, ok := fetchState(t, httpAddr, 2); !ok || !strings.Contains(st.PGN, `[Termination "partner_board"]`) {
 		t.Errorf("board 2 public PGN:\n%s", st.PGN)
 	}
-	if n := feed.count(gb, teamdrop.KindIllegalMove); n != 0 {
+	if n := feed.count(gb, game.KindIllegalMove); n != 0 {
 		t.Errorf("board 2 has %d illegal_move alerts", n)
 	}
 }

@@ -209,8 +209,8 @@ func (s *Session) mismatchAlert(e game.BoardMismatch) game.Alert {
 	for _, n := range names {
 		ev = append(ev, game.Evidence{At: game.T(e.At), Square: n, Event: "mismatch"})
 	}
-	return game.Alert{ID: fmt.Sprintf("%s.%s.%s.%d.%d", g, KindBoardMismatch, e.Board, e.Ply, e.Since.UnixMilli()),
-		Game: g, Kind: KindBoardMismatch, Severity: game.Crit, Article: "D.2.9", Ply: e.Ply,
+	return game.Alert{ID: fmt.Sprintf("%s.%s.%s.%d.%d", g, game.KindBoardMismatch, e.Board, e.Ply, e.Since.UnixMilli()),
+		Game: g, Kind: game.KindBoardMismatch, Severity: game.Crit, Article: "D.2.9", Ply: e.Ply,
 		Message: msg, Evidence: ev, At: game.T(e.At),
 		Proposal: map[string]any{"board": e.Board.String(), "squares": names, "record": e.Record, "on_board": e.OnBoard,
 			"clock": s.rec.Clock}}

@@ -12,14 +12,6 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
-// Alert kinds of a recovery from the board's log.
-const (
-	// KindMovesMissing: the board's log does not reach back to the
-	// record's last ply (wrapped, erased, a board without one): moves made
-	// while the board was not heard are missing from the record.
-	KindMovesMissing = "moves_missing"
-)
-
 // Recover rebuilds the moves made while the board was not heard (the
 // daemon restarting, the cable out, the line down) from the board's own
 // log, read on the (re)connection (board.Recover), and now, the position
@@ -188,8 +180,8 @@ func (s *Session) missing(at time.Time, ply int, wrapped bool, cause error) game
 	case wrapped:
 		why = "the board's log had wrapped: it does not reach back to it"
 	}
-	return game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", s.rec.Info.Game, KindMovesMissing, ply, at.UnixMilli()),
-		Game: s.rec.Info.Game, Kind: KindMovesMissing, Severity: game.Crit, Ply: ply, At: game.T(at),
+	return game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", s.rec.Info.Game, game.KindMovesMissing, ply, at.UnixMilli()),
+		Game: s.rec.Info.Game, Kind: game.KindMovesMissing, Severity: game.Crit, Ply: ply, At: game.T(at),
 		Message: fmt.Sprintf("Moves after ply %d were made while the board was not heard and are missing from the record: %s. "+
 			"Nothing was made up: the record stops at ply %d and the daemon reads the board's position as it is; "+
 			"the arbiter establishes the missing moves (the scoresheets) and enters them.", ply, why, ply)}
@@ -237,8 +229,8 @@ func (s *Session) notRebuilt(at time.Time, now rules.Placement, why string) []ga
 			return nil
 		}
 	}
-	return []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", s.rec.Info.Game, KindMovesMissing, n, at.UnixMilli()),
-		Game: s.rec.Info.Game, Kind: KindMovesMissing, Severity: game.Warn, Ply: n, At: game.T(at),
+	return []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", s.rec.Info.Game, game.KindMovesMissing, n, at.UnixMilli()),
+		Game: s.rec.Info.Game, Kind: game.KindMovesMissing, Severity: game.Warn, Ply: n, At: game.T(at),
 		Message: fmt.Sprintf("The board was not heard for a while and now shows another position than the record after ply %d: moves may be missing. %s "+
 			"The daemon reads the board as it is from here; the arbiter checks the record against the scoresheets and enters what is missing.", n, why)}}
 }
@@ -260,8 +252,8 @@ func (s *Session) noMoveLog(at time.Time, log game.BoardLog, now rules.Placement
 	for i, m := range r.Moves {
 		sans[i] = m.SAN
 	}
-	return []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.0.%d", s.rec.Info.Game, KindMovesMissing, at.UnixMilli()),
-		Game: s.rec.Info.Game, Kind: KindMovesMissing, Severity: game.Warn, Ply: 0, At: game.T(at),
+	return []game.Payload{game.Alert{ID: fmt.Sprintf("%s.%s.0.%d", s.rec.Info.Game, game.KindMovesMissing, at.UnixMilli()),
+		Game: s.rec.Info.Game, Kind: game.KindMovesMissing, Severity: game.Warn, Ply: 0, At: game.T(at),
 		Message: fmt.Sprintf("The board's log holds %d move(s) from its last start position up to the position it shows (%s), "+
 			"but this game has no move recorded: they are not taken as this game's, since a board not set up again since the previous round "+
 			"holds that round's game and its log cannot tell the two apart. If they were played in this game, the arbiter enters them; "+

@@ -150,8 +150,8 @@ func (s *Session) endBoard(at time.Time) []game.Event {
 // internalAlert tells the arbiter that the daemon could not carry out
 // something (never the players).
 func (s *Session) internalAlert(at time.Time, err error) game.Alert {
-	return game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", s.rec.Info.Game, KindBoardMismatch, len(s.rec.Moves), at.UnixMilli()),
-		Game: s.rec.Info.Game, Kind: KindBoardMismatch, Severity: game.Warn, Ply: len(s.rec.Moves),
+	return game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", s.rec.Info.Game, game.KindBoardMismatch, len(s.rec.Moves), at.UnixMilli()),
+		Game: s.rec.Info.Game, Kind: game.KindBoardMismatch, Severity: game.Warn, Ply: len(s.rec.Moves),
 		Message: "the daemon could not follow the record: " + err.Error(), At: game.T(at)}
 }
 

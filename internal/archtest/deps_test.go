@@ -35,7 +35,7 @@ var layers = []rule{
 	{pkg: "rules/announce", internal: []string{"rules", "rules/xiangqi"}},
 	{pkg: "rules/ruleset", internal: []string{"rules", "rules/clock"}},
 	{pkg: "rules/pgn", internal: []string{"rules", "rules/chess", "rules/xiangqi"}},
-	{pkg: "rules/teamdrop", internal: []string{"rules", "rules/chess", "rules/ruleset", "rules/clock"}},
+	{pkg: "rules/teamdrop", internal: []string{"rules", "rules/chess", "rules/ruleset", "rules/clock", "rules/game"}},
 	{pkg: "rules/game", internal: []string{"rules"}},
 	{pkg: "rules/adjudicator", internal: []string{"rules/..."}},
 	{pkg: "dgt", internal: []string{"rules"}},

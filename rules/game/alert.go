@@ -66,6 +66,49 @@ const (
 	KindLateArrival = "late_arrival"
 )
 
+// Alert kinds of the daemon itself (extensions of the contract's list).
+const (
+	// KindBoardMismatch: the daemon could not follow the record (a resumed
+	// record that does not replay, a reinstatement the tracker refused,
+	// two partner boards that disagree).
+	KindBoardMismatch = "board_mismatch"
+	// KindClockCommandFailed: a clock setting the adjudicator asked for
+	// (penalties: auto, or an arbiter command) was not acknowledged by the
+	// clock; the arbiter sets it by hand.
+	KindClockCommandFailed = "clock_command_failed"
+	// KindStorageFailed (warn): the daemon cannot write this game's record
+	// (or its messages) to disk; nothing is lost while it runs (they are
+	// kept in memory and written when the disk answers), but a power loss
+	// now would lose the moves since. Severity info when writes succeed
+	// again.
+	KindStorageFailed = "storage_failed"
+	// KindRecordDamaged: the game's saved record, or the journal holding
+	// its latest changes, was damaged; the damaged file was set aside
+	// (named in the message) and the game goes on from what was recovered;
+	// moves after that are recovered from the board where it can (the
+	// arbiter checks the record).
+	KindRecordDamaged = "record_damaged"
+	// KindMovesMissing: the board's log does not reach back to the
+	// record's last ply (wrapped, erased, a board without one): moves made
+	// while the board was not heard are missing from the record.
+	KindMovesMissing = "moves_missing"
+	// KindMessageRejected: NATS refused one of a game's messages for good
+	// (e.g. over the server's max payload): the message is set aside and
+	// the others flow.
+	KindMessageRejected = "message_rejected"
+)
+
+// Alert kinds of a team-drop match's findings (the "Cờ đặt" rules).
+const (
+	KindConfiscation     = "confiscation"
+	KindPocketsCorrected = "pockets_corrected"
+	KindPocketSettled    = "pocket_settled"
+	KindMatchEnd         = "match_end"
+	KindSimultaneousEnd  = "simultaneous_end"
+	KindNotRecorded      = "not_recorded"
+	KindLongThink        = "long_think"
+)
+
 // Evidence is one sensor fact behind an alert.
 type Evidence struct {
 	At     Time   `json:"at"`

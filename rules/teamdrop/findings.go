@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // Finding is something the arbiter must know about a match: one of the
@@ -239,39 +240,21 @@ func (*SimultaneousEnd) finding()  {}
 func (*NotRecorded) finding()      {}
 func (*LongThink) finding()        {}
 
-// Alert kinds of the findings (interfaces.md §3.4; the last six extend it).
-const (
-	KindIllegalMove      = "illegal_move"
-	KindTechnicalError   = "technical_error"
-	KindUnpromotedPawn   = "unpromoted_pawn"
-	KindBoardMismatch    = "board_mismatch"
-	KindCheckmate        = "checkmate"
-	KindStalemate        = "stalemate"
-	KindThreefold        = "threefold_claimable"
-	KindConfiscation     = "confiscation"
-	KindPocketsCorrected = "pockets_corrected"
-	KindPocketSettled    = "pocket_settled"
-	KindMatchEnd         = "match_end"
-	KindSimultaneousEnd  = "simultaneous_end"
-	KindNotRecorded      = "not_recorded"
-	KindLongThink        = "long_think"
-)
-
 // Kind implements Finding.
-func (*IllegalMove) Kind() string      { return KindIllegalMove }
-func (*TechnicalError) Kind() string   { return KindTechnicalError }
-func (*UnpromotedPawn) Kind() string   { return KindUnpromotedPawn }
-func (*Confiscation) Kind() string     { return KindConfiscation }
-func (*BoardMismatch) Kind() string    { return KindBoardMismatch }
-func (*PocketsCorrected) Kind() string { return KindPocketsCorrected }
-func (*PocketSettled) Kind() string    { return KindPocketSettled }
-func (*Checkmate) Kind() string        { return KindCheckmate }
-func (*Stalemate) Kind() string        { return KindStalemate }
-func (*Threefold) Kind() string        { return KindThreefold }
-func (*MatchEnd) Kind() string         { return KindMatchEnd }
-func (*SimultaneousEnd) Kind() string  { return KindSimultaneousEnd }
-func (*NotRecorded) Kind() string      { return KindNotRecorded }
-func (*LongThink) Kind() string        { return KindLongThink }
+func (*IllegalMove) Kind() string      { return game.KindIllegalMove }
+func (*TechnicalError) Kind() string   { return game.KindTechnicalError }
+func (*UnpromotedPawn) Kind() string   { return game.KindUnpromotedPawn }
+func (*Confiscation) Kind() string     { return game.KindConfiscation }
+func (*BoardMismatch) Kind() string    { return game.KindBoardMismatch }
+func (*PocketsCorrected) Kind() string { return game.KindPocketsCorrected }
+func (*PocketSettled) Kind() string    { return game.KindPocketSettled }
+func (*Checkmate) Kind() string        { return game.KindCheckmate }
+func (*Stalemate) Kind() string        { return game.KindStalemate }
+func (*Threefold) Kind() string        { return game.KindThreefold }
+func (*MatchEnd) Kind() string         { return game.KindMatchEnd }
+func (*SimultaneousEnd) Kind() string  { return game.KindSimultaneousEnd }
+func (*NotRecorded) Kind() string      { return game.KindNotRecorded }
+func (*LongThink) Kind() string        { return game.KindLongThink }
 
 // Severity implements Finding.
 func (*IllegalMove) Severity() string      { return Crit }
