@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
@@ -48,6 +49,13 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 	subj, err := broadcast.NewSubjects(cfg.NATS.Prefix)
 	if err != nil {
 		return fmt.Errorf("nats.prefix: %w", err)
+	}
+	// The data folder's format first: a newer one is refused before
+	// anything is opened in it.
+	if was, err := storage.PrepareDataDir(storage.OS, cfg.DataDir); err != nil {
+		return fmt.Errorf("data_dir: %w", err)
+	} else if was > 0 && was < storage.DataFormat {
+		log.Info("data folder upgraded", "data_dir", cfg.DataDir, "from_format", was, "to_format", storage.DataFormat)
 	}
 	var srv *broadcast.Server
 	var dial, dialPublic func(context.Context) (*nats.Conn, error)
