@@ -11,6 +11,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
 	"github.com/dgtbridge/dgtbridge/hall/session"
+	"github.com/dgtbridge/dgtbridge/port"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -24,7 +25,7 @@ type BlindBoard struct {
 	// Port is the device path, for the status (informational).
 	Port string
 	// Open opens the blind player's board (every reconnect calls it).
-	Open link.Opener
+	Open port.Opener
 	// Link tunes its transport.
 	Link link.Settings
 	// Speaker speaks the announcements (relay.speak); nil: no speech. It

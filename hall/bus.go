@@ -76,7 +76,7 @@ func (l *busLine) run(ctx context.Context) error {
 		}
 		return &progressPort{ReadWriteCloser: rw, at: &progress}, nil
 	},
-		bus.LineSettings{Logger: l.h.log.With("line", l.port), Addresses: addrs, NoBroadcast: true,
+		bus.Settings{Logger: l.h.log.With("line", l.port), Addresses: addrs, NoBroadcast: true,
 			Rediscover: l.h.o.BusRediscover, EmptyChanges: true})
 	var wg sync.WaitGroup
 	wg.Go(func() { b.Run(ctx) })

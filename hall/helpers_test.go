@@ -19,6 +19,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/hall/session"
+	"github.com/dgtbridge/dgtbridge/port"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -170,7 +171,7 @@ func quiesce(t testing.TB, d *daemon, conn *nats.Conn) {
 	}
 }
 
-// Open is the board's link.Opener.
+// Open is the board's port.Opener.
 func (b *ptyBoard) Open(ctx context.Context) (io.ReadWriteCloser, error) {
 	b.mu.Lock()
 	path := b.path
@@ -239,7 +240,7 @@ type daemon struct {
 var patientLink = link.Settings{IdentifyInterval: 5 * time.Second, ReplyTimeout: 10 * time.Second,
 	Watchdog: 10 * time.Second, AckTimeout: 5 * time.Second}
 
-func boardFor(t testing.TB, id string, g game.ID, open link.Opener) Board {
+func boardFor(t testing.TB, id string, g game.ID, open port.Opener) Board {
 	rs, err := ruleset.Lookup(ruleset.FIDE2018Standard)
 	if err != nil {
 		t.Fatal(err)

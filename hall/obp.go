@@ -11,6 +11,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/obp"
 	obplink "github.com/dgtbridge/dgtbridge/obp/link"
 	"github.com/dgtbridge/dgtbridge/obp/obpfeed"
+	"github.com/dgtbridge/dgtbridge/port"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -84,7 +85,7 @@ func (br *boardRun) serveOBP(ctx context.Context) error {
 	if lo.Logger == nil {
 		lo.Logger = br.log
 	}
-	st := &obpState{lk: obplink.New(obplink.Opener(open), lo), faults: map[string]time.Time{}}
+	st := &obpState{lk: obplink.New(port.Opener(open), lo), faults: map[string]time.Time{}}
 	br.obp = st
 	var lw sync.WaitGroup
 	lw.Go(func() { st.lk.Run(ctx) })

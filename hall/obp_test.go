@@ -64,7 +64,7 @@ func (b *obpPTY) Open(context.Context) (io.ReadWriteCloser, error) {
 }
 
 // patientOBP: the OBP link's time-outs on a loaded test machine.
-var patientOBP = obplink.Options{IdentifyInterval: 5 * time.Second, ReplyTimeout: 10 * time.Second, Watchdog: 10 * time.Second}
+var patientOBP = obplink.Settings{IdentifyInterval: 5 * time.Second, ReplyTimeout: 10 * time.Second, Watchdog: 10 * time.Second}
 
 // obpBoardFor is a hall board reading an OBP board for a game of rule set
 // rsName from fen ("" the start).

@@ -10,6 +10,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/link"
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	obplink "github.com/dgtbridge/dgtbridge/obp/link"
+	"github.com/dgtbridge/dgtbridge/port"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -47,7 +48,7 @@ type Board struct {
 	Protocol Protocol
 	// OBP tunes the transport of an OBP board (zero: obp/link's
 	// defaults; Logger and Record are set by the hall).
-	OBP obplink.Options
+	OBP obplink.Settings
 	// ID names the board in <p>.board.<id>.status and in the recording
 	// directory: a subject token ([a-z0-9_-]+). cmd uses "r<round>-b<board>".
 	ID string
@@ -55,7 +56,7 @@ type Board struct {
 	Port string
 	// Open opens the port (every reconnect calls it again). Boards on one
 	// bus line share it: the first board of the line's is used.
-	Open link.Opener
+	Open port.Opener
 	// BusAddress > 0: the board is on a DGT bus line (dgt/bus) shared with
 	// the other boards of the same Port; one goroutine owns the line and
 	// feeds each board's game. Clock commands cannot be sent over a bus
@@ -106,7 +107,7 @@ type Options struct {
 	// 30 s). A board unplugged from a line is back at most this long
 	// after it is plugged in again; a board lost for a moment (missed
 	// replies) is pinged on its own after 1 s, then at doubling gaps
-	// (dgt/bus LineSettings.RepingLost), and is back within about a
+	// (dgt/bus Settings.RepingLost), and is back within about a
 	// second.
 	BusRediscover time.Duration
 	// FS is the file system the game journal and record files are

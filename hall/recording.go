@@ -8,15 +8,15 @@ import (
 	"os"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/dgt/link"
 	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/port"
 )
 
 // recordingOpener wraps open so that every connection's traffic is logged
 // to <dataDir>/record/<boardID>/<start>.hexlog (one file per connection).
 // A recording that cannot be created is logged and the board is served
 // without it: the game matters more than its recording.
-func recordingOpener(open link.Opener, dataDir, boardID string, now func() time.Time, log *slog.Logger) link.Opener {
+func recordingOpener(open port.Opener, dataDir, boardID string, now func() time.Time, log *slog.Logger) port.Opener {
 	return func(ctx context.Context) (io.ReadWriteCloser, error) {
 		rw, err := open(ctx)
 		if err != nil {

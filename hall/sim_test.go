@@ -106,7 +106,7 @@ type pipeServer struct {
 	wg     sync.WaitGroup
 }
 
-// Open is the device's link.Opener.
+// Open is the device's port.Opener.
 func (p *pipeServer) Open(context.Context) (io.ReadWriteCloser, error) {
 	host, dev := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -7,8 +7,8 @@ import (
 	"log/slog"
 
 	"github.com/dgtbridge/dgtbridge/config"
-	"github.com/dgtbridge/dgtbridge/dgt/link"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/port"
 )
 
 // obpBaud is the speed of an Open Board Protocol board's port
@@ -41,7 +41,7 @@ func daemonBoard(b config.Board, claims *portClaims, log *slog.Logger) hall.Boar
 
 // obpOpener opens an OBP board's device path (claimed like a DGT board's,
 // so two boards of one daemon never share a port).
-func obpOpener(port string, claims *portClaims) link.Opener {
+func obpOpener(port string, claims *portClaims) port.Opener {
 	return func(ctx context.Context) (io.ReadWriteCloser, error) {
 		if !claims.claim(port) {
 			return nil, fmt.Errorf("serial port %s: %w", port, errPortClaimed)

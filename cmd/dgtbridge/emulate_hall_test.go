@@ -108,7 +108,7 @@ func TestEmulateHall(t *testing.T) {
 		// 15-26). The line is patient here: what is checked is the
 		// emulator's lines and games, not the boards' reply times.
 		b := bus.New(func(context.Context) (io.ReadWriteCloser, error) { return openSerial(path) },
-			bus.LineSettings{Addresses: addrs, NoBroadcast: true, NoLog: true, ReplyTimeout: 5 * time.Second})
+			bus.Settings{Addresses: addrs, NoBroadcast: true, NoLog: true, ReplyTimeout: 5 * time.Second})
 		bw.Go(func() { b.Run(bctx) })
 		bw.Go(func() {
 			for ev := range b.Events() {

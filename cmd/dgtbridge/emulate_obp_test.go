@@ -74,7 +74,7 @@ func TestEmulateOBP(t *testing.T) {
 			}
 			go io.Copy(io.Discard, pr)
 			path = strings.TrimSpace(path)
-			l := link.New(func(context.Context) (io.ReadWriteCloser, error) { return openSerialBaud(path, 115200) }, link.Options{})
+			l := link.New(func(context.Context) (io.ReadWriteCloser, error) { return openSerialBaud(path, 115200) }, link.Settings{})
 			lctx, lcancel := context.WithCancel(ctx)
 			var lw sync.WaitGroup
 			lw.Go(func() { l.Run(lctx) })

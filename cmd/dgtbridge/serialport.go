@@ -20,6 +20,7 @@ import (
 	"go.bug.st/serial/enumerator"
 
 	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/port"
 )
 
 // autoPort is the port setting that means "find the board".
@@ -186,7 +187,7 @@ func (c *claimed) Close() error {
 }
 
 // serialOpener returns the opener the daemon hands to dgt/link (or, as
-// bus.Opener, to dgt/bus) for a configured port: a device path, or
+// port.Opener, to dgt/bus) for a configured port: a device path, or
 // "auto". claims (may be nil) is shared by all boards of the process;
 // rescan ≤ 0 means 2 s; log may be nil. With "auto"
 // it lists the serial ports, probes every unclaimed one for a DGT board
@@ -195,7 +196,7 @@ func (c *claimed) Close() error {
 // plugged in later is picked up. A reconnect (the link calls the opener
 // again) starts a new search, so a board that comes back on another
 // device name is found too.
-func serialOpener(port string, claims *portClaims, rescan time.Duration, log *slog.Logger) link.Opener {
+func serialOpener(port string, claims *portClaims, rescan time.Duration, log *slog.Logger) port.Opener {
 	if port != autoPort {
 		return func(ctx context.Context) (io.ReadWriteCloser, error) {
 			if !claims.claim(port) {

@@ -175,7 +175,7 @@ func benchLines(b *testing.B, lines int, open func(string, int) (io.ReadWriteClo
 	var events atomic.Int64
 	for path, addrs := range paths {
 		bs := bus.New(func(context.Context) (io.ReadWriteCloser, error) { return open(path, 9600) },
-			bus.LineSettings{Addresses: addrs, NoBroadcast: true, Rediscover: time.Hour})
+			bus.Settings{Addresses: addrs, NoBroadcast: true, Rediscover: time.Hour})
 		buses = append(buses, bs)
 		wg.Go(func() { bs.Run(ctx) })
 		wg.Go(func() {

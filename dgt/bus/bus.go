@@ -12,13 +12,14 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/internal/evq"
+	"github.com/dgtbridge/dgtbridge/port"
 )
 
 // Bus drives one bus line. Create it with [New], run [Bus.Run] in a
 // goroutine and read [Bus.Events]. Run must be called at most once.
 type Bus struct {
-	open   Opener
-	opts   LineSettings
+	open   port.Opener
+	opts   Settings
 	stats  lineStats
 	events *evq.Queue[Event]
 	reqs   chan logRequest
@@ -33,7 +34,7 @@ type logRequest struct {
 }
 
 // New returns a bus that opens its line with open.
-func New(open Opener, opts LineSettings) *Bus {
+func New(open port.Opener, opts Settings) *Bus {
 	opts = opts.withDefaults()
 	return &Bus{open: open, opts: opts, events: evq.New[Event](opts.EventBuffer),
 		reqs: make(chan logRequest), done: make(chan struct{})}

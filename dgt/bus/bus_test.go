@@ -146,7 +146,7 @@ func (s *state) placement(a uint16) rules.Placement {
 	return d.Placement(dgt.Normal)
 }
 
-func run(t *testing.T, h *hall, opts bus.LineSettings) (*state, func()) {
+func run(t *testing.T, h *hall, opts bus.Settings) (*state, func()) {
 	b := bus.New(h.open, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -179,7 +179,7 @@ func sq(n string) rules.Square {
 func TestThirtyTwoBoards(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHall(32)
-		s, stop := run(t, h, bus.LineSettings{})
+		s, stop := run(t, h, bus.Settings{})
 		defer stop()
 		time.Sleep(15 * time.Second)
 		synctest.Wait()
@@ -257,7 +257,7 @@ func TestChecksumErrorsLoseNothing(t *testing.T) {
 		for a := range h.boards {
 			addrs = append(addrs, a)
 		}
-		s, stop := run(t, h, bus.LineSettings{Addresses: addrs, NoBroadcast: true})
+		s, stop := run(t, h, bus.Settings{Addresses: addrs, NoBroadcast: true})
 		defer stop()
 		time.Sleep(5 * time.Second)
 		wp := rules.Piece{Color: rules.White, Kind: rules.Pawn}
@@ -305,7 +305,7 @@ func TestChecksumErrorsLoseNothing(t *testing.T) {
 func TestBoardLostAndFound(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHall(16)
-		s, stop := run(t, h, bus.LineSettings{Rediscover: 10 * time.Second})
+		s, stop := run(t, h, bus.Settings{Rediscover: 10 * time.Second})
 		defer stop()
 		time.Sleep(12 * time.Second)
 		h.line.Unplug(2007)
@@ -341,7 +341,7 @@ func TestCancelStopsABlockedWrite(t *testing.T) {
 			host, dev := net.Pipe() // dev is never read: the first write blocks
 			opened <- dev
 			return host, nil
-		}, bus.LineSettings{})
+		}, bus.Settings{})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		var runErr error
@@ -410,7 +410,7 @@ func TestLostBoardBackWithinSeconds(t *testing.T) {
 			return host, nil
 		}
 		// No discovery round in the test's minute: only the re-pings.
-		b := bus.New(open, bus.LineSettings{Rediscover: time.Minute})
+		b := bus.New(open, bus.Settings{Rediscover: time.Minute})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { b.Run(ctx) })

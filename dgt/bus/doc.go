@@ -7,22 +7,22 @@
 //
 // # Discovery (§4.6)
 //
-// First every expected address (LineSettings.Addresses) is pinged directly.
+// First every expected address (Settings.Addresses) is pinged directly.
 // Then, in rounds: every known board is told to ignore the next broadcast
 // ping, a broadcast ping (address 0) goes out, and answers are collected
 // for 1.2 s (boards answer at a random moment within 1.1 s, and answers
 // that overlap collide on the wired-OR line, which the checksum catches).
 // Rounds repeat until one finds nothing new. Discovery is repeated every
-// LineSettings.Rediscover to pick up boards plugged in later, and lost boards
+// Settings.Rediscover to pick up boards plugged in later, and lost boards
 // are pinged again. A lost board is also pinged on its own, in the time the
-// schedule has left, LineSettings.RepingLost (1 s) after it was lost and
+// schedule has left, Settings.RepingLost (1 s) after it was lost and
 // then at doubling gaps up to Rediscover: a board that missed a few replies
 // is back within about a second.
 //
 // # Polling schedule
 //
 // Every board's changes (SEND_CHANGES: 4 bytes; an empty reply is 6) are
-// due within LineSettings.PollInterval of its previous poll; clocks
+// due within Settings.PollInterval of its previous poll; clocks
 // (SEND_CLK: 4 bytes; reply 13) are read in the time the polls leave. At
 // 9600 baud (960 bytes/s) a quiet board's changes cost 10 bytes ≈ 10.4 ms
 // and its clock 17 bytes ≈ 17.7 ms; a move adds 2 bytes per changed
@@ -41,7 +41,7 @@
 // a board's polls never drift apart as clock reads come before it in one
 // cycle and not in the next. In the slack, in this order: a second poll
 // of the changes of a board whose last changes held a lever press, once
-// LineSettings.RepollAfter (300 ms) has passed since them (the lever
+// Settings.RepollAfter (300 ms) has passed since them (the lever
 // often beats the board's scan of the moved piece's last square; the
 // daemon judges such a move on this second look instead of a cycle
 // later); a clock not read for 3 s (it may use half of the remaining
@@ -53,9 +53,9 @@
 // clock fitted is followed by one clock read whatever it costs, so a line
 // reads at least one clock a round, the one unread longest first once
 // clocks wait 3 s, and no clock is starved. A poll or clock exchange is
-// timed at most at LineSettings.ReplyTimeout: longer is a process starved
-// of CPU, not the line. LineSettings.Cycle bounds
-// how often one board is polled on a short line; LineSettings.ClockEvery
+// timed at most at Settings.ReplyTimeout: longer is a process starved
+// of CPU, not the line. Settings.Cycle bounds
+// how often one board is polled on a short line; Settings.ClockEvery
 // reads every clock after its board's changes every ClockEvery rounds
 // instead, however long that makes them.
 //

@@ -46,7 +46,7 @@ type Position struct {
 
 // Changes: the EEPROM records (§2.9) a board wrote since the previous
 // poll, oldest first: piece changes as the scanner saw them and clock
-// times on lever presses. With [LineSettings.EmptyChanges] an answer with
+// times on lever presses. With [Settings.EmptyChanges] an answer with
 // no records is reported too.
 type Changes struct {
 	At time.Time

@@ -13,6 +13,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/bus"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/port"
 )
 
 // TestFullLineIsPolledWithinPollInterval: on a line of 32 boards with
@@ -74,7 +75,7 @@ func TestReadingsAreStampedAtThePoll(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHall(4)
 		e := h.boards[2001]
-		b := bus.New(h.open, bus.LineSettings{Addresses: []uint16{2001, 2002, 2003, 2004}, NoBroadcast: true, EventBuffer: 1})
+		b := bus.New(h.open, bus.Settings{Addresses: []uint16{2001, 2002, 2003, 2004}, NoBroadcast: true, EventBuffer: 1})
 		ctx, cancel := contextWithCancel()
 		var wg sync.WaitGroup
 		wg.Go(func() { b.Run(ctx) })
@@ -121,12 +122,12 @@ func runningClocks(h *hall) []uint16 {
 
 // runLine runs a line polling the boards at addrs through open (no
 // broadcast discovery, no log reads) on wg; cancel stops it.
-func runLine(open bus.Opener, addrs []uint16) (*bus.Bus, context.CancelFunc, *sync.WaitGroup) {
-	return runLineWith(open, bus.LineSettings{Addresses: addrs})
+func runLine(open port.Opener, addrs []uint16) (*bus.Bus, context.CancelFunc, *sync.WaitGroup) {
+	return runLineWith(open, bus.Settings{Addresses: addrs})
 }
 
 // runLineWith is runLine with more settings s (its addresses included).
-func runLineWith(open bus.Opener, s bus.LineSettings) (*bus.Bus, context.CancelFunc, *sync.WaitGroup) {
+func runLineWith(open port.Opener, s bus.Settings) (*bus.Bus, context.CancelFunc, *sync.WaitGroup) {
 	s.NoBroadcast, s.NoLog, s.Rediscover = true, true, time.Hour
 	b := bus.New(open, s)
 	ctx, cancel := contextWithCancel()

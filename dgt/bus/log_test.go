@@ -39,7 +39,7 @@ func knightDance(n int) emu.Script {
 func TestLogAfterAnOutage(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHall(8)
-		s, stop := run(t, h, bus.LineSettings{Rediscover: 10 * time.Second, NoBroadcast: true,
+		s, stop := run(t, h, bus.Settings{Rediscover: 10 * time.Second, NoBroadcast: true,
 			Addresses: []uint16{2001, 2002, 2003, 2004, 2005, 2006, 2007, 2008}})
 		defer stop()
 		time.Sleep(5 * time.Second)
@@ -85,7 +85,7 @@ func TestLogAfterAnOutage(t *testing.T) {
 func TestStartTagAndReadLog(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHall(4)
-		b := bus.New(h.open, bus.LineSettings{NoBroadcast: true, Addresses: []uint16{2001, 2002, 2003, 2004}})
+		b := bus.New(h.open, bus.Settings{NoBroadcast: true, Addresses: []uint16{2001, 2002, 2003, 2004}})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { b.Run(ctx) })

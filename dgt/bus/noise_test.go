@@ -15,6 +15,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/bus"
 	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/port"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 )
@@ -123,7 +124,7 @@ func TestEveryMoveArrivesThroughANoisyBusLine(t *testing.T) {
 				port = dgttest.NewFaultyPort(host, dgttest.Faults{Seed: seed, Corrupt: 1.0 / 1500, Drop: 1.0 / 1500, Duplicate: 1.0 / 1500, Writes: true})
 				return port, nil
 			}
-			b := bus.New(open, bus.LineSettings{Addresses: addrs, NoBroadcast: true, Rediscover: 5 * time.Second})
+			b := bus.New(open, bus.Settings{Addresses: addrs, NoBroadcast: true, Rediscover: 5 * time.Second})
 			ctx, cancel := context.WithCancel(context.Background())
 			var wg sync.WaitGroup
 			wg.Go(func() { b.Run(ctx) })
@@ -179,7 +180,7 @@ func TestEveryMoveArrivesThroughANoisyBusLine(t *testing.T) {
 
 // lineWith serves emulators on a line through a FaultyPort with faults f;
 // it returns the opener and a stop function.
-func lineWith(line *emu.Line, f dgttest.Faults) (bus.Opener, func()) {
+func lineWith(line *emu.Line, f dgttest.Faults) (port.Opener, func()) {
 	var srv sync.WaitGroup
 	ctx, stop := context.WithCancel(context.Background())
 	return func(context.Context) (io.ReadWriteCloser, error) {
@@ -214,7 +215,7 @@ func TestLostCommandIsNotMistakenForALostReply(t *testing.T) {
 			return dgttest.NoFault
 		}})
 		defer stop()
-		b := bus.New(open, bus.LineSettings{Addresses: []uint16{4001}, NoBroadcast: true})
+		b := bus.New(open, bus.Settings{Addresses: []uint16{4001}, NoBroadcast: true})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { b.Run(ctx) })
@@ -255,7 +256,7 @@ func TestGarbledChangesResynchronise(t *testing.T) {
 		line := emu.NewLine(time.Now(), e)
 		open, stop := lineWith(line, dgttest.Faults{})
 		defer stop()
-		b := bus.New(open, bus.LineSettings{Addresses: []uint16{4002}, NoBroadcast: true, Cycle: time.Second})
+		b := bus.New(open, bus.Settings{Addresses: []uint16{4002}, NoBroadcast: true, Cycle: time.Second})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { b.Run(ctx) })

@@ -366,7 +366,7 @@ func contains(s []uint16, a uint16) bool {
 
 // reping pings lost board bd once (no retry: it is lost already) and
 // registers it again if it answers; otherwise its next ping waits twice
-// as long, up to Rediscover (LineSettings.RepingLost).
+// as long, up to Rediscover (Settings.RepingLost).
 func (l *line) reping(bd *board) error {
 	if err := l.send(dgt.BusCmdPing, bd.addr); err != nil {
 		return errPort{err}

@@ -41,7 +41,7 @@ func TestSixteenBoardsOverPTY(t *testing.T) {
 	}
 	b := bus.New(func(ctx context.Context) (io.ReadWriteCloser, error) {
 		return os.OpenFile(path, os.O_RDWR|unix.O_NOCTTY, 0)
-	}, bus.LineSettings{Addresses: addrs, NoBroadcast: true, ReplyTimeout: time.Second})
+	}, bus.Settings{Addresses: addrs, NoBroadcast: true, ReplyTimeout: time.Second})
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { b.Run(ctx) })
@@ -121,7 +121,7 @@ func benchPollGaps(b *testing.B, lines int) {
 		slices.Sort(addrs)
 		bs := bus.New(func(ctx context.Context) (io.ReadWriteCloser, error) {
 			return os.OpenFile(path, os.O_RDWR|unix.O_NOCTTY, 0)
-		}, bus.LineSettings{Addresses: addrs, NoBroadcast: true, Rediscover: time.Hour})
+		}, bus.Settings{Addresses: addrs, NoBroadcast: true, Rediscover: time.Hour})
 		wg.Go(func() { bs.Run(ctx) })
 		wg.Go(func() {
 			for range bs.Events() {

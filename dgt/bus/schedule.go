@@ -15,7 +15,7 @@ type stepKind uint8
 const (
 	stepPoll  stepKind = iota // poll a board's changes
 	stepClock                 // read a board's clock
-	stepPing                  // ping a lost board (LineSettings.RepingLost)
+	stepPing                  // ping a lost board (Settings.RepingLost)
 	stepWait                  // nothing to do before until
 )
 
@@ -93,7 +93,7 @@ func (l *line) lostToPing() *board {
 	return p
 }
 
-// repoll returns the board whose re-poll (LineSettings.RepollAfter) comes
+// repoll returns the board whose re-poll (Settings.RepollAfter) comes
 // first, or nil.
 func (l *line) repoll(live []*board) *board {
 	var re *board

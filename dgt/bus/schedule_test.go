@@ -286,7 +286,7 @@ func TestPressedBoardRepolled(t *testing.T) {
 		h, tap, open := tappedHall(32, 0)
 		addrs := runningClocks(h)
 		slices.Sort(addrs)
-		b, cancel, wg := runLineWith(open, bus.LineSettings{Addresses: addrs, EmptyChanges: true})
+		b, cancel, wg := runLineWith(open, bus.Settings{Addresses: addrs, EmptyChanges: true})
 		var mu sync.Mutex
 		var pressed []heard // the answers that held a press: when, which board
 		empty := 0          // answers with nothing new (EmptyChanges)

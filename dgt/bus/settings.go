@@ -1,17 +1,12 @@
 package bus
 
 import (
-	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 )
-
-// Opener opens the line's port; it is called again after a failure.
-type Opener func(ctx context.Context) (io.ReadWriteCloser, error)
 
 // Sentinel errors; match them with errors.Is.
 var (
@@ -27,8 +22,8 @@ var (
 	ErrStopped = errors.New("bus: line not running")
 )
 
-// LineSettings tune a [Bus]; the zero value is usable.
-type LineSettings struct {
+// Settings tune a [Bus]; the zero value is usable.
+type Settings struct {
 	// Logger receives discovery and retry messages; nil discards them.
 	Logger *slog.Logger
 	// Addresses are the boards expected on the line (configured bus
@@ -111,7 +106,7 @@ type LineSettings struct {
 	EventBuffer int
 }
 
-func (o LineSettings) withDefaults() LineSettings {
+func (o Settings) withDefaults() Settings {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}

@@ -18,7 +18,7 @@ type Stats struct {
 	LastCycle, MaxCycle time.Duration
 	// MaxInterval is the longest steady interval between two polls of one
 	// board's changes (intervals that span busy work, as above, are left
-	// out): what the schedule keeps under LineSettings.PollInterval.
+	// out): what the schedule keeps under Settings.PollInterval.
 	MaxInterval time.Duration
 	// BytesIn and BytesOut are the bytes read from and written to the
 	// line; ClockReads the clock exchanges.

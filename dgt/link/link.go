@@ -10,13 +10,14 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/internal/evq"
+	"github.com/dgtbridge/dgtbridge/port"
 )
 
 // Link is the transport of one board on its own line. Create it with
 // [New], start [Link.Run] in a goroutine, read [Link.Events], and send
 // clock commands with [Link.Clock]. Run must be called at most once.
 type Link struct {
-	open   Opener
+	open   port.Opener
 	opts   Settings
 	events *evq.Queue[Event]
 	reqs   chan request
@@ -33,7 +34,7 @@ type request struct {
 }
 
 // New returns a link that opens its port with open.
-func New(open Opener, opts Settings) *Link {
+func New(open port.Opener, opts Settings) *Link {
 	opts = opts.withDefaults()
 	return &Link{
 		open:   open,

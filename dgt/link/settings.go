@@ -1,17 +1,11 @@
 package link
 
 import (
-	"context"
-	"io"
 	"log/slog"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 )
-
-// Opener opens the board's port. It is called again for every reconnect;
-// an error is retried after the back-off. The link closes what it returns.
-type Opener func(ctx context.Context) (io.ReadWriteCloser, error)
 
 // Settings tune a [Link]. The zero value is usable: every field documents
 // its default.

@@ -14,6 +14,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/port"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 )
@@ -41,7 +42,7 @@ func (p *xorPort) Read(b []byte) (int, error) {
 }
 
 // serveWith serves e over a pipe through wrap (the host's side).
-func serveWith(e *emu.Emulator, wrap func(io.ReadWriteCloser) io.ReadWriteCloser) (link.Opener, func()) {
+func serveWith(e *emu.Emulator, wrap func(io.ReadWriteCloser) io.ReadWriteCloser) (port.Opener, func()) {
 	var wg sync.WaitGroup
 	ctx, cancel := context.WithCancel(context.Background())
 	return func(context.Context) (io.ReadWriteCloser, error) {

@@ -28,6 +28,8 @@ type rule struct {
 // rules imports board (TestNoBackArrow).
 var layers = []rule{
 	{pkg: "rules"},
+	// The port as every link sees it: the standard library.
+	{pkg: "port"},
 	{pkg: "rules/chess", internal: []string{"rules"}},
 	{pkg: "rules/xiangqi", internal: []string{"rules"}},
 	{pkg: "rules/xiangqi/games"},
@@ -42,14 +44,14 @@ var layers = []rule{
 	{pkg: "dgt/record", internal: []string{"rules", "dgt"}},
 	{pkg: "dgt/emu", internal: []string{"rules", "dgt"}},
 	{pkg: "dgt/internal/evq"},
-	{pkg: "dgt/link", internal: []string{"rules", "dgt", "dgt/internal/evq"}},
-	{pkg: "dgt/bus", internal: []string{"rules", "dgt", "dgt/internal/evq"}},
+	{pkg: "dgt/link", internal: []string{"rules", "dgt", "dgt/internal/evq", "port"}},
+	{pkg: "dgt/bus", internal: []string{"rules", "dgt", "dgt/internal/evq", "port"}},
 	{pkg: "dgt/pty", external: []string{"golang.org/x/sys/unix"}},
 	// The Open Board Protocol is a codec of its own beside dgt; it sees
 	// only the rules vocabulary (squares, pieces, geometries).
 	{pkg: "obp", internal: []string{"rules"}},
-	{pkg: "obp/link", internal: []string{"rules", "obp"}},
-	{pkg: "obp/obpfeed", internal: []string{"rules", "rules/game", "obp", "obp/link"}},
+	{pkg: "obp/link", internal: []string{"rules", "obp", "port"}},
+	{pkg: "obp/obpfeed", internal: []string{"rules", "rules/game", "obp", "obp/link", "port"}},
 	{pkg: "obp/emu", internal: []string{"rules", "rules/chess", "rules/xiangqi", "obp"}},
 	{pkg: "board", internal: []string{"rules/..."}},
 	{pkg: "board/dgtfeed", internal: []string{"rules", "rules/game", "dgt"}},
@@ -78,11 +80,11 @@ var layers = []rule{
 	// Replay reads recordings into sessions: the codecs and their
 	// translators (the OBP reader splits lines with obp/link), the session;
 	// never NATS or storage.
-	{pkg: "hall/replay", internal: []string{"rules/...", "dgt", "dgt/record", "obp/...", "board/...", "hall/session", "hall/gamerecord"}},
+	{pkg: "hall/replay", internal: []string{"rules/...", "dgt", "dgt/record", "obp/...", "port", "board/...", "hall/session", "hall/gamerecord"}},
 	// The daemon's runtime: every board's goroutine from the link to the
 	// publisher. It sees the protocols, the tracker, the per-game core and
 	// the publisher, never configuration or a serial library.
-	{pkg: "hall", internal: []string{"rules/...", "board/...", "dgt", "dgt/bus", "dgt/link", "dgt/record", "dgt/internal/evq", "obp/...", "broadcast/...", "hall/session", "hall/gamerecord", "internal/metrics", "web"}, external: natsDeps},
+	{pkg: "hall", internal: []string{"rules/...", "board/...", "dgt", "dgt/bus", "dgt/link", "dgt/record", "dgt/internal/evq", "obp/...", "port", "broadcast/...", "hall/session", "hall/gamerecord", "internal/metrics", "web"}, external: natsDeps},
 	// The demo's scripts drive emulated boards and read the feed as a
 	// client: no runtime, no configuration.
 	{pkg: "hall/demo", internal: []string{"rules/...", "board/...", "dgt", "dgt/emu", "dgt/pty", "obp", "obp/emu", "hall/session", "hall/gamerecord"}, external: natsDeps},
@@ -104,7 +106,7 @@ var layers = []rule{
 	{pkg: "rules/chess/internal/magicgen"},
 	// status reads the hall's observations and records and writes the
 	// status bucket: above the hall, below the command.
-	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "web", "internal/metrics"}, external: natsDeps},
+	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "port", "web", "internal/metrics"}, external: natsDeps},
 	// The metrics writer is the standard library only.
 	{pkg: "internal/metrics"},
 	// The load test drives emulated boards and reads the daemon's NATS

@@ -8,14 +8,15 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/obp"
+	"github.com/dgtbridge/dgtbridge/port"
 )
 
 // Link is the transport of one OBP board. Create it with [New], start
 // [Link.Run] in a goroutine, read [Link.Events], and send commands with
 // [Link.Send]. Run must be called at most once.
 type Link struct {
-	open   Opener
-	opts   Options
+	open   port.Opener
+	opts   Settings
 	events chan Event
 	reqs   chan request
 	done   chan struct{}
@@ -28,7 +29,7 @@ type request struct {
 }
 
 // New returns a link that opens its port with open.
-func New(open Opener, opts Options) *Link {
+func New(open port.Opener, opts Settings) *Link {
 	opts = opts.withDefaults()
 	return &Link{
 		open:   open,

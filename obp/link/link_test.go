@@ -26,7 +26,7 @@ func TestBadLineAsksBoard(t *testing.T) {
 	h2, _ := g.ParseSquare("h2")
 	var rec strings.Builder
 	l := link.New(func(context.Context) (io.ReadWriteCloser, error) { return host, nil },
-		link.Options{Record: func(_ time.Time, d link.Dir, p []byte) { rec.WriteByte(byte(d)); rec.Write(p) }})
+		link.Settings{Record: func(_ time.Time, d link.Dir, p []byte) { rec.WriteByte(byte(d)); rec.Write(p) }})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go l.Run(ctx)

@@ -1,15 +1,9 @@
 package link
 
 import (
-	"context"
-	"io"
 	"log/slog"
 	"time"
 )
-
-// Opener opens the board's port. It is called again for every reconnect;
-// an error is retried after the back-off. The link closes what it returns.
-type Opener func(ctx context.Context) (io.ReadWriteCloser, error)
 
 // Dir is the direction of recorded traffic, the hexlog's direction
 // character.
@@ -21,9 +15,9 @@ const (
 	ToBoard   Dir = '>'
 )
 
-// Options tune a [Link]. The zero value is usable: every field documents
+// Settings tune a [Link]. The zero value is usable: every field documents
 // its default.
-type Options struct {
+type Settings struct {
 	// Logger receives connection and retry messages; nil discards them.
 	Logger *slog.Logger
 	// IdentifyInterval is how long to wait for the Ident before asking
@@ -52,7 +46,7 @@ type Options struct {
 	Record func(at time.Time, dir Dir, p []byte)
 }
 
-func (o Options) withDefaults() Options {
+func (o Settings) withDefaults() Settings {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}

@@ -145,7 +145,7 @@ func TestPTYGame(t *testing.T) {
 	var recMu sync.Mutex
 	var rec bytes.Buffer
 	lw := record.NewLogWriter(&rec)
-	l := link.New(pb.open, link.Options{BackoffMin: 50 * time.Millisecond, BackoffMax: 200 * time.Millisecond,
+	l := link.New(pb.open, link.Settings{BackoffMin: 50 * time.Millisecond, BackoffMax: 200 * time.Millisecond,
 		Record: func(at time.Time, d link.Dir, p []byte) {
 			recMu.Lock()
 			defer recMu.Unlock()

@@ -14,6 +14,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/obp"
 	"github.com/dgtbridge/dgtbridge/obp/emu"
 	"github.com/dgtbridge/dgtbridge/obp/link"
+	"github.com/dgtbridge/dgtbridge/port"
 	"golang.org/x/sys/unix"
 )
 
@@ -55,7 +56,7 @@ func (d *device) NextEvent() (time.Time, bool) { e, _ := d.get(); return e.NextE
 
 // servePTY serves dev on a new pseudo-terminal until the test ends and
 // returns an opener of its slave side.
-func servePTY(t *testing.T, dev dgtemu.Device) link.Opener {
+func servePTY(t *testing.T, dev dgtemu.Device) port.Opener {
 	t.Helper()
 	m, path, err := pty.Open()
 	if err != nil {
@@ -102,7 +103,7 @@ func TestWatchdog(t *testing.T) {
 	}
 	e1 := newEmu(t, emu.Options{Serial: "ONE", NoClock: true})
 	d := &device{e: e1}
-	l := link.New(servePTY(t, d), link.Options{Watchdog: 300 * time.Millisecond, BackoffMin: 50 * time.Millisecond, BackoffMax: 100 * time.Millisecond, IdentifyInterval: 200 * time.Millisecond})
+	l := link.New(servePTY(t, d), link.Settings{Watchdog: 300 * time.Millisecond, BackoffMin: 50 * time.Millisecond, BackoffMax: 100 * time.Millisecond, IdentifyInterval: 200 * time.Millisecond})
 	runLink(t, l)
 	var m mirror
 	follow(t, l, &m, "connect", func() bool { return len(m.connected) == 1 })
@@ -147,7 +148,7 @@ func TestNoBoard(t *testing.T) {
 	l := link.New(func(ctx context.Context) (io.ReadWriteCloser, error) {
 		opens <- struct{}{}
 		return open(ctx)
-	}, link.Options{IdentifyInterval: 50 * time.Millisecond, BackoffMin: 10 * time.Millisecond, BackoffMax: 20 * time.Millisecond})
+	}, link.Settings{IdentifyInterval: 50 * time.Millisecond, BackoffMin: 10 * time.Millisecond, BackoffMax: 20 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { l.Run(ctx); close(done) }()
