@@ -78,7 +78,7 @@ func (p *Publisher) History(ctx context.Context, g game.ID) (History, error) {
 }
 
 // add appends the outbox's records not seen in the stream.
-func (h *History) add(s Subjects, recs []Record, seen map[string]bool) {
+func (h *History) add(s Subjects, recs []OutboxEntry, seen map[string]bool) {
 	for _, r := range recs {
 		if seen[r.MsgID] {
 			continue
@@ -149,13 +149,13 @@ func decodeHistory(s Subjects, g game.ID, subject string, data []byte) (game.Pay
 
 // pendingOf returns game g's records still waiting to be sent (live
 // copies: its moves, corrections and results), in order.
-func (o *Outbox) pendingOf(g game.ID) ([]Record, error) {
+func (o *Outbox) pendingOf(g game.ID) ([]OutboxEntry, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
 		return nil, ErrClosed
 	}
-	var out []Record
+	var out []OutboxEntry
 	for _, e := range o.queues[0][o.heads[0]:] {
 		if !historyKind(e.kind) {
 			continue

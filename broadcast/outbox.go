@@ -19,7 +19,7 @@ import (
 //	u32 length (big endian) | u32 CRC-32C of the body | body
 //
 // A body is 'M' and a record (outbox_frames.go: its header, and its data
-// or a delta from an earlier record of the segment; 'E', a JSON [Record],
+// or a delta from an earlier record of the segment; 'E', a JSON [OutboxEntry],
 // in older outboxes), 'A' followed by the big-endian u64 sequence numbers
 // of acknowledged records, or (a segment's first frame) 'H' followed by
 // the first sequence number it was started for. Appends go to the
@@ -48,16 +48,16 @@ const (
 	frameKinds     = "EAHM"
 )
 
-// Record is one journalled envelope: its sequence number (in append order)
+// OutboxEntry is one journalled envelope: its sequence number (in append order)
 // and the time it becomes due (unix milliseconds).
-type Record struct {
+type OutboxEntry struct {
 	Seq uint64 `json:"n"`
 	Due int64  `json:"due"`
 	envelope
 }
 
 // DueTime returns the record's due time.
-func (r Record) DueTime() time.Time { return time.UnixMilli(r.Due) }
+func (r OutboxEntry) DueTime() time.Time { return time.UnixMilli(r.Due) }
 
 // class 0: sent as soon as possible; class 1: delayed (public copies).
 type qentry struct {
@@ -197,7 +197,7 @@ func (o *Outbox) Append(envs []envelope, due []time.Time) error {
 	s := o.segs[len(o.segs)-1]
 	b := o.buf[:0]
 	entries := make([]qentry, 0, len(envs))
-	recs := make([]Record, 0, len(envs))
+	recs := make([]OutboxEntry, 0, len(envs))
 	states := make([]stateWritten, 0, len(envs))
 	last := o.lastDue
 	for i, e := range envs {
@@ -207,7 +207,7 @@ func (o *Outbox) Append(envs []envelope, due []time.Time) error {
 			d = ceilMilli(due[i]) // a delayed copy is never early
 		}
 		d = max(d, last[c])
-		rec := Record{Seq: o.nextSeq + uint64(i), Due: d, envelope: e}
+		rec := OutboxEntry{Seq: o.nextSeq + uint64(i), Due: d, envelope: e}
 		off := s.size + int64(len(b))
 		var st stateWritten
 		var err error
@@ -326,10 +326,10 @@ func (o *Outbox) syncFailedLocked(err error) {
 // succeeded, otherwise the latest failure.
 func (o *Outbox) Health() error { return o.health.Err(time.Now()) }
 
-func (o *Outbox) readLocked(e qentry) (Record, error) {
+func (o *Outbox) readLocked(e qentry) (OutboxEntry, error) {
 	s := o.segByID(e.seg)
 	if s == nil {
-		return Record{}, fmt.Errorf("broadcast: outbox: segment %d of record %d is gone", e.seg, e.seq)
+		return OutboxEntry{}, fmt.Errorf("broadcast: outbox: segment %d of record %d is gone", e.seg, e.seq)
 	}
 	return o.readAt(s, e.off, e.n, 0)
 }
@@ -340,7 +340,7 @@ func (o *Outbox) readLocked(e qentry) (Record, error) {
 // nothing is pending). A record that no longer reads back intact (the disk
 // changed it under us) is dropped from the queue and counted in Damage;
 // an I/O error is returned (try again later).
-func (o *Outbox) NextBatch(now time.Time, max int) (recs []Record, wake time.Time, err error) {
+func (o *Outbox) NextBatch(now time.Time, max int) (recs []OutboxEntry, wake time.Time, err error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
@@ -418,9 +418,9 @@ func (o *Outbox) dropHeadLocked(c int, err error) {
 // DueStates calls fn, in order, for every pending public GameState record due
 // at now with a sequence number above after, and returns the highest sequence
 // number visited (or after). A state that does not read back is skipped.
-func (o *Outbox) DueStates(now time.Time, after uint64, fn func(Record)) (uint64, error) {
+func (o *Outbox) DueStates(now time.Time, after uint64, fn func(OutboxEntry)) (uint64, error) {
 	o.mu.Lock()
-	var recs []Record
+	var recs []OutboxEntry
 	t := now.UnixMilli()
 	q := o.queues[1][o.heads[1]:]
 	// records are in sequence order: skip those already visited at once

@@ -161,7 +161,7 @@ func TestOutboxStateDeltas(t *testing.T) {
 			}
 			checkSent(t, ob, live, now)
 			var states int
-			if _, err := ob.DueStates(now.Add(time.Minute), 0, func(r Record) {
+			if _, err := ob.DueStates(now.Add(time.Minute), 0, func(r OutboxEntry) {
 				states++
 				if w := public[2*(states-1)+1]; !bytes.Equal(r.Data, w.Data) {
 					t.Fatalf("public state %d read back wrong", states)

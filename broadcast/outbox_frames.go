@@ -13,7 +13,7 @@ import (
 //
 //	'M' | uvarint length of the header | header | data
 //
-// The header is the [Record]'s JSON without its data, and, for a delta,
+// The header is the [OutboxEntry]'s JSON without its data, and, for a delta,
 // the base it applies to ("b": the base record's sequence number, and the
 // offset and length of its frame, always in the same segment). The data
 // is the message's bytes as they are sent (no base64), or a JSON delta
@@ -25,7 +25,7 @@ import (
 // whatever the game's length, and reading one back cold costs at most
 // about twice the state); and a public copy is "the
 // same as" the live message journalled just before it. Records of older
-// versions, 'E' frames (the JSON Record, data in base64), are still read.
+// versions, 'E' frames (the JSON OutboxEntry, data in base64), are still read.
 
 // maxChain bounds the deltas after a whole state (and the frames read to
 // read one back cold, after a restart).
@@ -33,7 +33,7 @@ const maxChain = 256
 
 // recHeader is an 'M' frame's header.
 type recHeader struct {
-	Record
+	OutboxEntry
 	Base *baseRef `json:"b,omitempty"`
 }
 
@@ -49,9 +49,9 @@ var sameData = []byte{'s'}
 
 // appendRecordFrame appends rec as an 'M' frame: its data (base nil), or
 // the delta payload from base.
-func appendRecordFrame(b []byte, rec Record, base *baseRef, payload []byte) ([]byte, error) {
+func appendRecordFrame(b []byte, rec OutboxEntry, base *baseRef, payload []byte) ([]byte, error) {
 	rec.Data = nil
-	hdr, err := json.Marshal(recHeader{Record: rec, Base: base})
+	hdr, err := json.Marshal(recHeader{OutboxEntry: rec, Base: base})
 	if err != nil {
 		return b, fmt.Errorf("broadcast: outbox encode: %w", err)
 	}
@@ -75,7 +75,7 @@ func parseRecordBody(body []byte) (recHeader, []byte, error) {
 	}
 	switch body[0] {
 	case 'E':
-		if err := json.Unmarshal(body[1:], &h.Record); err != nil {
+		if err := json.Unmarshal(body[1:], &h.OutboxEntry); err != nil {
 			return h, nil, fmt.Errorf("%w: %v", ErrCorruptJournal, err)
 		}
 		return h, h.Data, nil
@@ -113,7 +113,7 @@ type stateRead struct {
 // encodeLocked appends the frame of record rec (envelope i of a batch
 // whose earlier records are entries, written from offset off of segment
 // s): a delta where one is worth it (see above), else whole.
-func (o *Outbox) encodeLocked(b []byte, rec Record, s *segment, batch []Record, entries []qentry) ([]byte, stateWritten, error) {
+func (o *Outbox) encodeLocked(b []byte, rec OutboxEntry, s *segment, batch []OutboxEntry, entries []qentry) ([]byte, stateWritten, error) {
 	w := stateWritten{whole: len(rec.Data), data: rec.Data}
 	var base *baseRef
 	payload := rec.Data
@@ -154,9 +154,9 @@ type lastDelta struct {
 
 // readAt reads the record whose frame is at off (n bytes) in segment s,
 // its data rebuilt from its base when it is a delta.
-func (o *Outbox) readAt(s *segment, off, n int64, depth int) (Record, error) {
-	corrupt := func(err error) (Record, error) {
-		return Record{}, &JournalError{Path: s.path, Offset: off, Err: err}
+func (o *Outbox) readAt(s *segment, off, n int64, depth int) (OutboxEntry, error) {
+	corrupt := func(err error) (OutboxEntry, error) {
+		return OutboxEntry{}, &JournalError{Path: s.path, Offset: off, Err: err}
 	}
 	if off < 0 || n <= frameHeader || n > frameHeader+storage.MaxFrame {
 		return corrupt(ErrCorruptJournal)
@@ -173,7 +173,7 @@ func (o *Outbox) readAt(s *segment, off, n int64, depth int) (Record, error) {
 	if err != nil {
 		return corrupt(err)
 	}
-	rec := h.Record
+	rec := h.OutboxEntry
 	if h.Base == nil {
 		rec.Data = payload
 		o.remember(rec)
@@ -186,7 +186,7 @@ func (o *Outbox) readAt(s *segment, off, n int64, depth int) (Record, error) {
 	if !ok {
 		br, err := o.readAt(s, h.Base.Off, h.Base.Len, depth+1)
 		if err != nil {
-			return Record{}, err
+			return OutboxEntry{}, err
 		}
 		if br.Seq != h.Base.Seq {
 			return corrupt(fmt.Errorf("%w: a delta's base is record %d, not %d", ErrCorruptJournal, br.Seq, h.Base.Seq))
@@ -203,7 +203,7 @@ func (o *Outbox) readAt(s *segment, off, n int64, depth int) (Record, error) {
 // remember keeps a state read back (the last two of each subject: a
 // record may be read twice, by DueStates then NextBatch), the base of the
 // next one's delta.
-func (o *Outbox) remember(rec Record) {
+func (o *Outbox) remember(rec OutboxEntry) {
 	if rec.Kind != kindState {
 		return
 	}

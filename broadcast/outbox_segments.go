@@ -156,7 +156,7 @@ func (o *Outbox) replaySegment(s *segment, acked map[uint64]bool, latest map[uin
 			}
 		case 'E', 'M':
 			h, _, err := parseRecordBody(body)
-			rec := h.Record
+			rec := h.OutboxEntry
 			if err != nil || rec.Seq == 0 {
 				return nil
 			}

@@ -319,7 +319,7 @@ func TestOutboxDueStates(t *testing.T) {
 		ob.Append([]envelope{e}, []time.Time{t0.Add(time.Duration(i) * time.Second)})
 	}
 	var seen []string
-	collect := func(r Record) { seen = append(seen, r.MsgID) }
+	collect := func(r OutboxEntry) { seen = append(seen, r.MsgID) }
 	after, err := ob.DueStates(t0.Add(1500*time.Millisecond), 0, collect)
 	if err != nil || fmt.Sprint(seen) != "[id1]" {
 		t.Fatalf("first scan: %v %v", seen, err)

@@ -287,7 +287,7 @@ func (p *Publisher) Close() error { return p.ob.Close() }
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 // sent notes the records acknowledged now (their lag after their due time).
-func (p *Publisher) sent(recs []Record, now time.Time) {
+func (p *Publisher) sent(recs []OutboxEntry, now time.Time) {
 	for _, r := range recs {
 		p.sendLag.Observe(now.Sub(r.DueTime()))
 	}

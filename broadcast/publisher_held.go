@@ -41,11 +41,11 @@ var errCannotAsk = errors.New("broadcast: the stream cannot say what it holds")
 // already hold. An error means the streams could not be asked now (the
 // connection, a time-out): try again later. errCannotAsk means they never
 // can (sent again without asking).
-func (p *Publisher) held(ctx context.Context, nc *nats.Conn, recs []Record) (map[uint64]bool, error) {
+func (p *Publisher) held(ctx context.Context, nc *nats.Conn, recs []OutboxEntry) (map[uint64]bool, error) {
 	type group struct {
 		stream string
 		since  time.Time
-		recs   []Record
+		recs   []OutboxEntry
 	}
 	var order []string
 	groups := map[string]*group{}
@@ -133,7 +133,7 @@ func (p *Publisher) idsOn(ctx context.Context, nc *nats.Conn, stream, subj strin
 
 // streamOf returns the stream that stores r's subject (false: none, a core
 // subject).
-func (s Subjects) streamOf(r Record) (string, bool) {
+func (s Subjects) streamOf(r OutboxEntry) (string, bool) {
 	switch {
 	case r.Target == targetKV:
 		return "KV_" + s.bucket(), true

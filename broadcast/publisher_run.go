@@ -153,9 +153,9 @@ func (l *runLoop) pass() bool {
 // run may have sent them) and asks their streams whether they hold them:
 // those they hold are not sent again (l.known). An error: the streams
 // could not be asked now (nothing is sent; the pass is tried again).
-func (l *runLoop) ask(recs []Record) error {
+func (l *runLoop) ask(recs []OutboxEntry) error {
 	p := l.p
-	var ask []Record
+	var ask []OutboxEntry
 	for _, r := range recs {
 		if l.known[r.Seq] || r.Target == targetCore {
 			continue
@@ -199,7 +199,7 @@ func (l *runLoop) ask(recs []Record) error {
 }
 
 // acked takes the records the streams acknowledged out of the outbox.
-func (l *runLoop) acked(recs []Record) {
+func (l *runLoop) acked(recs []OutboxEntry) {
 	p := l.p
 	seqs := make([]uint64, len(recs))
 	for i, r := range recs {
@@ -286,7 +286,7 @@ func (l *runLoop) diskFail(err error) bool {
 	return l.backOff()
 }
 
-func (p *Publisher) applyPublic(r Record) {
+func (p *Publisher) applyPublic(r OutboxEntry) {
 	var st game.GameState
 	if err := json.Unmarshal(r.Data, &st); err != nil {
 		p.log.Error("outbox: bad public state", "seq", r.Seq, "err", err)
@@ -402,7 +402,7 @@ func (p *Publisher) follow(nc *nats.Conn) error {
 	return nc.Flush()
 }
 
-func toMsg(r Record) *nats.Msg {
+func toMsg(r OutboxEntry) *nats.Msg {
 	m := nats.NewMsg(r.Subject)
 	m.Data = r.Data
 	m.Header.Set(jetstream.MsgIDHeader, r.MsgID)
@@ -436,7 +436,7 @@ type sent struct {
 // account copy is made). After the first failure the answers already
 // there are still taken (a later record may be stored although an earlier
 // one timed out); a record with no answer is unsure.
-func (p *Publisher) sendBatch(ctx context.Context, recs []Record, have map[uint64]bool) []sent {
+func (p *Publisher) sendBatch(ctx context.Context, recs []OutboxEntry, have map[uint64]bool) []sent {
 	res := make([]sent, len(recs))
 	p.mu.Lock()
 	nc, js, pnc := p.nc, p.js, p.pnc

@@ -22,7 +22,7 @@ const rejectedFile = "rejected.jsonl"
 type rejection struct {
 	At     time.Time `json:"at"`
 	Reason string    `json:"reason"`
-	Record Record    `json:"record"`
+	Record OutboxEntry    `json:"record"`
 }
 
 // permanent reports whether err means the server will never take the
@@ -46,7 +46,7 @@ func permanent(err error) bool {
 // setAside keeps r in rejectedFile (fsynced), logs it, raises one alert per
 // game and kind for the arbiter, and counts it; the caller then acks r. An
 // error means r could not be kept: it stays in the outbox and is retried.
-func (p *Publisher) setAside(r Record, cause error) error {
+func (p *Publisher) setAside(r OutboxEntry, cause error) error {
 	line, err := json.Marshal(rejection{At: p.o.Now().UTC(), Reason: cause.Error(), Record: r})
 	if err != nil {
 		return fmt.Errorf("broadcast: set aside %s: %w", r.MsgID, err)
