@@ -11,7 +11,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
-	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/dgt/recording"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/hall/replay"
 	"github.com/dgtbridge/dgtbridge/rules"
@@ -192,7 +192,7 @@ func TestHallEndToEnd(t *testing.T) {
 	defer f.Close()
 	o := sessionOptions(t)
 	o.Info.Game = game.ID{Event: "replay", Round: 1, Board: 1}
-	rr, err := replay.DGT(f, replay.Options{Format: record.Hexlog, Session: o})
+	rr, err := replay.DGT(f, replay.Options{Format: recording.Hexlog, Session: o})
 	if err != nil {
 		t.Fatal(err)
 	}

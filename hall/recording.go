@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/dgt/recording"
 	"github.com/dgtbridge/dgtbridge/port"
 )
 
@@ -22,18 +22,18 @@ func recordingOpener(open port.Opener, dataDir, boardID string, now func() time.
 		if err != nil {
 			return nil, err
 		}
-		f, err := record.Create(dataDir, boardID, now())
+		f, err := recording.Create(dataDir, boardID, now())
 		if err != nil {
 			log.Error("recording not created; serving the board without it", "err", err)
 			return rw, nil
 		}
-		return &recordedPort{Tap: record.NewTap(rw, record.NewLogWriter(f), now), f: f}, nil
+		return &recordedPort{Tap: recording.NewTap(rw, recording.NewLogWriter(f), now), f: f}, nil
 	}
 }
 
 // recordedPort is a tapped port that closes its recording file too.
 type recordedPort struct {
-	*record.Tap
+	*recording.Tap
 	f *os.File
 }
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
-	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/dgt/recording"
 	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/hall/replay"
@@ -60,7 +60,7 @@ func simulateMatch(t testing.TB, o demo.TeamMatchOptions) simMatch {
 		}
 		var buf []byte
 		for _, c := range p.Sent {
-			buf = record.AppendLine(buf, c.At, record.FromBoard, c.Bytes)
+			buf = recording.AppendLine(buf, c.At, recording.FromBoard, c.Bytes)
 		}
 		sm.logs[b] = buf
 	}

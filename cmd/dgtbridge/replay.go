@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/dgt/recording"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/hall/replay"
 	"github.com/dgtbridge/dgtbridge/hall/session"
@@ -46,7 +46,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fs.NArg() == 0 {
 		return usageError{errors.New("replay: give at least one recording FILE (e.g. data/record/1/…hexlog)")}
 	}
-	f, err := record.ParseFormat(*format)
+	f, err := recording.ParseFormat(*format)
 	if err != nil {
 		return usageError{fmt.Errorf("replay: --format: %w (want auto, hexlog, raw or base64)", err)}
 	}

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/dgt/recording"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/hall/replay"
 	"github.com/dgtbridge/dgtbridge/hall/session"
@@ -23,7 +23,7 @@ type teamReplay struct {
 	rs      ruleset.RuleSet
 	variant string
 	fen     string
-	format  record.Format
+	format  recording.Format
 	alerts  string
 	bpgn    bool
 }

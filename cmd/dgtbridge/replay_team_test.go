@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
-	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/dgt/recording"
 	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/rules/teamdrop"
 )
@@ -32,7 +32,7 @@ func TestReplayTeam(t *testing.T) {
 		}
 		var buf []byte
 		for _, c := range p.Sent {
-			buf = record.AppendLine(buf, c.At, record.FromBoard, c.Bytes)
+			buf = recording.AppendLine(buf, c.At, recording.FromBoard, c.Bytes)
 		}
 		files[b] = filepath.Join(dir, []string{"a.hexlog", "b.hexlog"}[b])
 		if err := os.WriteFile(files[b], buf, 0o644); err != nil {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
-	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/dgt/recording"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -25,15 +25,15 @@ type Options struct {
 	// Session configures every game; Info.Game.Board is replaced by the
 	// game's number in the recording (1, 2, …) and NewGameOnSetup is set.
 	Session session.SessionOptions
-	// Format of the recording (record.Auto detects it).
-	Format record.Format
+	// Format of the recording (recording.Auto detects it).
+	Format recording.Format
 	// Gap is the spacing of messages without timestamps (default
 	// DefaultGap).
 	Gap time.Duration
 	// Start is the time of the first message of an untimed recording
 	// (default 2000-01-01T00:00:00Z, so replays are reproducible).
 	Start time.Time
-	// BadLine receives each bad line of the recording (a *record.ParseError,
+	// BadLine receives each bad line of the recording (a *recording.ParseError,
 	// skipped) and each frame the decoder resynchronised after; nil
 	// ignores them.
 	BadLine func(error)
@@ -56,7 +56,7 @@ func DGT(r io.Reader, o Options) (Result, error) {
 
 // replay reads a recording, handing each chunk of board→host bytes to
 // chunk (DGT here, OBP in replay_obp.go).
-func replay(r io.Reader, o Options, chunk func(*replayer, record.Chunk)) (Result, error) {
+func replay(r io.Reader, o Options, chunk func(*replayer, recording.Chunk)) (Result, error) {
 	var res Result
 	if o.Gap <= 0 {
 		o.Gap = DefaultGap
@@ -64,13 +64,13 @@ func replay(r io.Reader, o Options, chunk func(*replayer, record.Chunk)) (Result
 	if o.Start.IsZero() {
 		o.Start = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
-	rd, err := record.NewReader(r, o.Format)
+	rd, err := recording.NewReader(r, o.Format)
 	if err != nil {
 		return res, err
 	}
 	so := o.Session
 	so.NewGameOnSetup = true
-	if rd.Format() != record.Hexlog {
+	if rd.Format() != recording.Hexlog {
 		so.NoTiming = true // the spacing is ours (o.Gap), not the board's
 	}
 	so.Info.Game.Board = 1
@@ -86,7 +86,7 @@ func replay(r io.Reader, o Options, chunk func(*replayer, record.Chunk)) (Result
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		var pe *record.ParseError
+		var pe *recording.ParseError
 		if errors.As(err, &pe) {
 			rp.bad(err)
 			continue
@@ -96,7 +96,7 @@ func replay(r io.Reader, o Options, chunk func(*replayer, record.Chunk)) (Result
 			rp.res.Games = append(rp.res.Games, rp.s.Record())
 			return rp.res, err
 		}
-		if c.Dir == record.FromBoard {
+		if c.Dir == recording.FromBoard {
 			chunk(rp, c)
 		}
 	}
@@ -129,7 +129,7 @@ func (rp *replayer) bad(err error) {
 
 // chunk feeds one chunk of board→host bytes: each message at the chunk's
 // time (hexlog) or spaced by Gap (raw, base64).
-func (rp *replayer) chunk(c record.Chunk) {
+func (rp *replayer) chunk(c recording.Chunk) {
 	rp.stamp(c)
 	rp.dec.Feed(c.Bytes)
 	for {
@@ -149,7 +149,7 @@ func (rp *replayer) chunk(c record.Chunk) {
 }
 
 // stamp takes the time of a chunk (hexlog): time never goes back.
-func (rp *replayer) stamp(c record.Chunk) {
+func (rp *replayer) stamp(c recording.Chunk) {
 	if !c.At.IsZero() {
 		if rp.first || c.At.After(rp.at) {
 			rp.at = c.At

@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/dgt/recording"
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/obp"
 	"github.com/dgtbridge/dgtbridge/obp/obpfeed"
@@ -35,7 +35,7 @@ type obpReplay struct {
 }
 
 // obpChunk feeds one chunk of an OBP board's lines.
-func (rp *replayer) obpChunk(c record.Chunk) {
+func (rp *replayer) obpChunk(c recording.Chunk) {
 	rp.stamp(c)
 	if rp.ob == nil {
 		pos := rp.s.Tracker().Position()
@@ -88,23 +88,23 @@ func (rp *replayer) obpChunk(c record.Chunk) {
 // is the traffic of an OBP board: the board identified itself as one, or
 // the host asked it "I".
 func IsOBPRecording(head []byte) bool {
-	rd, err := record.NewReader(bytes.NewReader(head), record.Auto)
+	rd, err := recording.NewReader(bytes.NewReader(head), recording.Auto)
 	if err != nil {
 		return false
 	}
 	for i := 0; i < 64; i++ {
 		c, err := rd.Next()
 		if err != nil {
-			var pe *record.ParseError
+			var pe *recording.ParseError
 			if errors.As(err, &pe) {
 				continue
 			}
 			return false
 		}
-		if c.Dir == record.FromBoard && bytes.Contains(c.Bytes, []byte("I OBP/")) {
+		if c.Dir == recording.FromBoard && bytes.Contains(c.Bytes, []byte("I OBP/")) {
 			return true
 		}
-		if c.Dir == record.ToBoard && bytes.Equal(bytes.TrimLeft(c.Bytes, "\n"), []byte("I\n")) {
+		if c.Dir == recording.ToBoard && bytes.Equal(bytes.TrimLeft(c.Bytes, "\n"), []byte("I\n")) {
 			return true
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/dgttest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
-	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/dgt/recording"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
@@ -21,7 +21,7 @@ import (
 
 var t0 = time.Date(2026, 2, 8, 8, 0, 0, 0, time.UTC)
 
-func replayOptions(t testing.TB, format record.Format) Options {
+func replayOptions(t testing.TB, format recording.Format) Options {
 	rs, err := ruleset.Lookup(ruleset.FIDE2018Standard)
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +44,7 @@ func TestReplayRealCaptures(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			res, err := DGT(f, replayOptions(t, record.Base64))
+			res, err := DGT(f, replayOptions(t, recording.Base64))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +93,7 @@ func TestReplayFENSetupMismatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Format: record.Raw, Session: session.SessionOptions{
+	o := Options{Format: recording.Raw, Session: session.SessionOptions{
 		Info:     gamerecord.Info{Game: game.ID{Event: "replay", Round: 1, Board: 1}, Variant: "chess960", Ruleset: rs.Name},
 		StartFEN: drawn.FEN(), RuleSet: rs, Tracker: session.DefaultTrackerOptions(),
 	}}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
-	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/dgt/recording"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -19,9 +19,9 @@ type TeamOptions struct {
 	// A and B are the two boards' games (A the lower board number); each
 	// names the other as Partner, under the same team-drop rule set.
 	A, B session.SessionOptions
-	// Format of both recordings (record.Auto detects each); they must
+	// Format of both recordings (recording.Auto detects each); they must
 	// carry timestamps (hexlog): the two boards are merged by time.
-	Format record.Format
+	Format recording.Format
 	// BadLine receives each bad line or resynchronised frame (nil: ignored).
 	BadLine func(error)
 }
@@ -85,7 +85,7 @@ func Team(ra, rb io.Reader, o TeamOptions) (TeamResult, error) {
 			ss[b].Record().Started = at
 			src.first = false
 		}
-		if src.c.Dir == record.FromBoard {
+		if src.c.Dir == recording.FromBoard {
 			src.decode(o.BadLine, func(m dgt.Message) { collect(ss[b].Message(at, m)) })
 		}
 		if err := src.next(o.BadLine); err != nil {
@@ -115,11 +115,11 @@ func Team(ra, rb io.Reader, o TeamOptions) (TeamResult, error) {
 func openTeamSources(ra, rb io.Reader, o TeamOptions) ([2]*teamSource, time.Time, error) {
 	var srcs [2]*teamSource
 	for i, r := range []io.Reader{ra, rb} {
-		rd, err := record.NewReader(r, o.Format)
+		rd, err := recording.NewReader(r, o.Format)
 		if err != nil {
 			return srcs, time.Time{}, fmt.Errorf("recording %d: %w", i+1, err)
 		}
-		if rd.Format() != record.Hexlog {
+		if rd.Format() != recording.Hexlog {
 			return srcs, time.Time{}, fmt.Errorf("recording %d (%s): %w", i+1, rd.Format(), ErrUntimed)
 		}
 		srcs[i] = &teamSource{rd: rd, dec: dgt.NewDecoder(dgt.SingleBoard), first: true}
@@ -159,9 +159,9 @@ func (src *teamSource) decode(badLine func(error), each func(dgt.Message)) {
 
 // teamSource is one recording of a team replay and its next chunk.
 type teamSource struct {
-	rd    *record.Reader
+	rd    *recording.Reader
 	dec   *dgt.Decoder
-	c     record.Chunk
+	c     recording.Chunk
 	ok    bool // c holds the next chunk
 	first bool // no message fed yet
 }
@@ -175,7 +175,7 @@ func (s *teamSource) next(bad func(error)) error {
 			s.ok = false
 			return nil
 		}
-		var pe *record.ParseError
+		var pe *recording.ParseError
 		if errors.As(err, &pe) {
 			if bad != nil {
 				bad(err)

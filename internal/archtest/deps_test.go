@@ -41,7 +41,7 @@ var layers = []rule{
 	{pkg: "rules/game", internal: []string{"rules"}},
 	{pkg: "rules/adjudicator", internal: []string{"rules/..."}},
 	{pkg: "dgt", internal: []string{"rules"}},
-	{pkg: "dgt/record", internal: []string{"rules", "dgt"}},
+	{pkg: "dgt/recording", internal: []string{"rules", "dgt"}},
 	{pkg: "dgt/emu", internal: []string{"rules", "dgt"}},
 	{pkg: "dgt/internal/evq"},
 	{pkg: "dgt/link", internal: []string{"rules", "dgt", "dgt/internal/evq", "port"}},
@@ -80,11 +80,11 @@ var layers = []rule{
 	// Replay reads recordings into sessions: the codecs and their
 	// translators (the OBP reader splits lines with obp/link), the session;
 	// never NATS or storage.
-	{pkg: "hall/replay", internal: []string{"rules/...", "dgt", "dgt/record", "obp/...", "port", "board/...", "hall/session", "hall/gamerecord"}},
+	{pkg: "hall/replay", internal: []string{"rules/...", "dgt", "dgt/recording", "obp/...", "port", "board/...", "hall/session", "hall/gamerecord"}},
 	// The daemon's runtime: every board's goroutine from the link to the
 	// publisher. It sees the protocols, the tracker, the per-game core and
 	// the publisher, never configuration or a serial library.
-	{pkg: "hall", internal: []string{"rules/...", "board/...", "dgt", "dgt/bus", "dgt/link", "dgt/record", "dgt/internal/evq", "obp/...", "port", "broadcast/...", "hall/session", "hall/gamerecord", "internal/metrics", "web"}, external: natsDeps},
+	{pkg: "hall", internal: []string{"rules/...", "board/...", "dgt", "dgt/bus", "dgt/link", "dgt/recording", "dgt/internal/evq", "obp/...", "port", "broadcast/...", "hall/session", "hall/gamerecord", "internal/metrics", "web"}, external: natsDeps},
 	// The demo's scripts drive emulated boards and read the feed as a
 	// client: no runtime, no configuration.
 	{pkg: "hall/demo", internal: []string{"rules/...", "board/...", "dgt", "dgt/emu", "dgt/pty", "obp", "obp/emu", "hall/session", "hall/gamerecord"}, external: natsDeps},

@@ -13,7 +13,7 @@ import (
 
 	dgtemu "github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
-	"github.com/dgtbridge/dgtbridge/dgt/record"
+	"github.com/dgtbridge/dgtbridge/dgt/recording"
 	"github.com/dgtbridge/dgtbridge/obp"
 	"github.com/dgtbridge/dgtbridge/obp/emu"
 	"github.com/dgtbridge/dgtbridge/obp/link"
@@ -144,12 +144,12 @@ func TestPTYGame(t *testing.T) {
 	pb.serve(t)
 	var recMu sync.Mutex
 	var rec bytes.Buffer
-	lw := record.NewLogWriter(&rec)
+	lw := recording.NewLogWriter(&rec)
 	l := link.New(pb.open, link.Settings{BackoffMin: 50 * time.Millisecond, BackoffMax: 200 * time.Millisecond,
 		Record: func(at time.Time, d link.Dir, p []byte) {
 			recMu.Lock()
 			defer recMu.Unlock()
-			lw.Log(at, record.Dir(d), p)
+			lw.Log(at, recording.Dir(d), p)
 		}})
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -193,7 +193,7 @@ func TestPTYGame(t *testing.T) {
 	if err := lw.Flush(); err != nil { // the LogWriter batches its lines
 		t.Fatal(err)
 	}
-	r, err := record.NewReader(bytes.NewReader(rec.Bytes()), record.Hexlog)
+	r, err := recording.NewReader(bytes.NewReader(rec.Bytes()), recording.Hexlog)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestPTYGame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ch.Dir != record.FromBoard {
+		if ch.Dir != recording.FromBoard {
 			continue
 		}
 		d.Feed(ch.Bytes)

@@ -25,4 +25,4 @@
 // yields [Chunk] values (time, direction, bytes) to feed a dgt.Decoder
 // with timing. Bad lines are reported as *[ParseError] with line and
 // column and skipped; I/O errors are sticky.
-package record
+package recording
