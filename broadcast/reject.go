@@ -20,9 +20,9 @@ const rejectedFile = "rejected.jsonl"
 
 // rejection is one line of rejectedFile.
 type rejection struct {
-	At     time.Time `json:"at"`
-	Reason string    `json:"reason"`
-	Record OutboxEntry    `json:"record"`
+	At     time.Time   `json:"at"`
+	Reason string      `json:"reason"`
+	Record OutboxEntry `json:"record"`
 }
 
 // permanent reports whether err means the server will never take the
