@@ -164,7 +164,7 @@ func benchScript(b *testing.B, interval time.Duration) emu.Script {
 //     the daemon, and is reported for transparency;
 //   - board-p50/p99-ms: from the same read to the board goroutine handing
 //     the move to the publisher: tracker, rules, and the record's group
-//     commit (groupsave.go);
+//     commit (the writer, writer.go);
 //   - handoff-p50/p99-ms: from that hand-off to delivery: outbox journal,
 //     JetStream publish, fan-out;
 //   - heap-B/board: the daemon's heap per board once every board is
