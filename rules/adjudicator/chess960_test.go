@@ -10,7 +10,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
-// chess960-and-team-variant.md §8 rows 9 and 11 (Reg. §11): a completed
+// The Chess960 section's technical errors (Reg. §11): a completed
 // illegal move is a technical-error candidate with no time award; only
 // confirmed errors count; the third loses.
 func TestChess960TechnicalErrors(t *testing.T) {

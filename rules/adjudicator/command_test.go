@@ -140,7 +140,7 @@ func TestCutClaimant(t *testing.T) {
 	}
 }
 
-// Alerts marshal exactly as specs/interfaces.md §3.4 shows: snake_case,
+// Alerts marshal exactly as docs/contract.md §3.4 shows: snake_case,
 // RFC 3339 times with milliseconds, proposal and evidence objects.
 func TestAlertJSON(t *testing.T) {
 	g := newGame(t, "fide2018-standard", "", "", Options{})

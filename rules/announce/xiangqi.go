@@ -11,7 +11,7 @@ import (
 // XiangqiText is the announcement of one xiangqi move.
 type XiangqiText struct {
 	// Notation is the move as written: the short Vietnamese notation of
-	// 001 (specs/xiangqi.md §10.4, "P2-5") in Vietnamese, WXF ("C2.5") in
+	// 001 (docs/xiangqi.md, "Notation": "P2-5") in Vietnamese, WXF ("C2.5") in
 	// English.
 	Notation string
 	// Spoken is what a voice says: in Vietnamese the long form of 001

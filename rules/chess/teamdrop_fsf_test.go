@@ -15,7 +15,7 @@ import (
 )
 
 // teamDropINI is the 004 "Cờ đặt" board as a Fairy-Stockfish variant
-// (specs/rules-references.md §1.5): crazyhouse whose captures do not enter
+// (Fairy-Stockfish's bughouse perft): crazyhouse whose captures do not enter
 // the capturer's pocket (the pockets are given in the FEN, as our
 // perft --variant team-drop reads them), no drop giving check (D3), no drop
 // on the dropper's last rank (D4: White's region ranks 1–7, Black's 2–8),

@@ -130,7 +130,7 @@ func (m *Model) Adjust(white, black time.Duration, running rules.Color) {
 }
 
 // AdjustHost is [Model.Adjust] for a setting sent with SetNRun
-// (specs/dgt-protocol.md §3.3): the clock is then in its PC-controlled mode
+// (docs/dgt-boards.md, "The protocol in brief"): the clock is then in its PC-controlled mode
 // and counts down without increment, delay or period additions, which no
 // clock command undoes. From then on the model expects presses to add
 // nothing (an increment is still accepted: it means the arbiter has put

@@ -6,7 +6,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
-// Severity of an alert (specs/fide-laws.md §0.3).
+// Severity of an alert (docs/contract.md §3.4).
 const (
 	Crit = "crit" // the Laws oblige or entitle the arbiter to act now
 	Warn = "warn" // a possible violation: needs a claim, judgement or unseen facts

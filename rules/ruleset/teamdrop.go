@@ -7,7 +7,7 @@ import (
 )
 
 // BGO2026Team is the "Cờ đặt" team-drop section of 004
-// (specs/chess960-and-team-variant.md §2, §4, §6).
+// (docs/team-drop.md).
 const BGO2026Team = "bgo2026-team"
 
 // TeamDrop holds the rules of the team-drop variant that the FIDE

@@ -1,5 +1,5 @@
 // Package xiangqi is the rules engine of xiangqi (Cờ Tướng) as the
-// Vietnamese Xiangqi Law of 2004 states it (specs/xiangqi.md §1–§6, §10).
+// Vietnamese Xiangqi Law of 2004 states it (Art. 2–11; docs/xiangqi.md).
 // [*Position] implements [rules.Position], so the board tracker, the
 // recorder and the arbiter layers handle xiangqi boards as they handle
 // chess ones.
@@ -7,7 +7,7 @@
 // # Board and pieces
 //
 // The 9×10 board is [rules.Xiangqi9x10]: files a–i from Red's left, ranks
-// 0–9 from Red's back rank (ICCS, specs/rules-references.md §5.1). Red is
+// 0–9 from Red's back rank (ICCS). Red is
 // [rules.White] and moves first. The kinds are [rules.King] (general),
 // [rules.Advisor], [rules.Elephant], [rules.Knight] (horse), [rules.Rook]
 // (chariot), [rules.Cannon] and [rules.Pawn] (soldier).
@@ -15,9 +15,9 @@
 // # Construction
 //
 // [NewPosition] / [NewPositionOptions] parse the xiangqi FEN of
-// specs/rules-references.md §5.4 (letters K A B/E N/H R C P, side w/r/b);
+// docs/xiangqi.md, "Board, pieces, FEN" (letters K A B/E N/H R C P, side w/r/b);
 // errors are [*FENError] naming the field. [StartPosition] is the initial
-// array of §3. [FromPlacement] builds a position from what a board's
+// array of Art. 3. [FromPlacement] builds a position from what a board's
 // sensors show, [IsStart] recognises the initial array.
 //
 // # Rules

@@ -6,7 +6,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
-// The repetition rules of Art. 22–24 (specs/xiangqi.md §11): when a
+// The repetition rules of Art. 22–24 (docs/xiangqi.md, "Repetition"): when a
 // position recurs, the moves of the cycle are classified (§11.6) and the
 // side that commits a forbidden pattern — perpetual check (P1), perpetual
 // chase of one piece (P3, P5–P8, 24.11–24.33) — must change; if it repeats
@@ -18,7 +18,7 @@ import (
 // arbiter's alert, never results.
 
 // CheckVsChase is what happens when one side perpetually checks and the
-// other perpetually chases (specs/xiangqi.md §11.3 [GAP]).
+// other perpetually chases (the Law leaves it open; docs/xiangqi.md).
 type CheckVsChase uint8
 
 // The check_vs_chase settings.
@@ -31,7 +31,7 @@ const (
 )
 
 // CombinedChase is how a general or soldier chasing together with other
-// pieces is judged (P9 against 24.26, specs/xiangqi.md §11.5 [CONFLICT]).
+// pieces is judged (P9 against 24.26, where the Law contradicts itself; docs/xiangqi.md).
 type CombinedChase uint8
 
 // The king_pawn_combined_chase settings.

@@ -21,7 +21,7 @@ type cycleCase struct {
 	marks string
 }
 
-// catalogue turns the Article 24 catalogue (specs/xiangqi.md §11.4) into
+// catalogue turns the Article 24 catalogue into
 // positions of our own (the law prints move lists without their diagrams,
 // §10.4 gap (iv)), each cycle showing the pattern its case names.
 var catalogue = []cycleCase{
