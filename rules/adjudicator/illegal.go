@@ -226,8 +226,8 @@ func (a *Adjudicator) addTime(at time.Time, side rules.Color, d time.Duration, r
 
 // setClock builds a clock command and tells the model to expect it. The
 // wiring sends it as a SetNRun, which leaves a DGT 3000 in its
-// PC-controlled mode (docs/dgt-boards.md, "The protocol in brief"): the model then expects
-// no increments (clock.Model.AdjustHost).
+// PC-controlled mode (docs/dgt-boards.md, "The protocol in brief"): the
+// model then expects no increments (clock.Model.AdjustHost).
 func (a *Adjudicator) setClock(at time.Time, w, b time.Duration, running rules.Color, reason string) game.ClockCommand {
 	if a.clk != nil {
 		a.clk.AdjustHost(w, b, running)
