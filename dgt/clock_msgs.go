@@ -94,8 +94,8 @@ func fromBCD(b byte) (uint8, bool) {
 
 // ClockStatus is the status byte of a clock-times message (§3.1), kept
 // raw because the header revisions disagree on bits 1, 3 and 4. The
-// method names follow the real captures (../shared/data/dgt-captures and
-// their JSON decodes).
+// method names follow the real captures (the recordings of real boards
+// the tests replay, and their JSON decodes).
 type ClockStatus uint8
 
 // Running: bit 0, the clock runs.

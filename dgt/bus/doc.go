@@ -1,4 +1,4 @@
-// Package bus drives a DGT bus line (dgt-protocol.md §4): several boards
+// Package bus drives a DGT bus line (docs/dgt-boards.md): several boards
 // sharing one serial line, each answering only when addressed. One
 // goroutine ([Bus.Run]) owns the port: it discovers the boards, polls them
 // round-robin for changes (the EEPROM event records of §2.9) and clock

@@ -100,7 +100,7 @@ type LineSettings struct {
 	// records are reported.
 	EmptyChanges bool
 	// EEFBit is the reading of the f bit of clock records (which display
-	// f = 1 names, dgt-protocol.md §2.9: UNCERTAIN); default dgt.FLeft,
+	// f = 1 names: the sources disagree; docs/dgt-boards.md); default dgt.FLeft,
 	// DGT's header.
 	EEFBit dgt.EEFBit
 	// BackoffMin and BackoffMax bound the wait before reopening a failed

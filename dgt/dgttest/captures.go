@@ -26,9 +26,9 @@ const (
 // per line) and <name>.json (one expected decode per line).
 func Names() []string { return []string{Game1, Game2, GameJohan} }
 
-// root finds ../shared/data/dgt-captures beside the module root (the
-// nearest folder above the working directory that holds go.mod); "" when
-// there is no module root.
+// root finds the captures folder beside the module root (the nearest
+// folder above the working directory that holds go.mod; the path is
+// below); "" when there is no module root.
 var root = sync.OnceValue(func() string {
 	dir, err := os.Getwd()
 	if err != nil {
@@ -46,8 +46,8 @@ var root = sync.OnceValue(func() string {
 	}
 })
 
-// Dir returns the captures folder. When it does not exist (../shared is
-// absent) it skips the test and says where it looked; any other problem
+// Dir returns the captures folder. When it does not exist (a clone of the
+// repository alone) it skips the test and says where it looked; any other problem
 // fails the test.
 func Dir(tb testing.TB) string {
 	tb.Helper()

@@ -94,7 +94,7 @@ const (
 // ones (White's king d4, Black's e5), a draw on one of each (White's king
 // d4, Black's d5). A piece standing on a target square is swept off the
 // board first. The convention is arnsholt/dgtdriver's and picochess's
-// (dgt-protocol.md §5.3, §5.7).
+// (two programs that read DGT boards).
 func ResultGesture(p *rules.Placement, result string, speed float64) (Script, error) {
 	g := rules.Chess8x8
 	d4, e4, d5, e5 := g.Square(3, 3), g.Square(4, 3), g.Square(3, 4), g.Square(4, 4)

@@ -9,7 +9,7 @@
 // imports a serial library: cmd/dgtbridge passes one built on
 // go.bug.st/serial, tests pass one that opens a pseudo-terminal or a pipe.
 //
-// # Connection sequence (dgt-protocol.md §1.4)
+// # Connection sequence
 //
 //  1. DGT_SEND_RESET (0x40) to leave bus mode quietly, then
 //     DGT_SEND_VERSION (0x4D), re-sent every IdentifyInterval until a

@@ -26,7 +26,7 @@ type Connected struct {
 	ClockVersion [2]uint8
 }
 
-// Log is the board's EEPROM event log (dgt-protocol.md §2.9): the board's
+// Log is the board's EEPROM event log (docs/dgt-boards.md, "The protocol in brief"): the board's
 // own record of every change its scan saw and of the time on the halted
 // display at every lever press, including what happened while nobody was
 // listening (the daemon restarting, the cable out). It is read after every

@@ -49,7 +49,7 @@ type Settings struct {
 	// taken to have none at once.
 	LogTimeout time.Duration
 	// EEFBit is the reading of the f bit of the log's clock records
-	// (which display f = 1 names, dgt-protocol.md §2.9: UNCERTAIN);
+	// (which display f = 1 names: the sources disagree; docs/dgt-boards.md);
 	// default dgt.FLeft, DGT's header.
 	EEFBit dgt.EEFBit
 	// AckTimeout is how long to wait for a clock ACK before re-sending
