@@ -55,8 +55,8 @@ type RelayOptions struct {
 }
 
 // Relay is the pure core of a game played on two boards, the sighted
-// player's and the blind player's (FIDE Laws 2018 Appendix D,
-// specs/fide-laws.md §13.4). Both boards have their own [Tracker]; the
+// player's and the blind player's (FIDE Laws 2018 Appendix D;
+// docs/blind-players.md). Both boards have their own [Tracker]; the
 // Relay keeps the one record of the game and merges what the trackers see
 // into one stream of events, as if the game were one board:
 //
