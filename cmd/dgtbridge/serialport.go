@@ -1,7 +1,7 @@
 package main
 
 // This is the only file of the repository that imports go.bug.st/serial
-// (conventions G1/G2): everything else sees a port as an
+// (docs/architecture.md, "Import layers"): everything else sees a port as an
 // io.ReadWriteCloser.
 
 import (
@@ -32,7 +32,7 @@ var errPortClaimed = errors.New("in use by another board of this daemon")
 var errNoBoardFound = errors.New("no DGT board found on any serial port")
 
 // openSerial opens a DGT board's port: 9600 baud, 8 data bits, no parity,
-// 1 stop bit, no flow control, DTR and RTS low (dgt-protocol.md §1.1), and
+// 1 stop bit, no flow control, DTR and RTS low (docs/dgt-boards.md, "The protocol in brief"), and
 // no read timeout: a Read blocks until data arrives or the port is closed,
 // which is how the owning goroutine is stopped. Errors name the path. On
 // Linux the port is opened by openTTY (serialport_linux.go), elsewhere by
@@ -41,7 +41,7 @@ func openSerial(path string) (io.ReadWriteCloser, error) { return openSerialBaud
 
 // openGoSerial opens a port with go.bug.st/serial, which waits for every
 // read in a select(2) call of its own (19 % of the daemon's CPU at 2,000
-// boards: issue 13): the fallback where openTTY is not available. Errors
+// boards; docs/performance.md): the fallback where openTTY is not available. Errors
 // wrap serial.PortError with %w and name the path.
 func openGoSerial(path string, baud int) (io.ReadWriteCloser, error) {
 	p, err := serial.Open(path, &serial.Mode{BaudRate: baud, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit})
