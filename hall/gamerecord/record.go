@@ -61,7 +61,7 @@ type Ply struct {
 }
 
 // Record is the persisted state of one game: everything the payloads of
-// interfaces.md §3 and the PGN of §6 are made from. It is a plain value;
+// docs/contract.md §3 and the PGN of §6 are made from. It is a plain value;
 // the board goroutine owns it.
 type Record struct {
 	Info Info `json:"info"`
@@ -244,7 +244,7 @@ func (r *Record) notations() []string {
 	return out
 }
 
-// PGNGame returns the record as a rules/pgn game (interfaces.md §6): the
+// PGNGame returns the record as a rules/pgn game (docs/contract.md §6): the
 // seven tag roster, Round "r.b", WhiteFideId, BlackFideId, TimeControl,
 // GameId, Variant/SetUp/FEN where not standard chess, and [%clk] (the
 // mover's remaining time) and [%emt] after every move. A start position that
@@ -308,7 +308,7 @@ func (r *Record) PGNGame() *pgn.Game {
 				// A record that does not replay (an illegal move that
 				// stood, such as a team-drop drop giving check): write the
 				// moves as held, without a start, but with the variant
-				// (interfaces.md §6), so that a reader takes the drops.
+				// (docs/contract.md §6), so that a reader takes the drops.
 				g.Start, pos = nil, nil
 				for j := range g.Moves {
 					g.Moves[j].Move = rules.NoMove

@@ -14,7 +14,7 @@ const DefaultClockSilence = 10 * time.Second
 
 // clockWatch follows whether the game's clock is still heard. The clock is
 // lost when the board reports "no clock connected" (status bit 5,
-// specs/dgt-protocol.md §3.1) after a valid reading, or when a clock that
+// docs/dgt-boards.md, "The protocol in brief") after a valid reading, or when a clock that
 // was running sends nothing for SessionOptions.ClockSilence while the
 // board itself is connected; it is back at the next valid reading. Each
 // loss and each return is one arbiter.DeviceLost / DeviceBack (kind
