@@ -30,7 +30,7 @@ type StreamOptions struct {
 }
 
 // ensureStreams creates or updates <P>_GAMES, <P>_PUBLIC, <P>_ALERTS and the
-// KV bucket <p>_games (interfaces.md §3.1). It is idempotent.
+// KV bucket <p>_games (docs/contract.md §3.1). It is idempotent.
 func ensureStreams(ctx context.Context, js jetstream.JetStream, s Subjects, o StreamOptions) (jetstream.KeyValue, error) {
 	rep := o.Replicas
 	if rep <= 0 {

@@ -8,7 +8,7 @@ import (
 )
 
 // ValidToken reports whether s is a valid subject token: one or more of
-// [a-z0-9_-] (interfaces.md §2, event.id).
+// [a-z0-9_-] (docs/contract.md §2, event.id).
 func ValidToken(s string) bool {
 	if s == "" {
 		return false
@@ -29,7 +29,7 @@ func checkToken(field, s string) error {
 	return nil
 }
 
-// Subjects builds every subject of interfaces.md §3.1 under one prefix.
+// Subjects builds every subject of docs/contract.md §3.1 under one prefix.
 // The zero value is not usable; build it with [NewSubjects].
 type Subjects struct {
 	Prefix string

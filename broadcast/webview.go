@@ -17,7 +17,7 @@ import (
 // only: <p>.public.<g>.move, .correction, .clock, .end and .state. It is a
 // pure value: the [Web] hub owns one per game and serialises it for the page.
 
-// webPockets are a team-drop board's pockets (interfaces.md §3.2: upper-case
+// webPockets are a team-drop board's pockets (docs/contract.md §3.3: upper-case
 // piece letters, "" when empty).
 type webPockets struct {
 	White string `json:"white"`
