@@ -111,7 +111,7 @@ func (a *Adjudicator) xqRepetitionOptions() xiangqi.RepetitionOptions {
 }
 
 // xqRepetition raises the perpetual alert of a repetition found at ply
-// (interfaces §3.4): the position occurred the threshold-th time or later
+// (docs/contract.md §3.4): the position occurred the threshold-th time or later
 // and the cycle is classified (§11.6).
 func (a *Adjudicator) xqRepetition(at time.Time, start *xiangqi.Position, first int, moves []rules.Move, ply int) []game.Verdict {
 	fs, err := xiangqi.ClassifyRepetitions(start, moves, a.xqRepetitionOptions())

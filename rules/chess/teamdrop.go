@@ -7,7 +7,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
-// The removal obligation of the team drop variant (A6, spec §2.6): a pawn
+// The removal obligation of the team drop variant (A6, docs/team-drop.md): a pawn
 // that reached the last rank stays a pawn, and on the next move its
 // opponent must take it off the board, either by lifting it (a removal
 // move, rules.FlagRemove) or by capturing it. While that side is in check

@@ -9,7 +9,7 @@ import (
 
 // TestTeamDropProperties plays seeded random team-drop games, feeding the
 // pockets as a partner would, and checks every legal move against the
-// variant's rules (spec §2.3, §2.6): no drop gives check, no drop on the
+// variant's rules (A2, A6 of docs/team-drop.md): no drop gives check, no drop on the
 // last rank, no pawn drop on the first rank, no promotion, the own king is
 // never left in check, the removal obligation is honoured, and SAN/UCI
 // round-trip. No independent engine implements this variant, so the rules

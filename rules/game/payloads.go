@@ -8,7 +8,7 @@ import (
 )
 
 // Payload is what the daemon publishes about a game (the payloads of the
-// contract, interfaces §3.2–3.5): [MoveEvent], [Correction],
+// contract, docs/contract.md §3.3–3.5): [MoveEvent], [Correction],
 // [ClockEvent], [Result], [Alert] or [Announcement]. Field names and JSON
 // tags are the contract; times are [Time], durations int64 milliseconds.
 // The set is closed.
@@ -59,7 +59,7 @@ type ClockPair struct {
 	BlackMS int64 `json:"black_ms"`
 }
 
-// MoveEvent is one ply appended to the record (§3.2). Clock is nil when no
+// MoveEvent is one ply appended to the record (contract §3.3). Clock is nil when no
 // clock is connected. Revision increases whenever a correction rewrote the
 // record up to here.
 type MoveEvent struct {
@@ -81,7 +81,7 @@ type MoveEvent struct {
 	Partner string `json:"partner,omitempty"`
 }
 
-// Pockets are a team-drop board's two pockets (§3.2): upper-case piece
+// Pockets are a team-drop board's two pockets (contract §3.3): upper-case piece
 // letters sorted Q R B N P, "" when empty.
 type Pockets struct {
 	White string `json:"white"`

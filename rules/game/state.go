@@ -62,7 +62,7 @@ type GameState struct {
 	// pockets after its press (the PGN's [%pocket]).
 	PlyPockets []Pockets `json:"ply_pockets,omitempty"`
 	// Notation: xiangqi games' moves in the Vietnamese notation of 001
-	// (interfaces §3.3), one per ply; absent for other variants.
+	// (docs/contract.md §3.3), one per ply; absent for other variants.
 	Notation []string `json:"notation,omitempty"`
 }
 
