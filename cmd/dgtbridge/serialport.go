@@ -52,7 +52,7 @@ func openGoSerial(path string, baud int) (io.ReadWriteCloser, error) {
 		p.Close()
 		return nil, fmt.Errorf("serial port %s: %w", path, err)
 	}
-	// Modem lines: some bus adapters misbehave with DTR/RTS high (§1.1).
+	// Modem lines: some bus adapters misbehave with DTR/RTS high (docs/dgt-boards.md).
 	// Devices without modem lines (pseudo-terminals, some rfcomm links)
 	// refuse these calls; that is harmless, so the errors are ignored.
 	_ = p.SetDTR(false)
@@ -92,7 +92,7 @@ type portInfo struct {
 }
 
 // listPorts lists the serial ports, USB ones first (DGT boards are USB
-// CDC/FTDI devices or rfcomm Bluetooth links, §1.3).
+// CDC/FTDI devices or rfcomm Bluetooth links).
 func listPorts() ([]portInfo, error) {
 	details, err := enumerator.GetDetailedPortsList()
 	if err != nil {
@@ -190,7 +190,7 @@ func (c *claimed) Close() error {
 // "auto". claims (may be nil) is shared by all boards of the process;
 // rescan ≤ 0 means 2 s; log may be nil. With "auto"
 // it lists the serial ports, probes every unclaimed one for a DGT board
-// (version request, §1.3) and opens the first that answers; when none
+// (version request) and opens the first that answers; when none
 // does it lists again every rescan interval until ctx is done, so a board
 // plugged in later is picked up. A reconnect (the link calls the opener
 // again) starts a new search, so a board that comes back on another

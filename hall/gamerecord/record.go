@@ -173,7 +173,7 @@ func (r *Record) UCIs() []string {
 	return out
 }
 
-// MoveEvent returns the §3.2 payload of ply (1-based).
+// MoveEvent returns the MoveEvent (contract §3.3) of ply (1-based).
 func (r *Record) MoveEvent(ply int) game.MoveEvent {
 	m := r.Moves[ply-1]
 	ev := game.MoveEvent{Game: r.Info.Game, Ply: ply, SAN: m.SAN, UCI: m.UCI, FEN: m.FEN,
