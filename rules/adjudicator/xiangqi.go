@@ -12,9 +12,9 @@ import (
 
 // The xiangqi judgement of the Vietnamese Xiangqi Law of 2004 (rule sets
 // whose Variant is "xiangqi"; docs/xiangqi.md): after every completed move
-// the repetition classification of Art. 22–24 (§11.6), the no-capture
+// the repetition classification of Art. 22–24 (docs/xiangqi.md), the no-capture
 // count of Art. 12 and the no-attackers draw of Art. 20.4 b.6. Findings are
-// alerts for the arbiter; the daemon never decides alone (§18): a
+// alerts for the arbiter; the daemon never decides alone: a
 // perpetual check or chase names the side that must change, and proposes
 // that side's loss only when it repeats the cycle again.
 
@@ -112,7 +112,7 @@ func (a *Adjudicator) xqRepetitionOptions() xiangqi.RepetitionOptions {
 
 // xqRepetition raises the perpetual alert of a repetition found at ply
 // (docs/contract.md §3.4): the position occurred the threshold-th time or later
-// and the cycle is classified (§11.6).
+// and the cycle is classified.
 func (a *Adjudicator) xqRepetition(at time.Time, start *xiangqi.Position, first int, moves []rules.Move, ply int) []game.Verdict {
 	fs, err := xiangqi.ClassifyRepetitions(start, moves, a.xqRepetitionOptions())
 	if err != nil {

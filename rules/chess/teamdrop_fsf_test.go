@@ -157,9 +157,9 @@ func TestTeamDropFSF(t *testing.T) {
 		"5nk1/6P1/8/8/8/8/8/4K1R1[] w - - 0 1",                                    // gxf8 with discovered check (R6.3)
 		"R2Pk3/8/8/8/8/8/8/4K3[] b - - 0 1",                                       // removal exposes the king (R6.5)
 		"Pr2k3/8/8/8/8/8/8/4K3[] b - - 0 1",                                       // removal or capture
-		"2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1",                               // rules-references §1.4, full pockets
-		"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq d6 0 2",         // §1.5's bughouse row, no pockets
-		"r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1", // §1.4's zh row, no pockets
+		"2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1",                               // crazyhouse perft position, full pockets
+		"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq d6 0 2",         // the bughouse perft row, no pockets
+		"r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1", // the crazyhouse perft row, no pockets
 	} {
 		p := mustPos(t, TeamDrop, fen)
 		positions = append(positions, p)

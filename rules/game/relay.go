@@ -54,8 +54,8 @@ type BoardMismatch struct {
 	Squares []rules.Square
 	// Record holds the game's moves (UCI): the record, then moves made and
 	// not yet completed on their player's board. OnBoard holds the moves
-	// this board's tracker reconstructed. Together: both move lists of
-	// RV-6.
+	// this board's tracker reconstructed. Together: both move lists the
+	// arbiter compares (D.2.9).
 	Record, OnBoard []string
 }
 

@@ -22,11 +22,11 @@ type Xiangqi struct {
 	// Notation is the dialect of the moves written for people: "vn" (the
 	// law's Art. 11.2(a), P2-5, default), "doc_asian" (P2=5) or "wxf"
 	// (C2.5) [notation_dialect]. The dialect is configured, never guessed
-	// (§10.3).
+	// (docs/xiangqi.md, "Notation").
 	Notation string
 	// TandemAdvisorElephant: two advisors or elephants on one file are
 	// written t/s instead of their file number [tandem_for_advisor_elephant]
-	// [GAP §10.4 (i)]. Default false.
+	// (the law leaves it open). Default false.
 	TandemAdvisorElephant bool
 	// CommitDebounce: a piece put down on a new point is the move once it
 	// has stood still this long (Art. 9.5(b): a move is irrevocable once

@@ -22,7 +22,7 @@
 //
 // # Rules
 //
-// Legal moves follow §4.2 and §4.4: the general and advisors stay in the
+// Legal moves follow Art. 4 and 5: the general and advisors stay in the
 // palace, elephants stay on their side of the river and are blocked at the
 // eye, horses at the leg, cannons capture over exactly one screen,
 // soldiers move sideways only after crossing the river, and no move may
@@ -37,13 +37,13 @@
 // # Notation
 //
 // [Position.UCI] writes ICCS ("h2e2"). [Position.SAN] writes the
-// Vietnamese notation of §10.4 ("P2-5", "M8.7", "Xt.1") or, with
+// Vietnamese notation of Art. 11.2 ("P2-5", "M8.7", "Xt.1") or, with
 // [Options].Notation, the law's Asian dialect ("P2=5") or WXF ("C2.5").
 // [Position.LongForm] writes the Vietnamese long form for displays
 // ("Pháo 2 bình 5"). [Position.ParseMove] reads ICCS and the configured
 // dialect;
 // [Position.ParseMoveDialect] reads any dialect. The dialect is never
-// guessed from the symbols (§10.3).
+// guessed from the symbols (docs/xiangqi.md, "Notation").
 //
 // # Speed
 //

@@ -110,7 +110,7 @@ func (p *Position) SAN(m rules.Move) string { return p.Notation(m, p.opts.Notati
 // destination file (traverse; horse, elephant, advisor) or the number of
 // steps. Where the dialect has no form (four or five soldiers on one
 // file, two files each holding two or more soldiers, three soldiers on a
-// file in WXF) it falls back to ICCS, as §10.4 gap (ii) says.
+// file in WXF) it falls back to ICCS (docs/xiangqi.md, "Notation").
 func (p *Position) Notation(m rules.Move, d Dialect) string {
 	if m.From < 0 || m.From >= nPoints || m.To < 0 || m.To >= nPoints || p.board[m.From] == 0 {
 		return p.UCI(m)
@@ -182,7 +182,7 @@ func (p *Position) ParseMove(s string) (rules.Move, error) {
 
 // ParseMoveDialect is ParseMove reading dialect d instead of the
 // position's. Besides the formatter's output it accepts, leniently, the
-// general's move without its file ("Tg/1", §10.4 gap (iii)), tandem
+// general's move without its file ("Tg/1", as in the law's Fig. 1), tandem
 // markers or file numbers for advisors and elephants, and a file number
 // for a piece that has a tandem partner when only one reading is legal.
 func (p *Position) ParseMoveDialect(s string, d Dialect) (rules.Move, error) {
@@ -313,7 +313,7 @@ func pieceLetter(sy *dialectSyms, s string) uint8 {
 }
 
 // destination computes the point a piece of kind k and side us on from
-// reaches by the move (dir, num) of §10.4, or -1 when there is none.
+// reaches by the move (dir, num) of Art. 11.2, or -1 when there is none.
 func destination(k uint8, us, from, dir, num int) int {
 	x0, y0 := fileOf(from), rankOf(from)
 	if orthogonal(k) {
