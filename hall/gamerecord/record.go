@@ -182,7 +182,7 @@ func (r *Record) MoveEvent(ply int) game.MoveEvent {
 	return ev
 }
 
-// ResultPayload returns the §3.3 Result of the record at time at.
+// ResultPayload returns the Result (contract §3.3) of the record at time at.
 func (r *Record) ResultPayload(at time.Time) game.Result {
 	return game.Result{Game: r.Info.Game, Result: r.Result, Termination: r.Termination,
 		Article: r.Article, Provisional: r.Provisional, At: game.T(at), Revision: r.Revision}

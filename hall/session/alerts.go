@@ -5,7 +5,7 @@ package session
 // that does not replay, a reinstatement the tracker refused).
 const KindBoardMismatch = "board_mismatch"
 
-// KindClockCommandFailed (extension of §3.4): a clock setting the
+// KindClockCommandFailed (extension of contract §3.4): a clock setting the
 // adjudicator asked for (penalties: auto, or an arbiter command) was not
 // acknowledged by the clock; the arbiter sets it by hand.
 const KindClockCommandFailed = "clock_command_failed"

@@ -183,8 +183,8 @@ func (s *Session) TimeAnnouncement(now time.Time) (game.Announcement, bool, erro
 		Kind: game.AnnounceTime, At: game.T(now)}, true, nil
 }
 
-// mismatchAlert is the arbiter's alert for a board mismatch (D.2.9,
-// RV-6): critical, never corrected by the daemon; it proposes the D.2.9
+// mismatchAlert is the arbiter's alert for a board mismatch (D.2.9):
+// critical, never corrected by the daemon; it proposes the D.2.9
 // procedure and carries both move lists and the last clock reading. It
 // goes to the arbiter only: no "mismatch" announcement is sent to the
 // relay device, because the daemon never signals the players (the
