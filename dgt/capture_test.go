@@ -194,7 +194,7 @@ func compareJSON(m Message, w map[string]any) error {
 	return nil
 }
 
-// TestCapturesRunningSide checks the derived running side (§3.1) against
+// TestCapturesRunningSide checks the derived running side against
 // the times themselves: whenever a display counts down between two
 // readings of a running clock, it is the side RunningSide names.
 func TestCapturesRunningSide(t *testing.T) {

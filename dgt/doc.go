@@ -30,15 +30,15 @@
 // # Orientation
 //
 // Board squares are numbered by the hardware, 0 = a8 … 63 = h1 when White
-// sits with the connector on the left (§2.5). [Field.Square] and
+// sits with the connector on the left. [Field.Square] and
 // [BoardDump.Placement] convert to [rules.Square] and [rules.Placement]
 // given an [Orientation].
 //
 // # Uncertain points
 //
-// Where the sources disagree (clock status bits and left/right, §3.1; the
-// field-update "S bit", §2.7; battery status, §2.4; the EEPROM clock "f"
-// bit, §2.9) the raw bits are kept and exposed alongside the derived
+// Where the sources disagree (clock status bits and left/right; the
+// field-update "S bit"; battery status; the EEPROM clock "f"
+// bit) the raw bits are kept and exposed alongside the derived
 // meaning, which follows DGT's header and the real captures (recordings of
 // real boards, which the tests replay).
 package dgt

@@ -36,7 +36,7 @@ type LineSettings struct {
 	Addresses []uint16
 	// NoBroadcast disables broadcast discovery: only Addresses are used.
 	NoBroadcast bool
-	// ReplyTimeout is the wait for a board's reply; default 100 ms (§4.6
+	// ReplyTimeout is the wait for a board's reply; default 100 ms (DGT
 	// recommends ~80 ms; boards answer within milliseconds, up to 20 ms
 	// while writing EEPROM).
 	ReplyTimeout time.Duration
@@ -154,6 +154,6 @@ func (o LineSettings) withDefaults() LineSettings {
 	return o
 }
 
-// pingWindow is how long broadcast ping answers are collected (§4.5:
+// pingWindow is how long broadcast ping answers are collected (DGT:
 // boards answer within 1100 ms).
 const pingWindow = 1200 * time.Millisecond

@@ -81,7 +81,7 @@ func sideOf(c rules.Color, white Side) Side {
 	return white.Other()
 }
 
-// Result gestures (§5.3): both kings on the centre squares.
+// Result gestures: both kings on the centre squares.
 const (
 	WhiteWins = "1-0"
 	BlackWins = "0-1"
@@ -155,7 +155,7 @@ func ResultGesture(p *rules.Placement, result string, speed float64) (Script, er
 }
 
 // MagicResult returns the action putting the magic piece for result on sq
-// (§2.6: draw, white wins, black wins).
+// (DGT's magic pieces: draw, white wins, black wins).
 func MagicResult(sq rules.Square, result string) (Action, error) {
 	var c dgt.PieceCode
 	switch result {

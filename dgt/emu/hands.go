@@ -60,7 +60,7 @@ type Hands struct {
 	FastReplyTime Span
 	// Hold is how long a piece is in the hand between lift and placement;
 	// default 120–600 ms. A hold shorter than the rest of the scan lets
-	// the board report the destination before the origin (§2.11).
+	// the board report the destination before the origin.
 	Hold Span
 	// Press is the time from the last piece released to the clock lever;
 	// default 80–300 ms.
