@@ -34,7 +34,7 @@ type webMoveEvent struct {
 }
 
 // webGameState is a public GameState with the team-drop and xiangqi fields
-// of §3.3.
+// of contract §3.3.
 type webGameState struct {
 	game.GameState
 	Pockets  *webPockets `json:"pockets,omitempty"`

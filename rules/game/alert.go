@@ -91,7 +91,7 @@ type Alert struct {
 	Evidence []Evidence     `json:"evidence,omitempty"`
 	At       Time           `json:"at"`
 	// TE is the player's count of technical errors (004 team-drop
-	// technical_error alerts, §3.3); 0 elsewhere.
+	// technical_error alerts, contract §3.3); 0 elsewhere.
 	TE int `json:"te,omitempty"`
 }
 

@@ -101,7 +101,7 @@ const (
 
 // Correction says the record now ends at Ply (0: no moves), in Position.
 // It is an [Event] (the tracker saw the board go back), a [Verdict] (the
-// arbiter reinstated a position) and the §3.3 [Payload]: the wiring fills
+// arbiter reinstated a position) and the contract's §3.3 [Payload]: the wiring fills
 // in Game, FEN, Moves (the record's moves, UCI) and Revision before
 // publishing it.
 type Correction struct {
@@ -126,7 +126,7 @@ const (
 	RunningNone  = "none"
 )
 
-// ClockEvent is a clock reading (§3.3).
+// ClockEvent is a clock reading (contract §3.3).
 type ClockEvent struct {
 	Game    ID     `json:"game"`
 	WhiteMS int64  `json:"white_ms"`
@@ -135,7 +135,7 @@ type ClockEvent struct {
 	At      Time   `json:"at"`
 }
 
-// Result ends (or provisionally ends) a game (§3.3): the adjudicator's
+// Result ends (or provisionally ends) a game (contract §3.3): the adjudicator's
 // [Verdict] and the payload. Result is "1-0", "0-1", "1/2-1/2", or "*"
 // when the arbiter resumed the game. Revision is the record revision the
 // result applies to (the wiring sets it), so a result withdrawn and given
@@ -150,14 +150,14 @@ type Result struct {
 	Revision    int    `json:"revision"`
 }
 
-// Announcement kinds (§3.5).
+// Announcement kinds (contract §3.5).
 const (
 	AnnounceMove     = "move"
 	AnnounceTime     = "time"
 	AnnounceMismatch = "mismatch"
 )
 
-// Announcement is one blind-player relay announcement (§3.5).
+// Announcement is one blind-player relay announcement (contract §3.5).
 type Announcement struct {
 	Game ID     `json:"game"`
 	Ply  int    `json:"ply"`
