@@ -72,8 +72,8 @@ func (s Subjects) publicClock(g game.ID) string { return s.game("public", g, "cl
 func (s Subjects) publicEnd(g game.ID) string { return s.game("public", g, "end") }
 
 // publicState is <p>.public.<g>.state: the delayed GameState (an extension of
-// contract §3.1: the public counterpart of the KV bucket, and what the public PGN feed
-// is rebuilt from after a restart).
+// contract §3.1: the public counterpart of the KV bucket, and what the public
+// PGN feed is rebuilt from after a restart).
 func (s Subjects) publicState(g game.ID) string { return s.game("public", g, "state") }
 
 // alert is <p>.arbiter.<g>.alert.

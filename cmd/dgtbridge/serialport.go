@@ -31,17 +31,17 @@ var errPortClaimed = errors.New("in use by another board of this daemon")
 // errNoBoardFound: port auto found no DGT board (yet).
 var errNoBoardFound = errors.New("no DGT board found on any serial port")
 
-// openSerial opens a DGT board's port: 9600 baud, 8 data bits, no parity,
-// 1 stop bit, no flow control, DTR and RTS low (docs/dgt-boards.md, "The protocol in brief"), and
-// no read timeout: a Read blocks until data arrives or the port is closed,
-// which is how the owning goroutine is stopped. Errors name the path. On
-// Linux the port is opened by openTTY (serialport_linux.go), elsewhere by
-// go.bug.st/serial (openGoSerial).
+// openSerial opens a DGT board's port: 9600 baud, 8 data bits, no parity, 1
+// stop bit, no flow control, DTR and RTS low (docs/dgt-boards.md, "The protocol
+// in brief"), and no read timeout: a Read blocks until data arrives or the port
+// is closed, which is how the owning goroutine is stopped. Errors name the
+// path. On Linux the port is opened by openTTY (serialport_linux.go), elsewhere
+// by go.bug.st/serial (openGoSerial).
 func openSerial(path string) (io.ReadWriteCloser, error) { return openSerialBaud(path, 9600) }
 
-// openGoSerial opens a port with go.bug.st/serial, which waits for every
-// read in a select(2) call of its own (19 % of the daemon's CPU at 2,000
-// boards; docs/performance.md): the fallback where openTTY is not available. Errors
+// openGoSerial opens a port with go.bug.st/serial, which waits for every read
+// in a select(2) call of its own (19 % of the daemon's CPU at 2,000 boards;
+// docs/performance.md): the fallback where openTTY is not available. Errors
 // wrap serial.PortError with %w and name the path.
 func openGoSerial(path string, baud int) (io.ReadWriteCloser, error) {
 	p, err := serial.Open(path, &serial.Mode{BaudRate: baud, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit})
@@ -52,9 +52,10 @@ func openGoSerial(path string, baud int) (io.ReadWriteCloser, error) {
 		p.Close()
 		return nil, fmt.Errorf("serial port %s: %w", path, err)
 	}
-	// Modem lines: some bus adapters misbehave with DTR/RTS high (docs/dgt-boards.md).
-	// Devices without modem lines (pseudo-terminals, some rfcomm links)
-	// refuse these calls; that is harmless, so the errors are ignored.
+	// Modem lines: some bus adapters misbehave with DTR/RTS high
+	// (docs/dgt-boards.md). Devices without modem lines (pseudo-terminals, some
+	// rfcomm links) refuse these calls; that is harmless, so the errors are
+	// ignored.
 	_ = p.SetDTR(false)
 	_ = p.SetRTS(false)
 	return &portCloser{Port: p, path: path}, nil

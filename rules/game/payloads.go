@@ -59,9 +59,9 @@ type ClockPair struct {
 	BlackMS int64 `json:"black_ms"`
 }
 
-// MoveEvent is one ply appended to the record (contract §3.3). Clock is nil when no
-// clock is connected. Revision increases whenever a correction rewrote the
-// record up to here.
+// MoveEvent is one ply appended to the record (contract §3.3). Clock is nil
+// when no clock is connected. Revision increases whenever a correction rewrote
+// the record up to here.
 type MoveEvent struct {
 	Game     ID         `json:"game"`
 	Ply      int        `json:"ply"`
@@ -99,11 +99,10 @@ const (
 	SetupReset    CorrectionReason = "setup"         // the start position set up during the game
 )
 
-// Correction says the record now ends at Ply (0: no moves), in Position.
-// It is an [Event] (the tracker saw the board go back), a [Verdict] (the
-// arbiter reinstated a position) and the contract's §3.3 [Payload]: the wiring fills
-// in Game, FEN, Moves (the record's moves, UCI) and Revision before
-// publishing it.
+// Correction says the record now ends at Ply (0: no moves), in Position. It is
+// an [Event] (the tracker saw the board go back), a [Verdict] (the arbiter
+// reinstated a position) and the contract's §3.3 [Payload]: the wiring fills in
+// Game, FEN, Moves (the record's moves, UCI) and Revision before publishing it.
 type Correction struct {
 	Game     ID               `json:"game"`
 	Ply      int              `json:"ply"`

@@ -10,14 +10,14 @@ import (
 // (docs/team-drop.md).
 const BGO2026Team = "bgo2026-team"
 
-// TeamDrop holds the rules of the team-drop variant that the FIDE
-// parameters of [RuleSet] cannot say: drops, the removal of a pawn on the
-// last rank, confiscation, how technical errors are counted, how a match of
-// two partner boards ends. Every field is a setting (the snake_case key of
-// docs/team-drop.md's "Settings" in brackets, see [TeamDropKeys]); the defaults are
-// the 004 rules, and where 004 is silent or unclear ([GAP], [AMBIGUOUS])
-// the default docs/team-drop.md documents. Only rule sets of variant "team-drop"
-// use it; elsewhere it is the zero value.
+// TeamDrop holds the rules of the team-drop variant that the FIDE parameters of
+// [RuleSet] cannot say: drops, the removal of a pawn on the last rank,
+// confiscation, how technical errors are counted, how a match of two partner
+// boards ends. Every field is a setting (the snake_case key of
+// docs/team-drop.md's "Settings" in brackets, see [TeamDropKeys]); the defaults
+// are the 004 rules, and where 004 is silent or unclear ([GAP], [AMBIGUOUS])
+// the default docs/team-drop.md documents. Only rule sets of variant
+// "team-drop" use it; elsewhere it is the zero value.
 //
 // A few settings state a rule 004 spells out (A5, A7, A8) or a timing the
 // boards cannot observe otherwise; they accept only that value, and an

@@ -13,11 +13,11 @@ const (
 	XiangqiVN2004Blitz = "xiangqi-vn2004-blitz"
 )
 
-// Xiangqi holds what the 2004 law says beyond the parameters [RuleSet]
-// shares with chess. Every field is a setting (its snake_case key, from
-// docs/xiangqi.md, "Rule sets", in brackets; see [XiangqiKeys]); where the law is
-// unclear or silent ([AMBIGUOUS], [CONFLICT], [GAP]) the default is the
-// one the spec documents, and docs/xiangqi.md says so.
+// Xiangqi holds what the 2004 law says beyond the parameters [RuleSet] shares
+// with chess. Every field is a setting (its snake_case key, from
+// docs/xiangqi.md, "Rule sets", in brackets; see [XiangqiKeys]); where the law
+// is unclear or silent ([AMBIGUOUS], [CONFLICT], [GAP]) the default is the one
+// the spec documents, and docs/xiangqi.md says so.
 type Xiangqi struct {
 	// Notation is the dialect of the moves written for people: "vn" (the
 	// law's Art. 11.2(a), P2-5, default), "doc_asian" (P2=5) or "wxf"

@@ -32,8 +32,8 @@ func NewPosition(fen string) (*Position, error) {
 	return NewPositionOptions(fen, Options{})
 }
 
-// NewPositionOptions parses a xiangqi FEN (docs/xiangqi.md, "Board, pieces, FEN")
-// and returns the position with options opts. It accepts:
+// NewPositionOptions parses a xiangqi FEN (docs/xiangqi.md, "Board, pieces,
+// FEN") and returns the position with options opts. It accepts:
 //
 //   - 1 to 6 fields; missing ones default to "w - - 0 1";
 //   - ten ranks from Black's back rank (rank 9) down to Red's (rank 0);

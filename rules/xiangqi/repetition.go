@@ -7,15 +7,15 @@ import (
 )
 
 // The repetition rules of Art. 22–24 (docs/xiangqi.md, "Repetition"): when a
-// position recurs, the moves of the cycle are classified (docs/xiangqi.md, "Repetition") and the
-// side that commits a forbidden pattern — perpetual check (P1), perpetual
-// chase of one piece (P3, P5–P8, 24.11–24.33) — must change; if it repeats
-// the cycle again, its loss is proposed. Cycles with no forbidden pattern
-// (one check one idle, one check one chase, perpetual mate threats,
-// blocking, sacrifice or exchange offers: P2, P4, P9, P10) and cycles in
-// which both sides commit the same pattern (7.2(c)) never get a decisive
-// proposal. The daemon is not the arbiter: these are findings for the
-// arbiter's alert, never results.
+// position recurs, the moves of the cycle are classified (docs/xiangqi.md,
+// "Repetition") and the side that commits a forbidden pattern — perpetual check
+// (P1), perpetual chase of one piece (P3, P5–P8, 24.11–24.33) — must change; if
+// it repeats the cycle again, its loss is proposed. Cycles with no forbidden
+// pattern (one check one idle, one check one chase, perpetual mate threats,
+// blocking, sacrifice or exchange offers: P2, P4, P9, P10) and cycles in which
+// both sides commit the same pattern (7.2(c)) never get a decisive proposal.
+// The daemon is not the arbiter: these are findings for the arbiter's alert,
+// never results.
 
 // CheckVsChase is what happens when one side perpetually checks and the
 // other perpetually chases (the Law leaves it open; docs/xiangqi.md).
@@ -30,8 +30,9 @@ const (
 	CheckVsChaseDraw
 )
 
-// CombinedChase is how a general or soldier chasing together with other
-// pieces is judged (P9 against 24.26, where the Law contradicts itself; docs/xiangqi.md).
+// CombinedChase is how a general or soldier chasing together with other pieces
+// is judged (P9 against 24.26, where the Law contradicts itself;
+// docs/xiangqi.md).
 type CombinedChase uint8
 
 // The king_pawn_combined_chase settings.
@@ -405,14 +406,15 @@ func (p *Position) nullMove() *Position {
 	return &q
 }
 
-// forbiddenChase reports whether the attack a, made by the side that just
-// moved in after (whose opponent is to move), is a forbidden chase by
-// the forbidden-chase test of docs/xiangqi.md, leaving aside the general-and-soldier exception (the
-// caller's): not one when the target is a soldier that has not crossed
-// the river (P3, 24.21), or has real protection and can move, unless a
-// horse or cannon chases a chariot (P6, P7, 24.13, 24.31), or is of the
-// attacker's kind, can take the attacker back and can move (24.20, P10).
-// A chariot chasing a crossed soldier is always forbidden (24.27).
+// forbiddenChase reports whether the attack a, made by the side that just moved
+// in after (whose opponent is to move), is a forbidden chase by the
+// forbidden-chase test of docs/xiangqi.md, leaving aside the
+// general-and-soldier exception (the caller's): not one when the target is a
+// soldier that has not crossed the river (P3, 24.21), or has real protection
+// and can move, unless a horse or cannon chases a chariot (P6, P7, 24.13,
+// 24.31), or is of the attacker's kind, can take the attacker back and can move
+// (24.20, P10). A chariot chasing a crossed soldier is always forbidden
+// (24.27).
 func forbiddenChase(after *Position, a Chase) bool {
 	b := &after.board
 	x, y := b[a.Attacker], b[a.Target]

@@ -211,11 +211,12 @@ func TestJudge(t *testing.T) {
 	}
 }
 
-// TestCombinedChase: a general or soldier chasing (P9, 24.24–24.26;
-// the general-and-soldier conflict of docs/xiangqi.md) under the three king_pawn_combined_chase settings: alone it
-// never chases; with another piece chasing on every move it is a chase
-// under the default and AlwaysLoss and not under AlwaysDraw; with another
-// piece joining only now and then it is a chase only under AlwaysLoss.
+// TestCombinedChase: a general or soldier chasing (P9, 24.24–24.26; the
+// general-and-soldier conflict of docs/xiangqi.md) under the three
+// king_pawn_combined_chase settings: alone it never chases; with another piece
+// chasing on every move it is a chase under the default and AlwaysLoss and not
+// under AlwaysDraw; with another piece joining only now and then it is a chase
+// only under AlwaysLoss.
 func TestCombinedChase(t *testing.T) {
 	ks := targetMove{ks: true, ksAny: true}
 	other := targetMove{other: true}
