@@ -20,7 +20,7 @@ const defaultDuplicateWindow = 6 * time.Hour
 type StreamOptions struct {
 	// Replicas per stream (default 1; 3 on a cluster).
 	Replicas int
-	// DuplicateWindow defaults to [DefaultDuplicateWindow].
+	// DuplicateWindow defaults to 6 hours (defaultDuplicateWindow).
 	DuplicateWindow time.Duration
 	// MaxAge bounds how long messages are kept (0: forever). When set, the
 	// duplicate window is clamped to it (a server rule).

@@ -78,7 +78,7 @@ var (
 
 // ClockDisplay is the XL 7-segment display command (0x01): six
 // characters of the layout "1A:BC 1D:EF" as segment bitmaps (see
-// [Segments]), the icons (dots, colons, leading "1") and a beep.
+// segments.go), the icons (dots, colons, leading "1") and a beep.
 type ClockDisplay struct {
 	Chars [6]byte // A, B, C, D, E, F (sent in the order C B A F E D)
 	Icons byte    // IconRightDot … IconLeftOne

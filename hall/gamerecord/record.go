@@ -73,7 +73,7 @@ type Record struct {
 	// place: a ply in it is never changed, and a cut (a correction)
 	// clips the slice so that the next append copies. So the copies of a
 	// record handed to other goroutines (the writer's, Hall.Record's)
-	// share its array instead of copying it ([Record.sharedMoves]); they
+	// share its array instead of copying it ([Record.SharedMoves]); they
 	// read it and never write into it.
 	Moves []Ply `json:"moves"`
 	// Revision increases whenever a correction rewrites the record.
