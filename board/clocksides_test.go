@@ -11,7 +11,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
-// TestPolledClockSidesFromAFaceAfterThePress (issue 13): a bus line reads
+// TestPolledClockSidesFromAFaceAfterThePress: a bus line reads
 // a board's clock and its changes apart, so the first clock face of a game
 // may come after White's first move and press, before the answer that
 // holds them (the right display, Black's, running). The clock's sides are
@@ -50,7 +50,7 @@ func TestPolledClockSidesFromAFaceAfterThePress(t *testing.T) {
 	}
 }
 
-// TestPolledPressRecordsWithNoReading (issue 13): a polled board's press
+// TestPolledPressRecordsWithNoReading: a polled board's press
 // records complete its moves when no running reading has been heard yet
 // (its clock not read yet on a busy line, or a board just read as a log):
 // before, they were dropped and each move waited for a clock reading, the
@@ -181,7 +181,7 @@ func polledClockGame(t *testing.T, moves []string, think func(ply int) time.Dura
 	return append(evs, tr.Tick(at(end+8*time.Second))...), tr
 }
 
-// TestPolledClockSidesOnABoardSeldomAtRest (issue 13): a polled board
+// TestPolledClockSidesOnABoardSeldomAtRest: a polled board
 // whose players move 0.9 and 1.7 s after each other's press is never at rest
 // for the two poll cycles a face's guess waits for; its clock's sides come
 // from its press records' times (the presser's display stands at the
@@ -226,7 +226,7 @@ func TestPolledClockSidesOnABoardSeldomAtRest(t *testing.T) {
 	}
 }
 
-// TestPolledClockSidesReadEveryCycle (issue 13): a polled board whose
+// TestPolledClockSidesReadEveryCycle: a polled board whose
 // clock is read every poll cycle gets its sides from the faces read while
 // it rests with nothing new for two cycles (the clock started, White
 // thinking 3 s), however often the clock is read. Before, each face
@@ -250,7 +250,7 @@ func TestPolledClockSidesReadEveryCycle(t *testing.T) {
 	}
 }
 
-// TestPolledPressRecordLost (issue 13): a polled board's press record lost
+// TestPolledPressRecordLost: a polled board's press record lost
 // on a noisy line (ply 6's, Black's) while the clock's sides are not
 // known does not turn the later presses round: each player's records name
 // the same display, so the records after the loss are credited to their
@@ -284,7 +284,7 @@ func TestPolledPressRecordLost(t *testing.T) {
 	}
 }
 
-// TestPolledReadingShowsThePressBeforeItsRecord (issue 13): when a polled
+// TestPolledReadingShowsThePressBeforeItsRecord: when a polled
 // board's clock comes back (a board away, or read as a log after a stall),
 // the first running reading may show the last mover's press before the
 // board's record of it, completing his move; the record, in the board's
@@ -337,7 +337,7 @@ func TestPolledReadingShowsThePressBeforeItsRecord(t *testing.T) {
 	}
 }
 
-// TestPolledFirstPressRecordBeforeTheScan (issue 13): the record of
+// TestPolledFirstPressRecordBeforeTheScan: the record of
 // White's first press may come before the scan of his move (the lever
 // beats the scan), the start position still on the board. It is White's:
 // before, it was taken for the clock being started and dropped, so every

@@ -24,7 +24,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
-// corpusModule ships the PGNs of the corpus (specs/rules-references.md §3).
+// corpusModule ships the PGNs of the corpus (Lichess exports).
 const corpusModule = "github.com/corentings/chess/v2@v2.5.1"
 
 // corpusGames is how many real games the corpus test plays.

@@ -102,8 +102,8 @@
 // Events carry the time of the input that caused them (a move's MadeAt is
 // the last sensor change that made it; a completion's time is the press),
 // and come in the order the tracker decided them, which is not always time
-// order (a press judged when the board settles). The real captures in
-// ../shared/data/dgt-captures have no timestamps; the tests feed them one
+// order (a press judged when the board settles). The real captures (the
+// recordings of real boards the tests replay) have no timestamps; the tests feed them one
 // message every 700 ms (longer than the settle window, shorter than the
 // hold) and complete moves from the clock messages.
 //

@@ -13,7 +13,7 @@ import (
 var ErrEnded = errors.New("board: the game has ended on the board")
 
 // Enter enters move m into the record, made and completed at once, where
-// no board read it: an operator or arbiter typed it (interfaces §3.1,
+// no board read it: an operator or arbiter typed it (docs/contract.md §3.1,
 // <p>.input.<g>.move), for a board that is broken, silent or absent. m
 // must be legal in the record's position (after the completed moves);
 // an illegal one is an *rules.IllegalMoveError and changes nothing (the

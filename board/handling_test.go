@@ -295,7 +295,7 @@ func TestBusUpdate(t *testing.T) {
 	s.want("game.MoveMade", "game.MoveCompleted")
 }
 
-// TestSetupMismatch (issue 11.7): before the first move a set-up with the
+// TestSetupMismatch: before the first move a set-up with the
 // start position's pieces placed otherwise (knight and bishop swapped) is
 // a SetupMismatch at once (not an unexplained board); put right, it is
 // Explained and the game goes on.

@@ -11,8 +11,8 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
-// TestIllegalMoves: each kind of illegal move of specs/fide-laws.md §7.4
-// and the §18 board rows gives exactly its event, completed by the press,
+// TestIllegalMoves: each kind of illegal move of FIDE Art 7.5
+// a board can show gives exactly its event, completed by the press,
 // and putting the position back is the reinstatement.
 func TestIllegalMoves(t *testing.T) {
 	runIncidents(t, []incident{
@@ -145,7 +145,7 @@ func TestArbiterCommands(t *testing.T) {
 	_ = time.Second
 }
 
-// TestIllegalMoveFollowedNotInvented (issue 11.7): after 1.e4 e5 White
+// TestIllegalMoveFollowedNotInvented: after 1.e4 e5 White
 // moves his king e1-e3 in one go (illegal) and presses, and Black replies
 // a6. A legal line reaches the same placement (Ke2 a6 Ke3), but the board
 // showed the illegal move: where the rules let it stand the record follows

@@ -63,7 +63,7 @@ func wantIllegal(r rules.Reason, completed bool, text string) func(*testing.T, *
 	}
 }
 
-// TestTouchMoveRules: each of TM-1…TM-11 (specs/fide-laws.md §4.7) gives
+// TestTouchMoveRules: each touch-move rule of FIDE Art 4 gives
 // exactly its evidence; the move made still stands.
 func TestTouchMoveRules(t *testing.T) {
 	made := []string{"game.TouchEvidence", "game.MoveMade", "game.MoveCompleted"}

@@ -99,7 +99,7 @@ func heapPerTracker(base uint64, n int) int64 {
 }
 
 // TestTrackerMemoryBounded: a tracker's memory does not grow with the
-// game's length (issue 13: the search cache kept every expanded
+// game's length (it once did: the search cache kept every expanded
 // position's moves for the whole game). Trackers follow a 240-ply game;
 // their heap per board is measured after 40, 120 and 240 plies.
 func TestTrackerMemoryBounded(t *testing.T) {

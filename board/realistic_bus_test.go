@@ -21,7 +21,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
-// A DGT board on a bus line (dgt-protocol.md §4) is polled: every cycle
+// A DGT board on a bus line (docs/dgt-boards.md) is polled: every cycle
 // (≈ 0.8 s on a line of 32 boards at 9600 baud) the host fetches the
 // change records the board wrote since its previous answer (square
 // changes as its scan saw them, and a clock record at each lever press
@@ -315,7 +315,7 @@ func playBusCorpus(t *testing.T, line busLine, what string, n int, before *corpu
 	return lat
 }
 
-// TestBusBoardClockReadSeldom (issue 13, no false alert under overload):
+// TestBusBoardClockReadSeldom (no false alert under overload):
 // the games of TestBusBoardPressJudgedOnItsAnswer on a bus line that
 // reads a board's clock once every 32 cycles (about 26 s: a line of 32
 // boards whose polls fill the cycle reads one clock a round, as dgt/bus

@@ -11,7 +11,7 @@ import (
 // Defaults of [RelayOptions].
 const (
 	// DefaultMismatchAfter: a board that differs from the game is reported
-	// once it has differed this long (RV-6 "after each relay settles"):
+	// once it has differed this long (the boards are compared once each relayed move has settled):
 	// longer than a hand needs to put a knocked piece back, short enough
 	// that the arbiter hears of it before the next move.
 	DefaultMismatchAfter = 5 * time.Second
@@ -55,29 +55,29 @@ type RelayOptions struct {
 }
 
 // Relay is the pure core of a game played on two boards, the sighted
-// player's and the blind player's (FIDE Laws 2018 Appendix D,
-// specs/fide-laws.md §13.4). Both boards have their own [Tracker]; the
+// player's and the blind player's (FIDE Laws 2018 Appendix D;
+// docs/blind-players.md). Both boards have their own [Tracker]; the
 // Relay keeps the one record of the game and merges what the trackers see
 // into one stream of events, as if the game were one board:
 //
 //   - Each move enters the record once, from the board of the player who
-//     made it (RV-7): the sighted player's moves when his tracker completes
+//     made it: the sighted player's moves when his tracker completes
 //     them (the clock press), the blind player's when the piece is settled
 //     in its new aperture (D.2.3). A move made on its player's board and not
 //     yet completed is also recorded when the opponent completes his reply
 //     on his own board (FIDE 6.2.1.2). A [game.MoveCompleted] with the record's
 //     ply is emitted for each.
 //   - The move must then be executed on the other board (mirroring). The
-//     lifts and placements of that execution are not touches (RV-5): the
+//     lifts and placements of that execution are not touches (Appendix D): the
 //     relay passes on touch-move evidence, turn starts and illegal moves of
 //     a board only for its own player's moves.
 //   - On the blind player's board a piece taken out of its aperture is
 //     touched (D.2.2): touch-move findings TM-1 to TM-8 there are
-//     [Definite] (RV-4); on the sighted board they keep the tracker's
+//     [Definite]; on the sighted board they keep the tracker's
 //     grading.
 //   - A board that differs from the game beyond the move in progress for
 //     MismatchAfter, or that has not executed a recorded move within
-//     MirrorWithin, is reported once as [game.BoardMismatch] (D.2.9, RV-6), and
+//     MirrorWithin, is reported once as [game.BoardMismatch] (D.2.9), and
 //     [game.BoardsAgree] when it shows the game again. The relay never corrects
 //     a board or the record on its own.
 //
@@ -318,7 +318,7 @@ func (r *Relay) filter(b game.Which, evs []game.Event, out []game.Event) []game.
 			}
 		case game.TouchEvidence:
 			if e.Side != owner {
-				continue // relaying the opponent's move (RV-5)
+				continue // relaying the opponent's move (not a touch)
 			}
 			if b == game.BlindBoard && definiteOnBlindBoard(e.Rule) {
 				e.Certainty = game.Definite
@@ -398,7 +398,7 @@ func (r *Relay) newGame(e game.SetupDetected) {
 }
 
 // definiteOnBlindBoard reports whether a touch-move rule's finding is
-// definite on the blind player's board (RV-4: TM-1 … TM-8).
+// definite on the blind player's board (D.2.2: TM-1 … TM-8).
 func definiteOnBlindBoard(rule string) bool {
 	switch rule {
 	case "TM-1", "TM-2", "TM-3", "TM-4", "TM-5", "TM-6", "TM-7", "TM-8":

@@ -209,7 +209,7 @@ func TestRelayRecordsEachMoveOnce(t *testing.T) {
 	}
 }
 
-// Lifts made while executing the opponent's move are not touches (RV-5);
+// Lifts made while executing the opponent's move are not touches (Appendix D);
 // the same handling by the player having the move is.
 func TestRelayMirroringLiftsAreNoTouches(t *testing.T) {
 	s := newRelayScript(t, rules.Black)
@@ -248,7 +248,7 @@ func TestRelayMirroringLiftsAreNoTouches(t *testing.T) {
 }
 
 // A piece taken out of its aperture on the blind player's board is touched
-// (D.2.2): the evidence is definite (RV-4).
+// (D.2.2): the evidence is definite.
 func TestRelayBlindBoardTouchIsDefinite(t *testing.T) {
 	for _, blind := range []rules.Color{rules.White, rules.Black} {
 		t.Run("blind "+blind.String(), func(t *testing.T) {

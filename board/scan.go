@@ -7,7 +7,7 @@ import (
 )
 
 // A board scans its squares one by one, each at its own moment of every
-// scan period (a DGT board: 200–250 ms, dgt-protocol.md §2.11), and
+// scan period (a DGT board: 200–250 ms; docs/dgt-boards.md), and
 // reports a change when its scan sees one. Two reports of the same square
 // are therefore a whole number of periods apart, whatever order the
 // squares are scanned in. scanClock learns the period from those gaps,

@@ -39,7 +39,7 @@ func captures(g rules.Geometry, k rules.Move, sq rules.Square) bool {
 }
 
 // touchMove checks the made move against the turn's touches (FIDE 2018
-// Art 4, specs/fide-laws.md §4.7 TM-1…TM-7, TM-9, TM-11) and returns the
+// Art 4.3–4.5) and returns the
 // evidence, at most one finding per rule.
 func (t *Tracker) touchMove(in tmInput, evs []game.Event) []game.Event {
 	c := tmCheck{tmInput: in, g: t.geo, opts: &t.opts, side: in.x.pos.Turn()}

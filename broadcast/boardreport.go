@@ -109,5 +109,5 @@ type DaemonReport struct {
 const DaemonKey = "_daemon"
 
 // StatusBucket is the KV bucket of the board reports: <p>_status. Only
-// the daemon writes it ([Permissions]).
+// the daemon writes it (rolePermissions).
 func (s Subjects) StatusBucket() string { return s.Prefix + "_status" }

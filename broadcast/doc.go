@@ -1,4 +1,4 @@
-// Package broadcast is the NATS contract of dgtbridge (specs/interfaces.md §3,
+// Package broadcast is the NATS contract of dgtbridge (docs/contract.md §3,
 // §5, §6): subjects and payloads, the JetStream streams and KV bucket, message
 // ids, the delayed public copy, the durable outbox, PGN over request/reply and
 // HTTP, and the embedded nats-server.

@@ -28,8 +28,8 @@ func describe(h History) string {
 	return fmt.Sprint(s)
 }
 
-// TestHistory: a game's record read back as published (issue 12.2, the
-// damaged record's recovery): its moves, correction and result from the
+// TestHistory: a game's record read back as published (what the recovery of
+// a damaged record reads): its moves, correction and result from the
 // GAMES stream in order, nothing of other games, nothing twice (a move
 // published again); before NATS is reached only what waits in the outbox,
 // with an error saying so; and messages still in the outbox after those of

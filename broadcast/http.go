@@ -30,7 +30,7 @@ type healthFunc func() error
 // Health calls f.
 func (f healthFunc) Health() error { return f() }
 
-// HTTPOptions configures the HTTP feeds (interfaces.md §5).
+// HTTPOptions configures the HTTP feeds (docs/contract.md §5).
 type HTTPOptions struct {
 	// Listen is http.listen (host:port).
 	Listen string

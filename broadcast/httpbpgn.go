@@ -8,7 +8,7 @@ import (
 )
 
 // bpgn serves GET /bpgn/<event>/<round>/<board>.bpgn: the team-drop match
-// of the board and its partner board as BPGN 1.0 (interfaces.md §5), from
+// of the board and its partner board as BPGN 1.0 (docs/contract.md §5), from
 // the public (delayed) copy. Each board's public GameState carries the
 // match as it stood when that state was made; the newer of the two boards'
 // states is served, so a move on either board shows once its state is

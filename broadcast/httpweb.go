@@ -20,9 +20,9 @@ import (
 	"github.com/dgtbridge/dgtbridge/web"
 )
 
-// The web pages' routes (interfaces.md §5, §5.1), mounted by NewHTTPServer
-// when HTTPOptions.Web is set. Every URL the pages use is relative, so they
-// work behind a reverse proxy under a path prefix.
+// The web pages' routes (docs/contract.md §5, docs/web.md), mounted by
+// NewHTTPServer when HTTPOptions.Web is set. Every URL the pages use is
+// relative, so they work behind a reverse proxy under a path prefix.
 //
 //	GET /                          the spectators' page
 //	GET /arbiter                   the arbiters' page

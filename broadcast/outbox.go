@@ -29,7 +29,7 @@ import (
 // it is not the newest; segments are only ever deleted oldest first, so an
 // ack frame never outlives the record it acknowledges.
 //
-// Faults (outbox_faults.go): a torn last frame of the newest segment (a
+// Faults (outbox_segments.go): a torn last frame of the newest segment (a
 // crash during a write) is cut off. A damaged stretch anywhere else (a bad
 // byte, a truncated segment) costs only the frames it touches: the
 // segment's good pending records are written again into a new segment and

@@ -10,7 +10,7 @@ import (
 )
 
 // TestPayloadFields checks the field names of the payloads defined here
-// against §3 (the game's payloads are checked in rules/game).
+// against contract §3 (the game's payloads are checked in rules/game).
 func TestPayloadFields(t *testing.T) {
 	for _, tc := range []struct {
 		name string

@@ -30,7 +30,7 @@ import (
 // [PublicInboxPrefix].>.
 type Role string
 
-// Roles (interfaces.md §2, nats.embedded.users).
+// Roles (docs/contract.md §2, nats.embedded.users).
 const (
 	// RoleOrganiser reads everything but arbiter subjects, asks for the live
 	// round PGN and may use JetStream to read the GAMES and PUBLIC streams and

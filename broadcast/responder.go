@@ -54,7 +54,7 @@ type Reply struct {
 type Handler func(ctx context.Context, req Request) Reply
 
 // CommandReply is the {ok, error} reply of arbiter commands, relay time
-// requests and operator input (interfaces.md §3.1).
+// requests and operator input (docs/contract.md §3.1).
 type CommandReply struct {
 	OK    bool   `json:"ok"`
 	Error string `json:"error"`

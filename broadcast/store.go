@@ -133,7 +133,7 @@ func (s *Store) RoundPGN(event string, round int) (string, int) {
 // seven tag roster, Round "<round>.<board>", GameId, Variant when set and not
 // standard chess, and the SAN moves from the standard start (no clock
 // comments, no SetUp/FEN: GameState.FEN is the current position). The daemon's
-// wiring normally fills GameState.PGN with the full rendering (§6).
+// wiring normally fills GameState.PGN with the full rendering (contract §6).
 func FallbackPGN(st game.GameState) string {
 	var b strings.Builder
 	tag := func(k, v string) { fmt.Fprintf(&b, "[%s %q]\n", k, v) }

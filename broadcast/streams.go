@@ -20,7 +20,7 @@ const defaultDuplicateWindow = 6 * time.Hour
 type StreamOptions struct {
 	// Replicas per stream (default 1; 3 on a cluster).
 	Replicas int
-	// DuplicateWindow defaults to [DefaultDuplicateWindow].
+	// DuplicateWindow defaults to 6 hours (defaultDuplicateWindow).
 	DuplicateWindow time.Duration
 	// MaxAge bounds how long messages are kept (0: forever). When set, the
 	// duplicate window is clamped to it (a server rule).
@@ -30,7 +30,7 @@ type StreamOptions struct {
 }
 
 // ensureStreams creates or updates <P>_GAMES, <P>_PUBLIC, <P>_ALERTS and the
-// KV bucket <p>_games (interfaces.md §3.1). It is idempotent.
+// KV bucket <p>_games (docs/contract.md §3.1). It is idempotent.
 func ensureStreams(ctx context.Context, js jetstream.JetStream, s Subjects, o StreamOptions) (jetstream.KeyValue, error) {
 	rep := o.Replicas
 	if rep <= 0 {

@@ -8,7 +8,7 @@ import (
 )
 
 // ValidToken reports whether s is a valid subject token: one or more of
-// [a-z0-9_-] (interfaces.md §2, event.id).
+// [a-z0-9_-] (docs/contract.md §2, event.id).
 func ValidToken(s string) bool {
 	if s == "" {
 		return false
@@ -29,7 +29,7 @@ func checkToken(field, s string) error {
 	return nil
 }
 
-// Subjects builds every subject of interfaces.md §3.1 under one prefix.
+// Subjects builds every subject of docs/contract.md §3.1 under one prefix.
 // The zero value is not usable; build it with [NewSubjects].
 type Subjects struct {
 	Prefix string
@@ -72,8 +72,8 @@ func (s Subjects) publicClock(g game.ID) string { return s.game("public", g, "cl
 func (s Subjects) publicEnd(g game.ID) string { return s.game("public", g, "end") }
 
 // publicState is <p>.public.<g>.state: the delayed GameState (an extension of
-// §3.1: the public counterpart of the KV bucket, and what the public PGN feed
-// is rebuilt from after a restart).
+// contract §3.1: the public counterpart of the KV bucket, and what the public
+// PGN feed is rebuilt from after a restart).
 func (s Subjects) publicState(g game.ID) string { return s.game("public", g, "state") }
 
 // alert is <p>.arbiter.<g>.alert.

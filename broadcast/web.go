@@ -66,9 +66,9 @@ type WebOptions struct {
 	Logger *slog.Logger
 }
 
-// Web keeps the spectators' view of every configured board from the public
-// copy and serves the web pages (interfaces.md §5, §5.1). Run feeds it; the
-// handlers are mounted by [HTTPOptions.Web].
+// Web keeps the spectators' view of every configured board from the public copy
+// and serves the web pages (docs/contract.md §5, docs/web.md). Run feeds it;
+// the handlers are mounted by [HTTPOptions.Web].
 type Web struct {
 	o   WebOptions
 	log *slog.Logger

@@ -17,7 +17,7 @@ import (
 // only: <p>.public.<g>.move, .correction, .clock, .end and .state. It is a
 // pure value: the [Web] hub owns one per game and serialises it for the page.
 
-// webPockets are a team-drop board's pockets (interfaces.md §3.2: upper-case
+// webPockets are a team-drop board's pockets (docs/contract.md §3.3: upper-case
 // piece letters, "" when empty).
 type webPockets struct {
 	White string `json:"white"`
@@ -34,7 +34,7 @@ type webMoveEvent struct {
 }
 
 // webGameState is a public GameState with the team-drop and xiangqi fields
-// of §3.3.
+// of contract §3.3.
 type webGameState struct {
 	game.GameState
 	Pockets  *webPockets `json:"pockets,omitempty"`

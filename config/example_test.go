@@ -6,8 +6,8 @@ import (
 	"github.com/dgtbridge/dgtbridge/config"
 )
 
-// Load the example of the shared contract (§2 of specs/interfaces.md, the source of docs/contract.md); flags given on the command
-// line go in Overrides and win over the file and the environment.
+// Load the example configuration of the contract (docs/contract.md §2);
+// flags given on the command line go in Overrides and win over the file and the environment.
 func ExampleLoad() {
 	c, err := config.Load(config.LoadOptions{
 		File:      "testdata/example.yaml",

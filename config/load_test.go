@@ -67,7 +67,8 @@ func TestExampleGolden(t *testing.T) {
 }
 
 // TestExampleMatchesSpec keeps testdata/example.yaml equal to the example
-// of interfaces.md §2.
+// configuration of the contract's specification, read where the project
+// keeps it beside the repository (the test says so when it is absent).
 func TestExampleMatchesSpec(t *testing.T) {
 	spec, err := os.ReadFile("../../shared/specs/interfaces.md")
 	if errors.Is(err, os.ErrNotExist) {

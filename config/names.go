@@ -36,7 +36,8 @@ var rulesetVariants = map[string][]string{
 	"bgo2026-960":       {VariantChess960},
 	"bgo2026-team":      {VariantTeamDrop},
 	"xiangqi-vn2004":    {VariantXiangqi},
-	// Beyond contract.md §2: the 2004 law under the 2015 rapid and blitz regulations.
+	// Beyond contract.md §2: the 2004 law under the 2015 rapid and blitz
+	// regulations.
 	"xiangqi-vn2004-rapid": {VariantXiangqi},
 	"xiangqi-vn2004-blitz": {VariantXiangqi},
 }

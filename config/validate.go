@@ -13,8 +13,8 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/clock"
 )
 
-// maxBusAddress is the largest DGT bus address (14 bits,
-// specs/dgt-protocol.md §4).
+// maxBusAddress is the largest DGT bus address (14 bits;
+// docs/dgt-boards.md, "The protocol in brief").
 const maxBusAddress = 16383
 
 // Validate checks every value and returns nil, a *KeyError, or several

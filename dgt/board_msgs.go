@@ -6,7 +6,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
-// BoardDump is DGT_BOARD_DUMP (0x86, §2.4, §2.5): the piece code of every
+// BoardDump is DGT_BOARD_DUMP (0x86): the piece code of every
 // field, index 0 = a8 … 63 = h1 in the board's own numbering.
 type BoardDump struct {
 	Fields [NumFields]PieceCode
@@ -42,7 +42,7 @@ func (d *BoardDump) Placement(o Orientation) rules.Placement {
 	return p
 }
 
-// Magic appends to dst the fields holding a magic piece (§2.6) and
+// Magic appends to dst the fields holding a magic piece and
 // returns it.
 func (d *BoardDump) Magic(dst []Field) []Field {
 	for i, c := range d.Fields {
@@ -84,13 +84,13 @@ func (d BoardDump) String() string {
 	return string(b)
 }
 
-// FieldUpdate is DGT_FIELD_UPDATE (0x8E, §2.7): the piece now seen on a
+// FieldUpdate is DGT_FIELD_UPDATE (0x8E): the piece now seen on a
 // field (Empty: the field became empty).
 type FieldUpdate struct {
 	Field Field
 	Piece PieceCode
 	// Extra holds bits 4–6 of the piece byte (the undocumented "S bit" of
-	// the 2014 header revision, §2.7), shifted down; normally 0.
+	// the 2014 header revision), shifted down; normally 0.
 	Extra uint8
 }
 
@@ -129,7 +129,7 @@ func DecodeFieldUpdate(data []byte) (FieldUpdate, error) {
 	return FieldUpdate{Field: Field(data[0]), Piece: PieceCode(data[1] & 0x0F), Extra: data[1] >> 4}, nil
 }
 
-// DraughtsDump is DGT_BOARD_DUMP_50B / _50W (0x94 / 0x95, §2.3): the 50
+// DraughtsDump is DGT_BOARD_DUMP_50B / _50W (0x94 / 0x95): the 50
 // playable squares of a draughts board, seen from black or white.
 type DraughtsDump struct {
 	White  bool // true: 0x95 (_50W), false: 0x94 (_50B)

@@ -2,10 +2,10 @@ package dgt
 
 import "fmt"
 
-// BusCmd is a bus-mode command byte (§4.5).
+// BusCmd is a bus-mode command byte.
 type BusCmd byte
 
-// The bus commands of §4.5.
+// The bus commands.
 const (
 	BusCmdSendClock         BusCmd = 0x81 // reply 0x84
 	BusCmdSendBoard         BusCmd = 0x82 // reply 0x83
@@ -43,7 +43,7 @@ func (c BusCmd) String() string {
 	return fmt.Sprintf("BusCmd(0x%02x)", byte(c))
 }
 
-// BusCommand is a bus-mode command frame (§4.3): `cmd addr_hi addr_lo
+// BusCommand is a bus-mode command frame: `cmd addr_hi addr_lo
 // checksum`, checksum = sum of the three & 0x7F. Address 0 is the
 // broadcast address.
 type BusCommand struct {

@@ -1,6 +1,6 @@
 package dgt
 
-// The bus-mode replies (§4.4, §4.5). Every one carries the 14-bit address
+// The bus-mode replies. Every one carries the 14-bit address
 // of the board that sent it; the frame ends with a checksum, which
 // AppendBinary computes and the decoder verifies.
 
@@ -10,7 +10,7 @@ type BusBoardDump struct {
 	Board   BoardDump
 }
 
-// BusClock is DGT_MSG_BUS_BWTIME (0x84): the 7 clock bytes of §3.1,
+// BusClock is DGT_MSG_BUS_BWTIME (0x84): the 7 clock bytes of the clock message,
 // decoded into a [ClockTimes] or a [ClockAck] (never nil when decoded).
 type BusClock struct {
 	Address uint16
@@ -18,7 +18,7 @@ type BusClock struct {
 }
 
 // BusUpdate is DGT_MSG_BUS_UPDATE (0x85): the EEPROM-format records
-// (§2.9) since the previous SEND_CHANGES; parse Data with [ParseEE].
+// since the previous SEND_CHANGES; parse Data with [ParseEE].
 type BusUpdate struct {
 	Address uint16
 	Data    string

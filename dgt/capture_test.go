@@ -19,7 +19,7 @@ var captureNames = []string{"1", "2", "johan"}
 
 // loadCapture returns the messages of a capture (one base64 message per
 // line) and the expected decodes (one JSON object per line). It skips
-// the test when ../shared is absent.
+// the test when the captures are absent.
 func loadCapture(t testing.TB, name string) (msgs [][]byte, want []map[string]any) {
 	t.Helper()
 	if _, err := os.Stat(captureDir); errors.Is(err, os.ErrNotExist) {
@@ -194,7 +194,7 @@ func compareJSON(m Message, w map[string]any) error {
 	return nil
 }
 
-// TestCapturesRunningSide checks the derived running side (§3.1) against
+// TestCapturesRunningSide checks the derived running side against
 // the times themselves: whenever a display counts down between two
 // readings of a running clock, it is the side RunningSide names.
 func TestCapturesRunningSide(t *testing.T) {

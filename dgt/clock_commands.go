@@ -6,12 +6,11 @@ import (
 )
 
 // cmdClock is DGT_CLOCK_MESSAGE, the envelope of every clock command:
-// `2B size 03 cmd payload… 00`, size counting the bytes after itself
-// (§3.3).
+// `2B size 03 cmd payload… 00`, size counting the bytes after itself.
 const cmdClock = 0x2B
 
-// ClockCmd is a clock command byte inside the 0x2B envelope (§3.3), also
-// what a clock ACK acknowledges (§3.2).
+// ClockCmd is a clock command byte inside the 0x2B envelope, also
+// what a clock ACK acknowledges.
 type ClockCmd byte
 
 // Clock command bytes.
@@ -65,7 +64,7 @@ func appendClock(b []byte, c ClockCmd, payload ...byte) []byte {
 }
 
 // ClockRequest is a clock command without payload: End (`2B 03 03 03
-// 00`), Button or Version (§3.3).
+// 00`), Button or Version.
 type ClockRequest struct {
 	Cmd ClockCmd // ClockCmdEnd, ClockCmdButton or ClockCmdVersion
 }
@@ -77,9 +76,9 @@ var (
 	ClockVersionQuery  = ClockRequest{ClockCmdVersion}
 )
 
-// ClockDisplay is the XL 7-segment display command (0x01, §3.3): six
+// ClockDisplay is the XL 7-segment display command (0x01): six
 // characters of the layout "1A:BC 1D:EF" as segment bitmaps (see
-// [Segments]), the icons (dots, colons, leading "1") and a beep.
+// segments.go), the icons (dots, colons, leading "1") and a beep.
 type ClockDisplay struct {
 	Chars [6]byte // A, B, C, D, E, F (sent in the order C B A F E D)
 	Icons byte    // IconRightDot … IconLeftOne
@@ -96,7 +95,7 @@ const (
 	IconLeftOne    = 0x20
 )
 
-// ClockIcons is the icon command (0x02, §3.3).
+// ClockIcons is the icon command (0x02).
 type ClockIcons struct {
 	Left, Right             byte // mode symbols: TIME, FISCH, DELAY, HGLASS, UPCNT, BYO, END = bits 0–6
 	LeftPeriod, RightPeriod byte // period 1–5 (bits 0–4) + flag (bit 5)
@@ -104,7 +103,7 @@ type ClockIcons struct {
 }
 
 // ClockSetting is one side of [SetNRun]: plain binary hours 0–9, minutes
-// and seconds 0–59 (not BCD, §3.3), and count-up (+0x10 on the hours;
+// and seconds 0–59 (not BCD), and count-up (+0x10 on the hours;
 // not on XL firmware ≤ 1.14).
 type ClockSetting struct {
 	Hours, Minutes, Seconds uint8
@@ -134,7 +133,7 @@ func (c ClockSetting) bytes() (h, m, s byte) {
 	return h, c.Minutes, c.Seconds
 }
 
-// SetNRun flags (§3.3).
+// SetNRun flags.
 const (
 	RunLeft       = 0x01 // left counts down
 	RunRight      = 0x02 // right counts down
@@ -142,7 +141,7 @@ const (
 	ToggleOnLever = 0x08
 )
 
-// SetNRun is the set-and-run command (0x0A, §3.3): sets both displays and
+// SetNRun is the set-and-run command (0x0A): sets both displays and
 // which side runs. This is how a time penalty is applied to a DGT 3000
 // (accepted only in the clock's PC-controlled mode).
 type SetNRun struct {
@@ -150,12 +149,12 @@ type SetNRun struct {
 	Flags       byte // RunLeft | RunRight | RunPause | ToggleOnLever
 }
 
-// ClockBeep is the beep command (0x0B, §3.3): Units × 64 ms.
+// ClockBeep is the beep command (0x0B): Units × 64 ms.
 type ClockBeep struct {
 	Units uint8
 }
 
-// ClockText is the DGT 3000 ASCII command (0x0C, §3.3): 8 characters
+// ClockText is the DGT 3000 ASCII command (0x0C): 8 characters
 // (shorter text is padded with spaces) and a beep (0 none, else 62.5 ms +
 // Beep/16 s).
 type ClockText struct {
@@ -163,7 +162,7 @@ type ClockText struct {
 	Beep uint8
 }
 
-// Rev2Text is the Revelation II Pi-mode text command (0x0D, §3.3): 11
+// Rev2Text is the Revelation II Pi-mode text command (0x0D): 11
 // characters (padded with spaces) and a beep.
 type Rev2Text struct {
 	Text string

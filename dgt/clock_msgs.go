@@ -6,7 +6,7 @@ import (
 )
 
 // Side is a side of the clock as the players see it: the clock is not
-// rotated with the board (§3.1, §2.9), so mapping sides to colours is the
+// rotated with the board, so mapping sides to colours is the
 // caller's business.
 type Side uint8
 
@@ -22,10 +22,10 @@ func (s Side) String() string {
 	return [...]string{"none", "left", "right", "side?"}[min(s, 3)]
 }
 
-// ClockSide is one display of a clock-times message (§3.1): hours are
+// ClockSide is one display of a clock-times message: hours are
 // binary 0–9 in the wire format's low nibble, minutes and seconds BCD.
 // Values are what the bytes say; [ClockSide.Valid] tells whether they are
-// a plausible time (picochess rejects the others, §3.1).
+// a plausible time (picochess rejects the others).
 type ClockSide struct {
 	Hours, Minutes, Seconds uint8
 	FinalFlag               bool // hour byte bit 4: flag fallen, blocked at zero
@@ -92,10 +92,10 @@ func fromBCD(b byte) (uint8, bool) {
 	return (b>>4)*10 + b&0x0F, true
 }
 
-// ClockStatus is the status byte of a clock-times message (§3.1), kept
+// ClockStatus is the status byte of a clock-times message, kept
 // raw because the header revisions disagree on bits 1, 3 and 4. The
-// method names follow the real captures (../shared/data/dgt-captures and
-// their JSON decodes).
+// method names follow the real captures (the recordings of real boards
+// the tests replay, and their JSON decodes).
 type ClockStatus uint8
 
 // Running: bit 0, the clock runs.
@@ -109,7 +109,7 @@ func (s ClockStatus) RightHigh() bool { return s&0x02 != 0 }
 func (s ClockStatus) BatteryLow() bool { return s&0x04 != 0 }
 
 // LeftTurn: bit 3 ("player's turn" for the left side in the captures;
-// the 2015 header text says the opposite, §3.1 UNCERTAIN).
+// the 2015 header text says the opposite UNCERTAIN).
 func (s ClockStatus) LeftTurn() bool { return s&0x08 != 0 }
 
 // RightTurn: bit 4 (see LeftTurn).
@@ -118,7 +118,7 @@ func (s ClockStatus) RightTurn() bool { return s&0x10 != 0 }
 // NoClock: bit 5, no clock connected; the times are not valid.
 func (s ClockStatus) NoClock() bool { return s&0x20 != 0 }
 
-// ClockTimes is the clock-times form of DGT_BWTIME (0x8D, §3.1). The first
+// ClockTimes is the clock-times form of DGT_BWTIME (0x8D). The first
 // triple on the wire is the right display, the second the left (2011
 // header naming, confirmed by the captures). When Status.NoClock() is
 // set the reading is invalid and Right and Left are zero.
@@ -133,7 +133,7 @@ var _ Message = ClockTimes{}
 func (ClockTimes) MsgID() MsgID { return MsgClock }
 
 // AppendBinary appends `8D 00 0A` and the 7 clock bytes. Hours of 10 are
-// refused (that nibble marks an ACK, §3.2).
+// refused (that nibble marks an ACK).
 func (t ClockTimes) AppendBinary(b []byte) ([]byte, error) {
 	var p [7]byte
 	if _, err := t.appendData(p[:0]); err != nil {
@@ -159,8 +159,8 @@ func (t ClockTimes) appendData(b []byte) ([]byte, error) {
 	return append(b, byte(t.Status)), nil
 }
 
-// RunningSide derives the running side from the status byte as §3.1
-// recommends: NoSide when stopped (or no clock); otherwise the side whose
+// RunningSide derives the running side from the status byte: NoSide when
+// stopped (or no clock); otherwise the side whose
 // lever is up (bit 1). Bits 3/4 are not used.
 func (t ClockTimes) RunningSide() Side {
 	switch {
@@ -173,7 +173,7 @@ func (t ClockTimes) RunningSide() Side {
 }
 
 // IsZero reports an all-zero message, which BT boards (fw 2.10) may send
-// right after a clock command (§3.1); ignore it.
+// right after a clock command; ignore it.
 func (t ClockTimes) IsZero() bool { return t == ClockTimes{} }
 
 // String returns e.g. "R 0:03:02 L 0:03:01 running left".
@@ -188,8 +188,8 @@ func (t ClockTimes) String() string {
 	return s + " stopped"
 }
 
-// ClockAck is the ACK form of DGT_BWTIME (0x8D with a 0x0A hour nibble,
-// §3.2): four ACK bytes reassembled from 7-bit fragments.
+// ClockAck is the ACK form of DGT_BWTIME (0x8D with a 0x0A hour
+// nibble): four ACK bytes reassembled from 7-bit fragments.
 type ClockAck struct {
 	// Ack holds ack0..ack3: ack0 0x10 normal, 0x40 (or 0x20) error; ack1
 	// the acknowledged clock command (< 0x80) or a spontaneous event
@@ -227,7 +227,7 @@ func (a ClockAck) data() ([7]byte, error) {
 	}, nil
 }
 
-// ACK codes in ack0 (§3.2).
+// ACK codes in ack0.
 const (
 	AckOK    = 0x10
 	AckError = 0x40
@@ -250,7 +250,7 @@ func (a ClockAck) Command() (c ClockCmd, ok bool) {
 func (a ClockAck) Spontaneous() bool { return a.Ack[1] >= 0x80 }
 
 // Button returns the button of a spontaneous button ACK (ack1 0x88):
-// ack3, '1'..'5' = back, plus, run, minus, OK (§3.2); ok false otherwise.
+// ack3, '1'..'5' = back, plus, run, minus, OK; ok false otherwise.
 func (a ClockAck) Button() (b byte, ok bool) {
 	if a.Ack[1] != 0x88 {
 		return 0, false
@@ -260,7 +260,7 @@ func (a ClockAck) Button() (b byte, ok bool) {
 
 // Version returns the clock firmware version of a VERSION ACK (ack1 0x09):
 // ack2 high nibble major, low nibble minor; ok false otherwise. Major 2
-// is a DGT 3000, otherwise an XL (§3.2).
+// is a DGT 3000, otherwise an XL.
 func (a ClockAck) Version() (major, minor uint8, ok bool) {
 	if a.Ack[1] != byte(ClockCmdVersion) {
 		return 0, 0, false
@@ -273,7 +273,7 @@ func (a ClockAck) String() string {
 	return fmt.Sprintf("ack(%#02x %#02x %#02x %#02x)", a.Ack[0], a.Ack[1], a.Ack[2], a.Ack[3])
 }
 
-// isAck reports the ACK form of 7 clock data bytes (§3.2).
+// isAck reports the ACK form of 7 clock data bytes.
 func isAck(p []byte) bool { return p[0]&0x0F == 0x0A || p[3]&0x0F == 0x0A }
 
 // DecodeClock decodes the 7 data bytes of a BWTIME message (0x8D, or the
@@ -313,7 +313,7 @@ func DecodeClockTimes(p []byte) (ClockTimes, error) {
 		return ClockTimes{}, invalidf("clock byte with bit 7 set")
 	}
 	if p[6]&0x20 != 0 {
-		// No clock connected: the reading is invalid (§3.1), whatever
+		// No clock connected: the reading is invalid, whatever
 		// the bytes hold, so it is not decoded.
 		return ClockTimes{Status: ClockStatus(p[6])}, nil
 	}

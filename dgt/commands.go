@@ -2,7 +2,7 @@ package dgt
 
 import "fmt"
 
-// Command is one host→board command (§2.3, §3.3, §4.3). Every concrete
+// Command is one host→board command. Every concrete
 // type is a comparable value and encodes itself with AppendBinary, which
 // fails with ErrInvalid only for values the wire format cannot carry.
 type Command interface {
@@ -13,10 +13,10 @@ type Command interface {
 	AppendBinary(b []byte) ([]byte, error)
 }
 
-// SimpleCommand is a single-byte single-board command (§2.3).
+// SimpleCommand is a single-byte single-board command.
 type SimpleCommand byte
 
-// The single-byte commands of §2.3.
+// The single-byte single-board commands.
 const (
 	CmdReset              SimpleCommand = 0x40 // DGT_SEND_RESET: to IDLE
 	CmdSendClock          SimpleCommand = 0x41 // DGT_SEND_CLK: reply 0x8D
@@ -53,7 +53,7 @@ var simpleNames = map[SimpleCommand]string{
 
 var _ Command = CmdReset
 
-// Valid reports whether c is one of the commands of §2.3.
+// Valid reports whether c is one of the single-byte commands.
 func (c SimpleCommand) Valid() bool { _, ok := simpleNames[c]; return ok }
 
 // String returns DGT's name without the "DGT_" prefix.
@@ -78,9 +78,9 @@ func (c SimpleCommand) AppendBinary(b []byte) ([]byte, error) {
 // cmdSetLEDs is DGT_SET_LEDS.
 const cmdSetLEDs = 0x60
 
-// SetLEDs is DGT_SET_LEDS (0x60, §2.10), Revelation II only: `60 04
+// SetLEDs is DGT_SET_LEDS (0x60), Revelation II only: `60 04
 // pattern start end 00`, fields in board numbering. Sending it to other
-// boards froze them (§2.10). Pattern 0 off, 1 on; firmware > 3.21: off
+// boards froze them. Pattern 0 off, 1 on; firmware > 3.21: off
 // with Start 0x40 clears all, pattern 2 sets options.
 type SetLEDs struct {
 	Pattern, Start, End byte

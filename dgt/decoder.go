@@ -8,7 +8,7 @@ import "errors"
 // goroutines, no I/O, no clock) and not safe for concurrent use; the
 // goroutine that owns the port owns its Decoder.
 //
-// Resynchronisation (§2.1): only header bytes have bit 7 set, so after
+// Resynchronisation: only header bytes have bit 7 set, so after
 // garbage, an unknown id, an impossible length, a frame cut short by a
 // header byte or a bad bus checksum, the decoder reports one *[FrameError]
 // and resumes at the next header byte. Data bytes that follow a rejected
@@ -25,7 +25,7 @@ type Decoder struct {
 }
 
 // NewDecoder returns a decoder for mode m (SingleBoard or Bus; the ids
-// overlap, §4.4).
+// overlap).
 func NewDecoder(m Mode) *Decoder { return &Decoder{mode: m} }
 
 // Mode returns the decoder's mode.

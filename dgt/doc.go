@@ -2,8 +2,9 @@
 // (board→host), typed commands (host→board), their encoders, and pure,
 // goroutine-free decoders for both directions, in single-board and bus mode.
 //
-// It follows /work/shared/specs/dgt-protocol.md (cited as "§n.m" in doc
-// comments). The package imports only the standard library and the
+// It follows DGT's published board protocol and what real boards do; the
+// facts it relies on are summed up in docs/dgt-boards.md ("The protocol in
+// brief"). The package imports only the standard library and the
 // variant-neutral vocabulary of package rules (squares and pieces).
 //
 // # Messages and commands
@@ -29,15 +30,15 @@
 // # Orientation
 //
 // Board squares are numbered by the hardware, 0 = a8 … 63 = h1 when White
-// sits with the connector on the left (§2.5). [Field.Square] and
+// sits with the connector on the left. [Field.Square] and
 // [BoardDump.Placement] convert to [rules.Square] and [rules.Placement]
 // given an [Orientation].
 //
 // # Uncertain points
 //
-// Where the sources disagree (clock status bits and left/right, §3.1; the
-// field-update "S bit", §2.7; battery status, §2.4; the EEPROM clock "f"
-// bit, §2.9) the raw bits are kept and exposed alongside the derived
-// meaning, which follows the recommendation of the spec and the real
-// captures in ../shared/data/dgt-captures.
+// Where the sources disagree (clock status bits and left/right; the
+// field-update "S bit"; battery status; the EEPROM clock "f"
+// bit) the raw bits are kept and exposed alongside the derived
+// meaning, which follows DGT's header and the real captures (recordings of
+// real boards, which the tests replay).
 package dgt

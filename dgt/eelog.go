@@ -9,7 +9,7 @@ import (
 )
 
 // EEFBit says which clock display the f bit of an EEPROM clock record
-// names (§2.9). The sources disagree (§8.6, UNCERTAIN): DGT's header says
+// names. The sources disagree (UNCERTAIN): DGT's header says
 // f = 1 is the left display seen from the front, jGeek's parser reads it
 // the other way. FLeft, the header's reading, is the default; a board
 // whose logs come out with the sides swapped is read with FRight.
@@ -44,14 +44,14 @@ func (e EEEvent) Time() time.Duration {
 	return time.Duration(e.Hours)*time.Hour + time.Duration(e.Minutes)*time.Minute + time.Duration(e.Seconds)*time.Second
 }
 
-// EELog is a board's EEPROM event log (§2.9), parsed: what
+// EELog is a board's EEPROM event log, parsed: what
 // DGT_SEND_EE_MOVES (0x49 → [EEMoves]) or, on a bus, SEND_FROM_START and
 // SEND_CHANGES return. It is the board's own record of what it saw while
 // nobody was listening: every piece change as its scan saw it (with the
 // `r` bit), the time on the halted display at every lever press, and tags
 // (power-up, begin position, start tag, …). It carries no timestamps.
 //
-// Peculiarities a reader must allow for (§2.9): when one field keeps
+// Peculiarities a reader must allow for: when one field keeps
 // changing, the board overwrites its last piece record instead of adding
 // one, so a piece lifted and put back may leave no trace; begin-position
 // tags are written again only after more than two pieces left the tagged

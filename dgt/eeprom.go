@@ -6,7 +6,7 @@ import (
 	"io"
 )
 
-// EEMoves is DGT_EE_MOVES (0x8F, §2.9): the board's EEPROM event buffer,
+// EEMoves is DGT_EE_MOVES (0x8F): the board's EEPROM event buffer,
 // oldest first, ending with EE_EOF. Data holds the raw bytes; parse them
 // with [EEScanner] or [ParseEE].
 type EEMoves struct {
@@ -26,7 +26,7 @@ func (m EEMoves) AppendBinary(b []byte) ([]byte, error) {
 // Events parses Data; see [ParseEE].
 func (m EEMoves) Events() ([]EEEvent, error) { return ParseEE([]byte(m.Data)) }
 
-// EEKind is the kind of an EEPROM event record (§2.9).
+// EEKind is the kind of an EEPROM event record.
 type EEKind uint8
 
 // EEPROM record kinds, with their first byte(s).
@@ -58,7 +58,7 @@ func (k EEKind) String() string {
 	return fmt.Sprintf("EEKind(%d)", uint8(k))
 }
 
-// EEEvent is one EEPROM record (§2.9). Which fields are meaningful
+// EEEvent is one EEPROM record. Which fields are meaningful
 // depends on Kind.
 type EEEvent struct {
 	Kind EEKind
@@ -72,8 +72,8 @@ type EEEvent struct {
 
 	// EEClock: the time of the halted clock. F is the raw `f` bit;
 	// Display the display it names under the scanner's [EEFBit] reading
-	// (the header says f = 1 is the left display, jGeek the opposite:
-	// §2.9 UNCERTAIN; FLeft by default). Hours, Minutes, Seconds as
+	// (the header says f = 1 is the left display, jGeek the opposite;
+	// FLeft by default). Hours, Minutes, Seconds as
 	// stored (minutes and seconds from tens in bits 6–4 and units in bits
 	// 3–0).
 	F                       bool

@@ -21,7 +21,7 @@ var (
 	// ErrTruncated: a frame was cut short by a header byte (bit 7 set)
 	// inside its data, or by the end of the stream.
 	ErrTruncated = errors.New("dgt: message truncated")
-	// ErrChecksum: a bus frame whose checksum does not match (§4.3, §4.4).
+	// ErrChecksum: a bus frame whose checksum does not match.
 	ErrChecksum = errors.New("dgt: checksum mismatch")
 	// ErrInvalid: a well-framed message or command whose content is out
 	// of range (a square ≥ 64, a digit that is not BCD, …); also returned

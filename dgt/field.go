@@ -6,7 +6,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
-// Field is a square in the board's own numbering (§2.5): 0 = a8, 7 = h8,
+// Field is a square in the board's own numbering: 0 = a8, 7 = h8,
 // 56 = a1, 63 = h1 when the board is in its normal orientation (White sits
 // with the board's connector on the left).
 type Field uint8
@@ -37,7 +37,7 @@ func ParseField(name string) (Field, error) {
 	return Field(name[0]-'a') + 8*Field('8'-name[1]), nil
 }
 
-// Orientation says how the board is placed relative to the players (§2.5).
+// Orientation says how the board is placed relative to the players.
 type Orientation uint8
 
 // Orientations. Rotated: the board is turned by 180°, so field i holds the

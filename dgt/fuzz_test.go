@@ -28,7 +28,7 @@ func addSeeds(f *testing.F, withCommands bool) {
 	f.Add([]byte{}, uint8(0), false)
 	f.Add([]byte{0x8F, 0x3E, 0x03, 0x6B}, uint8(9), false)
 	if _, err := os.Stat(captureDir); err != nil {
-		return // ../shared is absent: the samples above still seed the fuzzer
+		return // no captures: the samples above still seed the fuzzer
 	}
 	for _, name := range captureNames {
 		raw, _ := loadCapture(f, name)

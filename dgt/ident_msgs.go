@@ -5,12 +5,12 @@ import "fmt"
 // Length limits of the variable identification messages.
 const (
 	maxSerialLen    = 32  // data bytes of SERIALNR / LONG_SERIALNR (5, 10 or 12 in practice)
-	maxTrademarkLen = 512 // data bytes of TRADEMARK (≤ ~256 in practice, §2.4)
-	minBatteryLen   = 7   // the header's size constant (§2.4)
-	maxBatteryLen   = 9   // what boards send (§2.4)
+	maxTrademarkLen = 512 // data bytes of TRADEMARK (≤ ~256 in practice)
+	minBatteryLen   = 7   // the header's size constant
+	maxBatteryLen   = 9   // what boards send
 )
 
-// BusAddress is DGT_BUSADRES (0x90, §2.8): the board's 14-bit bus address
+// BusAddress is DGT_BUSADRES (0x90): the board's 14-bit bus address
 // (its 5-digit serial number read as a number).
 type BusAddress struct {
 	Address uint16
@@ -29,7 +29,7 @@ func (a BusAddress) AppendBinary(b []byte) ([]byte, error) {
 	return appendFrame(b, MsgBusAddress, byte(a.Address>>7), byte(a.Address&0x7F)), nil
 }
 
-// SerialNumber is DGT_SERIALNR (0x91, §2.4, §2.8): 5 ASCII digits on
+// SerialNumber is DGT_SERIALNR (0x91): 5 ASCII digits on
 // current boards; dgtbrd13 boards sent 12 bytes ("12345 1.0"). The bytes
 // are kept as sent.
 type SerialNumber struct {
@@ -46,7 +46,7 @@ func (s SerialNumber) AppendBinary(b []byte) ([]byte, error) {
 	return appendText(b, MsgSerialNr, s.Serial, 1, maxSerialLen)
 }
 
-// LongSerialNumber is DGT_LONG_SERIALNR (0xA2, §2.4): 10 ASCII digits,
+// LongSerialNumber is DGT_LONG_SERIALNR (0xA2): 10 ASCII digits,
 // the last one least significant (Revelation II "Pi mode" boards send a
 // version-like prefix, e.g. "3.250010001").
 type LongSerialNumber struct {
@@ -63,7 +63,7 @@ func (s LongSerialNumber) AppendBinary(b []byte) ([]byte, error) {
 	return appendText(b, MsgLongSerialNr, s.Serial, 1, maxSerialLen)
 }
 
-// Trademark is DGT_TRADEMARK (0x92, §2.4): free ASCII text naming DGT
+// Trademark is DGT_TRADEMARK (0x92): free ASCII text naming DGT
 // Projects, firmware date, options, version and serial, kept as sent.
 type Trademark struct {
 	Text string
@@ -90,7 +90,7 @@ func appendText(b []byte, id MsgID, s string, minLen, maxLen int) ([]byte, error
 	return append(b, s...), nil
 }
 
-// Version is DGT_VERSION (0x93, §2.4): firmware major and minor, binary
+// Version is DGT_VERSION (0x93): firmware major and minor, binary
 // (1, 2 = "1.02"; Bluetooth boards report 3.x).
 type Version struct {
 	Major, Minor uint8
@@ -113,11 +113,11 @@ func (v Version) AppendBinary(b []byte) ([]byte, error) {
 func (v Version) String() string { return fmt.Sprintf("%d.%02d", v.Major, v.Minor) }
 
 // NotAvailable is the battery-status value for "no running/charging time
-// known" (§2.4).
+// known".
 const NotAvailable = 0x7F
 
-// BatteryStatus is DGT_BATTERY_STATUS (0xA0, §2.4) of Bluetooth boards.
-// The semantics are UNCERTAIN (§2.4); the fields follow DGT's byte list.
+// BatteryStatus is DGT_BATTERY_STATUS (0xA0) of Bluetooth boards.
+// The semantics are UNCERTAIN; the fields follow DGT's byte list.
 // Boards send 9 data bytes; a message with fewer (the header's size
 // constant says 7) leaves the missing fields zero and Len tells how many
 // were present.

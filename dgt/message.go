@@ -2,7 +2,7 @@ package dgt
 
 import "fmt"
 
-// Message is one board→host message (§2.4, §4.4). Every concrete type is a
+// Message is one board→host message. Every concrete type is a
 // comparable value (those carrying byte payloads hold them as strings)
 // and encodes itself with AppendBinary, which appends the complete frame
 // (header, length, data and, for bus replies, address and checksum) to b.
@@ -16,11 +16,11 @@ type Message interface {
 }
 
 // MsgID is a board→host message id byte (bit 7 set). Single-board and bus
-// ids overlap (0x86 is BOARD_DUMP or BUS_FROM_START, §4.4): the [Mode]
+// ids overlap (0x86 is BOARD_DUMP or BUS_FROM_START): the [Mode]
 // decides.
 type MsgID byte
 
-// Single-board message ids (§2.4).
+// Single-board message ids.
 const (
 	MsgBoardDump     MsgID = 0x86 // DGT_BOARD_DUMP, 64 piece codes
 	MsgClock         MsgID = 0x8D // DGT_BWTIME: clock times or clock ACK
@@ -36,7 +36,7 @@ const (
 	MsgLongSerialNr  MsgID = 0xA2 // DGT_LONG_SERIALNR
 )
 
-// Bus-mode reply ids (§4.5).
+// Bus-mode reply ids.
 const (
 	MsgBusBoardDump        MsgID = 0x83 // DGT_MSG_BUS_BRD_DUMP
 	MsgBusClock            MsgID = 0x84 // DGT_MSG_BUS_BWTIME
@@ -52,7 +52,7 @@ const (
 func (id MsgID) String() string { return fmt.Sprintf("0x%02x", byte(id)) }
 
 // Mode selects the framing and the id table: a board in single-board mode
-// or boards on a bus (§4). The zero value is SingleBoard.
+// or boards on a bus. The zero value is SingleBoard.
 type Mode uint8
 
 // Modes.
@@ -70,7 +70,7 @@ func (m Mode) String() string {
 }
 
 // maxDataLen is the largest data length of any frame: the EEPROM dump
-// (§2.4: total 0x2000 - 0x100 + 3).
+// (total 0x2000 - 0x100 + 3).
 const maxDataLen = 0x1F00
 
 // lengthRange is the allowed range of total frame lengths of a message id
@@ -121,7 +121,7 @@ func lengthRange(m Mode, id byte) (min, max int, ok bool) {
 	return 0, 0, false
 }
 
-// appendHeader appends id and the 14-bit total length split 7+7 (§2.1).
+// appendHeader appends id and the 14-bit total length split 7+7.
 func appendHeader(b []byte, id MsgID, total int) []byte {
 	return append(b, byte(id), byte(total>>7)&0x7F, byte(total)&0x7F)
 }
@@ -132,7 +132,7 @@ func appendFrame(b []byte, id MsgID, data ...byte) []byte {
 	return append(b, data...)
 }
 
-// checksum is the bus checksum: the sum of bytes & 0x7F (§4.3, §4.4).
+// checksum is the bus checksum: the sum of bytes & 0x7F.
 func checksum(p []byte) byte {
 	var s byte
 	for _, c := range p {
@@ -142,7 +142,7 @@ func checksum(p []byte) byte {
 }
 
 // appendBusFrame appends a bus reply frame: header, address, data,
-// checksum (§4.4).
+// checksum.
 func appendBusFrame(b []byte, id MsgID, addr uint16, data []byte) ([]byte, error) {
 	if addr > MaxBusAddress {
 		return b, invalidf("bus address %d > %d", addr, MaxBusAddress)
@@ -161,7 +161,7 @@ func appendBusFrame(b []byte, id MsgID, addr uint16, data []byte) ([]byte, error
 }
 
 // check7bit reports ErrInvalid when a data byte has bit 7 set: only
-// header bytes may (§2.1).
+// header bytes may.
 func check7bit(data []byte) error {
 	for i, c := range data {
 		if c >= 0x80 {
@@ -181,7 +181,7 @@ func check7bitString(data string) error {
 	return nil
 }
 
-// MaxBusAddress is the largest 14-bit bus address (§4.1).
+// MaxBusAddress is the largest 14-bit bus address.
 const MaxBusAddress = 1<<14 - 1
 
 // Encode returns the encoded frame of m; see [Message].

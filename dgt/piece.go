@@ -6,12 +6,12 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
-// PieceCode is a DGT piece code (§2.6): 0 empty, 1–6 white P R N B K Q,
+// PieceCode is a DGT piece code: 0 empty, 1–6 white P R N B K Q,
 // 7–12 black p r n b k q, 13–15 the "magic pieces". Note the order R, N,
 // B, K, Q.
 type PieceCode uint8
 
-// The piece codes of §2.6.
+// The piece codes (0 empty, then white and black pieces).
 const (
 	Empty PieceCode = iota
 	WhitePawn

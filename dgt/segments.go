@@ -1,7 +1,7 @@
 package dgt
 
-// segments maps characters to the XL clock's 7-segment bitmaps (§3.3:
-// 0x01 top, 0x02 upper right, 0x04 lower right, 0x08 bottom, 0x10 lower
+// segments maps characters to the XL clock's 7-segment bitmaps
+// (0x01 top, 0x02 upper right, 0x04 lower right, 0x08 bottom, 0x10 lower
 // left, 0x20 upper left, 0x40 middle) for [ClockDisplay]. Digits, a few
 // letters that read unambiguously on seven segments, space and '-' are
 // defined; other characters are 0 (blank).

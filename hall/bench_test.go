@@ -149,7 +149,7 @@ func benchScript(b *testing.B, interval time.Duration) emu.Script {
 // the daemon adds, as delivered to a NATS subscriber of the live move
 // subject:
 //
-//   - p50/p99-ms (the figure of issue 6): from the arrival at the daemon
+//   - p50/p99-ms (the delay the daemon adds to a move): from the arrival at the daemon
 //     (the link's read, MoveEvent.At) of the sensor message that makes
 //     the move publishable to its delivery. With a clock that message is
 //     the clock's report of the mover's lever press (a move is completed
@@ -164,7 +164,7 @@ func benchScript(b *testing.B, interval time.Duration) emu.Script {
 //     the daemon, and is reported for transparency;
 //   - board-p50/p99-ms: from the same read to the board goroutine handing
 //     the move to the publisher: tracker, rules, and the record's group
-//     commit (groupsave.go);
+//     commit (the writer, writer.go);
 //   - handoff-p50/p99-ms: from that hand-off to delivery: outbox journal,
 //     JetStream publish, fan-out;
 //   - heap-B/board: the daemon's heap per board once every board is

@@ -9,7 +9,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/hall/demo"
 )
 
-// TestTeamStorageGrowsWithTheMove (issue 13): a team-drop match's moves
+// TestTeamStorageGrowsWithTheMove: a team-drop match's moves
 // cost the disk at ply 120 about what they cost at ply 10. Before, every
 // journal entry of a team-drop game carried the whole match's events, and
 // every game state the whole PGN and the BPGN of the match (found by the

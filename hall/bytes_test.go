@@ -204,7 +204,7 @@ func checkGrowth(t *testing.T, what string, b [3]float64) {
 	}
 }
 
-// TestStorageGrowsWithTheMove (issue 13): what the hall writes for a move
+// TestStorageGrowsWithTheMove: what the hall writes for a move
 // does not grow with the game. Before, every journal entry carried the
 // record's header whole (the last correction with all its moves) and the
 // outbox every game state whole (every move, SAN, clock and time used),

@@ -19,7 +19,7 @@ func (s *simHall) clockAlerts() []game.Alert {
 	return append(s.alerts(game.KindClockDefect), s.alerts(game.KindClockSetting)...)
 }
 
-// TestClockModelResumes (issue 12.5): a game on a board with a DGT 3000
+// TestClockModelResumes: a game on a board with a DGT 3000
 // (90 min + 30 s) is interrupted by a daemon restart (15 s away) and goes
 // on; the clock keeps running meanwhile. In one case the clock was put
 // under host control before the restart (a time penalty applied with

@@ -11,7 +11,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/adjudicator"
 )
 
-// CommandReply is the reply to an arbiter command (interfaces.md §3.1):
+// CommandReply is the reply to an arbiter command (docs/contract.md §3.1):
 // {"ok":true,"error":""} or {"ok":false,"error":"<why>"}.
 type CommandReply = broadcast.CommandReply
 

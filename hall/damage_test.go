@@ -77,7 +77,7 @@ func asideFiles(t *testing.T, pattern string) []string {
 	return m
 }
 
-// TestDamagedDataDoesNotStopTheHall (issue 12.2): one corrupt saved game
+// TestDamagedDataDoesNotStopTheHall: one corrupt saved game
 // record, a journal segment with a bad byte in the middle, a journal
 // segment cut short, a record whose moves no longer replay. Before, the
 // first and the last stopped the whole hall (New or Run returned the
@@ -149,7 +149,7 @@ func TestDamagedDataDoesNotStopTheHall(t *testing.T) {
 				}
 				// Game 1 starts from what was recovered, board 2 plays on.
 				// (Catching up from the board the moves the damage cost is
-				// the tracker's: see the store report of issue 12.)
+				// the tracker's, not the store's.)
 				e2.Schedule(time.Now(), scriptFrom(t, line2, time.Second, "g1f3"))
 				if !waitUntil(time.Minute, func() bool {
 					a, _ := sh.h.Record(g1)
@@ -273,7 +273,7 @@ func (s *recordingSink) count() int {
 
 func discardLog() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
-// TestOutboxDamageHandsAgain (issue 12.2): the publisher's outbox, holding
+// TestOutboxDamageHandsAgain: the publisher's outbox, holding
 // a game's moves not yet sent, gets a bad byte in the middle. Before, the
 // daemon would not start (the outbox refused to open). Now the publisher
 // sets the damaged segment aside and reports the unsent messages lost;

@@ -1,38 +1,39 @@
-// Package hall is the daemon core of dgtbridge: it runs every configured board
-// of a tournament hall from the serial port to NATS.
+// Package hall is the daemon's runtime: it runs every configured board of
+// a tournament hall from the serial port to NATS.
 //
-// Per board one goroutine owns the port (a dgt/link.Link over an Opener;
-// boards with a bus address share one goroutine per DGT bus line, dgt/bus)
-// and feeds the pure cores of its game in arrival order (and in time order:
-// a tick never lets a later event go back in time): the board tracker
-// (package board), the adjudicator (package rules/arbiter) and the game
-// Record kept here. What they produce is written to the game's record file
-// in the data directory first (atomic: temp file, fsync, rename, directory
-// fsync; the saves of all boards are group-committed, groupsave.go) and
-// then handed to a Sink (a *broadcast.Publisher: durable and asynchronous, so a
-// slow or absent NATS never blocks a board).
+// Per board one goroutine owns the port (a dgt/link.Link over an Opener,
+// or obp/link for an Open Board Protocol board; boards with a bus address
+// share one goroutine per DGT bus line, dgt/bus) and feeds the game's
+// per-game core, a hall/session.Session (board tracker, adjudicator and
+// record), in arrival order and in time order (a tick never lets a later
+// event go back in time). What a session produces goes to one storage
+// goroutine (the writer, writer.go): it writes every board's changes to
+// the game journal (journal.go) and makes them durable with one fsync for
+// all of them (group commit), and only then hands the payloads to a Sink
+// (a *broadcast.Publisher: durable and asynchronous, so a slow or absent
+// NATS never blocks a board). Compaction (compact.go) folds the journal
+// into one record file per game.
+//
+// What moved out of the runtime lives beside it: the per-game pure core in
+// hall/session, the game record and its PGN in hall/gamerecord, and the
+// reconstruction of recorded traffic (`dgtbridge replay`) in hall/replay.
 //
 // # Recovery
 //
-// On start every game resumes from its record file: the tracker and the
-// adjudicator are rebuilt by replaying the recorded moves, the revision is
-// kept, and the moves not yet handed to the sink are handed again (their
-// message ids, <g>.move.<ply>.<revision>, make a repeat a no-op in the
-// streams). On every (re)connect the board's dump is reconciled with the
-// record by the tracker: moves made while nobody listened are caught up when
-// a short legal sequence explains them, otherwise the arbiter gets an alert.
-//
-// # Session
-//
-// Session is the per-game pure core (tracker + adjudicator + record), shared
-// with `dgtbridge replay`: it takes time-stamped DGT messages and returns the
-// payloads to publish, in order.
+// On start every game resumes from its record file and the journal entries
+// after it: the session is rebuilt by replaying the recorded moves, the
+// revision is kept, and the moves not yet handed to the sink are handed
+// again (their message ids, <g>.move.<ply>.<revision>, make a repeat a
+// no-op in the streams). On every (re)connect the board's dump is
+// reconciled with the record by the tracker: moves made while nobody
+// listened are caught up when a short legal sequence explains them,
+// otherwise the arbiter gets an alert.
 //
 // # Wiring
 //
 // cmd/dgtbridge fills Options from the configuration (Board.Open from its
-// go.bug.st/serial opener); the demo fills it with emulated boards on
-// pseudo-terminals. Options.Observer receives every payload for a live
+// serial-port opener); the demo (hall/demo) fills it with emulated boards
+// on pseudo-terminals. Options.Observer receives every payload for a live
 // feed; Hall.Health and Hall.Summary feed /healthz and the systemd status.
 //
 // The daemon never signals anything to the players: findings go to the

@@ -96,7 +96,7 @@ func TestMergeHistory(t *testing.T) {
 	}
 }
 
-// TestDamagedRecordRecoveredFromHistory (issue 12.2): one game's record
+// TestDamagedRecordRecoveredFromHistory: one game's record
 // file is corrupt at a restart mid-round, its board showing the position
 // 5 plies in. Before, the game started empty (its file set aside), and
 // what the board showed was not caught up (the tracker's): the record
@@ -199,7 +199,7 @@ func TestDamagedRecordRecoveredFromHistory(t *testing.T) {
 	}
 }
 
-// TestDamagedRecordFromStream (issue 12.2) through a real NATS server and
+// TestDamagedRecordFromStream through a real NATS server and
 // boards on pseudo-terminals: mid-round the daemon stops, one game's
 // record file is corrupted, and the daemon starts again. The game comes
 // back with every ply from the GAMES stream (none lost, none twice) and

@@ -15,7 +15,7 @@ import (
 // field out of range).
 var ErrBadInput = errors.New("hall: bad request")
 
-// answerInput serves <p>.input.<g>.move (interfaces §3.1): the entered
+// answerInput serves <p>.input.<g>.move (docs/contract.md §3.1): the entered
 // move is judged on its board's goroutine (Session.Enter) like a board's
 // move, and the reply {ok, error, ply} comes once its effects are handed
 // to storage. Only the game a board plays now takes moves.

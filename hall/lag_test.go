@@ -60,7 +60,7 @@ func tryLongGame(plies int, seed uint64) []string {
 	return out
 }
 
-// TestLagOverTwoHours (issue 11, "the live lag over a 2-hour game"): a
+// TestLagOverTwoHours ("the live lag over a 2-hour game"): a
 // board alone on its port and a board on a bus line each play a game of
 // 120 plies over two hours (simulated time: each player thinks 45–90 s a
 // move) with realistic lawful hands. The lag of each move (from the board

@@ -11,7 +11,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
-// TestLinkResyncMidMove (issue 13): a board alone on its port, with the
+// TestLinkResyncMidMove: a board alone on its port, with the
 // game and hands of cmd/dgtbridge's TestRunNoisyLines game noise.1.1,
 // gets 8 garbled bytes at moments when its player is in the middle of a
 // move: the link drops what it cannot trust and reads the position and

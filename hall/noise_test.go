@@ -248,7 +248,7 @@ func falseAlerts(obs []Observation, last map[game.ID]int) []string {
 	return out
 }
 
-// TestNoisyLinesEndToEnd (issue 11.4, "done when"): a board alone on its
+// TestNoisyLinesEndToEnd: a board alone on its
 // port and a bus line of four boards, each playing a game with realistic
 // lawful hands (the lever often before the scan), through lines that flip,
 // drop and duplicate bytes both ways at noiseRate, with a burst of 64

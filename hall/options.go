@@ -84,7 +84,7 @@ type Options struct {
 	// DataDir holds the game records (<DataDir>/games/<g>.json) and,
 	// with Record, the serial recordings (<DataDir>/record/<id>/…hexlog).
 	DataDir string
-	// Record keeps every board's serial traffic (interfaces.md §4).
+	// Record keeps every board's serial traffic (docs/contract.md §4).
 	Record bool
 	// Subjects are the NATS subjects (for arbiter commands).
 	Subjects broadcast.Subjects

@@ -309,7 +309,7 @@ func TestHallBusNoiseEndToEnd(t *testing.T) {
 	})
 }
 
-// TestHallOutageBeforeFirstMove (issue 11.3): the board is seen set up
+// TestHallOutageBeforeFirstMove: the board is seen set up
 // for the game, then its cable is pulled (or the daemon restarts) before
 // the first move, and both sides play ten plies meanwhile. The game's
 // start is the start position the board's log holds last (the daemon saw

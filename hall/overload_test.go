@@ -57,7 +57,7 @@ func stallsFrom(start, end time.Time, seed uint64) []stall {
 	return out
 }
 
-// TestHallBusLineStarved (issue 13, correct under overload): eight boards
+// TestHallBusLineStarved (correct under overload): eight boards
 // on one DGT bus line play 30-ply games with realistic lawful hands (a
 // move every 1–3 s a side) while the line's goroutine is starved for 2–40
 // s every 15–35 s (simulated time), the boards' answers read at once when
@@ -72,16 +72,16 @@ func stallsFrom(start, end time.Time, seed uint64) []stall {
 // Still raised and only logged: clock_setting / displaced_pieces /
 // ambiguous_move warnings on a few boards after the longest stalls.
 //
-// Known bugs, counted and bounded rather than hidden until session 5,
+// Known bugs, counted and bounded rather than hidden until main 9deb0b4,
 // none left since (seeds 1–2 alone
-// passed by the line's timing; seeds 3–8 failed on every build until
-// session 4): after a stall, an answer holding many presses may be polled
+// passed by the line's timing; seeds 3–8 failed on every build before
+// main 971f935): after a stall, an answer holding many presses may be polled
 // while the next move is still in the hand (it ends mid-move, the move
 // completed in the next answer). Such an answer is now held and read with
 // the board's next ones as one log (busmany.go, over5); before, the board
 // was read live from there and lost or misread plies (the games of
 // TestHallBusLineStarved32 stopping at plies 15–20). Counted until
-// session 5: a board read live after a stall may misread a slide's intermediate square
+// main 9deb0b4: a board read live after a stall may misread a slide's intermediate square
 // as a move (seed 7 board 6: h3f5 read as h3g4, g4f5), a press pair read
 // at once may be judged a press without a move (a false
 // clock_without_move), and a clock left unread for many cycles after a
@@ -101,7 +101,7 @@ func TestHallBusLineStarved(t *testing.T) {
 	starvedSeeds(t, 8, 30, []uint64{1, 2, 3, 4, 5, 6, 7, 8}, 0, 0)
 }
 
-// TestHallBusLineStarved32 (issue 13): TestHallBusLineStarved with a full
+// TestHallBusLineStarved32: TestHallBusLineStarved with a full
 // bus line, 32 boards playing 40 plies, where a board's clock is read
 // seldom (after a stall, one clock a cycle). Before (over4), a board's
 // first clock reading often came after White's first move and press but
@@ -123,10 +123,10 @@ func TestHallBusLineStarved(t *testing.T) {
 // board 3, seed 2 board 7: a press pair read at once); with a reading that
 // shows a press no longer completing its move over the pending record of
 // that press after a log read: 0 wrong, 1 false (seed 2 board 7). With
-// dgt/bus's deadline schedule back (session 4: another polling order after
+// dgt/bus's deadline schedule back (main 971f935: another polling order after
 // the stalls): 1 wrong (seed 3 board 32: c7d7, d7g7 read as c7g7, the
 // known misread of a slide's intermediate square by a board read live
-// after a stall, as in TestHallBusLineStarved). Session 5: 0 and 0. That
+// after a stall, as in TestHallBusLineStarved). At main 9deb0b4: 0 and 0. That
 // misread was a press waiting for a later look at the board (the queen
 // put on d7 could have slid on) judged only at the end of the next
 // answer, which held the opponent's reply and press and then the queen's
@@ -138,7 +138,7 @@ func TestHallBusLineStarved(t *testing.T) {
 // its record came (the line stalled): the record was no longer matched
 // with the reading and was credited to the other player; it now is when
 // the reading showed the time the record holds. Bounds: 0 and 0. Seeds 9,
-// 13 and 15 (look, session 5): a press a clock reading showed just before
+// 13 and 15 (look, main 9deb0b4): a press a clock reading showed just before
 // a stall was judged at the line's first writes after it, before the
 // board's answer with its move came (the line polls the boards one by
 // one): a false clock_without_move on seeds 9 and 13, a wrong record on
@@ -273,7 +273,7 @@ func lineStarved(t *testing.T, boards, plies int, seed uint64) (wrong, falseCrit
 	return wrong, falseCrit
 }
 
-// TestHallOutageAtGamesEnd (issue 13): a board lost during a stall near
+// TestHallOutageAtGamesEnd: a board lost during a stall near
 // its game's end (single: the cable out; bus: unplugged from the line)
 // comes back with the game's last plies made meanwhile and nothing after
 // them: the last plies are rebuilt from the board's log, journalled once

@@ -52,7 +52,7 @@ func skippedAlerts(out []game.Payload) []game.Alert {
 	return al
 }
 
-// TestRecoverSkippedGamesTellTheArbiter (issue 11.3): the moves of a game
+// TestRecoverSkippedGamesTellTheArbiter: the moves of a game
 // relayed to a blind player, of a team-drop game, and of a game with no
 // move recorded are not rebuilt from the board's log (recover.go says
 // why). Before, nothing was said: the record silently lacked what was

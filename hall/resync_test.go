@@ -63,7 +63,7 @@ func (h *countingHandler) count() int {
 	return h.n
 }
 
-// TestBusResyncMidMove (issue 11.4, issue 13): a bus line of three boards
+// TestBusResyncMidMove: a bus line of three boards
 // (the games and hands of cmd/dgtbridge's TestRunNoisyLines) gets a burst
 // of 64 garbled bytes at moments when it lands on the answers of a board
 // whose player is in the middle of a move: the line gives the board's

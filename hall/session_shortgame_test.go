@@ -18,7 +18,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
-// TestNextGameAfterShortGame (issue 18): a game of a few plies ends with a
+// TestNextGameAfterShortGame: a game of a few plies ends with a
 // result the arbiter enters (a resignation: nothing on the board says so),
 // the players set the start position up again: that set-up begins the
 // next game, however short the finished one was (it used to read as a

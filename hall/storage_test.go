@@ -98,7 +98,7 @@ func (s *simHall) checkJournalled(t *testing.T, sb simBoards) {
 	}
 }
 
-// TestStalledDiskDoesNotStopBoards (issue 11.5): every fsync stalls for a
+// TestStalledDiskDoesNotStopBoards: every fsync stalls for a
 // minute (journal and outbox) while three boards, one on its own line and
 // two on a bus line, play eight plies each. Before, the record was saved on
 // the board's own goroutine (57 of 63 line goroutines waited in the save at
@@ -131,7 +131,7 @@ func TestStalledDiskDoesNotStopBoards(t *testing.T) {
 	})
 }
 
-// TestFailedWritesLoseNothing (issue 12.1): mid-game the disk fails for 20
+// TestFailedWritesLoseNothing: mid-game the disk fails for 20
 // s (ENOSPC on the journal's writes, EIO on its fsyncs, EMFILE when it
 // needs a new segment, or ENOSPC on the outbox's writes) while three boards
 // go on playing. Before, a failed save dropped what that input produced

@@ -55,7 +55,7 @@ const (
 )
 
 // kindLetters are the upper-case letters of the kinds, as FEN and SAN write
-// them (xiangqi FEN uses A, B/E, C as in specs/rules-references.md §5.4).
+// them (xiangqi FEN uses A, B/E, C as in docs/xiangqi.md, "Board, pieces, FEN").
 const kindLetters = " PNBRQKAEC"
 
 // Letter returns the upper-case letter of k ('P', 'N', …), or ' ' for NoKind.

@@ -8,7 +8,7 @@ import (
 
 // HealthWindow is how long a failed write keeps a writer unhealthy after
 // the last failure: /healthz says 503 unless every write of the last
-// minute succeeded (interfaces.md §5).
+// minute succeeded (docs/contract.md §5).
 const HealthWindow = time.Minute
 
 // Health records a writer's failures for its health check. The zero value

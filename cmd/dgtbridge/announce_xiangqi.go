@@ -7,7 +7,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/xiangqi"
 )
 
-// xiangqiMoveText is "announce --variant xiangqi" (specs/interfaces.md
+// xiangqiMoveText is "announce --variant xiangqi" (docs/contract.md
 // §1): MOVE in ICCS ("h2e2") or in the language's notation (vi: the
 // short Vietnamese notation of 001, "P2-5"; en: WXF, "C2.5"), in the
 // position --fen (default the start). It returns the spoken form on a

@@ -14,7 +14,7 @@ import (
 // blindRelay returns the relay settings and the blind player's own board
 // of a configured game with a blind: section (FIDE Laws Appendix D); under
 // the fide2001-* rule sets time requests are refused (no talking clock,
-// RV-13). The blind player's port is opened like a board's (open is called
+// 002 F2.4). The blind player's port is opened like a board's (open is called
 // with a copy of b on that port). Speech follows relay.speak. config.Load
 // has checked the side, the language and that espeak-ng is there.
 func blindRelay(cfg *config.Config, b config.Board, key string, open opener) (*session.Blind, *hall.BlindBoard, error) {

@@ -35,7 +35,7 @@ const maxDemoBoards = 64
 // one) can tell the moves apart, and the demo would show a broken game.
 const maxDemoSpeed = 8
 
-// runDemo implements "dgtbridge demo [--boards N]" (interfaces.md §1): the
+// runDemo implements "dgtbridge demo [--boards N]" (docs/contract.md §1): the
 // whole pipeline without hardware. N emulated boards + clocks on
 // pseudo-terminals, opened through the same serial code as real boards,
 // play famous games with human-like hands (touch-move and illegal-move

@@ -12,7 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// TestDemoBlindRoundTwo (issue 18): the demo's blind-player board goes on
+// TestDemoBlindRoundTwo: the demo's blind-player board goes on
 // relaying after its first game. Once board 1's round-1 game has ended,
 // its round-2 game (demo.2.1) is announced move by move on
 // dgt.relay.demo.2.1.announce (each announcement the recorded move of its

@@ -21,7 +21,7 @@ import (
 )
 
 // runEmulate runs one emulated DGT board with a DGT 3000 clock
-// (specs/interfaces.md §1).
+// (docs/contract.md §1).
 func runEmulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if emulateProtocol(args) == "obp" {
 		return runEmulateOBP(ctx, args, stdout, stderr)

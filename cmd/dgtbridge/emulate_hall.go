@@ -20,7 +20,7 @@ import (
 )
 
 // dgtBusMax is the most boards emulate puts on one bus line (DGT does not
-// say; 32 is what a line's polling at 9600 baud allows, §4.1).
+// say; 32 is what a line's polling at 9600 baud allows).
 const dgtBusMax = 64
 
 // hallOptions say what `emulate --boards N` serves.

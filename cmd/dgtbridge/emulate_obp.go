@@ -38,7 +38,7 @@ func emulateProtocol(args []string) string {
 	return "dgt"
 }
 
-// runEmulateOBP is "dgtbridge emulate --protocol obp" (specs/interfaces.md
+// runEmulateOBP is "dgtbridge emulate --protocol obp" (docs/contract.md
 // §1): one emulated Open Board Protocol board with its clock, xiangqi
 // (9×10) or chess (8×8), on a pseudo-terminal whose path it prints. With
 // --game it plays the game with human hands once a host has talked to it.

@@ -134,7 +134,7 @@ func perftRoot(ctx context.Context, pos perftPos, depth int, each func(move stri
 
 // perftPosition parses fen (the variant's start position when empty) with
 // the engine of variant. Xiangqi moves are ICCS with ranks 0–9
-// (specs/rules-references.md §5.2), not Fairy-Stockfish's 1–10.
+// (docs/xiangqi.md, "Board, pieces, FEN"), not Fairy-Stockfish's 1–10.
 func perftPosition(variant, fen string) (perftPos, error) {
 	if variant == "xiangqi" {
 		if fen == "" {

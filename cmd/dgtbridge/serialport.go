@@ -1,7 +1,7 @@
 package main
 
 // This is the only file of the repository that imports go.bug.st/serial
-// (conventions G1/G2): everything else sees a port as an
+// (docs/architecture.md, "Import layers"): everything else sees a port as an
 // io.ReadWriteCloser.
 
 import (
@@ -32,17 +32,17 @@ var errPortClaimed = errors.New("in use by another board of this daemon")
 // errNoBoardFound: port auto found no DGT board (yet).
 var errNoBoardFound = errors.New("no DGT board found on any serial port")
 
-// openSerial opens a DGT board's port: 9600 baud, 8 data bits, no parity,
-// 1 stop bit, no flow control, DTR and RTS low (dgt-protocol.md §1.1), and
-// no read timeout: a Read blocks until data arrives or the port is closed,
-// which is how the owning goroutine is stopped. Errors name the path. On
-// Linux the port is opened by openTTY (serialport_linux.go), elsewhere by
-// go.bug.st/serial (openGoSerial).
+// openSerial opens a DGT board's port: 9600 baud, 8 data bits, no parity, 1
+// stop bit, no flow control, DTR and RTS low (docs/dgt-boards.md, "The protocol
+// in brief"), and no read timeout: a Read blocks until data arrives or the port
+// is closed, which is how the owning goroutine is stopped. Errors name the
+// path. On Linux the port is opened by openTTY (serialport_linux.go), elsewhere
+// by go.bug.st/serial (openGoSerial).
 func openSerial(path string) (io.ReadWriteCloser, error) { return openSerialBaud(path, 9600) }
 
-// openGoSerial opens a port with go.bug.st/serial, which waits for every
-// read in a select(2) call of its own (19 % of the daemon's CPU at 2,000
-// boards: issue 13): the fallback where openTTY is not available. Errors
+// openGoSerial opens a port with go.bug.st/serial, which waits for every read
+// in a select(2) call of its own (19 % of the daemon's CPU at 2,000 boards;
+// docs/performance.md): the fallback where openTTY is not available. Errors
 // wrap serial.PortError with %w and name the path.
 func openGoSerial(path string, baud int) (io.ReadWriteCloser, error) {
 	p, err := serial.Open(path, &serial.Mode{BaudRate: baud, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit})
@@ -53,9 +53,10 @@ func openGoSerial(path string, baud int) (io.ReadWriteCloser, error) {
 		p.Close()
 		return nil, fmt.Errorf("serial port %s: %w", path, err)
 	}
-	// Modem lines: some bus adapters misbehave with DTR/RTS high (§1.1).
-	// Devices without modem lines (pseudo-terminals, some rfcomm links)
-	// refuse these calls; that is harmless, so the errors are ignored.
+	// Modem lines: some bus adapters misbehave with DTR/RTS high
+	// (docs/dgt-boards.md). Devices without modem lines (pseudo-terminals, some
+	// rfcomm links) refuse these calls; that is harmless, so the errors are
+	// ignored.
 	_ = p.SetDTR(false)
 	_ = p.SetRTS(false)
 	return &portCloser{Port: p, path: path}, nil
@@ -93,7 +94,7 @@ type portInfo struct {
 }
 
 // listPorts lists the serial ports, USB ones first (DGT boards are USB
-// CDC/FTDI devices or rfcomm Bluetooth links, §1.3).
+// CDC/FTDI devices or rfcomm Bluetooth links).
 func listPorts() ([]portInfo, error) {
 	details, err := enumerator.GetDetailedPortsList()
 	if err != nil {
@@ -191,7 +192,7 @@ func (c *claimed) Close() error {
 // "auto". claims (may be nil) is shared by all boards of the process;
 // rescan ≤ 0 means 2 s; log may be nil. With "auto"
 // it lists the serial ports, probes every unclaimed one for a DGT board
-// (version request, §1.3) and opens the first that answers; when none
+// (version request) and opens the first that answers; when none
 // does it lists again every rescan interval until ctx is done, so a board
 // plugged in later is picked up. A reconnect (the link calls the opener
 // again) starts a new search, so a board that comes back on another

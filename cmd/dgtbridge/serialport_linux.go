@@ -23,13 +23,13 @@ func openSerialBaud(path string, baud int) (io.ReadWriteCloser, error) { return 
 // ttySpeeds are the line speeds openTTY sets.
 var ttySpeeds = map[int]uint32{9600: unix.B9600, 19200: unix.B19200, 38400: unix.B38400, 57600: unix.B57600, 115200: unix.B115200}
 
-// openTTY opens a serial device for the Go runtime's poller: non-blocking,
-// so a Read parks its goroutine until epoll reports data (one wait shared
-// by every port of the process) instead of blocking a thread in a select
-// system call before each read, as go.bug.st/serial does. The line is set
-// raw at baud 8N1 without flow control, for this process alone
-// (TIOCEXCL), with DTR and RTS low (§1.1; a device without modem lines
-// refuses that harmlessly). Close unblocks a pending Read.
+// openTTY opens a serial device for the Go runtime's poller: non-blocking, so a
+// Read parks its goroutine until epoll reports data (one wait shared by every
+// port of the process) instead of blocking a thread in a select system call
+// before each read, as go.bug.st/serial does. The line is set raw at baud 8N1
+// without flow control, for this process alone (TIOCEXCL), with DTR and RTS low
+// (docs/dgt-boards.md; a device without modem lines refuses that harmlessly).
+// Close unblocks a pending Read.
 func openTTY(path string, baud int) (io.ReadWriteCloser, error) {
 	speed, ok := ttySpeeds[baud]
 	if !ok {

@@ -9,7 +9,7 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// webOptions are the web pages' options (interfaces.md §5, GET / and
+// webOptions are the web pages' options (docs/contract.md §5, GET / and
 // GET /arbiter) for this configuration: every configured board, the public
 // store of pub for what went public before a restart, the daemon's own NATS
 // connection for the public copy, and the embedded server's websocket

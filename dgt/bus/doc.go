@@ -1,11 +1,11 @@
-// Package bus drives a DGT bus line (dgt-protocol.md §4): several boards
+// Package bus drives a DGT bus line (docs/dgt-boards.md): several boards
 // sharing one serial line, each answering only when addressed. One
 // goroutine ([Bus.Run]) owns the port: it discovers the boards, polls them
-// round-robin for changes (the EEPROM event records of §2.9) and clock
+// round-robin for changes (the EEPROM event records) and clock
 // times, retries on checksum errors without losing changes
 // (REPEAT_CHANGES), and reports per-address [Event]s.
 //
-// # Discovery (§4.6)
+// # Discovery
 //
 // First every expected address (Settings.Addresses) is pinged directly.
 // Then, in rounds: every known board is told to ignore the next broadcast
@@ -94,7 +94,7 @@
 //
 // When a board's changes carry a begin-position tag (EE_BEGINPOS,
 // EE_BEGINPOS_ROT, EE_FOURROWS: the board itself saw a new game set up),
-// the bus sends it SET_START_GAME (§4.5, as DGT recommends at the start of
+// the bus sends it SET_START_GAME (as DGT recommends at the start of
 // a round), so its log starts at the current game: a few hundred bytes
 // instead of the whole 0x1F00-byte buffer (8 s of line time). A long reply
 // is waited for as long as bytes keep coming.

@@ -44,7 +44,7 @@ type Position struct {
 	Board   dgt.BoardDump
 }
 
-// Changes: the EEPROM records (§2.9) a board wrote since the previous
+// Changes: the EEPROM records a board wrote since the previous
 // poll, oldest first: piece changes as the scanner saw them and clock
 // times on lever presses. With [Settings.EmptyChanges] an answer with
 // no records is reported too.
@@ -58,7 +58,7 @@ type Changes struct {
 	Records []dgt.EEEvent
 }
 
-// Log: a board's EEPROM event log (§2.9), read when the board is found
+// Log: a board's EEPROM event log, read when the board is found
 // (again) and on [Bus.ReadLog]: SEND_FROM_START (the records from the
 // board's last start tag up to the last changes fetched) followed by
 // SEND_CHANGES (the rest), so it holds every change the board saw while it

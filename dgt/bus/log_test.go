@@ -65,7 +65,7 @@ func TestLogAfterAnOutage(t *testing.T) {
 		// knight moves and the 12 presses that halted a clock (the first
 		// press of each dance starts or continues the other side). Where
 		// no clock record separates two changes of the same field, the
-		// board overwrote the first (§2.9): 2 of the 28 records.
+		// board overwrote the first: 2 of the 28 records.
 		last := logs[len(logs)-1]
 		inLog := 0
 		for _, r := range last.Entries {

@@ -9,7 +9,7 @@ import (
 )
 
 // discover finds boards: expected and lost ones by direct ping, new ones
-// by broadcast rounds (§4.6). Found boards are registered and read.
+// by broadcast rounds. Found boards are registered and read.
 func (l *line) discover() error {
 	o := l.b.opts
 	var candidates []uint16

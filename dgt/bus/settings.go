@@ -31,7 +31,7 @@ type Settings struct {
 	Addresses []uint16
 	// NoBroadcast disables broadcast discovery: only Addresses are used.
 	NoBroadcast bool
-	// ReplyTimeout is the wait for a board's reply; default 100 ms (§4.6
+	// ReplyTimeout is the wait for a board's reply; default 100 ms (DGT
 	// recommends ~80 ms; boards answer within milliseconds, up to 20 ms
 	// while writing EEPROM).
 	ReplyTimeout time.Duration
@@ -95,7 +95,7 @@ type Settings struct {
 	// records are reported.
 	EmptyChanges bool
 	// EEFBit is the reading of the f bit of clock records (which display
-	// f = 1 names, dgt-protocol.md §2.9: UNCERTAIN); default dgt.FLeft,
+	// f = 1 names: the sources disagree; docs/dgt-boards.md); default dgt.FLeft,
 	// DGT's header.
 	EEFBit dgt.EEFBit
 	// BackoffMin and BackoffMax bound the wait before reopening a failed
@@ -149,6 +149,6 @@ func (o Settings) withDefaults() Settings {
 	return o
 }
 
-// pingWindow is how long broadcast ping answers are collected (§4.5:
+// pingWindow is how long broadcast ping answers are collected (DGT:
 // boards answer within 1100 ms).
 const pingWindow = 1200 * time.Millisecond

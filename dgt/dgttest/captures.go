@@ -27,9 +27,9 @@ const (
 // per line) and <name>.json (one expected decode per line).
 func Names() []string { return []string{Game1, Game2, GameJohan} }
 
-// root finds ../shared/data/dgt-captures beside the module root (the
-// nearest folder above the working directory that holds go.mod); "" when
-// there is no module root.
+// root finds the captures folder beside the module root (the nearest
+// folder above the working directory that holds go.mod; the path is
+// below); "" when there is no module root.
 var root = sync.OnceValue(func() string {
 	dir, err := os.Getwd()
 	if err != nil {
@@ -47,8 +47,8 @@ var root = sync.OnceValue(func() string {
 	}
 })
 
-// Dir returns the captures folder. When it does not exist (../shared is
-// absent, as in a user's clone) the test stops through testenv.Unavailable:
+// Dir returns the captures folder. When it does not exist (the captures
+// are absent, as in a user's clone) the test stops through testenv.Unavailable:
 // skipped, saying where it looked, or failed in CI; any other problem fails
 // the test.
 func Dir(tb testing.TB) string {

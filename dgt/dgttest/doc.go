@@ -1,7 +1,7 @@
-// Package dgttest gives tests the real DGT traffic of
-// ../shared/data/dgt-captures (specs/dgt-protocol.md §7): it locates the
-// folder from any package of the module, skips the calling test with a
-// message when ../shared is absent, and decodes a capture into raw board
+// Package dgttest gives tests the real DGT traffic of the board captures
+// kept beside the repository (see [Dir]): it locates the folder from any
+// package of the module, skips the calling test with a message when the
+// folder is absent, and decodes a capture into raw board
 // messages or typed [dgt.Message] values.
 //
 // The captures are AGPL data: they are read in place and never copied into

@@ -43,8 +43,8 @@ type TimingMode uint8
 // Timing modes of a DGT 3000.
 const (
 	// Fischer adds the increment to the mover's time at each lever press
-	// (and once at set-up, as DGT clocks do: a 3+2 game starts at 3:02,
-	// §2.12).
+	// (and once at set-up, as DGT clocks do: a 3+2 game starts at 3:02
+	// in the real captures).
 	Fischer TimingMode = iota
 	// Bronstein gives back the time used on the move, at most the delay.
 	Bronstein
@@ -60,7 +60,7 @@ type ClockSetting struct {
 	Mode      TimingMode
 }
 
-// clock models a DGT 3000 (§3): two countdowns, a lever, flags. The
+// clock models a DGT 3000: two countdowns, a lever, flags. The
 // hardware is in charge of time; the host only reads it or, with SetNRun,
 // overrides it. Pure: time is passed in.
 type clock struct {
@@ -197,7 +197,7 @@ func (c *clock) pause(now time.Time) {
 	c.stopAt(now)
 }
 
-// setAndRun is the host's SetNRun (§3.3): times for both sides and which
+// setAndRun is the host's SetNRun: times for both sides and which
 // side counts down; host-controlled from then on.
 func (c *clock) setAndRun(now time.Time, left, right time.Duration, flags byte) {
 	c.advance(now)

@@ -74,7 +74,7 @@ func TestFlagFallStopsAndIsReported(t *testing.T) {
 }
 
 func TestClockMessagesFollowCaptureConventions(t *testing.T) {
-	// capture 1 (§2.12): a 3+2 game starts at 3:02 both sides.
+	// capture 1: a 3+2 game starts at 3:02 both sides.
 	e := emu.New(emu.Setup{Clock: emu.ClockSetting{Base: 3 * time.Minute, Increment: 2 * time.Second}}, t0)
 	e.Input(t0, []byte{0x41})
 	c := decode(t, dgt.SingleBoard, e.Output())[0].(dgt.ClockTimes)

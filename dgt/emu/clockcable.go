@@ -8,8 +8,8 @@ func (e *Emulator) hasClock() bool { return !e.opts.NoClock && !e.clockOff }
 // UnplugClock pulls the clock's cable at now. The clock keeps counting on
 // its own (a DGT 3000 runs on batteries), but the board no longer hears
 // it: in the update modes it reports the loss once, as a clock-times
-// message with status bit 5 "no clock connected" (specs/dgt-protocol.md
-// §3.1), and then sends no clock readings; clock commands go unanswered.
+// message with status bit 5 "no clock connected" (docs/dgt-boards.md,
+// "The protocol in brief"), and then sends no clock readings; clock commands go unanswered.
 func (e *Emulator) UnplugClock(now time.Time) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

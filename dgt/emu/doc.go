@@ -10,7 +10,7 @@
 // [Emulator] is one board and clock, a pure state machine: time is passed
 // in, nothing starts a goroutine. Host bytes go in with Input, time moves
 // with Advance, the board's bytes come out of Output. [Line] puts several
-// emulators on one bus line (§4.1), where simultaneous replies collide.
+// emulators on one bus line, where simultaneous replies collide.
 // [Run] and [ServePTY] serve either in real time over an io.ReadWriteCloser
 // or the master side of a pseudo-terminal (package dgt/pty), so the daemon
 // opens the slave path exactly like a real board's device.
@@ -21,13 +21,13 @@
 // Press and Pause. The scanner visits the fields one by one as [Scan]
 // says: field f at f/64 of every scan period (default 220 ms;
 // [DrawScan] gives a real board's 200–250 ms), starting at the board's own
-// phase after power-up (§2.11). So the changes of a move are reported in
+// phase after power-up. So the changes of a move are reported in
 // field order when the hand is faster than a scan (destination before
 // origin), a slide is reported on the squares the scan happens to catch,
 // and a piece lifted and put back between two visits of its square is
 // never reported. Flicker (Setup.Flicker) misreads one occupied square as
 // empty for one scan. Every change the scanner sees is also written to the
-// board's EEPROM event memory (§2.9): a cyclic 0x1F00-byte buffer that
+// board's EEPROM event memory: a cyclic 0x1F00-byte buffer that
 // wraps, with the last record overwritten while one field keeps changing,
 // begin-position tags with their hysteresis, the halted display's time at
 // every lever press (per left/right), the power-up sequence (see
@@ -53,11 +53,11 @@
 // fixed handling [Style]s (clean, slow slide, capture first, destination
 // first; castling king or rook first), for tests that need one exact
 // sequence; [ResultGesture] puts both kings in the centre (the DGT result
-// signal, §5.3).
+// signal).
 //
 // # What is not modelled
 //
-// The EEPROM's clock record skipped on very fast moves (§2.9); the XL's
+// The EEPROM's clock record skipped on very fast moves; the XL's
 // 7-segment display contents; the
 // 10-byte input buffer; Revelation II LEDs and draughts commands (ignored);
 // throughput limits of single-board links in [Run] (a pty is as fast as

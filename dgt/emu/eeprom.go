@@ -6,7 +6,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 )
 
-// EEPROM record codes (§2.9).
+// EEPROM record codes.
 const (
 	eePowerUp    = 0x6A
 	eeEOF        = 0x6B
@@ -22,7 +22,7 @@ const (
 	eeFastGap    = 250 * time.Millisecond
 )
 
-// eeprom is the board's cyclic event memory (§2.9) as DGT's header
+// eeprom is the board's cyclic event memory as DGT's header
 // describes it: piece changes as the scanner sees them (the `r` bit set
 // when one follows the previous by less than ~250 ms), the time of the
 // halted display on every lever press, tags. Positions are absolute
@@ -95,8 +95,8 @@ func (e *eeprom) piece(at time.Time, f dgt.Field, c dgt.PieceCode) {
 }
 
 // position writes a position tag when the recorded position is a begin
-// position, four full rows or an empty board, with the hysteresis of
-// §2.9.
+// position, four full rows or an empty board, with the hysteresis the
+// header describes (more than two pieces out of place before a new tag).
 func (e *eeprom) position() {
 	if !e.armed {
 		// Pieces out of the tagged position: missing from their tagged
@@ -260,7 +260,7 @@ func (e *eeprom) fromStart() []byte {
 
 // dump returns the whole memory as DGT_SEND_EE_MOVES sends it: oldest to
 // newest, padded at the front with EE_NOP to the fixed size while the
-// buffer has not wrapped, ending with EE_EOF (§2.4, §2.9); then it writes
+// buffer has not wrapped, ending with EE_EOF; then it writes
 // EE_DOWNLOADED.
 func (e *eeprom) dump() []byte {
 	d := make([]byte, 0, eeSize)

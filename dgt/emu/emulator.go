@@ -9,7 +9,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
-// updateMode is the single-board reporting mode (§2.2).
+// updateMode is the single-board reporting mode.
 type updateMode uint8
 
 const (
@@ -34,7 +34,7 @@ type chunk struct {
 // goroutine. Methods are safe for concurrent use (one mutex), so a test
 // may act on the board while [Run] serves it.
 //
-// Like the hardware it starts in bus mode (§1.4, §4.2); the first
+// Like the hardware it starts in bus mode; the first
 // single-board command switches it to single-board mode and is executed.
 type Emulator struct {
 	mu   sync.Mutex

@@ -103,7 +103,7 @@ func sqName(n string) rules.Square {
 	return s
 }
 
-// TestScanOrder shows the scan dynamics of §2.11: a fast move is reported
+// TestScanOrder shows the scan dynamics of a real board: a fast move is reported
 // in field order (destination e4 = field 36 before origin e2 = field 52),
 // a slow one in the order the hand made it.
 func TestScanOrder(t *testing.T) {

@@ -81,7 +81,7 @@ func sideOf(c rules.Color, white Side) Side {
 	return white.Other()
 }
 
-// Result gestures (§5.3): both kings on the centre squares.
+// Result gestures: both kings on the centre squares.
 const (
 	WhiteWins = "1-0"
 	BlackWins = "0-1"
@@ -94,7 +94,7 @@ const (
 // ones (White's king d4, Black's e5), a draw on one of each (White's king
 // d4, Black's d5). A piece standing on a target square is swept off the
 // board first. The convention is arnsholt/dgtdriver's and picochess's
-// (dgt-protocol.md §5.3, §5.7).
+// (two programs that read DGT boards).
 func ResultGesture(p *rules.Placement, result string, speed float64) (Script, error) {
 	g := rules.Chess8x8
 	d4, e4, d5, e5 := g.Square(3, 3), g.Square(4, 3), g.Square(3, 4), g.Square(4, 4)
@@ -155,7 +155,7 @@ func ResultGesture(p *rules.Placement, result string, speed float64) (Script, er
 }
 
 // MagicResult returns the action putting the magic piece for result on sq
-// (§2.6: draw, white wins, black wins).
+// (DGT's magic pieces: draw, white wins, black wins).
 func MagicResult(sq rules.Square, result string) (Action, error) {
 	var c dgt.PieceCode
 	switch result {

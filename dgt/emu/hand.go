@@ -18,14 +18,14 @@ const (
 	Clean Style = iota
 	// Slow: like Clean, but the piece is slid across every square in
 	// between and rests on each long enough for the scanner to see it
-	// (§2.11, §6.5 #13).
+	// (a slide a real board reports square by square).
 	Slow
 	// CaptureFirst: the captured piece is taken off before the mover is
 	// lifted.
 	CaptureFirst
 	// DestinationFirst: lift and place within a fraction of a scan, so
 	// the scanner's field order decides what the host hears first — often
-	// the destination before the origin (§2.11).
+	// the destination before the origin.
 	DestinationFirst
 )
 

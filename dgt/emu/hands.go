@@ -33,8 +33,8 @@ func (s Span) or(def Span) Span {
 // Hands is not used as is: [Game] replaces it with [DefaultHands], and
 // [TidyHands] is the player with no habits at all.
 //
-// The habits are what real players do on a DGT board (dgt-protocol.md
-// §2.11, issue 11): the lever pressed 80–300 ms after the piece is
+// The habits are what real players do on a DGT board (docs/dgt-boards.md,
+// "The protocol in brief"): the lever pressed 80–300 ms after the piece is
 // released, often before the board's next scan has reported where it
 // landed; replies made 30–180 ms after the opponent's press; pieces slid
 // across squares; a piece lifted and put back between two scans of its
@@ -60,7 +60,7 @@ type Hands struct {
 	FastReplyTime Span
 	// Hold is how long a piece is in the hand between lift and placement;
 	// default 120–600 ms. A hold shorter than the rest of the scan lets
-	// the board report the destination before the origin (§2.11).
+	// the board report the destination before the origin.
 	Hold Span
 	// Press is the time from the last piece released to the clock lever;
 	// default 80–300 ms.

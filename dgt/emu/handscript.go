@@ -58,7 +58,7 @@ type Ply struct {
 	// Settled is when the scan has visited every square the move touched
 	// since its last touch: from then on the board's reports describe the
 	// position after the move. A Press before Settled is the lever beating
-	// the board (§2.11).
+	// the board.
 	Settled time.Time
 	Habits  Habit
 }

@@ -13,7 +13,7 @@ type hostCmd struct {
 	payload []byte // 0x2B / 0x60: the bytes after the size byte
 }
 
-// isBusOp reports whether op is a bus-mode command (§4.5; 0x92 is the
+// isBusOp reports whether op is a bus-mode command (0x92 is the
 // undocumented one LiveChess sends).
 func isBusOp(op byte) bool { return op >= 0x81 && op <= 0x8D || op == 0x92 }
 

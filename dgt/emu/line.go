@@ -6,16 +6,17 @@ import (
 	"time"
 )
 
-// Line is several emulated boards on one DGT bus (§4.1): they hear every
+// Line is several emulated boards on one DGT bus: they hear every
 // byte the host sends and share one line back to it. The line runs at 9600
 // baud both ways: a command reaches the boards when its last byte has
 // crossed the wire (1/960 s per byte, after the bytes sent before it), the
-// addressed board answers ReplyDelay later (2 ms: "within milliseconds",
-// §4.6), and each board's reply occupies the line for 1/960 s per byte.
+// addressed board answers ReplyDelay later (2 ms: "within milliseconds"
+// in DGT's words), and each board's reply occupies the line for 1/960 s
+// per byte.
 // Replies that overlap in time collide — the line is a wired OR, so the
 // host receives the bitwise OR of the colliding bytes, which a checksum
 // catches. That is what makes broadcast pings (answered at random moments
-// within 1.1 s) collide sometimes, as on the real bus (§4.6).
+// within 1.1 s) collide sometimes, as on the real bus.
 //
 // Like [Emulator], Line is a pure state machine with time passed in, safe
 // for concurrent use.

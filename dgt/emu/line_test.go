@@ -107,7 +107,7 @@ func TestLineChangesAndRepeat(t *testing.T) {
 	}
 }
 
-// TestBroadcastPingCollides shows why discovery must repeat (§4.6): 32
+// TestBroadcastPingCollides shows why discovery must repeat: 32
 // boards answer a broadcast ping at random moments within 1.1 s, and some
 // answers overlap on the wired-OR line.
 func TestBroadcastPingCollides(t *testing.T) {

@@ -20,7 +20,7 @@ func (e *Emulator) PowerOff(now time.Time) {
 	e.p = cmdParser{}
 }
 
-// PowerOn restores the power at now: the board starts in bus mode (§1.4),
+// PowerOn restores the power at now: the board starts in bus mode,
 // reads what stands on it without reporting it, and writes the power-up
 // sequence to its EEPROM (three EE_NOP, EE_POWERUP, a record for every
 // occupied field).

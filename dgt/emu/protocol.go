@@ -20,7 +20,7 @@ func (e *Emulator) exec(now time.Time, c hostCmd) {
 	}
 	if e.busMode {
 		// A single-board command switches to single-board mode (IDLE)
-		// and is executed (§1.4, §4.2).
+		// and is executed.
 		e.busMode = false
 		e.mode = modeIdle
 	}
@@ -50,11 +50,11 @@ func (e *Emulator) exec(now time.Time, c hostCmd) {
 		}
 	case 0x4A: // DGT_TO_BUSMODE
 		e.busMode = true
-	case 0x4C: // DGT_SEND_BATTERY_STATUS (§2.4: 9 data bytes)
+	case 0x4C: // DGT_SEND_BATTERY_STATUS (9 data bytes)
 		e.emit(now, frame(0xA0, byte(e.opts.BatteryPercent), 0x7F, 0x7F, 0, 0, 0, 0, 0, 0))
 	case 0x4D: // DGT_SEND_VERSION
 		e.emit(now, frame(0x93, e.opts.Version[0], e.opts.Version[1]))
-	case 0x4E: // DGT_STARTBOOTLOADER: emulators treat it as a reset (§2.3)
+	case 0x4E: // DGT_STARTBOOTLOADER: emulators treat it as a reset
 		e.mode = modeIdle
 	case 0x55: // DGT_RETURN_LONG_SERIALNR
 		e.emit(now, frame(0xA2, []byte(e.opts.LongSerial)...))
@@ -86,7 +86,7 @@ func (e *Emulator) dumpFrame(id byte, bus bool, addr uint16) []byte {
 }
 
 // execClock executes a wrapped clock command `2B size 03 cmd … 00`
-// (§3.3) and acknowledges it after AckDelay when the mode asks for ACKs.
+// and acknowledges it after AckDelay when the mode asks for ACKs.
 func (e *Emulator) execClock(now time.Time, p []byte) {
 	if len(p) < 2 || p[0] != 0x03 || !e.hasClock() {
 		return
@@ -138,7 +138,7 @@ func (e *Emulator) execClock(now time.Time, p []byte) {
 	e.later(now.Add(e.opts.AckDelay), frame(0x8D, d[:]...))
 }
 
-// execBus executes a bus command (§4.3–§4.5). A board in single-board
+// execBus executes a bus command. A board in single-board
 // mode switches to bus mode and ignores the command that switched it.
 func (e *Emulator) execBus(now time.Time, c hostCmd) {
 	if !e.busMode {
@@ -205,7 +205,7 @@ func (e *Emulator) execBus(now time.Time, c hostCmd) {
 	// 0x8C (draughts) and the undocumented 0x92 are swallowed.
 }
 
-// busReset is the power-up reset (§4.5: "takes seconds"): the board is
+// busReset is the power-up reset ("takes seconds", DGT says): the board is
 // deaf for 2 s and writes a power-up sequence.
 func (e *Emulator) busReset(now time.Time) {
 	e.busyUntil = now.Add(2 * time.Second)

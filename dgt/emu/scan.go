@@ -7,7 +7,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 )
 
-// Scan is the timing of a board's sensor scan (§2.11): the scanner visits
+// Scan is the timing of a board's sensor scan: the scanner visits
 // the 64 fields one by one in field order (0 = a8 … 63 = h1 in the board's
 // own numbering), one full scan every Period, field f at f/64 of the scan.
 // The first scan starts Phase after the board is powered up, so two boards
@@ -22,7 +22,7 @@ type Scan struct {
 	Phase  time.Duration
 }
 
-// Scan timing limits of real boards (§2.11: a full scan takes 200–250 ms).
+// Scan timing limits of real boards (a full scan takes 200–250 ms).
 const (
 	MinScanPeriod = 200 * time.Millisecond
 	MaxScanPeriod = 250 * time.Millisecond

@@ -7,7 +7,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 )
 
-// Default timings of the sensor scan (§2.11).
+// Default timings of the sensor scan.
 const (
 	// DefaultScanPeriod is the time one full scan of the 64 squares takes.
 	DefaultScanPeriod = 220 * time.Millisecond
@@ -16,8 +16,8 @@ const (
 // sensors is the physical board: what stands on each field, and what the
 // scanner last saw there. The scanner visits the fields as [Scan] says, so
 // a change is only noticed when its field is visited, and the changes of
-// one move come out in field order, not in the order the hand made them
-// (§2.11). Pure: time is passed in.
+// one move come out in field order, not in the order the hand made them.
+// Pure: time is passed in.
 type sensors struct {
 	phys   [dgt.NumFields]dgt.PieceCode // what stands on the board
 	seen   [dgt.NumFields]dgt.PieceCode // what the scanner last reported

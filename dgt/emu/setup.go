@@ -12,14 +12,14 @@ import (
 // 3000 (clock version 2.0) set to 90 minutes + 30 s Fischer, the standard
 // start position, a 220 ms scan and no sensor flicker.
 type Setup struct {
-	// Serial is the 5-digit serial number (DGT_RETURN_SERIALNR, §2.4);
+	// Serial is the 5-digit serial number (DGT_RETURN_SERIALNR);
 	// default "01025".
 	Serial string
 	// LongSerial is the 10-digit long serial number; default Serial
 	// left-padded with zeros.
 	LongSerial string
 	// BusAddress is the board's bus address; default the serial number
-	// read as a decimal number (§2.8).
+	// read as a decimal number.
 	BusAddress uint16
 	// Version is the firmware version (major, minor); default 1.7.
 	Version [2]byte
@@ -35,9 +35,9 @@ type Setup struct {
 	// 30 s Fischer.
 	Clock ClockSetting
 	// AckDelay is how long the clock takes to acknowledge a command
-	// (§3.3: "normally within 1–2 s"); default 150 ms.
+	// (DGT: "normally within 1–2 s"); default 150 ms.
 	AckDelay time.Duration
-	// ScanPeriod is the time of one sensor scan (§2.11); default 220 ms.
+	// ScanPeriod is the time of one sensor scan; default 220 ms.
 	// [DrawScan] gives a real board's spread (200–250 ms).
 	ScanPeriod time.Duration
 	// ScanPhase is when, after power-up, the first scan starts (taken
@@ -51,18 +51,18 @@ type Setup struct {
 	// runs are reproducible.
 	Seed uint64
 	// Orientation is how the board is placed: Rotated reports White's
-	// pieces at fields 0–15 (§2.5).
+	// pieces at fields 0–15.
 	Orientation dgt.Orientation
 	// Placement is what stands on the board at power-up; nil is the
 	// standard start position.
 	Placement *rules.Placement
-	// NoEEPROM: the board keeps no event log (§2.9): DGT_SEND_EE_MOVES
+	// NoEEPROM: the board keeps no event log: DGT_SEND_EE_MOVES
 	// gets no reply and SEND_FROM_START returns no records. (Bus polling
 	// still reports changes.)
 	NoEEPROM bool
 	// EEFBit is how the board writes the f bit of its EEPROM clock
 	// records; default dgt.FLeft (f = 1 for the left display, as DGT's
-	// header says; §2.9 UNCERTAIN).
+	// header says; the sources disagree).
 	EEFBit dgt.EEFBit
 	// BatteryPercent is reported by DGT_SEND_BATTERY_STATUS; default 100.
 	BatteryPercent int

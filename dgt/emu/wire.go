@@ -4,8 +4,8 @@ import (
 	"time"
 )
 
-// This file encodes the board→host frames the emulator sends (§2.1, §3.1,
-// §3.2, §4.4). It is deliberately written from the spec, independently of
+// This file encodes the board→host frames the emulator sends. It is
+// deliberately written from the protocol's description, independently of
 // package dgt's encoders, so that tests of dgt's decoders against the
 // emulator cross-check two implementations.
 
@@ -48,9 +48,9 @@ func hms(secs int) (h, m, s int) {
 	return
 }
 
-// clockData returns the 7 data bytes of a clock-times message (§3.1). The
+// clockData returns the 7 data bytes of a clock-times message. The
 // first triple is the right-hand display, the second the left one, and the
-// status bits follow the real captures (§3.1 "Empirical evidence"): bit0
+// status bits follow the real captures: bit0
 // running, bit1 lever down on the left (right side high), bit3 left
 // player's turn, bit4 right player's turn.
 func clockData(r clockReading, connected bool) [7]byte {
@@ -92,8 +92,8 @@ func clockData(r clockReading, connected bool) [7]byte {
 	return d
 }
 
-// ackData returns the 7 data bytes of a clock ACK carrying ack0..ack3
-// (§3.2): low 7 bits in p1, p2, p4, p5; bit 7 of each in bits 4/5 of p3
+// ackData returns the 7 data bytes of a clock ACK carrying ack0..ack3:
+// low 7 bits in p1, p2, p4, p5; bit 7 of each in bits 4/5 of p3
 // and p0; 0x0A in the low nibbles of p0 and p3 marks the ACK.
 func ackData(a0, a1, a2, a3 byte) [7]byte {
 	var d [7]byte

@@ -9,7 +9,7 @@
 // imports a serial library: cmd/dgtbridge passes one built on
 // go.bug.st/serial, tests pass one that opens a pseudo-terminal or a pipe.
 //
-// # Connection sequence (dgt-protocol.md §1.4)
+// # Connection sequence
 //
 //  1. DGT_SEND_RESET (0x40) to leave bus mode quietly, then
 //     DGT_SEND_VERSION (0x4D), re-sent every IdentifyInterval until a
@@ -17,7 +17,7 @@
 //  2. DGT_RETURN_SERIALNR (0x45) and DGT_RETURN_LONG_SERIALNR (0x55; old
 //     boards do not answer it, which is fine).
 //  3. DGT_SEND_EE_MOVES (0x49), unless Settings.NoLog: the board's EEPROM
-//     log (§2.9, about 8 s at 9600 baud), read while the board is still
+//     log (about 8 s at 9600 baud), read while the board is still
 //     IDLE so that it is alone on the line. It holds every change the
 //     board saw while nobody listened, and is reported as a [Log] event.
 //  4. DGT_SEND_UPDATE_NICE (0x4B): field updates, clock times on change,
@@ -75,6 +75,6 @@
 // # Orientation
 //
 // The link reports dumps and field updates in the board's own numbering
-// (§2.5) and decides nothing; [DetectOrientation] is a helper for the
+// and decides nothing; [DetectOrientation] is a helper for the
 // board tracker, which owns that decision.
 package link

@@ -26,14 +26,14 @@ type Connected struct {
 	ClockVersion [2]uint8
 }
 
-// Log is the board's EEPROM event log (dgt-protocol.md §2.9): the board's
-// own record of every change its scan saw and of the time on the halted
-// display at every lever press, including what happened while nobody was
-// listening (the daemon restarting, the cable out). It is read after every
-// connection sequence (unless Settings.NoLog) and on [Link.ReadLog]. After
-// a (re)connect it comes right after [Connected] and before the
-// connection's board dump, so a consumer can rebuild the moves made
-// meanwhile before it sees the position they led to.
+// Log is the board's EEPROM event log (docs/dgt-boards.md, "The protocol in
+// brief"): the board's own record of every change its scan saw and of the time
+// on the halted display at every lever press, including what happened while
+// nobody was listening (the daemon restarting, the cable out). It is read after
+// every connection sequence (unless Settings.NoLog) and on [Link.ReadLog].
+// After a (re)connect it comes right after [Connected] and before the
+// connection's board dump, so a consumer can rebuild the moves made meanwhile
+// before it sees the position they led to.
 //
 // Err is ErrNoLog when the board sent no log within Settings.LogTimeout (a
 // board without EEPROM; Log is then empty), ErrBadLog when it arrived

@@ -4,7 +4,7 @@ import "github.com/dgtbridge/dgtbridge/dgt"
 
 // DetectOrientation recognises a start position (standard or Chess960:
 // pawns on their second ranks, one piece on each back-rank square) in a
-// dump and tells how the board is placed (§2.5): Normal when White's
+// dump and tells how the board is placed: Normal when White's
 // pawns are on fields 48–55, Rotated when they are on fields 8–15. ok is
 // false for any other position; the tracker then keeps what it knew.
 func DetectOrientation(d dgt.BoardDump) (o dgt.Orientation, ok bool) {

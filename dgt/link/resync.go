@@ -147,7 +147,7 @@ func (s *session) logCut(at time.Time, err error) bool {
 	return true
 }
 
-// eeDumpLen is the data length of a whole EEPROM dump (§2.4).
+// eeDumpLen is the data length of a whole EEPROM dump.
 const eeDumpLen = 0x1F00
 
 // gotLog takes an EE_MOVES message. One nobody asked for is damage (a

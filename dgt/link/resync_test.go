@@ -45,8 +45,8 @@ func (b *faultyBoard) close() {
 	b.wg.Wait()
 }
 
-// TestOneGarbledByteDoesNotStopTheGame reproduces issue 11's "one garbled
-// byte on the line stopped a game for good": the header byte of one field
+// TestOneGarbledByteDoesNotStopTheGame reproduces a bug once seen: "one
+// garbled byte on the line stopped a game for good": the header byte of one field
 // update is lost mid-game. The link must notice (the rest of the frame is
 // garbage), ask the board for its position, and the mirror of its events
 // must end equal to the board.

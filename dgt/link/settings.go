@@ -43,14 +43,14 @@ type Settings struct {
 	// taken to have none at once.
 	LogTimeout time.Duration
 	// EEFBit is the reading of the f bit of the log's clock records
-	// (which display f = 1 names, dgt-protocol.md §2.9: UNCERTAIN);
+	// (which display f = 1 names: the sources disagree; docs/dgt-boards.md);
 	// default dgt.FLeft, DGT's header.
 	EEFBit dgt.EEFBit
 	// AckTimeout is how long to wait for a clock ACK before re-sending
-	// the command; default 2 s (§3.3).
+	// the command; default 2 s.
 	AckTimeout time.Duration
 	// AckTries is how many times a clock command is sent before it fails
-	// with ErrAckTimeout; default 3 (§3.3).
+	// with ErrAckTimeout; default 3.
 	AckTries int
 	// BackoffMin and BackoffMax bound the wait between reconnection
 	// attempts, doubling from min to max; defaults 250 ms and 30 s.

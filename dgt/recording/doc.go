@@ -1,5 +1,5 @@
 // Package record keeps and reads recorded serial traffic of DGT boards
-// (specs/interfaces.md §4).
+// (docs/contract.md §4).
 //
 // # Writing
 //
@@ -17,7 +17,7 @@
 //     lines and lines starting with '#' are ignored.
 //   - raw: the bytes the board sent, nothing else.
 //   - base64: one board message per line, standard base64 (the format of
-//     ../shared/data/dgt-captures).
+//     the real board captures the tests replay).
 //
 // # Reading
 //

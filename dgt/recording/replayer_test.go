@@ -21,7 +21,7 @@ type Item struct {
 
 // Replayer (a test helper) decodes a recording into messages and commands, in order,
 // each stamped with the time of the chunk that completed it. It follows
-// the board's mode as the recorded host commands change it (§4.2):
+// the board's mode as the recorded host commands change it:
 // DGT_TO_BUSMODE or any bus command switches the board→host decoder to
 // bus mode, any other single-board command back to single-board mode. It
 // is pure apart from reading r, and not safe for concurrent use.
@@ -98,7 +98,7 @@ func (p *Replayer) drain() (Item, bool) {
 	return it, true
 }
 
-// follow switches the decoding mode as the board would (§4.2).
+// follow switches the decoding mode as the board would.
 func (p *Replayer) follow(c dgt.Command) {
 	switch c := c.(type) {
 	case dgt.BusCommand:

@@ -61,7 +61,7 @@ type Ply struct {
 }
 
 // Record is the persisted state of one game: everything the payloads of
-// interfaces.md §3 and the PGN of §6 are made from. It is a plain value;
+// docs/contract.md §3 and the PGN of §6 are made from. It is a plain value;
 // the board goroutine owns it.
 type Record struct {
 	Info Info `json:"info"`
@@ -73,7 +73,7 @@ type Record struct {
 	// place: a ply in it is never changed, and a cut (a correction)
 	// clips the slice so that the next append copies. So the copies of a
 	// record handed to other goroutines (the writer's, Hall.Record's)
-	// share its array instead of copying it ([Record.sharedMoves]); they
+	// share its array instead of copying it ([Record.SharedMoves]); they
 	// read it and never write into it.
 	Moves []Ply `json:"moves"`
 	// Revision increases whenever a correction rewrites the record.
@@ -173,7 +173,7 @@ func (r *Record) UCIs() []string {
 	return out
 }
 
-// MoveEvent returns the §3.2 payload of ply (1-based).
+// MoveEvent returns the MoveEvent (contract §3.3) of ply (1-based).
 func (r *Record) MoveEvent(ply int) game.MoveEvent {
 	m := r.Moves[ply-1]
 	ev := game.MoveEvent{Game: r.Info.Game, Ply: ply, SAN: m.SAN, UCI: m.UCI, FEN: m.FEN,
@@ -182,7 +182,7 @@ func (r *Record) MoveEvent(ply int) game.MoveEvent {
 	return ev
 }
 
-// ResultPayload returns the §3.3 Result of the record at time at.
+// ResultPayload returns the Result (contract §3.3) of the record at time at.
 func (r *Record) ResultPayload(at time.Time) game.Result {
 	return game.Result{Game: r.Info.Game, Result: r.Result, Termination: r.Termination,
 		Article: r.Article, Provisional: r.Provisional, At: game.T(at), Revision: r.Revision}
@@ -244,7 +244,7 @@ func (r *Record) notations() []string {
 	return out
 }
 
-// PGNGame returns the record as a rules/pgn game (interfaces.md §6): the
+// PGNGame returns the record as a rules/pgn game (docs/contract.md §6): the
 // seven tag roster, Round "r.b", WhiteFideId, BlackFideId, TimeControl,
 // GameId, Variant/SetUp/FEN where not standard chess, and [%clk] (the
 // mover's remaining time) and [%emt] after every move. A start position that
@@ -308,7 +308,7 @@ func (r *Record) PGNGame() *pgn.Game {
 				// A record that does not replay (an illegal move that
 				// stood, such as a team-drop drop giving check): write the
 				// moves as held, without a start, but with the variant
-				// (interfaces.md §6), so that a reader takes the drops.
+				// (docs/contract.md §6), so that a reader takes the drops.
 				g.Start, pos = nil, nil
 				for j := range g.Moves {
 					g.Moves[j].Move = rules.NoMove

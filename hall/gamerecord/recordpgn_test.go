@@ -11,7 +11,7 @@ import (
 // TestRecordPGNMoveThatStood: a record holding a move its variant forbids
 // (it stood: a team-drop drop giving check, 004's technical error; a
 // Chess960 king moving into check) is written as held, without replaying
-// it, and keeps its Variant tag (interfaces.md §6: team-drop games are
+// it, and keeps its Variant tag (docs/contract.md §6: team-drop games are
 // [Variant "Bughouse"]) and its start position; without the tag a reader
 // took the team-drop game for standard chess and refused its first drop.
 func TestRecordPGNMoveThatStood(t *testing.T) {

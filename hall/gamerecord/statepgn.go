@@ -4,7 +4,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
-// StatePGN renders the PGN (interfaces.md §6) of a game state that has
+// StatePGN renders the PGN (docs/contract.md §6) of a game state that has
 // none, a game in progress (broadcast.Options.RenderPGN): the state holds
 // what Record.PGN writes (tags, SAN, the mover's clock and the time used
 // after every ply), so the PGN is the one the record gives, for a game of

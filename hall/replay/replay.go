@@ -46,7 +46,7 @@ type Result struct {
 	Alerts []game.Alert
 }
 
-// DGT reconstructs the games of one recording (interfaces.md §4). Only
+// DGT reconstructs the games of one recording (docs/contract.md §4). Only
 // board→host traffic is read. Hexlog timestamps are honoured; raw and
 // base64 messages are spaced by o.Gap. An I/O error stops it and is returned
 // with what was reconstructed so far.

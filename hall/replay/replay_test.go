@@ -80,7 +80,7 @@ func TestReplayRealCaptures(t *testing.T) {
 	}
 }
 
-// TestReplayFENSetupMismatch (issue 11.7): replay --fen gives the drawn
+// TestReplayFENSetupMismatch: replay --fen gives the drawn
 // Chess960 position; the recording's board was set up from another draw:
 // the replay says so (setup_mismatch), and reads the game from the board.
 func TestReplayFENSetupMismatch(t *testing.T) {

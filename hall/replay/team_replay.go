@@ -39,7 +39,7 @@ type TeamResult struct {
 var ErrUntimed = errors.New("hall: a team-drop replay needs timestamped recordings (hexlog): the two boards are merged by time")
 
 // Team reconstructs a team-drop match from the recordings of its two
-// boards (interfaces.md §1, §4): the board→host messages of both are fed
+// boards (docs/contract.md §1, §4): the board→host messages of both are fed
 // to the two sessions in the order of their timestamps (equal times: A
 // first), so captures pass between the boards at the presses as they did
 // in the hall. An I/O error stops it and is returned with what was

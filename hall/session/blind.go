@@ -13,18 +13,18 @@ import (
 )
 
 // Blind makes a session a game relayed for a blind player (FIDE Laws 2018
-// Appendix D; specs/fide-laws.md §13.4): two boards, one record, each move
+// Appendix D; docs/blind-players.md): two boards, one record, each move
 // announced. See [board.Relay] for how the two boards are followed.
 type Blind struct {
 	// Side is the blind player's colour.
 	Side rules.Color
-	// Lang is the announcement language (interfaces.md §3.5).
+	// Lang is the announcement language (docs/contract.md §3.5).
 	Lang announce.Lang
 	// Announce tunes the texts (style, check words).
 	Announce announce.Options
 	// NoTalkingClock refuses time requests: under the FIDE 2001 Laws a
 	// talking clock is not admissible, only the tactile analogue clock
-	// (002 F2.4; specs/fide-laws.md RV-13). [DefaultBlind] leaves it off;
+	// (002 F2.4). [DefaultBlind] leaves it off;
 	// the daemon sets it for the fide2001-* rule sets. The organiser may
 	// adapt (D.1).
 	NoTalkingClock bool
@@ -183,8 +183,8 @@ func (s *Session) TimeAnnouncement(now time.Time) (game.Announcement, bool, erro
 		Kind: game.AnnounceTime, At: game.T(now)}, true, nil
 }
 
-// mismatchAlert is the arbiter's alert for a board mismatch (D.2.9,
-// RV-6): critical, never corrected by the daemon; it proposes the D.2.9
+// mismatchAlert is the arbiter's alert for a board mismatch (D.2.9):
+// critical, never corrected by the daemon; it proposes the D.2.9
 // procedure and carries both move lists and the last clock reading. It
 // goes to the arbiter only: no "mismatch" announcement is sent to the
 // relay device, because the daemon never signals the players (the

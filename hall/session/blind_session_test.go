@@ -144,7 +144,7 @@ func TestBlindSessionResumeAndTime(t *testing.T) {
 		t.Errorf("time %+v %v %v", ta, ok, err)
 	}
 
-	// Under the 2001 Laws the talking clock is refused (RV-13).
+	// Under the 2001 Laws the talking clock is refused (002 F2.4).
 	b.s.o.Blind.NoTalkingClock = true
 	if _, ok, err := b.s.TimeAnnouncement(b.now); !ok || !errors.Is(err, ErrNoTalkingClock) {
 		t.Errorf("time under 2001: %v %v", ok, err)

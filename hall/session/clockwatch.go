@@ -12,16 +12,15 @@ import (
 // seconds without a reading also leaves room for a bus line's polling.
 const DefaultClockSilence = 10 * time.Second
 
-// clockWatch follows whether the game's clock is still heard. The clock is
-// lost when the board reports "no clock connected" (status bit 5,
-// specs/dgt-protocol.md §3.1) after a valid reading, or when a clock that
-// was running sends nothing for SessionOptions.ClockSilence while the
-// board itself is connected; it is back at the next valid reading. Each
+// clockWatch follows whether the game's clock is still heard. The clock is lost
+// when the board reports "no clock connected" (status bit 5,
+// docs/dgt-boards.md, "The protocol in brief") after a valid reading, or when a
+// clock that was running sends nothing for SessionOptions.ClockSilence while
+// the board itself is connected; it is back at the next valid reading. Each
 // loss and each return is one arbiter.DeviceLost / DeviceBack (kind
-// clock_disconnected). While the clock is lost the tracker completes moves
-// as without a clock (board.Tracker.ClockLost: the stable window, no clock
-// time in the record); from its return, by press again. Pure: times are
-// passed in.
+// clock_disconnected). While the clock is lost the tracker completes moves as
+// without a clock (board.Tracker.ClockLost: the stable window, no clock time in
+// the record); from its return, by press again. Pure: times are passed in.
 type clockWatch struct {
 	seen      bool      // a valid reading arrived
 	lost      bool      // reported lost, no valid reading since

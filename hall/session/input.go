@@ -12,7 +12,7 @@ import (
 )
 
 // Input is a move entered by an operator or arbiter where no board reads
-// it: the request of <p>.input.<g>.move (interfaces §3.1), e.g.
+// it: the request of <p>.input.<g>.move (docs/contract.md §3.1), e.g.
 // {"move":"P2-5","notation":"vi","clock":{"white_ms":5395000,"black_ms":5400000}}.
 //
 // Notation says how Move is written: for xiangqi "vi" (the Vietnamese

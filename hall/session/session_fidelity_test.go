@@ -79,7 +79,7 @@ func (h *hand) alerts(kind string) []game.Alert {
 	return as
 }
 
-// TestSessionIllegalMoveStands (issue 11.7): under the 2001 rapid rules an
+// TestSessionIllegalMoveStands: under the 2001 rapid rules an
 // illegal move stands once the claimant touches a piece without claiming;
 // play goes on, and the record follows the board: the illegal king move
 // (written as coordinates) and the reply, never a legal line that reaches
@@ -114,7 +114,7 @@ func TestSessionIllegalMoveStands(t *testing.T) {
 	_ = chess.Standard
 }
 
-// TestSessionChess960SetupMismatch (issue 11.7): a Chess960 game whose
+// TestSessionChess960SetupMismatch: a Chess960 game whose
 // drawn position is configured; the board is set up from another draw (a
 // valid 960 array: the record follows the board, the arbiter is told), then
 // with two pieces swapped (no 960 array at all: the same alert, not a

@@ -104,7 +104,7 @@ func TestSessionResultFreezesBoard(t *testing.T) {
 	}
 }
 
-// TestRecordPGN: the §6 tags and clock comments.
+// TestRecordPGN: the contract's PGN tags (§6) and clock comments.
 func TestRecordPGN(t *testing.T) {
 	r := gamerecord.NewRecord(gamerecord.Info{Game: game.ID{Event: "open2026", Round: 3, Board: 12}, EventName: "City Open", Site: "Hanoi",
 		White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian", WhiteFideID: "1503014", BlackFideID: "4168119",

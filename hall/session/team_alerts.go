@@ -11,7 +11,7 @@ import (
 )
 
 // alert turns a finding of the match into the alert of its board's game
-// (interfaces.md §3.4): the finding's kind, severity, 004 article and
+// (docs/contract.md §3.4): the finding's kind, severity, 004 article and
 // message; the side concerned; what it proposes (the technical error the
 // arbiter may confirm, the square that may be confiscated, a result);
 // "te" for a technical error. The id is "<game>.<kind>.<ply>.<seq>", seq

@@ -11,7 +11,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/teamdrop"
 )
 
-// BPGNGame returns the match as a BPGN 1.0 game (interfaces.md §1, §5):
+// BPGNGame returns the match as a BPGN 1.0 game (docs/contract.md §1, §5):
 // the players of both boards, Result that of the team of White on A, the
 // moves of both boards in the order of their clock presses with the
 // mover's remaining time, and the termination of the board where the

@@ -264,8 +264,9 @@ func TestNoBackArrow(t *testing.T) {
 
 // soleImporters names, for the libraries that touch the outside world,
 // the only packages of the module that may import them directly
-// (conventions G1, G15: one file opens serial ports, one package reads
-// configuration).
+// (one file opens serial ports, one package reads configuration: what
+// touches the outside world stays at the edge, where it can be replaced
+// in tests).
 var soleImporters = map[string][]string{
 	"go.bug.st/serial":       {"cmd/dgtbridge"},
 	"github.com/spf13/viper": {"config"},

@@ -268,7 +268,7 @@ func (t *tappedLine) Advance(now time.Time) {
 }
 
 // Output notes the answers whose last byte it returns, sent now: each
-// complete MSG_BUS_UPDATE frame of a bus line (§4.4: id|0x80, length in
+// complete MSG_BUS_UPDATE frame of a bus line (id|0x80, length in
 // two 7-bit bytes counting the whole frame, address in two, data,
 // checksum), read when its poll reached the board (emu's ChangesRead: a
 // board's next poll comes a cycle later), or whatever a lone board sent

@@ -20,7 +20,7 @@ type Options struct {
 	// Serial is what the board answers in its Ident; default "OBP0001".
 	Serial string
 	// Placement is the position on the board at power-up; default the
-	// geometry's start array (xiangqi.md §3, or chess).
+	// geometry's start array (xiangqi's of Art. 3, or chess's).
 	Placement *rules.Placement
 	// Occupancy makes the board one that cannot tell pieces apart: its
 	// lines say "?" for the piece.

@@ -159,7 +159,7 @@ func replay(t *testing.T, start rules.Position, moves []rules.Move, o GameOption
 	return h
 }
 
-// TestXiangqiGame: the opening of specs/xiangqi.md §10.5 and a capture,
+// TestXiangqiGame: the opening of the worked examples of Art. 11.2 and a capture,
 // with incidents on every move.
 func TestXiangqiGame(t *testing.T) {
 	p := xiangqi.StartPosition()

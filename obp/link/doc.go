@@ -50,5 +50,5 @@
 // With Options.Record every chunk read from the port and every command
 // written to it is handed over, stamped, on the Run goroutine, in the
 // order of the wire: the hexlog writer of package dgt/recording (spec
-// interfaces §4) records them in the format `replay` reads.
+// docs/contract.md §4) records them in the format `replay` reads.
 package link

@@ -10,7 +10,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
-// chess960-and-team-variant.md §8 rows 9 and 11 (Reg. §11): a completed
+// The Chess960 section's technical errors (Reg. §11): a completed
 // illegal move is a technical-error candidate with no time award; only
 // confirmed errors count; the third loses.
 func TestChess960TechnicalErrors(t *testing.T) {
@@ -44,7 +44,7 @@ func TestChess960TechnicalErrors(t *testing.T) {
 	}
 }
 
-// §8 rows 5, 6 and 28: a 960 game with castling in the drawn position is
+// A 960 game with castling in the drawn position is
 // recorded without alerts; FIDE automatic draws apply (fivefold).
 func TestChess960Game(t *testing.T) {
 	// SP 518 is the standard array, drawn like any other (B1).
@@ -60,7 +60,7 @@ func TestChess960Game(t *testing.T) {
 	}
 }
 
-// §8 rows 4 and 30: the clock is set other than 5:00+3; a flag with no
+// The clock is set other than 5:00+3; a flag with no
 // mating material for the opponent is a draw (FIDE 6.9).
 func TestChess960Clock(t *testing.T) {
 	g := newGame(t, "bgo2026-960", "", "", Options{})
@@ -82,7 +82,7 @@ func TestChess960Clock(t *testing.T) {
 	}
 }
 
-// §8 row 10, checklist #21 (6.11.2, A.4.3): the clock stopped during play
+// FIDE 6.11.2 and A.4.3: the clock stopped during play
 // gives the arbiter the context of a claim.
 func TestClockStopped(t *testing.T) {
 	g := newGame(t, "bgo2026-960", "", "300+3", Options{})

@@ -9,7 +9,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
-// Checklist #31 (6.9; 2001 6.10, B6): a flag fall proposes a loss, or a
+// FIDE 6.9; 2001 6.10, B6: a flag fall proposes a loss, or a
 // draw when the opponent cannot mate; in 2001 rapid it is only logged.
 func TestFlagFall(t *testing.T) {
 	tests := []struct {
@@ -58,7 +58,7 @@ func bothFlags(g *match) []game.Verdict {
 	return g.reading()
 }
 
-// Checklist #32 (III.3.1; 2001 6.12, 10.3, B8): both flags.
+// FIDE III.3.1; 2001 6.12, 10.3, B8: both flags.
 func TestBothFlags(t *testing.T) {
 	tests := []struct {
 		name, rs, tc string
@@ -107,7 +107,7 @@ func TestBothFlags(t *testing.T) {
 	}
 }
 
-// Checklist #34 (8.4): INFO once when a player has less than 5 minutes
+// FIDE 8.4: INFO once when a player has less than 5 minutes
 // and the increment is under 30 s.
 func TestScoresheetExemption(t *testing.T) {
 	g := newGame(t, "fide2018-standard", "", "400+10", Options{})
@@ -127,7 +127,7 @@ func TestScoresheetExemption(t *testing.T) {
 	}
 }
 
-// Checklist #35 (6.10.2, 8.6): the clock adds the next period's time at
+// FIDE 6.10.2, 8.6: the clock adds the next period's time at
 // a different move than the control says.
 func TestPeriodCounterMismatch(t *testing.T) {
 	g := newGame(t, "fide2018-standard", "", "2/600:300", Options{})
@@ -141,7 +141,7 @@ func TestPeriodCounterMismatch(t *testing.T) {
 	}
 }
 
-// Checklist #36 (6.10.1) and #4 (6.10.2, 7.1): a clock jump, a clock
+// FIDE 6.10.1 and 6.10.2, 7.1: a clock jump, a clock
 // disconnection, and a wrong setting at the start.
 func TestClockDefects(t *testing.T) {
 	g := newGame(t, "fide2018-standard", "", "5400+30", Options{})

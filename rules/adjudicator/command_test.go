@@ -140,7 +140,7 @@ func TestCutClaimant(t *testing.T) {
 	}
 }
 
-// Alerts marshal exactly as specs/interfaces.md §3.4 shows: snake_case,
+// Alerts marshal exactly as docs/contract.md §3.4 shows: snake_case,
 // RFC 3339 times with milliseconds, proposal and evidence objects.
 func TestAlertJSON(t *testing.T) {
 	g := newGame(t, "fide2018-standard", "", "", Options{})
@@ -218,7 +218,7 @@ func BenchmarkHandleMove(b *testing.B) {
 	}
 }
 
-// Checklist #21/#31 (6.8, A.4.3; 2001 B7): a claim that the opponent's
+// FIDE 6.8, A.4.3; 2001 B7: a claim that the opponent's
 // flag is down.
 func TestTimeWinClaim(t *testing.T) {
 	tests := []struct {
@@ -260,7 +260,7 @@ func TestTimeWinClaim(t *testing.T) {
 	}
 }
 
-// Checklist #38 (9.1.2.1, 5.2.3): a draw offer entered by the arbiter is
+// FIDE 9.1.2.1, 5.2.3: a draw offer entered by the arbiter is
 // rejected when the opponent touches a piece.
 func TestDrawOffer(t *testing.T) {
 	g := newGame(t, "fide2018-standard", "", "", Options{})

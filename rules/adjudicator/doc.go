@@ -8,7 +8,7 @@
 // # Never the players' view
 //
 // Nothing here drives beeps, LEDs or clock texts (FIDE 2018 Art 12.6,
-// specs/fide-laws.md G3). Alerts go to the arbiter subjects only. The only
+// the daemon never prompts a player). Alerts go to the arbiter subjects only. The only
 // hardware effect is a [ClockCommand] (a SetNRun on a DGT 3000), emitted for
 // a time penalty when Options.Penalties is PenaltiesAuto, or when the
 // arbiter sends a command that sets the clock.

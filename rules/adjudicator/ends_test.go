@@ -8,7 +8,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
-// Checklist #24 (5.1.1, 6.2.1.1) and #33 (6.9): checkmate ends the game
+// FIDE 5.1.1, 6.2.1.1 and 6.9: checkmate ends the game
 // provisionally; a later flag fall is INFO only.
 func TestCheckmate(t *testing.T) {
 	for _, tt := range []struct{ rs, art string }{{"fide2018-standard", "5.1.1"}, {"fide2001-standard", "2001 5.1(a)"}} {
@@ -34,7 +34,7 @@ func TestCheckmate(t *testing.T) {
 	}
 }
 
-// Checklist #25 (5.2.1): stalemate.
+// FIDE 5.2.1: stalemate.
 func TestStalemate(t *testing.T) {
 	g := newGame(t, "fide2018-blitz", "7k/8/6Q1/8/8/8/8/K7 w - - 0 1", "", Options{})
 	out := g.moves("Qf7")
@@ -45,7 +45,7 @@ func TestStalemate(t *testing.T) {
 	one(t, out, game.KindStalemate)
 }
 
-// Checklist #26 (5.2.2; 2001 9.6): capturing the last pawn leaves K+B v K.
+// FIDE 5.2.2; 2001 9.6: capturing the last pawn leaves K+B v K.
 func TestDeadPosition(t *testing.T) {
 	for _, tt := range []struct{ rs, art string }{{"fide2018-standard", "5.2.2"}, {"fide2001-rapid", "2001 9.6"}} {
 		g := newGame(t, tt.rs, "4k3/8/8/8/8/8/3p4/2B1K3 w - - 0 1", "", Options{})
@@ -65,7 +65,7 @@ func TestDeadPosition(t *testing.T) {
 
 const knightDance = "Nf3 Nf6 Ng1 Ng8"
 
-// Checklist #27 (9.2) and #28 (9.6.1): threefold is claimable (INFO, also
+// FIDE 9.2 and 9.6.1: threefold is claimable (INFO, also
 // one move ahead, 9.2.1.1); fivefold ends the game in 2018 only.
 func TestRepetition(t *testing.T) {
 	g := newGame(t, "fide2018-standard", "", "", Options{})
@@ -106,7 +106,7 @@ func TestRepetition(t *testing.T) {
 	}
 }
 
-// Checklist #29 (9.3) and #30 (9.6.2): the 50-move claim and the 75-move
+// FIDE 9.3 and 9.6.2: the 50-move claim and the 75-move
 // automatic draw; checkmate on the 75th move takes precedence.
 func TestMoveCountRules(t *testing.T) {
 	g := newGame(t, "fide2018-standard", "4k3/8/8/8/8/8/8/R3K3 w - - 98 60", "", Options{})
@@ -143,7 +143,7 @@ func TestMoveCountRules(t *testing.T) {
 	}
 }
 
-// Checklist #23 (A.4.4): an illegal move that left a pawn unpromoted stood;
+// FIDE A.4.4: an illegal move that left a pawn unpromoted stood;
 // after the next completed move the position is still illegal: draw.
 func TestIllegalPositionA44(t *testing.T) {
 	const fen = "7k/P7/8/8/8/8/8/K7 w - - 0 1"
@@ -165,7 +165,7 @@ func TestIllegalPositionA44(t *testing.T) {
 	}
 }
 
-// Checklist #38 (5.1.2, 5.2.3): a result gesture is a proposal, never a
+// FIDE 5.1.2, 5.2.3: a result gesture is a proposal, never a
 // result; an agreed draw needs a move by each player (2018 only).
 func TestResultGesture(t *testing.T) {
 	g := newGame(t, "fide2018-standard", "", "", Options{})

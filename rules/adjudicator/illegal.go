@@ -226,8 +226,8 @@ func (a *Adjudicator) addTime(at time.Time, side rules.Color, d time.Duration, r
 
 // setClock builds a clock command and tells the model to expect it. The
 // wiring sends it as a SetNRun, which leaves a DGT 3000 in its
-// PC-controlled mode (specs/dgt-protocol.md §3.3): the model then expects
-// no increments (clock.Model.AdjustHost).
+// PC-controlled mode (docs/dgt-boards.md, "The protocol in brief"): the
+// model then expects no increments (clock.Model.AdjustHost).
 func (a *Adjudicator) setClock(at time.Time, w, b time.Duration, running rules.Color, reason string) game.ClockCommand {
 	if a.clk != nil {
 		a.clk.AdjustHost(w, b, running)
@@ -238,7 +238,7 @@ func (a *Adjudicator) setClock(at time.Time, w, b time.Duration, running rules.C
 // hostNote tells the arbiter what a clock setting sent with SetNRun does
 // to the game's clock: the times it was set to, and that in the clock's
 // PC-controlled mode no increment and no period time are added, which no
-// clock command undoes (specs/dgt-protocol.md §3.3 has only END, which
+// clock command undoes (the DGT clock commands have only END, which
 // restores the display, not the program). Empty without a clock model.
 func (a *Adjudicator) hostNote(cc game.ClockCommand) string {
 	if a.clk == nil {

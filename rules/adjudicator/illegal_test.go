@@ -11,7 +11,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
-// Checklist #15 (7.5.1, 7.5.5; 2001 7.4): completed illegal moves, the
+// FIDE 7.5.1, 7.5.5; 2001 7.4: completed illegal moves, the
 // 2018 and 2001 ladders side by side on the same incidents.
 func TestIllegalLadder(t *testing.T) {
 	type step struct {
@@ -58,7 +58,7 @@ func TestIllegalLadder(t *testing.T) {
 	}
 }
 
-// Checklist #15, 7.5.5 exception: the second illegal move is a draw when
+// FIDE 7.5.5, its exception: the second illegal move is a draw when
 // the opponent cannot mate; 2001 7.4(b) has no such exception.
 func TestIllegalDrawException(t *testing.T) {
 	// White has a bare king; Black (to move) has king and rook.
@@ -83,7 +83,7 @@ func TestIllegalDrawException(t *testing.T) {
 	}
 }
 
-// Checklist #14 (7.5.1, 12.6): an illegal move not yet completed is INFO
+// FIDE 7.5.1, 12.6: an illegal move not yet completed is INFO
 // in 2018; in 2001 an illegal move counts once made (7.4(a)).
 func TestIllegalNotCompleted(t *testing.T) {
 	g := newGame(t, "fide2018-standard", "", "", Options{})
@@ -105,7 +105,7 @@ func TestIllegalNotCompleted(t *testing.T) {
 	}
 }
 
-// Checklist #15 rapid/blitz (A.4.2, B.4): the window closes at the
+// FIDE rapid/blitz (A.4.2, B.4): the window closes at the
 // opponent's next move and the illegal move stands; unpunished, it does not
 // count (count_unpenalised_illegal_moves false), so the next one is again
 // the first.
@@ -155,7 +155,7 @@ func TestIllegalWindow2001Rapid(t *testing.T) {
 	}
 }
 
-// Checklist #16 (7.5.2): a pawn left unpromoted; 2001 has no such rule and
+// FIDE 7.5.2: a pawn left unpromoted; 2001 has no such rule and
 // treats it as an illegal move.
 func TestUnpromotedPawn(t *testing.T) {
 	const fen = "8/P6k/8/8/8/8/8/K7 w - - 0 1"
@@ -171,7 +171,7 @@ func TestUnpromotedPawn(t *testing.T) {
 	}
 }
 
-// Checklist #17 (7.5.3): a clock press without a move is an illegal move
+// FIDE 7.5.3: a clock press without a move is an illegal move
 // in 2018; clock misuse (2001 13.4) in 2001.
 func TestClockWithoutMove(t *testing.T) {
 	for _, tt := range []struct{ rs, sev, art string }{
@@ -249,7 +249,7 @@ func TestPenaltyAuto(t *testing.T) {
 	}
 }
 
-// Checklist #18 (4.1, 7.5.4): a two-handed move the arbiter confirms runs
+// FIDE 4.1, 7.5.4: a two-handed move the arbiter confirms runs
 // the ladder in 2018; 2001 has no such rule (clock misuse).
 func TestTwoHands(t *testing.T) {
 	g := newGame(t, "fide2018-standard", "", "", Options{})

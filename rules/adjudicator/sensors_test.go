@@ -21,7 +21,7 @@ func touchEvidence(g *match, rule, article string) game.TouchEvidence {
 		Evidence: []game.Touch{{At: g.at, Square: g1, Piece: n, Lift: true}, {At: g.at.Add(time.Second), Square: g1, Piece: n}, {At: g.at.Add(2 * time.Second), Square: f3, Piece: n}}}
 }
 
-// Checklist #7–#13 (4.2–4.7, TM-1…TM-9) and TM-13 (2001 B5(a)): touch-move
+// FIDE 4.2–4.7 and 2001 B5(a): touch-move
 // evidence is a warning in 2018 and 2001 standard, INFO in 2001 rapid/blitz.
 func TestTouchMove(t *testing.T) {
 	tests := []struct{ rs, rule, art, sev, wantArt string }{
@@ -48,7 +48,7 @@ func TestTouchMove(t *testing.T) {
 	}
 }
 
-// Checklist #22 (7.4, 7.6): displaced pieces warn; restored is INFO;
+// FIDE 7.4, 7.6: displaced pieces warn; restored is INFO;
 // still wrong at the clock press is crit with the position to reinstate.
 func TestDisplacedPieces(t *testing.T) {
 	g := newGame(t, "fide2018-standard", "", "5400+30", Options{})
@@ -74,7 +74,7 @@ func TestDisplacedPieces(t *testing.T) {
 	}
 }
 
-// Checklist #2 (2.1): a DGT board turned 180° is no irregularity (the
+// FIDE 2.1: a DGT board turned 180° is no irregularity (the
 // corner colours are right): INFO in every rule set.
 func TestOrientation(t *testing.T) {
 	for _, rs := range []string{"fide2018-standard", "fide2018-rapid", "fide2001-blitz"} {
@@ -86,7 +86,7 @@ func TestOrientation(t *testing.T) {
 	}
 }
 
-// Checklist #1 and 960 §8 row 1 (2.3, II.2, 7.2.1; 004 B1): a set-up that
+// FIDE 2.3, Guidelines II.2, 7.2.1 and 004 B1: a set-up that
 // differs from the drawn position is reported square by square.
 func TestSetupMismatch(t *testing.T) {
 	want := chess.Chess960Start(0) // BBQNNRKR

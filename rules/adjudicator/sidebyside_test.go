@@ -39,7 +39,7 @@ func summarise(out []game.Verdict) []string {
 
 // TestSideBySide runs the same incidents under every rule set and checks
 // the exact outputs: FIDE 2018 and 2001 (and 004's 960 section) side by
-// side (fide-laws.md §15.1, §18.1).
+// side (the rule-set parameters of docs/configuration.md, "Rule-set overrides").
 func TestSideBySide(t *testing.T) {
 	const draw = "1/2-1/2"
 	incidents := []struct {

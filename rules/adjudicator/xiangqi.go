@@ -11,10 +11,10 @@ import (
 )
 
 // The xiangqi judgement of the Vietnamese Xiangqi Law of 2004 (rule sets
-// whose Variant is "xiangqi"; specs/xiangqi.md): after every completed move
-// the repetition classification of Art. 22–24 (§11.6), the no-capture
+// whose Variant is "xiangqi"; docs/xiangqi.md): after every completed move
+// the repetition classification of Art. 22–24 (docs/xiangqi.md), the no-capture
 // count of Art. 12 and the no-attackers draw of Art. 20.4 b.6. Findings are
-// alerts for the arbiter; the daemon never decides alone (§18): a
+// alerts for the arbiter; the daemon never decides alone: a
 // perpetual check or chase names the side that must change, and proposes
 // that side's loss only when it repeats the cycle again.
 
@@ -111,8 +111,8 @@ func (a *Adjudicator) xqRepetitionOptions() xiangqi.RepetitionOptions {
 }
 
 // xqRepetition raises the perpetual alert of a repetition found at ply
-// (interfaces §3.4): the position occurred the threshold-th time or later
-// and the cycle is classified (§11.6).
+// (docs/contract.md §3.4): the position occurred the threshold-th time or later
+// and the cycle is classified.
 func (a *Adjudicator) xqRepetition(at time.Time, start *xiangqi.Position, first int, moves []rules.Move, ply int) []game.Verdict {
 	fs, err := xiangqi.ClassifyRepetitions(start, moves, a.xqRepetitionOptions())
 	if err != nil {
@@ -307,7 +307,7 @@ func (a *Adjudicator) touchedMustMove() string {
 
 // xqTouchArticle cites the case of the xiangqi law's touch-move article a
 // touch finding of the board tracker is (its rules are named after the
-// FIDE cases, specs/fide-laws.md §4.7): an own piece touched first
+// FIDE cases, FIDE Laws Art. 4): an own piece touched first
 // (TM-1: 9.1), an opponent's piece (TM-2: 9.2), pieces of both sides
 // (TM-3: 9.3 or 9.4 by which was touched first, 9.5 at the same moment),
 // a piece adjusted outside one's turn (TM-9: 9.5(a)), a piece moved on

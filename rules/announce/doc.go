@@ -1,6 +1,6 @@
 // Package announce writes the spoken announcements of the blind-player
-// relay (FIDE Laws 2018 Appendix D; specs/fide-laws.md §13,
-// specs/interfaces.md §3.5): a move in a position, and the time and move
+// relay (FIDE Laws 2018 Appendix D; docs/blind-players.md,
+// docs/contract.md §3.5): a move in a position, and the time and move
 // count a talking clock gives (D.2.6.1), in English, German and
 // Vietnamese. [Speaker] renders a text with espeak-ng.
 //
@@ -29,7 +29,7 @@
 // # Styles
 //
 // [Long] (the default) names the piece, the departure and the destination
-// square, the format specs/fide-laws.md RV-1 recommends ("Springer Gustav
+// square, the format docs/blind-players.md describes ("Springer Gustav
 // eins – Felix drei"): the blind player finds the piece on the tactile
 // board without ambiguity. [Short] follows SAN: piece, the file or rank
 // that disambiguates when two pieces can go there ("Springer Bella David

@@ -11,7 +11,7 @@ import (
 // Lang is an announcement language.
 type Lang string
 
-// The languages of interfaces.md §3.5.
+// The languages of docs/contract.md §3.5.
 const (
 	English    Lang = "en"
 	German     Lang = "de"

@@ -15,7 +15,7 @@ type Style uint8
 // The styles.
 const (
 	// Long: piece, departure and destination ("Knight g1 to f3"); the
-	// format of specs/fide-laws.md RV-1. The default.
+	// format of docs/blind-players.md. The default.
 	Long Style = iota
 	// Short: piece, SAN disambiguation, destination ("Knight f3", "Knight b
 	// d2"); pawn captures keep the departure file ("Pawn e takes d5").

@@ -11,7 +11,7 @@ import (
 // XiangqiText is the announcement of one xiangqi move.
 type XiangqiText struct {
 	// Notation is the move as written: the short Vietnamese notation of
-	// 001 (specs/xiangqi.md §10.4, "P2-5") in Vietnamese, WXF ("C2.5") in
+	// 001 (docs/xiangqi.md, "Notation": "P2-5") in Vietnamese, WXF ("C2.5") in
 	// English.
 	Notation string
 	// Spoken is what a voice says: in Vietnamese the long form of 001
@@ -25,11 +25,11 @@ type XiangqiText struct {
 // xqWords are the English words of the long form, by VN letter.
 var xqPieceEN = map[string]string{"Tg": "General", "S": "Advisor", "T": "Elephant", "X": "Chariot", "P": "Cannon", "M": "Horse", "B": "Soldier"}
 
-// Xiangqi returns the announcement of move m in pos in lang (en or vi;
-// German has no xiangqi wording: ErrLang). m must be legal in pos: an
-// illegal move returns pos.Check's *rules.IllegalMoveError. Where the
-// notation has no form (four soldiers on a file, §10.4 gap (ii)) both
-// texts give the ICCS move ("e6d6", spoken "e6 to d6").
+// Xiangqi returns the announcement of move m in pos in lang (en or vi; German
+// has no xiangqi wording: ErrLang). m must be legal in pos: an illegal move
+// returns pos.Check's *rules.IllegalMoveError. Where the notation has no form
+// (four soldiers on a file; docs/xiangqi.md, "Notation") both texts give the
+// ICCS move ("e6d6", spoken "e6 to d6").
 func Xiangqi(pos *xiangqi.Position, m rules.Move, lang Lang, opts Options) (XiangqiText, error) {
 	if lang != English && lang != Vietnamese {
 		return XiangqiText{}, fmt.Errorf("%w %q for xiangqi (want en or vi)", ErrLang, lang)

@@ -90,7 +90,7 @@ func BenchmarkPlay(b *testing.B) {
 }
 
 // BenchmarkPerftDeep runs the deeper published counts of
-// specs/rules-references.md §1 once per iteration and fails on a wrong
+// (Chess Programming Wiki, Fairy-Stockfish) once per iteration and fails on a wrong
 // count; it reports nodes/s per position.
 func BenchmarkPerftDeep(b *testing.B) {
 	cases := []struct {

@@ -1,6 +1,6 @@
 // Package chess is the rules engine of the chess family: standard chess,
 // Chess960, crazyhouse and the team drop variant "Cờ đặt"
-// (specs/chess960-and-team-variant.md §2). [*Position] implements
+// (docs/team-drop.md). [*Position] implements
 // [rules.Position]; everything else in the daemon (board tracker, PGN,
 // adjudication) sees positions only through that interface.
 //

@@ -3,7 +3,7 @@ package chess
 import "github.com/dgtbridge/dgtbridge/rules"
 
 // CanMate implements rules.Position (FIDE 5.2.2, 6.9, 7.5.5; the material
-// test of specs/fide-laws.md §5.2). It answers false exactly when:
+// test of FIDE Laws Art. 5 and 6.9). It answers false exactly when:
 //
 //   - c has a bare king;
 //   - c has king and one knight, or king and bishops all on squares of one

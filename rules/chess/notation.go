@@ -35,7 +35,7 @@ func sqName(s int) string { return rules.Chess8x8.Name(rules.Square(s)) }
 // unusual castling set-up, king not on e1/e8 or rook not in the corner,
 // king-takes-rook is used there too, because the other form would be
 // ambiguous). The team variant's removal of a pawn (or a confiscation,
-// see [Position.Lift]) is written -e1 (specs/interfaces.md §3.2).
+// see [Position.Lift]) is written -e1 (docs/contract.md §3.3).
 func (p *Position) UCI(m rules.Move) string {
 	m = p.normalize(m)
 	switch {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Perft counts from specs/rules-references.md §1.1–1.4 (CPW, Fairy-Stockfish
+// Published perft counts (Chess Programming Wiki, Fairy-Stockfish
 // tests/perft.sh, python-chess, Ethereal fischer.epd).
 var perftCases = []struct {
 	name  string

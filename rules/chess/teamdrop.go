@@ -7,12 +7,12 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
-// The removal obligation of the team drop variant (A6, spec §2.6): a pawn
-// that reached the last rank stays a pawn, and on the next move its
-// opponent must take it off the board, either by lifting it (a removal
-// move, rules.FlagRemove) or by capturing it. While that side is in check
-// (R6.3), or when neither removal nor capture is legal (R6.5), the
-// obligation waits and every legal move is allowed.
+// The removal obligation of the team drop variant (A6, docs/team-drop.md): a
+// pawn that reached the last rank stays a pawn, and on the next move its
+// opponent must take it off the board, either by lifting it (a removal move,
+// rules.FlagRemove) or by capturing it. While that side is in check (R6.3), or
+// when neither removal nor capture is legal (R6.5), the obligation waits and
+// every legal move is allowed.
 
 // stuckPawns returns the opponent's pawns standing on the side to move's
 // first rank (their last rank).

@@ -15,7 +15,7 @@ import (
 )
 
 // teamDropINI is the 004 "Cờ đặt" board as a Fairy-Stockfish variant
-// (specs/rules-references.md §1.5): crazyhouse whose captures do not enter
+// (Fairy-Stockfish's bughouse perft): crazyhouse whose captures do not enter
 // the capturer's pocket (the pockets are given in the FEN, as our
 // perft --variant team-drop reads them), no drop giving check (D3), no drop
 // on the dropper's last rank (D4: White's region ranks 1–7, Black's 2–8),
@@ -157,9 +157,9 @@ func TestTeamDropFSF(t *testing.T) {
 		"5nk1/6P1/8/8/8/8/8/4K1R1[] w - - 0 1",                                    // gxf8 with discovered check (R6.3)
 		"R2Pk3/8/8/8/8/8/8/4K3[] b - - 0 1",                                       // removal exposes the king (R6.5)
 		"Pr2k3/8/8/8/8/8/8/4K3[] b - - 0 1",                                       // removal or capture
-		"2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1",                               // rules-references §1.4, full pockets
-		"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq d6 0 2",         // §1.5's bughouse row, no pockets
-		"r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1", // §1.4's zh row, no pockets
+		"2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1",                               // crazyhouse perft position, full pockets
+		"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq d6 0 2",         // the bughouse perft row, no pockets
+		"r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1", // the crazyhouse perft row, no pockets
 	} {
 		p := mustPos(t, TeamDrop, fen)
 		positions = append(positions, p)

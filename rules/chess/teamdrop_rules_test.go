@@ -8,7 +8,7 @@ import (
 )
 
 // TestTeamDropHouseRules is one row per rule of one board under the 004
-// "Cờ đặt" rules (specs/chess960-and-team-variant.md §2.3, §2.5, §2.6), each
+// "Cờ đặt" rules (A2, A4–A8 of docs/team-drop.md), each
 // naming its article: the move is played (any notation) in the position,
 // and it must be legal, or illegal for the reason given.
 func TestTeamDropHouseRules(t *testing.T) {

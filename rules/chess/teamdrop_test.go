@@ -8,12 +8,12 @@ import (
 )
 
 // TestTeamDropProperties plays seeded random team-drop games, feeding the
-// pockets as a partner would, and checks every legal move against the
-// variant's rules (spec §2.3, §2.6): no drop gives check, no drop on the
-// last rank, no pawn drop on the first rank, no promotion, the own king is
-// never left in check, the removal obligation is honoured, and SAN/UCI
-// round-trip. No independent engine implements this variant, so the rules
-// are checked one by one instead.
+// pockets as a partner would, and checks every legal move against the variant's
+// rules (A2, A6 of docs/team-drop.md): no drop gives check, no drop on the last
+// rank, no pawn drop on the first rank, no promotion, the own king is never
+// left in check, the removal obligation is honoured, and SAN/UCI round-trip. No
+// independent engine implements this variant, so the rules are checked one by
+// one instead.
 func TestTeamDropProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 2026))
 	kinds := []rules.Kind{rules.Pawn, rules.Knight, rules.Bishop, rules.Rook, rules.Queen}

@@ -23,7 +23,7 @@ const (
 	// last rank, drops may give check and mate.
 	Crazyhouse
 	// TeamDrop is the team drop variant "Cờ đặt" of
-	// specs/chess960-and-team-variant.md §2: pockets are fed by the
+	// docs/team-drop.md: pockets are fed by the
 	// partner's captures (from outside, see [Position.WithPocket]), drops
 	// may not give check (D3), no drop on the last rank (D4), no pawn drop on
 	// the first rank (D5), no promotion (A6) with the removal obligation.

@@ -279,7 +279,7 @@ func seldomGame(t *testing.T, set emu.ClockSetting, seed uint64, stamp, told tim
 	return r
 }
 
-// TestBusReadClockSeldom (issue 13, no false alert under overload): a
+// TestBusReadClockSeldom (no false alert under overload): a
 // clock read only every 20–40 s shows 10–20 presses made since the last
 // reading. Told the moves completed meanwhile (MoveCompleted at their
 // presses), the model takes that many presses, and these clean games

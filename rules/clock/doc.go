@@ -20,7 +20,7 @@
 // (40/7200:20/3600 means 20 moves per hour after move 40), which is how
 // clocks implement such controls. Delay is written "d" and seconds after
 // the period's time; increment and delay cannot be combined in one period.
-// Bronstein delay is not part of the Laws (specs/fide-laws.md §6.2) and is
+// Bronstein delay is not part of the FIDE Laws (Art. 6) and is
 // not accepted.
 //
 // # The clock model

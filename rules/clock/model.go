@@ -130,12 +130,12 @@ func (m *Model) Adjust(white, black time.Duration, running rules.Color) {
 }
 
 // AdjustHost is [Model.Adjust] for a setting sent with SetNRun
-// (specs/dgt-protocol.md §3.3): the clock is then in its PC-controlled mode
-// and counts down without increment, delay or period additions, which no
-// clock command undoes. From then on the model expects presses to add
-// nothing (an increment is still accepted: it means the arbiter has put
-// the clock back into its own program by hand, and the model follows the
-// clock again), so the missing increments are not reported as
+// (docs/dgt-boards.md, "The protocol in brief"): the clock is then in its
+// PC-controlled mode and counts down without increment, delay or period
+// additions, which no clock command undoes. From then on the model expects
+// presses to add nothing (an increment is still accepted: it means the arbiter
+// has put the clock back into its own program by hand, and the model follows
+// the clock again), so the missing increments are not reported as
 // inconsistencies.
 func (m *Model) AdjustHost(white, black time.Duration, running rules.Color) {
 	m.Adjust(white, black, running)

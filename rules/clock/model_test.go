@@ -386,7 +386,7 @@ func TestModelPressBetweenReadings(t *testing.T) {
 	})
 }
 
-// TestModelUnknownControlHiddenPresses (issue 13): under an unknown
+// TestModelUnknownControlHiddenPresses under an unknown
 // control ("?", the event's default) a bus line's reading that shows
 // presses made since the last one (a press pair: the same side runs and
 // the other's halted display moved; or three presses: the other side's

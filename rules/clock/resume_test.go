@@ -4,7 +4,7 @@ import (
 	"testing"
 )
 
-// TestModelResumeCountsRecordedMoves (issue 12.5): a game of 2/60+5:30+5
+// TestModelResumeCountsRecordedMoves: a game of 2/60+5:30+5
 // resumed after White's and Black's first moves (the record replayed as
 // MoveCompleted before the first reading). Each side's second move is a
 // period boundary: the clock adds 30 s. Before, the resumed model counted
@@ -36,7 +36,7 @@ func TestModelResumeCountsRecordedMoves(t *testing.T) {
 	}
 }
 
-// TestModelResumeHostControlled (issue 12.5): a clock put under host
+// TestModelResumeHostControlled: a clock put under host
 // control (SetNRun, e.g. a penalty applied with penalties: auto) before a
 // restart adds no increments after it. Before, the resumed model expected
 // the increment at every press: a false crit clock defect (time_jump) each
@@ -53,7 +53,7 @@ func TestModelResumeHostControlled(t *testing.T) {
 	})
 }
 
-// TestModelBurstAfterRestart (issue 12.5): the first readings after a
+// TestModelBurstAfterRestart: the first readings after a
 // (re)connection arrive in one burst (the port's buffer held them): all
 // stamped with the same time, the displayed time falling by a second from
 // one to the next, a press among them. Before, the model judged them

@@ -6,14 +6,14 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
-// Severity of an alert (specs/fide-laws.md §0.3).
+// Severity of an alert (docs/contract.md §3.4).
 const (
 	Crit = "crit" // the Laws oblige or entitle the arbiter to act now
 	Warn = "warn" // a possible violation: needs a claim, judgement or unseen facts
 	Info = "info" // evidence only
 )
 
-// Alert kinds (interfaces §3.4, extended).
+// Alert kinds (docs/contract.md §3.4, extended).
 const (
 	KindIllegalMove       = "illegal_move"
 	KindClockWithoutMove  = "clock_without_move"
@@ -47,7 +47,7 @@ const (
 	KindDrawOffer       = "draw_offer"     // 9.1.2: offer recorded, rejected by touching a piece
 	KindCommand         = "arbiter_action" // record of an arbiter command's effect
 	// KindPerpetual: a xiangqi repetition classified by Art. 22–24
-	// (interfaces §3.4): the side that must change, or its loss proposed.
+	// (docs/contract.md §3.4): the side that must change, or its loss proposed.
 	KindPerpetual = "perpetual"
 	// KindBoardFault: a fault an OBP board reported about itself (an E
 	// line): for the arbiter, never acted on.
@@ -117,7 +117,7 @@ type Evidence struct {
 	Event  string `json:"event"` // "lift", "place", "flag", "clock", "move", …
 }
 
-// Alert is the payload of <p>.arbiter.<g>.alert (interfaces §3.4). ID is
+// Alert is the payload of <p>.arbiter.<g>.alert (docs/contract.md §3.4). ID is
 // its message id ("<game>.<kind>.<ply>.<seq>" from the adjudicator). Side
 // is "white", "black" or empty; Proposal holds what the rules prescribe
 // ({"result":"0-1"}, {"time_add_ms":120000,"side":"black"}, …).
@@ -134,7 +134,7 @@ type Alert struct {
 	Evidence []Evidence     `json:"evidence,omitempty"`
 	At       Time           `json:"at"`
 	// TE is the player's count of technical errors (004 team-drop
-	// technical_error alerts, §3.3); 0 elsewhere.
+	// technical_error alerts, contract §3.3); 0 elsewhere.
 	TE int `json:"te,omitempty"`
 }
 

@@ -98,7 +98,7 @@ type IllegalMove struct {
 }
 
 // TouchEvidence: lifts and placements that suggest a touched piece should
-// have been moved (FIDE 2018 Art 4, specs/fide-laws.md §4.7 TM-1…TM-12).
+// have been moved (FIDE 2018 Art 4).
 // Never a penalty: the arbiter decides.
 type TouchEvidence struct {
 	Stamp

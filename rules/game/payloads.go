@@ -8,7 +8,7 @@ import (
 )
 
 // Payload is what the daemon publishes about a game (the payloads of the
-// contract, interfaces §3.2–3.5): [MoveEvent], [Correction],
+// contract, docs/contract.md §3.3–3.5): [MoveEvent], [Correction],
 // [ClockEvent], [Result], [Alert] or [Announcement]. Field names and JSON
 // tags are the contract; times are [Time], durations int64 milliseconds.
 // The set is closed.
@@ -59,9 +59,9 @@ type ClockPair struct {
 	BlackMS int64 `json:"black_ms"`
 }
 
-// MoveEvent is one ply appended to the record (§3.2). Clock is nil when no
-// clock is connected. Revision increases whenever a correction rewrote the
-// record up to here.
+// MoveEvent is one ply appended to the record (contract §3.3). Clock is nil
+// when no clock is connected. Revision increases whenever a correction rewrote
+// the record up to here.
 type MoveEvent struct {
 	Game     ID         `json:"game"`
 	Ply      int        `json:"ply"`
@@ -81,7 +81,7 @@ type MoveEvent struct {
 	Partner string `json:"partner,omitempty"`
 }
 
-// Pockets are a team-drop board's two pockets (§3.2): upper-case piece
+// Pockets are a team-drop board's two pockets (contract §3.3): upper-case piece
 // letters sorted Q R B N P, "" when empty.
 type Pockets struct {
 	White string `json:"white"`
@@ -99,11 +99,10 @@ const (
 	SetupReset    CorrectionReason = "setup"         // the start position set up during the game
 )
 
-// Correction says the record now ends at Ply (0: no moves), in Position.
-// It is an [Event] (the tracker saw the board go back), a [Verdict] (the
-// arbiter reinstated a position) and the §3.3 [Payload]: the wiring fills
-// in Game, FEN, Moves (the record's moves, UCI) and Revision before
-// publishing it.
+// Correction says the record now ends at Ply (0: no moves), in Position. It is
+// an [Event] (the tracker saw the board go back), a [Verdict] (the arbiter
+// reinstated a position) and the contract's §3.3 [Payload]: the wiring fills in
+// Game, FEN, Moves (the record's moves, UCI) and Revision before publishing it.
 type Correction struct {
 	Game     ID               `json:"game"`
 	Ply      int              `json:"ply"`
@@ -126,7 +125,7 @@ const (
 	RunningNone  = "none"
 )
 
-// ClockEvent is a clock reading (§3.3).
+// ClockEvent is a clock reading (contract §3.3).
 type ClockEvent struct {
 	Game    ID     `json:"game"`
 	WhiteMS int64  `json:"white_ms"`
@@ -135,7 +134,7 @@ type ClockEvent struct {
 	At      Time   `json:"at"`
 }
 
-// Result ends (or provisionally ends) a game (§3.3): the adjudicator's
+// Result ends (or provisionally ends) a game (contract §3.3): the adjudicator's
 // [Verdict] and the payload. Result is "1-0", "0-1", "1/2-1/2", or "*"
 // when the arbiter resumed the game. Revision is the record revision the
 // result applies to (the wiring sets it), so a result withdrawn and given
@@ -150,14 +149,14 @@ type Result struct {
 	Revision    int    `json:"revision"`
 }
 
-// Announcement kinds (§3.5).
+// Announcement kinds (contract §3.5).
 const (
 	AnnounceMove     = "move"
 	AnnounceTime     = "time"
 	AnnounceMismatch = "mismatch"
 )
 
-// Announcement is one blind-player relay announcement (§3.5).
+// Announcement is one blind-player relay announcement (contract §3.5).
 type Announcement struct {
 	Game ID     `json:"game"`
 	Ply  int    `json:"ply"`

@@ -35,7 +35,7 @@ func TestMoveEventWire(t *testing.T) {
 }
 
 // TestPayloadFields checks every payload's field names against the
-// contract (interfaces §3).
+// contract (docs/contract.md §3).
 func TestPayloadFields(t *testing.T) {
 	for _, tc := range []struct {
 		name string

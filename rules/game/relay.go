@@ -7,7 +7,7 @@ import (
 )
 
 // Which names one of the two boards of a game relayed for a blind player
-// (FIDE Laws 2018 Appendix D; specs/fide-laws.md §13.4).
+// (FIDE Laws 2018 Appendix D; docs/blind-players.md).
 type Which uint8
 
 // The two boards of a relayed game.
@@ -31,7 +31,7 @@ func (w Which) String() string {
 func (w Which) Other() Which { return 1 - w }
 
 // BoardMismatch: one board of a relayed game does not show the game (FIDE
-// 2018 D.2.9, specs/fide-laws.md RV-6): it differs from the record beyond
+// 2018 D.2.9: the two boards must agree): it differs from the record beyond
 // the move in progress for a while, or (Late) a move entered the record
 // and was not executed on it in time. It is raised once per episode;
 // [BoardsAgree] ends the episode. Evidence for the arbiter only: the
@@ -54,8 +54,8 @@ type BoardMismatch struct {
 	Squares []rules.Square
 	// Record holds the game's moves (UCI): the record, then moves made and
 	// not yet completed on their player's board. OnBoard holds the moves
-	// this board's tracker reconstructed. Together: both move lists of
-	// RV-6.
+	// this board's tracker reconstructed. Together: both move lists the
+	// arbiter compares (D.2.9).
 	Record, OnBoard []string
 }
 

@@ -53,13 +53,13 @@ type ClockFace struct {
 	Absent bool
 }
 
-// LeverPress is a board's own record of a clock lever press, reported
-// among its square changes in the order the board saw them: a DGT board
-// on a bus line writes one in its change log when a press halts a display
-// (dgt-protocol.md §2.9), and a poll's answer carries the changes up to
-// the poll, the press among them. Display is the display that halted as
-// the record names it (which display the record's bit names is uncertain,
-// §2.9); Time is the time it shows (whole seconds).
+// LeverPress is a board's own record of a clock lever press, reported among its
+// square changes in the order the board saw them: a DGT board on a bus line
+// writes one in its change log when a press halts a display (the board's EEPROM
+// log, docs/dgt-boards.md), and a poll's answer carries the changes up to the
+// poll, the press among them. Display is the display that halted as the record
+// names it (which display the record's bit names is uncertain,
+// docs/dgt-boards.md); Time is the time it shows (whole seconds).
 type LeverPress struct {
 	Display Display
 	Time    time.Duration

@@ -1,18 +1,20 @@
 package game
 
-// Beside the payloads of a game's play (moves, corrections, clock
-// readings, results, alerts, announcements), two more are published: the
-// KV value of a game's latest state and a board connection's status. Field names and JSON tags are the contract; times
-// are [Time] (RFC 3339, milliseconds, UTC).
+// Beside the payloads of a game's play (moves, corrections, clock readings,
+// results, alerts, announcements), two more are published: the KV value of a
+// game's latest state and a board connection's status. Field names and JSON
+// tags are the contract; times are [Time] (RFC 3339, milliseconds, UTC).
 
-// GameState is the latest state of a game, the value in the KV bucket (§3.3).
+// GameState is the latest state of a game, the value in the KV bucket (contract
+// §3.3).
 //
-// PGN holds the whole game as PGN (§6) once the game has a result; while it
-// is in progress PGN is "" and the PGN is built on request (the PGN API,
-// GET /pgn/…, the publisher's RenderPGN option) from the state: a state published after
-// every move does not carry the whole game each time. The extension fields
-// after UpdatedAt are what the PGN needs beyond the contract's fields, so
-// any daemon of a cluster, or a client, can build it from the KV alone.
+// PGN holds the whole game as PGN (contract §6) once the game has a result;
+// while it is in progress PGN is "" and the PGN is built on request (the PGN
+// API, GET /pgn/…, the publisher's RenderPGN option) from the state: a state
+// published after every move does not carry the whole game each time. The
+// extension fields after UpdatedAt are what the PGN needs beyond the contract's
+// fields, so any daemon of a cluster, or a client, can build it from the KV
+// alone.
 type GameState struct {
 	Game      ID         `json:"game"`
 	Event     string     `json:"event"`
@@ -31,7 +33,7 @@ type GameState struct {
 	PGN       string     `json:"pgn"`
 	Revision  int        `json:"revision"`
 	UpdatedAt Time       `json:"updated_at"`
-	// Pockets and Partner: team-drop only (§3.3), the board's pockets now
+	// Pockets and Partner: team-drop only (contract §3.3), the board's pockets now
 	// and the partner board's game id. BPGN is the match of this board and
 	// its partner as BPGN 1.0, as it stood at UpdatedAt (served at
 	// /bpgn/<event>/<round>/<board>.bpgn from the public copy).
@@ -62,7 +64,7 @@ type GameState struct {
 	// pockets after its press (the PGN's [%pocket]).
 	PlyPockets []Pockets `json:"ply_pockets,omitempty"`
 	// Notation: xiangqi games' moves in the Vietnamese notation of 001
-	// (interfaces §3.3), one per ply; absent for other variants.
+	// (docs/contract.md §3.3), one per ply; absent for other variants.
 	Notation []string `json:"notation,omitempty"`
 }
 

@@ -14,7 +14,7 @@ import (
 )
 
 // BPGNGame is a match of two partner boards as BPGN 1.0 writes it
-// (specs/rules-references.md §4): one tag section (WhiteA, BlackA, WhiteB,
+// (docs/team-drop.md, "Notation"): one tag section (WhiteA, BlackA, WhiteB,
 // BlackB instead of White and Black; Result is the result of the team of
 // White on A and Black on B) and one movetext in which the moves of both
 // boards follow each other in the order of their clock presses, each

@@ -7,7 +7,7 @@ import (
 )
 
 // Broadcast holds the tags by which a Lichess broadcast identifies a game
-// across polls and pushes (shared/notes/broadcast-ecosystem.md §1.1: GameId
+// across polls and pushes (GameId
 // first, else Event, Site, round and board number and the players, FIDE
 // ids preferred over names) plus the ones it shows. Zero fields are not
 // written.

@@ -8,7 +8,7 @@ import (
 
 // TestBroadcastGame builds a game the way the daemon does (moves played on
 // a position, clocks from the DGT clock) and checks the Lichess broadcast
-// form of interfaces.md §6.
+// form of docs/contract.md §6.
 func TestBroadcastGame(t *testing.T) {
 	start, err := ChessPosition("chess", "")
 	if err != nil {

@@ -14,8 +14,7 @@ import (
 )
 
 // corpusModule ships ~11,000 Lichess games (MIT-licensed module; the
-// games are Lichess exports), 1,000 of them with [%clk] on every move; see
-// shared/specs/rules-references.md §3.1. The files are read from the Go
+// games are Lichess exports), 1,000 of them with [%clk] on every move. The files are read from the Go
 // module cache, never copied into this repository.
 const corpusModule = "github.com/corentings/chess/v2@v2.5.1"
 

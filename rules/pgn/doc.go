@@ -33,7 +33,7 @@
 // order; movetext wrapped at 80 columns; a {[%clk h:mm:ss] [%emt h:mm:ss]}
 // comment after every move with a known clock. [Game.SetBroadcast] sets
 // the tags a Lichess broadcast matches games by (Round "r.b", FIDE ids,
-// GameId; shared/specs/interfaces.md §6).
+// GameId; docs/contract.md §6).
 //
 // # Variants
 //
@@ -41,7 +41,7 @@
 // "chess 960", "Fischerandom", "Crazyhouse", "From Position" …) to the
 // engine's names. The writer spells them as Lichess does.
 //
-// Xiangqi games ([Variant "Xiangqi"], specs/interfaces.md §6) are written
+// Xiangqi games ([Variant "Xiangqi"], docs/contract.md §6) are written
 // in WXF notation ("C2.5", "H8+7", "R+.3") with the ICCS move in a
 // [%iccs h2e2] command after every move, and read back from WXF (traverse
 // "." or "="), checked against [%iccs] where present ([Position]).

@@ -18,8 +18,7 @@ import (
 
 // kokopuPackage ships four real Chess960 games whose Variant tags are
 // spelt "Chess960", "chess 960", "chess-960" and "Fischerandom" and whose
-// castling fields are KQkq, EAea and ADad (shared/specs/rules-references.md
-// §3.2). The package is LGPL-3.0-or-later: its files are read from a
+// castling fields are KQkq, EAea and ADad. The package is LGPL-3.0-or-later: its files are read from a
 // temporary download at test time, never copied into this repository.
 const kokopuPackage = "kokopu@4.13.4"
 

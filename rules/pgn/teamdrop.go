@@ -10,7 +10,7 @@ import (
 
 // Pockets are the two pockets of one team-drop board, each written as
 // upper-case piece letters sorted Q R B N P ("NPP"), "" when empty, as the
-// MoveEvent's "pockets" has them (specs/interfaces.md §3.2).
+// MoveEvent's "pockets" has them (docs/contract.md §3.3).
 type Pockets struct {
 	White, Black string
 }

@@ -238,7 +238,7 @@ func TestBPGNRoundTrip(t *testing.T) {
 }
 
 // TestBPGNRealLayout reads the FICS game quoted in
-// specs/rules-references.md §4.3 (several tags on a line, clocks going
+// the BPGN of a real FICS bughouse game (several tags on a line, clocks going
 // negative, commentary): its tokens and clocks read, and its moves, played
 // under standard bughouse rules, do not all replay under the 004 rules
 // (9B. P@f7+ is a drop giving check, D3), which the reader says.

@@ -31,7 +31,7 @@ func NormalizeVariant(tag string) (string, error) {
 	case "crazyhouse", "zh":
 		return "crazyhouse", nil
 	case "teamdrop", "bughouse":
-		// Our team-drop games are written "Bughouse" (interfaces.md §6).
+		// Our team-drop games are written "Bughouse" (docs/contract.md §6).
 		return "team-drop", nil
 	case "xiangqi", "chinesechess":
 		return "xiangqi", nil

@@ -7,8 +7,8 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/xiangqi"
 )
 
-// Xiangqi games (specs/interfaces.md §6): [Variant "Xiangqi"], movetext in
-// WXF notation ("C2.5", "H8+7", "R+.3"; rules-references.md §5.3) and the
+// Xiangqi games (docs/contract.md §6): [Variant "Xiangqi"], movetext in
+// WXF notation ("C2.5", "H8+7", "R+.3"; docs/xiangqi.md, "Notation") and the
 // ICCS move of every move in a [%iccs h2e2] comment command. The reader
 // resolves the WXF text (traverse written "." or "=", ICCS accepted too)
 // and checks it against the [%iccs] command where one is given; the

@@ -38,7 +38,7 @@ func xqGame(t *testing.T, fen string, iccs ...string) *Game {
 	return g
 }
 
-// TestXiangqiWrite: the opening of xiangqi.md §10.5 is written with the
+// TestXiangqiWrite: the opening of Art. 11.2's examples is written with the
 // Xiangqi variant tag, WXF movetext (traverse "."), and the ICCS move in
 // a [%iccs] command after every move, next to the clock.
 func TestXiangqiWrite(t *testing.T) {

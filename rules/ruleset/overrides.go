@@ -12,8 +12,8 @@ import (
 // setter applies one override value to rs.
 type setter func(rs *RuleSet, v any) error
 
-// overrideKeys maps the snake_case parameter names of fide-laws.md §15.2
-// (and 004's te_* keys) to setters.
+// overrideKeys maps the snake_case parameter names of docs/configuration.md
+// ("Rule-set overrides") (and 004's te_* keys) to setters.
 var overrideKeys = map[string]setter{
 	"game_type":                       enumSetter(gameTypeNames, func(rs *RuleSet, i int) { rs.GameType = GameType(i) }),
 	"supervision_regime":              supervisionSetter,

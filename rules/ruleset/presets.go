@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Preset names (specs/interfaces.md §2).
+// Preset names (docs/contract.md §2).
 const (
 	FIDE2018Standard = "fide2018-standard"
 	FIDE2018Rapid    = "fide2018-rapid"
@@ -47,7 +47,7 @@ func Lookup(name string) (RuleSet, error) {
 }
 
 // fide2018 is the FIDE Laws of Chess in force from 1 January 2018 (source
-// 000), specs/fide-laws.md §15.2 first column.
+// 000).
 func fide2018(g GameType) RuleSet {
 	names := [...]string{FIDE2018Standard, FIDE2018Rapid, FIDE2018Blitz}
 	award := 2 * time.Minute
@@ -110,7 +110,7 @@ func fide2018(g GameType) RuleSet {
 }
 
 // fide2001 is the FIDE Laws of Chess in force from 1 July 2001 (sources
-// 002 and 003), specs/fide-laws.md §15.2 second column and §18.1.
+// 002 and 003).
 func fide2001(g GameType) RuleSet {
 	names := [...]string{FIDE2001Standard, FIDE2001Rapid, FIDE2001Blitz}
 	rs := RuleSet{
@@ -174,8 +174,8 @@ func fide2001(g GameType) RuleSet {
 // 8 February 2026): FIDE blitz with 5 min + 3 s, where three technical
 // errors lose (Reg. §11) instead of the FIDE ladder, and only errors
 // processed through the arbiter count. Whether the FIDE 1-minute award
-// applies is an open question for the organiser (chess960-and-team-variant.md
-// §7 q9); the default is no award (illegal_time_award overrides it).
+// applies is an open question for the organiser; the default is no award
+// (illegal_time_award overrides it).
 func bgo2026Chess960() RuleSet {
 	rs := fide2018(Blitz)
 	rs.Name = BGO2026Chess960

@@ -31,7 +31,7 @@ type RuleSet struct {
 	Flags           Flags
 
 	// TouchMoveOnRequestOnly: touch-move findings are INFO unless a player
-	// asks for a ruling (2001 B5(a); specs/fide-laws.md TM-13).
+	// asks for a ruling (2001 B5(a)).
 	TouchMoveOnRequestOnly bool
 	// SetupClaimCutoffMoves: in rapid/blitz under Limited supervision, no
 	// set-up, orientation or clock-setting claim after this many moves by
@@ -88,7 +88,7 @@ type IllegalMoves struct {
 	// Window: until when the illegal move can be acted on.
 	Window Window
 	// CountUnpenalised: an illegal move that stood because nobody acted in
-	// time still counts towards LossAt (fide-laws.md §11.4; default false).
+	// time still counts towards LossAt (rapid and blitz, Art. A.4 and B.4; default false).
 	CountUnpenalised bool
 	// ClockWithoutMoveIsIllegal: pressing the clock without a move is
 	// treated as an illegal move (7.5.3). Otherwise it is clock misuse.

@@ -34,7 +34,7 @@ func TestLookupUnknown(t *testing.T) {
 	}
 }
 
-// TestParameters checks the presets against specs/fide-laws.md §15.2 and
+// TestParameters checks the presets against the FIDE Laws' parameters and
 // §18.1, 2018 and 2001 side by side, and 004 Reg. §11 for bgo2026-960.
 func TestParameters(t *testing.T) {
 	type row struct {

@@ -7,17 +7,17 @@ import (
 )
 
 // BGO2026Team is the "Cờ đặt" team-drop section of 004
-// (specs/chess960-and-team-variant.md §2, §4, §6).
+// (docs/team-drop.md).
 const BGO2026Team = "bgo2026-team"
 
-// TeamDrop holds the rules of the team-drop variant that the FIDE
-// parameters of [RuleSet] cannot say: drops, the removal of a pawn on the
-// last rank, confiscation, how technical errors are counted, how a match of
-// two partner boards ends. Every field is a setting (the snake_case key of
-// the spec's §6 profile in brackets, see [TeamDropKeys]); the defaults are
-// the 004 rules, and where 004 is silent or unclear ([GAP], [AMBIGUOUS])
-// the default the spec documents. Only rule sets of variant "team-drop"
-// use it; elsewhere it is the zero value.
+// TeamDrop holds the rules of the team-drop variant that the FIDE parameters of
+// [RuleSet] cannot say: drops, the removal of a pawn on the last rank,
+// confiscation, how technical errors are counted, how a match of two partner
+// boards ends. Every field is a setting (the snake_case key of
+// docs/team-drop.md's "Settings" in brackets, see [TeamDropKeys]); the defaults
+// are the 004 rules, and where 004 is silent or unclear ([GAP], [AMBIGUOUS])
+// the default docs/team-drop.md documents. Only rule sets of variant
+// "team-drop" use it; elsewhere it is the zero value.
 //
 // A few settings state a rule 004 spells out (A5, A7, A8) or a timing the
 // boards cannot observe otherwise; they accept only that value, and an
@@ -206,8 +206,8 @@ func (s ConfiscationScope) String() string { return name(confiscateNames, uint8(
 func (m MateDefinition) String() string { return name(mateNames, uint8(m)) }
 
 // bgo2026Team is the "Cờ đặt" section of 004: FIDE blitz (Reg. §4) as
-// modified by App. I Part I (A1–A11), with the spec's §6 profile
-// bgo2026_codat for what 004 leaves open.
+// modified by App. I Part I (A1–A11), with the defaults of
+// docs/team-drop.md for what 004 leaves open.
 func bgo2026Team() RuleSet {
 	rs := fide2018(Blitz)
 	rs.Name = BGO2026Team

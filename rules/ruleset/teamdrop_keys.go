@@ -16,8 +16,8 @@ func init() {
 	maps.Copy(overrideKeys, teamDropKeys)
 }
 
-// teamDropKeys are the settings of the spec's §6 profile bgo2026_codat
-// that the FIDE parameters do not already cover (te_loss_threshold,
+// teamDropKeys are the settings of the bgo2026-team rule set (docs/team-drop.md,
+// "Settings") that the FIDE parameters do not already cover (te_loss_threshold,
 // te_requires_arbiter, default_time, … are the common keys).
 var teamDropKeys = map[string]setter{
 	"drop_check_allowed":     teamBool(func(td *TeamDrop) *bool { return &td.DropCheckAllowed }),

@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// TestTeamDropProfile checks bgo2026-team against the spec's §6 profile
-// bgo2026_codat and §4's table, one row per setting with its source.
+// TestTeamDropProfile checks bgo2026-team against docs/team-drop.md's
+// "Settings" and "Rule → setting → test" tables, one row per setting with its source.
 func TestTeamDropProfile(t *testing.T) {
 	rs, err := Lookup(BGO2026Team)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 )
 
 // The xiangqi rule sets: the Vietnamese Xiangqi Law of 2004 (Decision
-// 1409/2004/QĐ-UBTDTT, specs/xiangqi.md), standard play, and with the
+// 1409/2004/QĐ-UBTDTT, docs/xiangqi.md), standard play, and with the
 // Provisional Rapid and Blitz Regulations of 2015 (RB).
 const (
 	XiangqiVN2004      = "xiangqi-vn2004"
@@ -13,20 +13,20 @@ const (
 	XiangqiVN2004Blitz = "xiangqi-vn2004-blitz"
 )
 
-// Xiangqi holds what the 2004 law says beyond the parameters [RuleSet]
-// shares with chess. Every field is a setting (its snake_case key, from
-// specs/xiangqi.md §17, in brackets; see [XiangqiKeys]); where the law is
-// unclear or silent ([AMBIGUOUS], [CONFLICT], [GAP]) the default is the
-// one the spec documents, and docs/xiangqi.md says so.
+// Xiangqi holds what the 2004 law says beyond the parameters [RuleSet] shares
+// with chess. Every field is a setting (its snake_case key, from
+// docs/xiangqi.md, "Rule sets", in brackets; see [XiangqiKeys]); where the law
+// is unclear or silent ([AMBIGUOUS], [CONFLICT], [GAP]) the default is the one
+// the spec documents, and docs/xiangqi.md says so.
 type Xiangqi struct {
 	// Notation is the dialect of the moves written for people: "vn" (the
 	// law's Art. 11.2(a), P2-5, default), "doc_asian" (P2=5) or "wxf"
 	// (C2.5) [notation_dialect]. The dialect is configured, never guessed
-	// (§10.3).
+	// (docs/xiangqi.md, "Notation").
 	Notation string
 	// TandemAdvisorElephant: two advisors or elephants on one file are
 	// written t/s instead of their file number [tandem_for_advisor_elephant]
-	// [GAP §10.4 (i)]. Default false.
+	// (the law leaves it open). Default false.
 	TandemAdvisorElephant bool
 	// CommitDebounce: a piece put down on a new point is the move once it
 	// has stood still this long (Art. 9.5(b): a move is irrevocable once
@@ -112,7 +112,7 @@ type MoveControl struct {
 }
 
 // XiangqiRepetition are the settings of the repetition classification
-// (rules/xiangqi ClassifyRepetitions; specs/xiangqi.md §11.3, §11.5).
+// (rules/xiangqi ClassifyRepetitions; docs/xiangqi.md, "Repetition").
 type XiangqiRepetition struct {
 	// Occurrence of a position that triggers the classification
 	// [repetition_alert_occurrence] [GAP]. Default 3.

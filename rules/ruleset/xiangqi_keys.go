@@ -16,7 +16,7 @@ func init() {
 	maps.Copy(overrideKeys, xiangqiKeys)
 }
 
-// xiangqiKeys are the settings of specs/xiangqi.md §17 that the common
+// xiangqiKeys are the settings of docs/xiangqi.md ("Rule sets") that the common
 // keys (te_loss_threshold, default_time, …) do not cover; the spec's own
 // names, units in the name (minutes, ms) as it has them.
 var xiangqiKeys = map[string]setter{

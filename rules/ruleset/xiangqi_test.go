@@ -11,7 +11,7 @@ import (
 )
 
 // TestXiangqiPresets: the 2004 law in standard play and under the 2015
-// rapid/blitz regulations, against specs/xiangqi.md §6–§13 and §15.
+// rapid/blitz regulations (Art. 7–16, RB 1–10).
 func TestXiangqiPresets(t *testing.T) {
 	std, err := Lookup(XiangqiVN2004)
 	if err != nil {

@@ -1,5 +1,5 @@
 // Package teamdrop is the match of the "Cờ đặt" team-drop variant of 004
-// (specs/chess960-and-team-variant.md §2, §4, §8): two partner boards
+// (docs/team-drop.md): two partner boards
 // played at once, the captures of one board feeding the pockets of the
 // other, and the rules that span both boards. It is a pure state machine:
 // no goroutines, no wall clock, no I/O; every call takes the time of the

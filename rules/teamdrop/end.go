@@ -25,7 +25,7 @@ const (
 	TermResignation  = "resignation"
 	TermAgreement    = "agreement"
 	TermThreefold    = "threefold repetition"
-	TermPartnerBoard = "partner_board" // interfaces.md §3.3
+	TermPartnerBoard = "partner_board" // docs/contract.md §3.3
 )
 
 // endTime returns when the game on board b ended, if it did.

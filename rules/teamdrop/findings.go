@@ -10,7 +10,7 @@ import (
 
 // Finding is something the arbiter must know about a match: one of the
 // types of this file, no other. Kind is the alert kind of
-// specs/interfaces.md §3.4 (extended where the team variant needs it),
+// docs/contract.md §3.4 (extended where the team variant needs it),
 // Severity "crit", "warn" or "info", Where the board, ply, time and 004
 // article, Message an English sentence for the arbiter's page.
 type Finding interface {
@@ -210,7 +210,7 @@ type SimultaneousEnd struct {
 }
 
 // NotRecorded: a move completed after the match ended; it is not recorded
-// (interfaces.md §3.3).
+// (docs/contract.md §3.3).
 type NotRecorded struct {
 	At      Where
 	Side    Side

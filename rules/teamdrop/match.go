@@ -71,7 +71,7 @@ type Ply struct {
 	Color  rules.Color // the side that moved (or lifted)
 	Move   rules.Move
 	// SAN is the move as PGN writes it (N@f3, e8, -e8); UCI its coordinate
-	// form (interfaces.md §3.2). An illegal move is written in long form
+	// form (docs/contract.md §3.3). An illegal move is written in long form
 	// (Ra1a3).
 	SAN, UCI string
 	Kind     PlyKind

@@ -9,7 +9,7 @@ import (
 // Pocket counts the pieces one side may drop, by kind (Pawn … Queen).
 type Pocket [rules.King]uint8
 
-// pocketOrder is the order pockets are written in (interfaces.md §3.2).
+// pocketOrder is the order pockets are written in (docs/contract.md §3.3).
 var pocketOrder = [...]rules.Kind{rules.Queen, rules.Rook, rules.Bishop, rules.Knight, rules.Pawn}
 
 // String returns the pocket as upper-case piece letters sorted Q R B N P

@@ -9,7 +9,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
-// TestHouseRules has one case per rule of the match (spec §2, §4, §8),
+// TestHouseRules has one case per rule of the match (docs/team-drop.md),
 // named by its article. Each plays moves on the boards and checks what the
 // match recorded, the pockets and the findings.
 func TestHouseRules(t *testing.T) {

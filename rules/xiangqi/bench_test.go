@@ -30,8 +30,7 @@ func BenchmarkPerft(b *testing.B) {
 	}
 }
 
-// BenchmarkPerftDeep checks the d5 counts of specs/rules-references.md
-// §1.6 (about 250 M nodes, a few seconds per iteration). The start
+// BenchmarkPerftDeep checks the published d5 counts (about 250 M nodes, a few seconds per iteration). The start
 // position's d6 (5 392 831 844) takes minutes and is not run here.
 func BenchmarkPerftDeep(b *testing.B) {
 	for _, tc := range perftCases {

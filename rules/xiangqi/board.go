@@ -3,8 +3,8 @@ package xiangqi
 import "github.com/dgtbridge/dgtbridge/rules"
 
 // The board is a 90-point mailbox: point = file + 9*rank, file 0 the a-file
-// (Red's left), rank 0 Red's back rank (specs/xiangqi.md §1.1). A point
-// holds a piece code: 0 empty, else kind | colour<<4 with the kinds of
+// (Red's left), rank 0 Red's back rank (docs/xiangqi.md, "Board, pieces, FEN").
+// A point holds a piece code: 0 empty, else kind | colour<<4 with the kinds of
 // package rules.
 
 const (

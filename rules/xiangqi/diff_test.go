@@ -18,8 +18,7 @@ import (
 
 // fsf is a running Fairy-Stockfish (Debian package fairy-stockfish,
 // GPL-3.0: run as a separate process, never linked or copied) set to the
-// xiangqi variant. Its coordinates number ranks 1–10 (specs/
-// rules-references.md §5.2); fsf converts them to ICCS.
+// xiangqi variant. Its coordinates number ranks 1–10; fsf converts them to ICCS.
 type fsf struct {
 	in  io.WriteCloser
 	out *bufio.Scanner

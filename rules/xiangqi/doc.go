@@ -1,5 +1,5 @@
 // Package xiangqi is the rules engine of xiangqi (Cờ Tướng) as the
-// Vietnamese Xiangqi Law of 2004 states it (specs/xiangqi.md §1–§6, §10).
+// Vietnamese Xiangqi Law of 2004 states it (Art. 2–11; docs/xiangqi.md).
 // [*Position] implements [rules.Position], so the board tracker, the
 // recorder and the arbiter layers handle xiangqi boards as they handle
 // chess ones.
@@ -7,7 +7,7 @@
 // # Board and pieces
 //
 // The 9×10 board is [rules.Xiangqi9x10]: files a–i from Red's left, ranks
-// 0–9 from Red's back rank (ICCS, specs/rules-references.md §5.1). Red is
+// 0–9 from Red's back rank (ICCS). Red is
 // [rules.White] and moves first. The kinds are [rules.King] (general),
 // [rules.Advisor], [rules.Elephant], [rules.Knight] (horse), [rules.Rook]
 // (chariot), [rules.Cannon] and [rules.Pawn] (soldier).
@@ -15,14 +15,14 @@
 // # Construction
 //
 // [NewPosition] / [NewPositionOptions] parse the xiangqi FEN of
-// specs/rules-references.md §5.4 (letters K A B/E N/H R C P, side w/r/b);
+// docs/xiangqi.md, "Board, pieces, FEN" (letters K A B/E N/H R C P, side w/r/b);
 // errors are [*FENError] naming the field. [StartPosition] is the initial
-// array of §3. [FromPlacement] builds a position from what a board's
+// array of Art. 3. [FromPlacement] builds a position from what a board's
 // sensors show, [IsStart] recognises the initial array.
 //
 // # Rules
 //
-// Legal moves follow §4.2 and §4.4: the general and advisors stay in the
+// Legal moves follow Art. 4 and 5: the general and advisors stay in the
 // palace, elephants stay on their side of the river and are blocked at the
 // eye, horses at the leg, cannons capture over exactly one screen,
 // soldiers move sideways only after crossing the river, and no move may
@@ -37,13 +37,13 @@
 // # Notation
 //
 // [Position.UCI] writes ICCS ("h2e2"). [Position.SAN] writes the
-// Vietnamese notation of §10.4 ("P2-5", "M8.7", "Xt.1") or, with
+// Vietnamese notation of Art. 11.2 ("P2-5", "M8.7", "Xt.1") or, with
 // [Options].Notation, the law's Asian dialect ("P2=5") or WXF ("C2.5").
 // [Position.LongForm] writes the Vietnamese long form for displays
 // ("Pháo 2 bình 5"). [Position.ParseMove] reads ICCS and the configured
 // dialect;
 // [Position.ParseMoveDialect] reads any dialect. The dialect is never
-// guessed from the symbols (§10.3).
+// guessed from the symbols (docs/xiangqi.md, "Notation").
 //
 // # Speed
 //

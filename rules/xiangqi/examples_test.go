@@ -3,7 +3,7 @@ package xiangqi
 import "testing"
 
 // TestNotation001Examples: every move token the law prints as a syntax
-// example (specs/xiangqi.md §10.4–§10.5, Art. 11.2 and the Art. 24
+// example (the worked examples of Art. 11.2 and the Art. 24
 // figures) reads to the ICCS move it means, in a position where it is
 // legal, and is written back the same way. The figures' positions are not
 // in the source, so each token gets a position of its own.

@@ -32,8 +32,8 @@ func NewPosition(fen string) (*Position, error) {
 	return NewPositionOptions(fen, Options{})
 }
 
-// NewPositionOptions parses a xiangqi FEN (specs/rules-references.md §5.4)
-// and returns the position with options opts. It accepts:
+// NewPositionOptions parses a xiangqi FEN (docs/xiangqi.md, "Board, pieces,
+// FEN") and returns the position with options opts. It accepts:
 //
 //   - 1 to 6 fields; missing ones default to "w - - 0 1";
 //   - ten ranks from Black's back rank (rank 9) down to Red's (rank 0);
@@ -43,7 +43,7 @@ func NewPosition(fen string) (*Position, error) {
 //   - "-" for the castling and en-passant fields (anything else is an
 //     error: xiangqi has neither);
 //   - positions a physical board can show after an illegal move stood
-//     (specs/xiangqi.md §8.2): the side not to move in check, generals
+//     (RB 4): the side not to move in check, generals
 //     facing, pieces off their usual points, even a general outside its
 //     palace (RB 4.3 has it corrected, but until then it is on the board).
 //

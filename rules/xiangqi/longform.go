@@ -10,9 +10,9 @@ import (
 // matching the letters Tg S T X P M B.
 var longNames = [...]string{general: "Tướng", advisor: "Sĩ", elephant: "Tượng", chariot: "Xe", cannon: "Pháo", horse: "Mã", soldier: "Binh"}
 
-// LongForm writes m in the Vietnamese long form of specs/xiangqi.md §10.4
-// for displays: "Pháo 2 bình 5", "Xe trước tiến 1", "Binh giữa bình 6"
-// (piece name; file number or trước/sau/giữa; tiến/thoái/bình; number).
+// LongForm writes m in the Vietnamese long form of Art. 11.2 (docs/xiangqi.md,
+// "Notation") for displays: "Pháo 2 bình 5", "Xe trước tiến 1", "Binh giữa bình
+// 6" (piece name; file number or trước/sau/giữa; tiến/thoái/bình; number).
 // Where the VN notation falls back to ICCS, so does LongForm.
 func (p *Position) LongForm(m rules.Move) string {
 	s := p.Notation(m, DialectVN)

@@ -73,7 +73,7 @@ func attacked(b *[nPoints]uint8, s, by int) bool {
 }
 
 // facing reports whether the generals on g0 and g1 stand on one file with
-// no piece between them (the flying-general rule, specs/xiangqi.md §4.2).
+// no piece between them (the flying-general rule, Art. 4.3).
 func facing(b *[nPoints]uint8, g0, g1 int) bool {
 	if g0 < 0 || g1 < 0 || fileOf(g0) != fileOf(g1) {
 		return false
@@ -120,8 +120,7 @@ func (b *bitset) clear(s int)    { b[s>>6] &^= 1 << (s & 63) }
 func (b *bitset) has(s int) bool { return b[s>>6]>>(s&63)&1 != 0 }
 
 // guard is what a position's side to move must watch for, computed once
-// per position instead of an attack test per move (specs/xiangqi.md
-// §4.4). Outside check, a move of a piece other than the general is legal
+// per position instead of an attack test per move. Outside check, a move of a piece other than the general is legal
 // unless its origin is in pinned or its destination in risky; only those
 // moves, the general's moves and every move in check are tested by
 // playing them (safeAfter).

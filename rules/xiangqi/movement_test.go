@@ -7,7 +7,7 @@ import (
 )
 
 // TestPieceMoves lists, for one piece in a set-up position, every legal
-// move (specs/xiangqi.md §4.2, §4.4).
+// move (Art. 4.3, 5).
 func TestPieceMoves(t *testing.T) {
 	tests := []struct {
 		name, fen, from string

@@ -6,8 +6,8 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
-// NoCaptureRule is the move-count limit of Art. 12 (specs/xiangqi.md
-// §12.1) as a rule set configures it.
+// NoCaptureRule is the move-count limit of Art. 12 (docs/xiangqi.md, "The
+// no-capture count") as a rule set configures it.
 type NoCaptureRule struct {
 	// Limit is the number of moves (move pairs) without a capture after
 	// which a draw claim succeeds: 50 by default (Art. 12; 20.4 b.6 says

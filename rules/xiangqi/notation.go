@@ -60,7 +60,7 @@ func (d Dialect) syms() *dialectSyms {
 }
 
 // fileNumber is file f as side c numbers it: from its own right, 1–9
-// (specs/xiangqi.md §1.1).
+// (docs/xiangqi.md, "Board, pieces, FEN").
 func fileNumber(c, f int) int {
 	if c == 0 {
 		return 9 - f
@@ -104,13 +104,13 @@ func (p *Position) sameOnFile(x uint8, f int) []int {
 func (p *Position) SAN(m rules.Move) string { return p.Notation(m, p.opts.Notation) }
 
 // Notation writes m, which must be a move of a piece of the side to move,
-// in dialect d by the formatter algorithm of specs/xiangqi.md §10.4:
+// in dialect d by the rules of Art. 11.2 (docs/xiangqi.md, "Notation"):
 // piece letter, file number of the origin (or a tandem marker when two or
 // three pieces of the kind share the file), direction, then the
 // destination file (traverse; horse, elephant, advisor) or the number of
 // steps. Where the dialect has no form (four or five soldiers on one
 // file, two files each holding two or more soldiers, three soldiers on a
-// file in WXF) it falls back to ICCS, as §10.4 gap (ii) says.
+// file in WXF) it falls back to ICCS (docs/xiangqi.md, "Notation").
 func (p *Position) Notation(m rules.Move, d Dialect) string {
 	if m.From < 0 || m.From >= nPoints || m.To < 0 || m.To >= nPoints || p.board[m.From] == 0 {
 		return p.UCI(m)
@@ -165,7 +165,7 @@ func (p *Position) Notation(m rules.Move, d Dialect) string {
 }
 
 // UCI implements rules.Position: ICCS coordinates with ranks 0–9,
-// lower case, "h2e2" (specs/rules-references.md §5.2).
+// lower case, "h2e2" (ICCS).
 func (p *Position) UCI(m rules.Move) string {
 	g := rules.Xiangqi9x10
 	return g.Name(m.From) + g.Name(m.To)
@@ -182,7 +182,7 @@ func (p *Position) ParseMove(s string) (rules.Move, error) {
 
 // ParseMoveDialect is ParseMove reading dialect d instead of the
 // position's. Besides the formatter's output it accepts, leniently, the
-// general's move without its file ("Tg/1", §10.4 gap (iii)), tandem
+// general's move without its file ("Tg/1", as in the law's Fig. 1), tandem
 // markers or file numbers for advisors and elephants, and a file number
 // for a piece that has a tandem partner when only one reading is legal.
 func (p *Position) ParseMoveDialect(s string, d Dialect) (rules.Move, error) {
@@ -290,7 +290,7 @@ func (p *Position) origins(sy *dialectSyms, x uint8, us int, o byte) (origins []
 	return nil, false
 }
 
-// kindNames are the English names of specs/xiangqi.md §0.3.
+// kindNames are the English names of docs/xiangqi.md, "Board, pieces, FEN".
 var kindNames = [...]string{general: "general", advisor: "advisor", elephant: "elephant", chariot: "chariot", cannon: "cannon", horse: "horse", soldier: "soldier"}
 
 // pieceLetter returns the kind whose letter s starts with in the dialect,
@@ -313,7 +313,7 @@ func pieceLetter(sy *dialectSyms, s string) uint8 {
 }
 
 // destination computes the point a piece of kind k and side us on from
-// reaches by the move (dir, num) of §10.4, or -1 when there is none.
+// reaches by the move (dir, num) of Art. 11.2, or -1 when there is none.
 func destination(k uint8, us, from, dir, num int) int {
 	x0, y0 := fileOf(from), rankOf(from)
 	if orthogonal(k) {

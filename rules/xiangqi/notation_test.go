@@ -9,8 +9,8 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
-// TestNotationGame: the worked examples of specs/xiangqi.md §10.5 in every
-// dialect, and the ffish WXF line of specs/rules-references.md §5.3.
+// TestNotationGame: the worked examples of Art. 11.2 in every
+// dialect, and the ffish WXF line of docs/xiangqi.md, "Notation".
 func TestNotationGame(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -53,7 +53,7 @@ func TestNotationGame(t *testing.T) {
 }
 
 // TestNotationTandem: two or three pieces of a kind on one file
-// (specs/xiangqi.md §10.4, items 4 and gaps (i)–(ii)).
+// (docs/xiangqi.md, "Notation": tandem pieces, advisors and elephants).
 func TestNotationTandem(t *testing.T) {
 	tests := []struct {
 		name, fen, move string

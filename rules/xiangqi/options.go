@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Dialect is a written move notation of specs/xiangqi.md §10.3. The
+// Dialect is a written move notation (docs/xiangqi.md, "Notation"). The
 // dialects share the grammar piece–origin–direction–number and differ in
 // piece letters, direction symbols and tandem markers; the same symbol
 // means different things in different dialects ("." is advance in VN,
@@ -24,7 +24,7 @@ const (
 	// (Art. 11.2(b)): the VN letters and tandem markers with "+" advance,
 	// "." retreat, "=" traverse: "P2=5", "M2+3".
 	DialectDocAsian
-	// DialectWXF is the WXF/AXF notation (specs/rules-references.md §5.3):
+	// DialectWXF is the WXF/AXF notation (docs/xiangqi.md, "Notation"):
 	// letters K A E R C H P, "+" advance, "-" retreat, "." traverse (also
 	// "=" when parsing), tandem markers "+" (front) and "-" (rear): "C2.5",
 	// "H8+7", "R+.3".
@@ -48,7 +48,7 @@ func (d Dialect) String() string {
 }
 
 // ParseDialect parses a configuration name (notation_dialect of
-// specs/xiangqi.md §17): "vn", "doc_asian" or "wxf".
+// docs/xiangqi.md, "Rule sets"): "vn", "doc_asian" or "wxf".
 func ParseDialect(s string) (Dialect, error) {
 	switch s {
 	case "vn":
@@ -62,7 +62,7 @@ func ParseDialect(s string) (Dialect, error) {
 }
 
 // Options are the notation switches of a position. The zero value is the
-// default of specs/xiangqi.md §17: the VN dialect, file numbers (not
+// default of docs/xiangqi.md ("Rule sets"): the VN dialect, file numbers (not
 // tandem markers) for advisors and elephants.
 type Options struct {
 	// Notation is the dialect SAN writes and ParseMove reads (besides
@@ -70,7 +70,7 @@ type Options struct {
 	Notation Dialect
 	// TandemAdvisorElephant makes SAN write t/s (or +/-) instead of the
 	// file number when two advisors or two elephants stand on one file
-	// (specs/xiangqi.md §10.4 gap (i); tandem_for_advisor_elephant). The
+	// (tandem_for_advisor_elephant, docs/xiangqi.md). The
 	// parser accepts both forms either way.
 	TandemAdvisorElephant bool
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// perftCases are the counts of specs/rules-references.md §1.6 (CPW
+// perftCases are the published counts (CPW
 // "Chinese Chess Perft Results" and Fairy-Stockfish tests/perft.sh).
 var perftCases = []struct {
 	name   string

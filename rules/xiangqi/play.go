@@ -96,7 +96,7 @@ func (p *Position) Check(m rules.Move) error {
 //   - no piece on From: ReasonNoPiece; the opponent's piece: ReasonNotYourTurn;
 //   - To off the board or equal to From: ReasonBadGeometry;
 //   - an own piece on To: ReasonOwnPieceOnTarget;
-//   - the piece rule (specs/xiangqi.md §4.2): ReasonBadGeometry for a move
+//   - the piece rule (Art. 4.3): ReasonBadGeometry for a move
 //     the piece never makes from there (a general or advisor leaving the
 //     palace, an elephant crossing the river, a soldier moving back or
 //     sideways before the river, a cannon capturing with no screen);

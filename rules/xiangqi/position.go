@@ -18,8 +18,8 @@ type Position struct {
 
 var _ rules.Position = (*Position)(nil)
 
-// StartFEN is the initial position (specs/xiangqi.md §3) in the FEN dialect
-// of specs/rules-references.md §5.4.
+// StartFEN is the initial position (Art. 3) in the FEN dialect
+// of docs/xiangqi.md, "Board, pieces, FEN".
 const StartFEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
 // StartPosition returns the initial position with default options.
@@ -80,7 +80,7 @@ func (p *Position) Pocket(rules.Color, rules.Kind) int { return 0 }
 
 // HalfmoveClock implements rules.Position. In xiangqi it counts the plies
 // since the last capture only: Art. 12's 50-move count is reset by
-// captures, not by soldier moves (specs/xiangqi.md §12).
+// captures, not by soldier moves (Art. 12).
 func (p *Position) HalfmoveClock() int { return int(p.half) }
 
 // FullmoveNumber implements rules.Position: 1 at the start, incremented
@@ -102,7 +102,7 @@ func (p *Position) InCheck() bool {
 
 // Status implements rules.Position: with no legal move the side to move
 // loses, by Checkmate when in check, by NoLegalMoveLoss otherwise
-// (Art. 7.1(a)–(c), specs/xiangqi.md §5).
+// (Art. 6, 7.1(a)–(c)).
 func (p *Position) Status() rules.Status {
 	if p.hasLegal() {
 		return rules.Ongoing
@@ -116,8 +116,8 @@ func (p *Position) Status() rules.Status {
 // CanMate implements rules.Position. It answers false exactly when side c
 // has no chariot, horse, cannon or soldier: the general, advisors and
 // elephants never leave their own half, so they can never attack the
-// other general (Art. 7.2(a) "no pieces left that can attack", RB 8;
-// specs/xiangqi.md §6.2, §15). A win of such a side because the opponent
+// other general (Art. 7.2(a) "no pieces left that can attack", RB 8).
+// A win of such a side because the opponent
 // walled in all of its own pieces (no legal move loses) is not counted:
 // the law's test is about pieces that can attack. Otherwise it answers
 // true, also where a mate is impossible for deeper reasons (conservative).

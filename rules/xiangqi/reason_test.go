@@ -9,7 +9,7 @@ import (
 )
 
 // TestCheckReasons: every illegal move gets the precise reason
-// (specs/xiangqi.md §4.4; the order is documented on Position.reason).
+// (the order is documented on Position.reason).
 func TestCheckReasons(t *testing.T) {
 	tests := []struct {
 		name, fen, move string

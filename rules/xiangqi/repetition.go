@@ -6,19 +6,19 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 )
 
-// The repetition rules of Art. 22–24 (specs/xiangqi.md §11): when a
-// position recurs, the moves of the cycle are classified (§11.6) and the
-// side that commits a forbidden pattern — perpetual check (P1), perpetual
-// chase of one piece (P3, P5–P8, 24.11–24.33) — must change; if it repeats
-// the cycle again, its loss is proposed. Cycles with no forbidden pattern
-// (one check one idle, one check one chase, perpetual mate threats,
-// blocking, sacrifice or exchange offers: P2, P4, P9, P10) and cycles in
-// which both sides commit the same pattern (7.2(c)) never get a decisive
-// proposal. The daemon is not the arbiter: these are findings for the
-// arbiter's alert, never results.
+// The repetition rules of Art. 22–24 (docs/xiangqi.md, "Repetition"): when a
+// position recurs, the moves of the cycle are classified (docs/xiangqi.md,
+// "Repetition") and the side that commits a forbidden pattern — perpetual check
+// (P1), perpetual chase of one piece (P3, P5–P8, 24.11–24.33) — must change; if
+// it repeats the cycle again, its loss is proposed. Cycles with no forbidden
+// pattern (one check one idle, one check one chase, perpetual mate threats,
+// blocking, sacrifice or exchange offers: P2, P4, P9, P10) and cycles in which
+// both sides commit the same pattern (7.2(c)) never get a decisive proposal.
+// The daemon is not the arbiter: these are findings for the arbiter's alert,
+// never results.
 
 // CheckVsChase is what happens when one side perpetually checks and the
-// other perpetually chases (specs/xiangqi.md §11.3 [GAP]).
+// other perpetually chases (the Law leaves it open; docs/xiangqi.md).
 type CheckVsChase uint8
 
 // The check_vs_chase settings.
@@ -30,8 +30,9 @@ const (
 	CheckVsChaseDraw
 )
 
-// CombinedChase is how a general or soldier chasing together with other
-// pieces is judged (P9 against 24.26, specs/xiangqi.md §11.5 [CONFLICT]).
+// CombinedChase is how a general or soldier chasing together with other pieces
+// is judged (P9 against 24.26, where the Law contradicts itself;
+// docs/xiangqi.md).
 type CombinedChase uint8
 
 // The king_pawn_combined_chase settings.
@@ -55,7 +56,7 @@ const (
 type RepetitionOptions struct {
 	// Threshold is the occurrence of a position (board and side to move)
 	// that starts the classification; 0 means 3 (repetition_alert_occurrence,
-	// §11.3 [GAP]). The loss is proposed when the side told to change makes
+	// the law leaves it open). The loss is proposed when the side told to change makes
 	// the position occur once more.
 	Threshold    int
 	CheckVsChase CheckVsChase
@@ -132,7 +133,7 @@ type Chase struct {
 	Attacker, Target rules.Square
 }
 
-// MoveClass is the classification of one move of a cycle (§11.6 step 2).
+// MoveClass is the classification of one move of a cycle (checks and threats).
 type MoveClass struct {
 	Ply  int // 1-based ply of the game
 	Side rules.Color
@@ -141,7 +142,7 @@ type MoveClass struct {
 	Check bool
 	// MateThreat: the mover would have a mate in one if it moved again.
 	MateThreat bool
-	// Chases are the forbidden chases the move makes (§11.6 step 3).
+	// Chases are the forbidden chases the move makes.
 	Chases []Chase
 	// Attacks counts the new capture threats on non-general pieces,
 	// forbidden or not (exchange offers, protected targets …).
@@ -313,7 +314,8 @@ func classifyCycle(positions []*Position, moves []rules.Move, from, to int, o Re
 	return f
 }
 
-// judge applies §11.3 to the two sides' patterns: no pattern, Allowed;
+// judge gives the verdict of docs/xiangqi.md ("Repetition") on the two
+// sides' patterns: no pattern, Allowed;
 // both, MutualDraw when they are the same or cvc says draw, else the
 // checker must change; one, that side must change.
 func judge(p [2]Pattern, cvc CheckVsChase) (Verdict, rules.Color) {
@@ -335,7 +337,7 @@ func judge(p [2]Pattern, cvc CheckVsChase) (Verdict, rules.Color) {
 }
 
 // chasedThroughout returns a target that every one of the side's moves
-// chases (§11.6 step 4), under the combined-chase setting.
+// chases (the same piece on every move), under the combined-chase setting.
 func chasedThroughout(moves []map[int]targetMove, c CombinedChase) (int, bool) {
 	if len(moves) == 0 {
 		return 0, false
@@ -364,7 +366,7 @@ func chasedThroughout(moves []map[int]targetMove, c CombinedChase) (int, bool) {
 
 // newAttacks returns the capture threats on non-general pieces of the
 // side to move in after that the side which just moved has there and did
-// not have in before (§11.6 step 2: newly capturable, legally; discovered
+// not have in before (the threat test: newly capturable, legally; discovered
 // attacks are credited to the piece that attacks). A target that was
 // already capturable by some piece before is not newly threatened.
 func newAttacks(before, after *Position) []Chase {
@@ -404,14 +406,15 @@ func (p *Position) nullMove() *Position {
 	return &q
 }
 
-// forbiddenChase reports whether the attack a, made by the side that just
-// moved in after (whose opponent is to move), is a forbidden chase by
-// §11.6 step 3, leaving aside the general-and-soldier exception (the
-// caller's): not one when the target is a soldier that has not crossed
-// the river (P3, 24.21), or has real protection and can move, unless a
-// horse or cannon chases a chariot (P6, P7, 24.13, 24.31), or is of the
-// attacker's kind, can take the attacker back and can move (24.20, P10).
-// A chariot chasing a crossed soldier is always forbidden (24.27).
+// forbiddenChase reports whether the attack a, made by the side that just moved
+// in after (whose opponent is to move), is a forbidden chase by the
+// forbidden-chase test of docs/xiangqi.md, leaving aside the
+// general-and-soldier exception (the caller's): not one when the target is a
+// soldier that has not crossed the river (P3, 24.21), or has real protection
+// and can move, unless a horse or cannon chases a chariot (P6, P7, 24.13,
+// 24.31), or is of the attacker's kind, can take the attacker back and can move
+// (24.20, P10). A chariot chasing a crossed soldier is always forbidden
+// (24.27).
 func forbiddenChase(after *Position, a Chase) bool {
 	b := &after.board
 	x, y := b[a.Attacker], b[a.Target]

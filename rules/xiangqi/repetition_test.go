@@ -21,9 +21,9 @@ type cycleCase struct {
 	marks string
 }
 
-// catalogue turns the Article 24 catalogue (specs/xiangqi.md §11.4) into
+// catalogue turns the Article 24 catalogue into
 // positions of our own (the law prints move lists without their diagrams,
-// §10.4 gap (iv)), each cycle showing the pattern its case names.
+// and with misprints), each cycle showing the pattern its case names.
 var catalogue = []cycleCase{
 	{"24.2 perpetual check by one piece: the checker must change",
 		"3k3R1/9/9/9/9/9/9/9/9/5K3 b - - 0 1", "d9d8 h9h8 d8d9 h8h9",
@@ -130,7 +130,7 @@ func TestArticle24Catalogue(t *testing.T) {
 	}
 }
 
-// attackCase is one attack, judged by §11.6 step 3: the position after
+// attackCase is one attack, judged by the forbidden-chase test: the position after
 // the attacking side's move (its opponent to move), attacker and target.
 type attackCase struct {
 	name, fen, attacker, target string
@@ -185,7 +185,7 @@ func sqOf(t *testing.T, name string) rules.Square {
 	return s
 }
 
-// TestJudge: §11.3 — one violator must change; the same pattern on both
+// TestJudge: the verdict — one violator must change; the same pattern on both
 // sides is a mutual draw (7.2(c), Fig. 107, 24.3); check against chase
 // makes the checker change, or draws under check_vs_chase = draw.
 func TestJudge(t *testing.T) {
@@ -211,11 +211,12 @@ func TestJudge(t *testing.T) {
 	}
 }
 
-// TestCombinedChase: a general or soldier chasing (P9, 24.24–24.26,
-// §11.5) under the three king_pawn_combined_chase settings: alone it
-// never chases; with another piece chasing on every move it is a chase
-// under the default and AlwaysLoss and not under AlwaysDraw; with another
-// piece joining only now and then it is a chase only under AlwaysLoss.
+// TestCombinedChase: a general or soldier chasing (P9, 24.24–24.26; the
+// general-and-soldier conflict of docs/xiangqi.md) under the three
+// king_pawn_combined_chase settings: alone it never chases; with another piece
+// chasing on every move it is a chase under the default and AlwaysLoss and not
+// under AlwaysDraw; with another piece joining only now and then it is a chase
+// only under AlwaysLoss.
 func TestCombinedChase(t *testing.T) {
 	ks := targetMove{ks: true, ksAny: true}
 	other := targetMove{other: true}

@@ -44,7 +44,7 @@ func FromPlacement(pl rules.Placement, turn rules.Color, opts Options) (*Positio
 }
 
 // IsStart reports whether pl shows the initial array of
-// specs/xiangqi.md §3.
+// Art. 3.
 func IsStart(pl rules.Placement) bool { return pl == startPlacement }
 
 var startPlacement = StartPosition().Placement()

@@ -1,6 +1,6 @@
 // The arbiters' page (GET /arbiter): signs in to NATS over websocket as an
 // arbiter user, shows the live copy and every alert as it comes, and sends
-// the commands of interfaces.md §3.1.
+// the commands of docs/contract.md §3.1.
 
 import { wsconnect, type NatsConnection, type Msg } from '@nats-io/nats-core';
 import { BoardCard } from './card';

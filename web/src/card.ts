@@ -1,5 +1,5 @@
 // A board card: the players, clocks, diagram, last move and result of one
-// game, with the hooks of interfaces.md §5.1 (data-game, data-fen,
+// game, with the hooks of docs/web.md (data-game, data-fen,
 // data-clock, data-result).
 
 import { Diagram } from './diagram';

@@ -1,4 +1,4 @@
-// Arbiter commands (interfaces.md §3.1): <p>.arbiter.<g>.cmd and
+// Arbiter commands (docs/contract.md §3.1): <p>.arbiter.<g>.cmd and
 // <p>.input.<g>.move requests, each from a button with data-cmd, the reply
 // shown next to it (an error as an element with data-error).
 

@@ -1,5 +1,5 @@
 // Payloads the pages read: the daemon's web API (broadcast/httpweb.go) and
-// the NATS payloads of interfaces.md §3.
+// the NATS payloads of docs/contract.md §3.
 
 export interface Pockets {
   white: string;

@@ -5,7 +5,7 @@
 // 368a47a9), licensed under Creative Commons Attribution 4.0
 // International (CC BY 4.0). They were converted from the dataset's
 // Chinese notation (Big5 text) to PGN with WXF movetext and [%iccs]
-// commands (specs/interfaces.md §6), Red written as White and dates
+// commands (docs/contract.md §6), Red written as White and dates
 // normalised; each game's Source tag names its file in the dataset. The
 // attribution heads the file as PGN escape lines. See PROVENANCE.md.
 //
