@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"github.com/dgtbridge/dgtbridge/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dgtbridge/dgtbridge/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -70,9 +71,11 @@ func TestExampleGolden(t *testing.T) {
 // configuration of the contract's specification, read where the project
 // keeps it beside the repository (the test says so when it is absent).
 func TestExampleMatchesSpec(t *testing.T) {
-	spec, err := os.ReadFile("../../shared/specs/interfaces.md")
+	// The contract as the project keeps it, beside the repository.
+	path := filepath.Join("..", "..", "shared", "specs", "interfaces.md")
+	spec, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		testenv.Unavailable(t, "../../shared/specs/interfaces.md is absent: cannot compare the example with the spec")
+		testenv.Unavailable(t, path+" is absent (a clone of the repository alone): cannot compare the example with the contract")
 	}
 	if err != nil {
 		t.Fatal(err)
