@@ -2,6 +2,8 @@ module github.com/dgtbridge/dgtbridge
 
 go 1.26.0
 
+toolchain go1.26.11
+
 require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/go-viper/mapstructure/v2 v2.4.0
