@@ -91,13 +91,15 @@ var defaultHTTPLimits = httpLimits{readHeader: 10 * time.Second, read: 30 * time
 
 // HTTPServer serves the PGN feeds and the health check.
 type HTTPServer struct {
-	o       HTTPOptions
-	limits  httpLimits
-	log     *slog.Logger
-	auth    *httpauth.Checker
-	mux     *http.ServeMux // the public listener's
-	admin   *http.ServeMux // the admin listener's
-	webStop func()         // ends the pages' event streams on shutdown
+	o      HTTPOptions
+	limits httpLimits
+	log    *slog.Logger
+	auth   *httpauth.Checker
+	// refusedLog throttles the log lines of refused sign-ins.
+	refusedLog logThrottle
+	mux        *http.ServeMux // the public listener's
+	admin      *http.ServeMux // the admin listener's
+	webStop    func()         // ends the pages' event streams on shutdown
 }
 
 // NewHTTPServer builds the handlers:

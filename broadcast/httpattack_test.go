@@ -63,11 +63,10 @@ var publicPaths = []string{"/healthz", "/pgn/open2026/1.pgn", "/pgn/open2026/1/1
 	"/api/public.json", "/api/public/game/open2026.1.1.json", "/api/config.json", "/nothing-here", "/pgn/../healthz?detail"}
 
 type httpAttack struct {
-	t           *testing.T
-	pub, admin  *httptest.Server
-	hash        string
-	p           *Publisher
-	public, all []string
+	t          *testing.T
+	pub, admin *httptest.Server
+	hash       string
+	p          *Publisher
 }
 
 func newHTTPAttack(t *testing.T, delay time.Duration) *httpAttack {

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast/httpauth"
 )
@@ -97,7 +99,9 @@ func (h *HTTPServer) refuse(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	if !errors.Is(err, httpauth.ErrNoCredentials) {
-		h.log.Warn("http: staff sign-in refused", "path", r.URL.Path, "remote", r.RemoteAddr)
+		if ok, skipped := h.refusedLog.allow(time.Now()); ok {
+			h.log.Warn("http: staff sign-in refused", "path", r.URL.Path, "remote", r.RemoteAddr, "more_refused_unlogged", skipped)
+		}
 	}
 	w.Header().Set("WWW-Authenticate", staffRealm)
 	msg := "staff only: the admin listener (http.admin_listen), or the credentials of an organiser or arbiter"
@@ -179,4 +183,31 @@ func publicReason(s HealthSource) string {
 		return "the hall is not healthy (not its boards: the admin listener says why)"
 	}
 	return "not healthy (the admin listener says why)"
+}
+
+// refusedLogEvery is how often a refused sign-in is logged at most: a
+// client trying passwords must not fill the log (the count of those left
+// out is on the next line).
+const refusedLogEvery = 10 * time.Second
+
+// logThrottle lets one log line through per refusedLogEvery and counts
+// the others. The zero value is ready; safe for concurrent use.
+type logThrottle struct {
+	mu      sync.Mutex
+	last    time.Time
+	skipped int
+}
+
+// allow reports whether a line may be logged at now, and how many were
+// left out since the last one.
+func (l *logThrottle) allow(now time.Time) (bool, int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.last.IsZero() && now.Sub(l.last) < refusedLogEvery {
+		l.skipped++
+		return false, 0
+	}
+	n := l.skipped
+	l.last, l.skipped = now, 0
+	return true, n
 }
