@@ -267,6 +267,12 @@ func (h *HTTPServer) Run(ctx context.Context) error {
 		}
 	}
 	if h.o.AdminListen != "" {
+		if host, _, err := net.SplitHostPort(h.o.AdminListen); err == nil && !isLoopback(host) {
+			if pub != nil {
+				pub.Close()
+			}
+			return fmt.Errorf("%w: http.admin_listen %s (it shows the live hall without sign-in)", ErrAdminNotLoopback, h.o.AdminListen)
+		}
 		if adm, err = net.Listen("tcp", h.o.AdminListen); err != nil {
 			if pub != nil {
 				pub.Close()

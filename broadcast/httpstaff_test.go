@@ -1,6 +1,9 @@
 package broadcast
 
 import (
+	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -21,5 +24,31 @@ func TestRefusedSignInLogThrottled(t *testing.T) {
 	}
 	if ok, n := l.allow(t0.Add(refusedLogEvery)); !ok || n != 500 {
 		t.Errorf("after %v: %v, %d left out, want true, 500", refusedLogEvery, ok, n)
+	}
+}
+
+// TestHTTPRunRefusesOpenAdmin: Run refuses an admin listener that is not
+// on loopback (it has no sign-in), and a listener that cannot be opened is
+// named by its key.
+func TestHTTPRunRefusesOpenAdmin(t *testing.T) {
+	for _, tc := range []struct {
+		o    HTTPOptions
+		want string
+	}{
+		{HTTPOptions{Listen: "127.0.0.1:0", AdminListen: "0.0.0.0:0"}, "http.admin_listen 0.0.0.0:0"},
+		{HTTPOptions{AdminListen: "[::]:0"}, "http.admin_listen [::]:0"},
+		{HTTPOptions{Listen: "127.0.0.1:x"}, "http.listen 127.0.0.1:x"},
+		{HTTPOptions{AdminListen: "127.0.0.1:x"}, "http.admin_listen 127.0.0.1:x"},
+	} {
+		tc.o.Games = NewStore(nil)
+		err := NewHTTPServer(tc.o).Run(context.Background())
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want an error naming %q", tc.o, err, tc.want)
+		}
+		if strings.Contains(tc.want, "0.0.0.0") || strings.Contains(tc.want, "[::]") {
+			if !errors.Is(err, ErrAdminNotLoopback) {
+				t.Errorf("%v is not ErrAdminNotLoopback", err)
+			}
+		}
 	}
 }
