@@ -140,7 +140,7 @@ func NewHTTPServer(o HTTPOptions) *HTTPServer {
 func (h *HTTPServer) handler() http.Handler { return securityHeaders(h.mux) }
 
 // adminHandler returns the admin listener's handler.
-func (h *HTTPServer) adminHandler() http.Handler { return securityHeaders(h.admin) }
+func (h *HTTPServer) adminHandler() http.Handler { return securityHeaders(loopbackHost(h.admin)) }
 
 func pgnNumber(s string) (int, bool) {
 	base, ok := strings.CutSuffix(s, ".pgn")

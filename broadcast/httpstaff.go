@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/pprof"
 	"strings"
@@ -64,6 +65,25 @@ func securityHeaders(next http.Handler) http.Handler {
 		h.Set("Content-Security-Policy", defaultCSP)
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "no-referrer")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// loopbackHost serves next only to requests whose Host names this machine
+// (localhost, a loopback address): the admin listener has no sign-in, and
+// a web page a browser on the machine loads from elsewhere could otherwise
+// point its own name at 127.0.0.1 (DNS rebinding) and read the live hall
+// through the visitor's browser. Others get 403.
+func loopbackHost(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if !isLoopback(strings.Trim(host, "[]")) {
+			http.Error(w, "the admin listener answers requests for localhost, 127.0.0.1 or [::1] only", http.StatusForbidden)
+			return
+		}
 		next.ServeHTTP(w, r)
 	})
 }

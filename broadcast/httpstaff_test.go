@@ -3,6 +3,9 @@ package broadcast
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -50,5 +53,33 @@ func TestHTTPRunRefusesOpenAdmin(t *testing.T) {
 				t.Errorf("%v is not ErrAdminNotLoopback", err)
 			}
 		}
+	}
+}
+
+// TestAdminListenerLoopbackHostOnly: the admin listener answers requests
+// naming localhost or a loopback address, and refuses (403) one naming
+// another host: a page elsewhere that points its own name at 127.0.0.1
+// (DNS rebinding) cannot read the live hall through a browser on the
+// machine.
+func TestAdminListenerLoopbackHostOnly(t *testing.T) {
+	h := NewHTTPServer(HTTPOptions{Games: NewStore(nil), Detail: func() StatusReport {
+		return StatusReport{Boards: []BoardReport{{BoardID: "r1-b1", LastMove: &ReportMove{SAN: "Qxh7+", UCI: "d3h7"}}}}
+	}})
+	ts := httptest.NewServer(h.adminHandler())
+	defer ts.Close()
+	for host, want := range map[string]int{"127.0.0.1:8081": 200, "localhost:8081": 200, "[::1]:8081": 200, "localhost": 200, "127.0.0.2": 200,
+		"evil.example:8081": 403, "evil.example": 403, "192.168.1.5:8081": 403} {
+		req, _ := http.NewRequest("GET", ts.URL+"/healthz?detail", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want || (want == 403 && strings.Contains(string(b), "d3h7")) {
+			t.Errorf("Host %q: %d, want %d\n%s", host, resp.StatusCode, want, b)
+		}
+		checkHeaders(t, "Host "+host, resp.Header)
 	}
 }
