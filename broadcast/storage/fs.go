@@ -44,8 +44,10 @@ type FS interface {
 // for others (game records and journals hold the live games, minutes
 // ahead of the public copy). [OS] never creates anything wider, whatever
 // mode a caller asks for and whatever the umask (which can only narrow
-// it), and narrows a file it opens for writing, or a folder it is asked to
-// make, that is wider (left by an older version or a copy).
+// it), and narrows a file it opens for writing that is wider (left by an
+// older version or a copy). A folder that already exists is left as it is:
+// data_dir may be a folder the daemon does not own alone (a sticky /tmp, a
+// home), which it must not change.
 const (
 	FileMode fs.FileMode = 0o640
 	DirMode  fs.FileMode = 0o750
@@ -81,16 +83,7 @@ func narrow(f interface {
 
 func (osFS) ReadFile(name string) ([]byte, error)       { return os.ReadFile(name) }
 func (osFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
-func (osFS) MkdirAll(name string, perm fs.FileMode) error {
-	if err := os.MkdirAll(name, perm&DirMode); err != nil {
-		return err
-	}
-	if d, err := os.Open(name); err == nil {
-		narrow(d, DirMode)
-		d.Close()
-	}
-	return nil
-}
+func (osFS) MkdirAll(name string, perm fs.FileMode) error { return os.MkdirAll(name, perm&DirMode) }
 func (osFS) Rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
 func (osFS) Remove(name string) error             { return os.Remove(name) }
 func (osFS) SyncDir(name string) error {
