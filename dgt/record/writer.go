@@ -199,7 +199,7 @@ func Create(dataDir, boardID string, start time.Time) (*os.File, error) {
 	}
 	for _, d := range []string{filepath.Dir(dir), dir} { // record/ and record/<board>/
 		if st, err := os.Stat(d); err == nil && st.Mode().Perm()&^DirMode != 0 {
-			_ = os.Chmod(d, st.Mode().Perm()&DirMode)
+			_ = os.Chmod(d, st.Mode()&(os.ModeSetgid|os.ModeSticky)|st.Mode().Perm()&DirMode)
 		}
 	}
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, FileMode)
