@@ -14,7 +14,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast/httpauth"
 )
 
-// What the HTTP server shows to whom (interfaces.md §5):
+// What the HTTP server shows to whom (docs/contract.md §5):
 //
 //   - the public listener (HTTPOptions.Listen) serves the public copy (PGN,
 //     the pages) and GET /healthz to anyone: "ok", or 503 and a short
@@ -88,7 +88,7 @@ func loopbackHost(next http.Handler) http.Handler {
 	})
 }
 
-// staffChecker returns the checker of the staff users of o (organisers
+// staffChecker returns the checker of the staff among users (organisers
 // and arbiters; other roles never sign in over HTTP).
 func staffChecker(users []User) *httpauth.Checker {
 	var staff []httpauth.User
