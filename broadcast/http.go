@@ -59,6 +59,10 @@ type HTTPOptions struct {
 	// format), after the process's own figures (typically the publisher
 	// and the hall).
 	Metrics []metrics.Source
+	// Listening, when set, is called by Run with each listener's key
+	// ("http.listen", "http.admin_listen") and address once it is open
+	// (port 0 picked a free one): for a banner, or a test.
+	Listening func(key, addr string)
 	// Pprof serves Go's profiles at /debug/pprof/ (staff only; http.pprof,
 	// off by default: a profile costs CPU and shows the program's
 	// internals).
@@ -302,6 +306,14 @@ func (h *HTTPServer) Run(ctx context.Context) error {
 			}
 			errc <- err
 		}()
+	}
+	if h.o.Listening != nil {
+		if pub != nil {
+			h.o.Listening("http.listen", pub.Addr().String())
+		}
+		if adm != nil {
+			h.o.Listening("http.admin_listen", adm.Addr().String())
+		}
 	}
 	var errs []error
 	for range n {

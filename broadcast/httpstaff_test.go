@@ -83,3 +83,55 @@ func TestAdminListenerLoopbackHostOnly(t *testing.T) {
 		checkHeaders(t, "Host "+host, resp.Header)
 	}
 }
+
+// TestHTTPRunBothListeners: Run opens both listeners (a free port each),
+// says where, serves the public paths on one and the staff paths on the
+// other, and stops both when its context ends.
+func TestHTTPRunBothListeners(t *testing.T) {
+	addrs := make(chan [2]string, 2)
+	h := NewHTTPServer(HTTPOptions{Listen: "127.0.0.1:0", AdminListen: "127.0.0.1:0", Games: NewStore(nil),
+		Detail:    func() StatusReport { return StatusReport{Boards: []BoardReport{{BoardID: "r1-b1", Ply: 41}}} },
+		Listening: func(key, addr string) { addrs <- [2]string{key, addr} }})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.Run(ctx) }()
+	at := map[string]string{}
+	for range 2 {
+		select {
+		case a := <-addrs:
+			at[a[0]] = "http://" + a[1]
+		case err := <-done:
+			t.Fatalf("Run: %v", err)
+		}
+	}
+	get := func(url string) (int, string) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get(at["http.listen"] + "/healthz"); code != 200 || body != "ok\n" {
+		t.Errorf("public /healthz: %d %q", code, body)
+	}
+	if code, _ := get(at["http.listen"] + "/healthz?detail"); code != 401 {
+		t.Errorf("public /healthz?detail: %d, want 401", code)
+	}
+	if code, body := get(at["http.admin_listen"] + "/healthz?detail"); code != 200 || !strings.Contains(body, `"ply": 41`) {
+		t.Errorf("admin /healthz?detail: %d %s", code, body)
+	}
+	if code, _ := get(at["http.admin_listen"] + "/metrics"); code != 200 {
+		t.Errorf("admin /metrics: %d", code)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run after cancel: %v", err)
+	}
+	for key, url := range at {
+		if _, err := http.Get(url + "/healthz"); err == nil {
+			t.Errorf("%s still serving after Run returned", key)
+		}
+	}
+}
