@@ -2,6 +2,8 @@ module github.com/dgtbridge/dgtbridge
 
 go 1.26.0
 
+toolchain go1.26.11
+
 require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/go-viper/mapstructure/v2 v2.4.0
@@ -11,6 +13,7 @@ require (
 	go.bug.st/serial v1.8.0
 	golang.org/x/crypto v0.58.0
 	golang.org/x/sys v0.49.0
+	golang.org/x/term v0.47.0
 )
 
 require (

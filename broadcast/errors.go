@@ -14,6 +14,9 @@ var (
 	// ErrInsecureListen: the embedded server has no users but was asked to
 	// listen on a non-loopback address.
 	ErrInsecureListen = errors.New("broadcast: no users configured, refusing to listen on a non-loopback address")
+	// ErrAdminNotLoopback: http.admin_listen is not a loopback address
+	// (the admin listener has no sign-in).
+	ErrAdminNotLoopback = errors.New("broadcast: the admin listener must be on a loopback address")
 	// ErrBadRole: a user's role is not organiser, arbiter or public.
 	ErrBadRole = errors.New("broadcast: unknown role")
 	// ErrCorruptJournal: an outbox record failed its checksum in the middle

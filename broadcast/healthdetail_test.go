@@ -10,15 +10,15 @@ import (
 	"testing"
 )
 
-// TestHealthDetail: /healthz?detail gives the same verdict as /healthz,
-// its problems one per line, and every board's report; /healthz stays
-// plain text.
+// TestHealthDetail: /healthz?detail on the admin listener gives the same
+// verdict as /healthz, its problems one per line, and every board's
+// report; /healthz stays plain text.
 func TestHealthDetail(t *testing.T) {
 	var boardErr error = errors.New("board r1-b2 (/dev/b): disconnected: EOF\nboard r1-b3 (/dev/c): not connected yet")
 	rep := StatusReport{Boards: []BoardReport{{BoardID: "r1-b1", Connected: true, Game: game.ID{Event: "open", Round: 1, Board: 1}, Ply: 4, LastMove: &ReportMove{SAN: "Nf3", UCI: "g1f3"}},
 		{BoardID: "r1-b2", Game: game.ID{Event: "open", Round: 1, Board: 2}, Error: "EOF"}}, Lichess: []PushReport{{Round: 1, ID: "AbCd1234", Pushes: 3}}}
 	h := NewHTTPServer(HTTPOptions{Games: NewStore(nil), Health: []HealthSource{healthFunc(func() error { return boardErr })}, Detail: func() StatusReport { return rep }})
-	ts := httptest.NewServer(h.handler())
+	ts := httptest.NewServer(h.adminHandler())
 	defer ts.Close()
 	get := func(path string) (int, string, string) {
 		resp, err := http.Get(ts.URL + path)

@@ -5,15 +5,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/pprof"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/broadcast/httpauth"
 	"github.com/dgtbridge/dgtbridge/internal/metrics"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -32,8 +33,16 @@ func (f healthFunc) Health() error { return f() }
 
 // HTTPOptions configures the HTTP feeds (docs/contract.md §5).
 type HTTPOptions struct {
-	// Listen is http.listen (host:port).
+	// Listen is http.listen (host:port): the public listener; "" none.
 	Listen string
+	// AdminListen is http.admin_listen: a loopback host:port serving
+	// /healthz with its detail, /metrics and pprof without credentials
+	// (httpstaff.go); "" none.
+	AdminListen string
+	// Staff are the users whose HTTP Basic credentials open /healthz's
+	// detail, /metrics and pprof on the public listener: the organisers and
+	// arbiters among them (passwords written out or bcrypt hashes).
+	Staff []User
 	// Games serves the PGN: the publisher's public (delayed) store.
 	Games *Store
 	// Health sources, all of which must be healthy for /healthz to say 200
@@ -43,15 +52,20 @@ type HTTPOptions struct {
 	Logger *slog.Logger
 	// Web, when set, adds the web pages and their API (httpweb.go).
 	Web *Web
-	// Detail, when set, serves GET /healthz?detail: the verdict and this
-	// report as JSON (healthdetail.go).
+	// Detail, when set, serves GET /healthz?detail (staff only): the
+	// verdict and this report as JSON (healthdetail.go).
 	Detail func() StatusReport
-	// Metrics are written at GET /metrics (Prometheus text format), after
-	// the process's own figures (typically the publisher and the hall).
+	// Metrics are written at GET /metrics (staff only; Prometheus text
+	// format), after the process's own figures (typically the publisher
+	// and the hall).
 	Metrics []metrics.Source
-	// Pprof serves Go's profiles at /debug/pprof/ (http.pprof; off by
-	// default: a profile costs CPU and shows the program's internals, so
-	// keep http.listen on a private address when it is on).
+	// Listening, when set, is called by Run with each listener's key
+	// ("http.listen", "http.admin_listen") and address once it is open
+	// (port 0 picked a free one): for a banner, or a test.
+	Listening func(key, addr string)
+	// Pprof serves Go's profiles at /debug/pprof/ (staff only; http.pprof,
+	// off by default: a profile costs CPU and shows the program's
+	// internals).
 	Pprof bool
 }
 
@@ -81,11 +95,15 @@ var defaultHTTPLimits = httpLimits{readHeader: 10 * time.Second, read: 30 * time
 
 // HTTPServer serves the PGN feeds and the health check.
 type HTTPServer struct {
-	o       HTTPOptions
-	limits  httpLimits
-	log     *slog.Logger
-	mux     *http.ServeMux
-	webStop func() // ends the pages' event streams on shutdown
+	o      HTTPOptions
+	limits httpLimits
+	log    *slog.Logger
+	auth   *httpauth.Checker
+	// refusedLog throttles the log lines of refused sign-ins.
+	refusedLog logThrottle
+	mux        *http.ServeMux // the public listener's
+	admin      *http.ServeMux // the admin listener's
+	webStop    func()         // ends the pages' event streams on shutdown
 }
 
 // NewHTTPServer builds the handlers:
@@ -95,34 +113,38 @@ type HTTPServer struct {
 //	GET /bpgn/<event>/<round>/<board>.bpgn  a team-drop match (httpbpgn.go)
 //	GET /healthz                          200 "ok", or 503 and one reason a line
 //	GET /healthz?detail                   the same verdict, and every board, as JSON (with Detail)
+//	GET /metrics, /debug/pprof/           the process's figures, profiles (with Pprof)
+//
+// /healthz?detail, /metrics and pprof are staff only, and /healthz says
+// its reasons in full only to staff (httpstaff.go).
 //
 // A round or game with no public state yet is 404 (a Lichess poller treats
 // it as "nothing yet" rather than an empty game).
 func NewHTTPServer(o HTTPOptions) *HTTPServer {
-	h := &HTTPServer{o: o, limits: defaultHTTPLimits, log: o.Logger, mux: http.NewServeMux()}
+	h := &HTTPServer{o: o, limits: defaultHTTPLimits, log: o.Logger, auth: staffChecker(o.Staff),
+		mux: http.NewServeMux(), admin: http.NewServeMux()}
 	if h.log == nil {
 		h.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	h.mux.HandleFunc("GET /pgn/{event}/{file}", h.round)
 	h.mux.HandleFunc("GET /pgn/{event}/{round}/{file}", h.game)
 	h.mux.HandleFunc("GET /bpgn/{event}/{round}/{file}", h.bpgn)
-	h.mux.HandleFunc("GET /healthz", h.health)
-	h.mux.HandleFunc("GET /metrics", h.metrics)
-	if o.Pprof {
-		h.mux.HandleFunc("/debug/pprof/", pprof.Index)
-		h.mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
-		h.mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-		h.mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-		h.mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	}
+	h.mux.HandleFunc("GET /healthz", h.publicHealth)
+	h.mountAdmin(h.mux, h.staffOnly)
+	h.admin.HandleFunc("GET /healthz", h.health)
+	h.mountAdmin(h.admin, func(f http.HandlerFunc) http.HandlerFunc { return f })
 	if o.Web != nil {
 		h.webStop = mountWeb(h.mux, o.Web)
 	}
 	return h
 }
 
-// handler returns the HTTP handler (for httptest or another server).
-func (h *HTTPServer) handler() http.Handler { return h.mux }
+// handler returns the public listener's handler (for httptest or another
+// server).
+func (h *HTTPServer) handler() http.Handler { return securityHeaders(h.mux) }
+
+// adminHandler returns the admin listener's handler.
+func (h *HTTPServer) adminHandler() http.Handler { return securityHeaders(loopbackHost(h.admin)) }
 
 func pgnNumber(s string) (int, bool) {
 	base, ok := strings.CutSuffix(s, ".pgn")
@@ -236,20 +258,75 @@ func (h *HTTPServer) metrics(w http.ResponseWriter, _ *http.Request) {
 	}
 }
 
-// Run listens on o.Listen and serves until ctx is done, then shuts down
-// gracefully (up to 5 s for in-flight requests). Cancellation returns nil.
+// Run listens on o.Listen and o.AdminListen (those not "") and serves
+// until ctx is done, then shuts down gracefully (up to 5 s for in-flight
+// requests). Cancellation returns nil; an error names the listener's key.
+// The admin listener's address is logged (port 0 picks a free one).
 func (h *HTTPServer) Run(ctx context.Context) error {
-	ln, err := net.Listen("tcp", h.o.Listen)
-	if err != nil {
-		return err
+	var pub, adm net.Listener
+	var err error
+	if h.o.Listen != "" {
+		if pub, err = net.Listen("tcp", h.o.Listen); err != nil {
+			return fmt.Errorf("http.listen %s: %w", h.o.Listen, err)
+		}
 	}
-	return h.serve(ctx, ln)
+	if h.o.AdminListen != "" {
+		if host, _, err := net.SplitHostPort(h.o.AdminListen); err == nil && !isLoopback(host) {
+			if pub != nil {
+				pub.Close()
+			}
+			return fmt.Errorf("%w: http.admin_listen %s (it shows the live hall without sign-in)", ErrAdminNotLoopback, h.o.AdminListen)
+		}
+		if adm, err = net.Listen("tcp", h.o.AdminListen); err != nil {
+			if pub != nil {
+				pub.Close()
+			}
+			return fmt.Errorf("http.admin_listen %s: %w", h.o.AdminListen, err)
+		}
+		h.log.Info("admin HTTP listener (/healthz?detail, /metrics, pprof)", "url", "http://"+adm.Addr().String())
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, 2)
+	n := 0
+	for _, s := range []struct {
+		ln      net.Listener
+		handler http.Handler
+		key     string
+	}{{pub, h.handler(), "http.listen"}, {adm, h.adminHandler(), "http.admin_listen"}} {
+		if s.ln == nil {
+			continue
+		}
+		n++
+		go func() {
+			err := h.serve(ctx, s.ln, s.handler)
+			if err != nil {
+				err = fmt.Errorf("%s: %w", s.key, err)
+				cancel()
+			}
+			errc <- err
+		}()
+	}
+	if h.o.Listening != nil {
+		if pub != nil {
+			h.o.Listening("http.listen", pub.Addr().String())
+		}
+		if adm != nil {
+			h.o.Listening("http.admin_listen", adm.Addr().String())
+		}
+	}
+	var errs []error
+	for range n {
+		errs = append(errs, <-errc)
+	}
+	return errors.Join(errs...)
 }
 
-// serve is Run on an existing listener (which it closes).
-func (h *HTTPServer) serve(ctx context.Context, ln net.Listener) error {
+// serve serves handler on an existing listener (which it closes) until ctx
+// is done.
+func (h *HTTPServer) serve(ctx context.Context, ln net.Listener, handler http.Handler) error {
 	l := h.limits
-	srv := &http.Server{Handler: h.mux, ReadHeaderTimeout: l.readHeader, ReadTimeout: l.read, WriteTimeout: l.write,
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: l.readHeader, ReadTimeout: l.read, WriteTimeout: l.write,
 		IdleTimeout: l.idle, MaxHeaderBytes: l.maxHeader}
 	if h.webStop != nil {
 		srv.RegisterOnShutdown(h.webStop)

@@ -118,14 +118,25 @@ func TestHTTPFeeds(t *testing.T) {
 			t.Errorf("healthy: %d %q", code, body)
 		}
 		boardErr = errors.New("board 3: /dev/ttyACM2 disconnected")
-		if code, body, _ := get("/healthz"); code != 503 || !strings.Contains(body, "ttyACM2 disconnected") {
+		if code, body, _ := get("/healthz"); code != 503 || body != "not healthy (the admin listener says why)\n" {
 			t.Errorf("unhealthy: %d %q", code, body)
+		}
+		adm := httptest.NewServer(h.adminHandler())
+		defer adm.Close()
+		resp, err := http.Get(adm.URL + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 503 || string(b) != "board 3: /dev/ttyACM2 disconnected\n" {
+			t.Errorf("unhealthy, admin listener: %d %q", resp.StatusCode, b)
 		}
 	})
 }
 
 // TestHealthzFollowsNATS: /healthz is 503 while the publisher has no NATS
-// connection and 200 once it has.
+// connection (saying so, without the error's text) and 200 once it has.
 func TestHealthzFollowsNATS(t *testing.T) {
 	var d switchable
 	p := newPublisher(t, t.TempDir(), d.dial, 0)
@@ -142,8 +153,14 @@ func TestHealthzFollowsNATS(t *testing.T) {
 		return resp.StatusCode
 	}
 	waitFor(t, "a failed connect", 5*time.Second, func() bool { return p.Health() != nil && strings.Contains(p.Health().Error(), "no server") })
-	if c := code(); c != 503 {
-		t.Errorf("without NATS: %d", c)
+	resp, err := http.Get(ts.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 503 || string(b) != "nats: not connected\n" {
+		t.Errorf("without NATS: %d %q (public: the part, not the error's text)", resp.StatusCode, b)
 	}
 	srv := startServer(t, t.TempDir())
 	defer srv.Shutdown()
@@ -159,7 +176,7 @@ func TestHTTPRunShutdown(t *testing.T) {
 	h := NewHTTPServer(HTTPOptions{Games: NewStore(nil)})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- h.serve(ctx, ln) }()
+	go func() { done <- h.serve(ctx, ln, h.handler()) }()
 	resp, err := http.Get("http://" + ln.Addr().String() + "/healthz")
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +267,7 @@ func TestHTTPBounds(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- h.serve(ctx, ln) }()
+	go func() { done <- h.serve(ctx, ln, h.handler()) }()
 	defer func() { cancel(); <-done }()
 
 	const n = 20
@@ -304,14 +321,15 @@ func (someMetrics) WriteMetrics(w io.Writer) {
 	io.WriteString(w, "# TYPE x_total counter\nx_total 3\n")
 }
 
-// TestHTTPMetricsAndBacklog: /metrics has the process's figures and its
-// sources'; /healthz stays 200 while behind and says so; pprof is off
-// unless asked for.
+// TestHTTPMetricsAndBacklog: /metrics on the admin listener has the
+// process's figures and its sources'; /healthz stays 200 while behind and
+// says so (where, on the admin listener); pprof is off unless asked for.
 func TestHTTPMetricsAndBacklog(t *testing.T) {
 	for _, pp := range []bool{false, true} {
 		h := NewHTTPServer(HTTPOptions{Games: NewStore(nil), Health: []HealthSource{backlogged{[]string{"behind: line 3: input handled 2.1 s after it was read"}}},
 			Metrics: []metrics.Source{someMetrics{}}, Pprof: pp})
-		ts := httptest.NewServer(h.handler())
+		ts := httptest.NewServer(h.adminHandler())
+		pub := httptest.NewServer(h.handler())
 		get := func(path string) (int, string) {
 			resp, err := http.Get(ts.URL + path)
 			if err != nil {
@@ -330,7 +348,17 @@ func TestHTTPMetricsAndBacklog(t *testing.T) {
 		if code, _ := get("/debug/pprof/"); (code == 200) != pp {
 			t.Errorf("pprof %v: /debug/pprof/ %d", pp, code)
 		}
+		resp, err := http.Get(pub.URL + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(b) != "ok\nbehind (the admin listener says where)\n" {
+			t.Errorf("public /healthz %d %q", resp.StatusCode, b)
+		}
 		ts.Close()
+		pub.Close()
 	}
 }
 

@@ -266,7 +266,11 @@ func (h *webHTTP) websocketURL(r *http.Request) string {
 			host = r.Host
 		}
 	}
-	return "ws://" + net.JoinHostPort(strings.Trim(host, "[]"), port)
+	scheme := "ws://"
+	if h.w.o.WebsocketTLS {
+		scheme = "wss://"
+	}
+	return scheme + net.JoinHostPort(strings.Trim(host, "[]"), port)
 }
 
 // websocketOrigin is the websocket URL's origin for connect-src ("" when it

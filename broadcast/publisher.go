@@ -183,6 +183,18 @@ func (p *Publisher) Health() error {
 	return errors.New("nats: not connected")
 }
 
+// PublicHealth is [Publisher.Health] in words anyone may read (the
+// public /healthz): which part fails, without the error's text.
+func (p *Publisher) PublicHealth() error {
+	if p.ob.Health() != nil {
+		return errors.New("outbox: writes failing")
+	}
+	if p.Health() != nil {
+		return errors.New("nats: not connected")
+	}
+	return nil
+}
+
 // publish journals e and, for organiser kinds, its delayed public copy
 // ([Subjects.publicCopy]); it returns once they are in the outbox.
 func (p *Publisher) publish(e envelope) error {

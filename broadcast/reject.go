@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -52,7 +53,7 @@ func (p *Publisher) setAside(r OutboxEntry, cause error) error {
 		return fmt.Errorf("broadcast: set aside %s: %w", r.MsgID, err)
 	}
 	path := filepath.Join(p.o.Dir, rejectedFile)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o640)
+	f, err := storage.OS.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, storage.FileMode)
 	if err != nil {
 		return fmt.Errorf("broadcast: set aside %s: %w", r.MsgID, err)
 	}

@@ -57,6 +57,10 @@ type WebOptions struct {
 	// unspecified host, 0.0.0.0 or [::], is replaced by the host the page
 	// was loaded from). "" : the arbiters' page says there is none.
 	Websocket string
+	// WebsocketTLS says the embedded server's websocket listener speaks
+	// TLS: a Websocket given as host:port becomes wss://host:port (and
+	// the pages' connect-src names that origin).
+	WebsocketTLS bool
 	// MaxStreams bounds the concurrent server-sent event streams (default
 	// 2000); more are refused with 503.
 	MaxStreams int

@@ -334,6 +334,21 @@ func TestWebPages(t *testing.T) {
 	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "connect-src 'self' ws://hall.example:8443") {
 		t.Errorf("CSP %q", csp)
 	}
+	// With TLS on the listener: wss://, in the config and the policy.
+	tls := startWeb(t, WebOptions{Boards: []WebBoard{{Game: testGame}}, Websocket: "0.0.0.0:8443", WebsocketTLS: true})
+	req, _ = http.NewRequest("GET", tls.http.URL+"/api/config.json", nil)
+	req.Host = "hall.example:8080"
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&cfg); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if csp := resp.Header.Get("Content-Security-Policy"); cfg.Websocket != "wss://hall.example:8443" || !strings.Contains(csp, "connect-src 'self' wss://hall.example:8443") {
+		t.Errorf("with TLS: websocket %q, CSP %q", cfg.Websocket, csp)
+	}
 	if r, _ := http.Get(f.http.URL + "/assets/..%2fweb.go"); r == nil || r.StatusCode != 404 {
 		t.Errorf("asset outside assets/: %v", r)
 	}

@@ -79,9 +79,17 @@ const (
 
 // HTTP configures the PGN feeds and the health endpoint.
 type HTTP struct {
-	// Listen is host:port; "" disables HTTP.
+	// Listen is host:port of the public listener (the PGN feeds, the
+	// pages, /healthz); "" disables it.
 	Listen string `mapstructure:"listen" json:"listen"`
-	// Pprof serves Go's profiles at /debug/pprof/ (off by default).
+	// AdminListen is host:port of the admin listener: /healthz?detail,
+	// /metrics and pprof without sign-in, so it must be a loopback
+	// address; port 0 picks a free port (logged at start); "" disables
+	// it. On Listen those paths need an organiser's or arbiter's
+	// credentials.
+	AdminListen string `mapstructure:"admin_listen" json:"admin_listen"`
+	// Pprof serves Go's profiles at /debug/pprof/ (off by default; staff
+	// only, as /metrics).
 	Pprof bool `mapstructure:"pprof" json:"pprof"`
 }
 

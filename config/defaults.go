@@ -2,6 +2,12 @@ package config
 
 import "time"
 
+// DefaultAdminListen is http.admin_listen's default: loopback, on a port
+// the system picks (logged at start), so that two daemons, the demo and
+// tests on one machine never collide; set a fixed port (the example's
+// 127.0.0.1:8081) for a metrics scraper.
+const DefaultAdminListen = "127.0.0.1:0"
+
 // Defaults returns the configuration used when no file, environment or
 // override sets a key. It works with no file at all: embedded NATS on
 // loopback without users, HTTP on loopback, no boards.
@@ -20,7 +26,7 @@ func Defaults() Config {
 			Embedded: Embedded{Listen: "127.0.0.1:4222"},
 			Replicas: 1,
 		},
-		HTTP:      HTTP{Listen: "127.0.0.1:8080"},
+		HTTP:      HTTP{Listen: "127.0.0.1:8080", AdminListen: DefaultAdminListen},
 		Penalties: PenaltiesAlert,
 		Lichess:   Lichess{URL: DefaultLichessURL},
 		Event: Event{
@@ -57,6 +63,7 @@ func defaultKeys() map[string]any {
 		"nats.embedded.users":     []any{},
 		"nats.replicas":           d.NATS.Replicas,
 		"http.listen":             d.HTTP.Listen,
+		"http.admin_listen":       d.HTTP.AdminListen,
 		"http.pprof":              d.HTTP.Pprof,
 		"relay.speak":             d.Relay.Speak,
 		"penalties":               string(d.Penalties),

@@ -138,6 +138,8 @@ func TestLichessKeys(t *testing.T) {
 		{"two words", "lichess: {token_file: two, rounds: {1: AbCd1234}}\n", "lichess.token_file", "more than one word"},
 		{"missing token file", "lichess: {token_file: nope, rounds: {1: AbCd1234}}\n", "lichess.token_file", "no such file"},
 		{"url", "lichess: {url: 'lichess.org'}\n", "lichess.url", "is not the base URL"},
+		{"url in clear", "lichess: {url: 'http://lichess.org'}\n", "lichess.url", "the API token would travel in clear"},
+		{"url in clear to a LAN host", "lichess: {url: 'http://192.168.1.20:9663'}\n", "lichess.url", "use https://"},
 		{"round id", "lichess: {token_file: ok, rounds: {1: AbCd12}}\n", "lichess.rounds.1", "is not a Lichess broadcast round id"},
 		{"round url", "lichess: {token_file: ok, rounds: {2: 'https://lichess.org/broadcast/x/round-2/AbCd1234'}}\n", "lichess.rounds.2", "give the round id alone"},
 		{"round zero", "lichess: {token_file: ok, rounds: {0: AbCd1234}}\n", "lichess.rounds.0", "1 or more"},

@@ -17,6 +17,8 @@ func (c *Config) validateLichess() []error {
 	l := c.Lichess
 	if u, err := url.Parse(l.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
 		errs = append(errs, keyErr("lichess.url", "%q is not the base URL of a Lichess server (e.g. %s)", l.URL, DefaultLichessURL))
+	} else if u.Scheme == "http" && !loopbackHost(u.Hostname()) {
+		errs = append(errs, keyErr("lichess.url", "%q: the API token would travel in clear; use https:// (http:// only for a server on this machine: localhost, 127.0.0.1, ::1)", l.URL))
 	}
 	rounds := make([]int, 0, len(l.Rounds))
 	for r := range l.Rounds {

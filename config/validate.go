@@ -47,6 +47,7 @@ func (c *Config) Validate() error {
 	if c.HTTP.Listen != "" {
 		add(checkHostPort("http.listen", c.HTTP.Listen))
 	}
+	add(c.HTTP.checkAdmin())
 	add(checkSpeak(c.Relay.Speak))
 	add(oneOf("penalties", string(c.Penalties), string(PenaltiesAlert), string(PenaltiesAuto)))
 	errs = append(errs, c.validateLichess()...)
@@ -322,9 +323,35 @@ func checkHostPort(key, v string) *KeyError {
 	return nil
 }
 
+// checkAdmin checks http.admin_listen: a loopback host:port (it serves
+// the live hall without sign-in), not the public listener's.
+func (h HTTP) checkAdmin() *KeyError {
+	const key = "http.admin_listen"
+	a := h.AdminListen
+	if a == "" {
+		return nil
+	}
+	if err := checkHostPort(key, a); err != nil {
+		return err
+	}
+	if !loopback(a) {
+		return keyErr(key, "%q is not a loopback address: the admin listener shows the live games without sign-in, so it listens on 127.0.0.1 (or ::1) only; "+
+			"from elsewhere, read /healthz?detail and /metrics on http.listen with an organiser's or arbiter's credentials", a)
+	}
+	if _, port, _ := net.SplitHostPort(a); port != "0" && a == h.Listen {
+		return keyErr(key, "%q is also http.listen: give the admin listener its own port", a)
+	}
+	return nil
+}
+
 // loopback reports whether host:port listens on loopback only.
 func loopback(hostport string) bool {
 	host, _, _ := net.SplitHostPort(hostport)
+	return loopbackHost(host)
+}
+
+// loopbackHost reports whether host is localhost or a loopback address.
+func loopbackHost(host string) bool {
 	if host == "localhost" {
 		return true
 	}

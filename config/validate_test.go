@@ -82,6 +82,11 @@ func TestErrors(t *testing.T) {
 		{"bad listen", "nats:\n  embedded: {listen: '4222'}\n", nil, nil, "nats.embedded.listen", false, "host:port"},
 		{"creds without url", "nats: {creds: /x.creds}\n", nil, nil, "nats.creds", false, "only used with nats.url"},
 		{"http listen", "http: {listen: 'localhost:http'}\n", nil, nil, "http.listen", false, "port must be a number"},
+		{"admin listen open", "http: {admin_listen: '0.0.0.0:8081'}\n", nil, nil, "http.admin_listen", false, "not a loopback address"},
+		{"admin listen all hosts", "http: {admin_listen: ':8081'}\n", nil, nil, "http.admin_listen", false, "not a loopback address"},
+		{"admin listen env", "", nil, map[string]string{"DGTBRIDGE_HTTP_ADMIN_LISTEN": "192.168.1.5:8081"}, "http.admin_listen", false, "not a loopback address"},
+		{"admin listen is http.listen", "http: {listen: '127.0.0.1:8080', admin_listen: '127.0.0.1:8080'}\n", nil, nil, "http.admin_listen", false, "its own port"},
+		{"admin listen port", "http: {admin_listen: '127.0.0.1:metrics'}\n", nil, nil, "http.admin_listen", false, "port must be a number"},
 		{"speak file", "relay: {speak: " + thisFile + "}\n", nil, nil, "relay.speak", false, "is a file"},
 		{"lang", "boards:\n" + board(1, 1, "/dev/a", "blind: {side: black, port: /dev/b, lang: fr}"), nil, nil, "boards[0].blind.lang", false, `"fr" is not one of en, de, vi`},
 		{"side", "boards:\n" + board(1, 1, "/dev/a", "blind: {side: red, port: /dev/b, lang: de}"), nil, nil, "boards[0].blind.side", false, "is not one of white, black"},
@@ -190,6 +195,11 @@ func TestValidConfigs(t *testing.T) {
 		{"public users", "nats:\n  embedded:\n    listen: 0.0.0.0:4222\n    users:\n      - {user: v, password: p, role: public}\n"},
 		{"speak folder", "relay: {speak: testdata}\n"},
 		{"external nats", "nats: {url: 'nats://hall:4222', creds: /etc/x.creds, embedded: {listen: '0.0.0.0:1'}}\n"},
+		{"admin listener on ::1", "http: {admin_listen: '[::1]:8081'}\n"},
+		{"admin listener off", "http: {admin_listen: ''}\n"},
+		{"admin and public on a free port each", "http: {listen: '127.0.0.1:0', admin_listen: '127.0.0.1:0'}\n"},
+		{"lichess on this machine in clear", "lichess: {url: 'http://127.0.0.1:9663'}\n"},
+		{"lichess on localhost in clear", "lichess: {url: 'http://localhost:9663'}\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := load(t, tc.yaml, nil); err != nil {

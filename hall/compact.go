@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -101,7 +102,7 @@ func (w *writer) writeFiles(boundary uint64, snap []snapRecord) compaction {
 // writeRecordFiles writes every record of snap into its file, several at
 // once, and fsyncs the directory.
 func writeRecordFiles(w *writer, snap []snapRecord) error {
-	if err := w.o.fs.MkdirAll(w.o.gamesDir, 0o755); err != nil {
+	if err := w.o.fs.MkdirAll(w.o.gamesDir, storage.DirMode); err != nil {
 		return err
 	}
 	var (

@@ -188,7 +188,7 @@ func (h *Hall) keepUnreplayable(r *gamerecord.Record, now time.Time) string {
 	b, err := json.Marshal(r)
 	if err == nil {
 		var f storage.File
-		if f, err = h.fs.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644); err == nil {
+		if f, err = h.fs.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, storage.FileMode); err == nil {
 			_, err = f.Write(b)
 			if serr := f.Sync(); err == nil {
 				err = serr

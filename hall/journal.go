@@ -212,7 +212,7 @@ type journalDamage struct {
 // appends. Damage never stops it.
 func openJournal(fsys storage.FS, dir, gamesDir string) (*journal, *loaded, error) {
 	j := &journal{fs: fsys, dir: dir}
-	if err := fsys.MkdirAll(dir, 0o755); err != nil {
+	if err := fsys.MkdirAll(dir, storage.DirMode); err != nil {
 		return nil, nil, fmt.Errorf("hall: journal: %w", err)
 	}
 	names, err := fsys.ReadDir(dir)

@@ -53,7 +53,7 @@ func writeRecordFile(fsys storage.FS, dir string, r *gamerecord.Record, seq uint
 		return &RecordError{path, err}
 	}
 	tmp := filepath.Join(dir, ".tmp-"+r.Info.Game.String())
-	f, err := fsys.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := fsys.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, storage.FileMode)
 	if err != nil {
 		return &RecordError{path, err}
 	}
@@ -110,7 +110,7 @@ func setAside(fsys storage.FS, path string, now time.Time) (string, error) {
 // fsync, rename, directory fsync), as compaction does. The hall saves
 // through its journal; this is for tools and tests.
 func SaveRecord(dir string, r *gamerecord.Record) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := storage.OS.MkdirAll(dir, storage.DirMode); err != nil {
 		return &RecordError{RecordPath(dir, r.Info.Game), err}
 	}
 	if err := writeRecordFile(storage.OS, dir, r, 0); err != nil {

@@ -80,11 +80,7 @@ func checkNotes(cfg *config.Config) []string {
 			}
 		}
 	}
-	if f := cfg.Lichess.TokenFile; f != "" {
-		if st, err := os.Stat(f); err == nil && st.Mode().Perm()&0o077 != 0 {
-			notes = append(notes, fmt.Sprintf("lichess.token_file: %s can be read by other users (chmod 600 %s)", f, f))
-		}
-	}
+	notes = append(notes, cfg.SecretFileNotes()...)
 	if len(cfg.Boards) == 0 {
 		notes = append(notes, "boards: none configured: run would refuse to start")
 	}

@@ -127,15 +127,17 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 		rl := &reloader{cfg: cfg, load: hk.Reload, h: h, boards: boards, push: push, keeper: keeper, log: log.With("part", "reload"), n: n}
 		wg.Go(func() { rl.run(ctx) })
 	}
-	if cfg.HTTP.Listen != "" {
+	if web != nil {
 		wg.Go(func() { _ = web.Run(ctx) })
-		hs := broadcast.NewHTTPServer(broadcast.HTTPOptions{Listen: cfg.HTTP.Listen, Games: pub.Public(),
-			Health: []broadcast.HealthSource{pub, h}, Logger: log.With("part", "http"), Web: web,
+	}
+	if cfg.HTTP.Listen != "" || cfg.HTTP.AdminListen != "" {
+		hs := broadcast.NewHTTPServer(broadcast.HTTPOptions{Listen: cfg.HTTP.Listen, AdminListen: cfg.HTTP.AdminListen, Staff: httpStaff(&cfg),
+			Games: pub.Public(), Health: []broadcast.HealthSource{pub, h}, Logger: log.With("part", "http"), Web: web,
 			Detail:  func() broadcast.StatusReport { r := keeper.Reports(); r.Lichess = push.stats(); return r },
 			Metrics: []metrics.Source{pub, h}, Pprof: cfg.HTTP.Pprof})
 		wg.Go(func() {
 			if err := hs.Run(ctx); err != nil {
-				errc <- fmt.Errorf("http (http.listen %s): %w", cfg.HTTP.Listen, err)
+				errc <- fmt.Errorf("http: %w", err)
 				cancel()
 			}
 		})

@@ -122,7 +122,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // when missing), or a new temporary one (keep false: removed at exit).
 func demoDataDir(given string) (dir string, keep bool, err error) {
 	if given != "" {
-		return given, true, os.MkdirAll(given, 0o755)
+		return given, true, os.MkdirAll(given, 0o750)
 	}
 	dir, err = os.MkdirTemp("", "dgtbridge-demo-")
 	return dir, false, err

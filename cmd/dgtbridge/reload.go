@@ -35,6 +35,7 @@ var restartKeys = []struct {
 	{"nats.embedded.websocket", func(c *config.Config) any { return c.NATS.Embedded.WebSocket }},
 	{"nats.embedded.users", func(c *config.Config) any { return c.NATS.Embedded.Users }},
 	{"http.listen", func(c *config.Config) any { return c.HTTP.Listen }},
+	{"http.admin_listen", func(c *config.Config) any { return c.HTTP.AdminListen }},
 	{"relay.speak", func(c *config.Config) any { return c.Relay.Speak }},
 	{"event.public_delay", func(c *config.Config) any { return c.Event.PublicDelay }},
 }

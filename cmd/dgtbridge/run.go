@@ -80,7 +80,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if cfg.File != "" {
 		log.Info("configuration read", "file", cfg.File)
 	}
-	for _, n := range teamDropNotes(&cfg) {
+	for _, n := range append(teamDropNotes(&cfg), cfg.SecretFileNotes()...) {
 		log.Warn(n)
 	}
 	if len(cfg.Boards) == 0 {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strings"
 	"time"
 
@@ -28,7 +29,9 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	file := fs.String("config", "", "configuration file (default ./dgtbridge.yaml, then /etc/dgtbridge/dgtbridge.yaml)")
 	asJSON := fs.Bool("json", false, `print {"boards":[…]} as JSON instead of a table`)
 	user := fs.String("user", "", "NATS user (default: the configuration's first organiser or arbiter user)")
-	password := fs.String("password", "", "that user's password")
+	password := fs.String("password", "", "that user's password (visible to every user of this machine in ps: prefer "+status.PasswordEnv+", --password-file or --password-stdin)")
+	pwFile := fs.String("password-file", "", "read that user's password from the first line of this file")
+	pwStdin := fs.Bool("password-stdin", false, "read that user's password from the first line of standard input")
 	timeout := fs.Duration("timeout", 5*time.Second, "how long to wait for NATS")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -44,7 +47,11 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("nats.prefix: %w", err)
 	}
-	nc, where, err := statusConnect(&cfg, *user, *password, *timeout)
+	pw, err := statusPassword(*password, status.PasswordOptions{File: *pwFile, Stdin: *pwStdin, In: os.Stdin}, stderr)
+	if err != nil {
+		return err
+	}
+	nc, where, err := statusConnect(&cfg, *user, pw, *timeout)
 	if err != nil {
 		return err
 	}
@@ -83,11 +90,14 @@ func statusConnect(cfg *config.Config, user, password string, timeout time.Durat
 	} else {
 		url = "nats://" + dialable(cfg.NATS.Embedded.Listen)
 		if user == "" && len(cfg.NATS.Embedded.Users) > 0 {
-			u, err := statusUser(cfg.NATS.Embedded.Users)
+			u, err := statusUser(cfg.NATS.Embedded.Users, password != "")
 			if err != nil {
 				return nil, "", err
 			}
-			user, password = u.User, u.Password
+			user = u.User
+			if password == "" {
+				password = u.Password
+			}
 		}
 	}
 	if user != "" {
@@ -103,17 +113,19 @@ func statusConnect(cfg *config.Config, user, password string, timeout time.Durat
 	return nc, url, nil
 }
 
-// statusUser picks the first organiser, else arbiter, user whose password
-// is written out (a bcrypt hash cannot log in).
-func statusUser(users []config.User) (config.User, error) {
+// statusUser picks the first organiser, else arbiter, user: with a
+// password given (havePassword), whatever the configuration holds for it;
+// without, one whose password is written out (a bcrypt hash cannot log in).
+func statusUser(users []config.User, havePassword bool) (config.User, error) {
 	for _, role := range []config.Role{config.RoleOrganiser, config.RoleArbiter} {
 		for _, u := range users {
-			if u.Role == role && !strings.HasPrefix(u.Password, "$2") {
+			if u.Role == role && (havePassword || !strings.HasPrefix(u.Password, "$2")) {
 				return u, nil
 			}
 		}
 	}
-	return config.User{}, usageError{errors.New("status: no organiser or arbiter user with a plain password in nats.embedded.users: give --user and --password")}
+	return config.User{}, usageError{errors.New("status: no organiser or arbiter user with a plain password in nats.embedded.users: " +
+		"give the password in " + status.PasswordEnv + ", with --password-file FILE or --password-stdin (and --user for another user)")}
 }
 
 func findUser(cfg *config.Config, name string) *config.User {

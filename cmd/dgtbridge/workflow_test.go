@@ -153,7 +153,7 @@ func TestOrganiserWorkflow(t *testing.T) {
 
 	ev := filepath.Join(dir, "event")
 	os.MkdirAll(ev, 0o755)
-	natsAddr, httpAddr := freePort(t), freePort(t)
+	natsAddr, httpAddr, adminAddr := freePort(t), freePort(t), freePort(t)
 	os.WriteFile(filepath.Join(ev, "lichess.token"), []byte("lip_organiser\n"), 0o600)
 	os.WriteFile(filepath.Join(ev, "pairings.csv"), []byte("round,board,white,black,white_fide_id,black_fide_id\n"+
 		"1,1,\"Nguyen, Van An\",\"Tran, Thi Binh\",12400010,12400029\n"+
@@ -163,13 +163,13 @@ func TestOrganiserWorkflow(t *testing.T) {
 	config := func(round int, rounds string) string {
 		return fmt.Sprintf(`data_dir: data
 nats: {embedded: {listen: %q}}
-http: {listen: %q}
+http: {listen: %q, admin_listen: %q}
 lichess: {url: %q, token_file: lichess.token, rounds: {%s}}
 event: {id: open, name: "Hanoi Open", round: %d, pairings: pairings.csv, public_delay: 0s, ruleset: fide2018-rapid, time_control: "900+10"}
 boards:
   - {port: %s, board: 1}
   - {port: %s, board: 2}
-`, natsAddr, httpAddr, li.srv.URL, rounds, round, port, port2)
+`, natsAddr, httpAddr, adminAddr, li.srv.URL, rounds, round, port, port2)
 	}
 	cfg := filepath.Join(ev, "dgtbridge.yaml")
 	os.WriteFile(cfg, []byte(config(1, "1: AbCd1234")), 0o644)
@@ -231,7 +231,7 @@ boards:
 	if code != 0 || !strings.Contains(out, "r1-b1") || !strings.Contains(out, "open.1.1") || !strings.Contains(out, "connected") || !strings.Contains(out, "c5") {
 		t.Errorf("status table: %d\n%s", code, out)
 	}
-	resp, err := http.Get("http://" + httpAddr + "/healthz?detail")
+	resp, err := http.Get("http://" + adminAddr + "/healthz?detail")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -193,12 +193,31 @@ func Create(dataDir, boardID string, start time.Time) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	dir := filepath.Dir(p)
+	if err := os.MkdirAll(dir, DirMode); err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	for _, d := range []string{filepath.Dir(dir), dir} { // record/ and record/<board>/
+		if st, err := os.Stat(d); err == nil && st.Mode().Perm()&^DirMode != 0 {
+			_ = os.Chmod(d, st.Mode()&(os.ModeSetgid|os.ModeSticky)|st.Mode().Perm()&DirMode)
+		}
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, FileMode)
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
+	if st, err := f.Stat(); err == nil && st.Mode().Perm()&^FileMode != 0 {
+		_ = f.Chmod(st.Mode().Perm() & FileMode)
+	}
 	return f, nil
 }
+
+// FileMode and DirMode are the widest modes of the recordings and their
+// folders: the daemon's user and group only (a recording holds every move
+// as it is played). [Create] never makes them wider, whatever the umask,
+// and narrows wider ones (an older version's); it cannot narrow what it
+// does not own, and then leaves it.
+const (
+	FileMode os.FileMode = 0o640
+	DirMode  os.FileMode = 0o750
+)

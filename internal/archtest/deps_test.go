@@ -64,7 +64,10 @@ var layers = []rule{
 	{pkg: "lichess"},
 	// broadcast sees the game's vocabulary and payloads and NATS (the
 	// embedded server and its own dependencies), never configuration.
-	{pkg: "broadcast", internal: []string{"rules/...", "web", "broadcast/storage", "internal/metrics"}, external: natsDeps},
+	{pkg: "broadcast", internal: []string{"rules/...", "web", "broadcast/storage", "broadcast/httpauth", "internal/metrics"}, external: natsDeps},
+	// httpauth checks staff credentials (written out or bcrypt): the
+	// standard library and bcrypt only.
+	{pkg: "broadcast/httpauth", external: []string{"golang.org/x/crypto"}},
 	// storage is the disk seam (and the journals' frames): the standard
 	// library only; its fault-injecting file system sees nothing else.
 	{pkg: "broadcast/storage"},

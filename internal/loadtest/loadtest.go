@@ -230,12 +230,14 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	rep.Boards = len(boards)
 	rep.Lines = (len(boards) + max(o.Bus, 1) - 1) / max(o.Bus, 1)
 
-	natsPort, httpPort, err := freePort(), freePort(), error(nil)
+	// httpPort is the admin listener's (health with its reasons, metrics,
+	// profiles); the public listener runs on its own port, as in a hall.
+	natsPort, httpPort, publicPort, err := freePort(), freePort(), freePort(), error(nil)
 	cfg := filepath.Join(o.Dir, "dgtbridge.yaml")
 	if err := os.MkdirAll(o.Dir, 0o750); err != nil {
 		return rep, err
 	}
-	if err := os.WriteFile(cfg, []byte(config(o, boards, natsPort, httpPort)), 0o640); err != nil {
+	if err := os.WriteFile(cfg, []byte(config(o, boards, natsPort, httpPort, publicPort)), 0o640); err != nil {
 		return rep, err
 	}
 	d, err := startDaemon(o, cfg)
@@ -419,12 +421,13 @@ func freePort() int {
 }
 
 // config is the daemon's configuration: every board on its port (and bus
-// address), recording on, the embedded server on a loopback port.
-func config(o Options, boards []*board, natsPort, httpPort int) string {
+// address), recording on, the embedded server on a loopback port, the
+// admin HTTP listener on adminPort and the public one on publicPort.
+func config(o Options, boards []*board, natsPort, adminPort, publicPort int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "data_dir: %q\nrecord: true\n", filepath.Join(o.Dir, "data"))
 	fmt.Fprintf(&b, "nats:\n  prefix: dgt\n  embedded:\n    listen: 127.0.0.1:%d\n", natsPort)
-	fmt.Fprintf(&b, "http:\n  listen: 127.0.0.1:%d\n", httpPort)
+	fmt.Fprintf(&b, "http:\n  listen: 127.0.0.1:%d\n  admin_listen: 127.0.0.1:%d\n", publicPort, adminPort)
 	if o.Pprof {
 		b.WriteString("  pprof: true\n")
 	}

@@ -31,7 +31,7 @@ type Speaker struct {
 
 // NewSpeaker returns the Speaker for a relay.speak setting: "" gives nil
 // (speech off), "device" plays on the default audio device, anything else
-// is a folder for WAV files (created if missing). It fails with
+// is a folder for WAV files (created 0750 if missing; each file 0640). It fails with
 // [ErrNoSpeech] when espeak-ng is not on PATH.
 func NewSpeaker(speak string) (*Speaker, error) {
 	if speak == "" {
@@ -43,7 +43,7 @@ func NewSpeaker(speak string) (*Speaker, error) {
 	}
 	s := &Speaker{bin: bin}
 	if speak != "device" {
-		if err := os.MkdirAll(speak, 0o755); err != nil {
+		if err := os.MkdirAll(speak, 0o750); err != nil {
 			return nil, fmt.Errorf("announce: relay.speak folder: %w", err)
 		}
 		s.dir = speak
@@ -91,6 +91,12 @@ func (s *Speaker) Speak(ctx context.Context, lang Lang, text, name string) (stri
 	}
 	if tmp == "" {
 		return "", nil
+	}
+	// espeak-ng writes with the umask's mode; an announcement tells a
+	// move as it is played: the daemon's user and group only.
+	if err := os.Chmod(tmp, 0o640); err != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("announce: %w", err)
 	}
 	if err := os.Rename(tmp, out); err != nil {
 		os.Remove(tmp)

@@ -46,6 +46,11 @@ func TestSpeakWAV(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if st, err := os.Stat(path); err != nil {
+				t.Error(err)
+			} else if m := st.Mode().Perm(); m != 0o640 {
+				t.Errorf("%s: mode %04o, want 0640: an announcement tells a live move", path, m)
+			}
 			// RIFF....WAVE header and at least a few hundred ms of audio.
 			if len(data) < 8000 || !bytes.Equal(data[:4], []byte("RIFF")) || !bytes.Equal(data[8:12], []byte("WAVE")) {
 				t.Errorf("%s: %d bytes, not a WAV file with speech", path, len(data))
