@@ -1,0 +1,280 @@
+package livechess
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/broadcast"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// view is the hall as the daemon's feed tells it: the boards (status
+// bucket), each game's record (games bucket) and the last clock event of
+// each game. Safe for concurrent use; every change closes the channel
+// [view.changes] returned and makes a new one.
+type view struct {
+	first string // the board id listed first ("" none)
+
+	mu      sync.Mutex
+	boards  map[string]broadcast.BoardReport
+	games   map[game.ID]*record
+	clocks  map[game.ID]game.ClockEvent
+	changed chan struct{}
+}
+
+// record is a game's latest state and the positions of its record.
+type record struct {
+	st      broadcast.GameState
+	variant chess.Variant
+	chess   bool // a chess-family game a LiveChess client can read
+	start   string
+	// keys[i] and placements[i] are the position after ply i (0: the
+	// start); shorter than the record when a move could not be replayed.
+	keys, placements []string
+}
+
+func newView(first string) *view {
+	return &view{first: first, boards: map[string]broadcast.BoardReport{}, games: map[game.ID]*record{},
+		clocks: map[game.ID]game.ClockEvent{}, changed: make(chan struct{})}
+}
+
+// changes returns a channel closed at the next change.
+func (v *view) changes() <-chan struct{} {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.changed
+}
+
+func (v *view) notify() {
+	close(v.changed)
+	v.changed = make(chan struct{})
+}
+
+// putBoard records a board's report.
+func (v *view) putBoard(r broadcast.BoardReport) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.boards[r.BoardID] = r
+	v.notify()
+}
+
+// deleteBoard forgets a board (its report was removed).
+func (v *view) deleteBoard(id string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if _, ok := v.boards[id]; ok {
+		delete(v.boards, id)
+		v.notify()
+	}
+}
+
+// putGame records a game's state, unless an older one than it holds.
+func (v *view) putGame(st broadcast.GameState) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if cur, ok := v.games[st.Game]; ok && st.UpdatedAt.Before(cur.st.UpdatedAt.Time) {
+		return
+	}
+	v.games[st.Game] = newRecord(st)
+	v.notify()
+}
+
+// putClock records a clock event, unless an older one than it holds.
+func (v *view) putClock(c game.ClockEvent) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if cur, ok := v.clocks[c.Game]; ok && c.At.Before(cur.At.Time) {
+		return
+	}
+	v.clocks[c.Game] = c
+	v.notify()
+}
+
+// newRecord replays st's moves to know the position after every ply (a
+// record of a few hundred plies replays in well under a millisecond).
+func newRecord(st broadcast.GameState) *record {
+	r := &record{st: st}
+	name := st.Variant
+	if name == "" {
+		name = "chess"
+	}
+	v, err := chess.ParseVariant(name)
+	if err != nil || v != chess.Standard && v != chess.Chess960 {
+		return r
+	}
+	r.variant, r.chess = v, true
+	r.start = st.StartFEN
+	if r.start == "" {
+		r.start = chess.StartPosition(v).FEN()
+	}
+	pos, err := chess.NewPosition(v, r.start)
+	if err != nil {
+		return r
+	}
+	r.keys = []string{posKey(pos.FEN())}
+	r.placements = []string{placement(pos.FEN())}
+	for _, uci := range st.Moves {
+		m, err := pos.ParseMove(uci)
+		if err != nil {
+			break
+		}
+		if pos, err = pos.PlayMove(m); err != nil {
+			break
+		}
+		fen := pos.FEN()
+		r.keys = append(r.keys, posKey(fen))
+		r.placements = append(r.placements, placement(fen))
+	}
+	return r
+}
+
+// posKey is the part of a FEN a set-up is compared on: the placement and
+// the side to move (castling rights and the en-passant square are written
+// differently by different programs).
+func posKey(fen string) string {
+	f := strings.Fields(fen)
+	if len(f) < 2 {
+		return strings.Join(f, " ")
+	}
+	return f[0] + " " + f[1]
+}
+
+// placement is a FEN's first field.
+func placement(fen string) string {
+	p, _, _ := strings.Cut(strings.TrimSpace(fen), " ")
+	return p
+}
+
+// boardSnap is one board and its game as a feed sees it.
+type boardSnap struct {
+	id, serial, port string
+	state            string
+	game             game.ID
+	rec              *record // nil before the game's first state
+	clock            *Clock
+	comment          string
+}
+
+// boardsLocked returns the boards a LiveChess client can read, in the
+// listing order: the configured first board, then by game, then by id.
+// Boards playing a game of another variant (xiangqi, team-drop) are left
+// out. v.mu is held.
+func (v *view) boardsLocked() []boardSnap {
+	serials := map[string]int{}
+	for _, r := range v.boards {
+		if r.Serial != "" {
+			serials[r.Serial]++
+		}
+	}
+	var out []boardSnap
+	for _, r := range v.boards {
+		rec := v.games[r.Game]
+		if rec != nil && !rec.chess {
+			continue
+		}
+		b := boardSnap{id: r.BoardID, serial: r.BoardID, port: r.Port, game: r.Game, rec: rec}
+		if r.Serial != "" && serials[r.Serial] == 1 {
+			b.serial = r.Serial
+		}
+		switch {
+		case r.Connected:
+			b.state = StateActive
+		case r.LastSeen.IsZero():
+			b.state = StateInactive
+		default:
+			b.state = StateNotResponding
+		}
+		b.comment = r.BoardID + " " + r.Game.String()
+		b.clock = v.clockLocked(r, rec)
+		out = append(out, b)
+	}
+	slices.SortFunc(out, func(a, b boardSnap) int {
+		if (a.id == v.first) != (b.id == v.first) {
+			if a.id == v.first {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(a.game.Event, b.game.Event), cmp.Compare(a.game.Round, b.game.Round),
+			cmp.Compare(a.game.Board, b.game.Board), cmp.Compare(a.id, b.id))
+	})
+	return out
+}
+
+// clockLocked is the board's latest clock reading: the game's last clock
+// event, its state's clock or the board report's, whichever is newest.
+func (v *view) clockLocked(r broadcast.BoardReport, rec *record) *Clock {
+	var c *Clock
+	var at time.Time
+	consider := func(w, b int64, run *bool, t time.Time) {
+		if c == nil || t.After(at) {
+			c = &Clock{White: int(w / 1000), Black: int(b / 1000), Run: run, Time: t.UnixMilli()}
+			at = t
+		}
+	}
+	if r.Clock != nil {
+		consider(r.Clock.WhiteMS, r.Clock.BlackMS, running(r.Clock.Running), r.Clock.At.Time)
+	}
+	if ce, ok := v.clocks[r.Game]; ok {
+		consider(ce.WhiteMS, ce.BlackMS, running(ce.Running), ce.At.Time)
+	}
+	if rec != nil && rec.st.Clock != nil {
+		var run *bool
+		if c != nil {
+			run = c.Run // a state says nothing of which clock runs
+		}
+		consider(rec.st.Clock.WhiteMS, rec.st.Clock.BlackMS, run, rec.st.UpdatedAt.Time)
+	}
+	return c
+}
+
+func running(s string) *bool {
+	switch s {
+	case game.RunningWhite:
+		t := true
+		return &t
+	case game.RunningBlack:
+		f := false
+		return &f
+	}
+	return nil
+}
+
+// boards returns the listing ([view.boardsLocked]).
+func (v *view) list() []boardSnap {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.boardsLocked()
+}
+
+// find returns the board a client names by serial number or board id;
+// name "" is the first board listed.
+func (v *view) find(name string) (boardSnap, bool) {
+	for _, b := range v.list() {
+		if name == "" || b.serial == name || b.id == name {
+			return b, true
+		}
+	}
+	return boardSnap{}, false
+}
+
+// eboard is b as `eboards` lists it.
+func (b boardSnap) eboard(flipped bool) EBoard {
+	e := EBoard{SerialNr: b.serial, State: ptr(b.state), Comment: ptr(b.comment), Flipped: flipped, Clock: b.clock}
+	if b.port != "" {
+		e.Source = ptr(b.port)
+	}
+	if b.rec != nil && len(b.rec.placements) > 0 {
+		e.Board = ptr(b.rec.placements[len(b.rec.placements)-1])
+	} else if b.rec == nil {
+		e.Board = ptr(placement(chess.StartPosition(chess.Standard).FEN()))
+	}
+	return e
+}
+
+func ptr[T any](v T) *T { return &v }
+
