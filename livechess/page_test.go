@@ -121,7 +121,7 @@ func TestLichessPageHandshakeAndMoves(t *testing.T) {
 		takeOne(ctx, t, p, m)
 	}
 	h.clock(g2, 5300000, 5390000, game.RunningBlack) // a frame with the same moves
-	h.play(g2, "d6", "c3", "Nf6")                     // three plies in one state
+	h.play(g2, "d6", "c3", "Nf6")                    // three plies in one state
 	for _, m := range []string{"d6", "c3", "Nf6"} {
 		takeOne(ctx, t, p, m)
 	}
@@ -264,4 +264,3 @@ func TestEmptyHall(t *testing.T) {
 		t.Fatalf("subscribe to a board that is not there: %v, want an error response naming it", err)
 	}
 }
-

@@ -277,4 +277,3 @@ func (b boardSnap) eboard(flipped bool) EBoard {
 }
 
 func ptr[T any](v T) *T { return &v }
-
