@@ -17,6 +17,7 @@ type Config struct {
 	Relay     Relay     `mapstructure:"relay" json:"relay"`
 	Penalties Penalties `mapstructure:"penalties" json:"penalties"`
 	Lichess   Lichess   `mapstructure:"lichess" json:"lichess"`
+	LiveChess LiveChess `mapstructure:"livechess" json:"livechess"`
 	Event     Event     `mapstructure:"event" json:"event"`
 	Storage   Storage   `mapstructure:"storage" json:"storage"`
 	Tracker   Tracker   `mapstructure:"tracker" json:"tracker"`

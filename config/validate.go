@@ -50,6 +50,7 @@ func (c *Config) Validate() error {
 	add(checkSpeak(c.Relay.Speak))
 	add(oneOf("penalties", string(c.Penalties), string(PenaltiesAlert), string(PenaltiesAuto)))
 	errs = append(errs, c.validateLichess()...)
+	errs = append(errs, c.validateLiveChess()...)
 
 	add(checkToken("event.id", c.Event.ID))
 	add(checkName("event.name", c.Event.Name))
