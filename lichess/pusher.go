@@ -343,7 +343,7 @@ func (p *Pusher) push(ctx context.Context, j job) result {
 		errs, r := p.pushPart(ctx, j, pt)
 		if r.o != pushed {
 			if len(j.parts) > 1 {
-				r.err = fmt.Errorf("Lichess round %s (games %d–%d): %w", pt.id, pt.first, pt.first+pt.games-1, r.err)
+				r.err = fmt.Errorf("to Lichess round %s (games %d–%d): %w", pt.id, pt.first, pt.first+pt.games-1, r.err)
 			}
 			return r
 		}
