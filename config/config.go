@@ -130,6 +130,11 @@ type Lichess struct {
 	// Rounds maps a round number to the id of its Lichess broadcast round
 	// (the eight letters and digits at the end of the round's URL).
 	Rounds map[int]string `mapstructure:"rounds" json:"rounds"`
+	// Split maps a round of more than 100 boards (Lichess takes 100 games
+	// a push) to the further Lichess rounds its games go to, by hundreds in
+	// board order: {3: [EfGh5678, IjKl9012]} sends boards 101–200 of round
+	// 3 to EfGh5678 and 201–300 to IjKl9012.
+	Split map[int][]string `mapstructure:"split" json:"split"`
 
 	// Token is the token read from TokenFile by [Load] (not a key).
 	Token string `mapstructure:"-" json:"-"`

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -47,5 +48,54 @@ func TestLiveChessKeys(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.key) || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%s: %v, want an error naming %s (%s)", tc.yaml, err, tc.key, tc.says)
 		}
+	}
+}
+
+// TestLichessSplitAndCapacity: a pushed round with more boards than its
+// Lichess rounds take (100 each) is refused naming lichess.rounds.<r>;
+// lichess.split gives it more; split ids are checked like rounds'.
+func TestLichessSplitAndCapacity(t *testing.T) {
+	tok := writeFile(t, "token", "lip_x\n")
+	var b strings.Builder
+	b.WriteString("boards:\n")
+	for i := 1; i <= 130; i++ {
+		fmt.Fprintf(&b, "  - {port: /dev/ttyUSB0, bus_address: %d, round: 3, board: %d, white: W%d, black: B%d}\n", 4100+i, i, i, i)
+	}
+	boards := b.String()
+	lich := "lichess: {token_file: " + tok + ", rounds: {3: AbCd1234}%s}\n"
+	_, err := load(t, fmt.Sprintf(lich, "")+boards, nil)
+	if err == nil || !strings.Contains(err.Error(), "lichess.rounds.3") || !strings.Contains(err.Error(), "130 boards") || !strings.Contains(err.Error(), "lichess.split") {
+		t.Errorf("130 boards, one Lichess round: %v", err)
+	}
+	if _, err := load(t, fmt.Sprintf(lich, ", split: {3: [EfGh5678]}")+boards, nil); err != nil {
+		t.Errorf("130 boards, two Lichess rounds: %v", err)
+	}
+	for _, tc := range []struct{ split, key string }{
+		{", split: {3: [bad]}", "lichess.split.3[0]"},
+		{", split: {3: [AbCd1234]}", "lichess.split.3[0]"},
+		{", split: {4: [EfGh5678]}", "lichess.split.4"},
+	} {
+		if _, err := load(t, fmt.Sprintf(lich, tc.split)+boards, nil); err == nil || !strings.Contains(err.Error(), tc.key) {
+			t.Errorf("%s: %v, want an error naming %s", tc.split, err, tc.key)
+		}
+	}
+}
+
+// TestLichessNotes: a pushed board's player without a usable name or a
+// FIDE id is noted with its key; one with a FIDE id, or of a round not
+// pushed, is not.
+func TestLichessNotes(t *testing.T) {
+	tok := writeFile(t, "token", "lip_x\n")
+	c, err := load(t, "lichess: {token_file: "+tok+", rounds: {1: AbCd1234}}\nboards:\n"+
+		"  - {port: /dev/ttyACM0, round: 1, board: 1, white: \"?\", black: B, black_fide_id: \"1503014\"}\n"+
+		"  - {port: /dev/ttyACM1, round: 1, board: 2, white: Anna, black: Unknown}\n"+
+		"  - {port: /dev/ttyACM2, round: 2, board: 1, white: \"?\", black: \"?\"}\n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := c.LichessNotes()
+	if len(notes) != 2 || !strings.HasPrefix(notes[0], "boards[0].white:") || !strings.HasPrefix(notes[1], "boards[1].black:") ||
+		!strings.Contains(notes[0], `"Board 1 White"`) {
+		t.Errorf("notes %q", notes)
 	}
 }
