@@ -1,0 +1,45 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/lichess"
+	"github.com/nats-io/nats.go"
+)
+
+// TestRunLiveChessOffAndFailures: off, it returns at once without
+// dialling; on, a NATS it cannot reach or an address it cannot listen on
+// is an error naming what failed.
+func TestRunLiveChessOffAndFailures(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	dialled := false
+	dial := func(context.Context) (*nats.Conn, error) { dialled = true; return nil, errors.New("no NATS here") }
+	log := slog.New(slog.DiscardHandler)
+	cfg := config.Defaults()
+	if err := runLiveChess(ctx, &cfg, dial, log); err != nil || dialled {
+		t.Fatalf("off: %v (dialled %v)", err, dialled)
+	}
+	cfg.LiveChess.Listen = "on"
+	if err := runLiveChess(ctx, &cfg, dial, log); err == nil || !strings.Contains(err.Error(), "no NATS here") {
+		t.Errorf("NATS unreachable: %v", err)
+	}
+}
+
+// TestLichessGameErrorsLogged: every refused game is logged with its
+// board and Lichess's reason.
+func TestLichessGameErrorsLogged(t *testing.T) {
+	var b bytes.Buffer
+	f := lichessGameErrors(slog.New(slog.NewTextHandler(&b, nil)))
+	f(3, []lichess.GameError{{Round: "3.7", White: "A, B", Black: "C, D", Error: "Illegal move 12. Qxh7"}})
+	if s := b.String(); !strings.Contains(s, "board 3.7 (A, B – C, D): Illegal move 12. Qxh7") || !strings.Contains(s, "round=3") {
+		t.Errorf("log %q", s)
+	}
+}
