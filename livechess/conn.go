@@ -207,7 +207,10 @@ func (ss *session) subscribe(raw json.RawMessage) (any, int, error) {
 	if _, dup := ss.feeds[id]; dup {
 		return nil, 0, errorf("subscribe: feed %d already exists", id)
 	}
-	ss.feeds[id] = &feed{id: id, board: b.id}
+	if name == "" {
+		name = b.serial
+	}
+	ss.feeds[id] = &feed{id: id, board: b.id, name: name}
 	return nil, id, nil
 }
 

@@ -14,6 +14,10 @@ import (
 type feed struct {
 	id    int
 	board string // board id
+	// name is what the client subscribed with (the serial number listed
+	// then), carried by every frame: a board that reports its serial
+	// number later is listed under it, but the feed keeps its name.
+	name string
 
 	setup     string  // the set-up position's key ("" none)
 	setupFEN  string  // the FEN as the client gave it
@@ -99,7 +103,7 @@ func (f *feed) frames(b boardSnap) []event {
 	if !f.started {
 		f.started = true
 		f.last = sent{san: slices.Clone(san), board: board, clock: b.clock, start: start, flipped: f.flipped, match: match}
-		return []event{{SerialNr: b.serial, Flipped: ptr(f.flipped), Board: board, Clock: b.clock, Start: start,
+		return []event{{SerialNr: f.name, Flipped: ptr(f.flipped), Board: board, Clock: b.clock, Start: start,
 			SAN: san, Match: ptr(match)}}
 	}
 	// A new start (a setup) empties the client's list: the moves from it
@@ -111,7 +115,7 @@ func (f *feed) frames(b boardSnap) []event {
 	var out []event
 	if len(san) > len(prev) && slices.Equal(san[:len(prev)], prev) {
 		for k := len(prev) + 1; k < len(san); k++ { // all but the last new move
-			e := event{SerialNr: b.serial, SAN: slices.Clone(san[:k])}
+			e := event{SerialNr: f.name, SAN: slices.Clone(san[:k])}
 			if start != f.last.start {
 				e.Start = start
 				f.last.start = start
@@ -123,7 +127,7 @@ func (f *feed) frames(b boardSnap) []event {
 			out = append(out, e)
 		}
 	}
-	e := event{SerialNr: b.serial, SAN: slices.Clone(san)}
+	e := event{SerialNr: f.name, SAN: slices.Clone(san)}
 	changed := !slices.Equal(san, f.last.san)
 	if start != f.last.start {
 		e.Start, changed = start, true

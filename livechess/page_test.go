@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/livechess"
-	"github.com/dgtbridge/dgtbridge/livechess/internal/lcclient"
+	"github.com/dgtbridge/dgtbridge/internal/lcclient"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )

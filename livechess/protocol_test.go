@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/dgtbridge/dgtbridge/livechess"
-	"github.com/dgtbridge/dgtbridge/livechess/internal/lcclient"
+	"github.com/dgtbridge/dgtbridge/internal/lcclient"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -167,5 +167,59 @@ func TestOnlyThisMachineAndAllowedSites(t *testing.T) {
 	}
 	if s := get("localhost:1982", "https://lichess.org"); s != http.StatusOK {
 		t.Errorf("Lichess's page: %d, want 200", s)
+	}
+}
+
+// TestSerialNumberReportedLater: a board listed under its board id until
+// it reports its serial number is then listed under the serial; a feed
+// subscribed under the board id keeps that name in its frames, and a new
+// client may subscribe with either.
+func TestSerialNumberReportedLater(t *testing.T) {
+	ctx := testCtx(t)
+	h := newHall(t, livechess.Options{})
+	h.board("r1-b1", g1, "", true)
+	h.start(g1)
+	h.placed(ctx, "r1-b1", startFEN())
+	p := &lcclient.Page{C: h.dial(ctx)}
+	if _, err := p.Handshake(ctx, ""); err != nil || p.Serial != "r1-b1" {
+		t.Fatalf("handshake: %v, board %q", err, p.Serial)
+	}
+	h.board("r1-b1", g1, "25805", true)
+	h.waitBoards(ctx, "the serial number", func(bs []lcclient.Board) bool { return len(bs) == 1 && bs[0].SerialNr == "25805" })
+	h.each(g1, "e4")
+	takeOne(ctx, t, p, "e4") // Take checks every frame names the feed's board
+	for _, name := range []string{"25805", "r1-b1"} {
+		c := h.dial(ctx)
+		if _, err := c.Call(ctx, 1, "subscribe", map[string]any{"feed": "eboardevent", "id": 1, "param": map[string]any{"serialnr": name}}); err != nil {
+			t.Errorf("subscribe as %s: %v", name, err)
+			continue
+		}
+		if _, e, err := c.Next(ctx); err != nil || e.SerialNr != name || len(e.SAN) != 1 {
+			t.Errorf("subscribed as %s: first frame %+v %v", name, e, err)
+		}
+	}
+}
+
+// TestHostileFrames: a binary frame is answered with an error; a frame
+// larger than any request ends the connection, and the server serves the
+// next client.
+func TestHostileFrames(t *testing.T) {
+	ctx := testCtx(t)
+	h := newHall(t, livechess.Options{})
+	c := h.dial(ctx)
+	if err := c.SendBinary(ctx, []byte{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Answer(ctx, 0); err == nil || !strings.Contains(err.Error(), "text frame") {
+		t.Errorf("binary frame: %v", err)
+	}
+	big := `{"id":1,"call":"eboards","param":"` + strings.Repeat("x", 1<<20) + `"}`
+	_ = c.SendRaw(ctx, []byte(big))
+	if _, err := c.Answer(ctx, 1); err == nil {
+		t.Error("a 1 MiB request was answered")
+	}
+	c2 := h.dial(ctx)
+	if _, err := c2.Call(ctx, 1, "eboards", nil); err != nil {
+		t.Errorf("the next client: %v", err)
 	}
 }

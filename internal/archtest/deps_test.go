@@ -79,7 +79,7 @@ var layers = []rule{
 	{pkg: "livechess", internal: []string{"rules/...", "broadcast", "broadcast/storage", "web", "internal/metrics"},
 		external: append([]string{"github.com/coder/websocket"}, natsDeps...)},
 	// Its test client is written from the protocol alone.
-	{pkg: "livechess/internal/lcclient", external: []string{"github.com/coder/websocket"}},
+	{pkg: "internal/lcclient", external: []string{"github.com/coder/websocket"}},
 	// The load test drives emulated boards and reads the daemon's NATS
 	// feed as any client would: no daemon package.
 	{pkg: "internal/loadtest", internal: []string{"rules/...", "dgt", "dgt/emu", "dgt/pty"}, external: natsDeps},

@@ -96,3 +96,6 @@ func (p *Page) Take(ctx context.Context) (moves []string, skipped int, err error
 		return moves, skipped, nil
 	}
 }
+
+// List returns the list of moves the page took last (since its setup).
+func (p *Page) List() []string { return slices.Clone(p.prev) }

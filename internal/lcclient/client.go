@@ -171,3 +171,8 @@ func (c *Client) read(ctx context.Context) (Frame, error) {
 	}
 	return f, nil
 }
+
+// SendBinary sends a binary frame (which the protocol never uses).
+func (c *Client) SendBinary(ctx context.Context, b []byte) error {
+	return c.c.Write(ctx, websocket.MessageBinary, b)
+}
