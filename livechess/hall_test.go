@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/livechess"
 	"github.com/dgtbridge/dgtbridge/internal/lcclient"
+	"github.com/dgtbridge/dgtbridge/livechess"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"

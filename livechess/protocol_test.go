@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dgtbridge/dgtbridge/livechess"
 	"github.com/dgtbridge/dgtbridge/internal/lcclient"
+	"github.com/dgtbridge/dgtbridge/livechess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 

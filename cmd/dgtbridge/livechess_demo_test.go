@@ -45,7 +45,9 @@ func TestDemoThroughLiveChessAndCloudJSON(t *testing.T) {
 	}()
 	b := readBanner(t, &stdout, &stderr, errc, `NATS\s+(nats://\S+)`, `PGN\s+(http://\S+)/pgn/demo/1\.pgn`, `arbiter/(\S+) \(arbiter\)`)
 	natsURL, httpBase, arbiterPW := b[0], b[1], b[2]
-	dial := func(context.Context) (*nats.Conn, error) { return nats.Connect(natsURL, nats.UserInfo("arbiter", arbiterPW)) }
+	dial := func(context.Context) (*nats.Conn, error) {
+		return nats.Connect(natsURL, nats.UserInfo("arbiter", arbiterPW))
+	}
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
