@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/lichess"
 	"github.com/dgtbridge/dgtbridge/livechess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
 
@@ -43,4 +45,14 @@ func lichessGameErrors(log *slog.Logger) func(round int, errs []lichess.GameErro
 			log.Error("Lichess refused a game: it is not on the broadcast", "round", round, "game", e.String())
 		}
 	}
+}
+
+// pushReport is a round's push state as the status report gives it.
+func pushReport(s lichess.RoundStats) broadcast.PushReport {
+	r := broadcast.PushReport{Round: s.Round, ID: s.ID, Pushes: s.Pushes, LastPush: game.T(s.LastPush), Error: s.Error,
+		Placeholders: s.Placeholders, Unclocked: s.Unclocked}
+	for _, e := range s.GameErrors {
+		r.GameErrors = append(r.GameErrors, broadcast.PushGameError{Round: e.Round, White: e.White, Black: e.Black, Error: e.Error})
+	}
+	return r
 }

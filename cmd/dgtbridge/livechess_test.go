@@ -43,3 +43,15 @@ func TestLichessGameErrorsLogged(t *testing.T) {
 		t.Errorf("log %q", s)
 	}
 }
+
+// TestPushReport: the status report carries a round's refused games, its
+// placeholders and its moves without a clock.
+func TestPushReport(t *testing.T) {
+	at := time.Date(2026, 3, 7, 10, 0, 0, 0, time.UTC)
+	r := pushReport(lichess.RoundStats{Round: 3, ID: "AbCd1234", Pushes: 2, LastPush: at, Error: "games 101–130 of 130 not pushed",
+		GameErrors: []lichess.GameError{{Round: "3.7", White: "A", Black: "B", Error: "bad"}}, Placeholders: 1, Unclocked: 4})
+	if r.Round != 3 || r.ID != "AbCd1234" || r.Pushes != 2 || !r.LastPush.Equal(at) || r.Error == "" || r.Placeholders != 1 || r.Unclocked != 4 ||
+		len(r.GameErrors) != 1 || r.GameErrors[0].Round != "3.7" || r.GameErrors[0].Error != "bad" {
+		t.Errorf("%+v", r)
+	}
+}
