@@ -35,6 +35,9 @@ type record struct {
 	// keys[i] and placements[i] are the position after ply i (0: the
 	// start); shorter than the record when a move could not be replayed.
 	keys, placements []string
+	// last is the position after the record's last ply (nil when a move
+	// could not be replayed).
+	last *chess.Position
 }
 
 func newView(first string) *view {
@@ -79,7 +82,7 @@ func (v *view) putGame(st broadcast.GameState) {
 	if cur, ok := v.games[st.Game]; ok && st.UpdatedAt.Before(cur.st.UpdatedAt.Time) {
 		return
 	}
-	v.games[st.Game] = newRecord(st)
+	v.games[st.Game] = newRecord(st, v.games[st.Game])
 	v.notify()
 }
 
@@ -94,9 +97,10 @@ func (v *view) putClock(c game.ClockEvent) {
 	v.notify()
 }
 
-// newRecord replays st's moves to know the position after every ply (a
-// record of a few hundred plies replays in well under a millisecond).
-func newRecord(st broadcast.GameState) *record {
+// newRecord replays st's moves to know the position after every ply. When
+// st extends prev (a move added, the usual change) only the new plies are
+// replayed.
+func newRecord(st broadcast.GameState, prev *record) *record {
 	r := &record{st: st}
 	name := st.Variant
 	if name == "" {
@@ -111,24 +115,36 @@ func newRecord(st broadcast.GameState) *record {
 	if r.start == "" {
 		r.start = chess.StartPosition(v).FEN()
 	}
-	pos, err := chess.NewPosition(v, r.start)
-	if err != nil {
-		return r
+	from := 0
+	if prev != nil && prev.chess && prev.last != nil && prev.start == r.start && len(prev.keys) == len(prev.st.Moves)+1 &&
+		len(st.Moves) >= len(prev.st.Moves) && slices.Equal(st.Moves[:len(prev.st.Moves)], prev.st.Moves) {
+		r.keys, r.placements, r.last = slices.Clone(prev.keys), slices.Clone(prev.placements), prev.last
+		from = len(prev.st.Moves)
+	} else {
+		pos, err := chess.NewPosition(v, r.start)
+		if err != nil {
+			return r
+		}
+		r.keys = []string{posKey(pos.FEN())}
+		r.placements = []string{placement(pos.FEN())}
+		r.last = pos
 	}
-	r.keys = []string{posKey(pos.FEN())}
-	r.placements = []string{placement(pos.FEN())}
-	for _, uci := range st.Moves {
+	pos := r.last
+	for _, uci := range st.Moves[from:] {
 		m, err := pos.ParseMove(uci)
 		if err != nil {
-			break
+			r.last = nil
+			return r
 		}
 		if pos, err = pos.PlayMove(m); err != nil {
-			break
+			r.last = nil
+			return r
 		}
 		fen := pos.FEN()
 		r.keys = append(r.keys, posKey(fen))
 		r.placements = append(r.placements, placement(fen))
 	}
+	r.last = pos
 	return r
 }
 
