@@ -9,9 +9,10 @@
 // the game each one is playing, the games bucket <p>_games for each game's
 // record (its SAN since the start, its position and clock), and
 // <p>.game.<g>.clock for which clock runs. A feed's `setup` restarts its
-// `san` from the position given: the record's moves after the last ply
-// whose position (placement and side to move) is that position; while the
-// record has no such ply the feed sends no moves and `match` false.
+// `san` from the position given: the record's moves after the last ply,
+// among its last six, whose position (placement and side to move) is that
+// position; while the record has no such ply the feed sends no moves and
+// `match` false.
 //
 // The server is one concern: [Server.Run] listens and serves until its
 // context ends. The pure parts ([view], [feed]) hold no goroutines and do

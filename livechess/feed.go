@@ -22,6 +22,7 @@ type feed struct {
 	setup     string  // the set-up position's key ("" none)
 	setupFEN  string  // the FEN as the client gave it
 	setupGame game.ID // the game the set-up applies to
+	base      int     // the record's ply the set-up position is, -1 none
 	flipped   bool
 
 	started bool
@@ -48,17 +49,25 @@ func (f *feed) doSetup(fen string, g game.ID) error {
 	if err != nil {
 		return errorf("setup: invalid FEN %q: %v", fen, err)
 	}
-	f.setup, f.setupFEN, f.setupGame = posKey(pos.FEN()), fen, g
+	f.setup, f.setupFEN, f.setupGame, f.base = posKey(pos.FEN()), fen, g, -1
 	return nil
 }
 
-// origin returns where the feed's moves start for b: the start FEN, the
-// ply of b's record it is (-1 while the record has no such position), and
-// b's record's SAN.
+// setupWindow is how far back in the record a set-up position is looked
+// for: a client that reconnects sets up its own game, a few plies behind
+// the board; a position further back (the start of a game the board has
+// finished, set up for the client's next game) is not the board's, and
+// its moves must not be sent as new ones.
+const setupWindow = 6
+
+// origin returns where the feed's moves start for b: the start FEN and the
+// ply of b's record it is (-1 while the record has no such position
+// within [setupWindow] plies of its end). A ply once found stays the
+// origin while the record keeps it.
 func (f *feed) origin(b boardSnap) (start string, base int) {
 	rec := b.rec
 	if f.setup != "" && f.setupGame != b.game {
-		f.setup, f.setupFEN = "", "" // the board plays another game now
+		f.setup, f.setupFEN, f.base = "", "", -1 // the board plays another game now
 	}
 	if rec == nil {
 		if f.setup != "" {
@@ -69,12 +78,17 @@ func (f *feed) origin(b boardSnap) (start string, base int) {
 	if f.setup == "" {
 		return rec.start, 0
 	}
-	for i := len(rec.keys) - 1; i >= 0; i-- {
+	if f.base >= 0 && f.base < len(rec.keys) && rec.keys[f.base] == f.setup {
+		return f.setupFEN, f.base
+	}
+	f.base = -1
+	for i := len(rec.keys) - 1; i >= 0 && i >= len(rec.keys)-1-setupWindow; i-- {
 		if rec.keys[i] == f.setup {
-			return f.setupFEN, i
+			f.base = i
+			break
 		}
 	}
-	return f.setupFEN, -1
+	return f.setupFEN, f.base
 }
 
 // frames returns the frames that bring the client from what it was last

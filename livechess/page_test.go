@@ -61,13 +61,16 @@ func show(b []lcclient.Board) string {
 	return string(out)
 }
 
-// placed waits until board serial shows the position fen.
+// placed waits until board serial shows the position fen of its game's
+// state.
 func (h *hall) placed(ctx context.Context, serial, fen string) {
 	h.t.Helper()
 	want, _, _ := strings.Cut(fen, " ")
 	h.waitBoards(ctx, serial+" at "+want, func(bs []lcclient.Board) bool {
 		for _, b := range bs {
-			if b.SerialNr == serial && b.Board != nil && *b.Board == want {
+			// A board without its game's first state shows the start
+			// too: the clock (every state here has one) says it is in.
+			if b.SerialNr == serial && b.Board != nil && *b.Board == want && len(b.Clock) > 0 && string(b.Clock) != "null" {
 				return true
 			}
 		}
@@ -243,6 +246,23 @@ func TestReconnectAndSetup(t *testing.T) {
 	}
 	h.each(g1, "Bg5")
 	takeOne(ctx, t, p, "Bg5")
+	// The set-up ply stays the origin however far the game goes.
+	more := []string{"Be7", "e3", "O-O", "Nf3", "h6", "Bh4", "b6", "cxd5"}
+	for _, m := range more {
+		h.each(g1, m)
+		takeOne(ctx, t, p, m)
+	}
+
+	// The client's next game from the start, while the board still shows
+	// this one: the start is far back in the record, not the board's
+	// position, so no move of this game is sent as the new game's.
+	if err := p.Setup(ctx, 7, startFEN()); err != nil {
+		t.Fatalf("setup: %v", err)
+	}
+	_, e, err = p.C.Next(ctx)
+	if err != nil || len(e.SAN) != 0 || e.Match == nil || *e.Match {
+		t.Fatalf("setup of the start behind a played game: %+v %v, want no moves, match false", e, err)
+	}
 }
 
 // TestEmptyHall: no board; eboards is an empty list and a subscription is
