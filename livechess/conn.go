@@ -17,6 +17,12 @@ const maxRequest = 64 << 10
 // dropped rather than held.
 const writeTimeout = 10 * time.Second
 
+// initialWait is how long a new feed's first frame waits for a setup:
+// Lichess's page sends setup right after subscribe, without waiting for
+// the answer, and then takes any move of the first frame as the player's.
+// With the wait, the first frame already counts from the setup.
+const initialWait = 200 * time.Millisecond
+
 // inbound is a decoded request, or why a frame could not be decoded.
 type inbound struct {
 	req request
@@ -29,6 +35,9 @@ type session struct {
 	s     *Server
 	c     *websocket.Conn
 	feeds map[int]*feed
+	// waiting holds the feeds whose first frame waits for a setup, until
+	// when.
+	waiting map[int]time.Time
 }
 
 // run serves the client until it goes or ctx ends.
@@ -37,12 +46,20 @@ func (ss *session) run(ctx context.Context) {
 	defer cancel()
 	in := make(chan inbound)
 	go ss.read(ctx, in)
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
 	for {
 		changed := ss.s.view.changes()
 		if err := ss.push(ctx, 0); err != nil {
 			return
 		}
+		var wake <-chan time.Time
+		if next := ss.nextWait(); !next.IsZero() {
+			timer.Reset(max(time.Until(next), time.Millisecond))
+			wake = timer.C
+		}
 		select {
+		case <-wake:
 		case <-ctx.Done():
 			ss.c.Close(websocket.StatusGoingAway, "server stopping")
 			return
@@ -92,11 +109,30 @@ func (ss *session) send(ctx context.Context, kind string, id int, param any) err
 	return ss.c.Write(wctx, websocket.MessageText, b)
 }
 
-// push sends every feed's pending frames (only feed id's when id != 0).
+// nextWait is when the first waiting feed's wait ends (zero: none).
+func (ss *session) nextWait() time.Time {
+	var next time.Time
+	for _, t := range ss.waiting {
+		if next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
+	return next
+}
+
+// push sends every feed's pending frames (only feed id's when id != 0);
+// a feed waiting for a setup sends nothing until its wait is over.
 func (ss *session) push(ctx context.Context, id int) error {
+	now := time.Now()
 	for fid, f := range ss.feeds {
 		if id != 0 && fid != id {
 			continue
+		}
+		if until, ok := ss.waiting[fid]; ok {
+			if now.Before(until) {
+				continue
+			}
+			delete(ss.waiting, fid)
 		}
 		b, ok := ss.s.view.find(f.board)
 		if !ok || b.id != f.board {
@@ -151,6 +187,7 @@ func (ss *session) call(r request) (any, int, error) {
 			return nil, 0, errorf("unsubscribe: no feed %d", *p.ID)
 		}
 		delete(ss.feeds, *p.ID)
+		delete(ss.waiting, *p.ID)
 		return nil, 0, nil
 	case "call":
 		return ss.feedCall(r.Param)
@@ -210,7 +247,8 @@ func (ss *session) subscribe(raw json.RawMessage) (any, int, error) {
 	if name == "" {
 		name = b.serial
 	}
-	ss.feeds[id] = &feed{id: id, board: b.id, name: name}
+	ss.feeds[id] = &feed{id: id, board: b.id, name: name, base: -1}
+	ss.waiting[id] = time.Now().Add(initialWait)
 	return nil, id, nil
 }
 
@@ -239,6 +277,7 @@ func (ss *session) feedCall(raw json.RawMessage) (any, int, error) {
 		if err := f.doSetup(sp.FEN, b.game); err != nil {
 			return nil, 0, err
 		}
+		delete(ss.waiting, f.id) // the first frame counts from here
 	case "flip":
 		var fp struct {
 			Flip *bool `json:"flip"`

@@ -116,9 +116,16 @@ func (f *feed) frames(b boardSnap) []event {
 	}
 	if !f.started {
 		f.started = true
-		f.last = sent{san: slices.Clone(san), board: board, clock: b.clock, start: start, flipped: f.flipped, match: match}
-		return []event{{SerialNr: f.name, Flipped: ptr(f.flipped), Board: board, Clock: b.clock, Start: start,
-			SAN: san, Match: ptr(match)}}
+		if f.setup == "" {
+			// The board as it stands, in one frame: a client that has not
+			// set up a position takes the game so far.
+			f.last = sent{san: slices.Clone(san), board: board, clock: b.clock, start: start, flipped: f.flipped, match: match}
+			return []event{{SerialNr: f.name, Flipped: ptr(f.flipped), Board: board, Clock: b.clock, Start: start,
+				SAN: san, Match: ptr(match)}}
+		}
+		// After a setup the client's list is empty: the moves since come
+		// one a frame, the first frame saying everything.
+		f.last = sent{start: "", board: "", clock: nil, flipped: !f.flipped, match: !match}
 	}
 	// A new start (a setup) empties the client's list: the moves from it
 	// come one a frame like any others.

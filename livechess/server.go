@@ -215,7 +215,7 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 	s.wg.Add(1)
 	defer s.wg.Done()
 	s.log.Info("livechess: client connected", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"))
-	(&session{s: s, c: c, feeds: map[int]*feed{}}).run(ctx)
+	(&session{s: s, c: c, feeds: map[int]*feed{}, waiting: map[int]time.Time{}}).run(ctx)
 	c.CloseNow()
 	s.log.Info("livechess: client gone", "remote", r.RemoteAddr)
 }

@@ -85,10 +85,20 @@ func (c *Client) SendRaw(ctx context.Context, b []byte) error {
 	return c.c.Write(ctx, websocket.MessageText, b)
 }
 
-// Call sends {"id","call","param"} (param omitted when nil, as Lichess
-// sends eboards) with the given id (0: the next one) and waits for its
-// answer; feed frames that come first are kept for Next.
+// Call sends a call (Send) and waits for its answer; feed frames that
+// come first are kept for Next.
 func (c *Client) Call(ctx context.Context, id int, call string, param any) (json.RawMessage, error) {
+	id, err := c.Send(ctx, id, call, param)
+	if err != nil {
+		return nil, err
+	}
+	return c.Answer(ctx, id)
+}
+
+// Send sends {"id","call","param"} (param omitted when nil, as Lichess
+// sends eboards) with the given id (0: the next one) without waiting, and
+// returns the id.
+func (c *Client) Send(ctx context.Context, id int, call string, param any) (int, error) {
 	if id == 0 {
 		id = c.nextID
 	}
@@ -99,12 +109,9 @@ func (c *Client) Call(ctx context.Context, id int, call string, param any) (json
 	}
 	b, err := json.Marshal(msg)
 	if err != nil {
-		return nil, err
+		return id, err
 	}
-	if err := c.SendRaw(ctx, b); err != nil {
-		return nil, err
-	}
-	return c.Answer(ctx, id)
+	return id, c.SendRaw(ctx, b)
 }
 
 // Answer waits for the answer to call id.

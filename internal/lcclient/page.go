@@ -20,8 +20,10 @@ type Page struct {
 	prev    []string // the last san list taken
 }
 
-// Handshake runs eboards → subscribe → (setup fen when fen != "") and
-// returns the boards listed.
+// Handshake runs eboards, then subscribe and (when fen != "") setup
+// sent back to back without waiting for the answers, as Lichess's page
+// does when it has a game in progress; then it reads the answers and the
+// feed's first frame (Initial). It returns the boards listed.
 func (p *Page) Handshake(ctx context.Context, fen string) ([]Board, error) {
 	raw, err := p.C.Call(ctx, 1, "eboards", nil)
 	if err != nil {
@@ -36,31 +38,45 @@ func (p *Page) Handshake(ctx context.Context, fen string) ([]Board, error) {
 	}
 	p.Serial = boards[0].SerialNr
 	sub := map[string]any{"feed": "eboardevent", "id": 1, "param": map[string]any{"serialnr": p.Serial}}
-	if _, err := p.C.Call(ctx, 2, "subscribe", sub); err != nil {
+	if _, err := p.C.Send(ctx, 2, "subscribe", sub); err != nil {
 		return boards, err
 	}
-	// The board as it stands comes at once, before anything else is asked.
-	id, e, err := p.C.Next(ctx)
-	if err != nil {
-		return boards, fmt.Errorf("the frame after subscribe: %w", err)
-	}
-	if id != 1 || e.SerialNr != p.Serial {
-		return boards, fmt.Errorf("the frame after subscribe is of feed %d board %q", id, e.SerialNr)
-	}
-	p.Initial = e
-	p.prev = e.SAN
 	if fen != "" {
-		if err := p.Setup(ctx, 3, fen); err != nil {
+		if _, err := p.C.Send(ctx, 3, "call", setupParam(fen)); err != nil {
 			return boards, err
 		}
 	}
+	if _, err := p.C.Answer(ctx, 2); err != nil {
+		return boards, err
+	}
+	if fen != "" {
+		if _, err := p.C.Answer(ctx, 3); err != nil {
+			return boards, err
+		}
+	}
+	id, e, err := p.C.Next(ctx)
+	if err != nil {
+		return boards, fmt.Errorf("the first frame: %w", err)
+	}
+	if id != 1 || e.SerialNr != p.Serial {
+		return boards, fmt.Errorf("the first frame is of feed %d board %q", id, e.SerialNr)
+	}
+	p.Initial = e
+	p.prev = slices.Clone(e.SAN)
+	if fen != "" {
+		p.Played = slices.Clone(e.SAN) // moves since the setup: the page plays them
+	}
 	return boards, nil
+}
+
+func setupParam(fen string) map[string]any {
+	return map[string]any{"id": 1, "method": "setup", "param": map[string]any{"fen": fen}}
 }
 
 // Setup sends the setup method to feed 1 and, as Lichess does, empties
 // its list of moves.
 func (p *Page) Setup(ctx context.Context, id int, fen string) error {
-	_, err := p.C.Call(ctx, id, "call", map[string]any{"id": 1, "method": "setup", "param": map[string]any{"fen": fen}})
+	_, err := p.C.Call(ctx, id, "call", setupParam(fen))
 	p.prev = nil
 	return err
 }
