@@ -202,6 +202,10 @@ func (s *Server) eboards(w http.ResponseWriter, r *http.Request) {
 
 // websocket upgrades a client and serves it until it goes.
 func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
+	// Counted before the upgrade: until then the connection is one that
+	// the HTTP server's Shutdown waits for, so Serve's Wait comes after.
+	s.wg.Add(1)
+	defer s.wg.Done()
 	// The origin was checked by guard: pages of other sites never get here.
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
@@ -212,8 +216,6 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 	s.ctxMu.Lock()
 	ctx := s.serving
 	s.ctxMu.Unlock()
-	s.wg.Add(1)
-	defer s.wg.Done()
 	s.log.Info("livechess: client connected", "remote", r.RemoteAddr, "origin", r.Header.Get("Origin"))
 	(&session{s: s, c: c, feeds: map[int]*feed{}, waiting: map[int]time.Time{}}).run(ctx)
 	c.CloseNow()
