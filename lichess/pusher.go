@@ -7,6 +7,12 @@
 // 429 no round is pushed for a minute. Lichess refuses PGN URLs on private
 // addresses, which is why a hall pushes instead of being polled.
 //
+// Each push follows Lichess's rules for pushed games ([MaxGames] games a
+// request, a larger round split over the Lichess rounds of Options.Split;
+// a name for every player; Round "r.b"), and the games Lichess refuses are
+// kept per round ([RoundStats.GameErrors]) and handed to
+// Options.OnGameErrors.
+//
 // The pusher reads the PGN through a [Source] (the daemon's public store)
 // on its own goroutine and never waits on the boards.
 package lichess
