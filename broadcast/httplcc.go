@@ -43,7 +43,6 @@ type LCCPlayer struct {
 	FName  string `json:"fname,omitempty"`
 	MName  string `json:"mname,omitempty"`
 	LName  string `json:"lname,omitempty"`
-	Title  string `json:"title,omitempty"`
 	FideID int    `json:"fideid,omitempty"`
 }
 

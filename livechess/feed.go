@@ -50,6 +50,7 @@ func (f *feed) doSetup(fen string, g game.ID) error {
 		return errorf("setup: invalid FEN %q: %v", fen, err)
 	}
 	f.setup, f.setupFEN, f.setupGame, f.base = posKey(pos.FEN()), fen, g, -1
+	f.last.start = "" // the client empties its list: the next frame starts it again
 	return nil
 }
 

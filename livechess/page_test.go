@@ -249,8 +249,23 @@ func TestReconnectAndSetup(t *testing.T) {
 	}
 	h.each(g1, "Bg5")
 	takeOne(ctx, t, p, "Bg5")
+	// The same setup again after a move (a page that did not take it
+	// empties its list and sets up its position again): the move comes
+	// again.
+	again := h.fen(g1)
+	if err := p.Setup(ctx, 8, again); err != nil {
+		t.Fatalf("setup: %v", err)
+	}
+	h.each(g1, "Be7")
+	takeOne(ctx, t, p, "Be7")
+	if err := p.Setup(ctx, 9, again); err != nil {
+		t.Fatalf("setup: %v", err)
+	}
+	takeOne(ctx, t, p, "Be7")
+	h.each(g1, "e3")
+	takeOne(ctx, t, p, "e3")
 	// The set-up ply stays the origin however far the game goes.
-	more := []string{"Be7", "e3", "O-O", "Nf3", "h6", "Bh4", "b6", "cxd5"}
+	more := []string{"O-O", "Nf3", "h6", "Bh4", "b6", "cxd5", "exd5", "Rc1"}
 	for _, m := range more {
 		h.each(g1, m)
 		takeOne(ctx, t, p, m)
