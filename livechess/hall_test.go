@@ -42,8 +42,15 @@ type played struct {
 
 func newHall(t *testing.T, opts livechess.Options) *hall {
 	t.Helper()
+	return newHallAs(t, opts, "org", "org-pw")
+}
+
+// newHallAs is newHall with the LiveChess server reading as another user.
+func newHallAs(t *testing.T, opts livechess.Options, user, pw string, natsOpts ...nats.Option) *hall {
+	t.Helper()
 	srv, err := broadcast.StartServer(broadcast.ServerOptions{Prefix: prefix, StoreDir: t.TempDir(),
-		Users: []broadcast.User{{Name: "org", Password: "org-pw", Role: broadcast.RoleOrganiser}}})
+		Users: []broadcast.User{{Name: "org", Password: "org-pw", Role: broadcast.RoleOrganiser},
+			{Name: "viewer", Password: "viewer-pw", Role: broadcast.RolePublic}}})
 	if err != nil {
 		t.Fatalf("StartServer: %v", err)
 	}
@@ -72,9 +79,9 @@ func newHall(t *testing.T, opts livechess.Options) *hall {
 	if err != nil {
 		t.Fatalf("status bucket: %v", err)
 	}
-	org, err := nats.Connect("", nats.InProcessServer(srv.NATS()), nats.UserInfo("org", "org-pw"))
+	org, err := nats.Connect("", append([]nats.Option{nats.InProcessServer(srv.NATS()), nats.UserInfo(user, pw)}, natsOpts...)...)
 	if err != nil {
-		t.Fatalf("connect as organiser: %v", err)
+		t.Fatalf("connect as %s: %v", user, err)
 	}
 	t.Cleanup(org.Close)
 	opts.Conn, opts.Prefix = org, prefix

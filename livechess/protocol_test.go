@@ -6,10 +6,13 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/internal/lcclient"
 	"github.com/dgtbridge/dgtbridge/livechess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
+	"github.com/nats-io/nats.go"
 )
 
 // TestErrorsAsTheProtocolGivesThem: every bad request is answered with
@@ -221,5 +224,25 @@ func TestHostileFrames(t *testing.T) {
 	c2 := h.dial(ctx)
 	if _, err := c2.Call(ctx, 1, "eboards", nil); err != nil {
 		t.Errorf("the next client: %v", err)
+	}
+}
+
+// TestPublicUserSeesNoBoard: handed a public user's connection (a wiring
+// mistake), the server reads nothing of the live feed: no board is listed
+// while the organisers' buckets hold one.
+func TestPublicUserSeesNoBoard(t *testing.T) {
+	ctx := testCtx(t)
+	h := newHallAs(t, livechess.Options{}, "viewer", "viewer-pw", nats.CustomInboxPrefix(broadcast.PublicInboxPrefix))
+	h.board("r1-b1", g1, "25805", true)
+	h.start(g1)
+	h.each(g1, "e4")
+	if _, err := h.status.Get(ctx, "r1-b1"); err != nil {
+		t.Fatalf("the status bucket lacks the board: %v", err)
+	}
+	for range 10 { // the watches retry every second; none may get through
+		if b := h.eboards(); len(b) != 0 {
+			t.Fatalf("a public user's server lists %s", show(b))
+		}
+		time.Sleep(150 * time.Millisecond)
 	}
 }
