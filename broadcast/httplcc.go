@@ -38,11 +38,13 @@ type LCCPairing struct {
 }
 
 // LCCPlayer is a player: the name split at its comma ("Carlsen, Magnus":
-// lname Carlsen, fname Magnus), the FIDE id when the pairing file gives one.
+// lname Carlsen, fname Magnus), the FIDE title and id when the pairing file
+// gives them.
 type LCCPlayer struct {
 	FName  string `json:"fname,omitempty"`
 	MName  string `json:"mname,omitempty"`
 	LName  string `json:"lname,omitempty"`
+	Title  string `json:"title,omitempty"`
 	FideID int    `json:"fideid,omitempty"`
 }
 
@@ -97,14 +99,14 @@ func LCCIndexOf(games []*GameState) LCCIndex {
 		if idx.Date == "" && !g.Started.IsZero() {
 			idx.Date = g.Started.UTC().Format("2006.01.02")
 		}
-		idx.Pairings = append(idx.Pairings, LCCPairing{White: lccPlayer(g.White, g.WhiteFideID),
-			Black: lccPlayer(g.Black, g.BlackFideID), Result: lccResult(g.Result)})
+		idx.Pairings = append(idx.Pairings, LCCPairing{White: lccPlayer(g.White, g.WhiteTitle, g.WhiteFideID),
+			Black: lccPlayer(g.Black, g.BlackTitle, g.BlackFideID), Result: lccResult(g.Result)})
 	}
 	return idx
 }
 
-func lccPlayer(name, fideID string) *LCCPlayer {
-	p := &LCCPlayer{}
+func lccPlayer(name, title, fideID string) *LCCPlayer {
+	p := &LCCPlayer{Title: title}
 	name = strings.TrimSpace(name)
 	if name != "?" {
 		if last, first, ok := strings.Cut(name, ","); ok {

@@ -37,7 +37,7 @@ func getJSON(t *testing.T, url string, v any) (int, string) {
 // on every ply.
 func lccState(board int, white, wfide string, sans []string) GameState {
 	st := GameState{Game: game.ID{Event: "open2026", Round: 3, Board: board}, Event: "open2026", Round: 3, Board: board,
-		White: white, Black: "Nakamura, Hikaru", WhiteFideID: wfide, BlackFideID: "2016192", Variant: "chess",
+		White: white, Black: "Nakamura, Hikaru", WhiteFideID: wfide, BlackFideID: "2016192", BlackTitle: "GM", Variant: "chess",
 		SAN: sans, Result: "*", Started: game.T(time.Date(2026, 3, 7, 14, 0, 0, 0, time.UTC)),
 		Clock: &game.ClockPair{WhiteMS: 5_000_000, BlackMS: 4_990_000}, UpdatedAt: game.T(time.Now())}
 	for i := range sans {
@@ -122,7 +122,8 @@ func TestLCCLichessStylePull(t *testing.T) {
 		t.Errorf("date %q", idx.Date)
 	}
 	w := idx.Pairings[0].White
-	if w.LName != "Carlsen" || w.FName != "Magnus" || w.FideID != 1503014 || idx.Pairings[0].Black.FideID != 2016192 {
+	if w.LName != "Carlsen" || w.FName != "Magnus" || w.FideID != 1503014 || w.Title != "" || idx.Pairings[0].Black.FideID != 2016192 ||
+		idx.Pairings[0].Black.Title != "GM" {
 		t.Errorf("board 1's players: %+v %+v", w, idx.Pairings[0].Black)
 	}
 	if idx.Pairings[1].White.LName != "Ding Liren" || idx.Pairings[1].White.FideID != 0 || idx.Pairings[2].Result != "1-0" {

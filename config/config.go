@@ -223,6 +223,9 @@ type Board struct {
 	Black       string `mapstructure:"black" json:"black"`
 	WhiteFideID string `mapstructure:"white_fide_id" json:"white_fide_id"`
 	BlackFideID string `mapstructure:"black_fide_id" json:"black_fide_id"`
+	// WhiteTitle and BlackTitle are FIDE titles (GM … WCM), "" none.
+	WhiteTitle string `mapstructure:"white_title" json:"white_title"`
+	BlackTitle string `mapstructure:"black_title" json:"black_title"`
 
 	// Variant is one of [VariantNames]; "" is chess.
 	Variant string `mapstructure:"variant" json:"variant"`

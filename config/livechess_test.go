@@ -99,3 +99,22 @@ func TestLichessNotes(t *testing.T) {
 		t.Errorf("notes %q", notes)
 	}
 }
+
+// TestTitlesFromThePairingFile: the pairing file's titles fill the boards;
+// a board's own title wins; a title that is none names its key.
+func TestTitlesFromThePairingFile(t *testing.T) {
+	pf := writeFile(t, "p.csv", "round,board,white,black,white_title,black_title\n1,1,\"Carlsen, Magnus\",\"Ju, Wenjun\",g,WGM\n1,2,A1,B1,,\n")
+	c, err := load(t, "event: {pairings: "+pf+"}\nboards:\n  - {port: /dev/ttyACM0, round: 1, board: 1}\n  - {port: /dev/ttyACM1, round: 1, board: 2, black_title: IM}\n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := c.Boards[0]; b.WhiteTitle != "GM" || b.BlackTitle != "WGM" {
+		t.Errorf("board 1: %q %q", b.WhiteTitle, b.BlackTitle)
+	}
+	if b := c.Boards[1]; b.WhiteTitle != "" || b.BlackTitle != "IM" {
+		t.Errorf("board 2: %q %q", b.WhiteTitle, b.BlackTitle)
+	}
+	if _, err := load(t, "boards:\n  - {port: /dev/ttyACM0, round: 1, board: 1, white_title: Dr}\n", nil); err == nil || !strings.Contains(err.Error(), "boards[0].white_title") {
+		t.Errorf("title Dr: %v", err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 // TRF-16 columns (1-based, inclusive, as the format describes them).
 const (
 	trfRankFrom, trfRankTo      = 5, 8
+	trfTitleFrom, trfTitleTo    = 11, 13
 	trfNameFrom, trfNameTo      = 15, 47
 	trfFideFrom, trfFideTo      = 58, 68
 	trfRound1                   = 92 // first column of round 1's entry
@@ -36,6 +37,7 @@ type trfPlayer struct {
 	rank   int
 	name   string
 	fideID string
+	title  string
 	team   string
 	line   int
 	rounds []trfEntry // index 0 is round 1
@@ -124,6 +126,11 @@ func parsePlayer(line string, n int, errs *errorList) (*trfPlayer, bool) {
 		return nil, false
 	}
 	p := &trfPlayer{rank: rank, line: n, name: field(line, trfNameFrom, trfNameTo)}
+	if t, ok := Title(field(line, trfTitleFrom, trfTitleTo)); ok {
+		p.title = t
+	} else {
+		errs.add(n, "title %q (columns 11–13) is not a FIDE title (GM, IM, FM, CM, WGM, WIM, WFM, WCM or g, i, f, c, wg, wi, wf, wc)", field(line, trfTitleFrom, trfTitleTo))
+	}
 	switch id := field(line, trfFideFrom, trfFideTo); {
 	case id == "" || strings.Trim(id, "0") == "":
 	case digits(id):
@@ -278,7 +285,7 @@ func roundPairs(players map[int]*trfPlayer, r int, errs *errorList) []Pairing {
 	out := make([]Pairing, len(pairs))
 	for i, p := range pairs {
 		out[i] = Pairing{Board: i + 1, White: p.white.name, Black: p.black.name,
-			WhiteFideID: p.white.fideID, BlackFideID: p.black.fideID,
+			WhiteFideID: p.white.fideID, BlackFideID: p.black.fideID, WhiteTitle: p.white.title, BlackTitle: p.black.title,
 			WhiteTeam: p.white.team, BlackTeam: p.black.team, Line: p.white.line}
 	}
 	return out
