@@ -66,7 +66,7 @@ type Pairing struct {
 	// WhiteTitle and BlackTitle are FIDE titles (GM, IM, FM, CM, WGM,
 	// WIM, WFM, WCM), "" when the file gives none.
 	WhiteTitle, BlackTitle string
-	WhiteTeam, BlackTeam     string
+	WhiteTeam, BlackTeam   string
 	// Line is where the file gives it (for TRF, the white player's line).
 	Line int
 }

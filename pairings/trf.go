@@ -9,24 +9,24 @@ import (
 
 // TRF-16 columns (1-based, inclusive, as the format describes them).
 const (
-	trfRankFrom, trfRankTo      = 5, 8
-	trfTitleFrom, trfTitleTo    = 11, 13
-	trfNameFrom, trfNameTo      = 15, 47
-	trfFideFrom, trfFideTo      = 58, 68
-	trfRound1                   = 92 // first column of round 1's entry
-	trfRoundWidth               = 10 // columns per round
-	trfTeamNameFrom             = 5  // 013: team name 5–36, players from 37, 5 columns each
-	trfTeamNameTo               = 36
-	trfTeamFirst                = 37
-	trf26TeamNameFrom           = 9 // 310: team name 9–40, players from 74
-	trf26TeamNameTo             = 40
-	trf26TeamFirst              = 74
-	trfTeamPlayerWidth          = 5
-	trfTeamPlayerDigits         = 4
-	trfColourOffset             = 5 // colour at round column + 5 (97 for round 1)
-	trfResultOffset             = 7 // result at round column + 7 (99 for round 1)
-	trfOpponentDigits           = 4
-	halfPoints             half = 1 // ½ point, in halves
+	trfRankFrom, trfRankTo        = 5, 8
+	trfTitleFrom, trfTitleTo      = 11, 13
+	trfNameFrom, trfNameTo        = 15, 47
+	trfFideFrom, trfFideTo        = 58, 68
+	trfRound1                     = 92 // first column of round 1's entry
+	trfRoundWidth                 = 10 // columns per round
+	trfTeamNameFrom               = 5  // 013: team name 5–36, players from 37, 5 columns each
+	trfTeamNameTo                 = 36
+	trfTeamFirst                  = 37
+	trf26TeamNameFrom             = 9 // 310: team name 9–40, players from 74
+	trf26TeamNameTo               = 40
+	trf26TeamFirst                = 74
+	trfTeamPlayerWidth            = 5
+	trfTeamPlayerDigits           = 4
+	trfColourOffset               = 5 // colour at round column + 5 (97 for round 1)
+	trfResultOffset               = 7 // result at round column + 7 (99 for round 1)
+	trfOpponentDigits             = 4
+	halfPoints               half = 1 // ½ point, in halves
 )
 
 // half counts points in halves, so that scores compare exactly.
