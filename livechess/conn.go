@@ -134,8 +134,8 @@ func (ss *session) push(ctx context.Context, id int) error {
 			}
 			delete(ss.waiting, fid)
 		}
-		b, ok := ss.s.view.find(f.board)
-		if !ok || b.id != f.board {
+		b, ok := ss.s.view.board(f.board)
+		if !ok {
 			continue // the board left the hall; its feed waits for it
 		}
 		for _, e := range f.frames(b) {
@@ -270,7 +270,7 @@ func (ss *session) feedCall(raw json.RawMessage) (any, int, error) {
 		if err := decodeParam(p.Param, &sp); err != nil || sp.FEN == "" {
 			return nil, 0, errorf("setup: want param {\"fen\": \"<FEN>\"}")
 		}
-		b, ok := ss.s.view.find(f.board)
+		b, ok := ss.s.view.board(f.board)
 		if !ok {
 			return nil, 0, errorf("setup: the feed's e-board is gone")
 		}

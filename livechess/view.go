@@ -21,6 +21,7 @@ type view struct {
 
 	mu      sync.Mutex
 	boards  map[string]broadcast.BoardReport
+	serials map[string]int // how many boards report each serial number
 	games   map[game.ID]*record
 	clocks  map[game.ID]game.ClockEvent
 	changed chan struct{}
@@ -41,7 +42,7 @@ type record struct {
 }
 
 func newView(first string) *view {
-	return &view{first: first, boards: map[string]broadcast.BoardReport{}, games: map[game.ID]*record{},
+	return &view{first: first, boards: map[string]broadcast.BoardReport{}, serials: map[string]int{}, games: map[game.ID]*record{},
 		clocks: map[game.ID]game.ClockEvent{}, changed: make(chan struct{})}
 }
 
@@ -61,7 +62,11 @@ func (v *view) notify() {
 func (v *view) putBoard(r broadcast.BoardReport) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.forgetSerial(r.BoardID)
 	v.boards[r.BoardID] = r
+	if r.Serial != "" {
+		v.serials[r.Serial]++
+	}
 	v.notify()
 }
 
@@ -70,8 +75,18 @@ func (v *view) deleteBoard(id string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if _, ok := v.boards[id]; ok {
+		v.forgetSerial(id)
 		delete(v.boards, id)
 		v.notify()
+	}
+}
+
+// forgetSerial uncounts the serial number board id reported. v.mu is held.
+func (v *view) forgetSerial(id string) {
+	if old, ok := v.boards[id]; ok && old.Serial != "" {
+		if v.serials[old.Serial]--; v.serials[old.Serial] <= 0 {
+			delete(v.serials, old.Serial)
+		}
 	}
 }
 
@@ -175,38 +190,40 @@ type boardSnap struct {
 	comment          string
 }
 
+// snapLocked is one board as a feed sees it; ok is false for a board
+// playing a game of another variant (xiangqi, team-drop), which clients
+// cannot read. v.mu is held.
+func (v *view) snapLocked(r broadcast.BoardReport) (boardSnap, bool) {
+	rec := v.games[r.Game]
+	if rec != nil && !rec.chess {
+		return boardSnap{}, false
+	}
+	b := boardSnap{id: r.BoardID, serial: r.BoardID, port: r.Port, game: r.Game, rec: rec}
+	if r.Serial != "" && v.serials[r.Serial] == 1 {
+		b.serial = r.Serial
+	}
+	switch {
+	case r.Connected:
+		b.state = StateActive
+	case r.LastSeen.IsZero():
+		b.state = StateInactive
+	default:
+		b.state = StateNotResponding
+	}
+	b.comment = r.BoardID + " " + r.Game.String()
+	b.clock = v.clockLocked(r, rec)
+	return b, true
+}
+
 // boardsLocked returns the boards a LiveChess client can read, in the
 // listing order: the configured first board, then by game, then by id.
-// Boards playing a game of another variant (xiangqi, team-drop) are left
-// out. v.mu is held.
+// v.mu is held.
 func (v *view) boardsLocked() []boardSnap {
-	serials := map[string]int{}
+	out := make([]boardSnap, 0, len(v.boards))
 	for _, r := range v.boards {
-		if r.Serial != "" {
-			serials[r.Serial]++
+		if b, ok := v.snapLocked(r); ok {
+			out = append(out, b)
 		}
-	}
-	var out []boardSnap
-	for _, r := range v.boards {
-		rec := v.games[r.Game]
-		if rec != nil && !rec.chess {
-			continue
-		}
-		b := boardSnap{id: r.BoardID, serial: r.BoardID, port: r.Port, game: r.Game, rec: rec}
-		if r.Serial != "" && serials[r.Serial] == 1 {
-			b.serial = r.Serial
-		}
-		switch {
-		case r.Connected:
-			b.state = StateActive
-		case r.LastSeen.IsZero():
-			b.state = StateInactive
-		default:
-			b.state = StateNotResponding
-		}
-		b.comment = r.BoardID + " " + r.Game.String()
-		b.clock = v.clockLocked(r, rec)
-		out = append(out, b)
 	}
 	slices.SortFunc(out, func(a, b boardSnap) int {
 		if (a.id == v.first) != (b.id == v.first) {
@@ -267,15 +284,40 @@ func (v *view) list() []boardSnap {
 	return v.boardsLocked()
 }
 
-// find returns the board a client names by serial number or board id;
+// find returns the board a client names by board id or serial number;
 // name "" is the first board listed.
 func (v *view) find(name string) (boardSnap, bool) {
-	for _, b := range v.list() {
-		if name == "" || b.serial == name || b.id == name {
-			return b, true
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if name == "" {
+		if l := v.boardsLocked(); len(l) > 0 {
+			return l[0], true
+		}
+		return boardSnap{}, false
+	}
+	if r, ok := v.boards[name]; ok {
+		return v.snapLocked(r)
+	}
+	if v.serials[name] == 1 {
+		for _, r := range v.boards {
+			if r.Serial == name {
+				return v.snapLocked(r)
+			}
 		}
 	}
 	return boardSnap{}, false
+}
+
+// board returns the board with id id (what a feed follows: a lookup, not
+// a listing, on every change of the hall).
+func (v *view) board(id string) (boardSnap, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	r, ok := v.boards[id]
+	if !ok {
+		return boardSnap{}, false
+	}
+	return v.snapLocked(r)
 }
 
 // eboard is b as `eboards` lists it.

@@ -1,10 +1,12 @@
 package livechess
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // record80 is a game of 80 plies as the games bucket holds it.
@@ -65,6 +67,35 @@ func BenchmarkNewRecord(b *testing.B) {
 	b.Run("one-move", func(b *testing.B) {
 		for b.Loop() {
 			newRecord(st, prev)
+		}
+	})
+}
+
+// BenchmarkHall2000: in a hall of 2,000 boards, what a feed pays on each
+// change to read its board (a lookup), and what listing every board costs
+// (eboards).
+func BenchmarkHall2000(b *testing.B) {
+	v := newView("")
+	st := record80(b)
+	for i := 1; i <= 2000; i++ {
+		g := game.ID{Event: "open", Round: 1, Board: i}
+		v.putBoard(broadcast.BoardReport{BoardID: fmt.Sprintf("r1-b%d", i), Game: g, Connected: true, Serial: fmt.Sprint(10000 + i)})
+		s := st
+		s.Game = g
+		v.putGame(s)
+	}
+	b.Run("feed", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok := v.board("r1-b1500"); !ok {
+				b.Fatal("not found")
+			}
+		}
+	})
+	b.Run("list", func(b *testing.B) {
+		for b.Loop() {
+			if l := v.list(); len(l) != 2000 {
+				b.Fatal(len(l))
+			}
 		}
 	})
 }
