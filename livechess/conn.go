@@ -61,7 +61,9 @@ func (ss *session) run(ctx context.Context) {
 		select {
 		case <-wake:
 		case <-ctx.Done():
-			ss.c.Close(websocket.StatusGoingAway, "server stopping")
+			// No close handshake: a stopping daemon does not wait on its
+			// clients (they reconnect when it is back).
+			ss.c.CloseNow()
 			return
 		case m, ok := <-in:
 			if !ok {

@@ -1,8 +1,10 @@
 package livechess_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -244,5 +246,57 @@ func TestPublicUserSeesNoBoard(t *testing.T) {
 			t.Fatalf("a public user's server lists %s", show(b))
 		}
 		time.Sleep(150 * time.Millisecond)
+	}
+}
+
+// TestStopsPromptly: a server with clients connected stops within a
+// second of its context ending, and their sockets are closed.
+func TestStopsPromptly(t *testing.T) {
+	ctx := testCtx(t)
+	srv, err := broadcast.StartServer(broadcast.ServerOptions{Prefix: prefix, StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	nc, err := srv.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	lc, err := livechess.New(livechess.Options{Conn: nc, Prefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- lc.Serve(sctx, ln) }()
+	var clients []*lcclient.Client
+	for range 3 {
+		c, err := lcclient.Dial(ctx, "ws://"+ln.Addr().String()+livechess.Path, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Call(ctx, 1, "eboards", nil); err != nil {
+			t.Fatal(err)
+		}
+		clients = append(clients, c)
+	}
+	stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("Serve still running a second after its context ended")
+	}
+	for i, c := range clients {
+		if _, _, err := c.Next(ctx); err == nil {
+			t.Errorf("client %d still reads after the stop", i)
+		}
 	}
 }
