@@ -79,8 +79,25 @@ type PushReport struct {
 	// Pushes counts the pushes Lichess took; LastPush is the last one.
 	Pushes   int       `json:"pushes"`
 	LastPush game.Time `json:"last_push,omitzero"`
-	// Error is the last failure, "" once a push went through again.
+	// Error is the last failure, "" once a push went through again (or
+	// what a push that went through could not carry).
 	Error string `json:"error,omitempty"`
+	// GameErrors are the games Lichess refused in the last push.
+	GameErrors []PushGameError `json:"game_errors,omitempty"`
+	// Placeholders counts the players pushed under a placeholder name
+	// (neither a name nor a FIDE id); Unclocked the moves pushed without
+	// a clock reading.
+	Placeholders int `json:"placeholders,omitempty"`
+	Unclocked    int `json:"unclocked,omitempty"`
+}
+
+// PushGameError is a game Lichess refused: its Round tag ("3.7"), its
+// players and Lichess's reason.
+type PushGameError struct {
+	Round string `json:"round"`
+	White string `json:"white"`
+	Black string `json:"black"`
+	Error string `json:"error"`
 }
 
 // HealthDetail is GET /healthz?detail: the health verdict with its

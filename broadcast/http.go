@@ -129,6 +129,7 @@ func NewHTTPServer(o HTTPOptions) *HTTPServer {
 	h.mux.HandleFunc("GET /pgn/{event}/{file}", h.round)
 	h.mux.HandleFunc("GET /pgn/{event}/{round}/{file}", h.game)
 	h.mux.HandleFunc("GET /bpgn/{event}/{round}/{file}", h.bpgn)
+	h.mux.HandleFunc("GET /lcc/{event}/{round}/{file}", h.lcc) // httplcc.go
 	h.mux.HandleFunc("GET /healthz", h.publicHealth)
 	h.mountAdmin(h.mux, h.staffOnly)
 	h.admin.HandleFunc("GET /healthz", h.health)

@@ -17,6 +17,7 @@ type Config struct {
 	Relay     Relay     `mapstructure:"relay" json:"relay"`
 	Penalties Penalties `mapstructure:"penalties" json:"penalties"`
 	Lichess   Lichess   `mapstructure:"lichess" json:"lichess"`
+	LiveChess LiveChess `mapstructure:"livechess" json:"livechess"`
 	Event     Event     `mapstructure:"event" json:"event"`
 	Storage   Storage   `mapstructure:"storage" json:"storage"`
 	Tracker   Tracker   `mapstructure:"tracker" json:"tracker"`
@@ -137,6 +138,11 @@ type Lichess struct {
 	// Rounds maps a round number to the id of its Lichess broadcast round
 	// (the eight letters and digits at the end of the round's URL).
 	Rounds map[int]string `mapstructure:"rounds" json:"rounds"`
+	// Split maps a round of more than 100 boards (Lichess takes 100 games
+	// a push) to the further Lichess rounds its games go to, by hundreds in
+	// board order: {3: [EfGh5678, IjKl9012]} sends boards 101–200 of round
+	// 3 to EfGh5678 and 201–300 to IjKl9012.
+	Split map[int][]string `mapstructure:"split" json:"split"`
 
 	// Token is the token read from TokenFile by [Load] (not a key).
 	Token string `mapstructure:"-" json:"-"`
@@ -225,6 +231,9 @@ type Board struct {
 	Black       string `mapstructure:"black" json:"black"`
 	WhiteFideID string `mapstructure:"white_fide_id" json:"white_fide_id"`
 	BlackFideID string `mapstructure:"black_fide_id" json:"black_fide_id"`
+	// WhiteTitle and BlackTitle are FIDE titles (GM … WCM), "" none.
+	WhiteTitle string `mapstructure:"white_title" json:"white_title"`
+	BlackTitle string `mapstructure:"black_title" json:"black_title"`
 
 	// Variant is one of [VariantNames]; "" is chess.
 	Variant string `mapstructure:"variant" json:"variant"`

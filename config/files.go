@@ -122,6 +122,8 @@ func (c *Config) applyPairings() []error {
 		fill(&b.Black, p.Black)
 		fill(&b.WhiteFideID, p.WhiteFideID)
 		fill(&b.BlackFideID, p.BlackFideID)
+		fill(&b.WhiteTitle, p.WhiteTitle)
+		fill(&b.BlackTitle, p.BlackTitle)
 		fill(&b.WhiteTeam, p.WhiteTeam)
 		fill(&b.BlackTeam, p.BlackTeam)
 	}

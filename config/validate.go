@@ -51,6 +51,7 @@ func (c *Config) Validate() error {
 	add(checkSpeak(c.Relay.Speak))
 	add(oneOf("penalties", string(c.Penalties), string(PenaltiesAlert), string(PenaltiesAuto)))
 	errs = append(errs, c.validateLichess()...)
+	errs = append(errs, c.validateLiveChess()...)
 
 	add(checkToken("event.id", c.Event.ID))
 	add(checkName("event.name", c.Event.Name))
@@ -201,6 +202,8 @@ func (v *boardsCheck) board(i int, b Board) {
 	v.games[gameKey{round, b.Board}] = i
 	v.add(checkFideID(p+".white_fide_id", b.WhiteFideID))
 	v.add(checkFideID(p+".black_fide_id", b.BlackFideID))
+	v.add(checkTitle(p+".white_title", b.WhiteTitle))
+	v.add(checkTitle(p+".black_title", b.BlackTitle))
 	for _, n := range []struct{ key, v string }{{"white", b.White}, {"black", b.Black}, {"white_team", b.WhiteTeam}, {"black_team", b.BlackTeam}} {
 		v.add(checkName(p+"."+n.key, n.v))
 	}
@@ -368,6 +371,16 @@ func checkSpeak(v string) *KeyError {
 		return keyErr("relay.speak", "%q is a file; use \"\", \"device\" or a folder for WAV files", v)
 	}
 	return nil
+}
+
+// checkTitle checks a FIDE title: GM, IM, FM, CM, WGM, WIM, WFM or WCM
+// (as written, upper case), or none.
+func checkTitle(key, v string) *KeyError {
+	switch v {
+	case "", "GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM":
+		return nil
+	}
+	return keyErr(key, "%q is not a FIDE title (GM, IM, FM, CM, WGM, WIM, WFM, WCM)", v)
 }
 
 func checkFideID(key, v string) *KeyError {

@@ -7,6 +7,12 @@
 // 429 no round is pushed for a minute. Lichess refuses PGN URLs on private
 // addresses, which is why a hall pushes instead of being polled.
 //
+// Each push follows Lichess's rules for pushed games ([MaxGames] games a
+// request, a larger round split over the Lichess rounds of Options.Split;
+// a name for every player; Round "r.b"), and the games Lichess refuses are
+// kept per round ([RoundStats.GameErrors]) and handed to
+// Options.OnGameErrors.
+//
 // The pusher reads the PGN through a [Source] (the daemon's public store)
 // on its own goroutine and never waits on the boards.
 package lichess
@@ -19,6 +25,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -44,6 +51,15 @@ type Options struct {
 	Token string
 	// Rounds maps round numbers to Lichess broadcast round ids.
 	Rounds map[int]string
+	// Split maps a round of more than [MaxGames] games to the further
+	// Lichess rounds its games go to, by hundreds in board order: games
+	// 101–200 to the first, 201–300 to the second. Games beyond the rounds
+	// mapped are not pushed (the round's stats say which).
+	Split map[int][]string
+	// OnGameErrors, when set, is called (from Run's goroutine) when a push
+	// of a round got per-game errors from Lichess different from its last
+	// push's: for an alert to the organiser. Errors are also in [Stats].
+	OnGameErrors func(round int, errs []GameError)
 	// Source gives each round's public PGN.
 	Source Source
 	// Client sends the requests (nil: a client of its own). Each push is
@@ -64,9 +80,10 @@ type Pusher struct {
 	log    *slog.Logger
 	client *http.Client
 
-	mu     sync.Mutex // guards s, token, stats
+	mu     sync.Mutex // guards s, token, split, stats
 	s      *schedule
 	token  string
+	split  map[int][]string
 	stats  map[int]*RoundStats
 	wake   chan struct{}
 	logged map[int]string // the last failure logged per round
@@ -79,8 +96,31 @@ type RoundStats struct {
 	// Pushes counts the pushes Lichess took; LastPush is the last one.
 	Pushes   int       `json:"pushes"`
 	LastPush time.Time `json:"last_push,omitzero"`
-	// Error is the last failure, "" once a push went through again.
+	// Error is the last failure, "" once a push went through again; or,
+	// after a push that went through, the games it could not send.
 	Error string `json:"error,omitempty"`
+	// GameErrors are the games Lichess refused in the last push.
+	GameErrors []GameError `json:"game_errors,omitempty"`
+	// Placeholders counts the players of the last push sent under a
+	// placeholder name ("Board 3 White"): the public copy gives them
+	// neither a name nor a FIDE id, and Lichess drops such a game.
+	Placeholders int `json:"placeholders,omitempty"`
+	// Unclocked counts the moves of the last push without [%clk] (no
+	// clock connected, or not read): Lichess shows no clock for them.
+	Unclocked int `json:"unclocked,omitempty"`
+}
+
+// GameError is a game Lichess refused in a push: its Round tag ("3.12"),
+// players, and Lichess's reason.
+type GameError struct {
+	Round string `json:"round"`
+	White string `json:"white"`
+	Black string `json:"black"`
+	Error string `json:"error"`
+}
+
+func (e GameError) String() string {
+	return fmt.Sprintf("board %s (%s – %s): %s", e.Round, e.White, e.Black, e.Error)
 }
 
 // New checks the options and returns a pusher.
@@ -104,7 +144,7 @@ func New(o Options) (*Pusher, error) {
 		o.Now = time.Now
 	}
 	p := &Pusher{o: o, log: o.Logger, client: o.Client, s: newSchedule(o.MinInterval, o.FirstBackoff, o.MaxBackoff, o.Pause),
-		token: o.Token, stats: map[int]*RoundStats{}, wake: make(chan struct{}, 1), logged: map[int]string{}}
+		token: o.Token, split: o.Split, stats: map[int]*RoundStats{}, wake: make(chan struct{}, 1), logged: map[int]string{}}
 	if p.log == nil {
 		p.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -144,6 +184,18 @@ func (p *Pusher) setRounds(rounds map[int]string) {
 	}
 }
 
+// SetSplit replaces the further Lichess rounds of large rounds (a reload
+// of the configuration; Options.Split).
+func (p *Pusher) SetSplit(split map[int][]string) {
+	p.mu.Lock()
+	p.split = split
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
 // Stats returns each round's push state, by round.
 func (p *Pusher) Stats() []RoundStats {
 	p.mu.Lock()
@@ -161,6 +213,11 @@ type result struct {
 	o     outcome
 	err   error
 	at    time.Time
+	// After a push that went through: what Lichess refused, and what the
+	// push could not carry or carried without a name or a clock.
+	games                   []GameError
+	left                    string
+	placeholders, unclocked int
 }
 
 // Run pushes until ctx is done, then abandons the pushes in flight and
@@ -215,18 +272,27 @@ func (p *Pusher) refresh() {
 			continue
 		}
 		p.mu.Lock()
-		p.s.observe(r, digest(limitGames(pgn, MaxGames)))
+		p.s.observe(r, digest(pgn))
 		p.mu.Unlock()
 	}
 }
 
-// job is one push to make.
+// job is one push to make: one request per part.
 type job struct {
 	round int
-	id    string
 	token string
+	parts []part
+	// left says which games no Lichess round takes ("" none).
+	left                    string
+	placeholders, unclocked int
+}
+
+// part is one request of a push: at most [MaxGames] games, board order.
+type part struct {
+	id    string
 	pgn   string
 	games int
+	first int // the number of the part's first game in the round (1-based)
 }
 
 // startDue marks the due rounds as in flight and returns their pushes.
@@ -235,34 +301,72 @@ func (p *Pusher) startDue() []job {
 	now := p.o.Now()
 	due := p.s.due(now)
 	tok := p.token
-	ids := map[int]string{}
+	ids := map[int][]string{}
 	for _, r := range due {
-		ids[r] = p.s.rounds[r].id
+		ids[r] = append([]string{p.s.rounds[r].id}, p.split[r]...)
 	}
 	p.mu.Unlock()
 	var jobs []job
 	for _, r := range due {
-		pgn, n := p.o.Source(r)
-		if n > MaxGames {
-			p.log.Warn("round has more games than Lichess takes in one push: only the first are pushed", "round", r, "games", n, "pushed", MaxGames)
-			pgn, n = limitGames(pgn, MaxGames), MaxGames
-		}
+		pgn, _ := p.o.Source(r)
 		p.mu.Lock()
 		p.s.start(r, now, digest(pgn))
 		p.mu.Unlock()
-		jobs = append(jobs, job{round: r, id: ids[r], token: tok, pgn: pgn, games: n})
+		jobs = append(jobs, makeJob(r, tok, pgn, ids[r]))
 	}
 	return jobs
 }
 
-// push sends one round's PGN and says how it went.
+// makeJob prepares a round's public PGN for Lichess ([prepareGame]) and
+// cuts it into parts of [MaxGames] games for the Lichess rounds ids.
+func makeJob(round int, token, pgn string, ids []string) job {
+	j := job{round: round, token: token}
+	games := splitGames(pgn)
+	var texts []string
+	for _, g := range games {
+		pg := prepareGame(g)
+		texts = append(texts, pg.text)
+		j.placeholders += len(pg.named)
+		j.unclocked += pg.unclocked
+	}
+	for i := 0; i < len(texts); i += MaxGames {
+		k := i / MaxGames
+		end := min(i+MaxGames, len(texts))
+		if k >= len(ids) {
+			j.left = fmt.Sprintf("games %d–%d of %d not pushed: Lichess takes %d games a round; map more Lichess rounds for round %d (lichess.split)",
+				i+1, len(texts), len(texts), MaxGames, round)
+			break
+		}
+		j.parts = append(j.parts, part{id: ids[k], pgn: joinGames(texts[i:end]), games: end - i, first: i + 1})
+	}
+	return j
+}
+
+// push sends one round's parts and says how it went.
 func (p *Pusher) push(ctx context.Context, j job) result {
+	res := result{round: j.round, o: pushed, left: j.left, placeholders: j.placeholders, unclocked: j.unclocked}
+	for _, pt := range j.parts {
+		errs, r := p.pushPart(ctx, j, pt)
+		if r.o != pushed {
+			if len(j.parts) > 1 {
+				r.err = fmt.Errorf("to Lichess round %s (games %d–%d): %w", pt.id, pt.first, pt.first+pt.games-1, r.err)
+			}
+			return r
+		}
+		res.games = append(res.games, errs...)
+	}
+	res.at = p.o.Now()
+	return res
+}
+
+// pushPart sends one part and returns the games Lichess refused.
+func (p *Pusher) pushPart(ctx context.Context, j job, pt part) ([]GameError, result) {
 	ctx, cancel := context.WithTimeout(ctx, p.o.Timeout)
 	defer cancel()
-	url := fmt.Sprintf("%s/api/broadcast/round/%s/push", p.o.URL, j.id)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(j.pgn))
+	url := fmt.Sprintf("%s/api/broadcast/round/%s/push", p.o.URL, pt.id)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(pt.pgn))
 	if err != nil {
-		return result{round: j.round, o: failed, err: err, at: p.o.Now()}
+		return nil, result{round: j.round, o: failed, err: err, at: p.o.Now()}
 	}
 	req.Header.Set("Authorization", "Bearer "+j.token)
 	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
@@ -271,24 +375,28 @@ func (p *Pusher) push(ctx context.Context, j job) result {
 		if ctx.Err() == context.DeadlineExceeded {
 			err = fmt.Errorf("no answer within %v: abandoned", p.o.Timeout)
 		}
-		return result{round: j.round, o: failed, err: err, at: p.o.Now()}
+		return nil, result{round: j.round, o: failed, err: err, at: p.o.Now()}
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
-		return result{round: j.round, o: rateLimited, err: fmt.Errorf("429 too many requests: every round waits %v", p.o.Pause), at: p.o.Now()}
+		return nil, result{round: j.round, o: rateLimited, err: fmt.Errorf("429 too many requests: every round waits %v", p.o.Pause), at: p.o.Now()}
 	case resp.StatusCode/100 != 2:
-		return result{round: j.round, o: failed, err: fmt.Errorf("%s: %s", resp.Status, answer(body)), at: p.o.Now()}
+		return nil, result{round: j.round, o: failed, err: fmt.Errorf("%s: %s", resp.Status, answer(body)), at: p.o.Now()}
 	}
-	for _, e := range gameErrors(body) {
-		p.log.Warn("Lichess refused a game of the push", "round", j.round, "lichess_round", j.id, "error", e)
-	}
-	return result{round: j.round, o: pushed, at: p.o.Now()}
+	return gameErrors(body), result{round: j.round, o: pushed, at: p.o.Now()}
 }
 
-// finish records a push's outcome and logs failures once per reason.
+// finish records a push's outcome and logs failures once per reason; it
+// calls OnGameErrors when the games Lichess refused changed.
 func (p *Pusher) finish(r result) {
+	var alert []GameError
+	defer func() {
+		if alert != nil && p.o.OnGameErrors != nil {
+			p.o.OnGameErrors(r.round, alert)
+		}
+	}()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.s.finish(r.round, r.at, r.o)
@@ -299,10 +407,22 @@ func (p *Pusher) finish(r result) {
 	if r.err == nil {
 		st.Pushes++
 		st.LastPush = r.at
-		if st.Error != "" {
+		if st.Error != "" && st.Error != r.left {
 			p.log.Info("Lichess push works again", "round", r.round, "lichess_round", st.ID)
 		}
-		st.Error = ""
+		if r.left != "" && st.Error != r.left {
+			p.log.Warn("Lichess push incomplete", "round", r.round, "lichess_round", st.ID, "err", r.left)
+		}
+		st.Error = r.left
+		if !slices.Equal(r.games, st.GameErrors) {
+			for _, e := range r.games {
+				p.log.Warn("Lichess refused a game of the push", "round", r.round, "lichess_round", st.ID, "game", e.String())
+			}
+			if len(r.games) > 0 {
+				alert = slices.Clone(r.games)
+			}
+		}
+		st.GameErrors, st.Placeholders, st.Unclocked = r.games, r.placeholders, r.unclocked
 		delete(p.logged, r.round)
 		return
 	}
@@ -330,7 +450,7 @@ func answer(body []byte) string {
 
 // gameErrors returns the per-game errors of a push reply
 // ({"games":[{"tags":…,"moves":N} or {"tags":…,"error":"…"}]}).
-func gameErrors(body []byte) []string {
+func gameErrors(body []byte) []GameError {
 	var reply struct {
 		Games []struct {
 			Tags  map[string]string `json:"tags"`
@@ -340,34 +460,11 @@ func gameErrors(body []byte) []string {
 	if json.Unmarshal(body, &reply) != nil {
 		return nil
 	}
-	var out []string
+	var out []GameError
 	for _, g := range reply.Games {
 		if g.Error != "" {
-			out = append(out, fmt.Sprintf("%s (%s – %s, round %s)", g.Error, g.Tags["White"], g.Tags["Black"], g.Tags["Round"]))
+			out = append(out, GameError{Round: g.Tags["Round"], White: g.Tags["White"], Black: g.Tags["Black"], Error: g.Error})
 		}
 	}
 	return out
-}
-
-// limitGames returns the first n games of a multi-game PGN whose games
-// start with a tag section after a blank line.
-func limitGames(pgn string, n int) string {
-	count := 0
-	at := 0
-	for at < len(pgn) {
-		i := strings.Index(pgn[at:], "\n[Event ")
-		start := at
-		if !(at == 0 && strings.HasPrefix(pgn, "[Event ")) {
-			if i < 0 {
-				break
-			}
-			start = at + i + 1
-		}
-		count++
-		if count > n {
-			return strings.TrimRight(pgn[:start], "\n") + "\n"
-		}
-		at = start + 1
-	}
-	return pgn
 }

@@ -26,7 +26,8 @@ type fakeLichess struct {
 	ids   map[string]bool
 
 	mu     sync.Mutex
-	mode   string // "", "429", "500", "hang"
+	mode   string            // "", "429", "500", "hang"
+	refuse map[string]string // Round tag → a per-game error to answer
 	pushes []push
 	mux    *http.ServeMux
 	srv    *httptest.Server
@@ -120,12 +121,32 @@ func (f *fakeLichess) handle(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":"bad PGN"}`, http.StatusBadRequest)
 		return
 	}
+	// Lichess's limits: at most 100 games a push (else 400), and a game
+	// whose player has neither a name nor a FIDE id is refused.
+	if len(games) > MaxGames {
+		f.record(id, string(body), 0)
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprintf(w, `{"error":"Too many games: %d > 100"}`, len(games))
+		return
+	}
 	f.record(id, string(body), len(games))
 	var reply struct {
 		Games []map[string]any `json:"games"`
 	}
 	for _, g := range games {
-		reply.Games = append(reply.Games, map[string]any{"tags": map[string]string{"White": g.Tag("White"), "Black": g.Tag("Black"), "Round": g.Tag("Round")}, "moves": len(g.Moves)})
+		tags := map[string]string{"White": g.Tag("White"), "Black": g.Tag("Black"), "Round": g.Tag("Round")}
+		entry := map[string]any{"tags": tags, "moves": len(g.Moves)}
+		for _, side := range []string{"White", "Black"} {
+			if !usableName(g.Tag(side)) && g.Tag(side+"FideId") == "" {
+				entry = map[string]any{"tags": tags, "error": "Missing " + strings.ToLower(side) + " player name or FIDE ID"}
+			}
+		}
+		f.mu.Lock()
+		if msg, ok := f.refuse[g.Tag("Round")]; ok {
+			entry = map[string]any{"tags": tags, "error": msg}
+		}
+		f.mu.Unlock()
+		reply.Games = append(reply.Games, entry)
 	}
 	json.NewEncoder(w).Encode(reply)
 }
@@ -317,19 +338,4 @@ func TestPushBadTokenAndReload(t *testing.T) {
 	waitFor(t, "the refusal", func() bool { return strings.Contains(p.Stats()[0].Error, "401 Unauthorized: No such token") })
 	p.SetRounds(map[int]string{1: "AbCd1234", 2: "EfGh5678"}, "good")
 	waitFor(t, "both rounds", func() bool { st := p.Stats(); return len(st) == 2 && st[0].Pushes == 1 && st[1].Pushes == 1 })
-}
-
-// TestLimitGames: a push carries at most MaxGames games.
-func TestLimitGames(t *testing.T) {
-	var all []string
-	for b := 1; b <= 3; b++ {
-		all = append(all, game(1, b, "1. e4"))
-	}
-	p := strings.Join(all, "\n")
-	if got := limitGames(p, 2); got != all[0]+"\n"+all[1] {
-		t.Errorf("limitGames 2:\n%s", got)
-	}
-	if got := limitGames(p, 3); got != p {
-		t.Error("limitGames 3 changed a 3-game PGN")
-	}
 }

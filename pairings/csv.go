@@ -12,7 +12,8 @@ import (
 
 // csvColumns are the columns of a CSV pairing file; the first four are
 // required.
-var csvColumns = []string{"round", "board", "white", "black", "white_fide_id", "black_fide_id", "white_team", "black_team"}
+var csvColumns = []string{"round", "board", "white", "black", "white_fide_id", "black_fide_id", "white_team", "black_team",
+	"white_title", "black_title"}
 
 // parseCSV reads a CSV pairing file.
 func parseCSV(data []byte) (*Table, error) {
@@ -122,6 +123,17 @@ func csvPairing(rec []string, col map[string]int, line int, errs *errorList) (p 
 			continue
 		}
 		*f.to = n
+	}
+	for _, f := range []struct {
+		name string
+		to   *string
+	}{{"white_title", &p.WhiteTitle}, {"black_title", &p.BlackTitle}} {
+		t, tok := Title(field(f.name))
+		if !tok {
+			errs.add(line, "%s %q is not a FIDE title (GM, IM, FM, CM, WGM, WIM, WFM, WCM)", f.name, field(f.name))
+			ok = false
+		}
+		*f.to = t
 	}
 	for _, f := range []struct{ name, v string }{{"white_fide_id", p.WhiteFideID}, {"black_fide_id", p.BlackFideID}} {
 		if f.v != "" && !digits(f.v) {

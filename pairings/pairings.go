@@ -63,7 +63,10 @@ type Pairing struct {
 	Round, Board             int
 	White, Black             string
 	WhiteFideID, BlackFideID string // "" when the file gives none
-	WhiteTeam, BlackTeam     string
+	// WhiteTitle and BlackTitle are FIDE titles (GM, IM, FM, CM, WGM,
+	// WIM, WFM, WCM), "" when the file gives none.
+	WhiteTitle, BlackTitle string
+	WhiteTeam, BlackTeam   string
 	// Line is where the file gives it (for TRF, the white player's line).
 	Line int
 }
@@ -197,6 +200,22 @@ func isTRF(data []byte) bool {
 		return len(line) == 3 || line[3] == ' '
 	}
 	return false
+}
+
+// Title returns the FIDE title a pairing file writes as s: the title
+// itself (GM, wgm) or TRF's one- and two-letter codes (g, wg, i, wi, f, wf,
+// c, wc); ok is false for anything else. "" is no title.
+func Title(s string) (title string, ok bool) {
+	s = strings.ToUpper(strings.TrimSpace(s))
+	switch s {
+	case "":
+		return "", true
+	case "GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM":
+		return s, true
+	case "G", "I", "F", "C", "WG", "WI", "WF", "WC":
+		return s + "M", true
+	}
+	return "", false
 }
 
 func digits(s string) bool {

@@ -9,23 +9,24 @@ import (
 
 // TRF-16 columns (1-based, inclusive, as the format describes them).
 const (
-	trfRankFrom, trfRankTo      = 5, 8
-	trfNameFrom, trfNameTo      = 15, 47
-	trfFideFrom, trfFideTo      = 58, 68
-	trfRound1                   = 92 // first column of round 1's entry
-	trfRoundWidth               = 10 // columns per round
-	trfTeamNameFrom             = 5  // 013: team name 5–36, players from 37, 5 columns each
-	trfTeamNameTo               = 36
-	trfTeamFirst                = 37
-	trf26TeamNameFrom           = 9 // 310: team name 9–40, players from 74
-	trf26TeamNameTo             = 40
-	trf26TeamFirst              = 74
-	trfTeamPlayerWidth          = 5
-	trfTeamPlayerDigits         = 4
-	trfColourOffset             = 5 // colour at round column + 5 (97 for round 1)
-	trfResultOffset             = 7 // result at round column + 7 (99 for round 1)
-	trfOpponentDigits           = 4
-	halfPoints             half = 1 // ½ point, in halves
+	trfRankFrom, trfRankTo        = 5, 8
+	trfTitleFrom, trfTitleTo      = 11, 13
+	trfNameFrom, trfNameTo        = 15, 47
+	trfFideFrom, trfFideTo        = 58, 68
+	trfRound1                     = 92 // first column of round 1's entry
+	trfRoundWidth                 = 10 // columns per round
+	trfTeamNameFrom               = 5  // 013: team name 5–36, players from 37, 5 columns each
+	trfTeamNameTo                 = 36
+	trfTeamFirst                  = 37
+	trf26TeamNameFrom             = 9 // 310: team name 9–40, players from 74
+	trf26TeamNameTo               = 40
+	trf26TeamFirst                = 74
+	trfTeamPlayerWidth            = 5
+	trfTeamPlayerDigits           = 4
+	trfColourOffset               = 5 // colour at round column + 5 (97 for round 1)
+	trfResultOffset               = 7 // result at round column + 7 (99 for round 1)
+	trfOpponentDigits             = 4
+	halfPoints               half = 1 // ½ point, in halves
 )
 
 // half counts points in halves, so that scores compare exactly.
@@ -36,6 +37,7 @@ type trfPlayer struct {
 	rank   int
 	name   string
 	fideID string
+	title  string
 	team   string
 	line   int
 	rounds []trfEntry // index 0 is round 1
@@ -124,6 +126,11 @@ func parsePlayer(line string, n int, errs *errorList) (*trfPlayer, bool) {
 		return nil, false
 	}
 	p := &trfPlayer{rank: rank, line: n, name: field(line, trfNameFrom, trfNameTo)}
+	if t, ok := Title(field(line, trfTitleFrom, trfTitleTo)); ok {
+		p.title = t
+	} else {
+		errs.add(n, "title %q (columns 11–13) is not a FIDE title (GM, IM, FM, CM, WGM, WIM, WFM, WCM or g, i, f, c, wg, wi, wf, wc)", field(line, trfTitleFrom, trfTitleTo))
+	}
 	switch id := field(line, trfFideFrom, trfFideTo); {
 	case id == "" || strings.Trim(id, "0") == "":
 	case digits(id):
@@ -278,7 +285,7 @@ func roundPairs(players map[int]*trfPlayer, r int, errs *errorList) []Pairing {
 	out := make([]Pairing, len(pairs))
 	for i, p := range pairs {
 		out[i] = Pairing{Board: i + 1, White: p.white.name, Black: p.black.name,
-			WhiteFideID: p.white.fideID, BlackFideID: p.black.fideID,
+			WhiteFideID: p.white.fideID, BlackFideID: p.black.fideID, WhiteTitle: p.white.title, BlackTitle: p.black.title,
 			WhiteTeam: p.white.team, BlackTeam: p.black.team, Line: p.white.line}
 	}
 	return out

@@ -63,7 +63,16 @@ func Print(w io.Writer, d broadcast.DaemonReport, boards []broadcast.BoardReport
 		if l.Error != "" {
 			fmt.Fprintf(w, "; failing: %s", l.Error)
 		}
+		if l.Placeholders > 0 {
+			fmt.Fprintf(w, "; %d players without a name or FIDE id (pushed as \"Board <b> White\": fix the pairing file)", l.Placeholders)
+		}
+		if l.Unclocked > 0 {
+			fmt.Fprintf(w, "; %d moves without a clock reading", l.Unclocked)
+		}
 		fmt.Fprintln(w)
+		for _, e := range l.GameErrors {
+			fmt.Fprintf(w, "  refused by Lichess: board %s (%s – %s): %s\n", e.Round, e.White, e.Black, e.Error)
+		}
 	}
 	return nil
 }

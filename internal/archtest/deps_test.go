@@ -112,6 +112,12 @@ var layers = []rule{
 	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "port", "web", "internal/metrics"}, external: natsDeps},
 	// The metrics writer is the standard library only.
 	{pkg: "internal/metrics"},
+	// The LiveChess-compatible API reads the daemon's feed (the broadcast
+	// payloads over NATS) and speaks WebSocket; nothing of the hall.
+	{pkg: "livechess", internal: []string{"rules/...", "broadcast", "broadcast/storage", "web", "internal/metrics"},
+		external: append([]string{"github.com/coder/websocket"}, natsDeps...)},
+	// Its test client is written from the protocol alone.
+	{pkg: "internal/lcclient", external: []string{"github.com/coder/websocket"}},
 	// The load test drives emulated boards and reads the daemon's NATS
 	// feed as any client would: no daemon package.
 	{pkg: "internal/loadtest", internal: []string{"rules/...", "dgt", "dgt/emu", "dgt/pty"}, external: natsDeps},

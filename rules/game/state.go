@@ -48,6 +48,9 @@ type GameState struct {
 	Started     Time   `json:"started,omitzero"`
 	WhiteFideID string `json:"white_fide_id,omitempty"`
 	BlackFideID string `json:"black_fide_id,omitempty"`
+	// WhiteTitle and BlackTitle are the players' FIDE titles (GM … WCM).
+	WhiteTitle  string `json:"white_title,omitempty"`
+	BlackTitle  string `json:"black_title,omitempty"`
 	WhiteTeam   string `json:"white_team,omitempty"`
 	BlackTeam   string `json:"black_team,omitempty"`
 	TimeControl string `json:"time_control,omitempty"`
