@@ -81,6 +81,7 @@ func checkNotes(cfg *config.Config) []string {
 		}
 	}
 	notes = append(notes, cfg.SecretFileNotes()...)
+	notes = append(notes, cfg.LichessNotes()...)
 	if len(cfg.Boards) == 0 {
 		notes = append(notes, "boards: none configured: run would refuse to start")
 	}

@@ -105,7 +105,7 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	errc := make(chan error, 3)
+	errc := make(chan error, 4)
 	wg.Go(func() {
 		if err := pub.Run(ctx); err != nil {
 			errc <- fmt.Errorf("publisher: %w", err)
@@ -138,6 +138,14 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 		wg.Go(func() {
 			if err := hs.Run(ctx); err != nil {
 				errc <- fmt.Errorf("http: %w", err)
+				cancel()
+			}
+		})
+	}
+	if cfg.LiveChess.Addr() != "" {
+		wg.Go(func() {
+			if err := runLiveChess(ctx, &cfg, dial, log.With("part", "livechess")); err != nil {
+				errc <- fmt.Errorf("livechess: %w", err)
 				cancel()
 			}
 		})

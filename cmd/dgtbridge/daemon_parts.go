@@ -11,7 +11,6 @@ import (
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/lichess"
-	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/status"
 )
 
@@ -69,13 +68,14 @@ func (r *pushRunner) update(cfg *config.Config) {
 	defer r.mu.Unlock()
 	if r.p != nil {
 		r.p.SetRounds(cfg.Lichess.Rounds, cfg.Lichess.Token)
+		r.p.SetSplit(cfg.Lichess.Split)
 		return
 	}
 	if len(cfg.Lichess.Rounds) == 0 {
 		return
 	}
 	p, err := lichess.New(lichess.Options{URL: cfg.Lichess.URL, Token: cfg.Lichess.Token, Rounds: cfg.Lichess.Rounds,
-		Source: r.source, Logger: r.log})
+		Split: cfg.Lichess.Split, OnGameErrors: lichessGameErrors(r.log), Source: r.source, Logger: r.log})
 	if err != nil {
 		r.log.Error("Lichess push not started", "err", err)
 		return
@@ -101,7 +101,7 @@ func (r *pushRunner) stats() []broadcast.PushReport {
 	}
 	var out []broadcast.PushReport
 	for _, s := range p.Stats() {
-		out = append(out, broadcast.PushReport{Round: s.Round, ID: s.ID, Pushes: s.Pushes, LastPush: game.T(s.LastPush), Error: s.Error})
+		out = append(out, pushReport(s))
 	}
 	return out
 }

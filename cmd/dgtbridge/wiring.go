@@ -84,7 +84,7 @@ func sessionOptions(cfg *config.Config, b config.Board) (session.SessionOptions,
 	return session.SessionOptions{
 		Info: gamerecord.Info{Game: game.ID{Event: cfg.Event.ID, Round: b.Round, Board: b.Board},
 			EventName: cfg.Event.Name, Site: cfg.Event.Site, White: b.White, Black: b.Black,
-			WhiteFideID: b.WhiteFideID, BlackFideID: b.BlackFideID, WhiteTeam: b.WhiteTeam, BlackTeam: b.BlackTeam,
+			WhiteFideID: b.WhiteFideID, BlackFideID: b.BlackFideID, WhiteTitle: b.WhiteTitle, BlackTitle: b.BlackTitle, WhiteTeam: b.WhiteTeam, BlackTeam: b.BlackTeam,
 			Variant: b.Variant, Ruleset: rs.Name, TimeControl: b.TimeControl},
 		StartFEN: b.FEN, RuleSet: rs, TimeControl: tc, Penalties: pen, Tracker: trackerOptions(cfg.Tracker),
 		Partner: partnerGame(cfg, b),

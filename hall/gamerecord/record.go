@@ -31,6 +31,10 @@ type Info struct {
 	Black       string  `json:"black,omitempty"`
 	WhiteFideID string  `json:"white_fide_id,omitempty"`
 	BlackFideID string  `json:"black_fide_id,omitempty"`
+	// WhiteTitle and BlackTitle are the players' FIDE titles (GM … WCM);
+	// "" none.
+	WhiteTitle string `json:"white_title,omitempty"`
+	BlackTitle string `json:"black_title,omitempty"`
 	// WhiteTeam and BlackTeam name the players' teams (PGN WhiteTeam,
 	// BlackTeam); "" none.
 	WhiteTeam string `json:"white_team,omitempty"`
@@ -219,7 +223,7 @@ func (r *Record) State() game.GameState {
 		FEN: r.FEN(), Moves: r.UCIs(), SAN: san, Clock: r.Clock, Result: r.Result, Status: r.Status(),
 		Revision: r.Revision, UpdatedAt: game.T(r.UpdatedAt),
 		EventName: r.Info.EventName, Site: r.Info.Site, Started: game.T(r.Started),
-		WhiteFideID: r.Info.WhiteFideID, BlackFideID: r.Info.BlackFideID, WhiteTeam: r.Info.WhiteTeam, BlackTeam: r.Info.BlackTeam,
+		WhiteFideID: r.Info.WhiteFideID, BlackFideID: r.Info.BlackFideID, WhiteTitle: r.Info.WhiteTitle, BlackTitle: r.Info.BlackTitle, WhiteTeam: r.Info.WhiteTeam, BlackTeam: r.Info.BlackTeam,
 		TimeControl: r.Info.TimeControl, StartFEN: r.StartFEN, Termination: r.Termination, Clocks: clocks, EMT: emt,
 		Notation: r.notations()}
 	r.teamState(&st)
@@ -271,6 +275,12 @@ func (r *Record) PGNGame() *pgn.Game {
 	}
 	if r.Info.BlackFideID != "" {
 		g.SetTag("BlackFideId", r.Info.BlackFideID)
+	}
+	if r.Info.WhiteTitle != "" {
+		g.SetTag("WhiteTitle", r.Info.WhiteTitle)
+	}
+	if r.Info.BlackTitle != "" {
+		g.SetTag("BlackTitle", r.Info.BlackTitle)
 	}
 	if r.Info.WhiteTeam != "" {
 		g.SetTag("WhiteTeam", r.Info.WhiteTeam)
@@ -376,7 +386,7 @@ const MaxTextBytes = 200
 func (i Info) CheckText() error {
 	for _, f := range []struct{ name, v string }{
 		{"event name", i.EventName}, {"site", i.Site}, {"white", i.White}, {"black", i.Black},
-		{"white_fide_id", i.WhiteFideID}, {"black_fide_id", i.BlackFideID}, {"time_control", i.TimeControl},
+		{"white_fide_id", i.WhiteFideID}, {"black_fide_id", i.BlackFideID}, {"white_title", i.WhiteTitle}, {"black_title", i.BlackTitle}, {"time_control", i.TimeControl},
 		{"variant", i.Variant}, {"ruleset", i.Ruleset}, {"white_team", i.WhiteTeam}, {"black_team", i.BlackTeam},
 	} {
 		if len(f.v) > MaxTextBytes {

@@ -19,7 +19,7 @@ func StatePGN(st game.GameState) string {
 // recordOf is the record a state describes (enough of it for its PGN).
 func recordOf(st game.GameState) *Record {
 	r := &Record{Info: Info{Game: st.Game, EventName: st.EventName, Site: st.Site, White: st.White, Black: st.Black,
-		WhiteFideID: st.WhiteFideID, BlackFideID: st.BlackFideID, WhiteTeam: st.WhiteTeam, BlackTeam: st.BlackTeam,
+		WhiteFideID: st.WhiteFideID, BlackFideID: st.BlackFideID, WhiteTitle: st.WhiteTitle, BlackTitle: st.BlackTitle, WhiteTeam: st.WhiteTeam, BlackTeam: st.BlackTeam,
 		Variant: st.Variant, Ruleset: st.Ruleset, TimeControl: st.TimeControl},
 		StartFEN: st.StartFEN, Started: st.Started.Time, Revision: st.Revision, Result: st.Result,
 		Termination: st.Termination, UpdatedAt: st.UpdatedAt.Time}
