@@ -205,6 +205,12 @@ func (r *Responder) stop() {
 // from a connection (public: the public connection).
 func replyAllowed(reply string, aud Audience, public bool) bool {
 	first, _, ok := strings.Cut(reply, ".")
+	if ok && first == "_R_" {
+		// A request that came through a service import (from a staff
+		// account into the daemon's): the reply goes back to the
+		// requester's account, whatever subject it named there.
+		return !public
+	}
 	if !ok || (first != "_INBOX" && !strings.HasPrefix(first, "_INBOX_")) {
 		return false
 	}

@@ -75,13 +75,16 @@ func TestResponderCommands(t *testing.T) {
 	}
 }
 
-// TestResponderForgedReply: an arbiter command whose reply subject is a
-// feed subject (the daemon may publish anywhere) or missing is refused:
-// its handler never runs and nothing is published on the feed; before the
-// one responder, the hall's own command responder published its reply on
-// <p>.game.<g>.move, where the GAMES stream stored it as a move.
+// TestResponderForgedReply: on a server without users (one account, where
+// the daemon may publish anywhere), an arbiter command whose reply subject
+// is a feed subject or missing is refused: its handler never runs and
+// nothing is published on the feed; before the one responder, the hall's
+// own command responder published its reply on <p>.game.<g>.move, where
+// the GAMES stream stored it as a move. (With users, a request reaches the
+// daemon through a service import and its reply goes back to the
+// requester's own account whatever it names: TestAttacker.)
 func TestResponderForgedReply(t *testing.T) {
-	srv := startServer(t, t.TempDir(), testUsers...)
+	srv := startServer(t, t.TempDir())
 	defer srv.Shutdown()
 	p := newDaemonPublisher(t, srv, 0)
 	var called atomic.Int64
@@ -91,7 +94,7 @@ func TestResponderForgedReply(t *testing.T) {
 	})
 	runPublisher(t, p)
 	waitFor(t, "connected", 5*time.Second, func() bool { return p.Health() == nil })
-	arb := connectAs(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(ArbiterInboxPrefix))
+	arb := connectAs(t, srv, "", "", nats.CustomInboxPrefix(ArbiterInboxPrefix))
 	feed := arb.nc
 	witness, _ := feed.SubscribeSync("dgt.game.>")
 	feed.Flush()
