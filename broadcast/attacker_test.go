@@ -371,4 +371,3 @@ func TestRelayRole(t *testing.T) {
 		t.Error("a relay user without a board was accepted")
 	}
 }
-
