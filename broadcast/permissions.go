@@ -14,8 +14,11 @@ import (
 // makes the server publish (a reply to one of its requests, a consumer's
 // delivery), reaches the daemon's streams, the public account or another
 // user. Within its account a user may publish only the requests of its
-// role and subscribe only to what its role reads, its role's inbox prefix
-// and "_INBOX".
+// role; organisers and arbiters may subscribe to any subject of the prefix
+// and the buckets (only what the account imports carries anything;
+// organisers are denied <p>.arbiter.> all the same), relays and public
+// users only to what they read; each to its role's inbox prefix, and all
+// but public users to "_INBOX".
 type Role string
 
 // Roles (nats.embedded.users).
@@ -67,12 +70,16 @@ func rolePermissions(s Subjects, u User) (*server.Permissions, error) {
 	}
 	switch u.Role {
 	case RoleOrganiser, RoleArbiter:
+		// Any subject of the prefix (only what the account imports
+		// carries anything), so that `nats sub '<p>.>'` works; an
+		// organiser's alert subjects are denied all the same.
 		g := roleGrant(s, u)
-		sub := g.streams
-		if u.Role == RoleArbiter {
-			sub = append(sub, p+".arbiter.>")
+		perm := allow(append(g.services, g.jsAPI()...),
+			append([]string{p + ".>", "$KV." + s.bucket() + ".>", "$KV." + s.StatusBucket() + ".>"}, inbox...))
+		if u.Role == RoleOrganiser {
+			perm.Subscribe.Deny = []string{p + ".arbiter.>"}
 		}
-		return allow(append(g.services, g.jsAPI()...), append(sub, inbox...)), nil
+		return perm, nil
 	case RoleRelay:
 		if u.Board < 1 {
 			return nil, fmt.Errorf("%w: a relay user needs its board (1 or more), got %d", ErrBadRole, u.Board)
