@@ -122,13 +122,11 @@ type confAccount struct {
 }
 
 // grant is what one account may reach of the daemon's: subjects it
-// reads (stream imports), requests it sends (service imports; streamed:
-// a request may have several replies) and streams it may read through
-// JetStream.
+// reads (stream imports), requests it sends (service imports) and streams
+// it may read through JetStream.
 type grant struct {
 	streams  []string
 	services []string
-	streamed []string
 	js       []string
 }
 

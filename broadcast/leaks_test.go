@@ -202,3 +202,41 @@ func TestLeakAlertsStream(t *testing.T) {
 		t.Errorf("%d non-alert(s) on the alert subject where the daemon reads it", n)
 	}
 }
+
+// TestLeakIntoSpectatorsView: the spectators' view, fed as the daemon
+// feeds it (its own connection's <p>.public.>), still shows the start
+// position an hour before the delay after an organiser aimed the live
+// move and state at the public subjects (direct gets with a public reply
+// subject, a push consumer delivering there).
+func TestLeakIntoSpectatorsView(t *testing.T) {
+	h := newLeakHall(t)
+	s, _ := NewSubjects(testPrefix)
+	w, err := NewWeb(WebOptions{Subjects: s, EventID: testGame.Event, Connect: h.srv.Dialer(), Public: h.p.Public(),
+		Boards: []WebBoard{{Game: testGame, White: "A", Black: "B"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = w.Run(ctx) }()
+	waitFor(t, "web subscription", 5*time.Second, func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.subscribed
+	})
+	org := connectAs(t, h.srv, "hall", "hall-pw")
+	for _, req := range []struct{ api, body, reply string }{
+		{"$JS.API.DIRECT.GET.KV_dgt_games", `{"last_by_subj":"$KV.dgt_games.open2026.1.1"}`, testPrefix + ".public.open2026.1.1.state"},
+		{"$JS.API.DIRECT.GET.DGT_GAMES", `{"last_by_subj":"dgt.game.open2026.1.1.move"}`, testPrefix + ".public.open2026.1.1.move"},
+		{"$JS.API.CONSUMER.CREATE.DGT_GAMES", `{"stream_name":"DGT_GAMES","config":{"deliver_subject":"dgt.public.open2026.1.1.move","ack_policy":"none"}}`, "_INBOX.x"},
+	} {
+		if err := org.nc.PublishRequest(req.api, req.reply, []byte(req.body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	org.nc.Flush()
+	time.Sleep(500 * time.Millisecond)
+	if b := w.snapshot().Boards[0]; b.Ply != 0 || b.Last != nil {
+		t.Errorf("the spectators' view shows ply %d (%+v) an hour before the delay", b.Ply, b.Last)
+	}
+}
