@@ -16,6 +16,9 @@ type ExternalOptions struct {
 	URL string
 	// Creds is a credentials file (JWT + nkey seed); "" for none.
 	Creds string
+	// Nkey is a file holding an nkey seed, for a server that knows the
+	// user by its public key; "" for none (not with Creds).
+	Nkey string
 	// Name is the connection name shown by the server (default "dgtbridge").
 	Name string
 	// Logger gets disconnect/reconnect notices (nil: none).
@@ -42,6 +45,13 @@ func ExternalDialer(o ExternalOptions) func(ctx context.Context) (*nats.Conn, er
 		}
 		if o.Creds != "" {
 			opts = append(opts, nats.UserCredentials(o.Creds))
+		}
+		if o.Nkey != "" {
+			nk, err := nats.NkeyOptionFromSeed(o.Nkey)
+			if err != nil {
+				return nil, fmt.Errorf("nats nkey seed %s: %w", o.Nkey, err)
+			}
+			opts = append(opts, nk)
 		}
 		if l := o.Logger; l != nil {
 			opts = append(opts,

@@ -37,11 +37,13 @@
 //
 // # Roles
 //
-// The embedded server ([StartServer]) knows three roles: organiser (everything
-// but arbiter subjects), arbiter (everything, including arbiter commands) and
-// public (plain subscriptions on <p>.public.> and the public PGN request only;
-// no JetStream API at all). With users, staff and public users are in two
-// accounts ([staffAccount], [publicAccount]); the daemon publishes the public
-// copy in both, and nothing else reaches the public account. [Role] gives
-// the exact subject lists.
+// The embedded server ([StartServer]) knows four roles: organiser (the live
+// games, not the alerts), arbiter (alerts and commands too), relay (one
+// board's announcements and talking clock) and public (plain subscriptions
+// on <p>.public.> and the public PGN request only; no JetStream API at all).
+// With users, the streams are in the daemon's own account, every staff user
+// is alone in an account that imports what its role may read and ask, and
+// public users share the public account, where only the daemon publishes
+// ([daemonAccount]). Staff JetStream access is read-only and pull-only
+// ([jsProxy]). [Role] gives the exact subject lists.
 package broadcast

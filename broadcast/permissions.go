@@ -8,111 +8,86 @@ import (
 
 // Role is what a user of the embedded server may see and do.
 //
-// Organisers and arbiters are in the staff account with the daemon, public
-// users in the public account, where only the daemon publishes: that, not
-// the subject lists, keeps the live games from public users (a staff user
-// can make the server publish on any subject of its account, e.g. with a
-// push consumer's deliver subject or a JetStream API request's reply
-// subject).
-//
-// Organiser and arbiter: publish and subscribe on everything except what is
-// denied; deny always wins. Denied to both on publish: the daemon's feed
-// (<p>.game.>, <p>.public.>, <p>.board.>, <p>.relay.>, the KV subjects of
-// <p>_games) and stream administration ($JS.API.STREAM.CREATE/UPDATE/DELETE/
-// PURGE/RESTORE/MSG.DELETE/SNAPSHOT), so a stream sourcing or mirroring
-// ALERTS cannot be made. Arbiters may not publish alerts (only the daemon
-// does). Organisers are also denied <p>.arbiter.> (publish and subscribe),
-// operator input (<p>.input.>, an arbiter's), every JetStream API call
-// naming the ALERTS stream, and the arbiters' inboxes ([ArbiterInboxPrefix]:
-// neither reading their replies nor forging them).
-//
-// Public: publish only <p>.api.pgn.public.>; subscribe only <p>.public.> and
-// [PublicInboxPrefix].>.
+// Each organiser, arbiter and relay user is in an account of its own
+// ([daemonAccount] explains them): what it may read or ask comes from the
+// daemon's account through imports, so nothing it publishes, and nothing it
+// makes the server publish (a reply to one of its requests, a consumer's
+// delivery), reaches the daemon's streams, the public account or another
+// user. Within its account a user may publish only the requests of its
+// role; organisers and arbiters may subscribe to any subject of the prefix
+// and the buckets (only what the account imports carries anything;
+// organisers are denied <p>.arbiter.> all the same), relays and public
+// users only to what they read; each to its role's inbox prefix, and all
+// but public users to "_INBOX".
 type Role string
 
 // Roles (docs/contract.md §2, nats.embedded.users).
 const (
-	// RoleOrganiser reads everything but arbiter subjects, asks for the live
-	// round PGN and may use JetStream to read the GAMES and PUBLIC streams and
-	// the KV bucket; it cannot publish on the daemon's feed subjects, nor
-	// create, change or delete streams.
+	// RoleOrganiser reads the live games (<p>.game.>), the public copy,
+	// board statuses, relay announcements and the KV buckets; asks for the
+	// round PGN (live or public), the board list and the talking clock; and
+	// reads the GAMES, PUBLIC and KV streams through JetStream (stream
+	// information, direct gets, pull consumers).
 	RoleOrganiser Role = "organiser"
-	// RoleArbiter reads everything (alerts included) and sends arbiter
-	// commands; it cannot publish on the daemon's feed subjects either.
+	// RoleArbiter is an organiser that also reads the alerts (and the
+	// ALERTS stream) and sends arbiter commands and operator input.
 	RoleArbiter Role = "arbiter"
-	// RolePublic subscribes to <p>.public.> with plain (core) subscriptions
-	// and requests the delayed round PGN on <p>.api.pgn.public.<event>.<round>.
-	// It has no JetStream API access: history is the public PGN (request or
-	// HTTP). Its replies come on [PublicInboxPrefix], so its client must be
-	// made with nats.CustomInboxPrefix(PublicInboxPrefix).
+	// RolePublic subscribes to <p>.public.> with plain (core)
+	// subscriptions and requests the delayed round PGN on
+	// <p>.api.pgn.public.<event>.<round>. It has no JetStream API access.
+	// Its replies come on [PublicInboxPrefix], so its client must be made
+	// with nats.CustomInboxPrefix(PublicInboxPrefix).
 	RolePublic Role = "public"
-)
-
-// Inbox prefixes of the restricted roles. A public client must use
-// nats.CustomInboxPrefix(PublicInboxPrefix); an arbiter client should use
-// nats.CustomInboxPrefix(ArbiterInboxPrefix) so organisers (who may subscribe
-// to _INBOX.>) cannot read replies meant for arbiters.
-const (
-	PublicInboxPrefix  = "_INBOX_public"
-	ArbiterInboxPrefix = "_INBOX_arbiter"
+	// RoleRelay is a blind player's relay device: it reads the
+	// announcements of its own board only (<p>.relay.*.*.<board>.announce,
+	// every round) and asks that board's talking clock
+	// (<p>.api.relay.*.*.<board>.time); nothing else.
+	RoleRelay Role = "relay"
 )
 
 // User is one login of the embedded server. Password may be a bcrypt hash
-// ("$2a$…", e.g. from `nats server passwd`), which the server recognises, so
-// the configuration file need not hold the password itself.
+// ("$2a$…", from `nats server passwd` or `dgtbridge passwd`), which the
+// server recognises, so the configuration file need not hold the password
+// itself.
 type User struct {
 	Name     string
 	Password string
 	Role     Role
+	// Board is a relay's board number (RoleRelay only).
+	Board int
 }
 
-// rolePermissions returns the subject permissions of a role under prefix
-// (see [Role]); the daemon's own users have none: they may do everything in
-// their account.
-func rolePermissions(prefix string, role Role) (*server.Permissions, error) {
-	s, err := NewSubjects(prefix)
-	if err != nil {
-		return nil, err
-	}
+// rolePermissions returns the subject permissions of a role's user in its
+// account under prefix (see [Role]).
+func rolePermissions(s Subjects, u User) (*server.Permissions, error) {
 	p := s.Prefix
-	alerts := s.alertsStream()
-	feedDeny := []string{
-		p + ".game.>", p + ".public.>", p + ".board.>", p + ".relay.>",
-		"$KV." + s.bucket() + ".>", "$KV." + s.StatusBucket() + ".>",
-		"$JS.API.STREAM.CREATE.>", "$JS.API.STREAM.UPDATE.>", "$JS.API.STREAM.DELETE.>",
-		"$JS.API.STREAM.PURGE.>", "$JS.API.STREAM.RESTORE.>", "$JS.API.STREAM.MSG.DELETE.>",
-		"$JS.API.STREAM.SNAPSHOT.>",
-	}
-	switch role {
-	case RoleOrganiser:
-		alertAPI := []string{
-			"$JS.API.*.*." + alerts, "$JS.API.*.*." + alerts + ".>",
-			"$JS.API.*.*.*." + alerts, "$JS.API.*.*.*." + alerts + ".>",
+	inbox := []string{"_INBOX.>", inboxPrefix(u.Role) + ".>"}
+	allow := func(pub, sub []string) *server.Permissions {
+		return &server.Permissions{
+			Publish:   &server.SubjectPermission{Allow: pub},
+			Subscribe: &server.SubjectPermission{Allow: sub},
 		}
-		return &server.Permissions{
-			Publish: &server.SubjectPermission{
-				Allow: []string{">"},
-				Deny: append(append(append([]string{}, feedDeny...), p+".arbiter.>", p+".input.>", ArbiterInboxPrefix+".>"),
-					alertAPI...),
-			},
-			Subscribe: &server.SubjectPermission{
-				Allow: []string{">"},
-				Deny:  []string{p + ".arbiter.>", ArbiterInboxPrefix + ".>"},
-			},
-		}, nil
-	case RoleArbiter:
-		return &server.Permissions{
-			Publish: &server.SubjectPermission{
-				Allow: []string{">"},
-				Deny:  append(append([]string{}, feedDeny...), s.alertFeed()),
-			},
-			Subscribe: &server.SubjectPermission{Allow: []string{">"}},
-		}, nil
-	case RolePublic:
-		return &server.Permissions{
-			Publish:   &server.SubjectPermission{Allow: []string{p + ".api.pgn.public.>"}},
-			Subscribe: &server.SubjectPermission{Allow: []string{p + ".public.>", PublicInboxPrefix + ".>"}},
-		}, nil
 	}
-	return nil, fmt.Errorf("%w %q (want organiser, arbiter or public)", ErrBadRole, role)
+	switch u.Role {
+	case RoleOrganiser, RoleArbiter:
+		// Any subject of the prefix (only what the account imports
+		// carries anything), so that `nats sub '<p>.>'` works; an
+		// organiser's alert subjects are denied all the same.
+		g := roleGrant(s, u)
+		perm := allow(append(g.services, g.jsAPI()...),
+			append([]string{p + ".>", "$KV." + s.bucket() + ".>", "$KV." + s.StatusBucket() + ".>"}, inbox...))
+		if u.Role == RoleOrganiser {
+			perm.Subscribe.Deny = []string{p + ".arbiter.>"}
+		}
+		return perm, nil
+	case RoleRelay:
+		if u.Board < 1 {
+			return nil, fmt.Errorf("%w: a relay user needs its board (1 or more), got %d", ErrBadRole, u.Board)
+		}
+		g := roleGrant(s, u)
+		return allow(g.services, append(g.streams, inbox...)), nil
+	case RolePublic:
+		return allow([]string{p + ".api.pgn.public.>"}, []string{p + ".public.>", PublicInboxPrefix + ".>"}), nil
+	}
+	return nil, fmt.Errorf("%w %q (want organiser, arbiter, relay or public)", ErrBadRole, u.Role)
 }

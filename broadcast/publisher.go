@@ -145,6 +145,11 @@ func NewPublisher(o Options) (*Publisher, error) {
 		resp:    newResponder(log.With("part", "responder")),
 		sendLag: metrics.NewHistogram("dgtbridge_send_lag_seconds", "From a message's due time (journalled, or its public delay over) to its acknowledgement by NATS.")}
 	p.started = o.Now().UnixMilli()
+	// With the embedded server's accounts, a staff request carries the
+	// requester the server vouches for; an arbiter command is signed by
+	// it (its "by"), whatever the body said.
+	p.resp.trust = o.ConnectPublic != nil
+	p.resp.stampBy = []string{s.Prefix + ".arbiter.*.*.*.cmd"}
 	p.handlePGN()
 	// Public states that fell due while the daemon was down are visible at
 	// once; the rest are applied by Run when they fall due.

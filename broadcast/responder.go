@@ -38,8 +38,12 @@ type Request struct {
 	// Game is the game the subject names, for routes whose subject has
 	// the three game tokens as wildcards (zero otherwise).
 	Game game.ID
-	// Data is the request's body.
+	// Data is the request's body: a JSON object's request_id taken out,
+	// and on the arbiter command route its "by" set to the authenticated
+	// user ([Identity]).
 	Data []byte
+	// From is who sent it, as far as the server vouches for it.
+	From Identity
 }
 
 // Reply is the answer to a request.
@@ -49,8 +53,9 @@ type Reply struct {
 }
 
 // Handler answers one request. It runs on a goroutine of its own (at most
-// [maxConcurrentRequests] at once); ctx is done when the responder stops,
-// and the handler must then return promptly.
+// [maxStaffRequests] staff and [maxPublicRequests] public at once); ctx is
+// done when the responder stops, and the handler must then return
+// promptly.
 type Handler func(ctx context.Context, req Request) Reply
 
 // CommandReply is the {ok, error} reply of arbiter commands, relay time
@@ -70,16 +75,21 @@ func StatusReply(err error) Reply {
 	return Reply{Data: b}
 }
 
-// maxConcurrentRequests bounds the handlers running at once; a request
-// beyond it is answered at once with an error (try again).
-const maxConcurrentRequests = 64
+// maxStaffRequests and maxPublicRequests bound the handlers running at
+// once for Staff and Everyone routes, each its own pool, so that public
+// requests never hold up the arbiters'; a request beyond its pool's
+// bound is answered at once with an error (try again). A request refused
+// for any reason never holds a slot.
+const (
+	maxStaffRequests  = 64
+	maxPublicRequests = 32
+)
 
 // maxRequestBytes bounds a request's body: no request of the daemon needs
-// more, and what a request carries (an arbiter's name, a comment) ends up
-// in messages that must stay below the server's max payload.
-const maxRequestBytes = 64 << 10
+// more (each of its strings is at most [maxTextBytes]).
+const maxRequestBytes = 8 << 10
 
-// errBusy is the reply to a request beyond MaxConcurrentRequests.
+// errBusy is the reply to a request beyond its pool's bound.
 var errBusy = errors.New("broadcast: too many requests in progress, try again")
 
 type route struct {
@@ -109,7 +119,15 @@ type Responder struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	running sync.WaitGroup
-	sem     chan struct{}
+	staff   chan struct{} // slots of Staff routes
+	public  chan struct{} // slots of Everyone routes
+	ids     requestIDs
+	// trust: requests that came through a service import carry an
+	// identity the server vouches for (the embedded server with users).
+	trust bool
+	// stampBy are the subjects (wildcards allowed) whose JSON body gets
+	// "by" set to the authenticated user.
+	stampBy []string
 
 	refused  atomic.Int64
 	lastWarn atomic.Int64 // unix ns of the last refusal logged
@@ -122,7 +140,7 @@ func newResponder(log *slog.Logger) *Responder {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Responder{log: log, subs: map[*nats.Conn][]*nats.Subscription{}, ctx: ctx, cancel: cancel,
-		sem: make(chan struct{}, maxConcurrentRequests)}
+		staff: make(chan struct{}, maxStaffRequests), public: make(chan struct{}, maxPublicRequests)}
 }
 
 // Handle adds a route: requests on subject (wildcards allowed) go to h.
@@ -205,6 +223,12 @@ func (r *Responder) stop() {
 // from a connection (public: the public connection).
 func replyAllowed(reply string, aud Audience, public bool) bool {
 	first, _, ok := strings.Cut(reply, ".")
+	if ok && first == "_R_" {
+		// A request that came through a service import (from a staff
+		// account into the daemon's): the reply goes back to the
+		// requester's account, whatever subject it named there.
+		return !public
+	}
 	if !ok || (first != "_INBOX" && !strings.HasPrefix(first, "_INBOX_")) {
 		return false
 	}
@@ -228,7 +252,13 @@ func (r *Responder) dispatch(rt route, public bool, m *nats.Msg) {
 		r.respond(m, StatusReply(fmt.Errorf("broadcast: request of %d bytes refused (at most %d)", len(m.Data), maxRequestBytes)))
 		return
 	}
-	req := Request{Subject: m.Subject, Data: m.Data}
+	b, err := readBody(m.Data)
+	if err != nil {
+		r.respond(m, StatusReply(err))
+		return
+	}
+	from := identify(m, r.trust && !public)
+	req := Request{Subject: m.Subject, From: from, Data: b.rewrite(m.Data, from, r.stamps(m.Subject))}
 	if rt.gameAt >= 0 {
 		toks := strings.Split(m.Subject, ".")
 		g, err := game.ParseID(strings.Join(toks[rt.gameAt:min(rt.gameAt+3, len(toks))], "."))
@@ -238,18 +268,77 @@ func (r *Responder) dispatch(rt route, public bool, m *nats.Msg) {
 		}
 		req.Game = g
 	}
+	var key idKey
+	var entry *idEntry
+	if b.requestID != "" {
+		key = idKey{user: from.User, subject: m.Subject, id: b.requestID}
+		e, st, err := r.ids.begin(key, time.Now())
+		switch {
+		case err != nil:
+			r.respond(m, StatusReply(err))
+			return
+		case st == idDone:
+			r.respond(m, e.reply)
+			return
+		case st == idRunning:
+			go func() {
+				defer r.ids.waited()
+				<-e.done
+				r.respond(m, e.reply)
+			}()
+			return
+		}
+		entry = e
+	}
+	sem := r.staff
+	if rt.aud == Everyone {
+		sem = r.public
+	}
 	select {
-	case r.sem <- struct{}{}:
+	case sem <- struct{}{}:
 	default:
-		r.respond(m, StatusReply(errBusy))
+		rep := StatusReply(errBusy)
+		if entry != nil {
+			r.ids.drop(key, entry, rep)
+		}
+		r.respond(m, rep)
 		return
 	}
 	r.running.Add(1)
 	go func() {
 		defer r.running.Done()
-		defer func() { <-r.sem }()
-		r.respond(m, rt.h(r.ctx, req))
+		defer func() { <-sem }()
+		rep := rt.h(r.ctx, req)
+		if entry != nil {
+			r.ids.finish(entry, rep, time.Now())
+		}
+		r.respond(m, rep)
 	}()
+}
+
+// stamps reports whether subject is one whose body gets "by" set.
+func (r *Responder) stamps(subject string) bool {
+	for _, pat := range r.stampBy {
+		if subjectMatches(pat, subject) {
+			return true
+		}
+	}
+	return false
+}
+
+// subjectMatches reports whether subject matches pattern, whose tokens
+// may be "*" (any one token).
+func subjectMatches(pattern, subject string) bool {
+	p, s := strings.Split(pattern, "."), strings.Split(subject, ".")
+	if len(p) != len(s) {
+		return false
+	}
+	for i := range p {
+		if p[i] != "*" && p[i] != s[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Responder) respond(m *nats.Msg, rep Reply) {

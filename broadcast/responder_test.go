@@ -28,7 +28,7 @@ func TestResponderCommands(t *testing.T) {
 	p := newDaemonPublisher(t, srv, 0)
 	p.Responder().Handle("dgt.arbiter.*.*.*.cmd", Staff, func(_ context.Context, r Request) Reply {
 		calls <- call{r.Game, string(r.Data)}
-		if string(r.Data) == `{"cmd":"bad"}` {
+		if strings.Contains(string(r.Data), `"cmd":"bad"`) {
 			return StatusReply(errors.New("unknown command bad"))
 		}
 		return StatusReply(nil)
@@ -36,14 +36,16 @@ func TestResponderCommands(t *testing.T) {
 	runPublisher(t, p)
 	waitFor(t, "connected", 5*time.Second, func() bool { return p.Health() == nil })
 	arb := connectAs(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(ArbiterInboxPrefix))
+	// The handler gets the body signed by the arbiter the server vouches
+	// for: "by" set to its user name, whatever the body said.
 	for _, tc := range []struct {
-		subj, body string
-		want       CommandReply
-		called     bool
+		subj, body, handled string
+		want                CommandReply
+		called              bool
 	}{
-		{"dgt.arbiter.open2026.1.1.cmd", `{"cmd":"ack","alert":"a1"}`, CommandReply{OK: true}, true},
-		{"dgt.arbiter.open2026.1.1.cmd", `{"cmd":"bad"}`, CommandReply{Error: "unknown command bad"}, true},
-		{"dgt.arbiter.open2026.x.1.cmd", `{"cmd":"ack"}`, CommandReply{Error: `game: bad game id "open2026.x.1": round and board are numbers`}, false},
+		{"dgt.arbiter.open2026.1.1.cmd", `{"cmd":"ack","alert":"a1"}`, `{"alert":"a1","by":"arb","cmd":"ack"}`, CommandReply{OK: true}, true},
+		{"dgt.arbiter.open2026.1.1.cmd", `{"cmd":"bad","by":"chief arbiter"}`, `{"by":"arb","cmd":"bad"}`, CommandReply{Error: "unknown command bad"}, true},
+		{"dgt.arbiter.open2026.x.1.cmd", `{"cmd":"ack"}`, "", CommandReply{Error: `game: bad game id "open2026.x.1": round and board are numbers`}, false},
 	} {
 		m, err := arb.nc.Request(tc.subj, []byte(tc.body), 5*time.Second)
 		if err != nil {
@@ -56,13 +58,13 @@ func TestResponderCommands(t *testing.T) {
 		if !tc.called {
 			continue
 		}
-		if c := <-calls; c.g != testGame || c.body != tc.body {
+		if c := <-calls; c.g != testGame || c.body != tc.handled {
 			t.Errorf("handler got %+v", c)
 		}
 	}
 	big := make([]byte, maxRequestBytes+1)
 	if m, err := arb.nc.Request("dgt.arbiter.open2026.1.1.cmd", big, 5*time.Second); err != nil ||
-		!strings.Contains(string(m.Data), `"ok":false,"error":"broadcast: request of 65537 bytes refused (at most 65536)"`) {
+		!strings.Contains(string(m.Data), `"ok":false,"error":"broadcast: request of 8193 bytes refused (at most 8192)"`) {
 		t.Errorf("oversized request: %v %v", m, err)
 	}
 	if len(calls) != 0 {
@@ -75,13 +77,16 @@ func TestResponderCommands(t *testing.T) {
 	}
 }
 
-// TestResponderForgedReply: an arbiter command whose reply subject is a
-// feed subject (the daemon may publish anywhere) or missing is refused:
-// its handler never runs and nothing is published on the feed; before the
-// one responder, the hall's own command responder published its reply on
-// <p>.game.<g>.move, where the GAMES stream stored it as a move.
+// TestResponderForgedReply: on a server without users (one account, where
+// the daemon may publish anywhere), an arbiter command whose reply subject
+// is a feed subject or missing is refused: its handler never runs and
+// nothing is published on the feed; before the one responder, the hall's
+// own command responder published its reply on <p>.game.<g>.move, where
+// the GAMES stream stored it as a move. (With users, a request reaches the
+// daemon through a service import and its reply goes back to the
+// requester's own account whatever it names: TestAttacker.)
 func TestResponderForgedReply(t *testing.T) {
-	srv := startServer(t, t.TempDir(), testUsers...)
+	srv := startServer(t, t.TempDir())
 	defer srv.Shutdown()
 	p := newDaemonPublisher(t, srv, 0)
 	var called atomic.Int64
@@ -91,7 +96,7 @@ func TestResponderForgedReply(t *testing.T) {
 	})
 	runPublisher(t, p)
 	waitFor(t, "connected", 5*time.Second, func() bool { return p.Health() == nil })
-	arb := connectAs(t, srv, "arb", "arb-pw", nats.CustomInboxPrefix(ArbiterInboxPrefix))
+	arb := connectAs(t, srv, "", "", nats.CustomInboxPrefix(ArbiterInboxPrefix))
 	feed := arb.nc
 	witness, _ := feed.SubscribeSync("dgt.game.>")
 	feed.Flush()
@@ -119,8 +124,9 @@ func TestResponderForgedReply(t *testing.T) {
 	}
 }
 
-// TestResponderBusy: requests beyond MaxConcurrentRequests get an error
-// at once instead of queueing behind handlers that hang.
+// TestResponderBusy: staff requests beyond maxStaffRequests get an error
+// at once instead of queueing behind handlers that hang, and public
+// requests, in a pool of their own, are still answered meanwhile.
 func TestResponderBusy(t *testing.T) {
 	srv := startServer(t, t.TempDir())
 	defer srv.Shutdown()
@@ -138,20 +144,23 @@ func TestResponderBusy(t *testing.T) {
 	runPublisher(t, p)
 	waitFor(t, "connected", 5*time.Second, func() bool { return p.Health() == nil })
 	nc := srv.mustConnect(t)
-	replies := make(chan *nats.Msg, 2*maxConcurrentRequests)
+	replies := make(chan *nats.Msg, 2*maxStaffRequests)
 	inbox := nats.NewInbox()
 	nc.ChanSubscribe(inbox, replies)
-	for range maxConcurrentRequests {
+	for range maxStaffRequests {
 		nc.PublishRequest("dgt.arbiter.open2026.1.1.cmd", inbox, nil)
 	}
-	waitFor(t, "handlers running", 5*time.Second, func() bool { return started.Load() == maxConcurrentRequests })
+	waitFor(t, "handlers running", 5*time.Second, func() bool { return started.Load() == maxStaffRequests })
 	rep, err := nc.Request("dgt.arbiter.open2026.1.1.cmd", nil, 5*time.Second)
 	var r CommandReply
 	if err != nil || json.Unmarshal(rep.Data, &r) != nil || r.OK || r.Error != errBusy.Error() {
 		t.Errorf("request beyond the limit: %v %v", rep, err)
 	}
+	if m, err := nc.Request("dgt.api.pgn.public.open2026.1", nil, 5*time.Second); err != nil || m.Header.Get(headerGames) != "0" {
+		t.Errorf("public PGN while the staff pool is full: %v %v", m, err)
+	}
 	close(release)
-	for range maxConcurrentRequests {
+	for range maxStaffRequests {
 		select {
 		case <-replies:
 		case <-time.After(5 * time.Second):

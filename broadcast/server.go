@@ -2,8 +2,6 @@ package broadcast
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -16,25 +14,14 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nkeys"
 )
 
-// The daemon's own logins when users are configured: one in each account.
+// Names no configured user may take (the daemon's own logins are nkeys,
+// one in the daemon's account, one in the public account).
 const (
 	internalUser       = "dgtbridge-daemon"
 	internalPublicUser = "dgtbridge-public"
-)
-
-// Accounts of the embedded server when users are configured. Staff
-// (organisers, arbiters) and the daemon share staffAccount, which holds
-// the JetStream streams and the KV bucket; public users are alone in
-// publicAccount with the daemon's public connection, which is the only
-// thing that ever publishes there. Nothing a staff user makes the server
-// publish (a push consumer's deliveries, a JetStream API reply, a direct
-// get aimed at any subject) can reach the public account, because it has
-// no import from the staff account.
-const (
-	staffAccount  = "DGT"
-	publicAccount = "PUBLIC"
 )
 
 // ServerOptions configures the embedded nats-server.
@@ -46,9 +33,15 @@ type ServerOptions struct {
 	// Listen is host:port for NATS clients; "" means no network listener
 	// (in-process connections only, as in tests); port 0 picks a free port.
 	Listen string
-	// Websocket is host:port for browser clients (no TLS: put a TLS proxy in
-	// front when exposed); "" disables it.
+	// Websocket is host:port for browser clients; "" disables it.
 	Websocket string
+	// TLS, when set, is the certificate and key of the client port and of
+	// the websocket listener (wss://).
+	TLS *TLSFiles
+	// Insecure allows a listener on a non-loopback address without TLS
+	// (passwords then cross the network in clear); it is warned about at
+	// every start. Without it such a listener is [ErrInsecureListen].
+	Insecure bool
 	// Users with roles. None: no authentication, and then Listen and Websocket
 	// must be loopback addresses ([ErrInsecureListen] otherwise).
 	Users []User
@@ -80,12 +73,21 @@ type LeafRemote struct {
 	DenyExports []string
 }
 
+// TLSFiles are the PEM files of a TLS listener.
+type TLSFiles struct {
+	Cert string
+	Key  string
+}
+
 // Server is a running embedded nats-server with JetStream.
 type Server struct {
 	ns *server.Server
-	// password of the internal users; "" without authentication (one
-	// account: the public copy is read where the daemon publishes it).
-	password string
+	// keys of the internal users (nkeys: no password in the server's user
+	// list); nil without authentication (one account: the public copy is
+	// read where the daemon publishes it).
+	daemonKey, publicKey nkeys.KeyPair
+	// proxy answers the staff accounts' consumer creations (with users).
+	proxy *jsProxy
 }
 
 // StartServer starts an embedded nats-server with JetStream stored in
@@ -109,8 +111,8 @@ func StartServer(opts ServerOptions) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(opts.Users) == 0 && !isLoopback(host) {
-			return nil, fmt.Errorf("%w: nats.embedded.listen %q (configure nats.embedded.users, or listen on 127.0.0.1)", ErrInsecureListen, opts.Listen)
+		if err := checkExposed("nats.embedded.listen", opts, host); err != nil {
+			return nil, err
 		}
 		so.Host, so.Port = host, port
 	}
@@ -119,10 +121,13 @@ func StartServer(opts ServerOptions) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(opts.Users) == 0 && !isLoopback(host) {
-			return nil, fmt.Errorf("%w: nats.embedded.websocket %q", ErrInsecureListen, opts.Websocket)
+		if err := checkExposed("nats.embedded.websocket", opts, host); err != nil {
+			return nil, err
 		}
-		so.Websocket.Host, so.Websocket.Port, so.Websocket.NoTLS = host, port, true
+		so.Websocket.Host, so.Websocket.Port = host, port
+	}
+	if err := configureTLS(so, opts); err != nil {
+		return nil, err
 	}
 	so.JetStreamDomain = opts.Domain
 	for _, r := range opts.LeafRemotes {
@@ -132,7 +137,7 @@ func StartServer(opts ServerOptions) (*Server, error) {
 		}
 		ro := &server.RemoteLeafOpts{URLs: []*url.URL{u}, Credentials: r.Credentials, DenyExports: r.DenyExports}
 		if len(opts.Users) > 0 {
-			ro.LocalAccount = staffAccount // the streams' account
+			ro.LocalAccount = daemonAccount // the streams' account
 		}
 		so.LeafNode.Remotes = append(so.LeafNode.Remotes, ro)
 	}
@@ -147,7 +152,7 @@ func StartServer(opts ServerOptions) (*Server, error) {
 		return nil, fmt.Errorf("broadcast: embedded server: %w", err)
 	}
 	if opts.Logger != nil {
-		ns.SetLoggerV2(slogAdapter{opts.Logger}, false, false, false)
+		ns.SetLoggerV2(slogAdapter{l: opts.Logger, quiet: func(w string) bool { return quietLoopback(opts, w) }}, false, false, false)
 	}
 	ns.Start()
 	timeout := opts.ReadyTimeout
@@ -159,6 +164,17 @@ func StartServer(opts ServerOptions) (*Server, error) {
 		return nil, ErrNotReady
 	}
 	s.ns = ns
+	warnStart(opts)
+	if s.daemonKey != nil {
+		nc, err := s.Connect()
+		if err == nil {
+			s.proxy, err = startJSProxy(nc, opts.Logger)
+		}
+		if err != nil {
+			ns.Shutdown()
+			return nil, fmt.Errorf("broadcast: embedded server: consumer proxy: %w", err)
+		}
+	}
 	return s, nil
 }
 
@@ -185,48 +201,64 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func randomSecret() string {
-	var b [24]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return hex.EncodeToString(b[:])
-}
-
 // addUsers puts the daemon's internal users and the configured ones in
-// their accounts (see [staffAccount]) with their role's permissions.
+// their accounts (see [daemonAccount]) with their role's permissions.
 func (s *Server) addUsers(so *server.Options, opts ServerOptions) error {
+	subj, err := NewSubjects(opts.Prefix)
+	if err != nil {
+		return err
+	}
+	perms := make([]*server.Permissions, len(opts.Users))
+	for i, u := range opts.Users {
+		if u.Name == "" || u.Name == internalUser || u.Name == internalPublicUser {
+			return fmt.Errorf("broadcast: nats.embedded.users: bad user name %q", u.Name)
+		}
+		if perms[i], err = rolePermissions(subj, u); err != nil {
+			return fmt.Errorf("broadcast: nats.embedded.users %q: %w", u.Name, err)
+		}
+	}
 	// The accounts are declared in the server's own configuration
-	// language, which is the one way to give an account JetStream.
-	if err := so.ProcessConfigString("accounts: { " + staffAccount + ": { jetstream: enabled }, " + publicAccount + ": {} }"); err != nil {
+	// language, which is the one way to give an account JetStream and
+	// shared service imports.
+	conf, err := accountsConfig(subj, opts.Users)
+	if err != nil {
+		return err
+	}
+	if err := so.ProcessConfigString(conf); err != nil {
 		return fmt.Errorf("broadcast: embedded server accounts: %w", err)
 	}
 	acc := map[string]*server.Account{}
 	for _, a := range so.Accounts {
 		acc[a.Name] = a
 	}
-	staff, public := acc[staffAccount], acc[publicAccount]
-	if staff == nil || public == nil {
+	if acc[daemonAccount] == nil || acc[publicAccount] == nil {
 		return errors.New("broadcast: embedded server accounts not declared")
 	}
-	if err := adoptStreams(so.StoreDir, staffAccount); err != nil {
+	if err := adoptStreams(so.StoreDir, daemonAccount); err != nil {
 		return err
 	}
-	s.password = randomSecret()
-	so.Users = append(so.Users,
-		&server.User{Username: internalUser, Password: s.password, Account: staff},
-		&server.User{Username: internalPublicUser, Password: s.password, Account: public})
-	for _, u := range opts.Users {
-		if u.Name == "" || u.Name == internalUser || u.Name == internalPublicUser {
-			return fmt.Errorf("broadcast: nats.embedded.users: bad user name %q", u.Name)
-		}
-		perm, err := rolePermissions(opts.Prefix, u.Role)
+	if s.daemonKey, err = nkeys.CreateUser(); err != nil {
+		return fmt.Errorf("broadcast: embedded server: daemon key: %w", err)
+	}
+	if s.publicKey, err = nkeys.CreateUser(); err != nil {
+		return fmt.Errorf("broadcast: embedded server: daemon key: %w", err)
+	}
+	for _, k := range []struct {
+		kp  nkeys.KeyPair
+		acc string
+	}{{s.daemonKey, daemonAccount}, {s.publicKey, publicAccount}} {
+		pub, err := k.kp.PublicKey()
 		if err != nil {
-			return fmt.Errorf("broadcast: nats.embedded.users %q: %w", u.Name, err)
+			return fmt.Errorf("broadcast: embedded server: daemon key: %w", err)
 		}
-		a := staff
-		if u.Role == RolePublic {
-			a = public
+		so.Nkeys = append(so.Nkeys, &server.NkeyUser{Nkey: pub, Account: acc[k.acc]})
+	}
+	for i, u := range opts.Users {
+		a := acc[accountOf(u, i)]
+		if a == nil {
+			return fmt.Errorf("broadcast: nats.embedded.users %q: no account %s", u.Name, accountOf(u, i))
 		}
-		so.Users = append(so.Users, &server.User{Username: u.Name, Password: u.Password, Permissions: perm, Account: a})
+		so.Users = append(so.Users, &server.User{Username: u.Name, Password: u.Password, Permissions: perms[i], Account: a})
 	}
 	return nil
 }
@@ -250,16 +282,20 @@ func adoptStreams(storeDir, account string) error {
 }
 
 // Connect opens an in-process connection as the daemon's internal user
-// (allowed everything in the staff account, where the streams are). It
-// never reconnects: when this server shuts down the connection closes.
+// (allowed everything in the daemon's account, where the streams are),
+// with the inbox prefix [DaemonInboxPrefix]. It never reconnects: when this server shuts down the connection closes.
 func (s *Server) Connect(opts ...nats.Option) (*nats.Conn, error) {
-	return s.connect(internalUser, opts)
+	return s.connect(s.daemonKey, opts)
 }
 
-func (s *Server) connect(user string, opts []nats.Option) (*nats.Conn, error) {
-	o := []nats.Option{nats.InProcessServer(s.ns), nats.Name("dgtbridge"), nats.MaxReconnects(0)}
-	if s.password != "" {
-		o = append(o, nats.UserInfo(user, s.password))
+func (s *Server) connect(kp nkeys.KeyPair, opts []nats.Option) (*nats.Conn, error) {
+	o := []nats.Option{nats.InProcessServer(s.ns), nats.Name("dgtbridge"), nats.MaxReconnects(0), nats.CustomInboxPrefix(DaemonInboxPrefix)}
+	if kp != nil {
+		pub, err := kp.PublicKey()
+		if err != nil {
+			return nil, err
+		}
+		o = append(o, nats.Nkey(pub, kp.Sign))
 	}
 	return nats.Connect("", append(o, opts...)...)
 }
@@ -274,10 +310,10 @@ func (s *Server) Dialer() func(context.Context) (*nats.Conn, error) {
 // server has no users (one account: public clients read the staff
 // connection's subjects).
 func (s *Server) PublicDialer() func(context.Context) (*nats.Conn, error) {
-	if s.password == "" {
+	if s.publicKey == nil {
 		return nil
 	}
-	return func(context.Context) (*nats.Conn, error) { return s.connect(internalPublicUser, nil) }
+	return func(context.Context) (*nats.Conn, error) { return s.connect(s.publicKey, nil) }
 }
 
 // ClientURL is the nats:// URL of the TCP listener ("" without one).
@@ -293,6 +329,9 @@ func (s *Server) NATS() *server.Server { return s.ns }
 
 // Shutdown stops the server and waits for it to finish.
 func (s *Server) Shutdown() {
+	if s.proxy != nil {
+		s.proxy.close()
+	}
 	s.ns.Shutdown()
 	s.ns.WaitForShutdown()
 }
@@ -300,13 +339,23 @@ func (s *Server) Shutdown() {
 // slogAdapter is the nats-server's logger (server.Logger) writing to a
 // *slog.Logger: notices at info, debug and trace at debug, fatal at error
 // (the server itself decides what a fatal error stops).
-type slogAdapter struct{ l *slog.Logger }
+// A warning quiet reports (a loopback websocket without TLS) is logged at
+// info.
+type slogAdapter struct {
+	l     *slog.Logger
+	quiet func(string) bool
+}
 
 func (a slogAdapter) Noticef(f string, v ...any) {
 	a.l.Info(fmt.Sprintf(f, v...), "component", "nats-server")
 }
 func (a slogAdapter) Warnf(f string, v ...any) {
-	a.l.Warn(fmt.Sprintf(f, v...), "component", "nats-server")
+	msg := fmt.Sprintf(f, v...)
+	if a.quiet != nil && a.quiet(msg) {
+		a.l.Info("websocket listener on loopback without TLS (reachable from this machine only)", "component", "nats-server")
+		return
+	}
+	a.l.Warn(msg, "component", "nats-server")
 }
 func (a slogAdapter) Fatalf(f string, v ...any) {
 	a.l.Error(fmt.Sprintf(f, v...), "component", "nats-server")

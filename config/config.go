@@ -39,6 +39,9 @@ type NATS struct {
 	Prefix string `mapstructure:"prefix" json:"prefix"`
 	// Creds is a NATS credentials file, used when URL is set.
 	Creds string `mapstructure:"creds" json:"creds"`
+	// Nkey is a file holding an nkey seed ("SU…"), used when URL is set
+	// (the server knows the user by its public key); not with Creds.
+	Nkey string `mapstructure:"nkey" json:"nkey"`
 	// WebsocketURL is where browsers (the arbiters' page) reach NATS over
 	// websocket: ws://…, wss://…, or a path relative to the page behind a
 	// reverse proxy. "" : the embedded server's Embedded.WebSocket listener.
@@ -56,16 +59,32 @@ type Embedded struct {
 	Listen string `mapstructure:"listen" json:"listen"`
 	// WebSocket is host:port of a websocket listener for browsers; "" none.
 	WebSocket string `mapstructure:"websocket" json:"websocket"`
+	// TLS is the certificate and key of both listeners (nats:// with TLS,
+	// wss://); empty: no TLS.
+	TLS TLSFiles `mapstructure:"tls" json:"tls"`
+	// Insecure allows a listener on a non-loopback address without TLS
+	// (warned about at every start); without it such a listener is an
+	// error.
+	Insecure bool `mapstructure:"insecure" json:"insecure"`
 	// Users; none means no authentication, and then Listen and WebSocket
 	// must be loopback addresses.
 	Users []User `mapstructure:"users" json:"users"`
 }
 
+// TLSFiles are PEM files: a certificate (chain) and its private key.
+type TLSFiles struct {
+	Cert string `mapstructure:"cert" json:"cert"`
+	Key  string `mapstructure:"key" json:"key"`
+}
+
 // User is one account of the embedded server.
 type User struct {
-	User     string `mapstructure:"user" json:"user"`
+	User string `mapstructure:"user" json:"user"`
+	// Password is the password or, better, its bcrypt hash ("$2a$…").
 	Password string `mapstructure:"password" json:"password"`
 	Role     Role   `mapstructure:"role" json:"role"`
+	// Board is a relay user's board number (role relay only).
+	Board int `mapstructure:"board" json:"board"`
 }
 
 // Role is what a NATS user may read (contract.md §3.1).
@@ -76,6 +95,7 @@ const (
 	RoleOrganiser Role = "organiser" // everything but arbiter subjects
 	RoleArbiter   Role = "arbiter"   // arbiter subjects and commands too
 	RolePublic    Role = "public"    // <p>.public.> and the public PGN only
+	RoleRelay     Role = "relay"     // one board's announcements and talking clock
 )
 
 // HTTP configures the PGN feeds and the health endpoint.

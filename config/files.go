@@ -25,6 +25,9 @@ var pathKeys = []struct {
 }{
 	{"data_dir", func(c *Config) *string { return &c.DataDir }},
 	{"nats.creds", func(c *Config) *string { return &c.NATS.Creds }},
+	{"nats.nkey", func(c *Config) *string { return &c.NATS.Nkey }},
+	{"nats.embedded.tls.cert", func(c *Config) *string { return &c.NATS.Embedded.TLS.Cert }},
+	{"nats.embedded.tls.key", func(c *Config) *string { return &c.NATS.Embedded.TLS.Key }},
 	{"relay.speak", func(c *Config) *string { return &c.Relay.Speak }},
 	{"event.pairings", func(c *Config) *string { return &c.Event.Pairings }},
 	{"lichess.token_file", func(c *Config) *string { return &c.Lichess.TokenFile }},

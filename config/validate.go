@@ -41,6 +41,12 @@ func (c *Config) Validate() error {
 	if c.NATS.Creds != "" && c.NATS.URL == "" {
 		add(keyErr("nats.creds", "is only used with nats.url (the embedded server takes nats.embedded.users)"))
 	}
+	if c.NATS.Nkey != "" && c.NATS.URL == "" {
+		add(keyErr("nats.nkey", "is only used with nats.url (the embedded server takes nats.embedded.users)"))
+	}
+	if c.NATS.Nkey != "" && c.NATS.Creds != "" {
+		add(keyErr("nats.nkey", "and nats.creds are two ways to sign in: set one"))
+	}
 	if c.NATS.URL == "" {
 		errs = append(errs, c.validateEmbedded()...)
 	}
@@ -76,16 +82,29 @@ func (c *Config) Validate() error {
 func (c *Config) validateEmbedded() []error {
 	var errs []error
 	e := c.NATS.Embedded
+	tls := e.TLS.Cert != "" || e.TLS.Key != ""
+	if tls && (e.TLS.Cert == "" || e.TLS.Key == "") {
+		errs = append(errs, keyErr("nats.embedded.tls", "needs both cert and key (PEM files)"))
+	}
+	exposed := func(key, addr string) {
+		switch {
+		case loopback(addr):
+		case len(e.Users) == 0:
+			errs = append(errs, keyErr(key, "%q is not a loopback address, and nats.embedded.users is empty (no authentication): add users or listen on 127.0.0.1", addr))
+		case !tls && !e.Insecure:
+			errs = append(errs, keyErr(key, "%q is not a loopback address and nats.embedded.tls is not set: passwords and live games would cross the network in clear (set nats.embedded.tls, or nats.embedded.insecure: true to accept that)", addr))
+		}
+	}
 	if err := checkHostPort("nats.embedded.listen", e.Listen); err != nil {
 		errs = append(errs, err)
-	} else if len(e.Users) == 0 && !loopback(e.Listen) {
-		errs = append(errs, keyErr("nats.embedded.listen", "%q is not a loopback address, and nats.embedded.users is empty (no authentication): add users or listen on 127.0.0.1", e.Listen))
+	} else {
+		exposed("nats.embedded.listen", e.Listen)
 	}
 	if e.WebSocket != "" {
 		if err := checkHostPort("nats.embedded.websocket", e.WebSocket); err != nil {
 			errs = append(errs, err)
-		} else if len(e.Users) == 0 && !loopback(e.WebSocket) {
-			errs = append(errs, keyErr("nats.embedded.websocket", "%q is not a loopback address, and nats.embedded.users is empty (no authentication): add users or listen on 127.0.0.1", e.WebSocket))
+		} else {
+			exposed("nats.embedded.websocket", e.WebSocket)
 		}
 	}
 	seen := map[string]bool{}
@@ -101,8 +120,14 @@ func (c *Config) validateEmbedded() []error {
 		if u.Password == "" {
 			errs = append(errs, keyErr(p+".password", "must not be empty"))
 		}
-		if err := oneOf(p+".role", string(u.Role), string(RoleOrganiser), string(RoleArbiter), string(RolePublic)); err != nil {
+		if err := oneOf(p+".role", string(u.Role), string(RoleOrganiser), string(RoleArbiter), string(RolePublic), string(RoleRelay)); err != nil {
 			errs = append(errs, err)
+		}
+		switch {
+		case u.Role == RoleRelay && u.Board < 1:
+			errs = append(errs, keyErr(p+".board", "%d: a relay user needs the number of its board (1 or more)", u.Board))
+		case u.Role != RoleRelay && u.Board != 0:
+			errs = append(errs, keyErr(p+".board", "is only for role relay"))
 		}
 	}
 	return errs

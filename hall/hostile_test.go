@@ -13,11 +13,12 @@ import (
 )
 
 // TestHallForgedCommandReply: an arbiter command whose reply subject is
-// the game's own move subject (or missing) is refused by the daemon's one
-// responder: the command is not applied and nothing is published on the
-// feed. Before, the hall's command responder applied the command (the
-// game got the result) and published its {ok, error} reply on
-// <p>.game.<g>.move, where the GAMES stream kept it among the moves.
+// the game's own move subject never puts anything on the feed: the reply
+// stays in the arbiter's account (the server gives the responder its own
+// reply subject), so the GAMES stream keeps moves only; a command without
+// a reply is refused. Before, the hall's command responder published its
+// {ok, error} reply on <p>.game.<g>.move, where the GAMES stream kept it
+// among the moves.
 func TestHallForgedCommandReply(t *testing.T) {
 	g := game.ID{Event: "open2026", Round: 1, Board: 4}
 	f := startHall(t, "r1-b4", g, "00004", nil)
@@ -32,7 +33,11 @@ func TestHallForgedCommandReply(t *testing.T) {
 	if err := arb.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 10*time.Second, "both requests refused", func() bool { return f.d.p.Responder().Refused() == 2 })
+	// The request without a reply is refused. The one whose reply names a
+	// feed subject is an arbiter's command like any other: the server
+	// hands the responder a reply subject of its own, and the answer goes
+	// back to the arbiter's account, never onto the daemon's feed.
+	waitFor(t, 10*time.Second, "the request without a reply refused", func() bool { return f.d.p.Responder().Refused() == 1 })
 	nc, err := f.srv.Connect()
 	if err != nil {
 		t.Fatal(err)
@@ -41,16 +46,13 @@ func TestHallForgedCommandReply(t *testing.T) {
 	if msgs := streamMsgs(t, nc, "DGT_GAMES", moveSubj, 0, 2*time.Second); len(msgs) != 0 {
 		t.Errorf("%d message(s) on %s, first %s", len(msgs), moveSubj, msgs[0].Data())
 	}
-	if r, _ := f.d.h.Record(g); r.Result != "*" {
-		t.Errorf("the forged command was applied: result %q", r.Result)
-	}
-	// The same command with an inbox is answered and applied.
-	rep, err := arb.Request(testPrefix+".arbiter."+g.String()+".cmd", body, 10*time.Second)
+	// A command with an inbox is answered and applied.
+	rep, err := arb.Request(testPrefix+".arbiter."+g.String()+".cmd", []byte(`{"cmd":"set_result","result":"0-1"}`), 10*time.Second)
 	var cr CommandReply
 	if err != nil || !decode(t, rep.Data, &cr) || !cr.OK {
 		t.Fatalf("proper command: %v %v", rep, err)
 	}
-	if r, _ := f.d.h.Record(g); r.Result != "1-0" {
+	if r, _ := f.d.h.Record(g); r.Result != "0-1" {
 		t.Errorf("proper command not applied: result %q", r.Result)
 	}
 }

@@ -306,6 +306,50 @@ func openBucket(ctx context.Context, nc *nats.Conn, s broadcast.Subjects) (jetst
 	return kv, err
 }
 
+// bucketKeys lists the keys of the status bucket with an ordered pull
+// consumer (kv.Keys makes a push consumer, which the embedded server
+// refuses to staff users: a push consumer in the daemon's account could
+// deliver anywhere there).
+func bucketKeys(ctx context.Context, nc *nats.Conn, s broadcast.Subjects) ([]string, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	prefix := "$KV." + s.StatusBucket() + "."
+	cons, err := js.OrderedConsumer(ctx, "KV_"+s.StatusBucket(), jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{prefix + ">"}, DeliverPolicy: jetstream.DeliverLastPerSubjectPolicy, HeadersOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("status bucket keys: %w", err)
+	}
+	info, err := cons.Info(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("status bucket keys: %w", err)
+	}
+	var keys []string
+	for left := int(info.NumPending); left > 0; {
+		b, err := cons.Fetch(min(left, 256), jetstream.FetchMaxWait(2*time.Second))
+		if err != nil {
+			return nil, fmt.Errorf("status bucket keys: %w", err)
+		}
+		n := 0
+		for m := range b.Messages() {
+			n++
+			if op := m.Headers().Get("KV-Operation"); op == "DEL" || op == "PURGE" {
+				continue
+			}
+			keys = append(keys, strings.TrimPrefix(m.Subject(), prefix))
+		}
+		if err := b.Error(); err != nil {
+			return nil, fmt.Errorf("status bucket keys: %w", err)
+		}
+		if n == 0 {
+			break // the bucket shrank meanwhile
+		}
+		left -= n
+	}
+	return keys, nil
+}
+
 // ErrNoDaemon: NATS holds no report of a running daemon.
 var ErrNoDaemon = errors.New("no daemon status")
 
@@ -322,8 +366,8 @@ func Read(ctx context.Context, nc *nats.Conn, s broadcast.Subjects) (broadcast.D
 	if err != nil {
 		return d, nil, err
 	}
-	keys, err := kv.Keys(ctx)
-	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
+	keys, err := bucketKeys(ctx, nc, s)
+	if err != nil {
 		return d, nil, err
 	}
 	var reports []broadcast.DaemonReport

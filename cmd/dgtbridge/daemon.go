@@ -62,10 +62,11 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 	if cfg.NATS.URL == "" {
 		var users []broadcast.User
 		for _, u := range cfg.NATS.Embedded.Users {
-			users = append(users, broadcast.User{Name: u.User, Password: u.Password, Role: broadcast.Role(u.Role)})
+			users = append(users, broadcast.User{Name: u.User, Password: u.Password, Role: broadcast.Role(u.Role), Board: u.Board})
 		}
 		srv, err = broadcast.StartServer(broadcast.ServerOptions{Prefix: cfg.NATS.Prefix, StoreDir: filepath.Join(cfg.DataDir, "nats"),
-			Listen: cfg.NATS.Embedded.Listen, Websocket: cfg.NATS.Embedded.WebSocket, Users: users, Logger: log.With("part", "nats")})
+			Listen: cfg.NATS.Embedded.Listen, Websocket: cfg.NATS.Embedded.WebSocket, Users: users, Logger: log.With("part", "nats"),
+			TLS: embeddedTLS(cfg), Insecure: cfg.NATS.Embedded.Insecure})
 		if err != nil {
 			return fmt.Errorf("embedded NATS server (nats.embedded): %w", err)
 		}
@@ -73,7 +74,7 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 		dial, dialPublic = srv.Dialer(), srv.PublicDialer()
 		log.Info("embedded NATS server up", "url", srv.ClientURL())
 	} else {
-		dial = broadcast.ExternalDialer(broadcast.ExternalOptions{URL: cfg.NATS.URL, Creds: cfg.NATS.Creds,
+		dial = broadcast.ExternalDialer(broadcast.ExternalOptions{URL: cfg.NATS.URL, Creds: cfg.NATS.Creds, Nkey: cfg.NATS.Nkey,
 			Logger: log.With("part", "nats")})
 	}
 	pub, err := broadcast.NewPublisher(broadcast.Options{Prefix: cfg.NATS.Prefix, Dir: filepath.Join(cfg.DataDir, "outbox"),

@@ -109,7 +109,11 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		printDemoBanner(stdout, cfg, srv, tables, first, o.speed, dir, keep)
 		demoStarted(ctx, &wg, log, stdout, cfg, srv, xt, tt, first)
 	}
-	err = runDaemon(ctx, cfg, daemonHooks{Boards: hb, Started: started}, log, nil)
+	dcfg, err := demoHashed(cfg)
+	if err != nil {
+		return err
+	}
+	err = runDaemon(ctx, dcfg, daemonHooks{Boards: hb, Started: started}, log, nil)
 	cancel()
 	wg.Wait()
 	if err == nil {

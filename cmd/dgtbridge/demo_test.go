@@ -80,6 +80,13 @@ func TestDemo(t *testing.T) {
 	// The banner names the NATS and HTTP addresses.
 	b := readBanner(t, &stdout, &stderr, errc, `NATS\s+(nats://\S+)`, `PGN\s+(http://\S+)/pgn/demo/1\.pgn`, `arbiter/(\S+) \(arbiter\)`)
 	natsURL, httpBase, arbiterPW := b[0], b[1], b[2]
+	// A newcomer's first screen holds no warning: the demo's users have
+	// bcrypt hashes and its websocket listens on loopback only.
+	for _, never := range []string{"Plaintext passwords detected", "DO NOT USE IN PRODUCTION", "plain-text password", "level=WARN"} {
+		if strings.Contains(stderr.String(), never) {
+			t.Errorf("the demo's start logs %q:\n%s", never, stderr.String())
+		}
+	}
 	// The demo's NATS has users (the banner prints them); the arbiter reads everything.
 	nc, err := nats.Connect(natsURL, nats.UserInfo("arbiter", arbiterPW))
 	if err != nil {

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strings"
 
 	"github.com/dgtbridge/dgtbridge/config"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // demoUsers are the demo's NATS users when none are configured: one per
@@ -24,6 +26,25 @@ func demoUsers() []config.User {
 		{User: "arbiter", Password: pw(), Role: config.RoleArbiter},
 		{User: "viewer", Password: pw(), Role: config.RolePublic},
 	}
+}
+
+// demoHashed is cfg with its users' passwords replaced by bcrypt hashes,
+// for the daemon: the demo keeps no password the server would hold in
+// clear (the banner prints the passwords of cfg).
+func demoHashed(cfg config.Config) (config.Config, error) {
+	users := make([]config.User, len(cfg.NATS.Embedded.Users))
+	for i, u := range cfg.NATS.Embedded.Users {
+		if !strings.HasPrefix(u.Password, "$2") {
+			h, err := bcrypt.GenerateFromPassword([]byte(u.Password), bcrypt.DefaultCost)
+			if err != nil {
+				return cfg, fmt.Errorf("demo user %s: %w", u.User, err)
+			}
+			u.Password = string(h)
+		}
+		users[i] = u
+	}
+	cfg.NATS.Embedded.Users = users
+	return cfg, nil
 }
 
 // demoUser returns the first user of a role.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -87,8 +89,23 @@ func statusConnect(cfg *config.Config, user, password string, timeout time.Durat
 		if cfg.NATS.Creds != "" {
 			opts = append(opts, nats.UserCredentials(cfg.NATS.Creds))
 		}
+		if cfg.NATS.Nkey != "" {
+			o, err := nats.NkeyOptionFromSeed(cfg.NATS.Nkey)
+			if err != nil {
+				return nil, "", fmt.Errorf("nats.nkey: %w", err)
+			}
+			opts = append(opts, o)
+		}
 	} else {
 		url = "nats://" + dialable(cfg.NATS.Embedded.Listen)
+		if cert := cfg.NATS.Embedded.TLS.Cert; cert != "" {
+			tc, err := trustingCert(cert)
+			if err != nil {
+				return nil, "", fmt.Errorf("nats.embedded.tls.cert: %w", err)
+			}
+			url = "tls://" + dialable(cfg.NATS.Embedded.Listen)
+			opts = append(opts, nats.Secure(tc))
+		}
 		if user == "" && len(cfg.NATS.Embedded.Users) > 0 {
 			u, err := statusUser(cfg.NATS.Embedded.Users, password != "")
 			if err != nil {
@@ -148,4 +165,22 @@ func dialable(listen string) string {
 		host = "127.0.0.1"
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// trustingCert returns a TLS configuration that trusts the system's roots
+// and the certificates of the PEM file (the embedded server's own: a
+// self-signed certificate, or a chain whose root is in the system's pool).
+func trustingCert(file string) (*tls.Config, error) {
+	pem, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("%s holds no PEM certificate", file)
+	}
+	return &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
 }

@@ -22,6 +22,7 @@ func webOptions(cfg *config.Config, subj broadcast.Subjects, pub *broadcast.Publ
 		o.Websocket = cfg.NATS.WebsocketURL
 	case cfg.NATS.URL == "":
 		o.Websocket = cfg.NATS.Embedded.WebSocket
+		o.WebsocketTLS = cfg.NATS.Embedded.TLS.Cert != ""
 	}
 	for _, b := range cfg.EffectiveBoards() {
 		o.Boards = append(o.Boards, broadcast.WebBoard{
