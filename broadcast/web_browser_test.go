@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,6 +41,16 @@ type browserFixture struct {
 	*webFixture
 	base string // the pages' URL, ending in /
 	ws   string // the websocket listener, host:port
+
+	mu       sync.Mutex
+	requests []string // every request URI the HTTP server got
+}
+
+// requested returns every request URI the pages' server got so far.
+func (f *browserFixture) requested() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.requests...)
 }
 
 func freeAddr(t *testing.T) string {
@@ -78,7 +90,13 @@ func startBrowserFixture(t *testing.T) *browserFixture {
 	go func() { _ = w.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	hs := NewHTTPServer(HTTPOptions{Games: NewStore(nil), Web: w})
-	ts := httptest.NewServer(hs.handler())
+	f := &browserFixture{ws: ws}
+	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		f.requests = append(f.requests, r.RequestURI)
+		f.mu.Unlock()
+		hs.handler().ServeHTTP(rw, r)
+	}))
 	t.Cleanup(ts.Close)
 	nc, err := srv.Connect()
 	if err != nil {
@@ -90,7 +108,9 @@ func startBrowserFixture(t *testing.T) *browserFixture {
 		defer w.mu.Unlock()
 		return w.subscribed
 	})
-	return &browserFixture{webFixture: &webFixture{srv: srv, web: w, http: ts, pub: nc}, base: ts.URL + "/", ws: ws}
+	f.webFixture = &webFixture{srv: srv, web: w, http: ts, pub: nc}
+	f.base = ts.URL + "/"
+	return f
 }
 
 func must(t *testing.T, err error) {
@@ -317,10 +337,10 @@ func TestBrowserArbiterFixtures(t *testing.T) {
 		{"arb", "wrong", "Sign-in refused"},
 	} {
 		tab := b.Tab(t)
-		must(t, browser.Navigate(tab, f.base+"arbiter?user="+c.user+"&password="+c.pw))
+		must(t, browser.Navigate(tab, f.base+"arbiter#user="+c.user+"&password="+c.pw))
 		browser.MustWait(t, tab, q("[data-error]")+"?.textContent.includes("+browser.Quote(c.want)+")", 10*time.Second)
-		if search := browser.MustEval[string](t, tab, "location.search"); search != "" {
-			t.Errorf("the password stays in the address bar: %q", search)
+		if href := browser.MustEval[string](t, tab, "location.href"); strings.Contains(href, c.pw) {
+			t.Errorf("the password stays in the address bar: %q", href)
 		}
 		f.publish(t, p+".arbiter."+testGame.String()+".alert", map[string]any{"id": "late-" + c.user, "game": testGame.String(), "kind": "touch_move", "severity": "warn", "message": "m", "at": "2026-02-08T08:01:03.500Z"})
 		browser.MustWait(t, ctx, q(`[data-alert-id="late-`+c.user+`"]`)+" !== null", 10*time.Second)
@@ -407,5 +427,76 @@ func TestBrowserGridLarge(t *testing.T) {
 	browser.Keep(t, tab, "grid-240-projector")
 	must(t, browser.Viewport(tab, 390, 844))
 	browser.MustWait(t, tab, "document.documentElement.scrollWidth <= 390", 10*time.Second)
+	noProblems(t, b)
+}
+
+// TestBrowserSignIn: the staff pages sign in from the form or the URL
+// fragment (#user=…&password=…), which never reaches the server; a
+// password in the query string is refused before any connection; nothing
+// is stored in the browser (no password in localStorage or
+// sessionStorage, no "keep me signed in"); signing out leaves a blank form.
+func TestBrowserSignIn(t *testing.T) {
+	b := browser.Start(t)
+	f := startBrowserFixture(t)
+	const pw = "arb-pw"
+	storage := "JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage)])"
+	for _, page := range []string{"arbiter"} {
+		// The fragment signs in and leaves the address bar.
+		tab := b.Tab(t)
+		must(t, browser.Navigate(tab, f.base+page+"#user=arb&password="+pw))
+		browser.MustWait(t, tab, q(`#connection[data-connection="live"]`)+" !== null", 10*time.Second)
+		if href := browser.MustEval[string](t, tab, "location.href"); strings.Contains(href, pw) || strings.Contains(href, "#") {
+			t.Errorf("%s: the fragment stays in the address bar: %q", page, href)
+		}
+		if st := browser.MustEval[string](t, tab, storage); strings.Contains(st, pw) {
+			t.Errorf("%s: the password is stored in the browser: %s", page, st)
+		}
+		if n := browser.MustEval[int](t, tab, `document.querySelectorAll('input[type="checkbox"][name="remember"]').length`); n != 0 {
+			t.Errorf("%s: a keep-me-signed-in box is offered", page)
+		}
+		// Signing out: the form again, empty, nothing stored.
+		must(t, browser.Click(tab, "#signout"))
+		browser.MustWait(t, tab, q("form[data-signin]")+" && !"+q("form[data-signin]")+".hidden", 10*time.Second)
+		browser.MustWait(t, tab, q(`#connection[data-connection="signed-out"]`)+" !== null", 10*time.Second)
+		if v := browser.MustEval[string](t, tab, q("form[data-signin]")+".password.value"); v != "" {
+			t.Errorf("%s: after signing out the password field holds %q", page, v)
+		}
+		if st := browser.MustEval[string](t, tab, storage); st != "[[],[]]" {
+			t.Errorf("%s: after signing out the browser keeps %s", page, st)
+		}
+
+		// The form signs in too, and empties its password field.
+		_, err := browser.Eval[bool](tab, `(() => { const f = document.querySelector('form[data-signin]'); f.user.value = 'arb'; f.password.value = 'arb-pw'; f.requestSubmit(); return true; })()`)
+		must(t, err)
+		browser.MustWait(t, tab, q(`#connection[data-connection="live"]`)+" !== null", 10*time.Second)
+		if v := browser.MustEval[string](t, tab, q("form[data-signin]")+".password.value"); v != "" {
+			t.Errorf("%s: signed in, the page keeps the password in its field", page)
+		}
+
+		// A password in the query string: refused, no connection, gone from the address bar.
+		tab2 := b.Tab(t)
+		must(t, browser.Navigate(tab2, f.base+page+"?user=arb&password="+pw))
+		browser.MustWait(t, tab2, q("[data-error]")+"?.textContent.includes('?password=')", 10*time.Second)
+		if st := browser.MustEval[string](t, tab2, q("#connection")+".dataset.connection"); st != "signed-out" {
+			t.Errorf("%s: a password in the query string signed in (%s)", page, st)
+		}
+		if href := browser.MustEval[string](t, tab2, "location.href"); strings.Contains(href, pw) {
+			t.Errorf("%s: the refused password stays in the address bar: %q", page, href)
+		}
+	}
+	// The server saw the password only where the test itself sent it: in the
+	// one refused query string.
+	n := 0
+	for _, u := range f.requested() {
+		if strings.Contains(u, pw) {
+			n++
+			if !strings.Contains(u, "?user=arb&password=") {
+				t.Errorf("the password reached the server in %q", u)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("the password reached the server %d times, want once (the refused query string the test sent)", n)
+	}
 	noProblems(t, b)
 }

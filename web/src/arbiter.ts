@@ -7,9 +7,9 @@ import { BoardCard } from './card';
 import { renderAlert } from './alerts';
 import { parseClock, pieceSelect, sendCommand, sendMove, showReply, type Sender } from './commands';
 import { attr, el, getJSON, text } from './dom';
+import { forgetStored, fromAddress, fromForm, signOut } from './signin';
 import type { Alert, BoardData, BoardStatus, ClockEvent, GameState, MoveEvent, PageConfig, Result } from './types';
 
-const STORE = 'dgtbridge.arbiter'; // only when the user asks to stay signed in
 const form = document.getElementById('signin') as HTMLFormElement;
 const errors = document.getElementById('errors')!;
 const workspace = document.getElementById('workspace')!;
@@ -274,7 +274,7 @@ async function loadHistory(s: Sender, cfg: PageConfig): Promise<void> {
   if (!alertEls.size) text(document.getElementById('alerts-note')!, 'No alert in the last 12 hours. New ones appear here as they come.');
 }
 
-async function signIn(user: string, password: string, remember: boolean): Promise<void> {
+async function signIn(user: string, password: string): Promise<void> {
   errors.replaceChildren();
   setConn('connecting', 'signing in…');
   let cfg: PageConfig;
@@ -321,8 +321,6 @@ async function signIn(user: string, password: string, remember: boolean): Promis
     return showError(`User "${user}" is not an arbiter: the NATS server refuses it the arbiter subjects (${denied || 'permission denied'}). Sign in with an arbiter user.`);
   }
   nc = c;
-  if (remember) localStorage.setItem(STORE, JSON.stringify({ user, password }));
-  else localStorage.removeItem(STORE);
   form.hidden = true;
   workspace.hidden = false;
   document.getElementById('signout')!.hidden = false;
@@ -416,35 +414,22 @@ async function signIn(user: string, password: string, remember: boolean): Promis
 }
 
 document.getElementById('signout')!.addEventListener('click', () => {
-  localStorage.removeItem(STORE);
   const c = nc;
   nc = undefined;
-  void c?.close();
-  location.replace(location.pathname);
+  signOut(() => c?.close());
 });
 
 form.addEventListener('submit', e => {
   e.preventDefault();
-  const f = new FormData(form);
-  void signIn(String(f.get('user') ?? ''), String(f.get('password') ?? ''), f.get('remember') === 'on');
+  const c = fromForm(form);
+  void signIn(c.user, c.password);
 });
 
-// ?user=…&password=… signs in at once; the credentials leave the address bar.
-const q = new URLSearchParams(location.search);
-const stored = localStorage.getItem(STORE);
-if (q.has('user')) {
-  const user = q.get('user') ?? '';
-  const password = q.get('password') ?? '';
-  history.replaceState(null, '', location.pathname);
-  (form.elements.namedItem('user') as HTMLInputElement).value = user;
-  void signIn(user, password, false);
-} else if (stored) {
-  try {
-    const c = JSON.parse(stored) as { user: string; password: string };
-    (form.elements.namedItem('user') as HTMLInputElement).value = c.user;
-    (form.elements.namedItem('remember') as HTMLInputElement).checked = true;
-    void signIn(c.user, c.password, true);
-  } catch {
-    localStorage.removeItem(STORE);
-  }
+forgetStored();
+const asked = fromAddress();
+if (asked.refused) {
+  showError('A password in the address (?password=) is refused: it is sent to the server and kept in its logs and in the browser history. Sign in with the form, or put the user and password after # (#user=…&password=…), which the browser never sends.');
+} else if (asked.creds) {
+  (form.elements.namedItem('user') as HTMLInputElement).value = asked.creds.user;
+  void signIn(asked.creds.user, asked.creds.password);
 }
