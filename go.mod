@@ -10,6 +10,7 @@ require (
 	github.com/spf13/viper v1.21.0
 	go.bug.st/serial v1.8.0
 	golang.org/x/crypto v0.58.0
+	golang.org/x/net v0.60.0
 	golang.org/x/sys v0.49.0
 )
 

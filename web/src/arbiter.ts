@@ -2,35 +2,37 @@
 // arbiter user, shows the live copy and every alert as it comes, and sends
 // the commands of interfaces.md §3.1.
 
-import { wsconnect, type NatsConnection, type Msg } from '@nats-io/nats-core';
+import type { NatsConnection, Msg } from '@nats-io/nats-core';
 import { BoardCard } from './card';
 import { renderAlert } from './alerts';
 import { parseClock, pieceSelect, sendCommand, sendMove, showReply, type Sender } from './commands';
-import { attr, el, getJSON, text } from './dom';
+import { attr, el, text } from './dom';
+import { languageSwitch, onLang, t, type Key } from './i18n';
+import { closing, connectStaff, showError } from './staff';
 import { forgetStored, fromAddress, fromForm, signOut } from './signin';
 import type { Alert, BoardData, BoardStatus, ClockEvent, GameState, MoveEvent, PageConfig, Result } from './types';
 
 const form = document.getElementById('signin') as HTMLFormElement;
-const errors = document.getElementById('errors')!;
 const workspace = document.getElementById('workspace')!;
-const conn = document.getElementById('connection')!;
 const alertsEl = document.getElementById('alerts')!;
 const boardsEl = document.getElementById('boards')!;
 
 let nc: NatsConnection | undefined;
 
-function showError(msg: string): void {
-  errors.replaceChildren(el('p', { 'data-error': '' }, msg));
-}
+let eventName = '';
+let who = '';
 
-function setConn(state: string, label: string): void {
-  attr(conn, 'data-connection', state);
-  text(conn, label);
+function showTitle(): void {
+  if (!eventName) return;
+  const h = document.getElementById('event')!;
+  h.removeAttribute('data-i18n');
+  text(h, t('arb.title') + ' · ' + eventName);
 }
 
 interface LiveBoard {
   card: BoardCard;
   status: HTMLElement;
+  tools: HTMLElement;
   heard: number; // Date.now() of the last message about it
   boardStatus?: BoardStatus;
 }
@@ -49,10 +51,12 @@ const inView = new IntersectionObserver(
 );
 const byBoardID = new Map<string, string>(); // board_id → game
 const alertEls = new Map<string, HTMLElement>();
+const alertData = new Map<string, Alert>();
+let current: Sender | undefined; // the signed-in connection
 
 function boardName(game: string): string {
   const b = game.split('.');
-  return b.length === 3 ? `round ${b[1]} board ${b[2]}` : game;
+  return b.length === 3 ? t('arb.boardname', { round: b[1], board: b[2] }) : game;
 }
 
 function emptyBoard(game: string, board: number, variant: string, boardID?: string, fen = ''): BoardData {
@@ -94,14 +98,14 @@ function fromState(st: GameState, prev: BoardData | undefined, ageMS: number): B
 function statusLine(b: LiveBoard): void {
   const s = b.boardStatus;
   const parts: string[] = [];
-  if (!s) parts.push('board status: not heard yet');
+  if (!s) parts.push(t('status.unknown'));
   else {
-    parts.push(s.connected ? 'connected' : 'disconnected' + (s.error ? ': ' + s.error : ''));
-    parts.push(s.clock ? 'clock ' + s.clock : 'no clock');
+    parts.push(s.connected ? t('status.connected') : t('status.disconnected') + (s.error ? ': ' + s.error : ''));
+    parts.push(s.clock ? t('status.clock', { clock: s.clock }) : t('status.noclock'));
     if (s.port) parts.push(s.port);
   }
   const seen = Math.max(b.heard, s?.last_seen ? Date.parse(s.last_seen) : 0);
-  parts.push(seen ? 'last heard ' + new Date(seen).toLocaleTimeString([], { hour12: false }) : 'not heard since sign-in');
+  parts.push(seen ? t('status.heard', { time: new Date(seen).toLocaleTimeString([], { hour12: false }) }) : t('status.notheard'));
   attr(b.status, 'data-connected', s ? String(s.connected) : null);
   text(b.status, parts.join(' · '));
 }
@@ -121,67 +125,68 @@ function boardTools(s: Sender, d: BoardData): HTMLElement {
     });
     return f;
   };
-  const side = () => el('select', { name: 'side', 'aria-label': 'Side' }, el('option', { value: 'white' }, 'White'), el('option', { value: 'black' }, 'Black'));
+  const side = () => el('select', { name: 'side', 'aria-label': t('arb.side') }, el('option', { value: 'white' }, t(d.variant === 'xiangqi' ? 'side.red' : 'side.white')), el('option', { value: 'black' }, t('side.black')));
   const input = (name: string, ph: string) => el('input', { name, placeholder: ph, 'aria-label': ph });
+  const run = (key: Key) => t(key);
 
-  const res = el('select', { name: 'result', 'aria-label': 'Result' }, ...['1-0', '0-1', '1/2-1/2', '*'].map(r => el('option', { value: r }, r)));
-  const term = input('termination', 'termination');
-  const fResult = form('Set result', 'set_result', [res, term], () => ({ result: res.value, termination: term.value || undefined }));
+  const res = el('select', { name: 'result', 'aria-label': t('arb.result') }, ...['1-0', '0-1', '1/2-1/2', '*'].map(r => el('option', { value: r }, r)));
+  const term = input('termination', t('arb.termination'));
+  const fResult = form(t('arb.setresult'), 'set_result', [res, term], () => ({ result: res.value, termination: term.value || undefined }));
 
-  const w = input('white', 'white h:mm:ss');
-  const b = input('black', 'black h:mm:ss');
-  const run = el('select', { name: 'running', 'aria-label': 'Running' }, ...['none', 'white', 'black'].map(r => el('option', { value: r }, 'runs: ' + r)));
-  const fClock = form('Adjust clock', 'adjust_clock', [w, b, run], () => {
+  const w = input('white', t('arb.clock.white.ph'));
+  const b = input('black', t('arb.clock.black.ph'));
+  const runs = el('select', { name: 'running', 'aria-label': t('arb.running') }, ...(['none', 'white', 'black'] as const).map(r => el('option', { value: r }, run(`arb.runs.${r}`))));
+  const fClock = form(t('arb.adjustclock'), 'adjust_clock', [w, b, runs], () => {
     const wm = parseClock(w.value);
     const bm = parseClock(b.value);
-    return isNaN(wm) || isNaN(bm) ? 'Clock times: h:mm:ss, m:ss or seconds, both sides.' : { white_ms: wm, black_ms: bm, running: run.value };
+    return isNaN(wm) || isNaN(bm) ? t('arb.err.clocks') : { white_ms: wm, black_ms: bm, running: runs.value };
   });
 
-  const ply = input('ply', 'ply');
-  const fReinstate = form('Reinstate after ply', 'reinstate', [ply], () => (/^\d+$/.test(ply.value) ? { ply: Number(ply.value) } : 'The ply is a number (0: the start position).'));
+  const ply = input('ply', t('arb.ply'));
+  const fReinstate = form(t('arb.reinstate'), 'reinstate', [ply], () => (/^\d+$/.test(ply.value) ? { ply: Number(ply.value) } : t('arb.err.ply')));
 
-  const pen = el('select', { name: 'penalty', 'aria-label': 'Penalty' }, ...['time_add', 'technical_error', 'illegal_move', 'loss'].map(p => el('option', { value: p }, p.replace(/_/g, ' '))));
+  const pen = el('select', { name: 'penalty', 'aria-label': t('arb.penalty') }, ...(['time_add', 'technical_error', 'illegal_move', 'loss'] as const).map(p => el('option', { value: p }, run(`arb.penalty.${p}`))));
   const penSide = side();
-  const add = input('time_add', 'add m:ss');
-  const fPenalty = form('Apply penalty', 'apply_penalty', [pen, penSide, add], () => {
+  const add = input('time_add', t('arb.timeadd'));
+  const fPenalty = form(t('arb.applypenalty'), 'apply_penalty', [pen, penSide, add], () => {
     const body: Record<string, unknown> = { penalty: pen.value, side: penSide.value };
     if (pen.value === 'time_add') {
       const ms = parseClock(add.value);
-      if (isNaN(ms) || ms === 0) return 'Time to add: m:ss or seconds.';
+      if (isNaN(ms) || ms === 0) return t('arb.err.timeadd');
       body.time_add_ms = ms;
     }
     return body;
   });
 
   const claimSide = side();
-  const claim = el('select', { name: 'claim', 'aria-label': 'Claim' }, ...['threefold', 'fifty', 'time_win'].map(c => el('option', { value: c }, c.replace('_', ' '))));
-  const claimMove = input('move', 'intended move');
-  const fClaim = form('Verify claim', 'claim', [claimSide, claim, claimMove], () => ({ side: claimSide.value, claim: claim.value, move: claimMove.value || undefined }));
+  const claim = el('select', { name: 'claim', 'aria-label': t('arb.claim') }, ...(['threefold', 'fifty', 'time_win'] as const).map(c => el('option', { value: c }, run(`arb.claim.${c}`))));
+  const claimMove = input('move', t('arb.intended'));
+  const fClaim = form(t('arb.verifyclaim'), 'claim', [claimSide, claim, claimMove], () => ({ side: claimSide.value, claim: claim.value, move: claimMove.value || undefined }));
 
   const offerSide = side();
-  const fOffer = form('Record draw offer', 'draw_offer', [offerSide], () => ({ side: offerSide.value }));
+  const fOffer = form(t('arb.drawoffer'), 'draw_offer', [offerSide], () => ({ side: offerSide.value }));
 
-  const mv = input('move', d.variant === 'xiangqi' ? 'move, e.g. P2-5' : 'move, e.g. Nf3');
-  const notation = el('select', { name: 'notation', 'aria-label': 'Notation' }, ...(d.variant === 'xiangqi' ? ['vi', 'wxf', 'iccs'] : ['san', 'uci']).map(n => el('option', { value: n }, n)));
-  const mw = input('white_clock', 'white clock');
-  const mb = input('black_clock', 'black clock');
-  const fMove = form('Enter move', 'move', [mv, notation, mw, mb], () => {
-    if (!mv.value.trim()) return 'Type the move.';
+  const mv = input('move', t(d.variant === 'xiangqi' ? 'arb.move.xq' : 'arb.move.chess'));
+  const notation = el('select', { name: 'notation', 'aria-label': t('arb.notation') }, ...(d.variant === 'xiangqi' ? ['vi', 'wxf', 'iccs'] : ['san', 'uci']).map(n => el('option', { value: n }, n)));
+  const mw = input('white_clock', t('arb.clock.white'));
+  const mb = input('black_clock', t('arb.clock.black'));
+  const fMove = form(t('arb.entermove'), 'move', [mv, notation, mw, mb], () => {
+    if (!mv.value.trim()) return t('arb.err.move');
     const body: Record<string, unknown> = { move: mv.value.trim(), notation: notation.value };
     if (mw.value || mb.value) {
       const wm = parseClock(mw.value);
       const bm = parseClock(mb.value);
-      if (isNaN(wm) || isNaN(bm)) return 'Clock times: h:mm:ss, m:ss or seconds, both sides (or neither).';
+      if (isNaN(wm) || isNaN(bm)) return t('arb.err.moveclocks');
       body.clock = { white_ms: wm, black_ms: bm };
     }
     return body;
   });
   // An Open Board Protocol board that senses only occupancy: the arbiter
   // names the piece on a point (the daemon refuses it for other boards).
-  const idSquare = input('square', 'point, e.g. e2');
+  const idSquare = input('square', t('arb.point.ph'));
   const idPiece = pieceSelect(d.variant);
-  const fIdentify = form('Identify piece', 'identify', [idSquare, idPiece], () => (idSquare.value.trim() ? { square: idSquare.value.trim(), piece: idPiece.value } : 'Name the point (e.g. e2).'));
-  return el('details', { class: 'board-tools' }, el('summary', {}, 'Commands'), el('div', { class: 'cmds' }, fMove, fResult, fClock, fReinstate, fPenalty, fClaim, fOffer, fIdentify), box);
+  const fIdentify = form(t('arb.identify'), 'identify', [idSquare, idPiece], () => (idSquare.value.trim() ? { square: idSquare.value.trim(), piece: idPiece.value } : t('arb.err.point')));
+  return el('details', { class: 'board-tools' }, el('summary', {}, t('arb.commands')), el('div', { class: 'cmds' }, fMove, fResult, fClock, fReinstate, fPenalty, fClaim, fOffer, fIdentify), box);
 }
 
 function upsertBoard(s: Sender, d: BoardData): void {
@@ -200,10 +205,11 @@ function upsertBoard(s: Sender, d: BoardData): void {
     }
     const card = new BoardCard(d, { view: 'grid' });
     const status = el('p', { class: 'board-status', 'data-board-status': '' });
-    card.el.append(status, boardTools(s, d));
+    const tools = boardTools(s, d);
+    card.el.append(status, tools);
     card.el.classList.remove('card-grid');
     card.el.classList.add('card-live');
-    b = { card, status, heard: 0, boardStatus: prevStatus };
+    b = { card, status, tools, heard: 0, boardStatus: prevStatus };
     boards.set(d.game, b);
     if (d.board_id) byBoardID.set(d.board_id, d.game);
     const after = [...boardsEl.children].find(n => Number((n as HTMLElement).dataset.board) > d.board);
@@ -228,11 +234,12 @@ function addAlert(s: Sender, a: Alert, live: boolean): void {
   if (alertEls.has(a.id)) return;
   const e = renderAlert(a, s, boardName, g => boards.get(g)?.card.data.variant ?? 'chess');
   alertEls.set(a.id, e);
+  alertData.set(a.id, a);
   const target = a.kind === 'arbiter_action' && typeof a.proposal?.alert === 'string' ? alertEls.get(a.proposal.alert) : undefined;
   if (target) attr(target, 'data-handled', String(a.proposal?.cmd ?? 'handled'));
   if (live) alertsEl.prepend(e);
   else alertsEl.append(e);
-  text(document.getElementById('alerts-note')!, `${alertEls.size} alert(s), newest first.`);
+  text(document.getElementById('alerts-note')!, t('arb.alerts.count', { n: alertEls.size }));
 }
 
 /** Direct get of the last message on a subject of a stream ($JS.API.DIRECT.GET). */
@@ -271,61 +278,29 @@ async function loadHistory(s: Sender, cfg: PageConfig): Promise<void> {
   }
   got.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
   for (const a of got) addAlert(s, a, true);
-  if (!alertEls.size) text(document.getElementById('alerts-note')!, 'No alert in the last 12 hours. New ones appear here as they come.');
+  if (!alertEls.size) text(document.getElementById('alerts-note')!, t('arb.alerts.none'));
 }
 
 async function signIn(user: string, password: string): Promise<void> {
-  errors.replaceChildren();
-  setConn('connecting', 'signing in…');
-  let cfg: PageConfig;
-  try {
-    cfg = await getJSON<PageConfig>('api/config.json');
-  } catch (err) {
-    setConn('signed-out', 'signed out');
-    return showError('The daemon did not answer: ' + String(err));
-  }
-  text(document.getElementById('event')!, 'Arbiter · ' + (cfg.event.name || cfg.event.id));
+  let sender: Sender | undefined;
+  const early: Alert[] = [];
+  const st = await connectStaff(user, password, 'arbiter', true, a => (sender ? addAlert(sender, a, true) : early.push(a)));
+  if (!st) return;
+  const { nc: c, cfg } = st;
+  eventName = cfg.event.name || cfg.event.id;
+  showTitle();
   text(document.getElementById('site')!, cfg.event.site);
-  if (!cfg.websocket) {
-    setConn('signed-out', 'signed out');
-    return showError('This daemon has no NATS websocket for browsers: set nats.embedded.websocket (or the websocket URL of the central NATS servers) in its configuration.');
-  }
-  const url = new URL(cfg.websocket, location.href);
-  url.protocol = url.protocol === 'https:' || url.protocol === 'wss:' ? 'wss:' : 'ws:';
-  let c: NatsConnection;
-  try {
-    c = await wsconnect({ servers: url.toString(), user, pass: password, name: 'dgtbridge arbiter page', inboxPrefix: '_INBOX_arbiter', maxReconnectAttempts: -1, reconnectTimeWait: 2000, ignoreAuthErrorAbort: false });
-  } catch (err) {
-    setConn('signed-out', 'signed out');
-    const auth = /authoriz|authentic/i.test(String(err));
-    return showError(auth ? `Sign-in refused: the NATS server does not accept user "${user}" with this password.` : `Cannot reach the NATS websocket at ${url}: ${String(err)}`);
-  }
-  // Arbiter rights: the alert subjects. A public or organiser user is refused
-  // by the server's permissions, before any alert can show.
   const P = cfg.prefix;
-  let denied = '';
   const s: Sender = { nc: c, prefix: P, user };
-  const alertSub = c.subscribe(`${P}.arbiter.*.*.*.alert`, {
-    callback: (err, m) => {
-      if (err) {
-        denied = String(err.message ?? err);
-        return;
-      }
-      if (!denied) addAlert(s, m.json<Alert>(), true);
-    },
-  });
-  await c.flush().catch(() => undefined);
-  if (denied || alertSub.isClosed()) {
-    await c.close().catch(() => undefined);
-    setConn('signed-out', 'signed out');
-    return showError(`User "${user}" is not an arbiter: the NATS server refuses it the arbiter subjects (${denied || 'permission denied'}). Sign in with an arbiter user.`);
-  }
+  sender = s;
+  current = s;
+  for (const a of early) addAlert(s, a, true);
   nc = c;
   form.hidden = true;
   workspace.hidden = false;
   document.getElementById('signout')!.hidden = false;
-  text(document.getElementById('who')!, 'signed in as ' + user);
-  setConn('live', 'live');
+  who = user;
+  text(document.getElementById('who')!, t('signin.as', { user }));
 
   for (const b of cfg.boards) upsertBoard(s, emptyBoard(b.game, b.board, b.variant, b.board_id, b.start_fen));
   c.subscribe(`$KV.${P}_games.>`, {
@@ -381,18 +356,6 @@ async function signIn(user: string, password: string): Promise<void> {
       }
     },
   });
-  void (async () => {
-    for await (const st of c.status()) {
-      if (st.type === 'disconnect') setConn('reconnecting', 'reconnecting…');
-      else if (st.type === 'reconnect') setConn('live', 'live');
-    }
-  })();
-  void c.closed().then(err => {
-    if (nc === c) {
-      setConn('closed', 'disconnected');
-      showError('The connection to NATS closed' + (err ? ': ' + String(err) : '.') + ' Reload the page to sign in again.');
-    }
-  });
   // The boards' latest status (published on change only) from the daemon.
   try {
     const m = await c.request(`${P}.api.boards`, undefined, { timeout: 5000 });
@@ -416,6 +379,7 @@ async function signIn(user: string, password: string): Promise<void> {
 document.getElementById('signout')!.addEventListener('click', () => {
   const c = nc;
   nc = undefined;
+  closing();
   signOut(() => c?.close());
 });
 
@@ -425,10 +389,37 @@ form.addEventListener('submit', e => {
   void signIn(c.user, c.password);
 });
 
+languageSwitch();
+onLang(() => {
+  showTitle();
+  if (who) text(document.getElementById('who')!, t('signin.as', { user: who }));
+  const s = current;
+  for (const b of boards.values()) {
+    b.card.relabel();
+    statusLine(b);
+    if (s) {
+      const tools = boardTools(s, b.card.data);
+      b.tools.replaceWith(tools);
+      b.tools = tools;
+    }
+  }
+  if (s) {
+    for (const [id, a] of alertData) {
+      const old = alertEls.get(id)!;
+      const e = renderAlert(a, s, boardName, g => boards.get(g)?.card.data.variant ?? 'chess');
+      const handled = old.getAttribute('data-handled');
+      if (handled) e.setAttribute('data-handled', handled);
+      old.replaceWith(e);
+      alertEls.set(id, e);
+    }
+    const note = document.getElementById('alerts-note')!;
+    text(note, alertEls.size ? t('arb.alerts.count', { n: alertEls.size }) : t('arb.alerts.none'));
+  }
+});
 forgetStored();
 const asked = fromAddress();
 if (asked.refused) {
-  showError('A password in the address (?password=) is refused: it is sent to the server and kept in its logs and in the browser history. Sign in with the form, or put the user and password after # (#user=…&password=…), which the browser never sends.');
+  showError(t('err.query'));
 } else if (asked.creds) {
   (form.elements.namedItem('user') as HTMLInputElement).value = asked.creds.user;
   void signIn(asked.creds.user, asked.creds.password);

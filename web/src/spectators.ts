@@ -4,6 +4,7 @@
 
 import { BoardCard } from './card';
 import { attr, el, getJSON, moveNumber, text } from './dom';
+import { languageSwitch, onLang, t } from './i18n';
 import type { BoardData, GameHistory, Ply, Snapshot } from './types';
 
 const cards = new Map<string, BoardCard>(); // by board number
@@ -151,6 +152,12 @@ class Focus {
     this.showIndex();
   }
 
+  relabel(): void {
+    this.card?.relabel();
+    this.partner?.relabel();
+    this.showIndex();
+  }
+
   tick(): void {
     this.card?.tick();
     this.partner?.tick();
@@ -171,7 +178,7 @@ class Focus {
       this.renderList();
       this.showIndex();
     } catch (err) {
-      if (n === this.loading) text(this.where, 'The move list could not be loaded: ' + String(err));
+      if (n === this.loading) text(this.where, t('spec.list.failed', { err: String(err) }));
     }
     const d = c.data;
     this.pgn.href = `pgn/${d.game.split('.')[0]}/${d.round}/${d.board}.pgn`;
@@ -202,7 +209,7 @@ class Focus {
     const cur = this.list.querySelector(`[data-ply="${this.index + 1}"]`);
     cur?.classList.add('current');
     cur?.scrollIntoView({ block: 'nearest' });
-    text(this.where, this.index === n - 1 ? (n ? 'live' : 'start position') : `after ${this.index < 0 ? 'the start' : moveNumber(this.index + 1)} · ${n - this.index - 1} behind live`);
+    text(this.where, this.index === n - 1 ? (n ? t('spec.where.live') : t('spec.where.start')) : this.index < 0 ? t('spec.where.atstart', { n: n - this.index - 1 }) : t('spec.where.after', { move: moveNumber(this.index + 1), n: n - this.index - 1 }));
   }
 
   private renderList(): void {
@@ -224,9 +231,19 @@ function focusGame(k: string, scroll: boolean): void {
   if (scroll) document.getElementById('focus')!.scrollIntoView({ block: 'start' });
 }
 
+let eventName = '';
+
+function showTitle(): void {
+  if (!eventName) return;
+  title.removeAttribute('data-i18n');
+  document.querySelector('title')?.removeAttribute('data-i18n');
+  text(title, eventName);
+  document.title = eventName + ' · ' + t('spec.title');
+}
+
 function applySnapshot(s: Snapshot): void {
-  text(title, s.event.name || s.event.id);
-  document.title = (s.event.name || s.event.id) + ' · live boards';
+  eventName = s.event.name || s.event.id;
+  showTitle();
   text(document.getElementById('site')!, s.event.site);
   const keep = new Set(s.boards.map(b => String(b.board)));
   for (const [k, c] of cards) {
@@ -247,13 +264,13 @@ function connect(): void {
   const es = new EventSource('api/public/events');
   es.addEventListener('snapshot', e => {
     attr(status, 'data-connection', 'live');
-    text(status, 'live');
+    text(status, t('conn.live'));
     applySnapshot(JSON.parse((e as MessageEvent<string>).data) as Snapshot);
   });
   es.addEventListener('board', e => upsert(JSON.parse((e as MessageEvent<string>).data) as BoardData));
   es.addEventListener('error', () => {
     attr(status, 'data-connection', 'reconnecting');
-    text(status, 'reconnecting…');
+    text(status, t('conn.reconnecting'));
   });
 }
 
@@ -271,4 +288,12 @@ setInterval(() => {
   focus.tick();
 }, 250);
 
+languageSwitch();
+onLang(() => {
+  for (const c of cards.values()) c.relabel();
+  focus.relabel();
+  showTitle();
+  const st = status.dataset.connection ?? 'connecting';
+  text(status, t(st === 'live' ? 'conn.live' : st === 'reconnecting' ? 'conn.reconnecting' : 'conn.connecting'));
+});
 connect();
