@@ -174,8 +174,9 @@ func TestBrowserSpectatorsVariants(t *testing.T) {
 	if nb := browser.MustEval[string](t, ctx, q(cardSel(gTeamA)+` .pocket piece[data-color="white"][data-role="q-piece"]`)+".dataset.nb"); nb != "0" {
 		t.Errorf("white queens in pocket: %q", nb)
 	}
-	if txt := browser.MustEval[string](t, ctx, q(cardSel(gXQ))+".textContent"); !strings.Contains(txt, "P2-5") {
-		t.Errorf("xiangqi last move: %q", txt)
+	// Xiangqi's notation follows the language: WXF in English, Vietnamese in Vietnamese.
+	if txt := browser.MustEval[string](t, ctx, q(cardSel(gXQ))+".textContent"); !strings.Contains(txt, "1. C2.5") {
+		t.Errorf("xiangqi last move (English): %q", txt)
 	}
 
 	// The clock ticks: White's runs after 1…e5, from 1:01.
@@ -191,6 +192,11 @@ func TestBrowserSpectatorsVariants(t *testing.T) {
 	// A result.
 	f.publish(t, s.publicEnd(g960), game.Result{Game: g960, Result: "0-1", Termination: "resignation", At: now})
 	browser.MustWait(t, ctx, q(cardSel(g960)+` [data-result="0-1"]`)+" !== null", 10*time.Second)
+	_, err := browser.Eval[bool](ctx, `(() => { const s = document.querySelector('select[data-lang-switch]'); s.value = 'vi'; s.dispatchEvent(new Event('change')); return true; })()`)
+	must(t, err)
+	browser.MustWait(t, ctx, q(cardSel(gXQ))+".textContent.includes('1. P2-5')", 5*time.Second)
+	_, err = browser.Eval[bool](ctx, `(() => { const s = document.querySelector('select[data-lang-switch]'); s.value = 'en'; s.dispatchEvent(new Event('change')); return true; })()`)
+	must(t, err)
 
 	// The large board: browse the move list of board 1.
 	must(t, browser.Click(ctx, cardSel(testGame)))

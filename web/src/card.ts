@@ -5,7 +5,8 @@
 import { Diagram } from './diagram';
 import { Ticker, formatClock } from './clock';
 import { attr, el, moveNumber, text } from './dom';
-import { t, type Key } from './i18n';
+import { lang, t, type Key } from './i18n';
+import { shownMove } from './spoken';
 import type { BoardData, Pockets } from './types';
 
 const variantKeys: Record<string, Key> = {
@@ -96,8 +97,7 @@ export class BoardCard {
     text(this.result, res ? res + (d.provisional ? ' ' + t('card.provisional') : '') : d.status === 'waiting' ? t('card.waiting') : '');
     attr(this.el, 'data-status', d.status);
     if (d.last) {
-      const n = d.last.notation ? ` (${d.last.notation})` : '';
-      text(this.last, `${moveNumber(d.last.ply)} ${d.last.san || d.last.uci}${n}`);
+      text(this.last, `${moveNumber(d.last.ply)} ${shownMove(d.variant, lang, d.last.san, d.last.uci, d.last.notation)}`);
     } else {
       text(this.last, '');
     }
@@ -110,6 +110,12 @@ export class BoardCard {
   show(fen: string, last?: string, pockets?: Pockets): void {
     attr(this.el, 'data-fen', fen);
     this.diagram.set(fen, last, pockets);
+  }
+
+  /** The clocks now (milliseconds per side) and which runs; null without a clock. */
+  clocks(): { white: number; black: number; running: 'white' | 'black' | 'none' } | null {
+    const c = this.ticker.now();
+    return c ? { ...c, running: this.ticker.running } : null;
   }
 
   /** Redraws the clocks (called a few times a second). */

@@ -4,7 +4,9 @@
 
 import { BoardCard } from './card';
 import { attr, el, getJSON, moveNumber, text } from './dom';
-import { languageSwitch, onLang, t } from './i18n';
+import { lang, languageSwitch, onLang, t } from './i18n';
+import { shownMove } from './spoken';
+import { Ear } from './ear';
 import type { BoardData, GameHistory, Ply, Snapshot } from './types';
 
 const cards = new Map<string, BoardCard>(); // by board number
@@ -38,7 +40,11 @@ function upsert(d: BoardData): void {
     c.el.tabIndex = 0;
     c.el.addEventListener('click', () => focusGame(k, true));
     c.el.addEventListener('keydown', e => {
-      if (e.key === 'Enter') focusGame(k, true);
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      focusGame(k, true);
+      // From the keyboard: on to the commands of the game now followed.
+      document.getElementById('command')!.focus({ preventScroll: true });
     });
     cards.set(k, c);
     placeCard(c);
@@ -46,8 +52,15 @@ function upsert(d: BoardData): void {
   } else {
     c.update(d);
   }
+  cardLabel(c);
   if (focus.board === k) focus.update(d);
   if (focus.partnerOf(d.game)) focus.partnerUpdate(d);
+}
+
+/** A grid card's accessible name: the board, its players, what Enter does. */
+function cardLabel(c: BoardCard): void {
+  const d = c.data;
+  attr(c.el, 'aria-label', t('card.follow', { n: d.board, white: d.white || t(d.variant === 'xiangqi' ? 'side.red' : 'side.white'), black: d.black || t('side.black') }));
 }
 
 function placeCard(c: BoardCard): void {
@@ -109,6 +122,7 @@ class Focus {
     this.follow = true;
     this.revision = -1;
     this.setPartner(c.data);
+    ear.follow(this.card, () => this.plies);
     void this.load();
   }
 
@@ -134,6 +148,7 @@ class Focus {
 
   update(d: BoardData): void {
     if (!this.card) return;
+    ear.update(d);
     const was = this.card.data;
     this.card.update(d);
     if (was.game !== d.game || d.revision !== this.revision) {
@@ -155,12 +170,15 @@ class Focus {
   relabel(): void {
     this.card?.relabel();
     this.partner?.relabel();
+    ear.relabel();
+    this.renderList();
     this.showIndex();
   }
 
   tick(): void {
     this.card?.tick();
     this.partner?.tick();
+    ear.tick();
   }
 
   private async load(): Promise<void> {
@@ -216,13 +234,14 @@ class Focus {
     const out: Node[] = [];
     for (const p of this.plies) {
       if (p.ply % 2 === 1 || out.length === 0) out.push(el('span', { class: 'num' }, moveNumber(p.ply)));
-      const label = (p.san || p.uci) + (p.notation ? ` ${p.notation}` : '');
+      const label = shownMove(this.card?.data.variant ?? 'chess', lang, p.san, p.uci, p.notation);
       out.push(el('button', { type: 'button', class: 'ply', 'data-ply': String(p.ply) }, label));
     }
     this.list.replaceChildren(...out);
   }
 }
 
+const ear = new Ear();
 const focus = new Focus();
 
 function focusGame(k: string, scroll: boolean): void {
@@ -290,7 +309,10 @@ setInterval(() => {
 
 languageSwitch();
 onLang(() => {
-  for (const c of cards.values()) c.relabel();
+  for (const c of cards.values()) {
+    c.relabel();
+    cardLabel(c);
+  }
   focus.relabel();
   showTitle();
   const st = status.dataset.connection ?? 'connecting';
