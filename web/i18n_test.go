@@ -183,7 +183,7 @@ var words = regexp.MustCompile(`\p{L}{2,}[ ]+\p{L}{2,}`)
 
 // notShown are literals of the scripts with words that no reader sees: CSS
 // class lists and selectors, NATS client names.
-var notShown = regexp.MustCompile(`^(card card-|dgtbridge |input,textarea)|^[.#\[]|\]`)
+var notShown = regexp.MustCompile(`^(card card-|dgtbridge |input,textarea|cg-board )|^[.#\[]|\]`)
 
 // TestScriptsTextFromTables: the pages' scripts hold no sentence of their
 // own: every literal with words in it is a CSS class list or selector.

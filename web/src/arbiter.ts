@@ -9,6 +9,7 @@ import { parseClock, pieceSelect, sendCommand, sendMove, showReply, type Sender 
 import { attr, el, text } from './dom';
 import { languageSwitch, onLang, t, type Key } from './i18n';
 import { closing, connectStaff, showError } from './staff';
+import { xiangqiStyleSwitch } from './xqstyle';
 import { forgetStored, fromAddress, fromForm, signOut } from './signin';
 import type { Alert, BoardData, BoardStatus, ClockEvent, GameState, MoveEvent, PageConfig, Result } from './types';
 
@@ -390,6 +391,7 @@ form.addEventListener('submit', e => {
 });
 
 languageSwitch();
+xiangqiStyleSwitch();
 onLang(() => {
   showTitle();
   if (who) text(document.getElementById('who')!, t('signin.as', { user: who }));

@@ -74,6 +74,7 @@ export class BoardCard {
   /** Redraws the texts in the page's language. */
   relabel(): void {
     this.render(this.data);
+    this.diagram.relabel();
   }
 
   /** Takes a new state of the board (its position shown unless frozen). */

@@ -7,6 +7,7 @@ import { attr, el, getJSON, moveNumber, text } from './dom';
 import { lang, languageSwitch, onLang, t } from './i18n';
 import { shownMove } from './spoken';
 import { Ear } from './ear';
+import { xiangqiStyleSwitch } from './xqstyle';
 import type { BoardData, GameHistory, Ply, Snapshot } from './types';
 
 const cards = new Map<string, BoardCard>(); // by board number
@@ -308,6 +309,7 @@ setInterval(() => {
 }, 250);
 
 languageSwitch();
+xiangqiStyleSwitch();
 onLang(() => {
   for (const c of cards.values()) {
     c.relabel();
