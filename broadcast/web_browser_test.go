@@ -67,6 +67,18 @@ func freeAddr(t *testing.T) string {
 // listener, five boards (chess, Chess960, two team-drop partners, xiangqi).
 func startBrowserFixture(t *testing.T) *browserFixture {
 	t.Helper()
+	return startBrowserFixtureWith(t, []WebBoard{
+		{Game: testGame, BoardID: "r1-b1", White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian", WhiteFideID: "1503014", BlackFideID: "4168119"},
+		{Game: g960, BoardID: "r1-b2", White: "A960", Black: "B960", Variant: "chess960", StartFEN: fen960},
+		{Game: gTeamA, BoardID: "r1-b3", White: "TA-W", Black: "TA-B", Variant: "team-drop", Partner: 4, WhiteTeam: "Hanoi", BlackTeam: "Saigon"},
+		{Game: gTeamB, BoardID: "r1-b4", White: "TB-W", Black: "TB-B", Variant: "team-drop", Partner: 3},
+		{Game: gXQ, BoardID: "r1-b5", White: "Red", Black: "Black", Variant: "xiangqi"},
+	})
+}
+
+// startBrowserFixtureWith is startBrowserFixture with the given boards.
+func startBrowserFixtureWith(t *testing.T, boards []WebBoard) *browserFixture {
+	t.Helper()
 	ws := freeAddr(t)
 	srv, err := StartServer(ServerOptions{Prefix: testPrefix, StoreDir: t.TempDir(), Websocket: ws, Users: testUsers})
 	if err != nil {
@@ -74,14 +86,7 @@ func startBrowserFixture(t *testing.T) *browserFixture {
 	}
 	t.Cleanup(srv.Shutdown)
 	s, _ := NewSubjects(testPrefix)
-	w, err := NewWeb(WebOptions{Subjects: s, EventID: testGame.Event, EventName: "Open 2026", Site: "Hanoi", Connect: srv.Dialer(), Websocket: ws,
-		Boards: []WebBoard{
-			{Game: testGame, BoardID: "r1-b1", White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian", WhiteFideID: "1503014", BlackFideID: "4168119"},
-			{Game: g960, BoardID: "r1-b2", White: "A960", Black: "B960", Variant: "chess960", StartFEN: fen960},
-			{Game: gTeamA, BoardID: "r1-b3", White: "TA-W", Black: "TA-B", Variant: "team-drop", Partner: 4, WhiteTeam: "Hanoi", BlackTeam: "Saigon"},
-			{Game: gTeamB, BoardID: "r1-b4", White: "TB-W", Black: "TB-B", Variant: "team-drop", Partner: 3},
-			{Game: gXQ, BoardID: "r1-b5", White: "Red", Black: "Black", Variant: "xiangqi"},
-		}})
+	w, err := NewWeb(WebOptions{Subjects: s, EventID: testGame.Event, EventName: "Open 2026", Site: "Hanoi", Connect: srv.Dialer(), Websocket: ws, Boards: boards})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -446,7 +451,7 @@ func TestBrowserSignIn(t *testing.T) {
 	f := startBrowserFixture(t)
 	const pw = "arb-pw"
 	storage := "JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage)])"
-	for _, page := range []string{"arbiter"} {
+	for _, page := range []string{"arbiter", "hall"} {
 		// The fragment signs in and leaves the address bar.
 		tab := b.Tab(t)
 		must(t, browser.Navigate(tab, f.base+page+"#user=arb&password="+pw))
@@ -501,8 +506,8 @@ func TestBrowserSignIn(t *testing.T) {
 			}
 		}
 	}
-	if n != 1 {
-		t.Errorf("the password reached the server %d times, want once (the refused query string the test sent)", n)
+	if n != 2 {
+		t.Errorf("the password reached the server %d times, want twice (the refused query strings the test sent)", n)
 	}
 	noProblems(t, b)
 }

@@ -28,7 +28,7 @@ const piecesPlugin = {
 };
 
 await esbuild.build({
-  entryPoints: { spectators: 'src/spectators.ts', arbiter: 'src/arbiter.ts', app: 'src/style.css' },
+  entryPoints: { spectators: 'src/spectators.ts', arbiter: 'src/arbiter.ts', hall: 'src/hall.ts', app: 'src/style.css' },
   outdir: join(out, 'assets'),
   bundle: true,
   minify: true,

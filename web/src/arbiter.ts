@@ -2,13 +2,13 @@
 // arbiter user, shows the live copy and every alert as it comes, and sends
 // the commands of interfaces.md §3.1.
 
-import type { NatsConnection, Msg } from '@nats-io/nats-core';
+import type { NatsConnection } from '@nats-io/nats-core';
 import { BoardCard } from './card';
 import { renderAlert } from './alerts';
 import { parseClock, pieceSelect, sendCommand, sendMove, showReply, type Sender } from './commands';
 import { attr, el, text } from './dom';
 import { languageSwitch, onLang, t, type Key } from './i18n';
-import { closing, connectStaff, showError } from './staff';
+import { closing, connectStaff, lastMsg, recentAlerts, showError } from './staff';
 import { xiangqiStyleSwitch } from './xqstyle';
 import { forgetStored, fromAddress, fromForm, signOut } from './signin';
 import type { Alert, BoardData, BoardStatus, ClockEvent, GameState, MoveEvent, PageConfig, Result } from './types';
@@ -243,16 +243,6 @@ function addAlert(s: Sender, a: Alert, live: boolean): void {
   text(document.getElementById('alerts-note')!, t('arb.alerts.count', { n: alertEls.size }));
 }
 
-/** Direct get of the last message on a subject of a stream ($JS.API.DIRECT.GET). */
-async function lastMsg(c: NatsConnection, stream: string, subject: string): Promise<Msg | undefined> {
-  try {
-    const m = await c.request(`$JS.API.DIRECT.GET.${stream}.${subject}`, undefined, { timeout: 5000 });
-    return m.headers?.code && m.headers.code >= 300 ? undefined : m.data.length ? m : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 async function loadHistory(s: Sender, cfg: PageConfig): Promise<void> {
   const P = cfg.prefix;
   const bucket = `${P}_games`;
@@ -265,19 +255,7 @@ async function loadHistory(s: Sender, cfg: PageConfig): Promise<void> {
       upsertBoard(s, fromState(st, boards.get(st.game)?.card.data, isNaN(age) ? 0 : age));
     }),
   );
-  // The alerts of the last 12 hours from the ALERTS stream, oldest first.
-  const since = new Date(Date.now() - 12 * 3600 * 1000).toISOString();
-  const got: Alert[] = [];
-  try {
-    const it = await s.nc.requestMany(`$JS.API.DIRECT.GET.${P.toUpperCase()}_ALERTS`, JSON.stringify({ start_time: since, batch: 1000, next_by_subj: `${P}.arbiter.*.*.*.alert` }), { strategy: 'sentinel', maxWait: 5000 });
-    for await (const m of it) {
-      if (!m.data.length) break;
-      got.push(m.json<Alert>());
-    }
-  } catch {
-    // no stream or no access: only new alerts are shown
-  }
-  got.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  const got = await recentAlerts(s.nc, P);
   for (const a of got) addAlert(s, a, true);
   if (!alertEls.size) text(document.getElementById('alerts-note')!, t('arb.alerts.none'));
 }

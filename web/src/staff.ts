@@ -4,7 +4,7 @@
 // permissions. The connection state and errors are shown in #connection
 // and #errors, in the page's language.
 
-import { wsconnect, type NatsConnection, type Subscription } from '@nats-io/nats-core';
+import { wsconnect, type Msg, type NatsConnection, type Subscription } from '@nats-io/nats-core';
 import { attr, el, getJSON, text } from './dom';
 import { t, type Key } from './i18n';
 import type { Alert, PageConfig } from './types';
@@ -137,4 +137,31 @@ let signingOut = false;
 /** Marks the coming close as the user's (no error shown). */
 export function closing(): void {
   signingOut = true;
+}
+
+/** Direct get of the last message on a subject of a stream ($JS.API.DIRECT.GET). */
+export async function lastMsg(c: NatsConnection, stream: string, subject: string): Promise<Msg | undefined> {
+  try {
+    const m = await c.request(`$JS.API.DIRECT.GET.${stream}.${subject}`, undefined, { timeout: 5000 });
+    return m.headers?.code && m.headers.code >= 300 ? undefined : m.data.length ? m : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The alerts of the last 12 hours from the ALERTS stream, oldest first
+ * (none without the arbiter rights). */
+export async function recentAlerts(c: NatsConnection, prefix: string): Promise<Alert[]> {
+  const since = new Date(Date.now() - 12 * 3600 * 1000).toISOString();
+  const got: Alert[] = [];
+  try {
+    const it = await c.requestMany(`$JS.API.DIRECT.GET.${prefix.toUpperCase()}_ALERTS`, JSON.stringify({ start_time: since, batch: 1000, next_by_subj: `${prefix}.arbiter.*.*.*.alert` }), { strategy: 'sentinel', maxWait: 5000 });
+    for await (const m of it) {
+      if (!m.data.length) break;
+      got.push(m.json<Alert>());
+    }
+  } catch {
+    // no stream or no access: only new alerts are shown
+  }
+  return got.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }
