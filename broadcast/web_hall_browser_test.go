@@ -22,7 +22,7 @@ func tileHealth(board int, h string) string {
 // board never heard of stale, the others ok), the NATS and storage health,
 // a board's detail on a click with its ply; an arbiter also sees a board's
 // open alert turn its tile to alert and an arbiter's action clear it; a
-// public user is refused; the page is in the three languages; axe-core
+// public user and a wrong password are refused; the page is in the three languages; axe-core
 // finds no serious or critical violation on /hall and /arbiter.
 func TestBrowserHall(t *testing.T) {
 	b := browser.Start(t)
@@ -95,6 +95,14 @@ func TestBrowserHall(t *testing.T) {
 	browser.MustWait(t, pub, q("[data-error]")+"?.textContent.includes('not an organiser or arbiter')", 10*time.Second)
 	if n := browser.MustEval[int](t, pub, "document.querySelectorAll('#tiles [data-board]').length"); n != 0 {
 		t.Errorf("the public user sees %d tiles", n)
+	}
+
+	// A wrong password: refused.
+	bad := b.Tab(t)
+	must(t, browser.Navigate(bad, f.base+"hall?lang=en#user=hall&password=wrong"))
+	browser.MustWait(t, bad, q("[data-error]")+"?.textContent.includes('Sign-in refused')", 10*time.Second)
+	if n := browser.MustEval[int](t, bad, "document.querySelectorAll('#tiles [data-board]').length"); n != 0 {
+		t.Errorf("a wrong password shows %d tiles", n)
 	}
 
 	// The arbiters' page, signed in, with an alert: axe-core too.
