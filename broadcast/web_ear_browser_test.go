@@ -103,6 +103,7 @@ func TestBrowserFollowByEar(t *testing.T) {
 	f.publish(t, s.publicMove(gTeamA), webMoveEvent{MoveEvent: game.MoveEvent{Game: gTeamA, Ply: 1, SAN: "N@f3", UCI: "N@f3", FEN: "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKBNR[] b KQkq - 0 1", At: game.T(time.Now())},
 		Pockets: &webPockets{White: "", Black: ""}, Partner: gTeamB.String()})
 	announced(t, ctx, time.Now(), "1. White: Knight dropped on f3")
+	browser.DocScreenshot(t, ctx, docImages, "web-spectators", true)
 	must(t, browser.Click(ctx, cardSel(gXQ)))
 	announced(t, ctx, time.Now(), "Following board 5")
 	f.publish(t, s.publicMove(gXQ), game.MoveEvent{Game: gXQ, Ply: 1, SAN: "C2.5", UCI: "h2e2", FEN: fenXQ1, Notation: "P2-5", At: game.T(time.Now())})

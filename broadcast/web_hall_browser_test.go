@@ -11,6 +11,10 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
+// docImages is where DocScreenshot writes the documentation's screenshots
+// (DGTBRIDGE_UPDATE_SCREENSHOTS=1).
+const docImages = "../docs/images"
+
 func tileSel(board int) string { return fmt.Sprintf(`#tiles [data-board="%d"]`, board) }
 
 func tileHealth(board int, h string) string {
@@ -77,6 +81,7 @@ func TestBrowserHall(t *testing.T) {
 	must(t, browser.Click(arb, tileSel(2)))
 	browser.MustWait(t, arb, q(`#detail [data-alert-id="hall-1"]`)+"?.textContent.includes('touched piece')", 5*time.Second)
 	browser.Keep(t, arb, "hall")
+	browser.DocScreenshot(t, arb, docImages, "web-hall", false)
 	ack, _ := json.Marshal(map[string]any{"id": "hall-1-ack", "game": g960.String(), "kind": "arbiter_action", "severity": "info", "message": "acknowledged", "proposal": map[string]any{"cmd": "acknowledge", "alert": "hall-1"}, "at": "2026-02-08T08:01:05.000Z"})
 	must(t, f.pub.Publish(p+".arbiter."+g960.String()+".alert", ack))
 	browser.MustWait(t, arb, tileHealth(2, "ok"), 10*time.Second)
@@ -112,6 +117,7 @@ func TestBrowserHall(t *testing.T) {
 	f.publish(t, p+".arbiter."+testGame.String()+".alert", map[string]any{"id": "hall-2", "game": testGame.String(), "kind": "illegal_move", "severity": "crit", "side": "white", "ply": 3, "message": "m", "proposal": map[string]any{"result": "0-1", "reinstate_ply": 2}, "at": "2026-02-08T08:01:03.500Z"})
 	browser.MustWait(t, ap, q(`[data-alert-id="hall-2"]`)+" !== null", 10*time.Second)
 	browser.MustAxe(t, ap, axe, "/arbiter")
+	browser.DocScreenshot(t, ap, docImages, "web-arbiter", true)
 	noProblems(t, b)
 }
 
@@ -175,5 +181,6 @@ func TestBrowserHallLarge(t *testing.T) {
 	t.Logf("%d boards: signed in at %.0f ms, tiles painted at %.0f ms after navigation start; every tile ok %v after navigating; one move on its tile in %v; a move on every board on every tile in %v; JS heap %.1f MB",
 		n, signed, painted, allOK, one, all, heap)
 	browser.Keep(t, tab, "hall-2000")
+	browser.DocScreenshot(t, tab, docImages, "web-hall-2000", false)
 	noProblems(t, b)
 }

@@ -106,5 +106,6 @@ func TestBrowserXiangqiPieces(t *testing.T) {
 		t.Errorf("%d images named %q in Vietnamese", n, "Xe đỏ")
 	}
 	browser.Keep(t, ctx, "xiangqi-characters")
+	browser.DocScreenshot(t, ctx, docImages, "web-xiangqi", true)
 	noProblems(t, b)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/dgtbridge/dgtbridge/internal/testenv"
@@ -159,4 +160,37 @@ func MustAxe(t *testing.T, ctx context.Context, script, page string) {
 			t.Logf("%s: axe-core (%s): %s", page, x.Impact, x)
 		}
 	}
+}
+
+// UpdateScreenshots is the switch that makes DocScreenshot write: the
+// environment variable DGTBRIDGE_UPDATE_SCREENSHOTS=1.
+const UpdateScreenshots = "DGTBRIDGE_UPDATE_SCREENSHOTS"
+
+// DocScreenshot writes a JPEG of the tab (the whole page when full, else
+// the viewport) to dir/<name>.jpg when DGTBRIDGE_UPDATE_SCREENSHOTS=1: the
+// documentation's screenshots are made by the tests that check the pages,
+// so they show what the pages do. Nothing otherwise.
+func DocScreenshot(t *testing.T, ctx context.Context, dir, name string, full bool) {
+	t.Helper()
+	if os.Getenv(UpdateScreenshots) != "1" {
+		return
+	}
+	var b []byte
+	var err error
+	if full {
+		b, err = chromedp.Run(ctx, chromedp.FullScreenshot(80))
+	} else {
+		q := int64(80)
+		b, err = chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) ([]byte, error) {
+			r, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatJpeg, Quality: &q})
+			return r.Data, err
+		})
+	}
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".jpg"), b, 0o644); err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	t.Logf("wrote %s", filepath.Join(dir, name+".jpg"))
 }
