@@ -267,7 +267,7 @@ func TestBrowserArbiterFixtures(t *testing.T) {
 
 	ctx := b.Tab(t)
 	must(t, browser.Navigate(ctx, f.base+"arbiter"))
-	browser.MustWait(t, ctx, q("form[data-signin]")+" !== null", 10*time.Second)
+	browser.MustWait(t, ctx, q("form[data-signin][data-ready]")+" !== null", 10*time.Second)
 	_, err = browser.Eval[bool](ctx, `(() => { const f = document.querySelector('form[data-signin]'); f.user.value = 'arb'; f.password.value = 'arb-pw'; f.requestSubmit(); return true; })()`)
 	must(t, err)
 	browser.MustWait(t, ctx, q(`#connection[data-connection="live"]`)+" !== null", 10*time.Second)
@@ -467,7 +467,7 @@ func TestBrowserSignIn(t *testing.T) {
 		}
 		// Signing out: the form again, empty, nothing stored.
 		must(t, browser.Click(tab, "#signout"))
-		browser.MustWait(t, tab, q("form[data-signin]")+" && !"+q("form[data-signin]")+".hidden", 10*time.Second)
+		browser.MustWait(t, tab, q("form[data-signin][data-ready]")+" && !"+q("form[data-signin]")+".hidden", 10*time.Second)
 		browser.MustWait(t, tab, q(`#connection[data-connection="signed-out"]`)+" !== null", 10*time.Second)
 		if v := browser.MustEval[string](t, tab, q("form[data-signin]")+".password.value"); v != "" {
 			t.Errorf("%s: after signing out the password field holds %q", page, v)

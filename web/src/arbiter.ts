@@ -10,7 +10,7 @@ import { attr, el, text } from './dom';
 import { languageSwitch, onLang, t, type Key } from './i18n';
 import { closing, connectStaff, lastMsg, recentAlerts, showError } from './staff';
 import { xiangqiStyleSwitch } from './xqstyle';
-import { forgetStored, fromAddress, fromForm, signOut } from './signin';
+import { forgetStored, fromAddress, fromForm, readyForm, signOut } from './signin';
 import type { Alert, BoardData, BoardStatus, ClockEvent, GameState, MoveEvent, PageConfig, Result } from './types';
 
 const form = document.getElementById('signin') as HTMLFormElement;
@@ -367,6 +367,7 @@ form.addEventListener('submit', e => {
   const c = fromForm(form);
   void signIn(c.user, c.password);
 });
+readyForm(form);
 
 languageSwitch();
 xiangqiStyleSwitch();

@@ -11,7 +11,7 @@ import { formatClock } from './clock';
 import { attr, el, getJSON, text } from './dom';
 import { kindName } from './alerts';
 import { languageSwitch, onLang, t, type Key } from './i18n';
-import { forgetStored, fromAddress, fromForm, signOut } from './signin';
+import { forgetStored, fromAddress, fromForm, readyForm, signOut } from './signin';
 import { closing, connectStaff, lastMsg, recentAlerts, showError, setConn } from './staff';
 import type { Alert, BoardStatus, ClockEvent, GameState, MoveEvent, PageConfig, Result } from './types';
 import type { NatsConnection } from '@nats-io/nats-core';
@@ -354,6 +354,7 @@ form.addEventListener('submit', e => {
   const c = fromForm(form);
   void signIn(c.user, c.password);
 });
+readyForm(form);
 
 languageSwitch();
 onLang(() => {

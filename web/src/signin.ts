@@ -58,3 +58,12 @@ export function forgetStored(): void {
     // storage disabled: nothing stored either
   }
 }
+
+/** Opens the sign-in form: its fields are disabled in the HTML until the
+ * page's script handles the submission, so a form sent before (by a quick
+ * Enter) cannot reach the server with the password in its address. The
+ * form gets data-ready. */
+export function readyForm(form: HTMLFormElement): void {
+  for (const f of form.querySelectorAll('fieldset')) f.disabled = false;
+  form.setAttribute('data-ready', '');
+}
