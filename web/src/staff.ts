@@ -74,6 +74,7 @@ async function alertRights(c: NatsConnection, prefix: string, onAlert: (a: Alert
 export async function connectStaff(user: string, password: string, page: string, needArbiter: boolean, onAlert: (a: Alert) => void): Promise<Staff | undefined> {
   clearErrors();
   setConn('connecting');
+  signingOut = false;
   let cfg: PageConfig;
   try {
     cfg = await getJSON<PageConfig>('api/config.json');
