@@ -95,6 +95,30 @@ func TestBrowserFollowByEar(t *testing.T) {
 	f.publish(t, s.publicEnd(testGame), game.Result{Game: testGame, Result: "1-0", Termination: "flag_fall", At: game.T(time.Now())})
 	announced(t, ctx, time.Now(), "Ergebnis 1-0, Zeitüberschreitung.")
 
+	// The other chess forms, spoken (the payload's SAN and UCI; the
+	// positions do not matter to the words): castling, a capture, a
+	// promotion with mate; and Vietnamese.
+	_, err = browser.Eval[bool](ctx, `(() => { const s = document.querySelector('select[data-lang-switch]'); s.value = 'en'; s.dispatchEvent(new Event('change')); return true; })()`)
+	must(t, err)
+	must(t, browser.Click(ctx, cardSel(g960)))
+	announced(t, ctx, time.Now(), "Following board 2")
+	for i, m := range []struct {
+		san, uci, want string
+	}{
+		{"O-O", "f1g1", "1. White: Short castling"},
+		{"exd5", "e6d5", "1… Black: Pawn e6 takes d5"},
+		{"Qxf7+", "d1f7", "2. White: Queen d1 takes f7, check"},
+		{"O-O-O", "f8c8", "2… Black: Long castling"},
+		{"e8=Q#", "e7e8q", "3. White: Pawn e7 to e8, promotes to Queen, checkmate"},
+	} {
+		f.publish(t, s.publicMove(g960), game.MoveEvent{Game: g960, Ply: i + 1, SAN: m.san, UCI: m.uci, FEN: fen960, At: game.T(time.Now())})
+		announced(t, ctx, time.Now(), m.want)
+	}
+	_, err = browser.Eval[bool](ctx, `(() => { const s = document.querySelector('select[data-lang-switch]'); s.value = 'vi'; s.dispatchEvent(new Event('change')); return true; })()`)
+	must(t, err)
+	f.publish(t, s.publicMove(g960), game.MoveEvent{Game: g960, Ply: 6, SAN: "Nf6", UCI: "g8f6", FEN: fen960, At: game.T(time.Now())})
+	announced(t, ctx, time.Now(), "3… Đen: Mã g8 – f6")
+
 	// Back to English; a team-drop drop, and xiangqi.
 	_, err = browser.Eval[bool](ctx, `(() => { const s = document.querySelector('select[data-lang-switch]'); s.value = 'en'; s.dispatchEvent(new Event('change')); return true; })()`)
 	must(t, err)
