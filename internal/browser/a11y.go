@@ -178,9 +178,9 @@ func DocScreenshot(t *testing.T, ctx context.Context, dir, name string, full boo
 	var b []byte
 	var err error
 	if full {
-		b, err = chromedp.Run(ctx, chromedp.FullScreenshot(80))
+		b, err = chromedp.Run(ctx, chromedp.FullScreenshot(70))
 	} else {
-		q := int64(80)
+		q := int64(70)
 		b, err = chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) ([]byte, error) {
 			r, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatJpeg, Quality: &q})
 			return r.Data, err
