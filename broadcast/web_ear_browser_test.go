@@ -65,6 +65,10 @@ func TestBrowserFollowByEar(t *testing.T) {
 	f.publish(t, s.publicMove(testGame), game.MoveEvent{Game: testGame, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5, At: game.T(t1), Clock: &game.ClockPair{WhiteMS: 61000, BlackMS: 60000}})
 	second := announced(t, ctx, t1, "1… Black: e5")
 	t.Logf("public MoveEvent to its announcement in the live region: %v, %v", first, second)
+	// The moves came and nothing took the focus away from the command field.
+	if id := browser.MustEval[string](t, ctx, "document.activeElement.id"); id != "command" {
+		t.Errorf("after two announced moves the focus is on %q, want still the command field", id)
+	}
 
 	// The keyboard commands.
 	browser.MustWait(t, ctx, `document.querySelectorAll('#moves [data-ply]').length === 2`, 10*time.Second)
