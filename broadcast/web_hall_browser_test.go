@@ -9,6 +9,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/internal/browser"
 	"github.com/dgtbridge/dgtbridge/rules/game"
+	"github.com/nats-io/nats.go"
 )
 
 // docImages is where DocScreenshot writes the documentation's screenshots
@@ -25,7 +26,8 @@ func tileHealth(board int, h string) string {
 // tile per board with its health live (a board's status disconnected, a
 // board never heard of stale, the others ok), the NATS and storage health,
 // a board's detail on a click with its ply; an arbiter also sees a board's
-// open alert turn its tile to alert and an arbiter's action clear it; a
+// open alert turn its tile to alert and an arbiter's action clear it, and
+// sends a command from the detail (a live update keeping the form); a
 // public user and a wrong password are refused; the page is in the three languages; axe-core
 // finds no serious or critical violation on /hall and /arbiter.
 func TestBrowserHall(t *testing.T) {
@@ -80,6 +82,38 @@ func TestBrowserHall(t *testing.T) {
 	}
 	must(t, browser.Click(arb, tileSel(2)))
 	browser.MustWait(t, arb, q(`#detail [data-alert-id="hall-1"]`)+"?.textContent.includes('touched piece')", 5*time.Second)
+	// The board's commands, for arbiters only; a live update keeps what is typed.
+	if n := browser.MustEval[int](t, org, `document.querySelectorAll('#detail [data-cmd]').length`); n != 0 {
+		t.Errorf("the organiser's detail offers %d commands", n)
+	}
+	cmds := make(chan map[string]any, 1)
+	sub, err := f.pub.Subscribe(p+".arbiter."+g960.String()+".cmd", func(m *nats.Msg) {
+		var v map[string]any
+		_ = json.Unmarshal(m.Data, &v)
+		cmds <- v
+		_ = m.Respond([]byte(`{"ok":true}`))
+	})
+	must(t, err)
+	defer sub.Unsubscribe()
+	must(t, f.pub.Flush())
+	_, err = browser.Eval[bool](arb, `(() => { const f = document.querySelector('#detail button[data-cmd="set_result"]').form; f.result.value = '1-0'; f.termination.value = 'resignation'; return true; })()`)
+	must(t, err)
+	f.publish(t, s.move(g960), game.MoveEvent{Game: g960, Ply: 2, SAN: "e5", UCI: "e7e5", FEN: fenE4E5, At: now()})
+	browser.MustWait(t, arb, q(tileSel(2))+`?.dataset.ply === "2"`, 10*time.Second)
+	if v := browser.MustEval[string](t, arb, `document.querySelector('#detail button[data-cmd="set_result"]').form.termination.value`); v != "resignation" {
+		t.Errorf("a live update cleared the form being filled in (%q)", v)
+	}
+	_, err = browser.Eval[bool](arb, `(() => { document.querySelector('#detail button[data-cmd="set_result"]').form.requestSubmit(); return true; })()`)
+	must(t, err)
+	select {
+	case c := <-cmds:
+		if c["cmd"] != "set_result" || c["result"] != "1-0" || c["by"] != "arb" {
+			t.Errorf("the hall sent %v", c)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no command from the hall's detail reached NATS")
+	}
+	browser.MustWait(t, arb, q(`#detail [data-reply="ok"]`)+" !== null", 10*time.Second)
 	browser.Keep(t, arb, "hall")
 	browser.DocScreenshot(t, arb, docImages, "web-hall", false)
 	ack, _ := json.Marshal(map[string]any{"id": "hall-1-ack", "game": g960.String(), "kind": "arbiter_action", "severity": "info", "message": "acknowledged", "proposal": map[string]any{"cmd": "acknowledge", "alert": "hall-1"}, "at": "2026-02-08T08:01:05.000Z"})

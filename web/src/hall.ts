@@ -15,6 +15,8 @@ import { forgetStored, fromAddress, fromForm, readyForm, signOut } from './signi
 import { closing, connectStaff, lastMsg, recentAlerts, showError, setConn } from './staff';
 import type { Alert, BoardStatus, ClockEvent, GameState, MoveEvent, PageConfig, Result } from './types';
 import type { NatsConnection } from '@nats-io/nats-core';
+import { boardTools } from './boardtools';
+import type { Sender } from './commands';
 
 export type Health = 'ok' | 'disconnected' | 'stale' | 'alert';
 
@@ -27,6 +29,7 @@ interface Tile {
   game: string;
   board: number;
   boardID?: string;
+  variant: string;
   white: string;
   black: string;
   plies: number;
@@ -49,6 +52,7 @@ let arbiter = false;
 let eventName = '';
 let who = '';
 let nc: NatsConnection | undefined;
+let sender: Sender | undefined; // arbiters: the commands' connection
 
 const form = document.getElementById('signin') as HTMLFormElement;
 const grid = document.getElementById('tiles')!;
@@ -124,18 +128,26 @@ function showDetail(x: Tile): void {
       ? el('ul', {}, ...[...x.alerts.values()].map(a => el('li', { 'data-alert-id': a.id, 'data-kind': a.kind }, `${t(`sev.${a.severity}`)} · ${kindName(a.kind)}${a.ply ? ' · ' + t('alert.ply', { ply: a.ply }) : ''}`)))
       : el('p', {}, t('hall.d.noalerts'))
     : el('p', { class: 'note' }, t('hall.d.alerts.organiser'));
-  detail.replaceChildren(
-    el('h3', {}, t('hall.d.board', { n: x.board })),
-    el('dl', { 'data-detail-board': String(x.board) }, ...items),
-    el('h4', {}, t('hall.d.alerts')),
-    alerts,
-    el('p', { class: 'note' }, el('a', { href: 'arbiter' }, t('hall.d.commands'))),
-  );
+  const info = el('div', { class: 'detail-info' }, el('h3', {}, t('hall.d.board', { n: x.board })), el('dl', { 'data-detail-board': String(x.board) }, ...items), el('h4', {}, t('hall.d.alerts')), alerts);
+  const old = detail.querySelector('.detail-info');
+  if (old) old.replaceWith(info);
+  else detail.prepend(info);
+}
+
+/** Selects a tile: its detail, and for arbiters the board's commands
+ * (made once per selection, so a live update does not clear a form being
+ * filled in). */
+function select(x: Tile): void {
+  selected = x;
+  detail.replaceChildren();
+  showDetail(x);
+  if (sender) detail.append(boardTools(sender, { game: x.game, variant: x.variant }));
+  else detail.append(el('p', { class: 'note' }, el('a', { href: 'arbiter' }, t('hall.d.commands'))));
 }
 
 function addTile(b: PageConfig['boards'][number], frag: DocumentFragment): void {
   const e = el('button', { type: 'button', class: 'tile', 'data-board': String(b.board), 'data-game': b.game, 'data-health': 'stale' }, String(b.board));
-  const x: Tile = { el: e, game: b.game, board: b.board, boardID: b.board_id, white: '', black: '', plies: 0, result: '', playing: false, heard: 0, alerts: new Map() };
+  const x: Tile = { el: e, game: b.game, board: b.board, boardID: b.board_id, variant: b.variant, white: '', black: '', plies: 0, result: '', playing: false, heard: 0, alerts: new Map() };
   tiles.set(b.game, x);
   byNumber.set(b.board, x);
   if (b.board_id) byBoardID.set(b.board_id, x);
@@ -249,6 +261,7 @@ async function signIn(user: string, password: string): Promise<void> {
   }
   nc = c;
   arbiter = st.arbiter;
+  if (arbiter) sender = { nc: c, prefix: P, user };
   eventName = cfg.event.name || cfg.event.id;
   showTitle();
   text(document.getElementById('site')!, cfg.event.site);
@@ -339,7 +352,7 @@ grid.addEventListener('click', e => {
   selected = x;
   for (const s of grid.querySelectorAll('[aria-pressed="true"]')) s.setAttribute('aria-pressed', 'false');
   x.el.setAttribute('aria-pressed', 'true');
-  showDetail(x);
+  select(x);
 });
 
 document.getElementById('signout')!.addEventListener('click', () => {
@@ -361,7 +374,8 @@ onLang(() => {
   showTitle();
   if (who) text(document.getElementById('who')!, t('signin.as', { user: who }));
   for (const x of tiles.values()) mark(x);
-  if (!selected) detail.replaceChildren(el('p', { class: 'note' }, t('hall.detail.none')));
+  if (selected) select(selected);
+  else detail.replaceChildren(el('p', { class: 'note' }, t('hall.detail.none')));
 });
 forgetStored();
 const asked = fromAddress();
