@@ -136,6 +136,17 @@ func TestBrowserHall(t *testing.T) {
 		t.Errorf("the public user sees %d tiles", n)
 	}
 
+	// A game in play that goes unheard turns stale (?stale=0.05: three seconds).
+	st := b.Tab(t)
+	must(t, browser.Navigate(st, f.base+"hall?lang=en&stale=0.05#user=hall&password=hall-pw"))
+	browser.MustWait(t, st, tileHealth(2, "ok"), 10*time.Second)
+	f.publish(t, s.move(g960), game.MoveEvent{Game: g960, Ply: 3, SAN: "Nf3", UCI: "g1f3", FEN: fenNf3, At: now()})
+	browser.MustWait(t, st, q(tileSel(2))+`?.dataset.ply === "3" && `+tileHealth(2, "ok"), 10*time.Second)
+	browser.MustWait(t, st, tileHealth(2, "stale"), 15*time.Second)
+	if h := browser.MustEval[string](t, st, q(tileSel(4))+".dataset.health"); h != "ok" {
+		t.Errorf("board 4, connected and not in play, is %q", h)
+	}
+
 	// A wrong password: refused.
 	bad := b.Tab(t)
 	must(t, browser.Navigate(bad, f.base+"hall?lang=en#user=hall&password=wrong"))

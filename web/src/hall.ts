@@ -318,9 +318,10 @@ async function signIn(user: string, password: string): Promise<void> {
       }
     },
   });
+  // The healths age: every tile looked at again (within half the stale time).
   setInterval(() => {
     for (const x of tiles.values()) mark(x);
-  }, 15_000);
+  }, Math.min(15_000, staleMS / 2));
   void watchHealth(c);
   try {
     const m = await c.request(`${P}.api.boards`, undefined, { timeout: 5000 });
