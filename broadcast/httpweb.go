@@ -26,6 +26,7 @@ import (
 //
 //	GET /                          the spectators' page
 //	GET /arbiter                   the arbiters' page
+//	GET /hall                      the organisers' hall page (signs in to NATS)
 //	GET /assets/<file>             the pages' scripts and styles (embedded)
 //	GET /api/public.json           every board shown: the public copy
 //	GET /api/public/events         the same as server-sent events: a
@@ -74,6 +75,7 @@ func mountWeb(mux *http.ServeMux, w *Web) func() {
 	})
 	mux.HandleFunc("GET /{$}", h.page("index.html"))
 	mux.HandleFunc("GET /arbiter", h.page("arbiter.html"))
+	mux.HandleFunc("GET /hall", h.page("hall.html"))
 	mux.HandleFunc("GET /assets/{file}", h.asset)
 	mux.HandleFunc("GET /api/public.json", h.snapshot)
 	mux.HandleFunc("GET /api/public/events", h.events)

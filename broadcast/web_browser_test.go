@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,6 +41,16 @@ type browserFixture struct {
 	*webFixture
 	base string // the pages' URL, ending in /
 	ws   string // the websocket listener, host:port
+
+	mu       sync.Mutex
+	requests []string // every request URI the HTTP server got
+}
+
+// requested returns every request URI the pages' server got so far.
+func (f *browserFixture) requested() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.requests...)
 }
 
 func freeAddr(t *testing.T) string {
@@ -55,6 +67,18 @@ func freeAddr(t *testing.T) string {
 // listener, five boards (chess, Chess960, two team-drop partners, xiangqi).
 func startBrowserFixture(t *testing.T) *browserFixture {
 	t.Helper()
+	return startBrowserFixtureWith(t, []WebBoard{
+		{Game: testGame, BoardID: "r1-b1", White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian", WhiteFideID: "1503014", BlackFideID: "4168119"},
+		{Game: g960, BoardID: "r1-b2", White: "A960", Black: "B960", Variant: "chess960", StartFEN: fen960},
+		{Game: gTeamA, BoardID: "r1-b3", White: "TA-W", Black: "TA-B", Variant: "team-drop", Partner: 4, WhiteTeam: "Hanoi", BlackTeam: "Saigon"},
+		{Game: gTeamB, BoardID: "r1-b4", White: "TB-W", Black: "TB-B", Variant: "team-drop", Partner: 3},
+		{Game: gXQ, BoardID: "r1-b5", White: "Red", Black: "Black", Variant: "xiangqi"},
+	})
+}
+
+// startBrowserFixtureWith is startBrowserFixture with the given boards.
+func startBrowserFixtureWith(t *testing.T, boards []WebBoard) *browserFixture {
+	t.Helper()
 	ws := freeAddr(t)
 	srv, err := StartServer(ServerOptions{Prefix: testPrefix, StoreDir: t.TempDir(), Websocket: ws, Users: testUsers})
 	if err != nil {
@@ -62,14 +86,7 @@ func startBrowserFixture(t *testing.T) *browserFixture {
 	}
 	t.Cleanup(srv.Shutdown)
 	s, _ := NewSubjects(testPrefix)
-	w, err := NewWeb(WebOptions{Subjects: s, EventID: testGame.Event, EventName: "Open 2026", Site: "Hanoi", Connect: srv.Dialer(), Websocket: ws,
-		Boards: []WebBoard{
-			{Game: testGame, BoardID: "r1-b1", White: "Carlsen, Magnus", Black: "Nepomniachtchi, Ian", WhiteFideID: "1503014", BlackFideID: "4168119"},
-			{Game: g960, BoardID: "r1-b2", White: "A960", Black: "B960", Variant: "chess960", StartFEN: fen960},
-			{Game: gTeamA, BoardID: "r1-b3", White: "TA-W", Black: "TA-B", Variant: "team-drop", Partner: 4, WhiteTeam: "Hanoi", BlackTeam: "Saigon"},
-			{Game: gTeamB, BoardID: "r1-b4", White: "TB-W", Black: "TB-B", Variant: "team-drop", Partner: 3},
-			{Game: gXQ, BoardID: "r1-b5", White: "Red", Black: "Black", Variant: "xiangqi"},
-		}})
+	w, err := NewWeb(WebOptions{Subjects: s, EventID: testGame.Event, EventName: "Open 2026", Site: "Hanoi", Connect: srv.Dialer(), Websocket: ws, Boards: boards})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +95,13 @@ func startBrowserFixture(t *testing.T) *browserFixture {
 	go func() { _ = w.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	hs := NewHTTPServer(HTTPOptions{Games: NewStore(nil), Web: w})
-	ts := httptest.NewServer(hs.handler())
+	f := &browserFixture{ws: ws}
+	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		f.requests = append(f.requests, r.RequestURI)
+		f.mu.Unlock()
+		hs.handler().ServeHTTP(rw, r)
+	}))
 	t.Cleanup(ts.Close)
 	nc, err := srv.Connect()
 	if err != nil {
@@ -90,7 +113,9 @@ func startBrowserFixture(t *testing.T) *browserFixture {
 		defer w.mu.Unlock()
 		return w.subscribed
 	})
-	return &browserFixture{webFixture: &webFixture{srv: srv, web: w, http: ts, pub: nc}, base: ts.URL + "/", ws: ws}
+	f.webFixture = &webFixture{srv: srv, web: w, http: ts, pub: nc}
+	f.base = ts.URL + "/"
+	return f
 }
 
 func must(t *testing.T, err error) {
@@ -154,8 +179,9 @@ func TestBrowserSpectatorsVariants(t *testing.T) {
 	if nb := browser.MustEval[string](t, ctx, q(cardSel(gTeamA)+` .pocket piece[data-color="white"][data-role="q-piece"]`)+".dataset.nb"); nb != "0" {
 		t.Errorf("white queens in pocket: %q", nb)
 	}
-	if txt := browser.MustEval[string](t, ctx, q(cardSel(gXQ))+".textContent"); !strings.Contains(txt, "P2-5") {
-		t.Errorf("xiangqi last move: %q", txt)
+	// Xiangqi's notation follows the language: WXF in English, Vietnamese in Vietnamese.
+	if txt := browser.MustEval[string](t, ctx, q(cardSel(gXQ))+".textContent"); !strings.Contains(txt, "1. C2.5") {
+		t.Errorf("xiangqi last move (English): %q", txt)
 	}
 
 	// The clock ticks: White's runs after 1…e5, from 1:01.
@@ -171,6 +197,11 @@ func TestBrowserSpectatorsVariants(t *testing.T) {
 	// A result.
 	f.publish(t, s.publicEnd(g960), game.Result{Game: g960, Result: "0-1", Termination: "resignation", At: now})
 	browser.MustWait(t, ctx, q(cardSel(g960)+` [data-result="0-1"]`)+" !== null", 10*time.Second)
+	_, err := browser.Eval[bool](ctx, `(() => { const s = document.querySelector('select[data-lang-switch]'); s.value = 'vi'; s.dispatchEvent(new Event('change')); return true; })()`)
+	must(t, err)
+	browser.MustWait(t, ctx, q(cardSel(gXQ))+".textContent.includes('1. P2-5')", 5*time.Second)
+	_, err = browser.Eval[bool](ctx, `(() => { const s = document.querySelector('select[data-lang-switch]'); s.value = 'en'; s.dispatchEvent(new Event('change')); return true; })()`)
+	must(t, err)
 
 	// The large board: browse the move list of board 1.
 	must(t, browser.Click(ctx, cardSel(testGame)))
@@ -236,7 +267,7 @@ func TestBrowserArbiterFixtures(t *testing.T) {
 
 	ctx := b.Tab(t)
 	must(t, browser.Navigate(ctx, f.base+"arbiter"))
-	browser.MustWait(t, ctx, q("form[data-signin]")+" !== null", 10*time.Second)
+	browser.MustWait(t, ctx, q("form[data-signin][data-ready]")+" !== null", 10*time.Second)
 	_, err = browser.Eval[bool](ctx, `(() => { const f = document.querySelector('form[data-signin]'); f.user.value = 'arb'; f.password.value = 'arb-pw'; f.requestSubmit(); return true; })()`)
 	must(t, err)
 	browser.MustWait(t, ctx, q(`#connection[data-connection="live"]`)+" !== null", 10*time.Second)
@@ -317,10 +348,10 @@ func TestBrowserArbiterFixtures(t *testing.T) {
 		{"arb", "wrong", "Sign-in refused"},
 	} {
 		tab := b.Tab(t)
-		must(t, browser.Navigate(tab, f.base+"arbiter?user="+c.user+"&password="+c.pw))
+		must(t, browser.Navigate(tab, f.base+"arbiter#user="+c.user+"&password="+c.pw))
 		browser.MustWait(t, tab, q("[data-error]")+"?.textContent.includes("+browser.Quote(c.want)+")", 10*time.Second)
-		if search := browser.MustEval[string](t, tab, "location.search"); search != "" {
-			t.Errorf("the password stays in the address bar: %q", search)
+		if href := browser.MustEval[string](t, tab, "location.href"); strings.Contains(href, c.pw) {
+			t.Errorf("the password stays in the address bar: %q", href)
 		}
 		f.publish(t, p+".arbiter."+testGame.String()+".alert", map[string]any{"id": "late-" + c.user, "game": testGame.String(), "kind": "touch_move", "severity": "warn", "message": "m", "at": "2026-02-08T08:01:03.500Z"})
 		browser.MustWait(t, ctx, q(`[data-alert-id="late-`+c.user+`"]`)+" !== null", 10*time.Second)
@@ -407,5 +438,76 @@ func TestBrowserGridLarge(t *testing.T) {
 	browser.Keep(t, tab, "grid-240-projector")
 	must(t, browser.Viewport(tab, 390, 844))
 	browser.MustWait(t, tab, "document.documentElement.scrollWidth <= 390", 10*time.Second)
+	noProblems(t, b)
+}
+
+// TestBrowserSignIn: the staff pages sign in from the form or the URL
+// fragment (#user=…&password=…), which never reaches the server; a
+// password in the query string is refused before any connection; nothing
+// is stored in the browser (no password in localStorage or
+// sessionStorage, no "keep me signed in"); signing out leaves a blank form.
+func TestBrowserSignIn(t *testing.T) {
+	b := browser.Start(t)
+	f := startBrowserFixture(t)
+	const pw = "arb-pw"
+	storage := "JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage)])"
+	for _, page := range []string{"arbiter", "hall"} {
+		// The fragment signs in and leaves the address bar.
+		tab := b.Tab(t)
+		must(t, browser.Navigate(tab, f.base+page+"#user=arb&password="+pw))
+		browser.MustWait(t, tab, q(`#connection[data-connection="live"]`)+" !== null", 10*time.Second)
+		if href := browser.MustEval[string](t, tab, "location.href"); strings.Contains(href, pw) || strings.Contains(href, "#") {
+			t.Errorf("%s: the fragment stays in the address bar: %q", page, href)
+		}
+		if st := browser.MustEval[string](t, tab, storage); strings.Contains(st, pw) {
+			t.Errorf("%s: the password is stored in the browser: %s", page, st)
+		}
+		if n := browser.MustEval[int](t, tab, `document.querySelectorAll('input[type="checkbox"][name="remember"]').length`); n != 0 {
+			t.Errorf("%s: a keep-me-signed-in box is offered", page)
+		}
+		// Signing out: the form again, empty, nothing stored.
+		must(t, browser.Click(tab, "#signout"))
+		browser.MustWait(t, tab, q("form[data-signin][data-ready]")+" && !"+q("form[data-signin]")+".hidden", 10*time.Second)
+		browser.MustWait(t, tab, q(`#connection[data-connection="signed-out"]`)+" !== null", 10*time.Second)
+		if v := browser.MustEval[string](t, tab, q("form[data-signin]")+".password.value"); v != "" {
+			t.Errorf("%s: after signing out the password field holds %q", page, v)
+		}
+		if st := browser.MustEval[string](t, tab, storage); st != "[[],[]]" {
+			t.Errorf("%s: after signing out the browser keeps %s", page, st)
+		}
+
+		// The form signs in too, and empties its password field.
+		_, err := browser.Eval[bool](tab, `(() => { const f = document.querySelector('form[data-signin]'); f.user.value = 'arb'; f.password.value = 'arb-pw'; f.requestSubmit(); return true; })()`)
+		must(t, err)
+		browser.MustWait(t, tab, q(`#connection[data-connection="live"]`)+" !== null", 10*time.Second)
+		if v := browser.MustEval[string](t, tab, q("form[data-signin]")+".password.value"); v != "" {
+			t.Errorf("%s: signed in, the page keeps the password in its field", page)
+		}
+
+		// A password in the query string: refused, no connection, gone from the address bar.
+		tab2 := b.Tab(t)
+		must(t, browser.Navigate(tab2, f.base+page+"?user=arb&password="+pw))
+		browser.MustWait(t, tab2, q("[data-error]")+"?.textContent.includes('?password=')", 10*time.Second)
+		if st := browser.MustEval[string](t, tab2, q("#connection")+".dataset.connection"); st != "signed-out" {
+			t.Errorf("%s: a password in the query string signed in (%s)", page, st)
+		}
+		if href := browser.MustEval[string](t, tab2, "location.href"); strings.Contains(href, pw) {
+			t.Errorf("%s: the refused password stays in the address bar: %q", page, href)
+		}
+	}
+	// The server saw the password only where the test itself sent it: in the
+	// one refused query string.
+	n := 0
+	for _, u := range f.requested() {
+		if strings.Contains(u, pw) {
+			n++
+			if !strings.Contains(u, "?user=arb&password=") {
+				t.Errorf("the password reached the server in %q", u)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("the password reached the server %d times, want twice (the refused query strings the test sent)", n)
+	}
 	noProblems(t, b)
 }

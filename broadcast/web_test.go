@@ -289,7 +289,7 @@ func TestWebEventStream(t *testing.T) {
 // the HTML is relative (the pages work under a reverse proxy's prefix).
 func TestWebPages(t *testing.T) {
 	f := startWeb(t, WebOptions{Boards: []WebBoard{{Game: testGame}}, Websocket: "0.0.0.0:8443"})
-	for _, page := range []string{"/", "/arbiter"} {
+	for _, page := range []string{"/", "/arbiter", "/hall"} {
 		resp, err := http.Get(f.http.URL + page)
 		if err != nil {
 			t.Fatal(err)
@@ -304,8 +304,8 @@ func TestWebPages(t *testing.T) {
 		if strings.Contains(html, `src="/`) || strings.Contains(html, `href="/`) || strings.Contains(html, "<script>") {
 			t.Errorf("%s: an absolute URL or an inline script:\n%s", page, html)
 		}
-		for _, a := range []string{"assets/app.css", "assets/spectators.js", "assets/arbiter.js", "assets/licenses.txt"} {
-			if strings.Contains(html, a) || a == "assets/licenses.txt" {
+		for _, a := range []string{"assets/app.css", "assets/spectators.js", "assets/arbiter.js", "assets/hall.js", "assets/licenses.txt", "assets/xiangqi.woff", "assets/xiangqi-font-license.txt"} {
+			if strings.Contains(html, a) || !strings.HasSuffix(a, ".js") && !strings.HasSuffix(a, ".css") {
 				r, err := http.Get(f.http.URL + "/" + a)
 				if err != nil || r.StatusCode != 200 {
 					t.Errorf("%s: %v %v", a, err, r)

@@ -28,7 +28,7 @@ const piecesPlugin = {
 };
 
 await esbuild.build({
-  entryPoints: { spectators: 'src/spectators.ts', arbiter: 'src/arbiter.ts', app: 'src/style.css' },
+  entryPoints: { spectators: 'src/spectators.ts', arbiter: 'src/arbiter.ts', hall: 'src/hall.ts', app: 'src/style.css' },
   outdir: join(out, 'assets'),
   bundle: true,
   minify: true,
@@ -38,9 +38,13 @@ await esbuild.build({
   charset: 'utf8',
   logLevel: 'warning',
   plugins: [piecesPlugin],
+  external: ['*.woff'], // the xiangqi font, copied below beside app.css
 });
 
-for (const page of ['index.html', 'arbiter.html']) copyFileSync(page, join(out, page));
+for (const page of ['index.html', 'arbiter.html', 'hall.html']) if (existsSync(page)) copyFileSync(page, join(out, page));
+// The xiangqi pieces' font (fonts/make-xiangqi-font.py) and its licence.
+copyFileSync('fonts/xiangqi.woff', join(out, 'assets', 'xiangqi.woff'));
+copyFileSync('fonts/OFL.txt', join(out, 'assets', 'xiangqi-font-license.txt'));
 
 // The licences of the packages in the bundle (dependencies, not the build tools).
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));

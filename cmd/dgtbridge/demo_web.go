@@ -83,7 +83,8 @@ func printDemoPages(w io.Writer, cfg config.Config, base string) {
 		return
 	}
 	q := url.Values{"user": {arb.User}, "password": {arb.Password}}
-	fmt.Fprintf(w, "          %s/arbiter?%s   (arbiters: live copy, alerts, commands; user %s, password %s)\n", base, q.Encode(), arb.User, arb.Password)
+	// The credentials go in the fragment: a browser never sends it to the server.
+	fmt.Fprintf(w, "          %s/arbiter#%s   (arbiters: live copy, alerts, commands; user %s, password %s)\n", base, q.Encode(), arb.User, arb.Password)
 }
 
 // demoCredsFlags are the nats CLI flags of the organiser user (" --user …

@@ -42,7 +42,7 @@ func startDemoForBrowser(t *testing.T, args ...string) demoBanner {
 	res := map[string]*regexp.Regexp{
 		"nats":    regexp.MustCompile(`NATS\s+(nats://\S+)`),
 		"web":     regexp.MustCompile(`web\s+(http://\S+/)\s`),
-		"arbiter": regexp.MustCompile(`(http://\S+/arbiter\?\S+)`),
+		"arbiter": regexp.MustCompile(`(http://\S+/arbiter#\S+)`),
 		"viewer":  regexp.MustCompile(`viewer/(\S+) \(public\)`),
 	}
 	got := map[string]string{}
@@ -205,7 +205,7 @@ func TestBrowserDemo(t *testing.T) {
 
 	// The public user is refused the arbiters' page and sees no alert.
 	pub := b.Tab(t)
-	if err := browser.Navigate(pub, d.web+"arbiter?user=viewer&password="+d.viewerPW); err != nil {
+	if err := browser.Navigate(pub, d.web+"arbiter#user=viewer&password="+d.viewerPW); err != nil {
 		t.Fatal(err)
 	}
 	browser.MustWait(t, pub, `document.querySelector('[data-error]')?.textContent.includes('not an arbiter')`, 20*time.Second)

@@ -5,12 +5,14 @@
 import { Diagram } from './diagram';
 import { Ticker, formatClock } from './clock';
 import { attr, el, moveNumber, text } from './dom';
+import { lang, t, type Key } from './i18n';
+import { shownMove } from './spoken';
 import type { BoardData, Pockets } from './types';
 
-const variantNames: Record<string, string> = {
-  chess960: 'Chess960',
-  'team-drop': 'team-drop',
-  xiangqi: 'xiangqi',
+const variantKeys: Record<string, Key> = {
+  chess960: 'variant.chess960',
+  'team-drop': 'variant.team-drop',
+  xiangqi: 'variant.xiangqi',
 };
 
 interface Player {
@@ -69,6 +71,12 @@ export class BoardCard {
     this.render(data);
   }
 
+  /** Redraws the texts in the page's language. */
+  relabel(): void {
+    this.render(this.data);
+    this.diagram.relabel();
+  }
+
   /** Takes a new state of the board (its position shown unless frozen). */
   update(data: BoardData): void {
     this.data = data;
@@ -78,23 +86,23 @@ export class BoardCard {
 
   private render(d: BoardData): void {
     attr(this.el, 'data-game', d.game);
-    const v = variantNames[d.variant];
-    text(this.title, `Board ${d.board}` + (v ? ` · ${v}` : ''));
-    text(this.white.name, d.white || 'White');
-    text(this.black.name, d.black || 'Black');
+    const v = variantKeys[d.variant];
+    text(this.title, t('card.board', { n: d.board }) + (v ? ` · ${t(v)}` : ''));
+    const xq = d.variant === 'xiangqi';
+    text(this.white.name, d.white || t(xq ? 'side.red' : 'side.white'));
+    text(this.black.name, d.black || t('side.black'));
     text(this.white.fide, fideText(d.white_fide_id, d.white_team));
     text(this.black.fide, fideText(d.black_fide_id, d.black_team));
     const res = d.result || '';
     attr(this.result, 'data-result', res);
-    text(this.result, res ? res + (d.provisional ? ' (provisional)' : '') : d.status === 'waiting' ? 'not started' : '');
+    text(this.result, res ? res + (d.provisional ? ' ' + t('card.provisional') : '') : d.status === 'waiting' ? t('card.waiting') : '');
     attr(this.el, 'data-status', d.status);
     if (d.last) {
-      const n = d.last.notation ? ` (${d.last.notation})` : '';
-      text(this.last, `${moveNumber(d.last.ply)} ${d.last.san || d.last.uci}${n}`);
+      text(this.last, `${moveNumber(d.last.ply)} ${shownMove(d.variant, lang, d.last.san, d.last.uci, d.last.notation)}`);
     } else {
       text(this.last, '');
     }
-    text(this.extra, d.partner ? `partner board ${d.partner.split('.')[2]}` : '');
+    text(this.extra, d.partner ? t('card.partner', { n: d.partner.split('.')[2] }) : '');
     this.show(d.fen, d.last?.uci, d.pockets);
     this.tick();
   }
@@ -103,6 +111,12 @@ export class BoardCard {
   show(fen: string, last?: string, pockets?: Pockets): void {
     attr(this.el, 'data-fen', fen);
     this.diagram.set(fen, last, pockets);
+  }
+
+  /** The clocks now (milliseconds per side) and which runs; null without a clock. */
+  clocks(): { white: number; black: number; running: 'white' | 'black' | 'none' } | null {
+    const c = this.ticker.now();
+    return c ? { ...c, running: this.ticker.running } : null;
   }
 
   /** Redraws the clocks (called a few times a second). */
@@ -120,7 +134,7 @@ export class BoardCard {
 
 function fideText(id?: string, team?: string): string {
   const parts: string[] = [];
-  if (id) parts.push('FIDE ' + id);
+  if (id) parts.push(t('card.fide', { id }));
   if (team) parts.push(team);
   return parts.join(' · ');
 }

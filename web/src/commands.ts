@@ -4,6 +4,7 @@
 
 import type { NatsConnection } from '@nats-io/nats-core';
 import { el } from './dom';
+import { t, type Key } from './i18n';
 
 export interface Sender {
   nc: NatsConnection;
@@ -34,10 +35,10 @@ async function request(s: Sender, subject: string, body: object): Promise<Reply>
   } catch (err) {
     const name = (err as Error).name ?? '';
     if (name === 'NoRespondersError' || /no responders/i.test(String(err))) {
-      throw new Error('no daemon answers on ' + subject);
+      throw new Error(t('cmd.noresponders', { subject }));
     }
     if (name === 'TimeoutError' || /timeout/i.test(String(err))) {
-      throw new Error('no reply within 10 s');
+      throw new Error(t('cmd.timeout'));
     }
     throw err;
   }
@@ -46,12 +47,13 @@ async function request(s: Sender, subject: string, body: object): Promise<Reply>
 /** Sends an ArbiterCommand for game g and shows the reply in box. */
 export async function sendCommand(s: Sender, game: string, cmd: Record<string, unknown>, box: HTMLElement, button?: HTMLButtonElement): Promise<void> {
   if (button) button.disabled = true;
-  showReply(box, 'pending', 'sending…');
+  showReply(box, 'pending', t('cmd.sending'));
+  const name = String(cmd.cmd);
   try {
     const r = await request(s, `${s.prefix}.arbiter.${game}.cmd`, { ...cmd, by: s.user });
-    showReply(box, r.ok, r.ok ? `${cmd.cmd}: done` : `${cmd.cmd} refused: ${r.error ?? 'no reason given'}`);
+    showReply(box, r.ok, r.ok ? t('cmd.done', { cmd: name }) : t('cmd.refused', { cmd: name, err: r.error || t('cmd.noreason') }));
   } catch (err) {
-    showReply(box, false, `${cmd.cmd} failed: ${(err as Error).message}`);
+    showReply(box, false, t('cmd.failed', { cmd: name, err: (err as Error).message }));
   } finally {
     if (button) button.disabled = false;
   }
@@ -60,12 +62,12 @@ export async function sendCommand(s: Sender, game: string, cmd: Record<string, u
 /** Enters a move (operator entry) and shows the reply. */
 export async function sendMove(s: Sender, game: string, body: Record<string, unknown>, box: HTMLElement, button?: HTMLButtonElement): Promise<void> {
   if (button) button.disabled = true;
-  showReply(box, 'pending', 'sending…');
+  showReply(box, 'pending', t('cmd.sending'));
   try {
     const r = await request(s, `${s.prefix}.input.${game}.move`, body);
-    showReply(box, r.ok, r.ok ? `move entered as ply ${r.ply ?? '?'}` : `move refused: ${r.error ?? 'no reason given'}`);
+    showReply(box, r.ok, r.ok ? t('cmd.move.done', { ply: r.ply ?? '?' }) : t('cmd.move.refused', { err: r.error || t('cmd.noreason') }));
   } catch (err) {
-    showReply(box, false, `move failed: ${(err as Error).message}`);
+    showReply(box, false, t('cmd.move.failed', { err: (err as Error).message }));
   } finally {
     if (button) button.disabled = false;
   }
@@ -81,19 +83,26 @@ export function parseClock(s: string): number {
 /** The pieces an arbiter may name on a board of the variant (the identify
  * command): FEN letters, upper case for White/Red, "" for an empty point. */
 export function pieceChoices(variant: string): [string, string][] {
-  const kinds: [string, string][] =
-    variant === 'xiangqi'
-      ? [['K', 'general'], ['A', 'advisor'], ['B', 'elephant'], ['N', 'horse'], ['R', 'chariot'], ['C', 'cannon'], ['P', 'soldier']]
-      : [['K', 'king'], ['Q', 'queen'], ['R', 'rook'], ['B', 'bishop'], ['N', 'knight'], ['P', 'pawn']];
-  const [first, second] = variant === 'xiangqi' ? ['Red', 'Black'] : ['White', 'Black'];
+  const xq = variant === 'xiangqi';
+  const letters = xq ? 'KABNRCP' : 'KQRBNP';
   return [
-    ...kinds.map(([l, n]): [string, string] => [l, `${first} ${n} (${l})`]),
-    ...kinds.map(([l, n]): [string, string] => [l.toLowerCase(), `${second} ${n} (${l.toLowerCase()})`]),
-    ['', 'empty point'],
+    ...[...letters].map((l): [string, string] => [l, `${pieceName(l, variant)} (${l})`]),
+    ...[...letters].map((l): [string, string] => [l.toLowerCase(), `${pieceName(l.toLowerCase(), variant)} (${l.toLowerCase()})`]),
+    ['', t('piece.empty')],
   ];
+}
+
+/** The name of a piece (FEN letter, upper case for White/Red) in the
+ * page's language: "white knight", "red chariot". */
+export function pieceName(letter: string, variant: string): string {
+  const xq = variant === 'xiangqi';
+  const white = letter === letter.toUpperCase();
+  const side = t(white ? (xq ? 'side.red.adj' : 'side.white.adj') : 'side.black.adj');
+  const kind = t(((xq ? 'xq.piece.' : 'piece.') + letter.toLowerCase()) as Key);
+  return t('piece.named', { side, kind });
 }
 
 /** A select of the pieces of pieceChoices, named "piece". */
 export function pieceSelect(variant: string): HTMLSelectElement {
-  return el('select', { name: 'piece', 'aria-label': 'Piece' }, ...pieceChoices(variant).map(([v, label]) => el('option', { value: v }, label)));
+  return el('select', { name: 'piece', 'aria-label': t('arb.piece') }, ...pieceChoices(variant).map(([v, label]) => el('option', { value: v }, label)));
 }

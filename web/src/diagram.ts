@@ -6,6 +6,7 @@ import type { Api } from 'chessgroundx/api';
 import type { Config } from 'chessgroundx/config';
 import type * as cg from 'chessgroundx/types';
 import type { Pockets } from './types';
+import { pieceName } from './commands';
 
 const ranks = ['1', '2', '3', '4', '5', '6', '7', '8', '9', ':'];
 
@@ -61,6 +62,7 @@ export class Diagram {
   private top?: HTMLElement;
   private bottom?: HTMLElement;
   private pending?: { fen: string; last?: string; pockets?: Pockets };
+  private named?: MutationObserver;
 
   constructor(private readonly o: DiagramOptions) {
     this.xiangqi = o.variant === 'xiangqi';
@@ -100,6 +102,13 @@ export class Diagram {
       cfg.pocketRoles = { white: pocketRoles, black: pocketRoles };
     }
     this.api = Chessground(wrap, cfg, this.top, this.bottom);
+    if (this.xiangqi) {
+      // Each piece an image named in the page's language ("red chariot"):
+      // chessgroundx adds, moves and recycles piece elements as it likes.
+      this.named = new MutationObserver(() => this.relabel());
+      this.named.observe(wrap, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+      this.relabel();
+    }
   }
 
   get drawn(): boolean {
@@ -114,7 +123,24 @@ export class Diagram {
     this.api.set({ fen: boardFEN(fen, pockets), lastMove: lastMoveKeys(last, this.xiangqi) });
   }
 
+  /** Names the xiangqi pieces again (in the page's language). */
+  relabel(): void {
+    if (!this.xiangqi) return;
+    for (const p of this.el.querySelectorAll<HTMLElement>('cg-board piece')) {
+      const role = [...p.classList].find(c => c.endsWith('-piece'));
+      if (!role) continue;
+      const letter = p.classList.contains('white') ? role[0].toUpperCase() : role[0];
+      const name = pieceName(letter, 'xiangqi');
+      if (p.getAttribute('aria-label') !== name) {
+        p.setAttribute('role', 'img');
+        p.setAttribute('aria-label', name);
+      }
+    }
+  }
+
   destroy(): void {
+    this.named?.disconnect();
+    this.named = undefined;
     this.api?.destroy();
     this.api = undefined;
     this.el.replaceChildren();

@@ -4,6 +4,10 @@
 
 import { BoardCard } from './card';
 import { attr, el, getJSON, moveNumber, text } from './dom';
+import { lang, languageSwitch, onLang, t } from './i18n';
+import { shownMove } from './spoken';
+import { Ear } from './ear';
+import { xiangqiStyleSwitch } from './xqstyle';
 import type { BoardData, GameHistory, Ply, Snapshot } from './types';
 
 const cards = new Map<string, BoardCard>(); // by board number
@@ -37,7 +41,11 @@ function upsert(d: BoardData): void {
     c.el.tabIndex = 0;
     c.el.addEventListener('click', () => focusGame(k, true));
     c.el.addEventListener('keydown', e => {
-      if (e.key === 'Enter') focusGame(k, true);
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      focusGame(k, true);
+      // From the keyboard: on to the commands of the game now followed.
+      document.getElementById('command')!.focus({ preventScroll: true });
     });
     cards.set(k, c);
     placeCard(c);
@@ -45,8 +53,15 @@ function upsert(d: BoardData): void {
   } else {
     c.update(d);
   }
+  cardLabel(c);
   if (focus.board === k) focus.update(d);
   if (focus.partnerOf(d.game)) focus.partnerUpdate(d);
+}
+
+/** A grid card's accessible name: the board, its players, what Enter does. */
+function cardLabel(c: BoardCard): void {
+  const d = c.data;
+  attr(c.el, 'aria-label', t('card.follow', { n: d.board, white: d.white || t(d.variant === 'xiangqi' ? 'side.red' : 'side.white'), black: d.black || t('side.black') }));
 }
 
 function placeCard(c: BoardCard): void {
@@ -108,6 +123,7 @@ class Focus {
     this.follow = true;
     this.revision = -1;
     this.setPartner(c.data);
+    ear.follow(this.card, () => this.plies);
     void this.load();
   }
 
@@ -133,6 +149,7 @@ class Focus {
 
   update(d: BoardData): void {
     if (!this.card) return;
+    ear.update(d);
     const was = this.card.data;
     this.card.update(d);
     if (was.game !== d.game || d.revision !== this.revision) {
@@ -151,9 +168,18 @@ class Focus {
     this.showIndex();
   }
 
+  relabel(): void {
+    this.card?.relabel();
+    this.partner?.relabel();
+    ear.relabel();
+    this.renderList();
+    this.showIndex();
+  }
+
   tick(): void {
     this.card?.tick();
     this.partner?.tick();
+    ear.tick();
   }
 
   private async load(): Promise<void> {
@@ -171,7 +197,7 @@ class Focus {
       this.renderList();
       this.showIndex();
     } catch (err) {
-      if (n === this.loading) text(this.where, 'The move list could not be loaded: ' + String(err));
+      if (n === this.loading) text(this.where, t('spec.list.failed', { err: String(err) }));
     }
     const d = c.data;
     this.pgn.href = `pgn/${d.game.split('.')[0]}/${d.round}/${d.board}.pgn`;
@@ -202,20 +228,21 @@ class Focus {
     const cur = this.list.querySelector(`[data-ply="${this.index + 1}"]`);
     cur?.classList.add('current');
     cur?.scrollIntoView({ block: 'nearest' });
-    text(this.where, this.index === n - 1 ? (n ? 'live' : 'start position') : `after ${this.index < 0 ? 'the start' : moveNumber(this.index + 1)} · ${n - this.index - 1} behind live`);
+    text(this.where, this.index === n - 1 ? (n ? t('spec.where.live') : t('spec.where.start')) : this.index < 0 ? t('spec.where.atstart', { n: n - this.index - 1 }) : t('spec.where.after', { move: moveNumber(this.index + 1), n: n - this.index - 1 }));
   }
 
   private renderList(): void {
     const out: Node[] = [];
     for (const p of this.plies) {
       if (p.ply % 2 === 1 || out.length === 0) out.push(el('span', { class: 'num' }, moveNumber(p.ply)));
-      const label = (p.san || p.uci) + (p.notation ? ` ${p.notation}` : '');
+      const label = shownMove(this.card?.data.variant ?? 'chess', lang, p.san, p.uci, p.notation);
       out.push(el('button', { type: 'button', class: 'ply', 'data-ply': String(p.ply) }, label));
     }
     this.list.replaceChildren(...out);
   }
 }
 
+const ear = new Ear();
 const focus = new Focus();
 
 function focusGame(k: string, scroll: boolean): void {
@@ -224,9 +251,19 @@ function focusGame(k: string, scroll: boolean): void {
   if (scroll) document.getElementById('focus')!.scrollIntoView({ block: 'start' });
 }
 
+let eventName = '';
+
+function showTitle(): void {
+  if (!eventName) return;
+  title.removeAttribute('data-i18n');
+  document.querySelector('title')?.removeAttribute('data-i18n');
+  text(title, eventName);
+  document.title = eventName + ' · ' + t('spec.title');
+}
+
 function applySnapshot(s: Snapshot): void {
-  text(title, s.event.name || s.event.id);
-  document.title = (s.event.name || s.event.id) + ' · live boards';
+  eventName = s.event.name || s.event.id;
+  showTitle();
   text(document.getElementById('site')!, s.event.site);
   const keep = new Set(s.boards.map(b => String(b.board)));
   for (const [k, c] of cards) {
@@ -247,13 +284,13 @@ function connect(): void {
   const es = new EventSource('api/public/events');
   es.addEventListener('snapshot', e => {
     attr(status, 'data-connection', 'live');
-    text(status, 'live');
+    text(status, t('conn.live'));
     applySnapshot(JSON.parse((e as MessageEvent<string>).data) as Snapshot);
   });
   es.addEventListener('board', e => upsert(JSON.parse((e as MessageEvent<string>).data) as BoardData));
   es.addEventListener('error', () => {
     attr(status, 'data-connection', 'reconnecting');
-    text(status, 'reconnecting…');
+    text(status, t('conn.reconnecting'));
   });
 }
 
@@ -271,4 +308,16 @@ setInterval(() => {
   focus.tick();
 }, 250);
 
+languageSwitch();
+xiangqiStyleSwitch();
+onLang(() => {
+  for (const c of cards.values()) {
+    c.relabel();
+    cardLabel(c);
+  }
+  focus.relabel();
+  showTitle();
+  const st = status.dataset.connection ?? 'connecting';
+  text(status, t(st === 'live' ? 'conn.live' : st === 'reconnecting' ? 'conn.reconnecting' : 'conn.connecting'));
+});
 connect();
