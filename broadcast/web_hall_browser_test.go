@@ -47,7 +47,7 @@ func TestBrowserHall(t *testing.T) {
 	// Nothing heard of any board yet: stale.
 	browser.MustWait(t, org, tileHealth(5, "stale"), 5*time.Second)
 	for i := 1; i <= 4; i++ {
-		f.publish(t, fmt.Sprintf("%s.board.r1-b%d.status", p, i), BoardStatus{BoardID: fmt.Sprintf("r1-b%d", i), Port: "/dev/ttyACM0", Connected: i != 1, Error: map[bool]string{true: "cable pulled"}[i == 1], Clock: "DGT 3000", At: now()})
+		f.publish(t, fmt.Sprintf("%s.board.r1-b%d.status", p, i), game.BoardStatus{BoardID: fmt.Sprintf("r1-b%d", i), Port: "/dev/ttyACM0", Connected: i != 1, Error: map[bool]string{true: "cable pulled"}[i == 1], Clock: "DGT 3000", At: now()})
 	}
 	browser.MustWait(t, org, tileHealth(1, "disconnected"), 10*time.Second)
 	browser.MustWait(t, org, tileHealth(2, "ok"), 10*time.Second)
@@ -182,7 +182,7 @@ func TestBrowserHallLarge(t *testing.T) {
 	p := testPrefix
 	s := f.web.o.Subjects
 	for i := 1; i <= n; i++ {
-		st, _ := json.Marshal(BoardStatus{BoardID: fmt.Sprintf("b%d", i), Connected: true, At: game.T(time.Now())})
+		st, _ := json.Marshal(game.BoardStatus{BoardID: fmt.Sprintf("b%d", i), Connected: true, At: game.T(time.Now())})
 		must(t, f.pub.Publish(fmt.Sprintf("%s.board.b%d.status", p, i), st))
 	}
 	must(t, f.pub.Flush())

@@ -79,7 +79,7 @@ func TestBrowserIdentify(t *testing.T) {
 	})
 
 	tab := b.Tab(t)
-	if err := browser.Navigate(tab, base+"arbiter?user=arb&password=arb-pw"); err != nil {
+	if err := browser.Navigate(tab, base+"arbiter#user=arb&password=arb-pw"); err != nil {
 		t.Fatal(err)
 	}
 	card := `#boards [data-game="` + g.String() + `"]`
