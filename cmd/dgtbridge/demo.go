@@ -21,6 +21,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
+	"github.com/dgtbridge/dgtbridge/serialport"
 )
 
 // demoEvent is the event id of the demo's games (<p>.game.demo.<round>.<board>).
@@ -131,7 +132,7 @@ func demoDataDir(given string) (dir string, keep bool, err error) {
 // demoHallBoards opens cfg's boards for the hall; each table goes on to
 // its next game when one ends (the team boards stay with their match).
 func demoHallBoards(cfg *config.Config, log *slog.Logger, games []*pgn.Game, xt *demoXiangqi) ([]hall.Board, error) {
-	claims := &portClaims{}
+	claims := &serialport.Claims{}
 	hb, err := hallBoards(cfg, func(b config.Board) (hall.Board, error) {
 		return daemonBoard(b, claims, log), nil // DGT or OBP (boards_obp.go)
 	})

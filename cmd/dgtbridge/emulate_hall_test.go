@@ -18,6 +18,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/bus"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/serialport"
 )
 
 func TestParseSpan(t *testing.T) {
@@ -107,7 +108,7 @@ func TestEmulateHall(t *testing.T) {
 		// test failed with no record from it (1 run in 6 at load
 		// 15-26). The line is patient here: what is checked is the
 		// emulator's lines and games, not the boards' reply times.
-		b := bus.New(func(context.Context) (io.ReadWriteCloser, error) { return openSerial(path) },
+		b := bus.New(func(context.Context) (io.ReadWriteCloser, error) { return serialport.Open(path) },
 			bus.LineSettings{Addresses: addrs, NoBroadcast: true, NoLog: true, ReplyTimeout: 5 * time.Second})
 		bw.Go(func() { b.Run(bctx) })
 		bw.Go(func() {

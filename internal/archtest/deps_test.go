@@ -45,6 +45,10 @@ var layers = []rule{
 	{pkg: "dgt/link", internal: []string{"rules", "dgt", "dgt/internal/evq"}},
 	{pkg: "dgt/bus", internal: []string{"rules", "dgt", "dgt/internal/evq"}},
 	{pkg: "dgt/pty", external: []string{"golang.org/x/sys/unix"}},
+	// The serial ports: the one package that opens them (go.bug.st/serial
+	// and its own termios code) and probes them for DGT boards through
+	// dgt/link.
+	{pkg: "serialport", internal: []string{"rules", "dgt", "dgt/link", "dgt/internal/evq"}, external: []string{"go.bug.st/serial", "golang.org/x/sys/unix"}},
 	// The Open Board Protocol is a codec of its own beside dgt; it sees
 	// only the rules vocabulary (squares, pieces, geometries).
 	{pkg: "obp", internal: []string{"rules"}},
@@ -220,11 +224,10 @@ func TestNoBackArrow(t *testing.T) {
 }
 
 // soleImporters names, for the libraries that touch the outside world,
-// the only packages of the module that may import them directly
-// (conventions G1, G15: one file opens serial ports, one package reads
-// configuration).
+// the only packages of the module that may import them directly (one
+// package opens serial ports, one package reads configuration).
 var soleImporters = map[string][]string{
-	"go.bug.st/serial":       {"cmd/dgtbridge"},
+	"go.bug.st/serial":       {"serialport"},
 	"github.com/spf13/viper": {"config"},
 }
 

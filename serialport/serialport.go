@@ -1,8 +1,4 @@
-package main
-
-// This is the only file of the repository that imports go.bug.st/serial
-// (conventions G1/G2): everything else sees a port as an
-// io.ReadWriteCloser.
+package serialport
 
 import (
 	"context"
@@ -22,26 +18,31 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/link"
 )
 
-// autoPort is the port setting that means "find the board".
-const autoPort = "auto"
+// Auto is the port setting that means "find the board".
+const Auto = "auto"
 
-// errPortClaimed: another board of this process has the port open.
-var errPortClaimed = errors.New("in use by another board of this daemon")
+// ErrClaimed: another board of this process has the port open.
+var ErrClaimed = errors.New("in use by another board of this daemon")
 
-// errNoBoardFound: port auto found no DGT board (yet).
-var errNoBoardFound = errors.New("no DGT board found on any serial port")
+// ErrNoBoard: port auto found no DGT board (yet).
+var ErrNoBoard = errors.New("no DGT board found on any serial port")
 
-// openSerial opens a DGT board's port: 9600 baud, 8 data bits, no parity,
+// ErrNotSerialPort: the path opened, but it is no terminal device (its
+// line settings cannot be read). Only the Linux opener tells this case
+// apart.
+var ErrNotSerialPort = errors.New("not a serial port")
+
+// Open opens a DGT board's port: 9600 baud, 8 data bits, no parity,
 // 1 stop bit, no flow control, DTR and RTS low (dgt-protocol.md §1.1), and
 // no read timeout: a Read blocks until data arrives or the port is closed,
 // which is how the owning goroutine is stopped. Errors name the path. On
-// Linux the port is opened by openTTY (serialport_linux.go), elsewhere by
+// Linux the port is opened by openTTY (tty_linux.go), elsewhere by
 // go.bug.st/serial (openGoSerial).
-func openSerial(path string) (io.ReadWriteCloser, error) { return openSerialBaud(path, 9600) }
+func Open(path string) (io.ReadWriteCloser, error) { return OpenBaud(path, 9600) }
 
 // openGoSerial opens a port with go.bug.st/serial, which waits for every
 // read in a select(2) call of its own (19 % of the daemon's CPU at 2,000
-// boards: issue 13): the fallback where openTTY is not available. Errors
+// boards): the fallback where openTTY is not available. Errors
 // wrap serial.PortError with %w and name the path.
 func openGoSerial(path string, baud int) (io.ReadWriteCloser, error) {
 	p, err := serial.Open(path, &serial.Mode{BaudRate: baud, DataBits: 8, Parity: serial.NoParity, StopBits: serial.OneStopBit})
@@ -82,8 +83,8 @@ func (p *portCloser) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// portInfo is one serial port the system lists.
-type portInfo struct {
+// Port is one serial port the system lists.
+type Port struct {
 	Path         string
 	USB          bool
 	VID, PID     string
@@ -91,22 +92,22 @@ type portInfo struct {
 	Product      string
 }
 
-// listPorts lists the serial ports, USB ones first (DGT boards are USB
+// List lists the serial ports, USB ones first (DGT boards are USB
 // CDC/FTDI devices or rfcomm Bluetooth links, §1.3).
-func listPorts() ([]portInfo, error) {
+func List() ([]Port, error) {
 	details, err := enumerator.GetDetailedPortsList()
 	if err != nil {
 		return nil, fmt.Errorf("list serial ports: %w", err)
 	}
-	var out []portInfo
+	var out []Port
 	for _, d := range details {
-		out = append(out, portInfo{Path: d.Name, USB: d.IsUSB, VID: d.VID, PID: d.PID, SerialNumber: d.SerialNumber, Product: d.Product})
+		out = append(out, Port{Path: d.Name, USB: d.IsUSB, VID: d.VID, PID: d.PID, SerialNumber: d.SerialNumber, Product: d.Product})
 	}
-	slices.SortStableFunc(out, func(a, b portInfo) int { return rank(a) - rank(b) })
+	slices.SortStableFunc(out, func(a, b Port) int { return rank(a) - rank(b) })
 	return out, nil
 }
 
-func rank(p portInfo) int {
+func rank(p Port) int {
 	switch {
 	case p.USB:
 		return 0
@@ -116,29 +117,62 @@ func rank(p portInfo) int {
 	return 2
 }
 
-// probeOptions are the time limits of a probe: short, because `ports` and
-// `port: auto` probe every candidate in turn.
-var probeOptions = link.Settings{IdentifyInterval: time.Second, IdentifyTries: 2, ReplyTimeout: 1500 * time.Millisecond}
+// ProbeSettings are the time limits of a probe: short, because `ports`
+// and `port: auto` probe every candidate in turn.
+var ProbeSettings = link.Settings{IdentifyInterval: time.Second, IdentifyTries: 2, ReplyTimeout: 1500 * time.Millisecond}
 
-// probePort opens path and asks who is there.
-func probePort(ctx context.Context, path string) (link.Connected, error) {
-	rwc, err := openSerial(path)
+// Probe opens path and asks who is there: the board's identity, or why
+// none answered (an error of Open when the path cannot be opened).
+func Probe(ctx context.Context, path string) (link.Connected, error) {
+	rwc, err := Open(path)
 	if err != nil {
 		return link.Connected{}, err
 	}
-	return link.Probe(ctx, rwc, probeOptions)
+	return link.Probe(ctx, rwc, ProbeSettings)
 }
 
-// portClaims records the ports this process has open for boards, so that
+// Result is what [Discover] found on one port: the board that answered,
+// or Err. Unopened says Err came from opening the path (no such device,
+// no permission, no serial port) rather than from a silent device.
+type Result struct {
+	Port
+	Board    link.Connected
+	Err      error
+	Unopened bool
+}
+
+// Discover probes every port of ports for a DGT board, all at once (each
+// port is its own device), and returns one Result per port in the same
+// order. It returns when every probe has ended; ctx cuts them short.
+func Discover(ctx context.Context, ports []Port) []Result {
+	out := make([]Result, len(ports))
+	var wg sync.WaitGroup
+	for i, p := range ports {
+		out[i].Port = p
+		wg.Go(func() {
+			rwc, err := Open(p.Path)
+			if err != nil {
+				out[i].Err, out[i].Unopened = err, true
+				return
+			}
+			out[i].Board, out[i].Err = link.Probe(ctx, rwc, ProbeSettings)
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// Claims records the ports this process has open for boards, so that
 // port: auto for one board does not probe or take another board's port,
-// and two boards configured on one path get a clear error. A nil
-// *portClaims claims nothing.
-type portClaims struct {
+// and two boards configured on one path get a clear error. A nil *Claims
+// claims nothing; the zero Claims is ready to use.
+type Claims struct {
 	mu  sync.Mutex
 	set map[string]bool
 }
 
-func (c *portClaims) claim(p string) bool {
+// Claim takes path p for the caller; false when it is taken already.
+func (c *Claims) Claim(p string) bool {
 	if c == nil {
 		return true
 	}
@@ -154,7 +188,8 @@ func (c *portClaims) claim(p string) bool {
 	return true
 }
 
-func (c *portClaims) release(p string) {
+// Release gives path p back.
+func (c *Claims) Release(p string) {
 	if c == nil {
 		return
 	}
@@ -185,9 +220,24 @@ func (c *claimed) Close() error {
 	return err
 }
 
-// serialOpener returns the opener the daemon hands to dgt/link (or, as
+// Open claims path and opens it at baud (see [OpenBaud]); closing the
+// port releases the claim. A path claimed already is refused with
+// [ErrClaimed].
+func (c *Claims) Open(path string, baud int) (io.ReadWriteCloser, error) {
+	if !c.Claim(path) {
+		return nil, fmt.Errorf("serial port %s: %w", path, ErrClaimed)
+	}
+	rwc, err := OpenBaud(path, baud)
+	if err != nil {
+		c.Release(path)
+		return nil, err
+	}
+	return &claimed{ReadWriteCloser: rwc, release: func() { c.Release(path) }}, nil
+}
+
+// Opener returns the opener the daemon hands to dgt/link (or, as
 // bus.Opener, to dgt/bus) for a configured port: a device path, or
-// "auto". claims (may be nil) is shared by all boards of the process;
+// [Auto]. claims (may be nil) is shared by all boards of the process;
 // rescan ≤ 0 means 2 s; log may be nil. With "auto"
 // it lists the serial ports, probes every unclaimed one for a DGT board
 // (version request, §1.3) and opens the first that answers; when none
@@ -195,19 +245,9 @@ func (c *claimed) Close() error {
 // plugged in later is picked up. A reconnect (the link calls the opener
 // again) starts a new search, so a board that comes back on another
 // device name is found too.
-func serialOpener(port string, claims *portClaims, rescan time.Duration, log *slog.Logger) link.Opener {
-	if port != autoPort {
-		return func(ctx context.Context) (io.ReadWriteCloser, error) {
-			if !claims.claim(port) {
-				return nil, fmt.Errorf("serial port %s: %w", port, errPortClaimed)
-			}
-			rwc, err := openSerial(port)
-			if err != nil {
-				claims.release(port)
-				return nil, err
-			}
-			return &claimed{ReadWriteCloser: rwc, release: func() { claims.release(port) }}, nil
-		}
+func Opener(port string, claims *Claims, rescan time.Duration, log *slog.Logger) link.Opener {
+	if port != Auto {
+		return func(ctx context.Context) (io.ReadWriteCloser, error) { return claims.Open(port, 9600) }
 	}
 	if rescan <= 0 {
 		rescan = 2 * time.Second
@@ -219,7 +259,7 @@ func serialOpener(port string, claims *portClaims, rescan time.Duration, log *sl
 		for {
 			if rwc, err := findBoard(ctx, claims, log); err == nil {
 				return rwc, nil
-			} else if !errors.Is(err, errNoBoardFound) {
+			} else if !errors.Is(err, ErrNoBoard) {
 				log.Warn("port auto: listing ports failed", "err", err)
 			}
 			t := time.NewTimer(rescan)
@@ -234,27 +274,27 @@ func serialOpener(port string, claims *portClaims, rescan time.Duration, log *sl
 }
 
 // findBoard probes the unclaimed ports and opens the first DGT board.
-func findBoard(ctx context.Context, claims *portClaims, log *slog.Logger) (io.ReadWriteCloser, error) {
-	ports, err := listPorts()
+func findBoard(ctx context.Context, claims *Claims, log *slog.Logger) (io.ReadWriteCloser, error) {
+	ports, err := List()
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range ports {
-		if !claims.claim(p.Path) {
+		if !claims.Claim(p.Path) {
 			continue
 		}
-		info, err := probePort(ctx, p.Path)
+		info, err := Probe(ctx, p.Path)
 		if err == nil {
-			rwc, err := openSerial(p.Path)
+			rwc, err := Open(p.Path)
 			if err == nil {
 				log.Info("port auto: DGT board found", "port", p.Path, "serial", info.Serial)
-				return &claimed{ReadWriteCloser: rwc, release: func() { claims.release(p.Path) }}, nil
+				return &claimed{ReadWriteCloser: rwc, release: func() { claims.Release(p.Path) }}, nil
 			}
 		}
-		claims.release(p.Path)
+		claims.Release(p.Path)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 	}
-	return nil, errNoBoardFound
+	return nil, ErrNoBoard
 }
