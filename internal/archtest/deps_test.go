@@ -61,6 +61,11 @@ var layers = []rule{
 	{pkg: "internal/fsf", internal: []string{"internal/testenv"}},
 	// The pairing file reader is pure: bytes in, pairings out.
 	{pkg: "pairings"},
+	// Configuration: reading, validating, comparing the running one with a
+	// reload's (Diff). It sees the rule sets and clocks it names and the
+	// pairing files it reads, viper and its file formats; no board, no
+	// NATS, no hall.
+	{pkg: "config", internal: []string{"rules", "rules/clock", "rules/ruleset", "pairings"}, external: viperDeps},
 	// The Lichess push speaks HTTP and knows nothing of boards or NATS: the
 	// daemon hands it each round's PGN.
 	{pkg: "lichess"},
@@ -90,6 +95,20 @@ var layers = []rule{
 	// The load test drives emulated boards and reads the daemon's NATS
 	// feed as any client would: no daemon package.
 	{pkg: "internal/loadtest", internal: []string{"rules/...", "dgt", "dgt/emu", "dgt/pty"}, external: natsDeps},
+}
+
+// viperDeps are the modules viper and its file formats pull in.
+var viperDeps = []string{
+	"github.com/spf13",
+	"github.com/go-viper/mapstructure/v2",
+	"github.com/fsnotify/fsnotify",
+	"github.com/pelletier/go-toml/v2",
+	"github.com/sagikazarmark/locafero",
+	"github.com/sourcegraph/conc",
+	"github.com/subosito/gotenv",
+	"go.yaml.in/yaml/v3",
+	"golang.org/x/sys",
+	"golang.org/x/text",
 }
 
 // natsDeps are the modules the NATS client and the embedded nats-server
