@@ -17,28 +17,9 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/bus"
-	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/serialport"
 )
-
-func TestParseSpan(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want emu.Span
-		ok   bool
-	}{
-		{"1s-3s", emu.Span{Min: time.Second, Max: 3 * time.Second}, true},
-		{"500ms", emu.Span{Min: 500 * time.Millisecond, Max: 500 * time.Millisecond}, true},
-		{"3s-1s", emu.Span{}, false},
-		{"0s", emu.Span{}, false},
-		{"fast", emu.Span{}, false},
-	} {
-		got, err := parseSpan(tc.in)
-		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("parseSpan(%q) = %v, %v", tc.in, got, err)
-		}
-	}
-}
 
 // TestEmulateHallFlags: the flags of one board are refused with --boards,
 // and so are impossible values.
@@ -159,7 +140,7 @@ func TestEmulateHall(t *testing.T) {
 	}
 	boards := map[int]bool{}
 	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
-		var p truthPly
+		var p demo.TruthPly
 		if err := json.Unmarshal(line, &p); err != nil || p.UCI == "" || p.Press.Before(p.Release) {
 			t.Fatalf("truth line %s: %v", line, err)
 		}

@@ -40,7 +40,9 @@ var layers = []rule{
 	{pkg: "rules/adjudicator", internal: []string{"rules/..."}},
 	{pkg: "dgt", internal: []string{"rules"}},
 	{pkg: "dgt/record", internal: []string{"rules", "dgt"}},
-	{pkg: "dgt/emu", internal: []string{"rules", "dgt"}},
+	// The emulator serves its boards on pseudo-terminals (dgt/pty) or on
+	// any port.
+	{pkg: "dgt/emu", internal: []string{"rules", "dgt", "dgt/pty"}, external: []string{"golang.org/x/sys/unix"}},
 	{pkg: "dgt/internal/evq"},
 	{pkg: "dgt/link", internal: []string{"rules", "dgt", "dgt/internal/evq"}},
 	{pkg: "dgt/bus", internal: []string{"rules", "dgt", "dgt/internal/evq"}},
@@ -87,6 +89,11 @@ var layers = []rule{
 	// Replay reads recordings into sessions: the codecs and their
 	// translators, the session, never a link, NATS or storage.
 	{pkg: "hall/replay", internal: []string{"rules/...", "dgt", "dgt/record", "obp", "obp/obpfeed", "board/...", "hall/session", "hall/gamerecord"}},
+	// The demo: emulated boards (DGT and OBP) playing famous games, the
+	// emulated hall of `emulate --boards`, the relay of results to the
+	// games' sessions. It reads the daemon's feed as a client (NATS), never
+	// the hall's runtime, broadcast or storage.
+	{pkg: "hall/demo", internal: []string{"rules/...", "board/...", "dgt", "dgt/emu", "dgt/pty", "obp", "obp/emu", "hall/session", "hall/gamerecord"}, external: natsDeps},
 	// status reads the hall's observations and records and writes the
 	// status bucket: above the hall, below the command.
 	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "web", "internal/metrics"}, external: natsDeps},
