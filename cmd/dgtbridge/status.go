@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"strings"
 	"time"
 
@@ -74,33 +73,16 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // listener as a user of the configuration. It returns the connection and
 // a description of where it went.
 func statusConnect(cfg *config.Config, user, password string, timeout time.Duration) (*nats.Conn, string, error) {
-	opts := []nats.Option{nats.Name("dgtbridge status"), nats.Timeout(timeout)}
-	url := cfg.NATS.URL
-	if url != "" {
-		if cfg.NATS.Creds != "" {
-			opts = append(opts, nats.UserCredentials(cfg.NATS.Creds))
+	if cfg.NATS.URL == "" && user == "" && len(cfg.NATS.Embedded.Users) > 0 {
+		u, err := statusUser(cfg.NATS.Embedded.Users)
+		if err != nil {
+			return nil, "", err
 		}
-	} else {
-		url = "nats://" + dialable(cfg.NATS.Embedded.Listen)
-		if user == "" && len(cfg.NATS.Embedded.Users) > 0 {
-			u, err := statusUser(cfg.NATS.Embedded.Users)
-			if err != nil {
-				return nil, "", err
-			}
-			user, password = u.User, u.Password
-		}
+		user, password = u.User, u.Password
 	}
-	if user != "" {
-		opts = append(opts, nats.UserInfo(user, password))
-		if u := findUser(cfg, user); u != nil && u.Role == config.RoleArbiter {
-			opts = append(opts, nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
-		}
-	}
-	nc, err := nats.Connect(url, opts...)
-	if err != nil {
-		return nil, "", fmt.Errorf("status: cannot reach NATS at %s: %w (is the daemon running?)", url, err)
-	}
-	return nc, url, nil
+	u := findUser(cfg, user)
+	return status.Connect(status.Dial{URL: cfg.NATS.URL, Creds: cfg.NATS.Creds, Listen: cfg.NATS.Embedded.Listen, User: user, Password: password,
+		Arbiter: user != "" && u != nil && u.Role == config.RoleArbiter, Timeout: timeout})
 }
 
 // statusUser picks the first organiser, else arbiter, user whose password
@@ -123,17 +105,4 @@ func findUser(cfg *config.Config, name string) *config.User {
 		}
 	}
 	return nil
-}
-
-// dialable turns a listen address into one to connect to: an unspecified
-// host (0.0.0.0, ::, "") becomes 127.0.0.1.
-func dialable(listen string) string {
-	host, port, err := net.SplitHostPort(listen)
-	if err != nil {
-		return listen
-	}
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, port)
 }
