@@ -6,11 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -23,9 +19,6 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/serialport"
 )
-
-// demoEvent is the event id of the demo's games (<p>.game.demo.<round>.<board>).
-const demoEvent = "demo"
 
 // maxDemoBoards bounds --boards: each board is a pseudo-terminal, a serial
 // link and a goroutine pair; 64 is a large hall.
@@ -61,7 +54,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if !keep {
 		defer os.RemoveAll(dir)
 	}
-	first := nextDemoRound(dir)
+	first := demo.NextRound(dir)
 	cfg := demoConfig(o, dir)
 
 	tables, err := addDemoTables(&cfg, o, games, first)
@@ -236,16 +229,16 @@ func demoConfig(o demoOptions, dir string) config.Config {
 	cfg.DataDir = dir
 	cfg.NATS.Embedded.Listen = o.natsListen
 	if o.wsListen != "off" {
-		cfg.NATS.Embedded.WebSocket = freeAddr(o.wsListen)
+		cfg.NATS.Embedded.WebSocket = demo.FreeAddr(o.wsListen)
 	}
 	if len(cfg.NATS.Embedded.Users) == 0 {
 		cfg.NATS.Embedded.Users = demoUsers()
 	}
 	cfg.HTTP.Listen = ""
 	if o.httpListen != "off" {
-		cfg.HTTP.Listen = freeAddr(o.httpListen)
+		cfg.HTTP.Listen = demo.FreeAddr(o.httpListen)
 	}
-	cfg.Event.ID = demoEvent
+	cfg.Event.ID = demo.Event
 	cfg.Event.Name = "dgtbridge demo"
 	cfg.Event.Site = "emulated hall"
 	cfg.Event.TimeControl = "5400+30"
@@ -283,7 +276,7 @@ func runDemoTables(ctx context.Context, wg *sync.WaitGroup, log *slog.Logger, ta
 // connection, the team and xiangqi banners, and the live feed on stdout.
 func demoStarted(ctx context.Context, wg *sync.WaitGroup, log *slog.Logger, stdout io.Writer, cfg config.Config, srv *broadcast.Server, xt *demoXiangqi, tt *demo.TeamTable, first int) {
 	if nc, err := srv.Connect(); err == nil {
-		xt.nc.Store(nc) // the xiangqi tables' arbiter (demo_xiangqi.go)
+		xt.arbiter.Connect(nc) // the xiangqi tables' arbiter (demo_xiangqi.go)
 		wg.Go(func() { <-ctx.Done(); nc.Close() })
 	} else {
 		log.Error("xiangqi arbiter: no NATS connection", "err", err)
@@ -355,43 +348,6 @@ func printDemoBanner(w io.Writer, cfg config.Config, srv *broadcast.Server, tabl
 		}
 	}
 	fmt.Fprintln(w)
-}
-
-// nextDemoRound is 1, or one more than the highest round of a demo game
-// recorded in dir (a kept --data-dir run again goes on with new rounds
-// instead of resuming finished games).
-func nextDemoRound(dir string) int {
-	files, _ := filepath.Glob(filepath.Join(dir, "games", demoEvent+".*.*.json"))
-	last := 0
-	for _, f := range files {
-		parts := strings.Split(strings.TrimSuffix(filepath.Base(f), ".json"), ".")
-		if len(parts) == 3 {
-			if r, err := strconv.Atoi(parts[1]); err == nil && r > last {
-				last = r
-			}
-		}
-	}
-	return last + 1
-}
-
-// freeAddr returns addr when it can be listened on now (port 0: the free
-// port picked), else a free port on the same host (the demo must start on
-// a machine where 8080 is taken).
-func freeAddr(addr string) string {
-	if l, err := net.Listen("tcp", addr); err == nil {
-		defer l.Close()
-		return l.Addr().String()
-	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = "127.0.0.1"
-	}
-	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
-	if err != nil {
-		return addr
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // isTerminal reports whether w is a character device (colours on).

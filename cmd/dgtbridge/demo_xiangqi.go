@@ -1,21 +1,15 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
-	"sync/atomic"
-	"time"
 
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/demo"
-	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
-	"github.com/nats-io/nats.go"
 )
 
 // maxDemoXiangqi bounds --xiangqi.
@@ -23,15 +17,13 @@ const maxDemoXiangqi = 12
 
 // demoXiangqi is the demo's xiangqi boards: emulated OBP boards on
 // pseudo-terminals playing the built-in master games (rules/xiangqi/games),
-// and the arbiter at their tables who records each game's result over
-// NATS (the set-up after it begins the next round's game).
+// and the arbiter at their tables (demo.Arbiter) who records each game's
+// result over NATS (the set-up after it begins the next round's game).
 type demoXiangqi struct {
-	tables []*demo.XiangqiTable
-	games  []*pgn.Game
-	first  int // the first xiangqi board's number
-	prefix string
-	nc     atomic.Pointer[nats.Conn]
-	log    *slog.Logger
+	tables  []*demo.XiangqiTable
+	games   []*pgn.Game
+	first   int // the first xiangqi board's number
+	arbiter *demo.Arbiter
 }
 
 // addDemoXiangqi adds n xiangqi boards to cfg, numbered after the boards
@@ -41,11 +33,11 @@ func addDemoXiangqi(cfg *config.Config, n, round int, seed uint64, speed float64
 	if err != nil {
 		return nil, err
 	}
-	x := &demoXiangqi{games: games, first: len(cfg.Boards) + 1, prefix: cfg.NATS.Prefix, log: log}
+	x := &demoXiangqi{games: games, first: len(cfg.Boards) + 1, arbiter: &demo.Arbiter{Prefix: cfg.NATS.Prefix, Log: log}}
 	for i := range n {
 		board := x.first + i
 		t, err := demo.NewXiangqiTable(demo.XiangqiTableOptions{Board: board, FirstRound: round, Games: games, Event: cfg.Event.ID,
-			Speed: speed, Seed: seed, Result: x.result, Logger: log})
+			Speed: speed, Seed: seed, Result: x.arbiter.Result, Logger: log})
 		if err != nil {
 			x.close()
 			return nil, fmt.Errorf("demo: xiangqi board %d: %w", board, err)
@@ -73,34 +65,6 @@ func (x *demoXiangqi) nextGames(hb []hall.Board) {
 			hb[i].Session.NextGame = demo.XiangqiNextGame(x.games)
 		}
 	}
-}
-
-// result is the arbiter recording game g's result (set_result), retried
-// for a while: NATS may be busy, the daemon may still be catching up.
-func (x *demoXiangqi) result(ctx context.Context, g game.ID, result string) error {
-	body, _ := json.Marshal(map[string]string{"cmd": "set_result", "result": result, "termination": "normal", "by": "demo arbiter"})
-	var last error
-	for try := 0; try < 20; try++ {
-		if nc := x.nc.Load(); nc != nil {
-			rep, err := nc.RequestWithContext(ctx, x.prefix+".arbiter."+g.String()+".cmd", body)
-			var r hall.CommandReply
-			switch {
-			case err != nil:
-				last = err
-			case json.Unmarshal(rep.Data, &r) != nil || !r.OK:
-				last = fmt.Errorf("set_result refused: %s", rep.Data)
-			default:
-				x.log.Info("the demo's arbiter recorded a xiangqi result", "game", g, "result", result)
-				return nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Second):
-		}
-	}
-	return last
 }
 
 // print says where the xiangqi boards are and what they play.
