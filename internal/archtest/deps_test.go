@@ -33,7 +33,7 @@ var layers = []rule{
 	{pkg: "rules/xiangqi/games"},
 	{pkg: "rules/clock", internal: []string{"rules"}},
 	{pkg: "rules/perft", internal: []string{"rules", "rules/chess", "rules/xiangqi"}},
-	{pkg: "rules/announce", internal: []string{"rules", "rules/xiangqi"}},
+	{pkg: "rules/announce", internal: []string{"rules", "rules/chess", "rules/xiangqi"}},
 	{pkg: "rules/ruleset", internal: []string{"rules", "rules/clock"}},
 	{pkg: "rules/pgn", internal: []string{"rules", "rules/chess", "rules/xiangqi"}},
 	{pkg: "rules/teamdrop", internal: []string{"rules", "rules/chess", "rules/ruleset", "rules/clock"}},
