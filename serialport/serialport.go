@@ -33,7 +33,7 @@ var ErrNoBoard = errors.New("no DGT board found on any serial port")
 var ErrNotSerialPort = errors.New("not a serial port")
 
 // Open opens a DGT board's port: 9600 baud, 8 data bits, no parity,
-// 1 stop bit, no flow control, DTR and RTS low (dgt-protocol.md §1.1), and
+// 1 stop bit, no flow control, DTR and RTS low (docs/dgt-boards.md, "Serial ports on Linux"), and
 // no read timeout: a Read blocks until data arrives or the port is closed,
 // which is how the owning goroutine is stopped. Errors name the path. On
 // Linux the port is opened by openTTY (tty_linux.go), elsewhere by
@@ -53,7 +53,7 @@ func openGoSerial(path string, baud int) (io.ReadWriteCloser, error) {
 		p.Close()
 		return nil, fmt.Errorf("serial port %s: %w", path, err)
 	}
-	// Modem lines: some bus adapters misbehave with DTR/RTS high (§1.1).
+	// Modem lines: some bus adapters misbehave with DTR/RTS high.
 	// Devices without modem lines (pseudo-terminals, some rfcomm links)
 	// refuse these calls; that is harmless, so the errors are ignored.
 	_ = p.SetDTR(false)
@@ -93,7 +93,7 @@ type Port struct {
 }
 
 // List lists the serial ports, USB ones first (DGT boards are USB
-// CDC/FTDI devices or rfcomm Bluetooth links, §1.3).
+// CDC/FTDI devices or rfcomm Bluetooth links).
 func List() ([]Port, error) {
 	details, err := enumerator.GetDetailedPortsList()
 	if err != nil {
@@ -240,7 +240,7 @@ func (c *Claims) Open(path string, baud int) (io.ReadWriteCloser, error) {
 // [Auto]. claims (may be nil) is shared by all boards of the process;
 // rescan ≤ 0 means 2 s; log may be nil. With "auto"
 // it lists the serial ports, probes every unclaimed one for a DGT board
-// (version request, §1.3) and opens the first that answers; when none
+// (version request) and opens the first that answers; when none
 // does it lists again every rescan interval until ctx is done, so a board
 // plugged in later is picked up. A reconnect (the link calls the opener
 // again) starts a new search, so a board that comes back on another

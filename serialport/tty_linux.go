@@ -23,7 +23,7 @@ var ttySpeeds = map[int]uint32{9600: unix.B9600, 19200: unix.B19200, 38400: unix
 // by every port of the process) instead of blocking a thread in a select
 // system call before each read, as go.bug.st/serial does. The line is set
 // raw at baud 8N1 without flow control, for this process alone
-// (TIOCEXCL), with DTR and RTS low (§1.1; a device without modem lines
+// (TIOCEXCL), with DTR and RTS low (a device without modem lines
 // refuses that harmlessly). Close unblocks a pending Read.
 func openTTY(path string, baud int) (io.ReadWriteCloser, error) {
 	speed, ok := ttySpeeds[baud]
