@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules/announce"
-	"github.com/dgtbridge/dgtbridge/rules/chess"
 )
 
 // runAnnounce implements "dgtbridge announce --lang L [--variant V] [--fen
@@ -53,13 +51,17 @@ func runAnnounce(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if len(pos) > 0 {
 			return usageError{fmt.Errorf("announce: give either MOVE or --clock, not both")}
 		}
-		text, err = clockText(*clock, *moves, l)
+		text, err = announce.ClockText(*clock, *moves, l)
 	case len(pos) == 1:
-		text, err = moveText(pos[0], *variant, *fen, *style, *noCheck, l)
+		text, err = announce.MoveText(pos[0], *variant, *fen, *style, *noCheck, l)
 	case len(pos) == 0:
 		return usageError{errors.New("announce: give the MOVE to announce (UCI or SAN), e.g. dgtbridge announce --lang de Nf3")}
 	default:
 		return usageError{fmt.Errorf("announce: one MOVE only, got %q", strings.Join(pos, " "))}
+	}
+	var re *announce.RequestError
+	if errors.As(err, &re) {
+		return usageError{err}
 	}
 	if err != nil {
 		return err
@@ -79,43 +81,4 @@ func runAnnounce(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 	}
 	return nil
-}
-
-func moveText(move, variant, fen, style string, noCheck bool, l announce.Lang) (string, error) {
-	if variant == "xiangqi" {
-		return xiangqiMoveText(move, fen, style, noCheck, l)
-	}
-	v, err := chess.ParseVariant(variant)
-	if err != nil {
-		return "", usageError{fmt.Errorf("announce: unknown variant %q (want chess, chess960, crazyhouse or team-drop)", variant)}
-	}
-	st, err := announce.ParseStyle(style)
-	if err != nil {
-		return "", usageError{err}
-	}
-	if fen == "" {
-		fen = v.StartFEN()
-	}
-	p, err := chess.NewPosition(v, fen)
-	if err != nil {
-		return "", fmt.Errorf("announce: --fen: %w", err)
-	}
-	m, err := p.ParseMove(move)
-	if err != nil {
-		return "", fmt.Errorf("announce: %w", err)
-	}
-	return announce.Move(p, m, l, announce.Options{Style: st, OmitCheck: noCheck})
-}
-
-func clockText(clock string, moves int, l announce.Lang) (string, error) {
-	w, b, ok := strings.Cut(clock, "/")
-	if !ok {
-		return "", usageError{fmt.Errorf("announce: --clock %q: want WHITE/BLACK, e.g. 1h25m30s/58m2s", clock)}
-	}
-	wd, err1 := time.ParseDuration(w)
-	bd, err2 := time.ParseDuration(b)
-	if err := errors.Join(err1, err2); err != nil || moves < 0 {
-		return "", usageError{fmt.Errorf("announce: --clock %q --moves %d: want durations such as 1h25m30s/58m2s and a move count of 0 or more", clock, moves)}
-	}
-	return announce.Time(announce.Clock{White: wd, Black: bd, Moves: moves}, l)
 }

@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/port"
+	"github.com/dgtbridge/dgtbridge/serialport"
 )
 
 // obpBaud is the speed of an Open Board Protocol board's port
@@ -29,28 +29,18 @@ func hallProtocol(b config.Board) hall.Protocol {
 // daemonBoard is the board of "run" for a configured board: a DGT board
 // on its port (or found by port auto), an OBP board on its device path at
 // 115200 baud, or a manual board with no port.
-func daemonBoard(b config.Board, claims *portClaims, log *slog.Logger) hall.Board {
+func daemonBoard(b config.Board, claims *serialport.Claims, log *slog.Logger) hall.Board {
 	switch hallProtocol(b) {
 	case hall.ProtocolOBP:
 		return hall.Board{Open: obpOpener(b.Port, claims)}
 	case hall.ProtocolManual:
 		return hall.Board{}
 	}
-	return hall.Board{Open: serialOpener(b.Port, claims, 0, log.With("port", b.Port))}
+	return hall.Board{Open: serialport.Opener(b.Port, claims, 0, log.With("port", b.Port))}
 }
 
 // obpOpener opens an OBP board's device path (claimed like a DGT board's,
 // so two boards of one daemon never share a port).
-func obpOpener(port string, claims *portClaims) port.Opener {
-	return func(ctx context.Context) (io.ReadWriteCloser, error) {
-		if !claims.claim(port) {
-			return nil, fmt.Errorf("serial port %s: %w", port, errPortClaimed)
-		}
-		rwc, err := openSerialBaud(port, obpBaud)
-		if err != nil {
-			claims.release(port)
-			return nil, err
-		}
-		return &claimed{ReadWriteCloser: rwc, release: func() { claims.release(port) }}, nil
-	}
+func obpOpener(path string, claims *serialport.Claims) port.Opener {
+	return func(ctx context.Context) (io.ReadWriteCloser, error) { return claims.Open(path, obpBaud) }
 }

@@ -6,11 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -18,13 +14,9 @@ import (
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/demo"
-	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
-	"github.com/dgtbridge/dgtbridge/rules/pgn"
+	"github.com/dgtbridge/dgtbridge/serialport"
 )
-
-// demoEvent is the event id of the demo's games (<p>.game.demo.<round>.<board>).
-const demoEvent = "demo"
 
 // maxDemoBoards bounds --boards: each board is a pseudo-terminal, a serial
 // link and a goroutine pair; 64 is a large hall.
@@ -49,10 +41,6 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	log := o.log
-	games, err := demo.Games()
-	if err != nil {
-		return err
-	}
 	dir, keep, err := demoDataDir(o.dataDir)
 	if err != nil {
 		return err
@@ -60,41 +48,23 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if !keep {
 		defer os.RemoveAll(dir)
 	}
-	first := nextDemoRound(dir)
+	first := demo.NextRound(dir)
 	cfg := demoConfig(o, dir)
 
-	tables, err := addDemoTables(&cfg, o, games, first)
+	room, err := demo.NewRoom(demo.RoomOptions{Boards: o.boards, Blind: o.blind, Team: o.team, Xiangqi: o.xq, FirstRound: first,
+		Speed: o.speed, Seed: o.seed, Event: cfg.Event.ID, Prefix: cfg.NATS.Prefix, Logger: log.With("part", "demo")})
 	if err != nil {
 		return err
 	}
-	// Until the tables run, an error closes their ptys.
+	// Until the boards run, an error closes their ptys.
 	running := false
-	closers := []func(){func() {
-		for _, t := range tables {
-			t.Close()
-		}
-	}}
 	defer func() {
-		for _, c := range closers {
-			if !running {
-				c()
-			}
+		if !running {
+			room.Close()
 		}
 	}()
-	var tt *demo.TeamTable
-	if o.team {
-		if tt, err = addDemoTeam(&cfg, first, o.seed, o.speed, log.With("part", "demo")); err != nil {
-			return err
-		}
-		closers = append(closers, func() { tt.Close() })
-	}
-	// After the team boards, whose banner counts from the end (demo_xiangqi.go).
-	xt, err := addDemoXiangqi(&cfg, o.xq, first, o.seed, o.speed, log.With("part", "demo"))
-	if err != nil {
-		return err
-	}
-	closers = append(closers, xt.close)
-	hb, err := demoHallBoards(&cfg, log, games, xt)
+	cfg.Boards = append(cfg.Boards, demoBoards(room.Seats)...)
+	hb, err := demoHallBoards(&cfg, log, room)
 	if err != nil {
 		return err
 	}
@@ -104,10 +74,10 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	running = true
-	runDemoTables(ctx, &wg, log, tables, xt, tt)
+	room.Run(ctx, &wg, log)
 	started := func(h *hall.Hall, srv *broadcast.Server) {
-		printDemoBanner(stdout, cfg, srv, tables, first, o.speed, dir, keep)
-		demoStarted(ctx, &wg, log, stdout, cfg, srv, xt, tt, first)
+		printDemoBanner(stdout, cfg, srv, room.Tables, first, o.speed, dir, keep)
+		demoStarted(ctx, &wg, log, stdout, cfg, srv, room, first)
 	}
 	dcfg, err := demoHashed(cfg)
 	if err != nil {
@@ -132,10 +102,28 @@ func demoDataDir(given string) (dir string, keep bool, err error) {
 	return dir, false, err
 }
 
+// demoBoards are the configuration of the room's boards.
+func demoBoards(seats []demo.Seat) []config.Board {
+	var out []config.Board
+	for _, st := range seats {
+		b := config.Board{Port: st.Port, Round: st.Round, Board: st.Board, Variant: st.Variant, Ruleset: st.Ruleset,
+			TimeControl: st.TimeControl, Partner: st.Partner, White: st.White, Black: st.Black, WhiteTeam: st.WhiteTeam, BlackTeam: st.BlackTeam}
+		if st.OBP {
+			b.Protocol = config.ProtocolOBP
+		}
+		if st.BlindPort != "" {
+			b.Blind = &config.Blind{Side: "black", Port: st.BlindPort, Lang: "en"}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
 // demoHallBoards opens cfg's boards for the hall; each table goes on to
-// its next game when one ends (the team boards stay with their match).
-func demoHallBoards(cfg *config.Config, log *slog.Logger, games []*pgn.Game, xt *demoXiangqi) ([]hall.Board, error) {
-	claims := &portClaims{}
+// its next game when one ends (the team boards stay with their match, the
+// xiangqi boards take the next round's built-in game).
+func demoHallBoards(cfg *config.Config, log *slog.Logger, room *demo.Room) ([]hall.Board, error) {
+	claims := &serialport.Claims{}
 	hb, err := hallBoards(cfg, func(b config.Board) (hall.Board, error) {
 		return daemonBoard(b, claims, log), nil // DGT or OBP (boards_obp.go)
 	})
@@ -144,36 +132,13 @@ func demoHallBoards(cfg *config.Config, log *slog.Logger, games []*pgn.Game, xt 
 	}
 	for i := range hb {
 		if hb[i].Session.Partner == (game.ID{}) {
-			hb[i].Session.NextGame = demo.NextGame(games)
+			hb[i].Session.NextGame = demo.NextGame(room.Games)
+		}
+		if hb[i].Session.Info.Variant == config.VariantXiangqi {
+			hb[i].Session.NextGame = demo.XiangqiNextGame(room.XiangqiGames)
 		}
 	}
-	xt.nextGames(hb)
 	return hb, nil
-}
-
-// addDemoTables makes the emulated DGT boards (board 1 a blind player's
-// game when asked) and adds them to cfg; on an error it closes those made.
-func addDemoTables(cfg *config.Config, o demoOptions, games []*pgn.Game, first int) ([]*demo.Table, error) {
-	var tables []*demo.Table
-	for i := range o.boards {
-		relay := o.blind && i == 0
-		t, err := demo.NewTable(demo.TableOptions{Board: i + 1, FirstRound: first, Games: games, Speed: o.speed, Seed: o.seed,
-			Relay: relay, BlindSide: rules.Black, Logger: o.log.With("part", "demo")})
-		if err != nil {
-			for _, t := range tables {
-				t.Close()
-			}
-			return nil, fmt.Errorf("demo: board %d: %w", i+1, err)
-		}
-		tables = append(tables, t)
-		g := t.Game(first)
-		b := config.Board{Port: t.Path(), Round: first, Board: i + 1, White: g.Tag("White"), Black: g.Tag("Black")}
-		if relay {
-			b.Blind = &config.Blind{Side: "black", Port: t.BlindPath(), Lang: "en"}
-		}
-		cfg.Boards = append(cfg.Boards, b)
-	}
-	return tables, nil
 }
 
 // demoOptions are demo's flags, checked.
@@ -239,16 +204,16 @@ func demoConfig(o demoOptions, dir string) config.Config {
 	cfg.DataDir = dir
 	cfg.NATS.Embedded.Listen = o.natsListen
 	if o.wsListen != "off" {
-		cfg.NATS.Embedded.WebSocket = freeAddr(o.wsListen)
+		cfg.NATS.Embedded.WebSocket = demo.FreeAddr(o.wsListen)
 	}
 	if len(cfg.NATS.Embedded.Users) == 0 {
 		cfg.NATS.Embedded.Users = demoUsers()
 	}
 	cfg.HTTP.Listen = ""
 	if o.httpListen != "off" {
-		cfg.HTTP.Listen = freeAddr(o.httpListen)
+		cfg.HTTP.Listen = demo.FreeAddr(o.httpListen)
 	}
-	cfg.Event.ID = demoEvent
+	cfg.Event.ID = demo.Event
 	cfg.Event.Name = "dgtbridge demo"
 	cfg.Event.Site = "emulated hall"
 	cfg.Event.TimeControl = "5400+30"
@@ -256,47 +221,21 @@ func demoConfig(o demoOptions, dir string) config.Config {
 	return cfg
 }
 
-// runDemoTables starts the emulated boards' goroutines (on wg, until ctx
-// ends).
-func runDemoTables(ctx context.Context, wg *sync.WaitGroup, log *slog.Logger, tables []*demo.Table, xt *demoXiangqi, tt *demo.TeamTable) {
-	for _, t := range tables {
-		wg.Go(func() {
-			if err := t.Run(ctx); err != nil {
-				log.Error("emulated board stopped", "port", t.Path(), "err", err)
-			}
-		})
-	}
-	for _, t := range xt.tables {
-		wg.Go(func() {
-			if err := t.Run(ctx); err != nil {
-				log.Error("emulated xiangqi board stopped", "port", t.Path(), "err", err)
-			}
-		})
-	}
-	if tt != nil {
-		wg.Go(func() {
-			if err := tt.Run(ctx); err != nil {
-				log.Error("emulated team boards stopped", "err", err)
-			}
-		})
-	}
-}
-
 // demoStarted runs once the daemon is up: the xiangqi tables' arbiter
 // connection, the team and xiangqi banners, and the live feed on stdout.
-func demoStarted(ctx context.Context, wg *sync.WaitGroup, log *slog.Logger, stdout io.Writer, cfg config.Config, srv *broadcast.Server, xt *demoXiangqi, tt *demo.TeamTable, first int) {
+func demoStarted(ctx context.Context, wg *sync.WaitGroup, log *slog.Logger, stdout io.Writer, cfg config.Config, srv *broadcast.Server, room *demo.Room, first int) {
 	if nc, err := srv.Connect(); err == nil {
-		xt.nc.Store(nc) // the xiangqi tables' arbiter (demo_xiangqi.go)
+		room.Arbiter.Connect(nc) // the xiangqi tables' arbiter
 		wg.Go(func() { <-ctx.Done(); nc.Close() })
 	} else {
 		log.Error("xiangqi arbiter: no NATS connection", "err", err)
 	}
-	if tt != nil {
+	if room.Team != nil {
 		tcfg := cfg
-		tcfg.Boards = cfg.Boards[:xt.first-1] // the team boards are last but the xiangqi ones
-		printDemoTeam(stdout, tcfg, tt, first)
+		tcfg.Boards = cfg.Boards[:room.FirstXiangqi-1] // the team boards are last but the xiangqi ones
+		printDemoTeam(stdout, tcfg, room.Team, first)
 	}
-	xt.print(stdout, first)
+	printDemoXiangqi(stdout, room, first)
 	feed := demo.NewFeed(stdout, demo.FeedOptions{Prefix: cfg.NATS.Prefix, Color: isTerminal(stdout)})
 	wg.Go(func() {
 		nc, err := srv.Connect()
@@ -358,43 +297,6 @@ func printDemoBanner(w io.Writer, cfg config.Config, srv *broadcast.Server, tabl
 		}
 	}
 	fmt.Fprintln(w)
-}
-
-// nextDemoRound is 1, or one more than the highest round of a demo game
-// recorded in dir (a kept --data-dir run again goes on with new rounds
-// instead of resuming finished games).
-func nextDemoRound(dir string) int {
-	files, _ := filepath.Glob(filepath.Join(dir, "games", demoEvent+".*.*.json"))
-	last := 0
-	for _, f := range files {
-		parts := strings.Split(strings.TrimSuffix(filepath.Base(f), ".json"), ".")
-		if len(parts) == 3 {
-			if r, err := strconv.Atoi(parts[1]); err == nil && r > last {
-				last = r
-			}
-		}
-	}
-	return last + 1
-}
-
-// freeAddr returns addr when it can be listened on now (port 0: the free
-// port picked), else a free port on the same host (the demo must start on
-// a machine where 8080 is taken).
-func freeAddr(addr string) string {
-	if l, err := net.Listen("tcp", addr); err == nil {
-		defer l.Close()
-		return l.Addr().String()
-	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = "127.0.0.1"
-	}
-	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
-	if err != nil {
-		return addr
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // isTerminal reports whether w is a character device (colours on).

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -320,26 +318,5 @@ func TestDemoFlags(t *testing.T) {
 				t.Errorf("stdout %q", out.String())
 			}
 		})
-	}
-}
-
-// TestNextDemoRound: a kept data directory goes on after the highest demo
-// round recorded there; other events' records do not count.
-func TestNextDemoRound(t *testing.T) {
-	dir := t.TempDir()
-	if got := nextDemoRound(dir); got != 1 {
-		t.Errorf("empty dir: round %d, want 1", got)
-	}
-	games := filepath.Join(dir, "games")
-	if err := os.MkdirAll(games, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"demo.3.1.json", "demo.12.2.json", "open2026.40.1.json", "demo.x.1.json"} {
-		if err := os.WriteFile(filepath.Join(games, f), []byte("{}"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if got := nextDemoRound(dir); got != 13 {
-		t.Errorf("round %d, want 13", got)
 	}
 }

@@ -6,17 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
-	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
-	"github.com/dgtbridge/dgtbridge/dgt/pty"
-	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
@@ -87,24 +82,24 @@ type emulateFlags struct {
 
 // emulateMany serves a hall of boards (emulate --boards N [--bus M]).
 func emulateMany(ctx context.Context, f emulateFlags, stdout, stderr io.Writer) error {
-	if *f.busSize > dgtBusMax {
-		return usageError{fmt.Errorf("--bus %d: at most %d boards on a line", *f.busSize, dgtBusMax)}
+	if *f.busSize > demo.BusMax {
+		return usageError{fmt.Errorf("--bus %d: at most %d boards on a line", *f.busSize, demo.BusMax)}
 	}
-	think, err := parseSpan(*f.moveEvery)
+	think, err := emu.ParseSpan(*f.moveEvery)
 	if err != nil {
 		return usageError{fmt.Errorf("--move-every %w", err)}
 	}
-	games, err := hallGames(*f.gamesFile)
+	games, err := demo.HallGames(*f.gamesFile)
 	if err != nil {
 		return err
 	}
-	ho := hallOptions{boards: *f.nBoards, bus: *f.busSize, think: think, games: games, seed: *f.seed, round: *f.round, firstBoard: 1,
-		clock: emu.ClockSetting{Base: 90 * time.Minute, Increment: 30 * time.Second, Mode: emu.Fischer}, timeCtl: "5400+30"}
+	ho := demo.HallOptions{Boards: *f.nBoards, Bus: *f.busSize, Think: think, Games: games, Seed: *f.seed, Round: *f.round, FirstBoard: 1,
+		Clock: emu.ClockSetting{Base: 90 * time.Minute, Increment: 30 * time.Second, Mode: emu.Fischer}, TimeControl: "5400+30"}
 	if *f.tc != "" {
-		if ho.clock, err = parseTimeControl(*f.tc); err != nil {
+		if ho.Clock, err = emu.ParseTimeControl(*f.tc); err != nil {
 			return usageError{err}
 		}
-		ho.timeCtl = *f.tc
+		ho.TimeControl = *f.tc
 	}
 	if *f.truthFile != "" {
 		out, err := os.Create(*f.truthFile)
@@ -112,9 +107,9 @@ func emulateMany(ctx context.Context, f emulateFlags, stdout, stderr io.Writer) 
 			return err
 		}
 		defer out.Close()
-		ho.truth = out
+		ho.Truth = out
 	}
-	return runEmulateHall(ctx, ho, stdout, stderr)
+	return demo.ServeHall(ctx, ho, stdout, stderr)
 }
 
 // emulateOne serves one board, playing --game once a host talks to it.
@@ -140,62 +135,52 @@ func emulateOne(ctx context.Context, f emulateFlags, stdout, stderr io.Writer) e
 		opts.Placement = &pl
 	}
 	if tc != "" && tc != "-" && tc != "?" {
-		set, err := parseTimeControl(tc)
+		set, err := emu.ParseTimeControl(tc)
 		if err != nil {
 			return usageError{err}
 		}
 		opts.Clock = set
 	}
 	e := emu.New(opts, time.Now())
-	var script emu.Script
+	serving := emu.Serving{PTY: *f.usePTY, OnPath: func(path string) {
+		fmt.Fprintln(stdout, path)
+		fmt.Fprintf(stderr, "dgtbridge emulate: board %s on %s (Ctrl-C to stop)\n", opts.Serial, path)
+	}}
 	if g != nil {
-		var err error
-		if script, err = humanScript(g, *f.speed, *f.seed, *f.gesture); err != nil {
+		script, err := emu.HumanScript(humanGame(g), *f.speed, *f.seed, *f.gesture)
+		if err != nil {
 			return err
 		}
+		if len(script) > 0 {
+			serving.Talked = func() bool { cmds, _ := e.Received(); return len(cmds) > 0 }
+			serving.Start = func() {
+				startScript(stderr, script.Duration(), len(script), func(at time.Time) { e.Schedule(at, script) })
+			}
+		}
 	}
-
-	// The game starter lives as long as the board it drives: it is
-	// stopped and joined when serving ends, for whatever reason.
-	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel()
 	if !*f.usePTY {
 		fmt.Fprintln(stderr, "dgtbridge emulate: serving on stdin/stdout")
-		wg.Go(func() { startWhenTalkedTo(ctx, e, script, stderr) })
-		return emu.Run(ctx, stdio{}, e)
 	}
-	master, path, err := pty.Open()
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout, path)
-	fmt.Fprintf(stderr, "dgtbridge emulate: board %s on %s (Ctrl-C to stop)\n", opts.Serial, path)
-	wg.Go(func() { startWhenTalkedTo(ctx, e, script, stderr) })
-	return emu.ServePTY(ctx, master, e)
+	return emu.Serve(ctx, e, serving)
 }
 
-// startWhenTalkedTo schedules the game 2 s after the host's first
-// command, so a host that connects late does not miss the opening.
-func startWhenTalkedTo(ctx context.Context, e *emu.Emulator, s emu.Script, stderr io.Writer) {
-	if len(s) == 0 {
-		return
-	}
-	t := time.NewTicker(100 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		if cmds, _ := e.Received(); len(cmds) > 0 {
-			e.Schedule(time.Now().Add(2*time.Second), s)
-			fmt.Fprintf(stderr, "dgtbridge emulate: host connected, playing %d actions over %v\n", len(s), s.Duration().Round(time.Second))
-			return
+// startScript schedules a game's script 2 s from now, saying so.
+func startScript(stderr io.Writer, d time.Duration, actions int, schedule func(time.Time)) {
+	schedule(time.Now().Add(2 * time.Second))
+	fmt.Fprintf(stderr, "dgtbridge emulate: host connected, playing %d actions over %v\n", actions, d.Round(time.Second))
+}
+
+// humanGame is g's main line with its recorded think times.
+func humanGame(g *pgn.Game) emu.HumanGame {
+	h := emu.HumanGame{Start: g.Start, Result: g.Result}
+	for _, m := range g.Moves {
+		h.Moves = append(h.Moves, m.Move)
+		h.Thought = append(h.Thought, 0)
+		if m.HasEMT {
+			h.Thought[len(h.Thought)-1] = m.EMT
 		}
 	}
+	return h
 }
 
 // readGame reads game number index (1-based) of a PGN file.
@@ -220,79 +205,3 @@ func readGame(path string, index int) (*pgn.Game, error) {
 		return g, nil
 	}
 }
-
-// humanScript turns a game into timed lifts, placements and clock
-// presses: think times from the game's [%emt] where present (else 1–5 s),
-// divided by speed; handling styles drawn from seed: mostly clean, some
-// destination-first, capture-first and slow slides, castling rook first
-// now and then.
-func humanScript(g *pgn.Game, speed float64, seed uint64, gesture bool) (emu.Script, error) {
-	rng := rand.New(rand.NewPCG(seed, 0xd67))
-	think := make([]time.Duration, len(g.Moves)+1)
-	hand := make([]emu.Handling, len(g.Moves)+1)
-	for i, m := range g.Moves {
-		d := time.Second + time.Duration(rng.Int64N(int64(4*time.Second)))
-		if m.HasEMT && m.EMT > 0 {
-			d = m.EMT
-		}
-		think[i+1] = time.Duration(float64(d) / speed)
-		h := emu.Handling{Speed: speed * (0.7 + 0.6*rng.Float64()), RookFirst: rng.IntN(10) < 3}
-		switch r := rng.IntN(20); {
-		case r < 3:
-			h.Style = emu.DestinationFirst
-		case r < 6:
-			h.Style = emu.CaptureFirst
-		case r < 8:
-			h.Style = emu.Slow
-		}
-		hand[i+1] = h
-	}
-	moves := make([]rules.Move, 0, len(g.Moves))
-	for _, m := range g.Moves {
-		moves = append(moves, m.Move)
-	}
-	s, err := emu.GameScript(g.Start, moves, emu.GameOptions{
-		Think:    func(ply int) time.Duration { return think[ply] },
-		Handling: func(ply int) emu.Handling { return hand[ply] },
-	})
-	if err != nil {
-		return nil, err
-	}
-	if gesture && (g.Result == emu.WhiteWins || g.Result == emu.BlackWins || g.Result == emu.Draw) {
-		final, err := g.Final()
-		if err != nil {
-			return nil, err
-		}
-		pl := final.Placement()
-		gs, err := emu.ResultGesture(&pl, g.Result, speed)
-		if err != nil {
-			return nil, err
-		}
-		s = s.Then(time.Duration(float64(3*time.Second)/speed), gs)
-	}
-	return s, nil
-}
-
-// parseTimeControl parses "base+inc" in seconds (PGN TimeControl's
-// simple form, e.g. "5400+30", "180+2", "300").
-func parseTimeControl(s string) (emu.ClockSetting, error) {
-	base, inc, _ := strings.Cut(s, "+")
-	b, err := strconv.Atoi(base)
-	if err != nil || b <= 0 {
-		return emu.ClockSetting{}, fmt.Errorf("time control %q: want base+increment in seconds, e.g. 5400+30", s)
-	}
-	i := 0
-	if inc != "" {
-		if i, err = strconv.Atoi(inc); err != nil || i < 0 {
-			return emu.ClockSetting{}, fmt.Errorf("time control %q: bad increment", s)
-		}
-	}
-	return emu.ClockSetting{Base: time.Duration(b) * time.Second, Increment: time.Duration(i) * time.Second, Mode: emu.Fischer}, nil
-}
-
-// stdio is the process's stdin and stdout as one port.
-type stdio struct{}
-
-func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
-func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
-func (stdio) Close() error                { return os.Stdin.Close() }

@@ -17,27 +17,9 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/bus"
-	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall/demo"
+	"github.com/dgtbridge/dgtbridge/serialport"
 )
-
-func TestParseSpan(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want emu.Span
-		ok   bool
-	}{
-		{"1s-3s", emu.Span{Min: time.Second, Max: 3 * time.Second}, true},
-		{"500ms", emu.Span{Min: 500 * time.Millisecond, Max: 500 * time.Millisecond}, true},
-		{"3s-1s", emu.Span{}, false},
-		{"0s", emu.Span{}, false},
-		{"fast", emu.Span{}, false},
-	} {
-		got, err := parseSpan(tc.in)
-		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("parseSpan(%q) = %v, %v", tc.in, got, err)
-		}
-	}
-}
 
 // TestEmulateHallFlags: the flags of one board are refused with --boards,
 // and so are impossible values.
@@ -107,7 +89,7 @@ func TestEmulateHall(t *testing.T) {
 		// test failed with no record from it (1 run in 6 at load
 		// 15-26). The line is patient here: what is checked is the
 		// emulator's lines and games, not the boards' reply times.
-		b := bus.New(func(context.Context) (io.ReadWriteCloser, error) { return openSerial(path) },
+		b := bus.New(func(context.Context) (io.ReadWriteCloser, error) { return serialport.Open(path) },
 			bus.Settings{Addresses: addrs, NoBroadcast: true, NoLog: true, ReplyTimeout: 5 * time.Second})
 		bw.Go(func() { b.Run(bctx) })
 		bw.Go(func() {
@@ -158,7 +140,7 @@ func TestEmulateHall(t *testing.T) {
 	}
 	boards := map[int]bool{}
 	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
-		var p truthPly
+		var p demo.TruthPly
 		if err := json.Unmarshal(line, &p); err != nil || p.UCI == "" || p.Press.Before(p.Release) {
 			t.Fatalf("truth line %s: %v", line, err)
 		}

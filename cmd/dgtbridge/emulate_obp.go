@@ -5,14 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	dgtemu "github.com/dgtbridge/dgtbridge/dgt/emu"
-	"github.com/dgtbridge/dgtbridge/dgt/pty"
 	"github.com/dgtbridge/dgtbridge/obp/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
@@ -98,7 +95,7 @@ func runEmulateOBP(ctx context.Context, args []string, stdout, stderr io.Writer)
 		opts.Placement = &pl
 	}
 	if *tc != "" && *tc != "-" && *tc != "?" {
-		set, err := parseTimeControl(*tc)
+		set, err := dgtemu.ParseTimeControl(*tc)
 		if err != nil {
 			return usageError{err}
 		}
@@ -108,36 +105,27 @@ func runEmulateOBP(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	var script emu.Script
+	serving := dgtemu.Serving{PTY: *usePTY, OnPath: func(path string) {
+		fmt.Fprintln(stdout, path)
+		fmt.Fprintf(stderr, "dgtbridge emulate: OBP %s board %s on %s (Ctrl-C to stop)\n", *variant, opts.Serial, path)
+	}}
 	if g != nil {
-		if script, err = obpScript(g, *speed, *seed, *incidents); err != nil {
+		h := humanGame(g)
+		script, err := emu.HumanScript(h.Start, h.Moves, h.Thought, *speed, *seed, *incidents)
+		if err != nil {
 			return err
 		}
+		if len(script) > 0 {
+			serving.Talked = func() bool { return len(e.Received()) > 0 }
+			serving.Start = func() {
+				startScript(stderr, script.Duration(), len(script), func(at time.Time) { e.Schedule(at, script) })
+			}
+		}
 	}
-	return serveOBP(ctx, e, script, *usePTY, fmt.Sprintf("OBP %s board %s", *variant, opts.Serial), stdout, stderr)
-}
-
-// serveOBP serves the emulated OBP board on a new pseudo-terminal (its
-// path printed on stdout) or on stdin/stdout, and starts its script once a
-// host has talked to it; the script's starter ends with the serving.
-func serveOBP(ctx context.Context, e *emu.Emulator, script emu.Script, usePTY bool, label string, stdout, stderr io.Writer) error {
-	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel()
-	if !usePTY {
+	if !*usePTY {
 		fmt.Fprintln(stderr, "dgtbridge emulate: OBP board serving on stdin/stdout")
-		wg.Go(func() { startOBPWhenTalkedTo(ctx, e, script, stderr) })
-		return dgtemu.Run(ctx, stdio{}, e)
 	}
-	master, path, err := pty.Open()
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout, path)
-	fmt.Fprintf(stderr, "dgtbridge emulate: %s on %s (Ctrl-C to stop)\n", label, path)
-	wg.Go(func() { startOBPWhenTalkedTo(ctx, e, script, stderr) })
-	return dgtemu.ServePTY(ctx, master, e)
+	return dgtemu.Serve(ctx, e, serving)
 }
 
 // obpGame reads the game to play: ccpd:N names a built-in game, anything
@@ -156,47 +144,4 @@ func obpGame(name string, index int) (*pgn.Game, error) {
 		return nil, fmt.Errorf("built-in games: %v", errs)
 	}
 	return all[i-1], nil
-}
-
-// obpScript turns g into human hands: think times from [%emt] where the
-// game has them (else 1–5 s), divided by speed.
-func obpScript(g *pgn.Game, speed float64, seed uint64, incidents float64) (emu.Script, error) {
-	rng := rand.New(rand.NewPCG(seed, 0x0b9))
-	think := make([]time.Duration, len(g.Moves)+1)
-	for i, m := range g.Moves {
-		d := time.Second + time.Duration(rng.Int64N(int64(4*time.Second)))
-		if m.HasEMT && m.EMT > 0 {
-			d = m.EMT
-		}
-		think[i+1] = time.Duration(float64(d) / speed)
-	}
-	moves := make([]rules.Move, 0, len(g.Moves))
-	for _, m := range g.Moves {
-		moves = append(moves, m.Move)
-	}
-	return emu.GameScript(g.Start, moves, emu.GameOptions{
-		Think: func(ply int) time.Duration { return think[ply] }, Speed: speed, Seed: seed, Incidents: incidents,
-	})
-}
-
-// startOBPWhenTalkedTo schedules the game 2 s after the host's first
-// command, so a host that connects late does not miss the opening.
-func startOBPWhenTalkedTo(ctx context.Context, e *emu.Emulator, s emu.Script, stderr io.Writer) {
-	if len(s) == 0 {
-		return
-	}
-	t := time.NewTicker(100 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		if len(e.Received()) > 0 {
-			e.Schedule(time.Now().Add(2*time.Second), s)
-			fmt.Fprintf(stderr, "dgtbridge emulate: host connected, playing %d actions over %v\n", len(s), s.Duration().Round(time.Second))
-			return
-		}
-	}
 }

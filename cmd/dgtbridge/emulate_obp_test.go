@@ -16,6 +16,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/xiangqi/games"
+	"github.com/dgtbridge/dgtbridge/serialport"
 )
 
 // TestEmulateOBP runs `dgtbridge emulate --protocol obp` for a xiangqi
@@ -74,7 +75,7 @@ func TestEmulateOBP(t *testing.T) {
 			}
 			go io.Copy(io.Discard, pr)
 			path = strings.TrimSpace(path)
-			l := link.New(func(context.Context) (io.ReadWriteCloser, error) { return openSerialBaud(path, 115200) }, link.Settings{})
+			l := link.New(func(context.Context) (io.ReadWriteCloser, error) { return serialport.OpenBaud(path, 115200) }, link.Settings{})
 			lctx, lcancel := context.WithCancel(ctx)
 			var lw sync.WaitGroup
 			lw.Go(func() { l.Run(lctx) })

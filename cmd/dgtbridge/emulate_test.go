@@ -15,6 +15,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/link"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
+	"github.com/dgtbridge/dgtbridge/serialport"
 )
 
 // TestEmulateGame runs `dgtbridge emulate --game` and follows it through
@@ -57,7 +58,7 @@ func TestEmulateGame(t *testing.T) {
 	if !strings.HasPrefix(path, "/dev/pts/") {
 		t.Fatalf("printed %q, want a pty path", path)
 	}
-	l := link.New(func(context.Context) (io.ReadWriteCloser, error) { return openSerial(path) }, link.Settings{})
+	l := link.New(func(context.Context) (io.ReadWriteCloser, error) { return serialport.Open(path) }, link.Settings{})
 	lctx, lcancel := context.WithCancel(ctx)
 	var lw sync.WaitGroup
 	lw.Go(func() { l.Run(lctx) })

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
 	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/serialport"
 )
 
 // runPorts lists the serial ports and probes each for a DGT board
@@ -20,14 +20,14 @@ func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	var ports []portInfo
+	var ports []serialport.Port
 	if fs.NArg() > 0 {
 		for _, p := range fs.Args() {
-			ports = append(ports, portInfo{Path: p})
+			ports = append(ports, serialport.Port{Path: p})
 		}
 	} else {
 		var err error
-		if ports, err = listPorts(); err != nil {
+		if ports, err = serialport.List(); err != nil {
 			return err
 		}
 		if len(ports) == 0 {
@@ -35,38 +35,26 @@ func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return nil
 		}
 	}
-	// Probe in parallel: each port is its own device.
-	results := make([]string, len(ports))
-	unopened := make([]bool, len(ports))
-	var wg sync.WaitGroup
-	for i, p := range ports {
-		wg.Go(func() {
-			rwc, err := openSerial(p.Path)
-			if err != nil {
-				results[i], unopened[i] = "cannot open: "+err.Error(), true
-				return
-			}
-			info, err := link.Probe(ctx, rwc, probeOptions)
-			if err != nil {
-				results[i] = "no DGT board: " + err.Error()
-				return
-			}
-			results[i] = describeBoard(info)
-		})
-	}
-	wg.Wait()
+	results := serialport.Discover(ctx, ports)
 	fmt.Fprintf(stdout, "%-20s %-10s %s\n", "PORT", "USB", "DGT")
-	for i, p := range ports {
+	for _, r := range results {
 		usb := "-"
-		if p.USB {
-			usb = p.VID + ":" + p.PID
+		if r.USB {
+			usb = r.VID + ":" + r.PID
 		}
-		fmt.Fprintf(stdout, "%-20s %-10s %s\n", p.Path, usb, results[i])
+		found := describeBoard(r.Board)
+		switch {
+		case r.Unopened:
+			found = "cannot open: " + r.Err.Error()
+		case r.Err != nil:
+			found = "no DGT board: " + r.Err.Error()
+		}
+		fmt.Fprintf(stdout, "%-20s %-10s %s\n", r.Path, usb, found)
 	}
 	var bad []string
-	for i, p := range ports {
-		if unopened[i] && fs.NArg() > 0 {
-			bad = append(bad, p.Path)
+	for _, r := range results {
+		if r.Unopened && fs.NArg() > 0 {
+			bad = append(bad, r.Path)
 		}
 	}
 	if len(bad) > 0 {

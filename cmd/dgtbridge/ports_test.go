@@ -5,12 +5,27 @@ import (
 	"context"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
+	"github.com/dgtbridge/dgtbridge/serialport"
 )
+
+// servedPTY serves an emulator on a new pseudo-terminal until stop.
+func servedPTY(t *testing.T, e emu.Device) (path string, stop func()) {
+	t.Helper()
+	m, path, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { emu.ServePTY(ctx, m, e) })
+	return path, func() { cancel(); wg.Wait() }
+}
 
 // TestPortsProbesPaths: `dgtbridge ports PATH…` tells a DGT board on a
 // pty from a silent pty and from something that is no serial port, and
@@ -58,7 +73,7 @@ func TestDescribeXLAndNoClock(t *testing.T) {
 		{emu.Setup{NoClock: true}, "no clock"},
 	} {
 		p, stop := servedPTY(t, emu.New(tc.opts, time.Now()))
-		info, err := probePort(context.Background(), p)
+		info, err := serialport.Probe(context.Background(), p)
 		stop()
 		if err != nil {
 			t.Fatal(err)

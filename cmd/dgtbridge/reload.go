@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
-	"reflect"
 	"syscall"
 	"time"
 
@@ -19,98 +17,22 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// restartKeys are the settings a reload cannot change: they shape the
-// running NATS server, publisher, HTTP server and data directory. A
-// reload that changes one is refused, naming it.
-var restartKeys = []struct {
-	key string
-	get func(*config.Config) any
-}{
-	{"data_dir", func(c *config.Config) any { return c.DataDir }},
-	{"record", func(c *config.Config) any { return c.Record }},
-	{"nats.url", func(c *config.Config) any { return c.NATS.URL }},
-	{"nats.prefix", func(c *config.Config) any { return c.NATS.Prefix }},
-	{"nats.creds", func(c *config.Config) any { return c.NATS.Creds }},
-	{"nats.embedded.listen", func(c *config.Config) any { return c.NATS.Embedded.Listen }},
-	{"nats.embedded.websocket", func(c *config.Config) any { return c.NATS.Embedded.WebSocket }},
-	{"nats.embedded.users", func(c *config.Config) any { return c.NATS.Embedded.Users }},
-	{"http.listen", func(c *config.Config) any { return c.HTTP.Listen }},
-	{"http.admin_listen", func(c *config.Config) any { return c.HTTP.AdminListen }},
-	{"relay.speak", func(c *config.Config) any { return c.Relay.Speak }},
-	{"event.public_delay", func(c *config.Config) any { return c.Event.PublicDelay }},
-}
-
-// errRestart: a reload asks for a change only a restart makes.
-var errRestart = errors.New("needs a restart (systemctl restart dgtbridge), not a reload")
-
 // planReload returns what a reload from the running configuration old to
 // next gives each board of the hall (boards, in old's order): the options
 // of its next game. It refuses, naming every key, a configuration that
-// changes what only a restart changes: the settings of restartKeys, and
-// the boards themselves (a board added or removed, a board's protocol,
-// variant or blind player's board). Boards are matched by port and bus
-// address (boards on "auto" in order), so a new round may renumber them.
+// changes what only a restart changes (config.Diff) or whose games
+// cannot be set up.
 func planReload(old, next *config.Config, boards []hall.Board) (map[string]session.SessionOptions, error) {
-	var errs []error
-	for _, k := range restartKeys {
-		if a, b := k.get(old), k.get(next); !reflect.DeepEqual(a, b) {
-			errs = append(errs, &config.KeyError{Key: k.key, Err: fmt.Errorf("changed from %v to %v: %w", a, b, errRestart)})
-		}
-	}
-	type portKey struct {
-		port string
-		bus  int
-	}
-	key := func(bs []config.Board) []portKey {
-		out := make([]portKey, len(bs))
-		auto := 0
-		for i, b := range bs {
-			out[i] = portKey{b.Port, b.BusAddress}
-			if b.Port == config.AutoPort {
-				out[i].bus = -1 - auto // the n-th auto board
-				auto++
-			}
-		}
-		return out
-	}
-	oldB, newB := old.EffectiveBoards(), next.EffectiveBoards()
-	oldK, newK := key(oldB), key(newB)
-	used := make([]bool, len(oldB))
+	ch := config.Diff(old, next)
+	errs := ch.Restart
 	plan := map[string]session.SessionOptions{}
-	for i, b := range newB {
-		p := fmt.Sprintf("boards[%d]", i)
-		j := -1
-		for jj, k := range oldK {
-			if k == newK[i] && !used[jj] {
-				j = jj
-				break
-			}
-		}
-		if j < 0 {
-			errs = append(errs, &config.KeyError{Key: p + ".port", Err: fmt.Errorf("%s (bus address %d) is not a board of the running daemon: adding a board %w", b.Port, b.BusAddress, errRestart)})
-			continue
-		}
-		used[j] = true
-		o := oldB[j]
-		for _, d := range []struct{ k, a, b string }{{"protocol", o.Protocol, b.Protocol}, {"variant", o.Variant, b.Variant}} {
-			if d.a != d.b {
-				errs = append(errs, &config.KeyError{Key: p + "." + d.k, Err: fmt.Errorf("changed from %s to %s: %w", d.a, d.b, errRestart)})
-			}
-		}
-		if !reflect.DeepEqual(o.Blind, b.Blind) {
-			errs = append(errs, &config.KeyError{Key: p + ".blind", Err: fmt.Errorf("changed: the blind player's board %w", errRestart)})
-		}
-		so, err := sessionOptions(next, b)
+	for _, c := range ch.Boards {
+		so, err := sessionOptions(next, c.Board)
 		if err != nil {
-			errs = append(errs, &config.KeyError{Key: p, Err: err})
+			errs = append(errs, &config.KeyError{Key: fmt.Sprintf("boards[%d]", c.Index), Err: err})
 			continue
 		}
-		plan[boards[j].ID] = so
-	}
-	for j, u := range used {
-		if !u {
-			errs = append(errs, &config.KeyError{Key: "boards", Err: fmt.Errorf("the board on %s (bus address %d, board %d) is no longer configured: removing a board %w", oldB[j].Port, oldB[j].BusAddress, oldB[j].Board, errRestart)})
-		}
+		plan[boards[c.Old].ID] = so
 	}
 	if len(errs) > 0 {
 		return nil, &config.Error{File: next.File, Problems: errs}

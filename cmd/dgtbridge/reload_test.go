@@ -75,7 +75,7 @@ func TestPlanReload(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			next := loadConfig(t, dir, c.yaml, nil)
 			_, err := planReload(&old, &next, boards)
-			if !errors.Is(err, errRestart) {
+			if !errors.Is(err, config.ErrRestart) {
 				t.Fatalf("err %v, want a restart needed", err)
 			}
 			var ce *config.Error

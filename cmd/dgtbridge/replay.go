@@ -98,10 +98,8 @@ func replayFile(ctx context.Context, name string, o replay.Options, stdout io.Wr
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
-	// An interrupt closes the file, which also ends a read waiting on a
-	// pipe or FIFO that is still being written.
-	stop := context.AfterFunc(ctx, func() { in.Close() })
-	res, err := replayRecording(ctxReader{ctx, in}, o) // DGT or OBP: replay_obp.go
+	r, stop := replay.UntilDone(ctx, in)
+	res, err := replay.Recording(r, o) // DGT or OBP
 	stop()
 	in.Close()
 	if ctx.Err() != nil {
@@ -124,23 +122,6 @@ func replayFile(ctx context.Context, name string, o replay.Options, stdout io.Wr
 		return fmt.Errorf("replay: %s: %w", name, err)
 	}
 	return nil
-}
-
-// ctxReader reads from r until ctx is done.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	n, err := c.r.Read(p)
-	if err != nil && c.ctx.Err() != nil {
-		return n, c.ctx.Err()
-	}
-	return n, err
 }
 
 // createAlerts creates the --alerts file, refusing to write over one of

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
-	"io"
 
-	"github.com/dgtbridge/dgtbridge/hall/replay"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
@@ -37,16 +34,4 @@ func replayVariant(fs *flag.FlagSet, variant string, rs ruleset.RuleSet) (string
 		return "", rs, usageError{fmt.Errorf("replay: --ruleset %s is for %s games, not xiangqi (want xiangqi-vn2004, -rapid or -blitz)", rs.Name, rs.Variant)}
 	}
 	return variant, rs, nil
-}
-
-// replayRecording replays one recording: the traffic of an Open Board
-// Protocol board (every xiangqi recording, and a chess board's whose first
-// lines are OBP) with replay.OBP, a DGT board's with replay.DGT.
-func replayRecording(r io.Reader, o replay.Options) (replay.Result, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(64 << 10)
-	if o.Session.Info.Variant == "xiangqi" || replay.IsOBPRecording(head) {
-		return replay.OBP(br, o)
-	}
-	return replay.DGT(br, o)
 }

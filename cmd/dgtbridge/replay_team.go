@@ -52,9 +52,9 @@ func runReplayTeam(ctx context.Context, o teamReplay, stdout, stderr io.Writer) 
 			return fmt.Errorf("replay: %w", err)
 		}
 		defer f.Close()
-		stop := context.AfterFunc(ctx, func() { f.Close() })
+		r, stop := replay.UntilDone(ctx, f)
 		defer stop()
-		ins[i] = ctxReader{ctx, f}
+		ins[i] = r
 	}
 	aw := stderr
 	if o.alerts != "" {

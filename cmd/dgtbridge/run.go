@@ -10,6 +10,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/serialport"
 	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
 )
 
@@ -86,7 +87,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if len(cfg.Boards) == 0 {
 		return errNoBoards
 	}
-	claims := &portClaims{}
+	claims := &serialport.Claims{}
 	boards, err := hallBoards(&cfg, func(b config.Board) (hall.Board, error) {
 		return daemonBoard(b, claims, log), nil // boards_obp.go
 	})

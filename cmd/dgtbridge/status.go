@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"strings"
 	"time"
@@ -83,51 +80,20 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // listener as a user of the configuration. It returns the connection and
 // a description of where it went.
 func statusConnect(cfg *config.Config, user, password string, timeout time.Duration) (*nats.Conn, string, error) {
-	opts := []nats.Option{nats.Name("dgtbridge status"), nats.Timeout(timeout)}
-	url := cfg.NATS.URL
-	if url != "" {
-		if cfg.NATS.Creds != "" {
-			opts = append(opts, nats.UserCredentials(cfg.NATS.Creds))
+	if cfg.NATS.URL == "" && user == "" && len(cfg.NATS.Embedded.Users) > 0 {
+		u, err := statusUser(cfg.NATS.Embedded.Users, password != "")
+		if err != nil {
+			return nil, "", err
 		}
-		if cfg.NATS.Nkey != "" {
-			o, err := nats.NkeyOptionFromSeed(cfg.NATS.Nkey)
-			if err != nil {
-				return nil, "", fmt.Errorf("nats.nkey: %w", err)
-			}
-			opts = append(opts, o)
-		}
-	} else {
-		url = "nats://" + dialable(cfg.NATS.Embedded.Listen)
-		if cert := cfg.NATS.Embedded.TLS.Cert; cert != "" {
-			tc, err := trustingCert(cert)
-			if err != nil {
-				return nil, "", fmt.Errorf("nats.embedded.tls.cert: %w", err)
-			}
-			url = "tls://" + dialable(cfg.NATS.Embedded.Listen)
-			opts = append(opts, nats.Secure(tc))
-		}
-		if user == "" && len(cfg.NATS.Embedded.Users) > 0 {
-			u, err := statusUser(cfg.NATS.Embedded.Users, password != "")
-			if err != nil {
-				return nil, "", err
-			}
-			user = u.User
-			if password == "" {
-				password = u.Password
-			}
+		user = u.User
+		if password == "" {
+			password = u.Password
 		}
 	}
-	if user != "" {
-		opts = append(opts, nats.UserInfo(user, password))
-		if u := findUser(cfg, user); u != nil && u.Role == config.RoleArbiter {
-			opts = append(opts, nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
-		}
-	}
-	nc, err := nats.Connect(url, opts...)
-	if err != nil {
-		return nil, "", fmt.Errorf("status: cannot reach NATS at %s: %w (is the daemon running?)", url, err)
-	}
-	return nc, url, nil
+	u := findUser(cfg, user)
+	return status.Connect(status.Dial{URL: cfg.NATS.URL, Creds: cfg.NATS.Creds, Nkey: cfg.NATS.Nkey,
+		Listen: cfg.NATS.Embedded.Listen, TLSCert: cfg.NATS.Embedded.TLS.Cert, User: user, Password: password,
+		Arbiter: user != "" && u != nil && u.Role == config.RoleArbiter, Timeout: timeout})
 }
 
 // statusUser picks the first organiser, else arbiter, user: with a
@@ -152,35 +118,4 @@ func findUser(cfg *config.Config, name string) *config.User {
 		}
 	}
 	return nil
-}
-
-// dialable turns a listen address into one to connect to: an unspecified
-// host (0.0.0.0, ::, "") becomes 127.0.0.1.
-func dialable(listen string) string {
-	host, port, err := net.SplitHostPort(listen)
-	if err != nil {
-		return listen
-	}
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, port)
-}
-
-// trustingCert returns a TLS configuration that trusts the system's roots
-// and the certificates of the PEM file (the embedded server's own: a
-// self-signed certificate, or a chain whose root is in the system's pool).
-func trustingCert(file string) (*tls.Config, error) {
-	pem, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	pool, err := x509.SystemCertPool()
-	if err != nil {
-		pool = x509.NewCertPool()
-	}
-	if !pool.AppendCertsFromPEM(pem) {
-		return nil, fmt.Errorf("%s holds no PEM certificate", file)
-	}
-	return &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
 }

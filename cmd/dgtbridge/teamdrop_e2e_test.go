@@ -25,6 +25,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 	"github.com/dgtbridge/dgtbridge/rules/teamdrop"
+	"github.com/dgtbridge/dgtbridge/serialport"
 )
 
 // teamBoard is one emulated board of the end-to-end match and the moves
@@ -207,9 +208,9 @@ boards:
 	}()
 	log := slog.New(slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	start := func() (stop func()) {
-		claims := &portClaims{}
+		claims := &serialport.Claims{}
 		hb, err := hallBoards(&cfg, func(b config.Board) (hall.Board, error) {
-			return hall.Board{Open: serialOpener(b.Port, claims, 0, log)}, nil
+			return hall.Board{Open: serialport.Opener(b.Port, claims, 0, log)}, nil
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -417,7 +417,7 @@ func (l *line) take(c chunk, deadline *time.Time, extend bool) {
 }
 
 // readDeadliner is a port whose reads may take a deadline (the runtime's
-// poller: serial devices opened by cmd/dgtbridge, pipes, pseudo-terminals;
+// poller: serial devices opened by package serialport, pipes, pseudo-terminals;
 // a wrapper may have the method and refuse with os.ErrNoDeadline).
 type readDeadliner interface {
 	SetReadDeadline(t time.Time) error

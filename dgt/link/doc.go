@@ -6,8 +6,8 @@
 // It emits typed [Event]s on a channel it owns and closes.
 //
 // The port is opened through an [Opener] (a func), so this package never
-// imports a serial library: cmd/dgtbridge passes one built on
-// go.bug.st/serial, tests pass one that opens a pseudo-terminal or a pipe.
+// imports a serial library: the daemon passes one from package serialport,
+// tests pass one that opens a pseudo-terminal or a pipe.
 //
 // # Connection sequence
 //

@@ -34,7 +34,8 @@ var layers = []rule{
 	{pkg: "rules/xiangqi", internal: []string{"rules"}},
 	{pkg: "rules/xiangqi/games"},
 	{pkg: "rules/clock", internal: []string{"rules"}},
-	{pkg: "rules/announce", internal: []string{"rules", "rules/xiangqi"}},
+	{pkg: "rules/perft", internal: []string{"rules", "rules/chess", "rules/xiangqi"}},
+	{pkg: "rules/announce", internal: []string{"rules", "rules/chess", "rules/xiangqi"}},
 	{pkg: "rules/ruleset", internal: []string{"rules", "rules/clock"}},
 	{pkg: "rules/pgn", internal: []string{"rules", "rules/chess", "rules/xiangqi"}},
 	{pkg: "rules/teamdrop", internal: []string{"rules", "rules/chess", "rules/ruleset", "rules/clock", "rules/game"}},
@@ -42,11 +43,17 @@ var layers = []rule{
 	{pkg: "rules/adjudicator", internal: []string{"rules/..."}},
 	{pkg: "dgt", internal: []string{"rules"}},
 	{pkg: "dgt/recording", internal: []string{"rules", "dgt"}},
-	{pkg: "dgt/emu", internal: []string{"rules", "dgt"}},
+	// The emulator serves its boards on pseudo-terminals (dgt/pty) or on
+	// any port.
+	{pkg: "dgt/emu", internal: []string{"rules", "dgt", "dgt/pty"}, external: []string{"golang.org/x/sys/unix"}},
 	{pkg: "dgt/internal/evq"},
 	{pkg: "dgt/link", internal: []string{"rules", "dgt", "dgt/internal/evq", "port"}},
 	{pkg: "dgt/bus", internal: []string{"rules", "dgt", "dgt/internal/evq", "port"}},
 	{pkg: "dgt/pty", external: []string{"golang.org/x/sys/unix"}},
+	// The serial ports: the one package that opens them (go.bug.st/serial
+	// and its own termios code) and probes them for DGT boards through
+	// dgt/link.
+	{pkg: "serialport", internal: []string{"rules", "dgt", "dgt/link", "dgt/internal/evq"}, external: []string{"go.bug.st/serial", "golang.org/x/sys/unix"}},
 	// The Open Board Protocol is a codec of its own beside dgt; it sees
 	// only the rules vocabulary (squares, pieces, geometries).
 	{pkg: "obp", internal: []string{"rules"}},
@@ -59,6 +66,11 @@ var layers = []rule{
 	{pkg: "internal/fsf", internal: []string{"internal/testenv"}},
 	// The pairing file reader is pure: bytes in, pairings out.
 	{pkg: "pairings"},
+	// Configuration: reading, validating, comparing the running one with a
+	// reload's (Diff). It sees the rule sets and clocks it names and the
+	// pairing files it reads, viper and its file formats; no board, no
+	// NATS, no hall.
+	{pkg: "config", internal: []string{"rules", "rules/clock", "rules/ruleset", "pairings"}, external: viperDeps},
 	// The Lichess push speaks HTTP and knows nothing of boards or NATS: the
 	// daemon hands it each round's PGN.
 	{pkg: "lichess"},
@@ -91,9 +103,6 @@ var layers = []rule{
 	// The demo's scripts drive emulated boards and read the feed as a
 	// client: no runtime, no configuration.
 	{pkg: "hall/demo", internal: []string{"rules/...", "board/...", "dgt", "dgt/emu", "dgt/pty", "obp", "obp/emu", "hall/session", "hall/gamerecord"}, external: natsDeps},
-	// Configuration: viper and what it pulls in, the rules' names, the
-	// pairing reader. Only the command imports it.
-	{pkg: "config", internal: []string{"pairings", "rules/..."}, external: viperDeps},
 	// The command wires everything; it is the only package that may
 	// import configuration and the serial library.
 	{pkg: "cmd/dgtbridge", internal: []string{"..."}, external: append(append(append([]string{"go.bug.st/serial"}, natsDeps...), viperDeps...), "golang.org/x/text")},
@@ -123,16 +132,16 @@ var layers = []rule{
 	{pkg: "internal/loadtest", internal: []string{"rules/...", "dgt", "dgt/emu", "dgt/pty"}, external: natsDeps},
 }
 
-// viperDeps are the modules viper pulls in.
+// viperDeps are the modules viper and its file formats pull in.
 var viperDeps = []string{
 	"github.com/spf13",
-	"github.com/go-viper/mapstructure",
+	"github.com/go-viper/mapstructure/v2",
 	"github.com/fsnotify/fsnotify",
-	"github.com/pelletier/go-toml",
+	"github.com/pelletier/go-toml/v2",
 	"github.com/sagikazarmark/locafero",
 	"github.com/sourcegraph/conc",
 	"github.com/subosito/gotenv",
-	"go.yaml.in/yaml",
+	"go.yaml.in/yaml/v3",
 	"golang.org/x/sys",
 	"golang.org/x/text",
 }
@@ -272,12 +281,10 @@ func TestNoBackArrow(t *testing.T) {
 }
 
 // soleImporters names, for the libraries that touch the outside world,
-// the only packages of the module that may import them directly
-// (one file opens serial ports, one package reads configuration: what
-// touches the outside world stays at the edge, where it can be replaced
-// in tests).
+// the only packages of the module that may import them directly (one
+// package opens serial ports, one package reads configuration).
 var soleImporters = map[string][]string{
-	"go.bug.st/serial":       {"cmd/dgtbridge"},
+	"go.bug.st/serial":       {"serialport"},
 	"github.com/spf13/viper": {"config"},
 }
 

@@ -7,8 +7,8 @@
 // exponential back-off when the cable is pulled.
 //
 // The port is opened through an [Opener], so this package imports no
-// serial library: cmd/dgtbridge passes one built on go.bug.st/serial,
-// tests one that opens a pseudo-terminal.
+// serial library: the daemon passes one from package serialport, tests
+// one that opens a pseudo-terminal.
 //
 // # Connection sequence (docs/open-board-protocol.md)
 //

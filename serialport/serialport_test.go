@@ -1,4 +1,4 @@
-package main
+package serialport
 
 import (
 	"context"
@@ -35,14 +35,14 @@ func servedPTY(t *testing.T, e emu.Device) (path string, stop func()) {
 }
 
 func TestOpenSerialErrors(t *testing.T) {
-	_, err := openSerial("/dev/does-not-exist-dgt")
+	_, err := Open("/dev/does-not-exist-dgt")
 	if err == nil || !errors.Is(err, os.ErrNotExist) && !isPortError(err) {
 		t.Fatalf("open of a missing device: %v", err)
 	}
-	if _, err := openSerial("/dev/null"); err == nil {
+	if _, err := Open("/dev/null"); err == nil {
 		t.Fatal("/dev/null opened as a serial port")
-	} else if !errors.Is(err, errNotSerialPort) {
-		t.Fatalf("/dev/null: %v, want errNotSerialPort", err)
+	} else if !errors.Is(err, ErrNotSerialPort) {
+		t.Fatalf("/dev/null: %v, want ErrNotSerialPort", err)
 	}
 	if _, err := openGoSerial("/dev/null", 9600); err == nil || !isPortError(err) {
 		t.Fatalf("/dev/null through go.bug.st/serial: %v, want a wrapped *serial.PortError", err)
@@ -56,7 +56,7 @@ func isPortError(err error) bool {
 
 // TestSerialLinkAcrossReplug is the end-to-end test through the serial
 // code real boards use: the emulator on a pty, the daemon's side opened
-// with openSerial, the link following moves and the clock, and the board
+// with Open, the link following moves and the clock, and the board
 // vanishing and returning on a new device path.
 func TestSerialLinkAcrossReplug(t *testing.T) {
 	if testing.Short() {
@@ -66,7 +66,7 @@ func TestSerialLinkAcrossReplug(t *testing.T) {
 	var path atomic.Value
 	p, stop := servedPTY(t, e)
 	path.Store(p)
-	l := link.New(func(ctx context.Context) (io.ReadWriteCloser, error) { return openSerial(path.Load().(string)) },
+	l := link.New(func(ctx context.Context) (io.ReadWriteCloser, error) { return Open(path.Load().(string)) },
 		link.Settings{BackoffMin: 50 * time.Millisecond, BackoffMax: 200 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -143,6 +143,44 @@ func TestSerialLinkAcrossReplug(t *testing.T) {
 	}
 }
 
+// TestDiscover probes a DGT board, a silent pseudo-terminal and two paths
+// that are no serial port: the board's identity, a silent device's error,
+// and Unopened for the paths Open refuses.
+func TestDiscover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration: real pseudo-terminals, probes wait for their timeouts")
+	}
+	board, stop := servedPTY(t, emu.New(emu.Setup{Serial: "04242"}, time.Now()))
+	defer stop()
+	silentMaster, silent, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silentMaster.Close()
+	ports := []Port{{Path: board}, {Path: silent}, {Path: os.DevNull}, {Path: "/dev/ttyACM-not-there"}}
+	got := Discover(context.Background(), ports)
+	if len(got) != len(ports) {
+		t.Fatalf("%d results for %d ports", len(got), len(ports))
+	}
+	for i, r := range got {
+		if r.Path != ports[i].Path {
+			t.Errorf("result %d is for %s, want %s", i, r.Path, ports[i].Path)
+		}
+	}
+	if got[0].Err != nil || got[0].Board.Serial != "04242" {
+		t.Errorf("board: %+v", got[0])
+	}
+	if got[1].Err == nil || got[1].Unopened {
+		t.Errorf("silent pty: err %v, unopened %v; want a probe error", got[1].Err, got[1].Unopened)
+	}
+	if !errors.Is(got[2].Err, ErrNotSerialPort) || !got[2].Unopened {
+		t.Errorf("/dev/null: err %v, unopened %v", got[2].Err, got[2].Unopened)
+	}
+	if !errors.Is(got[3].Err, os.ErrNotExist) || !got[3].Unopened {
+		t.Errorf("missing path: err %v, unopened %v", got[3].Err, got[3].Unopened)
+	}
+}
+
 // TestSerialOpener covers the opener the daemon hands to dgt/link: an
 // explicit path (claimed, so a second board on the same path is refused
 // until the first closes it) and "auto", which finds nothing among the
@@ -150,14 +188,14 @@ func TestSerialLinkAcrossReplug(t *testing.T) {
 func TestSerialOpener(t *testing.T) {
 	p, stop := servedPTY(t, emu.New(emu.Setup{}, time.Now()))
 	defer stop()
-	var claims portClaims
-	open := serialOpener(p, &claims, 0, nil)
+	var claims Claims
+	open := Opener(p, &claims, 0, nil)
 	rwc, err := open(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := open(context.Background()); !errors.Is(err, errPortClaimed) {
-		t.Fatalf("second open of %s: %v, want errPortClaimed", p, err)
+	if _, err := open(context.Background()); !errors.Is(err, ErrClaimed) {
+		t.Fatalf("second open of %s: %v, want ErrClaimed", p, err)
 	}
 	rwc.Close()
 	rwc, err = open(context.Background())
@@ -168,7 +206,7 @@ func TestSerialOpener(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	auto := serialOpener(autoPort, &claims, 50*time.Millisecond, slog.New(slog.DiscardHandler))
+	auto := Opener(Auto, &claims, 50*time.Millisecond, slog.New(slog.DiscardHandler))
 	if _, err := auto(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		// a machine with a real DGT board plugged in would find it
 		t.Logf("port auto: %v", err)

@@ -1,4 +1,4 @@
-package main
+package demo
 
 import (
 	"context"
@@ -7,34 +7,32 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
-	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
-// dgtBusMax is the most boards emulate puts on one bus line (DGT does not
+// BusMax is the most boards ServeHall puts on one bus line (DGT does not
 // say; 32 is what a line's polling at 9600 baud allows).
-const dgtBusMax = 64
+const BusMax = 64
 
-// hallOptions say what `emulate --boards N` serves.
-type hallOptions struct {
-	boards     int
-	bus        int      // boards per bus line; 0: each board on its own pty
-	think      emu.Span // the pause before each move (--move-every)
-	games      []*pgn.Game
-	seed       uint64
-	round      int
-	clock      emu.ClockSetting
-	timeCtl    string // the clock as a PGN TimeControl, for the config snippet
-	truth      io.Writer
-	firstBoard int // the board number of the first board
+// HallOptions say what [ServeHall] serves.
+type HallOptions struct {
+	Boards      int
+	Bus         int      // boards per bus line (at most BusMax); 0: each board on its own pty
+	Think       emu.Span // the pause before each move
+	Games       []*pgn.Game
+	Seed        uint64
+	Round       int // the round in the printed configuration
+	Clock       emu.ClockSetting
+	TimeControl string    // the clock as a PGN TimeControl, for the configuration printed
+	Truth       io.Writer // when not nil: every ply played, one JSON line each
+	FirstBoard  int       // the board number of the first board
 }
 
 // emuBoard is one emulated board of the hall.
@@ -45,17 +43,17 @@ type emuBoard struct {
 	addr  uint16 // bus address, 0 on its own line
 }
 
-// runEmulateHall serves o.boards emulated boards with clocks on
-// pseudo-terminals, o.bus to a line (or one each), prints a `boards:`
-// configuration snippet naming them, and has every board play games one
-// after another with realistic hands until ctx is done: an organiser's load
-// test on their own hardware.
-func runEmulateHall(ctx context.Context, o hallOptions, stdout, stderr io.Writer) error {
+// ServeHall serves o.Boards emulated boards with clocks on
+// pseudo-terminals, o.Bus to a line (or one each), prints a `boards:`
+// configuration snippet naming them on stdout, and has every board play
+// games one after another with realistic hands until ctx is done: an
+// organiser's load test on their own hardware.
+func ServeHall(ctx context.Context, o HallOptions, stdout, stderr io.Writer) error {
 	powerUp := time.Now()
-	boards := make([]*emuBoard, o.boards)
+	boards := make([]*emuBoard, o.Boards)
 	for i := range boards {
-		n := o.firstBoard + i
-		opts := emu.Setup{Serial: fmt.Sprintf("%05d", 1000+n), Seed: o.seed*7919 + uint64(n), Clock: o.clock}
+		n := o.FirstBoard + i
+		opts := emu.Setup{Serial: fmt.Sprintf("%05d", 1000+n), Seed: o.Seed*7919 + uint64(n), Clock: o.Clock}
 		sc := emu.DrawScan(opts.Seed)
 		opts.ScanPeriod, opts.ScanPhase = sc.Period, sc.Phase
 		boards[i] = &emuBoard{e: emu.New(opts, powerUp), board: n}
@@ -73,9 +71,9 @@ func runEmulateHall(ctx context.Context, o hallOptions, stdout, stderr io.Writer
 		return path, nil
 	}
 	lines := 0
-	if o.bus > 0 {
-		for i := 0; i < len(boards); i += o.bus {
-			group := boards[i:min(i+o.bus, len(boards))]
+	if o.Bus > 0 {
+		for i := 0; i < len(boards); i += o.Bus {
+			group := boards[i:min(i+o.Bus, len(boards))]
 			var es []*emu.Emulator
 			for _, b := range group {
 				es = append(es, b.e)
@@ -100,7 +98,7 @@ func runEmulateHall(ctx context.Context, o hallOptions, stdout, stderr io.Writer
 	}
 	writeSnippet(stdout, boards, o, lines)
 	fmt.Fprintf(stderr, "dgtbridge emulate: %d boards served (Ctrl-C to stop)\n", len(boards))
-	truth := &truthWriter{w: o.truth}
+	truth := &truthWriter{w: o.Truth}
 	for i, b := range boards {
 		wg.Go(func() { playTable(ctx, b, i, o, powerUp, truth) })
 	}
@@ -109,28 +107,28 @@ func runEmulateHall(ctx context.Context, o hallOptions, stdout, stderr io.Writer
 }
 
 // writeSnippet prints the configuration for the served boards.
-func writeSnippet(w io.Writer, boards []*emuBoard, o hallOptions, lines int) {
+func writeSnippet(w io.Writer, boards []*emuBoard, o HallOptions, lines int) {
 	if lines > 0 {
-		fmt.Fprintf(w, "# dgtbridge emulate: %d boards with clocks on %d bus lines of up to %d boards\n", len(boards), lines, o.bus)
+		fmt.Fprintf(w, "# dgtbridge emulate: %d boards with clocks on %d bus lines of up to %d boards\n", len(boards), lines, o.Bus)
 	} else {
 		fmt.Fprintf(w, "# dgtbridge emulate: %d boards with clocks, each on its own line\n", len(boards))
 	}
-	fmt.Fprintf(w, "# the clocks are set to %s (event.time_control: %q)\n", o.timeCtl, o.timeCtl)
+	fmt.Fprintf(w, "# the clocks are set to %s (event.time_control: %q)\n", o.TimeControl, o.TimeControl)
 	fmt.Fprintln(w, "boards:")
 	for _, b := range boards {
 		if b.addr > 0 {
-			fmt.Fprintf(w, "  - {port: %s, bus_address: %d, round: %d, board: %d}\n", b.port, b.addr, o.round, b.board)
+			fmt.Fprintf(w, "  - {port: %s, bus_address: %d, round: %d, board: %d}\n", b.port, b.addr, o.Round, b.board)
 		} else {
-			fmt.Fprintf(w, "  - {port: %s, round: %d, board: %d}\n", b.port, o.round, b.board)
+			fmt.Fprintf(w, "  - {port: %s, round: %d, board: %d}\n", b.port, o.Round, b.board)
 		}
 	}
 }
 
 // playTable has the players of board b play games one after another: a
 // game with realistic hands, the pieces set up again, the clock reset.
-func playTable(ctx context.Context, b *emuBoard, i int, o hallOptions, powerUp time.Time, truth *truthWriter) {
+func playTable(ctx context.Context, b *emuBoard, i int, o HallOptions, powerUp time.Time, truth *truthWriter) {
 	h := emu.DefaultHands()
-	h.Think = o.think
+	h.Think = o.Think
 	wait := func(until time.Time) bool {
 		t := time.NewTimer(time.Until(until))
 		defer t.Stop()
@@ -144,12 +142,12 @@ func playTable(ctx context.Context, b *emuBoard, i int, o hallOptions, powerUp t
 	// Boards start their first move at different moments, as a hall does.
 	start := time.Now().Add(2*time.Second + time.Duration(i%50)*37*time.Millisecond)
 	for k := 0; ; k++ {
-		g := o.games[(i+k)%len(o.games)]
+		g := o.Games[(i+k)%len(o.Games)]
 		moves := make([]rules.Move, len(g.Moves))
 		for j, m := range g.Moves {
 			moves[j] = m.Move
 		}
-		game := emu.Game{Start: g.Start, Moves: moves, Board: b.e.Setup(), Hands: h, Seed: o.seed*1_000_003 + uint64(b.board)*1009 + uint64(k)}
+		game := emu.Game{Start: g.Start, Moves: moves, Board: b.e.Setup(), Hands: h, Seed: o.Seed*1_000_003 + uint64(b.board)*1009 + uint64(k)}
 		script, plies, err := game.Plan(powerUp, start)
 		if err != nil {
 			return // the games were checked when loaded
@@ -159,13 +157,13 @@ func playTable(ctx context.Context, b *emuBoard, i int, o hallOptions, powerUp t
 		if !wait(start.Add(script.Duration() + 3*time.Second)) {
 			return
 		}
-		up := demo.SetUp(b.e.Placement(), 1)
+		up := SetUp(b.e.Placement(), 1)
 		now := time.Now()
 		b.e.Schedule(now, up)
 		if !wait(now.Add(up.Duration() + 2*time.Second)) {
 			return
 		}
-		b.e.SetClock(time.Now(), o.clock)
+		b.e.SetClock(time.Now(), o.Clock)
 		start = time.Now().Add(3 * time.Second)
 	}
 }
@@ -177,8 +175,8 @@ type truthWriter struct {
 	w  io.Writer
 }
 
-// truthPly is one line of --truth.
-type truthPly struct {
+// TruthPly is one line of [HallOptions].Truth.
+type TruthPly struct {
 	Board   int       `json:"board"`
 	Game    int       `json:"game"` // the n-th game played on the board
 	Ply     int       `json:"ply"`
@@ -197,20 +195,20 @@ func (t *truthWriter) plies(board, game int, g *pgn.Game, plies []emu.Ply) {
 	enc := json.NewEncoder(t.w)
 	pos := g.Start
 	for _, p := range plies {
-		enc.Encode(truthPly{Board: board, Game: game, Ply: p.Ply, UCI: pos.UCI(p.Move), Touch: p.Touch, Release: p.Release, Press: p.Press})
+		enc.Encode(TruthPly{Board: board, Game: game, Ply: p.Ply, UCI: pos.UCI(p.Move), Touch: p.Touch, Release: p.Release, Press: p.Press})
 		if next, err := pos.Play(p.Move); err == nil {
 			pos = next
 		}
 	}
 }
 
-// hallGames returns the games of --games (a PGN file), or the demo's
+// HallGames returns the games of a PGN file, or with path "" the demo's
 // famous games: only games from the standard start with at least one move.
-func hallGames(path string) ([]*pgn.Game, error) {
+func HallGames(path string) ([]*pgn.Game, error) {
 	var gs []*pgn.Game
 	if path == "" {
 		var err error
-		if gs, err = demo.Games(); err != nil {
+		if gs, err = Games(); err != nil {
 			return nil, err
 		}
 	} else {
@@ -236,23 +234,4 @@ func hallGames(path string) ([]*pgn.Game, error) {
 		return nil, fmt.Errorf("no game from the standard start position in %q", path)
 	}
 	return out, nil
-}
-
-// parseSpan parses "1s-3s" (a range) or "2s" (a fixed time).
-func parseSpan(s string) (emu.Span, error) {
-	lo, hi, isRange := strings.Cut(s, "-")
-	a, err := time.ParseDuration(strings.TrimSpace(lo))
-	if err != nil {
-		return emu.Span{}, fmt.Errorf("%q: want a duration or a range like 1s-3s", s)
-	}
-	b := a
-	if isRange {
-		if b, err = time.ParseDuration(strings.TrimSpace(hi)); err != nil || b < a {
-			return emu.Span{}, fmt.Errorf("%q: want a range like 1s-3s", s)
-		}
-	}
-	if a <= 0 {
-		return emu.Span{}, fmt.Errorf("%q: the time must be positive", s)
-	}
-	return emu.Span{Min: a, Max: b}, nil
 }

@@ -1,12 +1,12 @@
 //go:build !linux
 
-package main
+package serialport
 
 import "io"
 
-// openSerialBaud is openSerial at another speed (an Open Board Protocol
+// OpenBaud is [Open] at another speed (an Open Board Protocol
 // board's port opens at 115200 baud, docs/open-board-protocol.md); away
 // from Linux it uses go.bug.st/serial.
-func openSerialBaud(path string, baud int) (io.ReadWriteCloser, error) {
+func OpenBaud(path string, baud int) (io.ReadWriteCloser, error) {
 	return openGoSerial(path, baud)
 }

@@ -1,4 +1,4 @@
-package main
+package serialport
 
 import (
 	"bufio"
@@ -99,7 +99,7 @@ func emulatorBinary(b *testing.B) string {
 			return
 		}
 		benchBinary.path = filepath.Join(dir, "dgtbridge")
-		if out, err := exec.Command("go", "build", "-o", benchBinary.path, ".").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", benchBinary.path, "../cmd/dgtbridge").CombinedOutput(); err != nil {
 			benchBinary.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})

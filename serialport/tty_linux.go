@@ -1,9 +1,8 @@
 //go:build linux
 
-package main
+package serialport
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,24 +11,20 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// errNotSerialPort: the path opened, but it is no terminal device (its
-// line settings cannot be read).
-var errNotSerialPort = errors.New("not a serial port")
-
-// openSerialBaud is openSerial at another speed (an Open Board Protocol
+// OpenBaud is [Open] at another speed (an Open Board Protocol
 // board's port opens at 115200 baud, docs/open-board-protocol.md).
-func openSerialBaud(path string, baud int) (io.ReadWriteCloser, error) { return openTTY(path, baud) }
+func OpenBaud(path string, baud int) (io.ReadWriteCloser, error) { return openTTY(path, baud) }
 
 // ttySpeeds are the line speeds openTTY sets.
 var ttySpeeds = map[int]uint32{9600: unix.B9600, 19200: unix.B19200, 38400: unix.B38400, 57600: unix.B57600, 115200: unix.B115200}
 
-// openTTY opens a serial device for the Go runtime's poller: non-blocking, so a
-// Read parks its goroutine until epoll reports data (one wait shared by every
-// port of the process) instead of blocking a thread in a select system call
-// before each read, as go.bug.st/serial does. The line is set raw at baud 8N1
-// without flow control, for this process alone (TIOCEXCL), with DTR and RTS low
-// (docs/dgt-boards.md; a device without modem lines refuses that harmlessly).
-// Close unblocks a pending Read.
+// openTTY opens a serial device for the Go runtime's poller: non-blocking,
+// so a Read parks its goroutine until epoll reports data (one wait shared
+// by every port of the process) instead of blocking a thread in a select
+// system call before each read, as go.bug.st/serial does. The line is set
+// raw at baud 8N1 without flow control, for this process alone
+// (TIOCEXCL), with DTR and RTS low (a device without modem lines
+// refuses that harmlessly). Close unblocks a pending Read.
 func openTTY(path string, baud int) (io.ReadWriteCloser, error) {
 	speed, ok := ttySpeeds[baud]
 	if !ok {
@@ -42,7 +37,7 @@ func openTTY(path string, baud int) (io.ReadWriteCloser, error) {
 	t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
 	if err != nil {
 		unix.Close(fd)
-		return nil, fmt.Errorf("open serial port %s: %w: %w", path, errNotSerialPort, err)
+		return nil, fmt.Errorf("open serial port %s: %w: %w", path, ErrNotSerialPort, err)
 	}
 	t.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON | unix.IXOFF | unix.IXANY
 	t.Oflag &^= unix.OPOST
