@@ -53,7 +53,7 @@ var layers = []rule{
 	// The serial ports: the one package that opens them (go.bug.st/serial
 	// and its own termios code) and probes them for DGT boards through
 	// dgt/link.
-	{pkg: "serialport", internal: []string{"rules", "dgt", "dgt/link", "dgt/internal/evq"}, external: []string{"go.bug.st/serial", "golang.org/x/sys/unix"}},
+	{pkg: "serialport", internal: []string{"rules", "dgt", "dgt/link", "dgt/internal/evq", "port"}, external: []string{"go.bug.st/serial", "golang.org/x/sys/unix"}},
 	// The Open Board Protocol is a codec of its own beside dgt; it sees
 	// only the rules vocabulary (squares, pieces, geometries).
 	{pkg: "obp", internal: []string{"rules"}},
@@ -105,7 +105,7 @@ var layers = []rule{
 	{pkg: "hall/demo", internal: []string{"rules/...", "board/...", "dgt", "dgt/emu", "dgt/pty", "obp", "obp/emu", "hall/session", "hall/gamerecord"}, external: natsDeps},
 	// The command wires everything; it is the only package that may
 	// import configuration and the serial library.
-	{pkg: "cmd/dgtbridge", internal: []string{"..."}, external: append(append(append([]string{"go.bug.st/serial"}, natsDeps...), viperDeps...), "golang.org/x/text")},
+	{pkg: "cmd/dgtbridge", internal: []string{"..."}, external: append(append(append([]string{"go.bug.st/serial", "github.com/coder/websocket", "golang.org/x/term"}, natsDeps...), viperDeps...), "golang.org/x/text")},
 	// Test support.
 	{pkg: "dgt/dgttest", internal: []string{"rules/...", "dgt", "internal/testenv"}},
 	{pkg: "internal/testenv"},
@@ -123,7 +123,7 @@ var layers = []rule{
 	{pkg: "internal/metrics"},
 	// The LiveChess-compatible API reads the daemon's feed (the broadcast
 	// payloads over NATS) and speaks WebSocket; nothing of the hall.
-	{pkg: "livechess", internal: []string{"rules/...", "broadcast", "broadcast/storage", "web", "internal/metrics"},
+	{pkg: "livechess", internal: []string{"rules/...", "broadcast", "broadcast/storage", "broadcast/httpauth", "web", "internal/metrics"},
 		external: append([]string{"github.com/coder/websocket"}, natsDeps...)},
 	// Its test client is written from the protocol alone.
 	{pkg: "internal/lcclient", external: []string{"github.com/coder/websocket"}},
