@@ -21,16 +21,7 @@ import (
 // found no DGT_GAMES stream (TestDemo failed so on a loaded machine,
 // "stream not found"; here nearly every time).
 func TestStartedOnceStreamsExist(t *testing.T) {
-	cfg := config.Defaults()
-	cfg.DataDir = t.TempDir()
-	cfg.NATS.Embedded.Listen = "127.0.0.1:0"
-	cfg.HTTP.Listen = ""
-	cfg.Event.ID = "open2026"
-	cfg.Boards = []config.Board{{Protocol: "manual", Round: 1, Board: 1, White: "A", Black: "B"}}
-	hb, err := hallBoards(&cfg, func(config.Board) (hall.Board, error) { return hall.Board{}, nil })
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, hb := manualDaemon(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	checked := make(chan error, 1)
@@ -70,4 +61,22 @@ func TestStartedOnceStreamsExist(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("daemon: %v", err)
 	}
+}
+
+// manualDaemon is the configuration of a daemon with one manual board
+// (no port), its embedded server on a free port and no HTTP, and its
+// boards as the hall takes them.
+func manualDaemon(t *testing.T) (config.Config, []hall.Board) {
+	t.Helper()
+	cfg := config.Defaults()
+	cfg.DataDir = t.TempDir()
+	cfg.NATS.Embedded.Listen = "127.0.0.1:0"
+	cfg.HTTP.Listen = ""
+	cfg.Event.ID = "open2026"
+	cfg.Boards = []config.Board{{Protocol: "manual", Round: 1, Board: 1, White: "A", Black: "B"}}
+	hb, err := hallBoards(&cfg, func(config.Board) (hall.Board, error) { return hall.Board{}, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, hb
 }

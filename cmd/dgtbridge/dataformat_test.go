@@ -10,29 +10,18 @@ import (
 	"testing"
 
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
-	"github.com/dgtbridge/dgtbridge/config"
-	"github.com/dgtbridge/dgtbridge/hall"
 )
 
 // TestDaemonRefusesNewerData: a data folder written by a newer daemon is
 // refused before anything is opened in it (no server store, no outbox, no
 // game files), and the folder is left as it was.
 func TestDaemonRefusesNewerData(t *testing.T) {
-	cfg := config.Defaults()
-	cfg.DataDir = t.TempDir()
-	cfg.NATS.Embedded.Listen = "127.0.0.1:0"
-	cfg.HTTP.Listen = ""
-	cfg.Event.ID = "open2026"
-	cfg.Boards = []config.Board{{Protocol: "manual", Round: 1, Board: 1, White: "A", Black: "B"}}
-	hb, err := hallBoards(&cfg, func(config.Board) (hall.Board, error) { return hall.Board{}, nil })
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, hb := manualDaemon(t)
 	marker := filepath.Join(cfg.DataDir, storage.FormatFile)
 	if err := os.WriteFile(marker, []byte("dgtbridge data format 99\n"), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	err = runDaemon(context.Background(), cfg, daemonHooks{Boards: hb}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	err := runDaemon(context.Background(), cfg, daemonHooks{Boards: hb}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	if !errors.Is(err, storage.ErrNewerFormat) {
 		t.Fatalf("runDaemon on a newer data folder: %v", err)
 	}
