@@ -46,16 +46,6 @@ func play(t *testing.T, s *Session, at time.Time, ucis ...string) (time.Time, []
 	return at, out
 }
 
-func moveEvents(out []game.Payload) []game.MoveEvent {
-	var evs []game.MoveEvent
-	for _, o := range out {
-		if m, ok := o.(game.MoveEvent); ok {
-			evs = append(evs, m)
-		}
-	}
-	return evs
-}
-
 // TestSessionCommandReinstate: the arbiter's reinstate cuts the record,
 // raises the revision and the tracker follows.
 func TestSessionCommandReinstate(t *testing.T) {
