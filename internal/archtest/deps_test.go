@@ -74,6 +74,10 @@ var layers = []rule{
 	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "web", "internal/metrics"}, external: natsDeps},
 	// The metrics writer is the standard library only.
 	{pkg: "internal/metrics"},
+	// The release builder runs the go and git commands and reads files:
+	// the standard library only (nfpm, which writes the Debian archives,
+	// is in the module under tools/release).
+	{pkg: "internal/release"},
 	// The load test drives emulated boards and reads the daemon's NATS
 	// feed as any client would: no daemon package.
 	{pkg: "internal/loadtest", internal: []string{"rules/...", "dgt", "dgt/emu", "dgt/pty"}, external: natsDeps},
