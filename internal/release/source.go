@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -64,6 +66,11 @@ func Describe(ctx context.Context, dir string) (Source, error) {
 		if versionTag.MatchString(t) && (s.Tag == "" || t > s.Tag) {
 			s.Tag = t
 		}
+	}
+	// The Go toolchain stamps the commit only where .git is a folder: not
+	// in a worktree added with "git worktree add" (.git is a file there).
+	if st, err := os.Stat(filepath.Join(s.Root, ".git")); err != nil || !st.IsDir() {
+		return s, fmt.Errorf("%s/.git is not a folder (a git worktree?): go build would not stamp the commit into the binary; build from a clone (git clone %s)", s.Root, s.Root)
 	}
 	status, err := git("status", "--porcelain")
 	if err != nil {

@@ -133,6 +133,18 @@ func TestDescribeDirty(t *testing.T) {
 	}
 }
 
+// TestDescribeWorktree: in a worktree the toolchain would not stamp the
+// commit, which Describe says before anything is built.
+func TestDescribeWorktree(t *testing.T) {
+	dir, git := gitRepo(t)
+	wt := filepath.Join(t.TempDir(), "wt")
+	git("worktree", "add", "-q", wt)
+	_, err := Describe(context.Background(), wt)
+	if err == nil || !strings.Contains(err.Error(), "worktree") || !strings.Contains(err.Error(), "git clone") {
+		t.Errorf("Describe in a worktree of %s = %v", dir, err)
+	}
+}
+
 // TestDescribeNotACheckout names the problem.
 func TestDescribeNotACheckout(t *testing.T) {
 	testenv.LookPath(t, "git", "apt-get install -y git")
