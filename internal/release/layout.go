@@ -84,13 +84,24 @@ func DebFiles(root string, in Inputs) ([]File, error) {
 		{Path: ConfigPath, Data: conf, Mode: 0o640, Conffile: true},
 		{Path: PairingsPath, Data: pairings, Mode: 0o644, Conffile: true},
 		{Path: ManPath, Data: Gzip(in.ManPage), Mode: 0o644},
-		{Path: DocDir + "/copyright", Data: Copyright(), Mode: 0o644},
+		{Path: DocDir + "/copyright", Data: Copyright(in.Time), Mode: 0o644},
 		{Path: DocDir + "/changelog.Debian.gz", Data: Gzip(Changelog(in.Version, in.Commit, in.Maintain, in.Time)), Mode: 0o644},
 		{Path: DocDir + "/third-party-notices.txt.gz", Data: Gzip(in.Notices), Mode: 0o644},
 		// The unit's Documentation= names this file, so it stays uncompressed.
 		{Path: DocDir + "/operations.md", Data: ops, Mode: 0o644},
+		{Path: "/usr/share/lintian/overrides/dgtbridge", Data: []byte(lintianOverrides), Mode: 0o644},
 	}, nil
 }
+
+// lintianOverrides are the lintian tags the package raises on purpose.
+const lintianOverrides = `# Go links its runtime and every module into one binary; it is built
+# without cgo so that the same file runs on every system of its
+# architecture.
+dgtbridge: statically-linked-binary [usr/bin/dgtbridge]
+# The configuration may hold NATS passwords: readable by root and the
+# service's group only (postinst sets the group).
+dgtbridge: non-standard-file-perm 0640 != 0644 [etc/dgtbridge/dgtbridge.yaml]
+`
 
 // Gzip compresses b as Debian wants documentation and manual pages: best
 // compression, no name and no time in the header (the same bytes every
@@ -140,9 +151,16 @@ func InstalledConfig(example []byte) ([]byte, error) {
 	return append([]byte(configHeader), out...), nil
 }
 
+// firstYear is the year of the first release.
+const firstYear = 2026
+
 // Copyright is /usr/share/doc/dgtbridge/copyright, in Debian's
-// machine-readable format.
-func Copyright() []byte {
+// machine-readable format, for a commit made at t.
+func Copyright(t time.Time) []byte {
+	years := fmt.Sprint(firstYear)
+	if y := t.UTC().Year(); y > firstYear {
+		years += fmt.Sprintf("-%d", y)
+	}
 	return []byte(`Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: dgtbridge
 Comment: The binary also contains the Go standard library and Go modules, and
@@ -150,7 +168,7 @@ Comment: The binary also contains the Go standard library and Go modules, and
  /usr/share/doc/dgtbridge/third-party-notices.txt.gz.
 
 Files: *
-Copyright: the dgtbridge authors
+Copyright: ` + years + ` the dgtbridge authors
 License: GPL-3+
 
 License: GPL-3+

@@ -57,6 +57,7 @@ func TestDebFiles(t *testing.T) {
 		BinPath: 0o755, UnitPath: 0o644, RulesPath: 0o644, ConfigPath: 0o640, PairingsPath: 0o644, ManPath: 0o644,
 		DocDir + "/copyright": 0o644, DocDir + "/changelog.Debian.gz": 0o644,
 		DocDir + "/third-party-notices.txt.gz": 0o644, DocDir + "/operations.md": 0o644,
+		"/usr/share/lintian/overrides/dgtbridge": 0o644,
 	}
 	for p, mode := range want {
 		f, ok := byPath[p]
@@ -80,6 +81,12 @@ func TestDebFiles(t *testing.T) {
 	cl := string(gunzip(t, byPath[DocDir+"/changelog.Debian.gz"].Data))
 	if !strings.HasPrefix(cl, "dgtbridge (1.2.0-1) unstable; urgency=medium\n") || !strings.HasSuffix(cl, " -- M <m@example.org>  Sun, 01 Mar 2026 12:00:00 +0000\n") || !strings.Contains(cl, "commit abc") {
 		t.Errorf("changelog:\n%s", cl)
+	}
+	if cp := string(byPath[DocDir+"/copyright"].Data); !strings.Contains(cp, "\nCopyright: 2026 the dgtbridge authors\nLicense: GPL-3+\n") {
+		t.Errorf("copyright:\n%s", cp)
+	}
+	if cp := string(Copyright(time.Date(2028, 1, 1, 0, 0, 0, 0, time.UTC))); !strings.Contains(cp, "\nCopyright: 2026-2028 the dgtbridge authors\n") {
+		t.Errorf("copyright in 2028:\n%s", cp)
 	}
 	if string(byPath[BinPath].Data) != "ELF" {
 		t.Error("the binary is not the one given")
