@@ -84,7 +84,8 @@ func parseHelp(name, help string) (commandHelp, error) {
 func ManPage(version string, date time.Time, cmds []CommandHelp) ([]byte, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, ".TH DGTBRIDGE 1 %s %s \"User Commands\"\n", quote(date.UTC().Format("2006-01-02")), quote("dgtbridge "+version))
-	b.WriteString(".SH NAME\ndgtbridge \\- electronic chess boards and clocks to NATS\n")
+	// No hyphenation: paths and flags are copied from the page.
+	b.WriteString(".nh\n.SH NAME\ndgtbridge \\- electronic chess boards and clocks to NATS\n")
 	b.WriteString(".SH SYNOPSIS\n.B dgtbridge\n.RI [ command ]\n.RI [ flags ]\n")
 	b.WriteString(".SH DESCRIPTION\n")
 	para(&b, "dgtbridge reads electronic chess boards (DGT boards on USB, serial lines, DGT bus lines "+
@@ -122,11 +123,11 @@ func ManPage(version string, date time.Time, cmds []CommandHelp) ([]byte, error)
 		}
 		for _, f := range h.flags {
 			name, arg, _ := strings.Cut(f.name, " ")
-			fmt.Fprintf(&b, ".TP\n.B \\-%s", text(strings.TrimLeft(name, "-")))
 			if arg != "" {
-				fmt.Fprintf(&b, " \" %s\"", text(arg))
+				fmt.Fprintf(&b, ".TP\n.BI \\-%s \" %s\"\n", text(strings.TrimLeft(name, "-")), text(arg))
+			} else {
+				fmt.Fprintf(&b, ".TP\n.B \\-%s\n", text(strings.TrimLeft(name, "-")))
 			}
-			b.WriteString("\n")
 			for _, l := range f.text {
 				b.WriteString(line(l))
 			}

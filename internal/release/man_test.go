@@ -67,7 +67,7 @@ func TestManPage(t *testing.T) {
 		"SIGHUP (systemctl reload dgtbridge) re\\-reads the configuration.\n",
 		"\\&.hidden line that starts with a dot, and a back\\eslash \\[u2192] done\n",
 		".TP\n.B \\-check\nvalidate the configuration and exit\n",
-		".TP\n.B \\-config \" string\"\nconfiguration file",
+		".TP\n.BI \\-config \" string\"\nconfiguration file",
 		".SS version\n.B dgtbridge version\n.br\nPrint the version, the commit and the Go version.\n",
 		".SH FILES\n", "/etc/dgtbridge/dgtbridge.yaml",
 	} {
