@@ -127,6 +127,10 @@ var layers = []rule{
 		external: append([]string{"github.com/coder/websocket"}, natsDeps...)},
 	// Its test client is written from the protocol alone.
 	{pkg: "internal/lcclient", external: []string{"github.com/coder/websocket"}},
+	// The release builder runs the go and git commands and reads files:
+	// the standard library only (nfpm, which writes the Debian archives,
+	// is in the module under tools/release).
+	{pkg: "internal/release"},
 	// The load test drives emulated boards and reads the daemon's NATS
 	// feed as any client would: no daemon package.
 	{pkg: "internal/loadtest", internal: []string{"rules/...", "dgt", "dgt/emu", "dgt/pty"}, external: natsDeps},
