@@ -8,17 +8,16 @@ type Target struct {
 	GOARM  string // "7" for arm, "" otherwise
 	// DebArch is Debian's name of the architecture (amd64, arm64, armhf).
 	DebArch string
-	// Machines says which machines run it, for docs and the checksum list.
-	Machines string
 }
 
-// Targets are the release's machines: 64-bit PCs, 64-bit Raspberry Pi OS
-// (Pi 3, 4, 5), and 32-bit ARMv7 systems (older Pis, 32-bit Raspberry Pi OS).
+// Targets are the release's machines: 64-bit PCs, Raspberry Pis with a
+// 64-bit system, and those with a 32-bit one (ARMv7 and newer; docs/install.md
+// says which Pi is which).
 func Targets() []Target {
 	return []Target{
-		{GOARCH: "amd64", DebArch: "amd64", Machines: "64-bit PCs and laptops (x86-64)"},
-		{GOARCH: "arm64", DebArch: "arm64", Machines: "Raspberry Pi 3, 4, 5 with a 64-bit system"},
-		{GOARCH: "arm", GOARM: "7", DebArch: "armhf", Machines: "Raspberry Pi 2, 3, 4 with a 32-bit system (ARMv7)"},
+		{GOARCH: "amd64", DebArch: "amd64"},
+		{GOARCH: "arm64", DebArch: "arm64"},
+		{GOARCH: "arm", GOARM: "7", DebArch: "armhf"},
 	}
 }
 
