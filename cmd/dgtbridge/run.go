@@ -78,6 +78,8 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := cfg.Unsupported(); err != nil {
 		return err
 	}
+	commit, modified := buildStamp()
+	log.Info("dgtbridge starting", "version", version, "commit", commit, "modified", modified)
 	if cfg.File != "" {
 		log.Info("configuration read", "file", cfg.File)
 	}

@@ -19,19 +19,29 @@ func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("version takes no arguments, got %q", fs.Args())}
 	}
-	commit, modified := "unknown", ""
+	commit, dirty := buildStamp()
+	modified := ""
+	if dirty {
+		modified = " (modified)"
+	}
+	fmt.Fprintf(stdout, "dgtbridge %s\ncommit %s%s\n%s %s/%s\n", version, commit, modified, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return nil
+}
+
+// buildStamp returns the commit the program was built from ("unknown"
+// when the build did not record it) and whether the work tree had
+// changes.
+func buildStamp() (commit string, modified bool) {
+	commit = "unknown"
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range info.Settings {
 			switch s.Key {
 			case "vcs.revision":
 				commit = s.Value
 			case "vcs.modified":
-				if s.Value == "true" {
-					modified = " (modified)"
-				}
+				modified = s.Value == "true"
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "dgtbridge %s\ncommit %s%s\n%s %s/%s\n", version, commit, modified, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	return nil
+	return commit, modified
 }
