@@ -163,7 +163,7 @@ func (t *Tracker) judgeTakeback(at time.Time, _ int, evs []game.Event) ([]game.E
 
 // judgeOther: no move explains the board: a board turned around, a
 // set-up, a result gesture, a set-up of the wrong placement, an illegal
-// move, or nothing.
+// move, a line reread from an earlier ply (heal.go), or nothing.
 func (t *Tracker) judgeOther(at time.Time, depth int, evs []game.Event) []game.Event {
 	if t.opts.AutoOrientation {
 		if ev, ok := t.tryRotation(at, depth, evs); ok {
@@ -177,6 +177,9 @@ func (t *Tracker) judgeOther(at time.Time, depth int, evs []game.Event) []game.E
 		return ev
 	}
 	if ev, ok := t.trySetupMismatch(at, evs); ok {
+		return ev
+	}
+	if ev, ok := t.judgeHeal(at, depth, evs); ok {
 		return ev
 	}
 	if il := t.classify(at); il != nil {

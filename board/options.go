@@ -73,6 +73,13 @@ type TrackerOptions struct {
 	// up to think) are reported as [game.Unexplained] only once they have
 	// been off this long. Default 20 s: slow hands are not faults.
 	HandHold time.Duration
+	// LostAfter: a board reported unexplained that nothing has explained
+	// for this long since it stopped being explained (or on which a clock
+	// press was heard since it was reported: the players play on) is
+	// reported lost ([game.Unexplained] with Lost): the record stops at the
+	// last ply that agreed with the board until it finds the board again.
+	// Default 20 s.
+	LostAfter time.Duration
 	// PressGrace: after a lever press the board's scan may still be
 	// catching up (the lever often beats the scan); a press is judged
 	// against the board once the scan that follows it has reported every
@@ -171,6 +178,7 @@ func (o TrackerOptions) withDefaults() TrackerOptions {
 	def(&o.CompleteAfter, 3*time.Second)
 	def(&o.HoldAfter, 2*time.Second)
 	def(&o.HandHold, 20*time.Second)
+	def(&o.LostAfter, 20*time.Second)
 	def(&o.AdjustWindow, 2*time.Second)
 	def(&o.RestFor, 1500*time.Millisecond)
 	def(&o.ScanPeriod, 250*time.Millisecond)
