@@ -27,14 +27,15 @@ func (t *Tracker) pressedHeld() {
 
 // lostAfter reports the record lost once the board has been held
 // unexplained for LostAfter since it stopped being explained, or a press
-// was heard while it was held.
+// was heard while it was held. Pieces held in the hand over a position the
+// game may be in are not a lost record until a press is heard.
 func (t *Tracker) lostAfter(at time.Time, evs []game.Event) []game.Event {
 	if t.state.phase != held || t.state.lost || t.state.setup {
 		return evs
 	}
 	due := t.state.since.Add(t.opts.LostAfter)
-	if at.Before(due) && !t.state.pressed {
-		return evs
+	if at.Before(due) && !t.state.pressed || !t.state.pressed && t.piecesInHand() {
+		return evs // pieces held in the hand over a position of the game are no lost record
 	}
 	if !at.Before(due) {
 		at = due

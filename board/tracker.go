@@ -264,7 +264,7 @@ func (t *Tracker) NextDeadline() (at time.Time, ok bool) {
 	case unexplained:
 		add(t.state.since.Add(t.opts.HoldAfter))
 	case held:
-		if !t.state.lost && !t.state.setup {
+		if !t.state.lost && !t.state.setup && !t.piecesInHand() {
 			add(t.state.since.Add(t.opts.LostAfter))
 		}
 	}
