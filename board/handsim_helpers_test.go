@@ -55,7 +55,7 @@ func followSim(tb fataler, g handsim.Game, dumpsOnly bool) simOutcome {
 		Setup: board.ChessSetup(chess.Standard), IllegalStands: rs.IllegalMovesStand()}
 	aopts := adjudicator.Options{TimeControl: clock.MustParse("600+0"), Start: g.Start}
 	if dumpsOnly {
-		opts.Completion = board.StableWindow
+		opts.Completion, opts.DumpsOnly = board.StableWindow, true
 		aopts.TimeControl = clock.TimeControl{Untimed: true}
 	}
 	tr, err := board.New(opts)

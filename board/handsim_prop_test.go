@@ -1,6 +1,7 @@
 package board_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -43,6 +44,50 @@ func TestHandsimGuarantee(t *testing.T) {
 			rt.Fatalf("%s game stuck: %s", pace, out)
 		}
 	})
+}
+
+// TestHandsimDumpsGuarantee: slow games read by whole-board reads once a
+// second, no clock: the same guarantee.
+func TestHandsimDumpsGuarantee(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		o := handsim.Options{Start: simStart, Plies: rapid.IntRange(1, 40).Draw(rt, "plies"), Pace: handsim.Slow, DumpsOnly: true}
+		g := handsim.Play(rapidRand{rt}, o)
+		out := followSim(rt, g, true)
+		if out.stuck() {
+			rt.Fatalf("dumps-only game stuck: %s", out)
+		}
+	})
+}
+
+// TestHandsimDumpsSoak replays slow games (a move every 3–8 s) as
+// whole-board reads once a second without a clock.
+func TestHandsimDumpsSoak(t *testing.T) {
+	n := soakGames(t)
+	var exact, covered, stuck int
+	false_ := map[string]int{}
+	for i := range n {
+		r := rand.New(rand.NewPCG(uint64(i), 11))
+		g := handsim.Play(r, handsim.Options{Start: simStart, Plies: 40, Pace: handsim.Slow, DumpsOnly: true})
+		out := followSim(t, g, true)
+		switch {
+		case out.exact():
+			exact++
+			for k, c := range out.falseAlerts() {
+				false_[k] += c
+			}
+		case out.stuck():
+			stuck++
+			if stuck <= 3 {
+				t.Errorf("dumps-only game %d stuck: %s", i, out.brief())
+			}
+		default:
+			covered++
+		}
+	}
+	t.Logf("dumps only: %d games: %d exact (%s), %d covered by an open alert, %d stuck; false crit/warn alerts %v", n, exact, pct(exact, n), covered, stuck, false_)
+	if exact*100 < 95*n {
+		t.Errorf("%d of %d dumps-only records exact, want at least 95%%", exact, n)
+	}
 }
 
 // soakGames is the number of games of the soak: DGTBRIDGE_SIM_GAMES, else
@@ -102,3 +147,5 @@ func TestHandsimSoak(t *testing.T) {
 		t.Logf("  false %s: %d (%.3f per game)", k, false_[k], float64(false_[k])/float64(max(exact, 1)))
 	}
 }
+
+func pct(a, b int) string { return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(max(b, 1))) }

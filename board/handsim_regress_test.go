@@ -75,3 +75,14 @@ func TestRereadSixPlies(t *testing.T) {
 	_, out := simSoakGame(t, 640)
 	wantReread(t, out)
 }
+
+// TestDumpsOnlySlideIsOneMove: a slow game read by whole-board reads once
+// a second, no clock: a bishop slid d2–c3–b4 was read resting on c3, and
+// taken for two moves (Bc3 … Bb4) when every read counted; only positions
+// that stood for two reads are moves now.
+func TestDumpsOnlySlideIsOneMove(t *testing.T) {
+	g := handsim.Play(rand.New(rand.NewPCG(3, 11)), handsim.Options{Start: simStart, Plies: 40, Pace: handsim.Slow, DumpsOnly: true})
+	if out := followSim(t, g, true); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}

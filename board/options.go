@@ -129,6 +129,13 @@ type TrackerOptions struct {
 	// read as sensor noise or a brush, not a touch (one scan cycle cannot
 	// tell them apart). Default 300 ms.
 	Flicker time.Duration
+	// DumpsOnly: the board is read only by whole-board reads (a host that
+	// polls the whole board, a board whose square reports are lost): a
+	// full read ([game.FullRead] through [Tracker.Sense]) counts once the
+	// next read shows the same placement, as the changes since the last
+	// one that counted; a placement seen once (a hand at work) is never a
+	// move. Use with StableWindow when no clock is read.
+	DumpsOnly bool
 	// MaxDepth bounds the search for several plies made between two
 	// settled placements (fast replies). Default 3; at most 4.
 	MaxDepth int

@@ -29,6 +29,7 @@ type Tracker struct {
 	stableSince time.Time
 	srch        searcher  // scratch of the searches (search.go)
 	heal        healer    // scratch of the rereading search (heal.go)
+	dumps       dumpsOnly // a board read only by whole-board reads (dumps.go)
 	scan        scanClock // the board's scan period, learnt (scan.go)
 	chg         [1]game.SquareChange
 	now         time.Time // the latest time fed
