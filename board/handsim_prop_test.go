@@ -31,8 +31,8 @@ func (r rapidRand) IntN(n int) int {
 // TestHandsimGuarantee: games of the independent hands, at any pace, with
 // noise and bursts: the record equals the game played, or an open alert
 // covers the difference; no game is stuck. rapid shrinks a failure to
-// its smallest case (-rapid.checks=N for more cases; a long local run:
-// DGTBRIDGE_SIM_CHECKS).
+// its smallest case. go test runs 100 cases; a long local run:
+// go test ./board/ -run Handsim -rapid.checks=5000.
 func TestHandsimGuarantee(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		pace := handsim.Pace(rapid.IntRange(0, 2).Draw(rt, "pace"))
