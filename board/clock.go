@@ -159,6 +159,7 @@ func (t *Tracker) clock(at time.Time, r game.ClockReading, evs []game.Event) []g
 		t.lever.heard = append(t.lever.heard, heardFrom(at, r))
 	}
 	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r, due: t.scanned(at), burst: t.burst || t.chunk})
+	t.pressedHeld()
 	return evs
 }
 
@@ -249,6 +250,7 @@ func (t *Tracker) leverPress(at time.Time, lp game.LeverPress) []game.Event {
 		}
 	}
 	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r, unread: t.clk.last == nil, due: at, recorded: true, tentative: true, answer: at, touches: len(t.turn.touches)})
+	t.pressedHeld()
 	return evs
 }
 

@@ -50,6 +50,22 @@
 // squares the pieces were seen on; when nothing decides, an [game.Ambiguous]
 // event tells the arbiter which line was taken.
 //
+// # Rereading the record
+//
+// A move read wrongly (a recapture made before the board's scan saw the
+// piece it takes) shows later as positions the record does not explain.
+// Once such a board is reported unexplained, or a press is heard since the
+// record last grew, the tracker searches from the last 8 plies (16 while
+// nothing fits) for the shortest legal line to the board's position that
+// holds a ply for every press since its start, preferring lines through
+// placements the board showed, and rewrites the record with it
+// ([game.Correction] of reason [game.Reread]) (heal.go). A board nothing
+// explains for [TrackerOptions.LostAfter], or pressed meanwhile, is a lost
+// record ([game.Unexplained] with Lost), reported once and found again
+// ([game.Explained] with Found) when the board is explained (lost.go). A
+// board read only by whole-board reads ([TrackerOptions.DumpsOnly]) counts
+// a read once the next one shows it too (dumps.go).
+//
 // # Completion
 //
 // Under [ClockPress] lever presses queue up and complete the presser's

@@ -89,12 +89,26 @@ func (t *Tracker) judgeMoves(at time.Time, depth int, evs []game.Event) ([]game.
 	if len(chained.moves) > 0 && (len(direct.moves) == 0 || t.plyFit(len(chained.moves)) <= t.plyFit(len(direct.moves))) {
 		direct, directAmb = chained, chainAmb
 	}
-	if len(direct.moves) == 0 {
+	if len(direct.moves) == 0 || t.replacedShorter(len(direct.moves), depth) {
 		return evs, false
 	}
 	evs = t.resolved(at, evs)
 	evs = t.appendMoves(at, len(t.line.hist)-1, direct, directAmb, false, evs)
 	return t.tryPress(at, evs), true
+}
+
+// replacedShorter reports whether replacing moves made but not completed
+// explains the board in fewer plies than n more from the last one (a
+// slide that rested on a legal square, then the reply: the rest is no
+// move of its own); judgeReplaced then reads it.
+func (t *Tracker) replacedShorter(n, depth int) bool {
+	top := len(t.line.hist) - 1
+	for base := top - 1; base >= t.line.done; base-- {
+		if pth, _ := t.find(t.line.node(base), &t.board.sensed, depth); len(pth.moves) > 0 && base+len(pth.moves) < top+n {
+			return true
+		}
+	}
+	return false
 }
 
 // judgeReplaced: moves made but not completed, taken back or replaced.
@@ -163,7 +177,7 @@ func (t *Tracker) judgeTakeback(at time.Time, _ int, evs []game.Event) ([]game.E
 
 // judgeOther: no move explains the board: a board turned around, a
 // set-up, a result gesture, a set-up of the wrong placement, an illegal
-// move, or nothing.
+// move, a line reread from an earlier ply (heal.go), or nothing.
 func (t *Tracker) judgeOther(at time.Time, depth int, evs []game.Event) []game.Event {
 	if t.opts.AutoOrientation {
 		if ev, ok := t.tryRotation(at, depth, evs); ok {
@@ -177,6 +191,9 @@ func (t *Tracker) judgeOther(at time.Time, depth int, evs []game.Event) []game.E
 		return ev
 	}
 	if ev, ok := t.trySetupMismatch(at, evs); ok {
+		return ev
+	}
+	if ev, ok := t.judgeHeal(at, depth, evs); ok {
 		return ev
 	}
 	if il := t.classify(at); il != nil {

@@ -73,6 +73,13 @@ type TrackerOptions struct {
 	// up to think) are reported as [game.Unexplained] only once they have
 	// been off this long. Default 20 s: slow hands are not faults.
 	HandHold time.Duration
+	// LostAfter: a board reported unexplained that nothing has explained
+	// for this long since it stopped being explained (or on which a clock
+	// press was heard since it was reported: the players play on) is
+	// reported lost ([game.Unexplained] with Lost): the record stops at the
+	// last ply that agreed with the board until it finds the board again.
+	// Default 20 s.
+	LostAfter time.Duration
 	// PressGrace: after a lever press the board's scan may still be
 	// catching up (the lever often beats the scan); a press is judged
 	// against the board once the scan that follows it has reported every
@@ -122,6 +129,13 @@ type TrackerOptions struct {
 	// read as sensor noise or a brush, not a touch (one scan cycle cannot
 	// tell them apart). Default 300 ms.
 	Flicker time.Duration
+	// DumpsOnly: the board is read only by whole-board reads (a host that
+	// polls the whole board, a board whose square reports are lost): a
+	// full read ([game.FullRead] through [Tracker.Sense]) counts once the
+	// next read shows the same placement, as the changes since the last
+	// one that counted; a placement seen once (a hand at work) is never a
+	// move. Use with StableWindow when no clock is read.
+	DumpsOnly bool
 	// MaxDepth bounds the search for several plies made between two
 	// settled placements (fast replies). Default 3; at most 4.
 	MaxDepth int
@@ -171,6 +185,7 @@ func (o TrackerOptions) withDefaults() TrackerOptions {
 	def(&o.CompleteAfter, 3*time.Second)
 	def(&o.HoldAfter, 2*time.Second)
 	def(&o.HandHold, 20*time.Second)
+	def(&o.LostAfter, 20*time.Second)
 	def(&o.AdjustWindow, 2*time.Second)
 	def(&o.RestFor, 1500*time.Millisecond)
 	def(&o.ScanPeriod, 250*time.Millisecond)

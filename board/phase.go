@@ -67,6 +67,10 @@ type boardState struct {
 	// setup: held: the episode is a set-up of the wrong placement
 	// (SetupMismatch); putting it right is no play.
 	setup bool
+	// pressed: held: a clock press was heard since the board was reported
+	// unexplained (the players play on). lost: the record was reported lost
+	// (lost.go).
+	pressed, lost bool
 }
 
 // to moves the tracker to phase p at time at and returns evs with the
@@ -90,7 +94,7 @@ func (t *Tracker) to(p phase, at time.Time, evs []game.Event) []game.Event {
 	switch p {
 	case following:
 		if from == held {
-			evs = append(evs, game.Explained{Stamp: game.Stamp{At: at}})
+			evs = append(evs, game.Explained{Stamp: game.Stamp{At: at}, Found: t.state.lost, Ply: t.line.done})
 		}
 		t.state = boardState{}
 	case inHand, unexplained, held:

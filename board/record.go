@@ -88,6 +88,7 @@ func (t *Tracker) completeUpTo(at time.Time, ply int, clk *game.ClockReading, ev
 	for t.line.done < ply && t.line.done < len(t.line.moves) {
 		i := t.line.done
 		t.line.done++
+		t.heal.presses = 0
 		var c *game.ClockReading
 		if clk != nil {
 			cc := *clk

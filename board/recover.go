@@ -275,6 +275,10 @@ func rebuild(pos []rules.Position, m int, v *logView, i int, opts TrackerOptions
 		return Recovery{}, false
 	}
 	tr.SetClockSides(left)
+	// A log is read for the moves it holds, not reread from earlier
+	// plies: what it cannot read is the arbiter's (and rereading every
+	// candidate alignment of a long log costs seconds).
+	tr.heal.off = true
 	from := 0
 	if i >= 0 {
 		from = v.steps[i] + 1

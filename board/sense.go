@@ -28,6 +28,9 @@ func (t *Tracker) Sense(at time.Time, s game.Sensed) []game.Event {
 		t.chg[0] = s
 		return t.Squares(at, t.chg[:])
 	case game.FullRead:
+		if t.opts.DumpsOnly {
+			return t.dumpRead(at, s.Placement)
+		}
 		return t.Dump(at, s.Placement)
 	case game.ClockFace:
 		if s.Absent {

@@ -28,6 +28,8 @@ type Tracker struct {
 	// stableSince: the settled placement has not changed since.
 	stableSince time.Time
 	srch        searcher  // scratch of the searches (search.go)
+	heal        healer    // scratch of the rereading search (heal.go)
+	dumps       dumpsOnly // a board read only by whole-board reads (dumps.go)
 	scan        scanClock // the board's scan period, learnt (scan.go)
 	chg         [1]game.SquareChange
 	now         time.Time // the latest time fed
@@ -262,6 +264,10 @@ func (t *Tracker) NextDeadline() (at time.Time, ok bool) {
 		add(t.state.since.Add(t.opts.HandHold))
 	case unexplained:
 		add(t.state.since.Add(t.opts.HoldAfter))
+	case held:
+		if !t.state.lost && !t.state.setup && !t.piecesInHand() {
+			add(t.state.since.Add(t.opts.LostAfter))
+		}
 	}
 	if il := t.illegal; il != nil && !il.reported && !il.completed {
 		add(il.ev.At.Add(t.opts.HoldAfter))
@@ -326,6 +332,7 @@ func (t *Tracker) advance(at time.Time, evs []game.Event) []game.Event {
 		}
 	}
 	evs = t.holdAfter(at, evs)
+	evs = t.lostAfter(at, evs)
 	if il := t.illegal; il != nil && !il.reported && !il.completed && !at.Before(il.ev.At.Add(t.opts.HoldAfter)) {
 		il.reported = true
 		ev := il.ev

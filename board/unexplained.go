@@ -43,6 +43,11 @@ func (t *Tracker) holdAfter(at time.Time, evs []game.Event) []game.Event {
 	if at.Before(due) {
 		return evs
 	}
+	if t.state.phase == unexplained {
+		if out, ok := t.healNow(due, evs); ok {
+			return out // a line from an earlier ply explains it
+		}
+	}
 	evs = append(evs, game.Unexplained{
 		Stamp:     game.Stamp{At: due},
 		Since:     t.state.since,

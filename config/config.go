@@ -234,6 +234,11 @@ type Tracker struct {
 	// game may be in (a promotion piece fetched, the king held during
 	// Chess960 castling) before the arbiter is told.
 	HandHold time.Duration `mapstructure:"hand_hold" json:"hand_hold"`
+	// LostAfter: how long nothing may explain the board (pieces held in
+	// the hand apart) before the record is reported lost (record_lost,
+	// crit); a clock press heard while the board is unexplained reports it
+	// at once.
+	LostAfter time.Duration `mapstructure:"lost_after" json:"lost_after"`
 }
 
 // Board is one game: a board (and clock) on a port, and its pairing.

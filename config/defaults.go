@@ -42,7 +42,7 @@ func Defaults() Config {
 			DrainTimeout: 15 * time.Second,
 			HistoryWait:  15 * time.Second,
 		},
-		Tracker: Tracker{HandHold: 20 * time.Second},
+		Tracker: Tracker{HandHold: 20 * time.Second, LostAfter: 20 * time.Second},
 		Daemon:  Daemon{MemoryLimit: MemoryLimitAuto},
 	}
 }
@@ -92,6 +92,7 @@ func defaultKeys() map[string]any {
 		"storage.history_wait":    d.Storage.HistoryWait.String(),
 		"tracker.press_grace":     d.Tracker.PressGrace.String(),
 		"tracker.hand_hold":       d.Tracker.HandHold.String(),
+		"tracker.lost_after":      d.Tracker.LostAfter.String(),
 		"daemon.memory_limit":     d.Daemon.MemoryLimit,
 		"boards":                  []any{},
 	}

@@ -472,6 +472,9 @@ func (t Tracker) validate() []error {
 	if h := t.HandHold; h < 2*time.Second || h > 2*time.Minute {
 		errs = append(errs, keyErr("tracker.hand_hold", "%v: want 2s to 2m (pieces off the board this long are reported)", h))
 	}
+	if l := t.LostAfter; l < 3*time.Second || l > 10*time.Minute {
+		errs = append(errs, keyErr("tracker.lost_after", "%v: want 3s to 10m (a board nothing explains this long is a lost record)", l))
+	}
 	return errs
 }
 

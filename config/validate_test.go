@@ -68,6 +68,7 @@ func TestErrors(t *testing.T) {
 		{"memory limit unit", "daemon: {memory_limit: 350MB}\n", nil, nil, "daemon.memory_limit", false, "want auto, off, or a size"},
 		{"memory limit too small", "", nil, map[string]string{"DGTBRIDGE_DAEMON_MEMORY_LIMIT": "32MiB"}, "daemon.memory_limit", false, "at least 64MiB"},
 		{"hand hold too short", "tracker: {hand_hold: 500ms}\n", nil, nil, "tracker.hand_hold", false, "want 2s to 2m"},
+		{"lost after too short", "tracker: {lost_after: 1s}\n", nil, nil, "tracker.lost_after", false, "want 3s to 10m"},
 		{"negative duration", "event: {public_delay: -5m}\n", nil, nil, "event.public_delay", false, "negative"},
 		{"duration env", "", nil, map[string]string{"DGTBRIDGE_EVENT_PUBLIC_DELAY": "15 minutes"}, "event.public_delay", false, "not a duration"},
 		{"bool", "record: yes please\n", nil, nil, "record", false, "not a valid boolean"},

@@ -62,6 +62,9 @@ var layers = []rule{
 	{pkg: "obp/emu", internal: []string{"rules", "rules/chess", "rules/xiangqi", "obp"}},
 	{pkg: "board", internal: []string{"rules/..."}},
 	{pkg: "board/dgtfeed", internal: []string{"rules", "rules/game", "dgt"}},
+	// The independent generator of real play (hands, scan, clock) sees the
+	// rules and the vocabulary only: never dgt/emu, whose hands it checks.
+	{pkg: "internal/handsim", internal: []string{"rules", "rules/chess", "rules/game"}},
 	{pkg: "systemd/sdnotify"},
 	{pkg: "internal/fsf", internal: []string{"internal/testenv"}},
 	// The pairing file reader is pure: bytes in, pairings out.

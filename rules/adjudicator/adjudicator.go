@@ -112,6 +112,7 @@ type Adjudicator struct {
 	offer        rules.Color // the side whose draw offer is open (NoColor: none)
 	lastReading  *clock.Reading
 	unexplained  bool
+	lost         bool            // a record_lost alert is open
 	notified     map[string]bool // one-shot alerts already sent (keys by topic)
 	illegalStood int             // ply of an illegal move that stood (A.4.4 check), 0 if none
 }
@@ -139,7 +140,7 @@ func (a *Adjudicator) reset(start rules.Position) {
 	a.applied = map[string]bool{}
 	a.seq = map[string]int{}
 	a.notified = map[string]bool{}
-	a.unexplained = false
+	a.unexplained, a.lost = false, false
 	a.illegalStood = 0
 	a.lastReading = nil
 	a.offer = rules.NoColor
@@ -234,14 +235,25 @@ func (a *Adjudicator) Handle(ev game.Event) []game.Verdict {
 	case game.DisplacedPieces:
 		out = a.onDisplaced(e.At, e.Squares, "pieces stand on wrong squares without a move")
 	case game.Unexplained:
+		if e.Lost {
+			out = a.onLost(e)
+			break
+		}
 		a.unexplained = true
 		out = a.onDisplaced(e.At, e.Squares, "the board differs from the game position and no legal move explains it")
 	case game.Explained:
+		if e.Found {
+			out = a.onFound(e.At, e.Ply)
+			break
+		}
 		out = a.onExplained(e.At)
 	case game.OrientationChanged:
 		out = a.onOrientation(e)
 	case game.Correction:
 		a.truncate(e.Ply)
+		if e.Reason == game.Reread {
+			out = a.onReread(e)
+		}
 	case game.Ambiguous:
 		out = a.onAmbiguous(e)
 	case game.DeviceLost:

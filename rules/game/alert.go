@@ -64,6 +64,16 @@ const (
 	// KindLateArrival: a xiangqi player's clock ran the regulations' late
 	// limit without his first move (Art. 10.2.1(a)).
 	KindLateArrival = "late_arrival"
+	// KindRecordLost: nothing has explained the board for a while (or a
+	// clock press came meanwhile): the record stops at the last ply that
+	// agreed with the board until it finds the board again (an info alert
+	// of the same kind says so) or the arbiter reinstates the position,
+	// sets the board's position or enters the moves.
+	KindRecordLost = "record_lost"
+	// KindRecordCorrected: the tracker rewrote moves of the record from
+	// an earlier ply because a line from there explains what the board
+	// showed since (a move read wrongly).
+	KindRecordCorrected = "record_corrected"
 )
 
 // Alert kinds of the daemon itself (extensions of the contract's list).

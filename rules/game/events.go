@@ -141,11 +141,23 @@ type Unexplained struct {
 	Since     time.Time
 	Squares   []rules.Square // squares that differ from the record's position
 	Placement rules.Placement
+	// Lost: the record is lost, not only held: nothing has explained the
+	// board for the tracker's LostAfter, or a clock press came while
+	// nothing did (the players play on from a position the record does
+	// not hold). Agreed is then the last ply of the record that agreed
+	// with the board. The tracker keeps looking: [Explained] with Found
+	// says when the record finds the board again.
+	Lost   bool
+	Agreed int
 }
 
 // Explained: the board matches the record again after [Unexplained].
+// Found: the record had been lost ([Unexplained].Lost) and explains the
+// board again (at ply Ply).
 type Explained struct {
 	Stamp
+	Found bool
+	Ply   int
 }
 
 // SetupDetected: a start position was set up (standard, or Chess960 number

@@ -97,6 +97,10 @@ const (
 	Reinstatement CorrectionReason = "reinstatement" // the position before an illegal move restored (FIDE 7.5.1), by the board or the arbiter
 	ArbiterEdit   CorrectionReason = "arbiter"       // an arbiter command set the position
 	SetupReset    CorrectionReason = "setup"         // the start position set up during the game
+	// Reread: the board showed a position the record did not explain and
+	// a line from an earlier ply explains it (and the clock's presses):
+	// the record's moves after Ply are replaced by the moves that follow.
+	Reread CorrectionReason = "reread"
 )
 
 // Correction says the record now ends at Ply (0: no moves), in Position. It is
@@ -113,6 +117,11 @@ type Correction struct {
 	Revision int              `json:"revision"`
 	// Position is the position after Ply (not published: FEN is).
 	Position rules.Position `json:"-"`
+	// Was and Now (Reread only, not published: the moves are) are the
+	// moves replaced and the moves that replace them, in SAN; Why says
+	// what the board showed.
+	Was, Now []string `json:"-"`
+	Why      string   `json:"-"`
 }
 
 // When returns the time of the correction.

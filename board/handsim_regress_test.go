@@ -1,0 +1,119 @@
+package board_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/dgtbridge/dgtbridge/internal/handsim"
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
+
+// simSoakGame replays game i of the soak (TestHandsimSoak's seeds and
+// options).
+func simSoakGame(t *testing.T, i int) (handsim.Game, simOutcome) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(uint64(i), 7))
+	o := handsim.Options{Start: simStart, Plies: 60, Pace: handsim.Pace(i % 3), Noise: i%4 == 0, Bursts: i%5 == 0}
+	g := handsim.Play(r, o)
+	return g, followSim(t, g, false)
+}
+
+// wantReread checks that the record ends exact, that it was reread from
+// an earlier ply, and that the arbiter heard of it (record_corrected).
+func wantReread(t *testing.T, out simOutcome) {
+	t.Helper()
+	if !out.exact() {
+		t.Fatalf("%s", out)
+	}
+	if !out.reread() {
+		t.Fatalf("the record is exact but was never reread: the case no longer tests rereading")
+	}
+	n := 0
+	for _, a := range out.alerts {
+		if a.Kind == game.KindRecordCorrected && a.Severity == game.Warn {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no record_corrected warning for the reread record")
+	}
+}
+
+// TestRereadBlitzRecapture: a pawn moved to c4 and was taken 100–300 ms
+// after the press, before the board's scan saw it there; the record read
+// one wrong move (cxd4) and the board then showed the true game. Once a
+// press came, the line from the ply before (c4 Qxc4+) explains the board:
+// the record is reread.
+func TestRereadBlitzRecapture(t *testing.T) {
+	_, out := simSoakGame(t, 121)
+	wantReread(t, out)
+}
+
+// TestRereadRecaptureOrder: a queen's move and its capture, then a king's
+// move: four plies reach the same placement in two orders (…axb6 g4 Kf7
+// and …Kf7 g4 axb6); the line that passes through the placements the board
+// showed is the one played.
+func TestRereadRecaptureOrder(t *testing.T) {
+	_, out := simSoakGame(t, 2722)
+	wantReread(t, out)
+}
+
+// TestSlideInABurst: a rook slid a8–b8–d8 in blitz, the board's reports
+// of the next seconds handed over in one burst: the rest on b8 was once
+// completed as a move and the rest of the slide read as a second rook
+// move (then reread from Rd8 Be4 a6). A rest replaced by a shorter
+// explanation is no move: the record is right at once.
+func TestSlideInABurst(t *testing.T) {
+	if _, out := simSoakGame(t, 2725); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}
+
+// TestRereadSixPlies: a knight's move taken at once (Nc6 Bxc6 dxc6 in 0.7
+// s) was read as Nxb5; nothing explained the board for six plies, until a
+// placement did: the six are reread.
+func TestRereadSixPlies(t *testing.T) {
+	_, out := simSoakGame(t, 640)
+	wantReread(t, out)
+}
+
+// TestDumpsOnlySlideIsOneMove: a slow game read by whole-board reads once
+// a second, no clock: a bishop slid d2–c3–b4 was read resting on c3, and
+// taken for two moves (Bc3 … Bb4) when every read counted; only positions
+// that stood for two reads are moves now.
+func TestDumpsOnlySlideIsOneMove(t *testing.T) {
+	g := handsim.Play(rand.New(rand.NewPCG(3, 11)), handsim.Options{Start: simStart, Plies: 40, Pace: handsim.Slow, DumpsOnly: true})
+	if out := followSim(t, g, true); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}
+
+// replayRand replays choices a failing property case drew (rapid's log
+// of the shrunk case), 0 after them, as rapidRand makes them.
+type replayRand struct {
+	vals []int
+	i    int
+}
+
+func (r *replayRand) IntN(n int) int {
+	if n <= 1 || r.i >= len(r.vals) {
+		return 0 // rapidRand draws nothing for one choice
+	}
+	v := r.vals[r.i]
+	r.i++
+	return min(v, n-1)
+}
+
+// TestBlitzSlideRestThenReply: the shrunk case of TestHandsimGuarantee
+// (8 plies at blitz pace): a bishop slid f1–d3–c4, resting on d3, and the
+// reply came 100–300 ms after the press; the rest on d3 must not become a
+// move of the record (Bd3 … Bc4), nor cost the next move.
+func TestBlitzSlideRestThenReply(t *testing.T) {
+	r := &replayRand{vals: []int{16, 1, 0, 1, 55, 47, 2, 48, 0, 91, 1, 14, 71, 1, 0, 0, 1, 3, 12, 50, 8, 2, 12, 1, 1, 73, 11, 280, 1, 260,
+		15, 131, 20, 19, 18, 1, 5, 3, 4, 1, 43, 7, 1, 0, 6, 79, 15, 0, 110, 1, 0, 1, 73, 13, 42, 34, 0, 7, 45, 8, 0, 99, 9, 1, 66, 0,
+		49, 99, 2, 0, 16, 3, 130, 0, 1, 3, 0, 2, 8, 177, 51, 8, 74, 3}}
+	g := handsim.Play(r, handsim.Options{Start: simStart, Plies: 8, Pace: handsim.Blitz})
+	if out := followSim(t, g, false); out.stuck() {
+		t.Fatalf("%s", out)
+	}
+}
