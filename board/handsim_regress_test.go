@@ -89,15 +89,15 @@ func TestDumpsOnlySlideIsOneMove(t *testing.T) {
 }
 
 // replayRand replays choices a failing property case drew (rapid's log
-// of the shrunk case), 0 after them, as rapidRand makes them.
+// of the shrunk case), 0 after them.
 type replayRand struct {
 	vals []int
 	i    int
 }
 
 func (r *replayRand) IntN(n int) int {
-	if n <= 1 || r.i >= len(r.vals) {
-		return 0 // rapidRand draws nothing for one choice
+	if r.i >= len(r.vals) {
+		return 0
 	}
 	v := r.vals[r.i]
 	r.i++

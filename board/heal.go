@@ -118,9 +118,7 @@ func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
 			break
 		}
 		from := t.line.node(base).pos
-		// Every press since base is a ply (one may be the press of a move
-		// made and not yet completed).
-		minLen := max(1, done-base+max(0, h.presses-1))
+		minLen := max(1, done-base)
 		maxLen := len(t.line.hist) - 1 - base + h.presses + healLonger
 		if bestBase >= 0 {
 			maxLen = min(maxLen, bestBase+len(bestLine)-base)
@@ -133,7 +131,7 @@ func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
 			if len(h.found) == 0 {
 				continue
 			}
-			line, score := h.best(from, t.line.moves[base:])
+			line, score := h.best(from)
 			if bestBase < 0 || base+n < bestBase+len(bestLine) || score > bestScore {
 				bestBase, bestLine, bestScore = base, line, score
 			}
@@ -147,19 +145,15 @@ func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
 }
 
 // best returns the line found that passes through the most placements
-// the board was seen to show (transpositions: the order the board saw)
-// and keeps the most moves of the record rec (read from the board when it
-// still explained them), and its score. Lines of the same length from earlier
+// the board was seen to show (transpositions: the order the board saw),
+// and how many it passes through. Lines of the same length from earlier
 // plies compete the same way.
-func (h *healer) best(from rules.Position, rec []rules.Move) ([]rules.Move, int) {
+func (h *healer) best(from rules.Position) ([]rules.Move, int) {
 	best, score := 0, -1
 	for i, line := range h.found {
 		n := 0
 		pos := from
-		for j, m := range line {
-			if j < len(rec) && rec[j] == m {
-				n += 2 // a move the record holds too: the board showed it
-			}
+		for _, m := range line {
 			next, err := pos.Play(m)
 			if err != nil {
 				break
