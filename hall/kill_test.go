@@ -87,6 +87,26 @@ func TestKillAtRandomInstants(t *testing.T) {
 		kills, total.kept, total.rebuilt, total.alerted, total.silent)
 }
 
+// TestKillPressAfterLogRead: the case TestKillAtRandomInstants found
+// (seed 131, a board alone on its port): Black's fast reply was made and
+// pressed in the instant the restarted daemon read the board again, after
+// the board's log was read and before the first clock reading. That
+// reading was taken as the clock's reference, the press lost with it: the
+// move waited for a press that never came, and the game's last ply was
+// never recorded, without an alert (before a later ply, each ply is
+// completed by the next one's press: the record one ply late). The log's
+// last press is now the reference (board.Tracker.ClockFromLog), and every
+// ply is recorded.
+func TestKillPressAfterLogRead(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		for _, v := range runKill(t, killCase{mode: killSave, seed: 131}) {
+			if v.alerted > 0 {
+				t.Errorf("%d plies missing (with an alert): %s", v.alerted, v.detail)
+			}
+		}
+	})
+}
+
 // killGame is one board's game in a kill case.
 type killGame struct {
 	id    game.ID

@@ -102,6 +102,9 @@ func (s *Session) RecoverLog(at time.Time, log game.BoardLog, now rules.Placemen
 		return st, false
 	}
 	if r.Ply == n && len(r.Moves) == 0 {
+		if r.Complete && !whole {
+			s.tr.ClockFromLog(log) // a press after the log was read is one
+		}
 		return st, r.Complete // nothing was played meanwhile
 	}
 	if r.Ply < n {
@@ -119,6 +122,8 @@ func (s *Session) RecoverLog(at time.Time, log game.BoardLog, now rules.Placemen
 	}
 	if last := r.Moves[len(r.Moves)-1]; !last.HasClock && s.tr != nil {
 		s.tr.LastUnpressed() // its press, if made, is read next
+	} else if s.tr != nil && r.Complete && !whole {
+		s.tr.ClockFromLog(log) // a press after the log was read is one
 	}
 	if !r.Complete || r.Aligned || len(r.Ambiguous) > 0 {
 		st.Out = append(st.Out, s.recoveryAlert(at, n, r))
