@@ -33,13 +33,13 @@ type killCase struct {
 	seed uint64
 }
 
-// killGames is how many kill cases `go test` runs; DGTBRIDGE_KILLS sets
+// killCases is how many kill cases `go test` runs; KILL_CASES sets
 // more for a longer local run.
 func killCases(t *testing.T) int {
-	if s := os.Getenv("DGTBRIDGE_KILLS"); s != "" {
+	if s := os.Getenv("KILL_CASES"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n <= 0 {
-			t.Fatalf("DGTBRIDGE_KILLS=%q: want a positive number of kills", s)
+			t.Fatalf("KILL_CASES=%q: want a positive number of kills", s)
 		}
 		return n
 	}
