@@ -226,5 +226,19 @@ func runKill(t *testing.T, c killCase) []killVerdict {
 		}
 		out = append(out, v)
 	}
+	// What the record holds was handed for publishing too: the last
+	// MoveEvent of each ply (both runs' outbox) is the record's move.
+	for _, kg := range games {
+		rec, _ := sh.h.Record(kg.id)
+		last := map[int]string{}
+		for _, ev := range sh.journalled(kg.id) {
+			last[ev.Ply] = ev.UCI
+		}
+		for i, p := range rec.Moves {
+			if last[i+1] != p.UCI {
+				t.Errorf("game %s ply %d: recorded %s, last published %q", kg.id, i+1, p.UCI, last[i+1])
+			}
+		}
+	}
 	return out
 }
