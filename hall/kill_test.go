@@ -28,9 +28,10 @@ const (
 // the daemon is killed at an instant the seed draws for the mode, stays
 // dead for gap while both games go on, and is started again.
 type killCase struct {
-	bus  bool
-	mode string
-	seed uint64
+	bus   bool
+	mode  string
+	seed  uint64
+	noLog bool // the boards' logs cannot be read (single boards)
 }
 
 // killCases is how many kill cases `go test` runs; KILL_CASES sets
@@ -107,6 +108,32 @@ func TestKillPressAfterLogRead(t *testing.T) {
 	})
 }
 
+// TestKillWithoutLog: kills as in TestKillAtRandomInstants, on boards
+// alone on their ports whose log cannot be read (a board without one, a
+// read that fails): the moves made while the daemon was dead cannot be
+// rebuilt, and each game the restart finds moved on gets a moves_missing
+// alert naming the record's last ply (Session.Unlogged). Before, the
+// arbiter got only a displaced_pieces warning asking the players to put
+// back pieces they had moved legally, and the record stopped there.
+func TestKillWithoutLog(t *testing.T) {
+	var total killVerdict
+	for i := range 6 {
+		c := killCase{mode: []string{killRandom, killPress, killSave}[i%3], seed: uint64(i + 1), noLog: true}
+		t.Run(fmt.Sprintf("%s/%d", c.mode, c.seed), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				for _, v := range runKill(t, c) {
+					total.kept += v.kept
+					total.rebuilt += v.rebuilt
+					total.alerted += v.alerted
+					total.silent += v.silent
+				}
+			})
+		})
+	}
+	t.Logf("6 kills without a log: %d plies kept, %d caught up after the restart, %d missing with a moves_missing alert, %d lost silently",
+		total.kept, total.rebuilt, total.alerted, total.silent)
+}
+
 // killGame is one board's game in a kill case.
 type killGame struct {
 	id    game.ID
@@ -154,7 +181,9 @@ func runKill(t *testing.T, c killCase) []killVerdict {
 		devs = []emu.Device{l}
 	} else {
 		for i, kg := range games {
-			boards = append(boards, boardFor(t, fmt.Sprintf("r3-b%d", i+1), kg.id, servePipe(t, kg.e).Open))
+			b := boardFor(t, fmt.Sprintf("r3-b%d", i+1), kg.id, servePipe(t, kg.e).Open)
+			b.Link.NoLog = c.noLog
+			boards = append(boards, b)
 			devs = append(devs, kg.e)
 		}
 	}

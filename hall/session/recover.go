@@ -176,6 +176,46 @@ func (s *Session) recoveredPly(m board.Recovered, at time.Time) gamerecord.Ply {
 	return p
 }
 
+// Unlogged says that the game's board is heard again (the daemon
+// started, the board reconnected) and that no log of it could be read to
+// rebuild what was played meanwhile (a board without one, a read that
+// failed): the board's first positions are caught up as they come, a
+// short legal sequence at most. When the board then shows a position the
+// record does not explain, the moves made meanwhile cannot be told, and
+// the arbiter gets one moves_missing alert naming the record's last ply
+// (unlogged), not only a displaced-pieces warning that would ask the
+// players to put back pieces they moved legally. Once the board shows the
+// record's position, nothing is missing. Nothing for a game with no move
+// whose board was never seen set up, nor relayed and team games (their
+// logs are not read either).
+func (s *Session) Unlogged() {
+	if s.relay != nil || s.team != nil || s.tr == nil || len(s.rec.Moves) == 0 && !s.rec.SetUp {
+		return
+	}
+	s.unlogged = true
+}
+
+// unloggedCheck raises the moves_missing alert of a board heard again
+// without a log (Unlogged) on the first event saying the board shows what
+// the record cannot explain, and ends the watch once the board shows the
+// record's position.
+func (s *Session) unloggedCheck(ev game.Event, st *Step) {
+	switch ev.(type) {
+	case game.DisplacedPieces, game.Unexplained:
+		s.unlogged = false
+		st.Out = append(st.Out, s.missingWhy(ev.When(), len(s.rec.Moves),
+			"the board's log could not be read to rebuild them"))
+	}
+}
+
+// unloggedSettled ends the watch of Unlogged when the board shows the
+// record's position with nothing pending.
+func (s *Session) unloggedSettled() {
+	if tr := s.tr; tr != nil && tr.Completed() == tr.Ply() && tr.Sensed() == tr.Position().Placement() {
+		s.unlogged = false
+	}
+}
+
 // missing is the moves_missing alert: moves after ply are missing.
 func (s *Session) missing(at time.Time, ply int, wrapped bool, cause error) game.Alert {
 	why := "the board's log does not reach back to it"
@@ -185,6 +225,11 @@ func (s *Session) missing(at time.Time, ply int, wrapped bool, cause error) game
 	case wrapped:
 		why = "the board's log had wrapped: it does not reach back to it"
 	}
+	return s.missingWhy(at, ply, why)
+}
+
+// missingWhy is the moves_missing alert: moves after ply are missing, why.
+func (s *Session) missingWhy(at time.Time, ply int, why string) game.Alert {
 	return game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", s.rec.Info.Game, game.KindMovesMissing, ply, at.UnixMilli()),
 		Game: s.rec.Info.Game, Kind: game.KindMovesMissing, Severity: game.Crit, Ply: ply, At: game.T(at),
 		Message: fmt.Sprintf("Moves after ply %d were made while the board was not heard and are missing from the record: %s. "+
