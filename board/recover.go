@@ -611,3 +611,34 @@ func recovered(pos []rules.Position, m int, evs []game.Event, explained bool) (R
 	}
 	return r, true
 }
+
+// ClockFromLog takes, when the tracker's clock waits for its reference
+// after [Tracker.ClockBack] (the board heard again, the daemon started
+// with a game under way), the running side the board's log ends with as
+// that reference: the side whose clock the log's last lever press
+// started. The first live reading is then read against it: one that shows
+// the other side's clock running is a press, made after the log was read,
+// and it completes its move once the board shows it. Without it, that
+// reading would be taken as the reference, the press lost with it, and
+// the move, made in the instant the board was read again, left to wait
+// for a press that never comes (each later ply completed by the next
+// one's press, the last never). Nothing changes when the clock's sides
+// are not known, the log holds no press, or the clock is heard already.
+func (t *Tracker) ClockFromLog(log game.BoardLog) {
+	if t.clk.phase != clockReturning || t.clk.left == rules.NoColor || t.opts.Completion != ClockPress {
+		return
+	}
+	for i := len(log.Entries) - 1; i >= 0; i-- {
+		p, ok := log.Entries[i].(game.LogPress)
+		if !ok {
+			continue
+		}
+		running := t.clk.left // the right display halted: the left one runs
+		if p.Display == game.LeftDisplay {
+			running = t.clk.left.Other()
+		}
+		t.toClock(clockReturned)
+		t.clk.lastRun = running
+		return
+	}
+}

@@ -70,6 +70,10 @@ type boardRun struct {
 	// boardLog is the board's event log read on its (re)connection, kept
 	// until the board's position follows (recover.go).
 	boardLog *game.BoardLog
+	// awaitLog: the board was heard again and its first full read has not
+	// come yet; when it comes without a log, the session is told
+	// (Session.Unlogged).
+	awaitLog bool
 	last     time.Time // latest time fed to the session (mono)
 	// tail: a bus board's records since it last showed its record's
 	// position at rest (busmany.go); tailLost: too many to keep.
@@ -395,6 +399,7 @@ func (br *boardRun) up(at time.Time, version, serial, clk string) {
 	br.h.notify()
 	br.log.Info("board connected", "serial", serial, "version", version, "clock", clk)
 	br.publishStatus(br.status)
+	br.awaitLog = true
 	if br.lostOnce {
 		br.apply(br.s.Device(br.mono(at), game.DeviceBoard, false, ""))
 	}

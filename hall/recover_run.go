@@ -30,10 +30,18 @@ func (br *boardRun) logArrived(l dgt.EELog, err error) {
 // true; otherwise the caller feeds m (a catch-up read).
 func (br *boardRun) recoverOn(at time.Time, m dgt.Message) bool {
 	if br.boardLog == nil {
+		if br.awaitLog && isFullRead(m) {
+			// Heard again without a log: what the board shows is caught
+			// up as it comes, and what nothing explains is told as
+			// moves missing.
+			br.awaitLog = false
+			br.s.Unlogged()
+		}
 		return false
 	}
 	for _, r := range dgtfeed.Append(nil, m) {
 		if fr, ok := r.(game.FullRead); ok {
+			br.awaitLog = false
 			lg := br.boardLog
 			br.boardLog = nil
 			st, explained := br.s.RecoverLog(br.mono(at), *lg, fr.Placement, false)
@@ -45,6 +53,16 @@ func (br *boardRun) recoverOn(at time.Time, m dgt.Message) bool {
 				br.apply(br.s.Reread(br.mono(at), fr.Placement))
 			}
 			return explained
+		}
+	}
+	return false
+}
+
+// isFullRead reports whether m is a read of the whole board.
+func isFullRead(m dgt.Message) bool {
+	for _, r := range dgtfeed.Append(nil, m) {
+		if _, ok := r.(game.FullRead); ok {
+			return true
 		}
 	}
 	return false

@@ -102,6 +102,9 @@ func (s *Session) RecoverLog(at time.Time, log game.BoardLog, now rules.Placemen
 		return st, false
 	}
 	if r.Ply == n && len(r.Moves) == 0 {
+		if r.Complete && !whole {
+			s.tr.ClockFromLog(log) // a press after the log was read is one
+		}
 		return st, r.Complete // nothing was played meanwhile
 	}
 	if r.Ply < n {
@@ -119,6 +122,8 @@ func (s *Session) RecoverLog(at time.Time, log game.BoardLog, now rules.Placemen
 	}
 	if last := r.Moves[len(r.Moves)-1]; !last.HasClock && s.tr != nil {
 		s.tr.LastUnpressed() // its press, if made, is read next
+	} else if s.tr != nil && r.Complete && !whole {
+		s.tr.ClockFromLog(log) // a press after the log was read is one
 	}
 	if !r.Complete || r.Aligned || len(r.Ambiguous) > 0 {
 		st.Out = append(st.Out, s.recoveryAlert(at, n, r))
@@ -171,6 +176,46 @@ func (s *Session) recoveredPly(m board.Recovered, at time.Time) gamerecord.Ply {
 	return p
 }
 
+// Unlogged says that the game's board is heard again (the daemon
+// started, the board reconnected) and that no log of it could be read to
+// rebuild what was played meanwhile (a board without one, a read that
+// failed): the board's first positions are caught up as they come, a
+// short legal sequence at most. When the board then shows a position the
+// record does not explain, the moves made meanwhile cannot be told, and
+// the arbiter gets one moves_missing alert naming the record's last ply
+// (unlogged), not only a displaced-pieces warning that would ask the
+// players to put back pieces they moved legally. Once the board shows the
+// record's position, nothing is missing. Nothing for a game with no move
+// whose board was never seen set up, nor relayed and team games (their
+// logs are not read either).
+func (s *Session) Unlogged() {
+	if s.relay != nil || s.team != nil || s.tr == nil || len(s.rec.Moves) == 0 && !s.rec.SetUp {
+		return
+	}
+	s.unlogged = true
+}
+
+// unloggedCheck raises the moves_missing alert of a board heard again
+// without a log (Unlogged) on the first event saying the board shows what
+// the record cannot explain, and ends the watch once the board shows the
+// record's position.
+func (s *Session) unloggedCheck(ev game.Event, st *Step) {
+	switch ev.(type) {
+	case game.DisplacedPieces, game.Unexplained:
+		s.unlogged = false
+		st.Out = append(st.Out, s.missingWhy(ev.When(), len(s.rec.Moves),
+			"the board's log could not be read to rebuild them"))
+	}
+}
+
+// unloggedSettled ends the watch of Unlogged when the board shows the
+// record's position with nothing pending.
+func (s *Session) unloggedSettled() {
+	if tr := s.tr; tr != nil && tr.Completed() == tr.Ply() && tr.Sensed() == tr.Position().Placement() {
+		s.unlogged = false
+	}
+}
+
 // missing is the moves_missing alert: moves after ply are missing.
 func (s *Session) missing(at time.Time, ply int, wrapped bool, cause error) game.Alert {
 	why := "the board's log does not reach back to it"
@@ -180,6 +225,11 @@ func (s *Session) missing(at time.Time, ply int, wrapped bool, cause error) game
 	case wrapped:
 		why = "the board's log had wrapped: it does not reach back to it"
 	}
+	return s.missingWhy(at, ply, why)
+}
+
+// missingWhy is the moves_missing alert: moves after ply are missing, why.
+func (s *Session) missingWhy(at time.Time, ply int, why string) game.Alert {
 	return game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", s.rec.Info.Game, game.KindMovesMissing, ply, at.UnixMilli()),
 		Game: s.rec.Info.Game, Kind: game.KindMovesMissing, Severity: game.Crit, Ply: ply, At: game.T(at),
 		Message: fmt.Sprintf("Moves after ply %d were made while the board was not heard and are missing from the record: %s. "+

@@ -111,6 +111,9 @@ type Session struct {
 	next    *SessionOptions // the next game a reload gave (reload.go)
 	ended   *Session        // the game before this one, for arbiter commands (reload.go)
 	team    *teamLink       // a team-drop game's match (team.go)
+	// unlogged: the board was heard again without a log to rebuild from
+	// (Unlogged); cleared once the board shows the record's position.
+	unlogged bool
 }
 
 // NewSession starts a game, or resumes rec when it is not nil: the tracker

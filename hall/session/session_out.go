@@ -15,6 +15,16 @@ func (s *Session) handle(evs []game.Event, st *Step) {
 		evs = s.teamShift(evs)
 		defer s.teamBusy(st)()
 	}
+	if s.unlogged {
+		for _, ev := range evs {
+			if s.unlogged {
+				s.unloggedCheck(ev, st)
+			}
+		}
+		if s.unlogged {
+			s.unloggedSettled()
+		}
+	}
 	for _, ev := range evs {
 		if s.Over() {
 			// The game has a result: follow nothing on the board but the
