@@ -96,7 +96,7 @@ func planReload(old, next *config.Config, boards []hall.Board) (map[string]sessi
 				errs = append(errs, &config.KeyError{Key: p + "." + d.k, Err: fmt.Errorf("changed from %s to %s: %w", d.a, d.b, errRestart)})
 			}
 		}
-		if !reflect.DeepEqual(o.Blind, b.Blind) {
+		if blindChanged(o.Blind, b.Blind) {
 			errs = append(errs, &config.KeyError{Key: p + ".blind", Err: fmt.Errorf("changed: the blind player's board %w", errRestart)})
 		}
 		so, err := sessionOptions(next, b)
@@ -104,6 +104,7 @@ func planReload(old, next *config.Config, boards []hall.Board) (map[string]sessi
 			errs = append(errs, &config.KeyError{Key: p, Err: err})
 			continue
 		}
+		so.Blind = followedBlind(b)
 		plan[boards[j].ID] = so
 	}
 	for j, u := range used {
