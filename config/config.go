@@ -288,8 +288,15 @@ type Board struct {
 
 // Blind is the blind player's board and announcement language.
 type Blind struct {
-	// Side is the blind player: "white" or "black".
+	// Side is the blind player: "white" or "black". With Player it is
+	// left out: the pairing file gives it, round by round.
 	Side string `mapstructure:"side" json:"side"`
+	// Player, when set, names the blind player as the pairing file does
+	// (a FIDE id, or the name): the board then follows the player, taking
+	// the board number and colour of the player's game in its round, and
+	// the board that had that number takes this board's own (the two
+	// games change tables). Needs event.pairings.
+	Player string `mapstructure:"player" json:"player,omitempty"`
 	// Port and BusAddress locate that player's board, as for [Board].
 	Port       string `mapstructure:"port" json:"port"`
 	BusAddress int    `mapstructure:"bus_address" json:"bus_address"`

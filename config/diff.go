@@ -105,7 +105,7 @@ func Diff(old, next *Config) Change {
 				ch.Restart = append(ch.Restart, &KeyError{Key: p + "." + d.k, Err: fmt.Errorf("changed from %s to %s: %w", d.a, d.b, ErrRestart)})
 			}
 		}
-		if !reflect.DeepEqual(o.Blind, b.Blind) {
+		if blindChanged(o.Blind, b.Blind) {
 			ch.Restart = append(ch.Restart, &KeyError{Key: p + ".blind", Err: fmt.Errorf("changed: the blind player's board %w", ErrRestart)})
 		}
 		ch.Boards = append(ch.Boards, Continued{Old: j, Index: i, Board: b})
@@ -116,4 +116,19 @@ func Diff(old, next *Config) Change {
 		}
 	}
 	return ch
+}
+
+// blindChanged reports whether a reload changes a board's blind player's
+// board (a, running; b, reloaded) in a way only a restart makes. A board
+// that follows a named blind player (blind.player) changes colour from
+// round to round: that is no change.
+func blindChanged(a, b *Blind) bool {
+	if a == nil || b == nil {
+		return a != b
+	}
+	x, y := *a, *b
+	if x.Player != "" && x.Player == y.Player {
+		x.Side, y.Side = "", ""
+	}
+	return x != y
 }

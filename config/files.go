@@ -104,7 +104,7 @@ func (c *Config) applyPairings() []error {
 	if err != nil {
 		return []error{keyErr(key, "%s", fileProblem(c.Event.Pairings, err))}
 	}
-	var errs []error
+	errs := c.followBlindPlayers(tb)
 	for i := range c.Boards {
 		b := &c.Boards[i]
 		r := c.round(*b)

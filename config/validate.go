@@ -235,7 +235,11 @@ func (v *boardsCheck) board(i int, b Board) {
 	v.rules(p, b)
 	if b.Blind != nil {
 		bp := p + ".blind"
-		v.add(oneOf(bp+".side", b.Blind.Side, "white", "black"))
+		if b.Blind.Player == "" {
+			v.add(oneOf(bp+".side", b.Blind.Side, "white", "black"))
+		} else if v.c.Event.Pairings == "" {
+			v.add(keyErr(bp+".player", "the blind player is found in the pairing file: set event.pairings (or give blind.side and the board's number instead)"))
+		}
 		v.add(oneOf(bp+".lang", b.Blind.Lang, Languages()...))
 		v.usePort(bp, b.Blind.Port, b.Blind.BusAddress)
 		if b.Blind.BusAddress > 0 {

@@ -138,7 +138,7 @@ func TestUdevRules(t *testing.T) {
 		body = append(body, line)
 	}
 	all := strings.Join(body, "\n")
-	for _, want := range []string{`GROUP="dialout"`, `MODE="0660"`, `SYMLINK+="dgt/`, `ATTRS{idVendor}=="04d8", ATTRS{idProduct}=="000a"`, `LABEL="dgt_end"`, `ENV{ID_MM_DEVICE_IGNORE}="1"`} {
+	for _, want := range []string{`GROUP="dialout"`, `MODE="0660"`, `SYMLINK+="dgt/`, `ATTRS{idVendor}=="04d8", ATTRS{idProduct}=="000a"`, `ATTRS{idVendor}=="0403", ATTRS{idProduct}=="6001"`, `ATTRS{idVendor}=="0403", ATTRS{idProduct}=="6015"`, `ATTRS{idVendor}=="067b", ATTRS{idProduct}=="2303"`, `ATTRS{idVendor}=="10c4", ATTRS{idProduct}=="ea60"`, `ATTRS{idVendor}=="1a86", ATTRS{idProduct}=="7523"`, `SYMLINK+="dgt/by-path/$env{ID_PATH}"`, `SYMLINK+="dgt/by-path/$env{ID_PATH}-port$env{.DGT_PORT}"`, `LABEL="dgt_end"`, `ENV{ID_MM_DEVICE_IGNORE}="1"`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("70-dgt.rules lacks %s", want)
 		}

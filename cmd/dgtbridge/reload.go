@@ -32,6 +32,7 @@ func planReload(old, next *config.Config, boards []hall.Board) (map[string]sessi
 			errs = append(errs, &config.KeyError{Key: fmt.Sprintf("boards[%d]", c.Index), Err: err})
 			continue
 		}
+		so.Blind = followedBlind(c.Board)
 		plan[boards[c.Old].ID] = so
 	}
 	if len(errs) > 0 {

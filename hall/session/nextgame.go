@@ -58,4 +58,5 @@ func (s *Session) nextGame(e game.SetupDetected, st *Step) {
 	s.adj = adjudicator.New(adjudicator.GameInfo{ID: info.Game, White: info.White, Black: info.Black},
 		s.o.RuleSet, adjudicator.Options{Penalties: s.o.Penalties, TimeControl: s.o.TimeControl, NoTiming: s.o.NoTiming, Start: s.start})
 	s.adj.Handle(e)
+	s.relaySide(e.At, st)
 }

@@ -22,9 +22,10 @@ func (s *Session) Reconfigure(o SessionOptions, at time.Time) (Step, error) {
 	}
 	o.Tracker, o.ClockEvery, o.ClockSilence = s.o.Tracker, s.o.ClockEvery, s.o.ClockSilence
 	o.NoTiming, o.NewGameOnSetup, o.GestureNoResult = s.o.NoTiming, s.o.NewGameOnSetup, s.o.GestureNoResult
-	o.NextGame, o.Blind = s.o.NextGame, s.o.Blind
+	o.NextGame, o.Blind = s.o.NextGame, followBlind(s.o.Blind, o.Blind)
 	if len(s.rec.Moves) == 0 && !s.Over() {
 		s.o = o
+		s.relaySide(at, &st)
 		if o.StartFEN != "" && o.StartFEN != s.rec.StartFEN {
 			if p, err := startPosition(s.rec.Variant(), o.StartFEN, o.RuleSet); err == nil {
 				s.start = p
