@@ -69,6 +69,10 @@ type ReportAlert struct {
 type StatusReport struct {
 	Boards  []BoardReport `json:"boards"`
 	Lichess []PushReport  `json:"lichess,omitempty"`
+	// Version and Commit are the running daemon's (dgtbridge version);
+	// "" when not known.
+	Version string `json:"version,omitempty"`
+	Commit  string `json:"commit,omitempty"`
 }
 
 // PushReport is the Lichess push of one round.
@@ -119,6 +123,9 @@ type DaemonReport struct {
 	StoppedAt game.Time `json:"stopped_at,omitzero"`
 	// Lichess is the push of each round (none when no round is pushed).
 	Lichess []PushReport `json:"lichess,omitempty"`
+	// Version and Commit are the daemon's (dgtbridge version).
+	Version string `json:"version,omitempty"`
+	Commit  string `json:"commit,omitempty"`
 }
 
 // DaemonKey is the key of the DaemonReport in the status bucket (board

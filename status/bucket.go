@@ -48,6 +48,8 @@ type WriterOptions struct {
 	Name string
 	// Every is how often changed reports are written (default 1 s).
 	Every time.Duration
+	// Version and Commit are the daemon's, for the DaemonReport.
+	Version, Commit string
 	// Lichess, when set, gives the Lichess push of each round, written
 	// with the DaemonReport.
 	Lichess func() []broadcast.PushReport
@@ -175,7 +177,8 @@ func (k *Keeper) write(ctx context.Context, kv jetstream.KeyValue, reports []bro
 }
 
 func (k *Keeper) writeDaemon(ctx context.Context, kv jetstream.KeyValue, o WriterOptions, started, stopped game.Time) error {
-	d := broadcast.DaemonReport{Boards: k.ids(), Config: o.Config, StartedAt: started, UpdatedAt: game.T(k.now()), StoppedAt: stopped}
+	d := broadcast.DaemonReport{Boards: k.ids(), Config: o.Config, StartedAt: started, UpdatedAt: game.T(k.now()), StoppedAt: stopped,
+		Version: o.Version, Commit: o.Commit}
 	if o.Lichess != nil {
 		d.Lichess = o.Lichess()
 	}

@@ -25,6 +25,9 @@ func Print(w io.Writer, d broadcast.DaemonReport, boards []broadcast.BoardReport
 	default:
 		fmt.Fprintf(w, "daemon running since %s, %d boards (%s)\n", local(d.StartedAt), len(boards), orDash(d.Config))
 	}
+	if d.Version != "" {
+		fmt.Fprintf(w, "dgtbridge %s, commit %s\n", d.Version, orDash(d.Commit))
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "BOARD\tGAME\tSTATE\tPLY\tLAST\tCLOCK\tRESULT\tOPEN ALERTS")
 	for _, r := range boards {

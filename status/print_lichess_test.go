@@ -29,3 +29,24 @@ func TestPrintLichessGameErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintVersion: the daemon's version and commit are named under its
+// first line when it wrote them, and no line is printed when it did not.
+func TestPrintVersion(t *testing.T) {
+	t0 := time.Date(2026, 3, 7, 10, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		version, commit, want string
+	}{
+		{"v1.2.0", "0123abcd", "dgtbridge v1.2.0, commit 0123abcd\n"},
+		{"", "", ""},
+	} {
+		var out strings.Builder
+		d := broadcast.DaemonReport{StartedAt: game.T(t0), UpdatedAt: game.T(t0), Version: c.version, Commit: c.commit}
+		if err := Print(&out, d, nil, t0.Add(time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(out.String(), "dgtbridge "); got != (c.want != "") || c.want != "" && !strings.Contains(out.String(), c.want) {
+			t.Errorf("version %q: status\n%s", c.version, out.String())
+		}
+	}
+}

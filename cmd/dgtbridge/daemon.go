@@ -119,10 +119,12 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 			cancel()
 		}
 	})
+	commit, _ := buildStamp()
 	push := &pushRunner{ctx: ctx, wg: &wg, store: pub.Public(), log: log.With("part", "lichess")}
 	push.update(&cfg)
 	wg.Go(func() {
-		_ = keeper.Run(ctx, status.WriterOptions{Connect: dial, Subjects: subj, Replicas: cfg.NATS.Replicas, Config: cfg.File, Name: daemonName(cfg.DataDir), Lichess: push.stats, Logger: log.With("part", "status")})
+		_ = keeper.Run(ctx, status.WriterOptions{Connect: dial, Subjects: subj, Replicas: cfg.NATS.Replicas, Config: cfg.File, Name: daemonName(cfg.DataDir),
+			Version: version, Commit: commit, Lichess: push.stats, Logger: log.With("part", "status")})
 	})
 	if hk.Reload != nil {
 		rl := &reloader{cfg: cfg, load: hk.Reload, h: h, boards: boards, push: push, keeper: keeper, log: log.With("part", "reload"), n: n}
@@ -134,7 +136,11 @@ func runDaemon(ctx context.Context, cfg config.Config, hk daemonHooks, log *slog
 	if cfg.HTTP.Listen != "" || cfg.HTTP.AdminListen != "" {
 		hs := broadcast.NewHTTPServer(broadcast.HTTPOptions{Listen: cfg.HTTP.Listen, AdminListen: cfg.HTTP.AdminListen, Staff: httpStaff(&cfg),
 			Games: pub.Public(), Health: []broadcast.HealthSource{pub, h}, Logger: log.With("part", "http"), Web: web,
-			Detail:  func() broadcast.StatusReport { r := keeper.Reports(); r.Lichess = push.stats(); return r },
+			Detail: func() broadcast.StatusReport {
+				r := keeper.Reports()
+				r.Lichess, r.Version, r.Commit = push.stats(), version, commit
+				return r
+			},
 			Metrics: []metrics.Source{pub, h}, Pprof: cfg.HTTP.Pprof})
 		wg.Go(func() {
 			if err := hs.Run(ctx); err != nil {

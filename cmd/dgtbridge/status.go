@@ -70,7 +70,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if d.StoppedAt.IsZero() && time.Since(d.UpdatedAt.Time) > status.StaleAfter {
 			fmt.Fprintf(stderr, "dgtbridge status: the daemon has written nothing since %s: the reports are old\n", d.UpdatedAt.Local().Format(time.DateTime))
 		}
-		return enc.Encode(broadcast.StatusReport{Boards: boards, Lichess: d.Lichess})
+		return enc.Encode(broadcast.StatusReport{Boards: boards, Lichess: d.Lichess, Version: d.Version, Commit: d.Commit})
 	}
 	return status.Print(stdout, d, boards, time.Now())
 }
