@@ -40,12 +40,16 @@ type played struct {
 	pos *chess.Position
 }
 
+// newHall is a hall whose LiveChess server reads the feed through a
+// connection of the daemon's own account, as the daemon wires it (its
+// buckets are watched, which staff users may not do).
 func newHall(t *testing.T, opts livechess.Options) *hall {
 	t.Helper()
-	return newHallAs(t, opts, "org", "org-pw")
+	return newHallAs(t, opts, "", "")
 }
 
-// newHallAs is newHall with the LiveChess server reading as another user.
+// newHallAs is newHall with the LiveChess server reading as another user
+// ("": the daemon's account).
 func newHallAs(t *testing.T, opts livechess.Options, user, pw string, natsOpts ...nats.Option) *hall {
 	t.Helper()
 	srv, err := broadcast.StartServer(broadcast.ServerOptions{Prefix: prefix, StoreDir: t.TempDir(),
@@ -79,7 +83,12 @@ func newHallAs(t *testing.T, opts livechess.Options, user, pw string, natsOpts .
 	if err != nil {
 		t.Fatalf("status bucket: %v", err)
 	}
-	org, err := nats.Connect("", append([]nats.Option{nats.InProcessServer(srv.NATS()), nats.UserInfo(user, pw)}, natsOpts...)...)
+	var org *nats.Conn
+	if user == "" {
+		org, err = srv.Connect()
+	} else {
+		org, err = nats.Connect("", append([]nats.Option{nats.InProcessServer(srv.NATS()), nats.UserInfo(user, pw)}, natsOpts...)...)
+	}
 	if err != nil {
 		t.Fatalf("connect as %s: %v", user, err)
 	}
