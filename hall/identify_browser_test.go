@@ -101,7 +101,7 @@ func TestBrowserIdentify(t *testing.T) {
 		t.Errorf("the alert's identify form offers point %q, want e2", sq)
 	}
 	opts := browser.MustEval[string](t, tab, `[...document.querySelectorAll('`+alert+` select[name="piece"] option')].map(o => o.value + '=' + o.textContent).join(';')`)
-	for _, want := range []string{"C=Red cannon (C)", "n=Black horse (n)", "=empty point"} {
+	for _, want := range []string{"C=red cannon (C)", "n=black horse (n)", "=empty point"} {
 		if !strings.Contains(opts, want) {
 			t.Errorf("the piece choices lack %q: %s", want, opts)
 		}

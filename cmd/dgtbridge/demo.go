@@ -149,6 +149,7 @@ type demoOptions struct {
 	seed                                      uint64
 	blind, team                               bool
 	dataDir, httpListen, natsListen, wsListen string
+	liveChess                                 string
 	log                                       *slog.Logger
 }
 
@@ -169,6 +170,7 @@ func parseDemoFlags(args []string, stderr io.Writer) (demoOptions, error) {
 	httpListen := fs.String("http-listen", "127.0.0.1:8080", `HTTP address; when taken, a free port on 127.0.0.1 ("off" disables HTTP)`)
 	natsListen := fs.String("nats-listen", "127.0.0.1:0", "embedded NATS client address (port 0: a free port)")
 	wsListen := fs.String("websocket-listen", "127.0.0.1:0", `embedded NATS websocket address for the arbiters' page (port 0: a free port; "off" disables it)`)
+	liveChess := fs.String("livechess", "", `serve the LiveChess-compatible local API (docs/livechess.md) on this address, e.g. 127.0.0.1:1982 ("": off)`)
 	level := fs.String("log-level", "warn", "log level on stderr: debug, info, warn or error")
 	if err := parseFlags(fs, args); err != nil {
 		return demoOptions{}, err
@@ -193,7 +195,7 @@ func parseDemoFlags(args []string, stderr io.Writer) (demoOptions, error) {
 		return demoOptions{}, usageError{fmt.Errorf("demo: --log-level %q: want debug, info, warn or error", *level)}
 	}
 	return demoOptions{boards: *boards, xq: *xq, speed: *speed, delay: *delay, seed: *seed, blind: *blind, team: *team,
-		dataDir: *dataDir, httpListen: *httpListen, natsListen: *natsListen, wsListen: *wsListen,
+		dataDir: *dataDir, httpListen: *httpListen, natsListen: *natsListen, wsListen: *wsListen, liveChess: *liveChess,
 		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))}, nil
 }
 
@@ -213,6 +215,7 @@ func demoConfig(o demoOptions, dir string) config.Config {
 	if o.httpListen != "off" {
 		cfg.HTTP.Listen = demo.FreeAddr(o.httpListen)
 	}
+	cfg.LiveChess.Listen = o.liveChess
 	cfg.Event.ID = demo.Event
 	cfg.Event.Name = "dgtbridge demo"
 	cfg.Event.Site = "emulated hall"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"regexp"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
-	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/internal/lcclient"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
@@ -32,11 +30,20 @@ func TestDemoThroughLiveChessAndCloudJSON(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	// The daemon serves the API itself (demo --livechess), reading its feed
+	// through its own account, as with livechess.listen.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
 	var stdout, stderr lockedBuffer
 	errc := make(chan error, 1)
 	go func() {
 		errc <- run(ctx, []string{"demo", "--boards", "2", "--speed", "8", "--public-delay", "0", "--blind=false",
-			"--team=false", "--xiangqi", "0", "--http-listen", "127.0.0.1:0", "--seed", "5", "--data-dir", t.TempDir()}, &stdout, &stderr)
+			"--team=false", "--xiangqi", "0", "--http-listen", "127.0.0.1:0", "--seed", "5", "--data-dir", t.TempDir(),
+			"--livechess", addr}, &stdout, &stderr)
 	}()
 	defer func() {
 		cancel()
@@ -47,25 +54,8 @@ func TestDemoThroughLiveChessAndCloudJSON(t *testing.T) {
 	b := readBanner(t, &stdout, &stderr, errc, `NATS\s+(nats://\S+)`, `PGN\s+(http://\S+)/pgn/demo/1\.pgn`, `arbiter/(\S+) \(arbiter\)`)
 	natsURL, httpBase, arbiterPW := b[0], b[1], b[2]
 	dial := func(context.Context) (*nats.Conn, error) {
-		return nats.Connect(natsURL, nats.UserInfo("arbiter", arbiterPW))
+		return nats.Connect(natsURL, nats.UserInfo("arbiter", arbiterPW), nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
 	}
-
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	cfg := config.Defaults()
-	cfg.NATS.Prefix, cfg.LiveChess.Listen = "dgt", addr
-	lcDone := make(chan error, 1)
-	go func() { lcDone <- runLiveChess(ctx, &cfg, dial, slog.New(slog.DiscardHandler)) }()
-	defer func() {
-		cancel()
-		if err := <-lcDone; err != nil {
-			t.Errorf("runLiveChess: %v", err)
-		}
-	}()
 
 	// The page: eboards → subscribe (retried, as Lichess does every 5 s,
 	// until the daemon has written its boards).
