@@ -47,12 +47,19 @@ type fataler interface {
 // inputs as they come, a tick every 50 ms between them, Finish at the end.
 func followSim(tb fataler, g handsim.Game, dumpsOnly bool) simOutcome {
 	tb.Helper()
+	return followSimWith(tb, g, dumpsOnly, false)
+}
+
+// followSimWith is followSim with the tracker's rereading on or off
+// (TrackerOptions.Reread; off by default, as the daemon runs it).
+func followSimWith(tb fataler, g handsim.Game, dumpsOnly, reread bool) simOutcome {
+	tb.Helper()
 	rs, err := ruleset.Lookup("fide2018-standard")
 	if err != nil {
 		tb.Fatal(err)
 	}
 	opts := board.TrackerOptions{Start: g.Start, AutoOrientation: true, KingsCentre: true,
-		Setup: board.ChessSetup(chess.Standard), IllegalStands: rs.IllegalMovesStand()}
+		Setup: board.ChessSetup(chess.Standard), IllegalStands: rs.IllegalMovesStand(), Reread: reread}
 	aopts := adjudicator.Options{TimeControl: clock.MustParse("600+0"), Start: g.Start}
 	if dumpsOnly {
 		opts.Completion, opts.DumpsOnly = board.StableWindow, true

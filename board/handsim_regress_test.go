@@ -18,6 +18,14 @@ func simSoakGame(t *testing.T, i int) (handsim.Game, simOutcome) {
 	return g, followSim(t, g, false)
 }
 
+// simSoakGameReread is simSoakGame with the tracker's rereading on.
+func simSoakGameReread(t *testing.T, i int) simOutcome {
+	t.Helper()
+	r := rand.New(rand.NewPCG(uint64(i), 7))
+	o := handsim.Options{Start: simStart, Plies: 60, Pace: handsim.Pace(i % 3), Noise: i%4 == 0, Bursts: i%5 == 0}
+	return followSimWith(t, handsim.Play(r, o), false, true)
+}
+
 // wantReread checks that the record ends exact, that it was reread from
 // an earlier ply, and that the arbiter heard of it (record_corrected).
 func wantReread(t *testing.T, out simOutcome) {
@@ -45,8 +53,7 @@ func wantReread(t *testing.T, out simOutcome) {
 // press came, the line from the ply before (c4 Qxc4+) explains the board:
 // the record is reread.
 func TestRereadBlitzRecapture(t *testing.T) {
-	_, out := simSoakGame(t, 121)
-	wantReread(t, out)
+	wantReread(t, simSoakGameReread(t, 121))
 }
 
 // TestRereadRecaptureOrder: a queen's move and its capture, then a king's
@@ -54,8 +61,7 @@ func TestRereadBlitzRecapture(t *testing.T) {
 // and …Kf7 g4 axb6); the line that passes through the placements the board
 // showed is the one played.
 func TestRereadRecaptureOrder(t *testing.T) {
-	_, out := simSoakGame(t, 2722)
-	wantReread(t, out)
+	wantReread(t, simSoakGameReread(t, 2722))
 }
 
 // TestSlideInABurst: a rook slid a8–b8–d8 in blitz, the board's reports
@@ -73,8 +79,7 @@ func TestSlideInABurst(t *testing.T) {
 // s) was read as Nxb5; nothing explained the board for six plies, until a
 // placement did: the six are reread.
 func TestRereadSixPlies(t *testing.T) {
-	_, out := simSoakGame(t, 640)
-	wantReread(t, out)
+	wantReread(t, simSoakGameReread(t, 640))
 }
 
 // TestDumpsOnlySlideIsOneMove: a slow game read by whole-board reads once

@@ -94,7 +94,7 @@ func (h *healer) note(p *rules.Placement) {
 // healNow searches for a line from an earlier ply that explains the
 // board, and rewrites the record with it when one does.
 func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
-	if t.heal.off || t.illegal != nil || t.state.setup || t.srch.deep || t.piecesInHand() || t.line.done == 0 {
+	if !t.opts.Reread || t.heal.off || t.illegal != nil || t.state.setup || t.srch.deep || t.piecesInHand() || t.line.done == 0 {
 		return evs, false
 	}
 	p := &t.board.sensed

@@ -129,6 +129,13 @@ type TrackerOptions struct {
 	// read as sensor noise or a brush, not a touch (one scan cycle cannot
 	// tell them apart). Default 300 ms.
 	Flicker time.Duration
+	// Reread: when nothing explains the board, search lines from earlier
+	// plies of the record for the shortest one that does, and rewrite the
+	// record with it (a reread Correction; heal.go). Off by default: on
+	// games with illegal moves taken back and on team-drop boards whose
+	// partner's captures change the pockets, it rewrote records that were
+	// right; a board that stays unexplained raises record_lost instead.
+	Reread bool
 	// DumpsOnly: the board is read only by whole-board reads (a host that
 	// polls the whole board, a board whose square reports are lost): a
 	// full read ([game.FullRead] through [Tracker.Sense]) counts once the

@@ -200,8 +200,9 @@ func (s *Session) Unlogged() {
 // the record cannot explain, and ends the watch once the board shows the
 // record's position.
 func (s *Session) unloggedCheck(ev game.Event, st *Step) {
-	switch ev.(type) {
-	case game.DisplacedPieces, game.Unexplained:
+	_, displaced := ev.(game.DisplacedPieces)
+	_, unexplained := ev.(game.Unexplained)
+	if displaced || unexplained {
 		s.unlogged = false
 		st.Out = append(st.Out, s.missingWhy(ev.When(), len(s.rec.Moves),
 			"the board's log could not be read to rebuild them"))
