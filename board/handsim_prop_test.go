@@ -134,9 +134,7 @@ func TestHandsimSoak(t *testing.T) {
 	var exact, covered, stuck, plies, reread int
 	false_ := map[string]int{}
 	for i := range n {
-		r := rand.New(rand.NewPCG(uint64(i), 7))
-		o := handsim.Options{Start: simStart, Plies: 60, Pace: handsim.Pace(i % 3), Noise: i%4 == 0, Bursts: i%5 == 0}
-		g := handsim.Play(r, o)
+		g := soakGame(i)
 		out := followSim(t, g, false)
 		plies += len(g.Plies)
 		switch {

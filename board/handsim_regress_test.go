@@ -12,18 +12,20 @@ import (
 // options).
 func simSoakGame(t *testing.T, i int) (handsim.Game, simOutcome) {
 	t.Helper()
-	r := rand.New(rand.NewPCG(uint64(i), 7))
-	o := handsim.Options{Start: simStart, Plies: 60, Pace: handsim.Pace(i % 3), Noise: i%4 == 0, Bursts: i%5 == 0}
-	g := handsim.Play(r, o)
+	g := soakGame(i)
 	return g, followSim(t, g, false)
 }
 
 // simSoakGameReread is simSoakGame with the tracker's rereading on.
 func simSoakGameReread(t *testing.T, i int) simOutcome {
 	t.Helper()
+	return followSimWith(t, soakGame(i), false, true)
+}
+
+// soakGame is game i of the soak.
+func soakGame(i int) handsim.Game {
 	r := rand.New(rand.NewPCG(uint64(i), 7))
-	o := handsim.Options{Start: simStart, Plies: 60, Pace: handsim.Pace(i % 3), Noise: i%4 == 0, Bursts: i%5 == 0}
-	return followSimWith(t, handsim.Play(r, o), false, true)
+	return handsim.Play(r, handsim.Options{Start: simStart, Plies: 60, Pace: handsim.Pace(i % 3), Noise: i%4 == 0, Bursts: i%5 == 0})
 }
 
 // wantReread checks that the record ends exact, that it was reread from
