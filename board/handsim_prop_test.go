@@ -148,10 +148,10 @@ func TestHandsimSoak(t *testing.T) {
 			}
 		case out.stuck():
 			stuck++
-			t.Errorf("game %d (%s) stuck: %s", i, o.Pace, out.brief())
+			t.Errorf("game %d (%s) stuck: %s", i, handsim.Pace(i%3), out.brief())
 		default:
 			covered++
-			t.Logf("game %d (%s): %s", i, o.Pace, out.brief())
+			t.Logf("game %d (%s): %s", i, handsim.Pace(i%3), out.brief())
 		}
 	}
 	t.Logf("%d games, %d plies: %d exact (%d of them corrected on the way), %d covered by an open alert, %d stuck", n, plies, exact, reread, covered, stuck)
