@@ -122,6 +122,10 @@ var layers = []rule{
 	// status reads the hall's observations and records and writes the
 	// status bucket: above the hall, below the command.
 	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "port", "web", "internal/metrics"}, external: natsDeps},
+	// The rehearsal's checklist is a pure core over the game vocabulary;
+	// its runtime (rehearse/watch) reads the daemon as a NATS client and
+	// the embedded server's connections, and asks Lichess over HTTP.
+	{pkg: "rehearse", internal: []string{"rules", "rules/game"}},
 	// The metrics writer is the standard library only.
 	{pkg: "internal/metrics"},
 	// The LiveChess-compatible API reads the daemon's feed (the broadcast
