@@ -121,10 +121,13 @@ var layers = []rule{
 	{pkg: "rules/chess/internal/magicgen"},
 	// status reads the hall's observations and records and writes the
 	// status bucket: above the hall, below the command.
-	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "port", "web", "internal/metrics"}, external: natsDeps},
-	// The rehearsal's checklist is a pure core over the game vocabulary;
-	// its runtime (rehearse/watch) reads the daemon as a NATS client and
-	// the embedded server's connections, and asks Lichess over HTTP.
+	// It reads a rehearsal's checklist from the bucket too.
+	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "port", "web", "internal/metrics", "rehearse"}, external: natsDeps},
+	// The rehearsal's runtime reads the daemon as a client (the status
+	// bucket, the feeds) and the embedded server's connections, and asks
+	// Lichess over HTTP: no hall, no configuration.
+	{pkg: "rehearse/watch", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "port", "web", "internal/metrics", "rehearse", "status"}, external: natsDeps},
+	// The rehearsal's checklist is a pure core over the game vocabulary.
 	{pkg: "rehearse", internal: []string{"rules", "rules/game"}},
 	// The metrics writer is the standard library only.
 	{pkg: "internal/metrics"},
