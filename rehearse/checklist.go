@@ -193,7 +193,7 @@ func (c *Checklist) verdict(ch Check, now time.Time) (State, string) {
 		case ok && p.Pushes > 0:
 			return Passed, ""
 		}
-		return Waiting, "the test push goes once a move reaches the public copy"
+		return Waiting, "the daemon pushes the rehearsal's games (the public copy) to the test round"
 	case SignIn:
 		if _, ok := c.signed[k.User]; ok {
 			return Passed, ""

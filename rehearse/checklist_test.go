@@ -121,7 +121,7 @@ func TestLichess(t *testing.T) {
 	want(t, line(t, c, at(1), "aaaa1111"), Passed, "")
 	want(t, line(t, c, at(1), "bbbb2222"), Failed, "Lichess round bbbb2222 (lichess.rounds 2): 404 Not Found")
 	want(t, line(t, c, at(1), "cccc3333"), Failed, "may not push to round cccc3333")
-	want(t, line(t, c, at(1), "test0001"), Waiting, "once a move reaches the public copy")
+	want(t, line(t, c, at(1), "test0001"), Waiting, "pushes the rehearsal's games")
 	c.Apply(at(2), PushSeen{ID: "test0001", Err: "401 Unauthorized: No such token"})
 	want(t, line(t, c, at(2), "test0001"), Failed, "Lichess refused the test push: 401 Unauthorized: No such token")
 	c.Apply(at(3), PushSeen{ID: "test0001", Pushes: 1})
