@@ -214,3 +214,56 @@ func createStatusBucket(ctx context.Context, nc *nats.Conn) (jetstream.KeyValue,
 func readReport(ctx context.Context, nc *nats.Conn) (rehearse.Report, bool, error) {
 	return status.ReadRehearsal(ctx, nc, broadcast.Subjects{Prefix: "dgt"})
 }
+
+// TestChecklistAttackers: no user but the daemon writes the checklist.
+// Each role (organiser, arbiter, public, relay) publishes a forged
+// all-passed checklist on the bucket's subject and tries to delete it;
+// the checklist the daemon wrote stays.
+func TestChecklistAttackers(t *testing.T) {
+	h, _ := bcrypt.GenerateFromPassword([]byte("pw"), bcrypt.MinCost)
+	var users []broadcast.User
+	for _, r := range []broadcast.Role{broadcast.RoleOrganiser, broadcast.RoleArbiter, broadcast.RolePublic, broadcast.RoleRelay} {
+		users = append(users, broadcast.User{Name: string(r), Password: string(h), Role: r, Board: map[bool]int{true: 1}[r == broadcast.RoleRelay]})
+	}
+	srv, err := broadcast.StartServer(broadcast.ServerOptions{Prefix: "dgt", StoreDir: t.TempDir(), Listen: "127.0.0.1:0", Users: users})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	daemon, err := srv.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer daemon.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	kv, err := createStatusBucket(ctx, daemon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := New(Options{Checklist: rehearse.New([]rehearse.Check{rehearse.SignIn{User: "arbiter", Role: "arbiter"}}, time.Now(), time.Hour),
+		Subjects: broadcast.Subjects{Prefix: "dgt"}, Conn: daemon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.write(ctx, kv, w.o.Checklist.Report(time.Now()))
+	forged := `{"ended":true,"lines":[{"kind":"sign_in","subject":"arbiter user arbiter signs in","state":"passed"}]}`
+	for _, u := range users {
+		nc, err := nats.Connect(srv.ClientURL(), nats.UserInfo(u.Name, "pw"), nats.CustomInboxPrefix("_INBOX_"+string(u.Role)),
+			nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
+		if err != nil {
+			t.Fatalf("%s: %v", u.Name, err)
+		}
+		nc.Publish("$KV.dgt_status._rehearsal", []byte(forged))
+		nc.Publish("$JS.API.STREAM.PURGE.KV_dgt_status", []byte(`{"filter":"$KV.dgt_status._rehearsal"}`))
+		if _, err := nc.Request("$JS.API.STREAM.MSG.DELETE.KV_dgt_status", []byte(`{"seq":1}`), time.Second); err == nil {
+			t.Errorf("%s: a message delete was answered", u.Name)
+		}
+		nc.Flush()
+		nc.Close()
+	}
+	r, ok, err := readReport(ctx, daemon)
+	if err != nil || !ok || r.Ended || len(r.Lines) != 1 || r.Lines[0].State != rehearse.Waiting {
+		t.Errorf("the checklist after the attackers: %+v ok %v err %v", r, ok, err)
+	}
+}
