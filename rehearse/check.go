@@ -29,8 +29,10 @@ type Check interface {
 // BoardAnswers: the board (and a blind player's own board) answers.
 type BoardAnswers struct {
 	// Board is the board's id ("r1-b3", as in dgtbridge status); Port
-	// where it is plugged in.
+	// where it is plugged in, BusAddress its address on a bus line (0:
+	// none).
 	Board, Port string
+	BusAddress  int
 }
 
 // ClockSet: the board's clock answers and, at rest before the first move,
@@ -97,8 +99,11 @@ func (LichessPush) isCheck()  {}
 func (SignIn) isCheck()       {}
 func (BlindRelay) isCheck()   {}
 
-// Subject: "board r1-b3 answers (/dev/…)".
+// Subject: "board r1-b3 answers (/dev/…, bus address 4103)".
 func (c BoardAnswers) Subject() string {
+	if c.BusAddress != 0 {
+		return fmt.Sprintf("board %s answers (%s, bus address %d)", c.Board, c.Port, c.BusAddress)
+	}
 	return fmt.Sprintf("board %s answers (%s)", c.Board, c.Port)
 }
 

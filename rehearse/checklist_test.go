@@ -47,6 +47,9 @@ func TestBoardAnswers(t *testing.T) {
 	c.Expire(at(60))
 	want(t, line(t, c, at(60), "r1-b1"), Passed, "")
 	want(t, line(t, c, at(60), "r1-b2"), Failed, "nothing within 1m0s: no answer: open /dev/b: no such file")
+	if s := (BoardAnswers{Board: "r1-b5", Port: "/dev/bus1", BusAddress: 4105}).Subject(); s != "board r1-b5 answers (/dev/bus1, bus address 4105)" {
+		t.Errorf("a board on a bus line: %q", s)
+	}
 	if !c.Ended(at(60)) || c.Ended(at(59)) {
 		t.Error("Ended: want false before the end, true at it")
 	}

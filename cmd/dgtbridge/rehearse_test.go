@@ -227,6 +227,12 @@ func TestRehearsalPasses(t *testing.T) {
 		t.Errorf("status shows no checklist:\n%s", st.String())
 	}
 
+	var js syncBuffer
+	if err := run(ctx, []string{"status", "--config", h.cfg, "--user", "chief", "--json"}, &js, &js); err != nil ||
+		!strings.Contains(js.String(), `"rehearsal": {`) || !strings.Contains(js.String(), `"kind": "live"`) {
+		t.Errorf("status --json shows no checklist: %v\n%s", err, js.String())
+	}
+
 	select {
 	case err := <-done:
 		if err != nil {

@@ -169,14 +169,14 @@ func RehearsalChecks(cfg *config.Config, delay time.Duration, testRound string) 
 		id := boardID(b)
 		g := game.ID{Event: cfg.Event.ID + RehearsalSuffix, Round: b.Round, Board: b.Board}
 		if b.Protocol != config.ProtocolManual {
-			out = append(out, rehearse.BoardAnswers{Board: id, Port: b.Port})
+			out = append(out, rehearse.BoardAnswers{Board: id, Port: b.Port, BusAddress: b.BusAddress})
 		}
 		if tc, err := clock.ParseTimeControl(b.TimeControl); err == nil && b.Protocol == config.ProtocolDGT && len(tc.Periods) > 0 && !tc.Periods[0].Sandclock {
 			out = append(out, rehearse.ClockSet{Board: id, TimeControl: b.TimeControl, Rest: rehearse.RestTimes(tc.Periods[0].Time, tc.Periods[0].Increment)})
 		}
 		out = append(out, rehearse.LiveMove{Board: id, Game: g}, rehearse.PublicMove{Board: id, Game: g, Delay: delay})
 		if b.Blind != nil {
-			out = append(out, rehearse.BoardAnswers{Board: id + "-blind", Port: b.Blind.Port})
+			out = append(out, rehearse.BoardAnswers{Board: id + "-blind", Port: b.Blind.Port, BusAddress: b.Blind.BusAddress})
 			var listeners []string
 			for _, u := range cfg.NATS.Embedded.Users {
 				if u.Role == config.RoleRelay && u.Board == b.Board {

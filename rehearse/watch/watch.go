@@ -186,7 +186,7 @@ func (w *Watcher) poll(ctx context.Context) []rehearse.Event {
 			out = append(out, boardSeen(b))
 		}
 		for _, l := range d.Lichess {
-			out = append(out, rehearse.PushSeen{ID: l.ID, Pushes: l.Pushes, Err: l.Error})
+			out = append(out, pushSeen(l))
 		}
 	}
 	if w.o.Server != nil {
@@ -226,6 +226,17 @@ func boardSeen(b broadcast.BoardReport) rehearse.BoardSeen {
 	if b.Clock != nil {
 		ev.Clock = &rehearse.ClockReading{White: time.Duration(b.Clock.WhiteMS) * time.Millisecond,
 			Black: time.Duration(b.Clock.BlackMS) * time.Millisecond, Running: b.Clock.Running}
+	}
+	return ev
+}
+
+// pushSeen is a round's push for the checklist: a push Lichess took with
+// games it refused counts as refused, naming the first.
+func pushSeen(l broadcast.PushReport) rehearse.PushSeen {
+	ev := rehearse.PushSeen{ID: l.ID, Pushes: l.Pushes, Err: l.Error}
+	if ev.Err == "" && len(l.GameErrors) > 0 {
+		e := l.GameErrors[0]
+		ev.Err = fmt.Sprintf("%d games refused, the first board %s (%s – %s): %s", len(l.GameErrors), e.Round, e.White, e.Black, e.Error)
 	}
 	return ev
 }

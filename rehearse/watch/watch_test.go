@@ -267,3 +267,21 @@ func TestChecklistAttackers(t *testing.T) {
 		t.Errorf("the checklist after the attackers: %+v ok %v err %v", r, ok, err)
 	}
 }
+
+// TestPushSeen: a push Lichess took with games it refused is a refused
+// test push, naming the first game; a failure is Lichess's answer.
+func TestPushSeen(t *testing.T) {
+	for _, c := range []struct {
+		in   broadcast.PushReport
+		want rehearse.PushSeen
+	}{
+		{broadcast.PushReport{ID: "t", Pushes: 2}, rehearse.PushSeen{ID: "t", Pushes: 2}},
+		{broadcast.PushReport{ID: "t", Error: "401 Unauthorized: No such token"}, rehearse.PushSeen{ID: "t", Err: "401 Unauthorized: No such token"}},
+		{broadcast.PushReport{ID: "t", Pushes: 1, GameErrors: []broadcast.PushGameError{{Round: "1.3", White: "A", Black: "B", Error: "no player name"}, {Round: "1.4"}}},
+			rehearse.PushSeen{ID: "t", Pushes: 1, Err: "2 games refused, the first board 1.3 (A – B): no player name"}},
+	} {
+		if got := pushSeen(c.in); got != c.want {
+			t.Errorf("pushSeen(%+v) = %+v, want %+v", c.in, got, c.want)
+		}
+	}
+}
