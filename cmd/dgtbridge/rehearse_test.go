@@ -271,7 +271,7 @@ func TestRehearsalFails(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var out syncBuffer
-	done := h.rehearse(ctx, &out, "--public-delay", "1s", "--timeout", "20s")
+	done := h.rehearse(ctx, &out, "--public-delay", "1s", "--timeout", "25s")
 	waitOutput(t, &out, done, "failed  clock of board r1-b2")
 	move(t, h.boards[1])
 	if nc, err := nats.Connect("nats://"+h.nats, nats.UserInfo("arb1", "arb1-typo"), nats.NoReconnect()); err == nil {
@@ -289,14 +289,14 @@ func TestRehearsalFails(t *testing.T) {
 	}
 	final := out.String()[strings.LastIndex(out.String(), "rehearsal over at"):]
 	for _, want := range []string{
-		"failed  board r1-b1 answers (/dev/dgtbridge-no-such-board): nothing within 20s: no answer",
+		"failed  board r1-b1 answers (/dev/dgtbridge-no-such-board): nothing within 25s: no answer",
 		"failed  clock of board r1-b2 is set for 5400+30: the clock shows 1:00:00 | 1:00:00 at rest; time control 5400+30 starts at 1:30:00 or 1:30:30",
 		"passed  a move on board r1-b2 reaches the live feed",
 		"passed  a move on board r1-b2 reaches the public copy 1s later",
 		"failed  Lichess round real0001 of round 1 accepts the token's pushes: Lichess round real0001 (lichess.rounds 1): 401 Unauthorized: No such token",
 		"failed  Lichess takes a test push to round test0001: Lichess refused the test push: 401 Unauthorized: No such token",
 		"failed  arbiter user arb1 signs in: a wrong password for arb1 at",
-		"failed  organiser user chief signs in: nothing within 20s: sign in as chief",
+		"failed  organiser user chief signs in: nothing within 25s: sign in as chief",
 		"failed  the blind player's relay of board r1-b2 hears an announcement (open-rehearsal.1.2): nothing can hear the announcements",
 	} {
 		if !strings.Contains(final, want) {

@@ -95,3 +95,35 @@ boards:
 		t.Errorf("a data folder not empty: %v", err)
 	}
 }
+
+// TestRehearsalChecksOfHall60: the example hall's rehearsal: 60 boards
+// and the blind player's own board answer, 60 clocks, 60 moves live and
+// public, the blind player's relay (nothing can hear it: the example
+// neither speaks nor has a relay user, and the line says so), three
+// staff users, three Lichess rounds and the test push.
+func TestRehearsalChecksOfHall60(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"lichess.token": "lip_example\n"}
+	for _, f := range []string{"hall60.yaml", "hall60-pairings.csv"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "config", "example", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f] = string(b)
+	}
+	main := files["hall60.yaml"]
+	delete(files, "hall60.yaml")
+	cfg := loadConfig(t, dir, main, files)
+	count := map[string]int{}
+	for _, c := range RehearsalChecks(&cfg, 30*time.Second, "TestRnd1") {
+		count[fmt.Sprintf("%T", c)]++
+		if b, ok := c.(rehearse.BoardAnswers); ok && b.Board == "r1-b1" && b.BusAddress != 4101 {
+			t.Errorf("board 1 on its bus line: %+v", b)
+		}
+	}
+	want := map[string]int{"rehearse.BoardAnswers": 61, "rehearse.ClockSet": 60, "rehearse.LiveMove": 60, "rehearse.PublicMove": 60,
+		"rehearse.BlindRelay": 1, "rehearse.SignIn": 3, "rehearse.LichessRound": 3, "rehearse.LichessPush": 1}
+	if fmt.Sprint(count) != fmt.Sprint(want) {
+		t.Errorf("checks %v, want %v", count, want)
+	}
+}
