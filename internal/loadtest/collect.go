@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // subscribe connects to the daemon's NATS server as a client and feeds
@@ -84,11 +85,12 @@ type collector struct {
 	games      map[string]*board
 	seen       map[string]int // game.ply.revision -> deliveries
 	got        map[string]map[int]string
-	delay      []time.Duration // from the answer that completed the move
-	fromAnswer []time.Duration // from the first answer that held the press
-	fromLast   []time.Duration // from the board's last answer before the MoveEvent
-	own        []time.Duration // from the answer that let the daemon read the move
-	press      []time.Duration // from the press
+	delay      []sample        // from the answer that completed the move
+	fromAnswer []sample        // from the first answer that held the press
+	fromLast   []sample        // from the board's last answer before the MoveEvent
+	own        []sample        // from the answer that let the daemon read the move
+	press      []sample        // from the press
+	held       map[[2]int]bool // board, ply: moves held up by an outage, left out of the delays
 	later      int
 	unattrib   int
 	timings    []timing
@@ -167,7 +169,7 @@ func (c *collector) move(now time.Time, data []byte) {
 	c.got[ev.Game][ev.Ply] = ev.UCI
 	if ev.Ply >= 1 && ev.Ply <= len(b.game.press) {
 		pressed := b.pressed(ev.Ply)
-		c.press = append(c.press, now.Sub(pressed))
+		c.press = append(c.press, sample{now.Sub(pressed), [2]int{b.n, ev.Ply}})
 		began, scanned := b.scans(ev.Ply)
 		firstChange, _ := b.answerHolding(began)
 		first, ok1 := b.answerHolding(pressed)
@@ -183,17 +185,17 @@ func (c *collector) move(now time.Time, data []byte) {
 			if !has || now.Before(r.sent) { // read on its completing answer
 				readAt = w.sent
 			}
-			c.own = append(c.own, now.Sub(readAt))
+			c.own = append(c.own, sample{now.Sub(readAt), [2]int{b.n, ev.Ply}})
 		}
 		c.timings = append(c.timings, timing{board: b.n, ply: ev.Ply, press: pressed, first: first, whole: whole, lastScan: scanned, arrived: now, clockRead: clk, firstChange: firstChange, last: last, readable: readAt})
 		if ok2 && ok3 && !whole.After(now) {
-			c.fromLast = append(c.fromLast, now.Sub(last))
+			c.fromLast = append(c.fromLast, sample{now.Sub(last), [2]int{b.n, ev.Ply}})
 		}
 		if ok1 && !first.After(now) {
-			c.fromAnswer = append(c.fromAnswer, now.Sub(first))
+			c.fromAnswer = append(c.fromAnswer, sample{now.Sub(first), [2]int{b.n, ev.Ply}})
 		}
 		if ok2 && !whole.After(now) {
-			c.delay = append(c.delay, now.Sub(whole))
+			c.delay = append(c.delay, sample{now.Sub(whole), [2]int{b.n, ev.Ply}})
 			if ok1 && whole.After(first) {
 				c.later++
 			}
@@ -204,6 +206,130 @@ func (c *collector) move(now time.Time, data []byte) {
 	c.n++
 	if c.n == c.want {
 		close(c.done)
+	}
+}
+
+// sample is one move's delay: board and ply say which move.
+type sample struct {
+	d    time.Duration
+	move [2]int
+}
+
+// dist summarises samples, without the moves an outage held up.
+func (c *collector) dist(ss []sample) Dist {
+	var d []time.Duration
+	for _, s := range ss {
+		if !c.held[s.move] {
+			d = append(d, s.d)
+		}
+	}
+	return dist(d)
+}
+
+// outage finds the moves o held up (Outage's doc): o.Held, o.Missing
+// and o.Caught; they are left out of the delays.
+func (c *collector) outage(o *Outage) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	arrived := map[[2]int]time.Time{}
+	for _, t := range c.timings {
+		arrived[[2]int{t.board, t.ply}] = t.arrived
+	}
+	c.held = map[[2]int]bool{}
+	var caught []time.Duration
+	for _, b := range c.games {
+		for ply := 1; ply <= len(b.game.ucis); ply++ {
+			at, ok := arrived[[2]int{b.n, ply}]
+			if !b.pressed(ply).Before(o.backAt) || ok && !at.After(o.killedAt) {
+				continue
+			}
+			c.held[[2]int{b.n, ply}] = true
+			o.Held++
+			if !ok {
+				o.Missing++
+				continue
+			}
+			caught = append(caught, max(at.Sub(o.restartAt), 0))
+		}
+	}
+	o.Caught = dist(caught)
+}
+
+// catchUp reads, once nc is connected again after a restart of the
+// daemon, the MoveEvents and alerts that the daemon published while nc
+// was not (a plain subscription misses them; they are in the streams, as
+// every client that reads the streams gets them), each as arrived when
+// the stream stored it.
+func (c *collector) catchUp(ctx context.Context, nc *nats.Conn) error {
+	for nc.Status() != nats.CONNECTED {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	if err := readStream(ctx, js, "DGT_GAMES", "dgt.game.*.*.*.move", func(at time.Time, data []byte) {
+		if !c.delivered(data) {
+			c.move(at, data)
+		}
+	}); err != nil {
+		return fmt.Errorf("loadtest: reading the moves after the restart: %w", err)
+	}
+	c.mu.Lock()
+	had := map[string]bool{}
+	for _, a := range c.all {
+		had[string(a)] = true
+	}
+	c.mu.Unlock()
+	return readStream(ctx, js, "DGT_ALERTS", "dgt.arbiter.*.*.*.alert", func(_ time.Time, data []byte) {
+		if !had[string(data)] {
+			c.alert(&nats.Msg{Data: data})
+		}
+	})
+}
+
+// delivered reports whether the MoveEvent data came already.
+func (c *collector) delivered(data []byte) bool {
+	var ev moveEvent
+	if json.Unmarshal(data, &ev) != nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.seen[fmt.Sprintf("%s.%d.%d", ev.Game, ev.Ply, ev.Revision)] > 0
+}
+
+// readStream hands every message of a stream's subject to f, with the
+// time the stream stored it.
+func readStream(ctx context.Context, js jetstream.JetStream, stream, subject string, f func(time.Time, []byte)) error {
+	cons, err := js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+	if err != nil {
+		return err
+	}
+	for {
+		batch, err := cons.FetchNoWait(256)
+		if err != nil {
+			return err
+		}
+		n := 0
+		for m := range batch.Messages() {
+			n++
+			md, err := m.Metadata()
+			if err != nil {
+				return err
+			}
+			f(md.Timestamp, m.Data())
+		}
+		if err := batch.Error(); err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
 	}
 }
 
@@ -285,11 +411,11 @@ func (c *collector) report(r *Report) {
 			r.FalseAlerts += n
 		}
 	}
-	r.Delay = dist(c.delay)
-	r.FromAnswer = dist(c.fromAnswer)
-	r.FromLast = dist(c.fromLast)
-	r.Own = dist(c.own)
-	r.FromPress = dist(c.press)
+	r.Delay = c.dist(c.delay)
+	r.FromAnswer = c.dist(c.fromAnswer)
+	r.FromLast = c.dist(c.fromLast)
+	r.Own = c.dist(c.own)
+	r.FromPress = c.dist(c.press)
 	r.Later, r.Unattributed = c.later, c.unattrib
 }
 

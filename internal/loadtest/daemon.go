@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -36,8 +37,9 @@ func measure(d *daemon, rep *Report) *measurement {
 
 // end fills rep's CPU, load and memory figures over rep.Play.
 func (m *measurement) end(rep *Report) {
-	cpu1, _ := m.d.cpu()
-	rep.CPUCores = (cpu1 - m.cpu0).Seconds() / rep.Play.Seconds()
+	if cpu1, err := m.d.cpu(); err == nil { // not after a kill
+		rep.CPUCores = (cpu1 - m.cpu0).Seconds() / rep.Play.Seconds()
+	}
 	rep.BoardsCPU = (selfCPU() - m.self).Seconds() / rep.Play.Seconds()
 	rep.LoadAvg[1] = loadAvg()
 	rep.RSSMaxMB, rep.RSSEndMB = m.stopRSS()
@@ -54,7 +56,7 @@ func launch(ctx context.Context, o Options, boards []*board, natsPort, httpPort 
 	if err := os.WriteFile(cfg, []byte(config(o, boards, natsPort, httpPort, freePort())), 0o640); err != nil {
 		return nil, err
 	}
-	d, err := startDaemon(o, cfg)
+	d, err := startDaemon(o, cfg, "daemon.log")
 	if err != nil {
 		return nil, err
 	}
@@ -165,8 +167,8 @@ type daemon struct {
 	log  *os.File
 }
 
-func startDaemon(o Options, cfg string) (*daemon, error) {
-	logf, err := os.Create(filepath.Join(o.Dir, "daemon.log"))
+func startDaemon(o Options, cfg, logName string) (*daemon, error) {
+	logf, err := os.Create(filepath.Join(o.Dir, logName))
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +186,11 @@ func startDaemon(o Options, cfg string) (*daemon, error) {
 	return d, nil
 }
 
+// stop ends the daemon (SIGTERM, SIGKILL after 30 s); nil: nothing.
 func (d *daemon) stop() {
+	if d == nil {
+		return
+	}
 	_ = d.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-d.done:
@@ -193,6 +199,69 @@ func (d *daemon) stop() {
 		<-d.done
 	}
 	d.log.Close()
+}
+
+// liveDaemon is the daemon under test: the one started first, then,
+// after a kill (Options.Kill), the one started again.
+type liveDaemon struct {
+	mu sync.Mutex
+	d  *daemon
+}
+
+func (l *liveDaemon) set(d *daemon) {
+	l.mu.Lock()
+	l.d = d
+	l.mu.Unlock()
+}
+
+func (l *liveDaemon) current() *daemon {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.d
+}
+
+// killAndRestart kills the live daemon o.Kill after start (SIGKILL: no
+// drain, nothing saved on the way out), starts it again o.Down later on
+// the same configuration and data, and waits until every board is
+// connected again.
+func killAndRestart(ctx context.Context, o Options, live *liveDaemon, start time.Time, httpPort int) *Outage {
+	out := &Outage{}
+	select {
+	case <-ctx.Done():
+		out.err = ctx.Err()
+		return out
+	case <-time.After(time.Until(start.Add(o.Kill))):
+	}
+	d := live.current()
+	live.set(nil)
+	out.killedAt = time.Now()
+	_ = d.cmd.Process.Kill()
+	<-d.done
+	d.log.Close()
+	out.Killed = out.killedAt.Sub(start)
+	fmt.Fprintf(o.Log, "daemon killed (SIGKILL) %v after the games began; started again in %v\n", out.Killed.Round(time.Millisecond), o.Down)
+	select {
+	case <-ctx.Done():
+		out.err = ctx.Err()
+		return out
+	case <-time.After(o.Down):
+	}
+	nd, err := startDaemon(o, filepath.Join(o.Dir, "dgtbridge.yaml"), "daemon-restarted.log")
+	if err != nil {
+		out.err = err
+		return out
+	}
+	out.restartAt = time.Now()
+	out.Down = out.restartAt.Sub(out.killedAt)
+	live.set(nd)
+	if err := waitHealthy(ctx, fmt.Sprintf("http://127.0.0.1:%d/healthz", httpPort), nd, 5*time.Minute); err != nil {
+		out.err = fmt.Errorf("loadtest: the daemon started again after the kill: %w", err)
+		return out
+	}
+	out.backAt = time.Now()
+	out.Back = out.backAt.Sub(out.killedAt)
+	fmt.Fprintf(o.Log, "every board connected again %v after the kill\n", out.Back.Round(time.Millisecond))
+	return out
 }
 
 // cpu is the daemon's user+system CPU time so far (/proc/<pid>/stat).

@@ -82,6 +82,11 @@ type Options struct {
 	DaemonEnv []string
 	// Log receives progress lines (nil: none).
 	Log io.Writer
+	// Kill, when positive, is how long after the games start the daemon
+	// is killed (SIGKILL: no drain, no last save); it is started again
+	// Down later (default 15 s) on the same data while the boards play
+	// on. The report then has an Outage.
+	Kill, Down time.Duration
 }
 
 // Report is what a load test measured.
@@ -141,6 +146,28 @@ type Report struct {
 	// 1-minute load average when play began and ended.
 	BoardsCPU float64
 	LoadAvg   [2]float64
+	// Outage is the kill and restart of a run with Options.Kill (nil
+	// without); FromPress and the other delays then leave out the moves
+	// it held up (Outage.Held).
+	Outage *Outage
+}
+
+// Outage is what a kill and restart did to the moves. A move is held up
+// by it when its MoveEvent had not arrived when the daemon was killed
+// and its press came before the restarted daemon had every board
+// connected again: those moves wait for the restart by nature (the
+// daemon rebuilds them from the board's log). Every other move of the
+// run is timed as usual.
+type Outage struct {
+	Killed  time.Duration // after the games began
+	Down    time.Duration // from the kill to the new daemon's start
+	Back    time.Duration // from the kill to every board connected again
+	Held    int           // moves held up by the outage
+	Caught  Dist          // their MoveEvents, from the new daemon's start
+	Missing int           // of those, never published
+
+	killedAt, restartAt, backAt time.Time
+	err                         error // the restart failed
 }
 
 // Dist summarises durations.
@@ -189,6 +216,9 @@ func (o *Options) defaults() error {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
+	if o.Kill > 0 && o.Down <= 0 {
+		o.Down = 15 * time.Second
+	}
 	return nil
 }
 
@@ -219,10 +249,12 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	// httpPort is the admin listener's (health with its reasons, metrics,
 	// profiles); the public listener runs on its own port, as in a hall.
 	natsPort, httpPort := freePort(), freePort()
+	var live liveDaemon
 	d, err := launch(ctx, o, boards, natsPort, httpPort, &rep)
 	if d != nil {
-		defer d.stop()
+		defer func() { live.current().stop() }()
 	}
+	live.set(d)
 	if err != nil {
 		return rep, err
 	}
@@ -239,6 +271,20 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	polls.start()
 	start, end := schedule(boards, col, o.Interval)
 	m := measure(d, &rep)
+	var outage chan *Outage
+	if o.Kill > 0 && start.Add(o.Kill).After(end) {
+		return rep, fmt.Errorf("loadtest: the kill %v after the games began would come after their last move (%v)", o.Kill, end.Sub(start).Round(time.Second))
+	}
+	if o.Kill > 0 {
+		outage = make(chan *Outage, 1)
+		go func() {
+			out := killAndRestart(ctx, o, &live, start, httpPort)
+			if out.err == nil {
+				out.err = col.catchUp(ctx, nc)
+			}
+			outage <- out
+		}()
+	}
 	var prof error
 	if o.Profile != "" {
 		profWin := min(30*time.Second, max(time.Until(end)-time.Second, time.Second))
@@ -254,6 +300,12 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		return rep, err
 	}
 	rep.Play = time.Since(start)
+	if outage != nil {
+		if rep.Outage = <-outage; rep.Outage.err != nil {
+			return rep, rep.Outage.err
+		}
+		col.outage(rep.Outage)
+	}
 	if o.Profile != "" {
 		// The heap at the end of play, beside the CPU profile.
 		if err := fetch(ctx, fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/heap", httpPort), o.Profile+".heap"); err != nil {
@@ -330,6 +382,12 @@ func (r Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "the board's last answer before the MoveEvent -> MoveEvent (processing, without waits for the board's next look): %v\n", r.FromLast)
 	fmt.Fprintf(w, "first answer holding the press -> MoveEvent: %v\n", r.FromAnswer)
 	fmt.Fprintf(w, "press -> MoveEvent: %v\n", r.FromPress)
+	if o := r.Outage; o != nil {
+		fmt.Fprintf(w, "kill: SIGKILL %v after the games began, started again %v later, every board connected %v after the kill\n",
+			o.Killed.Round(time.Millisecond), o.Down.Round(time.Millisecond), o.Back.Round(time.Millisecond))
+		fmt.Fprintf(w, "  moves held up by the outage (left out of the delays above): %d, %d never published; the new daemon's start -> their MoveEvents: %v\n",
+			o.Held, o.Missing, o.Caught)
+	}
 	fmt.Fprintf(w, "poll interval per board: %v\n", r.Polls)
 	bound := func(d time.Duration) string {
 		if d < 0 {
