@@ -221,6 +221,9 @@ func (c *Checklist) clockVerdict(k ClockSet) (State, string) {
 		if bad := c.clockBad[k.Board]; bad != "" {
 			return Failed, bad
 		}
+		if r.Running == "" {
+			return Waiting, "the clock's reading does not say whether it runs: waiting for one at rest"
+		}
 		return Waiting, "the clock runs: stop it (or set it again) to compare its times with the time control"
 	}
 	if slices.Contains(k.Rest, r.White) && slices.Contains(k.Rest, r.Black) {

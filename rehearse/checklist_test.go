@@ -60,6 +60,9 @@ func TestClockSet(t *testing.T) {
 	c := New([]Check{ClockSet{Board: "r1-b1", TimeControl: "5400+30", Rest: rest}}, t0, time.Minute)
 	l := func() Line { return line(t, c, at(10), "r1-b1") }
 	want(t, l(), Waiting, "no clock reading")
+	// A reading that does not say whether the clock runs is not compared.
+	c.Apply(at(1), BoardSeen{Board: "r1-b1", Connected: true, Clock: &ClockReading{White: time.Hour, Black: time.Hour}})
+	want(t, l(), Waiting, "does not say whether it runs")
 	// A running clock is not compared.
 	c.Apply(at(1), BoardSeen{Board: "r1-b1", Connected: true, Clock: &ClockReading{White: time.Hour, Black: time.Hour, Running: "white"}})
 	want(t, l(), Waiting, "the clock runs")
