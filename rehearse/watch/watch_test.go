@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -19,7 +20,7 @@ import (
 
 // TestWatcher runs a watcher against an embedded server with users and a
 // fake Lichess: a wrong password and then the right one for one arbiter,
-// none for the other; a relay device that receives its board's
+// none for the other, the organiser over the websocket; a relay device that receives its board's
 // announcement; a move on the live feed and (too early) on the public
 // copy; Lichess rounds that exist, do not, or may not be pushed to, and
 // a refused token. The checklist says each, and the status bucket holds it.
@@ -31,8 +32,10 @@ func TestWatcher(t *testing.T) {
 		}
 		return string(h)
 	}
-	srv, err := broadcast.StartServer(broadcast.ServerOptions{Prefix: "dgt", StoreDir: t.TempDir(), Listen: "127.0.0.1:0",
+	ws := freePort(t)
+	srv, err := broadcast.StartServer(broadcast.ServerOptions{Prefix: "dgt", StoreDir: t.TempDir(), Listen: "127.0.0.1:0", Websocket: ws,
 		Users: []broadcast.User{{Name: "arb1", Password: hash("one"), Role: broadcast.RoleArbiter},
+			{Name: "org", Password: hash("org-pw"), Role: broadcast.RoleOrganiser},
 			{Name: "arb2", Password: hash("two"), Role: broadcast.RoleArbiter},
 			{Name: "relay5", Password: hash("five"), Role: broadcast.RoleRelay, Board: 5}}})
 	if err != nil {
@@ -65,7 +68,7 @@ func TestWatcher(t *testing.T) {
 
 	g5 := game.ID{Event: "cup-rehearsal", Round: 1, Board: 5}
 	checks := []rehearse.Check{
-		rehearse.SignIn{User: "arb1", Role: "arbiter"}, rehearse.SignIn{User: "arb2", Role: "arbiter"},
+		rehearse.SignIn{User: "arb1", Role: "arbiter"}, rehearse.SignIn{User: "arb2", Role: "arbiter"}, rehearse.SignIn{User: "org", Role: "organiser"},
 		rehearse.BlindRelay{Board: "r1-b5", Game: g5, Listeners: []string{"relay5"}},
 		rehearse.LiveMove{Board: "r1-b5", Game: g5}, rehearse.PublicMove{Board: "r1-b5", Game: g5, Delay: time.Minute},
 		rehearse.LichessRound{Round: 1, ID: "mine0001"}, rehearse.LichessRound{Round: 2, ID: "othr0001"}, rehearse.LichessRound{Round: 3, ID: "gone0001"},
@@ -142,6 +145,13 @@ func TestWatcher(t *testing.T) {
 	}
 	nc.Close()
 	until("arb1 signed in", func(r rehearse.Report) bool { return lineOf(r, "user arb1").State == rehearse.Passed })
+	// A tablet signs in over the websocket, as the arbiters' page does.
+	wsc, err := nats.Connect("ws://"+ws, nats.UserInfo("org", "org-pw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wsc.Close()
+	until("org signed in over the websocket", func(r rehearse.Report) bool { return lineOf(r, "user org").State == rehearse.Passed })
 
 	// The relay device listens; the announcement goes out.
 	relay, err := nats.Connect(srv.ClientURL(), nats.UserInfo("relay5", "five"), nats.CustomInboxPrefix("_INBOX_relay"))
@@ -200,6 +210,16 @@ func TestWatcherEnds(t *testing.T) {
 	if err != nil || !r.Ended || r.Lines[0].State != rehearse.Failed || !strings.Contains(r.Lines[0].Reason, "nothing within") {
 		t.Errorf("run: %v %+v", err, r)
 	}
+}
+
+// freePort returns a loopback address nobody listens on now.
+func freePort(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }
 
 // createStatusBucket makes the status bucket as the daemon's keeper does.
