@@ -132,8 +132,9 @@ var layers = []rule{
 	// It reads a rehearsal's checklist from the bucket too.
 	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "port", "web", "internal/metrics", "rehearse"}, external: natsDeps},
 	// The rehearsal's runtime reads the daemon as a client (the status
-	// bucket, the feeds) and the embedded server's connections, and asks
-	// Lichess over HTTP: no hall, no configuration.
+	// bucket through status, the feeds) and the embedded server's
+	// connections, and asks Lichess over HTTP: no configuration, and the
+	// hall only as status sees it.
 	{pkg: "rehearse/watch", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "port", "web", "internal/metrics", "rehearse", "status"}, external: natsDeps},
 	// The rehearsal's checklist is a pure core over the game vocabulary.
 	{pkg: "rehearse", internal: []string{"rules", "rules/game"}},
