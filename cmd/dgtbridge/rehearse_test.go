@@ -328,3 +328,52 @@ func TestRehearsalCommandLine(t *testing.T) {
 		}
 	}
 }
+
+// TestRehearsalBusLine: two boards with clocks on one bus line: each
+// answers at its bus address, each clock at rest is read over the line
+// and fits the time control, a move on each reaches the live feed and
+// the public copy. Without users or Lichess those are the whole list.
+func TestRehearsalBusLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration: the daemon with a bus line on a pty in real time")
+	}
+	set := emu.ClockSetting{Base: 25 * time.Minute, Increment: 10 * time.Second, Mode: emu.Fischer}
+	a := emu.New(emu.Setup{Serial: "05101", BusAddress: 5101, Clock: set}, time.Now())
+	b := emu.New(emu.Setup{Serial: "05102", BusAddress: 5102, Clock: set}, time.Now())
+	port, stop := servedPTY(t, emu.NewLine(time.Now(), a, b))
+	defer stop()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "dgtbridge.yaml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`data_dir: data
+record: false
+nats: {embedded: {listen: %q}}
+http: {listen: ""}
+event: {id: rapid, ruleset: fide2018-rapid, time_control: "1500+10"}
+boards:
+  - {port: %s, bus_address: 5101, round: 2, board: 1, white: "A", black: "B"}
+  - {port: %s, bus_address: 5102, round: 2, board: 2, white: "C", black: "D"}
+`, freePort(t), port, port)), 0o644)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"rehearse", "--config", cfg, "--public-delay", "1s", "--timeout", "90s"}, &out, &out) }()
+	waitOutput(t, &out, done, "passed  clock of board r2-b1", "passed  clock of board r2-b2")
+	move(t, a)
+	move(t, b)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("rehearse: %v\n%s", err, out.String())
+		}
+	case <-ctx.Done():
+		t.Fatalf("rehearse did not end:\n%s", out.String())
+	}
+	for _, want := range []string{"every check passed: 8 passed, 0 failed, 0 waiting",
+		"passed  board r2-b1 answers (" + port + ", bus address 5101)", "passed  board r2-b2 answers (" + port + ", bus address 5102)",
+		"passed  a move on board r2-b2 reaches the public copy 1s later (rapid-rehearsal.2.2)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -202,8 +202,9 @@ func RehearsalChecks(cfg *config.Config, delay time.Duration, testRound string) 
 }
 
 // rehearsalWatcher makes the watcher of the rehearsal's daemon: its own
-// connections to the embedded server (the daemon's account, the public
-// one), the server's connections, the Lichess rounds to ask about.
+// connections to the embedded server (the daemon's account, and with
+// users the public one), the server's connections, the Lichess rounds to
+// ask about.
 func rehearsalWatcher(ctx context.Context, cfg *config.Config, srv *broadcast.Server, checks []rehearse.Check, rounds []rehearse.LichessRound, o RehearsalOptions) (*watch.Watcher, error) {
 	subj, err := broadcast.NewSubjects(cfg.NATS.Prefix)
 	if err != nil {
@@ -213,10 +214,12 @@ func rehearsalWatcher(ctx context.Context, cfg *config.Config, srv *broadcast.Se
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the embedded server: %w", err)
 	}
-	pub, err := srv.PublicDialer()(ctx)
-	if err != nil {
-		nc.Close()
-		return nil, fmt.Errorf("connecting to the embedded server's public account: %w", err)
+	pub := nc // without users the server has one account
+	if dial := srv.PublicDialer(); dial != nil {
+		if pub, err = dial(ctx); err != nil {
+			nc.Close()
+			return nil, fmt.Errorf("connecting to the embedded server's public account: %w", err)
+		}
 	}
 	context.AfterFunc(ctx, func() { nc.Close(); pub.Close() })
 	var ids []string
