@@ -357,7 +357,9 @@ boards:
 	defer cancel()
 	var out syncBuffer
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"rehearse", "--config", cfg, "--public-delay", "1s", "--timeout", "90s"}, &out, &out) }()
+	go func() {
+		done <- run(ctx, []string{"rehearse", "--config", cfg, "--public-delay", "1s", "--timeout", "90s"}, &out, &out)
+	}()
 	waitOutput(t, &out, done, "passed  clock of board r2-b1", "passed  clock of board r2-b2")
 	move(t, a)
 	move(t, b)
