@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -311,18 +312,28 @@ func TestRehearsalCommandLine(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "dgtbridge.yaml")
 	os.WriteFile(cfg, []byte("nats: {url: \"nats://127.0.0.1:4222\"}\nboards:\n  - {port: /dev/a, round: 1, board: 1}\n"), 0o644)
+	// The daemon runs: its NATS listener is taken.
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	running := filepath.Join(dir, "running.yaml")
+	os.WriteFile(running, []byte(fmt.Sprintf("data_dir: data\nnats: {embedded: {listen: %q}}\nhttp: {listen: \"\"}\nboards:\n  - {port: /dev/dgtbridge-none, round: 1, board: 1}\n", taken.Addr())), 0o644)
 	for _, c := range []struct {
+		cfg  string
 		args []string
 		code int
 		msg  string
 	}{
-		{[]string{"--timeout", "10s", "--public-delay", "30s"}, 2, "--timeout (10s) must be longer than --public-delay (30s)"},
-		{[]string{"--log-level", "loud"}, 2, `--log-level "loud"`},
-		{[]string{"extra"}, 2, `unexpected argument "extra"`},
-		{nil, 1, "nats.url is set"},
+		{cfg, []string{"--timeout", "10s", "--public-delay", "30s"}, 2, "--timeout (10s) must be longer than --public-delay (30s)"},
+		{cfg, []string{"--log-level", "loud"}, 2, `--log-level "loud"`},
+		{cfg, []string{"extra"}, 2, `unexpected argument "extra"`},
+		{cfg, nil, 1, "nats.url is set"},
+		{running, nil, 1, "is the daemon running? Stop it first"},
 	} {
 		var out syncBuffer
-		err := run(context.Background(), append([]string{"rehearse", "--config", cfg}, c.args...), &out, &out)
+		err := run(context.Background(), append([]string{"rehearse", "--config", c.cfg}, c.args...), &out, &out)
 		if err == nil || exitCode(err) != c.code || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("rehearse %v: %v (exit %d), want exit %d with %q", c.args, err, exitCode(err), c.code, c.msg)
 		}

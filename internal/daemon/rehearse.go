@@ -103,6 +103,9 @@ func Rehearse(ctx context.Context, cfg config.Config, o RehearsalOptions, log *s
 	wg.Wait()
 	mu.Lock()
 	defer mu.Unlock()
+	if derr != nil && final.Lines == nil {
+		derr = fmt.Errorf("%w (is the daemon running? Stop it first: the rehearsal needs its ports and listeners)", derr)
+	}
 	return final, errors.Join(werr, derr)
 }
 
