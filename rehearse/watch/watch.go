@@ -122,7 +122,7 @@ func (w *Watcher) Run(ctx context.Context) (rehearse.Report, error) {
 		_ = nc.FlushTimeout(5 * time.Second)
 	}
 	var wg sync.WaitGroup
-	defer wg.Wait()
+	defer func() { cancel(); wg.Wait() }() // the Lichess questions end with Run
 	if len(w.o.Rounds) > 0 {
 		wg.Go(func() { w.askLichess(ctx) })
 	}

@@ -189,8 +189,17 @@ func TestWatcher(t *testing.T) {
 }
 
 // TestWatcherEnds: a watcher returns when the end comes, every line
-// still waiting failed.
+// still waiting failed, even with a question to Lichess unanswered.
 func TestWatcherEnds(t *testing.T) {
+	stop := make(chan struct{})
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	defer silent.Close()
+	defer close(stop)
 	srv, err := broadcast.StartServer(broadcast.ServerOptions{Prefix: "dgt", StoreDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -202,13 +211,24 @@ func TestWatcherEnds(t *testing.T) {
 	}
 	defer nc.Close()
 	w, err := New(Options{Checklist: rehearse.New([]rehearse.Check{rehearse.BoardAnswers{Board: "r1-b1", Port: "/dev/x"}}, time.Now(), 300*time.Millisecond),
-		Subjects: broadcast.Subjects{Prefix: "dgt"}, Conn: nc, Poll: 20 * time.Millisecond})
+		Subjects: broadcast.Subjects{Prefix: "dgt"}, Conn: nc, Poll: 20 * time.Millisecond,
+		LichessURL: silent.URL, Token: "t", Rounds: []string{"r1"}, Client: &http.Client{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := w.Run(context.Background())
-	if err != nil || !r.Ended || r.Lines[0].State != rehearse.Failed || !strings.Contains(r.Lines[0].Reason, "nothing within") {
-		t.Errorf("run: %v %+v", err, r)
+	type result struct {
+		r   rehearse.Report
+		err error
+	}
+	done := make(chan result, 1)
+	go func() { r, err := w.Run(context.Background()); done <- result{r, err} }()
+	select {
+	case res := <-done:
+		if r := res.r; res.err != nil || !r.Ended || r.Lines[0].State != rehearse.Failed || !strings.Contains(r.Lines[0].Reason, "nothing within") {
+			t.Errorf("run: %v %+v", res.err, r)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return at the end: it waits for the unanswered question to Lichess")
 	}
 }
 
