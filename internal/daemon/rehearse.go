@@ -100,6 +100,7 @@ func Rehearse(ctx context.Context, cfg config.Config, o RehearsalOptions, log *s
 		})
 	}
 	derr := Run(ctx, cfg, Options{Boards: boards, Started: started, Version: o.Version, Commit: o.Commit}, log, nil)
+	cancel() // a daemon that stopped on its own ends the rehearsal too
 	wg.Wait()
 	mu.Lock()
 	defer mu.Unlock()
