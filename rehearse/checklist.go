@@ -111,18 +111,33 @@ func (c *Checklist) Apply(now time.Time, ev Event) bool {
 // waiting fails. It reports whether a line changed.
 func (c *Checklist) Expire(now time.Time) bool { return c.judge(now) }
 
-// Ended reports whether the rehearsal is over at now: every line passed,
-// or the end has come.
+// Ended reports whether the rehearsal is over at now: every line passed
+// or failed for good (a failure of the configuration itself, which
+// nothing in the hall can change), or the end has come.
 func (c *Checklist) Ended(now time.Time) bool {
 	if !now.Before(c.end) {
 		return true
 	}
 	for _, it := range c.items {
-		if it.state != Passed {
+		if it.state != Passed && (it.state != Failed || !forGood(it.check)) {
 			return false
 		}
 	}
 	return true
+}
+
+// forGood reports whether a check fails whatever is done in the hall: a
+// test push without a test round, a blind relay nothing can hear.
+func forGood(ch Check) bool {
+	switch k := ch.(type) {
+	case LichessPush:
+		return k.ID == ""
+	case BlindRelay:
+		return len(k.Listeners) == 0 && !k.Speak
+	case BoardAnswers, ClockSet, LiveMove, PublicMove, LichessRound, SignIn:
+		return false
+	}
+	return false
 }
 
 // judge evaluates every line at now. A passed line stays passed; a failed

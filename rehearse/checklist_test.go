@@ -133,8 +133,22 @@ func TestLichess(t *testing.T) {
 	c.Apply(at(3), PushSeen{ID: "test0001", Pushes: 1})
 	want(t, line(t, c, at(3), "test0001"), Passed, "")
 
-	none := New([]Check{LichessPush{}}, t0, time.Minute)
+	none := New([]Check{LichessPush{}, BoardAnswers{Board: "b"}}, t0, time.Minute)
 	want(t, line(t, none, at(0), "test push"), Failed, "give --lichess-round")
+	// A failure for good does not keep the rehearsal waiting for the end.
+	if none.Ended(at(1)) {
+		t.Error("ended with a board still waiting")
+	}
+	none.Apply(at(2), BoardSeen{Board: "b", Connected: true})
+	if !none.Ended(at(2)) {
+		t.Error("the only line left is a failure for good, and the rehearsal waits for the end")
+	}
+	// A refused push may pass later (a token put right): it is not for good.
+	refused := New([]Check{LichessPush{ID: "x"}}, t0, time.Minute)
+	refused.Apply(at(4), PushSeen{ID: "x", Err: "401"})
+	if refused.Ended(at(4)) {
+		t.Error("ended on a refused push")
+	}
 }
 
 func TestSignIn(t *testing.T) {
