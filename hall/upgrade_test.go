@@ -25,10 +25,14 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// upgradeFixture is a data folder written by the release before data
-// folders carried their format (testdata/upgrade-format1/README.md says
-// how it was made), beside the manifest that release wrote of it.
-const upgradeFixture = "testdata/upgrade-format1"
+// The upgrade fixtures are data folders written by the release before
+// data folders carried their format, each beside the manifest that
+// release wrote of it (their README.md says how they were made): one
+// stopped cleanly, one killed (SIGKILL) in the middle of a game.
+const (
+	upgradeFixture       = "testdata/upgrade-format1"
+	upgradeFixtureKilled = "testdata/upgrade-format1-killed"
+)
 
 // upgradeManifest is what the older release held when it stopped and what
 // it read back from its data folder (manifest.json).
@@ -94,9 +98,9 @@ type upgradeAlert struct {
 	Ply      int    `json:"ply"`
 }
 
-func readUpgradeManifest(t *testing.T) upgradeManifest {
+func readUpgradeManifest(t *testing.T, fixture string) upgradeManifest {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(upgradeFixture, "manifest.json"))
+	b, err := os.ReadFile(filepath.Join(fixture, "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,8 +109,8 @@ func readUpgradeManifest(t *testing.T) upgradeManifest {
 		t.Fatalf("manifest.json: %v", err)
 	}
 	if len(m.Games) == 0 || len(m.Outbox) == 0 || len(m.Alerts) == 0 || len(m.Streams["DGT_PUBLIC"]) == 0 {
-		t.Fatalf("manifest.json holds %d games, %d outbox messages, %d alerts, %d public messages: a fixture without each proves nothing",
-			len(m.Games), len(m.Outbox), len(m.Alerts), len(m.Streams["DGT_PUBLIC"]))
+		t.Fatalf("%s/manifest.json holds %d games, %d outbox messages, %d alerts, %d public messages: a fixture without each proves nothing",
+			fixture, len(m.Games), len(m.Outbox), len(m.Alerts), len(m.Streams["DGT_PUBLIC"]))
 	}
 	for i := range m.Games {
 		g, err := game.ParseID(m.Games[i].Game)
@@ -152,15 +156,15 @@ func upgradeBoards(t *testing.T, m upgradeManifest) []Board {
 	return out
 }
 
-// startUpgraded copies the fixture's data folder, lets change alter the
+// startUpgraded copies fixture's data folder, lets change alter the
 // copy (nil: none), and starts this build on it as the daemon does: the
 // folder's format first, then the embedded server on <data>/nats, the
 // publisher and the hall. It returns once the publisher has sent
 // everything the outbox held.
-func startUpgraded(t *testing.T, change func(data string)) *upgraded {
+func startUpgraded(t *testing.T, fixture string, change func(data string)) *upgraded {
 	t.Helper()
-	u := &upgraded{data: filepath.Join(t.TempDir(), "data"), m: readUpgradeManifest(t)}
-	if err := os.CopyFS(u.data, os.DirFS(filepath.Join(upgradeFixture, "data"))); err != nil {
+	u := &upgraded{data: filepath.Join(t.TempDir(), "data"), m: readUpgradeManifest(t, fixture)}
+	if err := os.CopyFS(u.data, os.DirFS(filepath.Join(fixture, "data"))); err != nil {
 		t.Fatal(err)
 	}
 	if change != nil {
@@ -425,7 +429,7 @@ func movetext(pgn string) string {
 // the manual games take their next moves.
 func TestUpgradeKeepsEveryGameAndMessage(t *testing.T) {
 	integration(t)
-	u := startUpgraded(t, nil)
+	u := startUpgraded(t, upgradeFixture, nil)
 	for _, p := range u.problems(t) {
 		t.Error(p)
 	}
@@ -448,19 +452,21 @@ func TestUpgradeKeepsEveryGameAndMessage(t *testing.T) {
 	}
 }
 
-// TestUpgradeCheckSeesLosses: the upgrade test's comparison fails when
-// the data folder lost something: a game's record file, or the outbox
-// (the public copies and bucket values it held).
+// TestUpgradeCheckSeesLosses: the upgrade tests' comparison fails when
+// the data folder lost something: a game's record file, the outbox (the
+// public copies and bucket values it held), or the game journal of the
+// killed hall (where its records were).
 func TestUpgradeCheckSeesLosses(t *testing.T) {
 	integration(t)
 	for _, c := range []struct {
-		name, remove, want string
+		name, fixture, remove, want string
 	}{
-		{"game record", "games/open2026.1.3.json", "open2026.1.3: "},
-		{"outbox", "outbox", "outbox message "},
+		{"game record", upgradeFixture, "games/open2026.1.3.json", "open2026.1.3: "},
+		{"outbox", upgradeFixture, "outbox", "outbox message "},
+		{"journal", upgradeFixtureKilled, "games/journal", "open2026.2.3: "},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			u := startUpgraded(t, func(data string) {
+			u := startUpgraded(t, c.fixture, func(data string) {
 				if err := os.RemoveAll(filepath.Join(data, c.remove)); err != nil {
 					t.Fatal(err)
 				}
@@ -471,5 +477,20 @@ func TestUpgradeCheckSeesLosses(t *testing.T) {
 				t.Errorf("without %s the comparison says %q, want a line starting %q", c.remove, ps, c.want)
 			}
 		})
+	}
+}
+
+// TestUpgradeAfterAKill: the previous release's data folder as a SIGKILL
+// left it in the middle of a game (the records only in the game journal,
+// messages waiting in the outbox, the server's store unflushed) is read
+// by this build as that release read it: each game's record is the one
+// that release resumed with, ply by ply; every message of the streams is
+// kept and never doubled; every message the outbox held is sent once; the
+// public copy holds every game whole; the folder is marked with format 1.
+func TestUpgradeAfterAKill(t *testing.T) {
+	integration(t)
+	u := startUpgraded(t, upgradeFixtureKilled, nil)
+	for _, p := range u.problems(t) {
+		t.Error(p)
 	}
 }
