@@ -34,8 +34,9 @@ const (
 	upgradeFixtureKilled = "testdata/upgrade-format1-killed"
 )
 
-// upgradeManifest is what the older release held when it stopped and what
-// it read back from its data folder (manifest.json).
+// upgradeManifest is what the older release held of its data folder (at
+// its stop, or resumed after the kill) and what it read back from the
+// folder (manifest.json).
 type upgradeManifest struct {
 	Commit        string                  `json:"commit"`
 	Prefix        string                  `json:"prefix"`
@@ -47,7 +48,8 @@ type upgradeManifest struct {
 	Outbox        []upgradeOutbox         `json:"outbox"`
 }
 
-// upgradeGame is one game's record at the stop, and its public copy then.
+// upgradeGame is one game's record as the older release held it (at its
+// stop, or resumed after the kill), and its public copy then.
 type upgradeGame struct {
 	Board        string           `json:"board"`
 	Game         string           `json:"game"`
@@ -132,9 +134,9 @@ type upgraded struct {
 	m    upgradeManifest
 }
 
-// upgradeBoards are the hall's boards as the older release had them: the
-// three DGT boards' ports absent now (the games resume from the data
-// folder alone), the manual xiangqi board, the silent board.
+// upgradeBoards are the hall's boards as the older release had them, one
+// a game of the manifest: the DGT boards' ports absent now (their games
+// resume from the data folder alone), the xiangqi games on manual boards.
 func upgradeBoards(t *testing.T, m upgradeManifest) []Board {
 	t.Helper()
 	absent := func(context.Context) (io.ReadWriteCloser, error) { return nil, errors.New("test: port absent") }
@@ -177,6 +179,11 @@ func startUpgraded(t *testing.T, fixture string, change func(data string)) *upgr
 	u.srv = testServer(t, filepath.Join(u.data, "nats"))
 	t.Cleanup(u.srv.Shutdown)
 	u.d = startDaemon(t, u.data, u.srv, time.Duration(u.m.PublicDelayMS)*time.Millisecond, upgradeBoards(t, u.m)...)
+	// Each board hands its game over once it runs (what the hall
+	// publishes of it then goes to the outbox before).
+	waitFor(t, 30*time.Second, "every board's game", func() bool {
+		return !slices.ContainsFunc(u.m.Games, func(g upgradeGame) bool { _, ok := u.d.h.BoardRecord(g.Board); return !ok })
+	})
 	waitFor(t, 30*time.Second, "the publisher up with the outbox sent", func() bool { return u.d.p.Health() == nil && u.d.p.Pending() == 0 })
 	return u
 }
