@@ -17,8 +17,12 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
+	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/hall/session"
+	"github.com/dgtbridge/dgtbridge/port"
+	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 	"github.com/nats-io/nats.go"
@@ -136,13 +140,18 @@ type upgraded struct {
 
 // upgradeBoards are the hall's boards as the older release had them, one
 // a game of the manifest: the DGT boards' ports absent now (their games
-// resume from the data folder alone), the xiangqi games on manual boards.
-func upgradeBoards(t *testing.T, m upgradeManifest) []Board {
+// resume from the data folder alone) unless ports names one, the xiangqi
+// games on manual boards.
+func upgradeBoards(t *testing.T, m upgradeManifest, ports map[string]port.Opener) []Board {
 	t.Helper()
 	absent := func(context.Context) (io.ReadWriteCloser, error) { return nil, errors.New("test: port absent") }
 	var out []Board
 	for _, g := range m.Games {
-		b := boardFor(t, g.Board, g.parsed, absent)
+		open := absent
+		if o, ok := ports[g.Board]; ok {
+			open = o
+		}
+		b := boardFor(t, g.Board, g.parsed, open)
 		b.Session.Info.White, b.Session.Info.Black = g.White, g.Black
 		if g.Variant == "xiangqi" {
 			rs, err := ruleset.Lookup(ruleset.XiangqiVN2004)
@@ -163,7 +172,7 @@ func upgradeBoards(t *testing.T, m upgradeManifest) []Board {
 // folder's format first, then the embedded server on <data>/nats, the
 // publisher and the hall. It returns once the publisher has sent
 // everything the outbox held.
-func startUpgraded(t *testing.T, fixture string, change func(data string)) *upgraded {
+func startUpgraded(t *testing.T, fixture string, change func(data string), ports map[string]port.Opener) *upgraded {
 	t.Helper()
 	u := &upgraded{data: filepath.Join(t.TempDir(), "data"), m: readUpgradeManifest(t, fixture)}
 	if err := os.CopyFS(u.data, os.DirFS(filepath.Join(fixture, "data"))); err != nil {
@@ -178,7 +187,7 @@ func startUpgraded(t *testing.T, fixture string, change func(data string)) *upgr
 	}
 	u.srv = testServer(t, filepath.Join(u.data, "nats"))
 	t.Cleanup(u.srv.Shutdown)
-	u.d = startDaemon(t, u.data, u.srv, time.Duration(u.m.PublicDelayMS)*time.Millisecond, upgradeBoards(t, u.m)...)
+	u.d = startDaemon(t, u.data, u.srv, time.Duration(u.m.PublicDelayMS)*time.Millisecond, upgradeBoards(t, u.m, ports)...)
 	// Each board hands its game over once it runs (what the hall
 	// publishes of it then goes to the outbox before).
 	waitFor(t, 30*time.Second, "every board's game", func() bool {
@@ -433,12 +442,75 @@ func movetext(pgn string) string {
 // result; every message of the streams is kept at its sequence and never
 // doubled; every message the outbox held is sent, once; the alerts are
 // there; the public copy holds every game whole. Then the games go on:
-// the manual games take their next moves.
+// the game in progress on a DGT board is followed from its record when
+// the board, standing in the record's position, is plugged in and its
+// players move (no moves_missing, record_lost or board_mismatch alert),
+// and the manual games take their next entered moves.
 func TestUpgradeKeepsEveryGameAndMessage(t *testing.T) {
 	integration(t)
-	u := startUpgraded(t, upgradeFixture, nil)
+	m := readUpgradeManifest(t, upgradeFixture)
+	// The game in progress on a DGT board: the board stands in the
+	// record's position, unplugged until the comparison is done.
+	const dgtBoard = "r1-b3"
+	dgtGame := m.Games[slices.IndexFunc(m.Games, func(g upgradeGame) bool { return g.Board == dgtBoard })]
+	pos := rules.Position(chess.StartPosition(chess.Standard))
+	for _, p := range dgtGame.Moves {
+		pos, _ = pos.Play(mustMove(t, pos, p.UCI))
+	}
+	pl := pos.Placement()
+	board := newPTYBoard(t, emu.Setup{Serial: "00003", Placement: &pl})
+	board.Unplug()
+
+	u := startUpgraded(t, upgradeFixture, nil, map[string]port.Opener{dgtBoard: board.Open})
 	for _, p := range u.problems(t) {
 		t.Error(p)
+	}
+
+	// Then the games go on: the DGT board plugged in again, its players
+	// make the next two moves.
+	alerts := subscribe(t, connect(t, u.srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix)),
+		testPrefix+".arbiter."+dgtGame.Game+".alert")
+	next := []string{"a4b3", "d7d6"}
+	var moves []rules.Move
+	for p, i := pos, 0; i < len(next); i++ {
+		mv := mustMove(t, p, next[i])
+		moves = append(moves, mv)
+		p, _ = p.Play(mv)
+	}
+	s, err := emu.GameScript(pos, moves, emu.GameOptions{
+		Think:    func(int) time.Duration { return 300 * time.Millisecond },
+		Handling: func(int) emu.Handling { return emu.Handling{Speed: 2} },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	board.Plug()
+	waitFor(t, 30*time.Second, "the DGT board connected", func() bool {
+		err := u.d.h.Health()
+		return err == nil || !strings.Contains(err.Error(), "board "+dgtBoard+" ")
+	})
+	board.e.Schedule(time.Now(), s)
+	want := append(ucis(dgtGame.Moves), next...)
+	waitFor(t, 60*time.Second, "the DGT game's next moves", func() bool {
+		r, _ := u.d.h.BoardRecord(dgtBoard)
+		return len(r.Moves) >= len(want)
+	})
+	r, _ := u.d.h.BoardRecord(dgtBoard)
+	if got := ucis(r.Moves); !slices.Equal(got, want) {
+		t.Errorf("%s after the board's next moves:\n got %v\nwant %v", dgtGame.Game, got, want)
+	}
+	// The board was followed from the record: nothing says moves are
+	// missing or the record lost (clock alerts may come: the board's
+	// clock is not the recorded one).
+	for len(alerts) > 0 {
+		var al game.Alert
+		if !decode(t, (<-alerts).Data, &al) {
+			continue
+		}
+		t.Logf("alert %s/%s: %s", al.Kind, al.Severity, al.Message)
+		if al.Kind == game.KindMovesMissing || al.Kind == game.KindRecordLost || al.Kind == game.KindBoardMismatch {
+			t.Errorf("alert %s/%s after the upgrade: %s", al.Kind, al.Severity, al.Message)
+		}
 	}
 
 	arb := connect(t, u.srv, "arb", "arb-pw", nats.CustomInboxPrefix(broadcast.ArbiterInboxPrefix))
@@ -477,7 +549,7 @@ func TestUpgradeCheckSeesLosses(t *testing.T) {
 				if err := os.RemoveAll(filepath.Join(data, c.remove)); err != nil {
 					t.Fatal(err)
 				}
-			})
+			}, nil)
 			ps := u.problems(t)
 			t.Logf("without %s: %d differences:\n%s", c.remove, len(ps), strings.Join(ps, "\n"))
 			if !slices.ContainsFunc(ps, func(p string) bool { return strings.HasPrefix(p, c.want) }) {
@@ -496,8 +568,17 @@ func TestUpgradeCheckSeesLosses(t *testing.T) {
 // public copy holds every game whole; the folder is marked with format 1.
 func TestUpgradeAfterAKill(t *testing.T) {
 	integration(t)
-	u := startUpgraded(t, upgradeFixtureKilled, nil)
+	u := startUpgraded(t, upgradeFixtureKilled, nil, nil)
 	for _, p := range u.problems(t) {
 		t.Error(p)
 	}
+}
+
+// ucis is the moves of plies.
+func ucis(plies []gamerecord.Ply) []string {
+	out := make([]string, len(plies))
+	for i, p := range plies {
+		out[i] = p.UCI
+	}
+	return out
 }
