@@ -228,8 +228,9 @@ func streamContents(t *testing.T, js jetstream.JetStream, name string) []*jetstr
 
 // problems compares what this build holds with the manifest: each game's
 // record ply by ply, every message of every stream, every message the
-// outbox held (sent now, once), every alert, the public copy, and the
-// folder's format. Each difference is a line.
+// outbox held (sent now, once), every alert, the public copy (each game's
+// moves and PGN, and each round's PGN, which the Lichess push sends), and
+// the folder's format. Each difference is a line.
 func (u *upgraded) problems(t *testing.T) []string {
 	t.Helper()
 	var out []string
@@ -242,8 +243,16 @@ func (u *upgraded) problems(t *testing.T) []string {
 		bad("FORMAT after the start: %q, %v", b, err)
 	}
 
+	rounds := map[game.ID]int{} // event and round: games
 	for _, g := range u.m.Games {
 		out = append(out, u.gameProblems(g)...)
+		rounds[game.ID{Event: g.parsed.Event, Round: g.parsed.Round}]++
+	}
+	// What the Lichess push and the round's PGN feed send: every game.
+	for r, n := range rounds {
+		if _, got := u.d.p.Public().RoundPGN(r.Event, r.Round); got != n {
+			bad("the public PGN of round %s %d holds %d games, want %d", r.Event, r.Round, got, n)
+		}
 	}
 
 	nc, err := u.srv.Connect()
@@ -411,6 +420,10 @@ func (u *upgraded) gameProblems(g upgradeGame) []string {
 		if st.Moves[i] != g.Moves[i].UCI {
 			bad("public ply %d is %s, was %s", i+1, st.Moves[i], g.Moves[i].UCI)
 		}
+	}
+	// The public PGN (the HTTP feeds', the Lichess push's) is the game's.
+	if p, _ := u.d.p.Public().GamePGN(g.parsed); movetext(p) != movetext(g.PGN) {
+		bad("public PGN moves\n%s\nwere\n%s", movetext(p), movetext(g.PGN))
 	}
 	return out
 }
