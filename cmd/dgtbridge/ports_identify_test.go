@@ -155,10 +155,10 @@ boards:
 		t.Errorf("exit %d, stderr %q; want 1 naming 2 missing boards", c, errOut.String())
 	}
 	for _, want := range []string{
-		linePath + "  (bus line)\n" +
-			"  board 1     address 4101, serial 04101, firmware 1.07, clock (on a bus line it shows no text)\n" +
-			"  board 2     address 4102, serial 04102, firmware 1.07, clock (on a bus line it shows no text)\n" +
-			"  ?           address 4199, serial 04199, firmware 1.07, clock (on a bus line it shows no text): not in the configuration\n",
+		linePath + "  (bus line: its clocks show nothing, find each board by the address on it)\n" +
+			"  board 1     address 4101, serial 04101, firmware 1.07, clock\n" +
+			"  board 2     address 4102, serial 04102, firmware 1.07, clock\n" +
+			"  ?           address 4199, serial 04199, firmware 1.07, clock: not in the configuration\n",
 		singlePath + "\n  board 7     serial 00707 (0000000707), firmware 1.07, DGT 3000 2.0 shows \"board 7\"\n",
 		silentPath + "\n  no DGT board: nothing came back",
 		noisePath + "\n  no DGT board: ",

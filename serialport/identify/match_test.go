@@ -93,7 +93,7 @@ func TestMatchSaysWhy(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"/dev/ttyUSB0  (bus line)\n  board 1     address 4101, serial 04101, firmware 0.00, no clock\n  ?           address 4102",
+		"/dev/ttyUSB0  (bus line: its clocks show nothing, find each board by the address on it)\n  board 1     address 4101, serial 04101, firmware 0.00, no clock\n  ?           address 4102",
 		"busy: /dev/ttyACM1 is held by dgtbridge (pid 812); not opened. The running daemon reads it: \"dgtbridge status\" shows its boards",
 		"3 boards found: 1 in the configuration, 2 not; 5 configured boards missing",
 	} {

@@ -58,7 +58,7 @@ func portLine(p Port) string {
 	}
 	var notes []string
 	if p.Bus {
-		notes = append(notes, "bus line")
+		notes = append(notes, "bus line: its clocks show nothing, find each board by the address on it")
 	}
 	if p.USB != "" {
 		notes = append(notes, "USB "+p.USB)
@@ -119,7 +119,7 @@ func rowText(row Row) string {
 	case XL:
 		parts = append(parts, fmt.Sprintf("XL %d.%d shows %q", f.ClockVersion[0], f.ClockVersion[1], row.Shows))
 	case BusClock:
-		parts = append(parts, "clock (on a bus line it shows no text)")
+		parts = append(parts, "clock")
 	}
 	s := strings.Join(parts, ", ")
 	if row.Want == nil {
