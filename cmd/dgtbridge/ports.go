@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -27,6 +28,15 @@ func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *ident {
 		return runIdentify(ctx, fs.Args(), *file, *show, stdout)
+	}
+	var stray []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "config" || f.Name == "show" {
+			stray = append(stray, "--"+f.Name)
+		}
+	})
+	if len(stray) > 0 {
+		return usageError{fmt.Errorf("ports: %s: only with --identify", strings.Join(stray, " and "))}
 	}
 	var ports []serialport.Port
 	if fs.NArg() > 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -177,5 +178,15 @@ boards:
 	}
 	if cmds, _ := held.Received(); len(cmds) != 0 {
 		t.Errorf("the board on the daemon's port was sent % x", cmds)
+	}
+}
+
+// TestPortsIdentifyFlagsAlone: --config and --show without --identify are
+// a usage error naming them, not silently ignored.
+func TestPortsIdentifyFlagsAlone(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := mainExit([]string{"ports", "--config", "x.yaml", "--show", "1s", os.DevNull}, &out, &errOut)
+	if code != 2 || !strings.Contains(errOut.String(), "ports: --config and --show: only with --identify") || out.Len() != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 }
