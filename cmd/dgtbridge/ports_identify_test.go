@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
 	"github.com/dgtbridge/dgtbridge/serialport"
@@ -188,5 +189,55 @@ func TestPortsIdentifyFlagsAlone(t *testing.T) {
 	code := mainExit([]string{"ports", "--config", "x.yaml", "--show", "1s", os.DevNull}, &out, &errOut)
 	if code != 2 || !strings.Contains(errOut.String(), "ports: --config and --show: only with --identify") || out.Len() != 0 {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
+
+// TestIdentifyWantsHall60: the boards --identify looks for in the example
+// hall are its 60 tables, by the ports the file gives (56 on bus lines
+// with their addresses) and the numbers the daemon gives them in the
+// event's round: the blind player's table (60 in the file) takes the
+// number of the blind player's game, as does the blind player's own
+// board on its socket, and the table that had that number takes 60.
+func TestIdentifyWantsHall60(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"hall60.yaml", "hall60-pairings.csv"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "config", "example", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "lichess.token"), []byte("lip_example\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := config.Load(config.LoadOptions{File: filepath.Join(dir, "hall60.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wants := identifyWants(c)
+	if len(wants) != 61 {
+		t.Fatalf("%d boards to identify, want 60 tables and the blind player's board", len(wants))
+	}
+	tables, bus := map[int]bool{}, 0
+	for i, w := range wants {
+		b := c.Boards[min(i, len(c.Boards)-1)]
+		switch {
+		case w.Blind:
+			if w.Board != c.Boards[59].Board || w.Board == 60 || w.Port != c.Boards[59].Blind.Port || w.Address != 0 {
+				t.Errorf("the blind player's board: %+v", w)
+			}
+			continue
+		case w.Port != b.Port || int(w.Address) != b.BusAddress || w.Board != b.Board:
+			t.Errorf("want %d %+v, configured %+v", i, w, b)
+		}
+		tables[w.Board] = true
+		if w.Address != 0 {
+			bus++
+		}
+	}
+	if len(tables) != 60 || bus != 56 {
+		t.Errorf("%d tables, %d on bus lines; want 60 and 56", len(tables), bus)
 	}
 }

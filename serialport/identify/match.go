@@ -12,7 +12,7 @@ import (
 
 // Want is a configured board: where the configuration says it is.
 type Want struct {
-	Board int    // the table number (boards[].board)
+	Board int    // the board number in the current round, as the daemon numbers it
 	Blind bool   // the blind player's own board (boards[].blind) of that table
 	Port  string // as configured: a stable name, a device path, or "auto"
 	// Address is the bus address on a bus line; 0 is a board on a port
