@@ -161,7 +161,7 @@ boards:
 			"  board 1     address 4101, serial 04101, firmware 1.07, clock\n" +
 			"  board 2     address 4102, serial 04102, firmware 1.07, clock\n" +
 			"  ?           address 4199, serial 04199, firmware 1.07, clock: not in the configuration\n",
-		singlePath + "\n  board 7     serial 00707 (0000000707), firmware 1.07, DGT 3000 2.0 shows \"board 7\"\n",
+		singlePath + "\n  board 7     address 707, serial 00707 (0000000707), firmware 1.07, DGT 3000 2.0 shows \"board 7\"\n",
 		silentPath + "\n  no DGT board: nothing came back",
 		noisePath + "\n  no DGT board: ",
 		"none of them a DGT reply",

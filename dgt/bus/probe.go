@@ -3,6 +3,7 @@ package bus
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt"
 )
@@ -17,10 +18,17 @@ type Found struct {
 	Clock bool
 }
 
+// WakeAddress is the address [Probe] pings to wake a line: the highest, a
+// board's only if its serial number is 16383.
+const WakeAddress = dgt.MaxBusAddress
+
 // Probe runs one discovery on rwc (see the package doc, "Discovery":
 // opts.Addresses pinged first, then broadcast rounds unless
 // opts.NoBroadcast), reads the version and the clock of every board that
-// answers, and closes rwc. It returns the boards found, in address order,
+// answers, and closes rwc. It first wakes the line with a ping to address
+// [WakeAddress]: a board left in single-board mode (by another program,
+// or by a single-board probe of the same port) switches back to bus mode
+// on it without answering, so the broadcast that follows finds it too. It returns the boards found, in address order,
 // or the port's read or write error (with the boards found before it).
 // As when a line finds a board, each board's pending changes and its
 // position are read (and dropped here), but no log is read and no start
@@ -31,7 +39,13 @@ func Probe(ctx context.Context, rwc io.ReadWriteCloser, opts Settings) ([]Found,
 	opts.NoLog, opts.NoStartTags = true, true
 	b := New(nil, opts)
 	l := newLine(b, ctx, rwc)
-	err := l.discover()
+	err := l.send(dgt.BusCmdPing, WakeAddress)
+	if err == nil {
+		err = l.drain(time.Now().Add(b.opts.ReplyTimeout))
+	}
+	if err == nil {
+		err = l.discover()
+	}
 	l.close()
 	var out []Found
 	for _, bd := range l.boards {

@@ -58,3 +58,33 @@ func TestProbeFindsTheLine(t *testing.T) {
 		t.Error("Probe left the port open")
 	}
 }
+
+// TestProbeWakesSingleModeBoards: boards that a single-board command left
+// in single-board mode are found by a broadcast-only probe (the wake-up
+// ping switches them back to bus mode), and are in bus mode afterwards.
+func TestProbeWakesSingleModeBoards(t *testing.T) {
+	now := time.Now()
+	a := emu.New(emu.Setup{Serial: "04301", Seed: 1}, now)
+	b := emu.New(emu.Setup{Serial: "04302", Seed: 2}, now)
+	line := emu.NewLine(now, a, b)
+	line.Input(now, []byte{0x40}) // DGT_SEND_RESET: single-board mode, idle
+	line.Advance(now.Add(100 * time.Millisecond))
+	if a.BusMode() || b.BusMode() {
+		t.Fatal("the reset left a board in bus mode")
+	}
+	host, dev := net.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { emu.Run(ctx, dev, line) })
+	defer func() { cancel(); wg.Wait() }()
+	found, err := bus.Probe(context.Background(), host, bus.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) != 2 || found[0].Address != 4301 || found[1].Address != 4302 {
+		t.Errorf("found %+v, want 4301 and 4302", found)
+	}
+	if !a.BusMode() || !b.BusMode() {
+		t.Error("a board is not back in bus mode")
+	}
+}

@@ -62,6 +62,7 @@ func (g *garbage) NextEvent() (time.Time, bool) { return time.Time{}, false }
 type hall struct {
 	single, xl, stranger, held *emu.Emulator
 	line                       []*emu.Emulator // 4101, 4102 (no clock), 4199 (not configured)
+	strangers                  []*emu.Emulator // a line the configuration does not name: 4301, 4302
 	heldPath                   string
 	holder                     *exec.Cmd
 	targets                    []identify.Target
@@ -89,6 +90,10 @@ func newHall(t *testing.T) *hall {
 		s.Seed = uint64(10 + i)
 		h.line = append(h.line, emu.New(s, now))
 	}
+	for i, s := range []string{"04301", "04302"} {
+		h.strangers = append(h.strangers, emu.New(emu.Setup{Serial: s, Seed: uint64(20 + i)}, now))
+	}
+	strangeLine := serve(t, emu.NewLine(now, h.strangers...))
 	singlePath := serve(t, h.single)
 	xlPath := serve(t, h.xl)
 	linePath := serve(t, emu.NewLine(now, h.line...))
@@ -127,7 +132,7 @@ func newHall(t *testing.T) *hall {
 	t.Cleanup(func() { h.holder.Process.Kill(); h.holder.Wait() })
 	waitHeld(t, h.heldPath)
 
-	h.targets = []identify.Target{{Path: strangerPath, USB: "04d8:000a"}, {Path: silentPath}, {Path: garbagePath}, {Path: singlePath}}
+	h.targets = []identify.Target{{Path: strangerPath, USB: "04d8:000a"}, {Path: silentPath}, {Path: garbagePath}, {Path: singlePath}, {Path: strangeLine}}
 	h.wants = []identify.Want{
 		{Board: 57, Port: singlePath},
 		{Board: 58, Port: xlName},
@@ -156,8 +161,10 @@ func waitHeld(t *testing.T, path string) {
 // TestIdentifyHall: every board of the hall is found on its port with its
 // address and serial number and matched to its configured board (by the
 // kernel path or by a stable name, whose name is listed with the port);
-// the board not in the configuration on the line and on a port of its own
-// are listed as such; board 3 (absent from its line), board 59 (no such
+// the boards not in the configuration, on the line, on a port of its own
+// and on a whole line the configuration does not name (found as a bus
+// line: its boards' merged answers to a single-board request are not
+// taken for one board), are listed as such; board 3 (absent from its line), board 59 (no such
 // port) and board 60 (its port held by another program, never opened) are
 // missing with why; the silent and the garbled ports say that no board
 // answered, without holding up the others. Then the clocks show the board
@@ -189,12 +196,14 @@ func TestIdentifyHall(t *testing.T) {
 		clock  identify.ClockKind
 		shows  string
 	}{
-		{"05701", 57, 0, identify.DGT3000, "board 57"},
-		{"05801", 58, 0, identify.XL, "b   58"},
+		{"05701", 57, 5701, identify.DGT3000, "board 57"},
+		{"05801", 58, 5801, identify.XL, "b   58"},
 		{"04101", 1, 4101, identify.BusClock, ""},
 		{"04102", 2, 4102, identify.NoClock, ""},
 		{"04199", 0, 4199, identify.BusClock, ""},
-		{"09999", 0, 0, identify.DGT3000, "unknown"},
+		{"09999", 0, 9999, identify.DGT3000, "unknown"},
+		{"04301", 0, 4301, identify.BusClock, ""},
+		{"04302", 0, 4302, identify.BusClock, ""},
 	} {
 		row, ok := got[tc.serial]
 		switch {
@@ -207,7 +216,7 @@ func TestIdentifyHall(t *testing.T) {
 			t.Errorf("board %s matched to %v, want board %d", tc.serial, row.Want, tc.board)
 		}
 		if row.Found.Address != tc.addr || row.Found.Clock != tc.clock || row.Shows != tc.shows {
-			t.Errorf("board %s: address %d, clock %d, shows %q; want %d, %d, %q", tc.serial, row.Found.Address, row.Found.Clock, row.Shows, tc.addr, tc.clock, row.Shows)
+			t.Errorf("board %s: address %d, clock %d, shows %q; want %d, %d, %q", tc.serial, row.Found.Address, row.Found.Clock, row.Shows, tc.addr, tc.clock, tc.shows)
 		}
 	}
 	if p := portOf["05801"]; len(p.Names) != 1 || !strings.HasSuffix(p.Names[0], "usb-0:2:1.0") {
@@ -216,8 +225,11 @@ func TestIdentifyHall(t *testing.T) {
 	if p := portOf["04101"]; !p.Bus || len(p.Names) != 1 {
 		t.Errorf("the bus line %s: bus %v, names %v", p.Device, p.Bus, p.Names)
 	}
-	if found, unknown := r.Found(); found != 6 || unknown != 2 {
-		t.Errorf("found %d boards, %d unknown; want 6 and 2", found, unknown)
+	if found, unknown := r.Found(); found != 8 || unknown != 4 {
+		t.Errorf("found %d boards, %d unknown; want 8 and 4", found, unknown)
+	}
+	if p := portOf["04301"]; !p.Bus {
+		t.Errorf("the line the configuration does not name was not found as a bus line: %+v", p)
 	}
 
 	missing := map[int]string{}
@@ -284,7 +296,7 @@ func TestIdentifyHall(t *testing.T) {
 			t.Errorf("clock of %s shows %q, want %q", e.Setup().Serial, c.Text, want)
 		}
 	}
-	for _, e := range h.line {
+	for _, e := range append(h.line, h.strangers...) {
 		if c := e.Clock(now); c.Text != "" || !e.BusMode() {
 			t.Errorf("bus board %d: clock shows %q, bus mode %v", e.Address(), c.Text, e.BusMode())
 		}

@@ -42,8 +42,9 @@ const (
 
 // Found is a board that answered on a port.
 type Found struct {
-	// Address is the board's bus address on a bus line, 0 on a port of
-	// its own.
+	// Address is the board's bus address: on a bus line, and for a board
+	// alone on its port that answered a bus discovery too; 0 for one that
+	// did not.
 	Address uint16
 	// Serial is the five-digit serial number; on a bus line, whose
 	// protocol has no serial-number request, the address written with
@@ -215,7 +216,8 @@ func Match(ports []Port, wants []Want, resolve func(string) string) Report {
 		p := &r.Ports[i]
 		row := -1
 		for j := range p.Rows {
-			if p.Rows[j].Found.Address == w.Address && p.Rows[j].Want == nil && (w.Address != 0 || !p.Port.Bus) {
+			lone := !p.Port.Bus && len(p.Rows) == 1
+			if p.Rows[j].Want == nil && (w.Address == 0 && lone || w.Address != 0 && p.Rows[j].Found.Address == w.Address) {
 				row = j
 				break
 			}
@@ -251,6 +253,8 @@ func missingWhy(p Port, w Want) string {
 		return "its port: " + p.Err.Error()
 	case w.Address == 0 && p.Bus:
 		return fmt.Sprintf("its port is a bus line (%d boards): give each board its bus_address", len(p.Boards))
+	case w.Address != 0 && !p.Bus && len(p.Boards) == 1 && p.Boards[0].Address != 0:
+		return fmt.Sprintf("the one board there has address %d, not %d", p.Boards[0].Address, w.Address)
 	case w.Address != 0 && !p.Bus:
 		return fmt.Sprintf("a board on a port of its own answered there, not a bus line with address %d", w.Address)
 	case w.Address != 0:

@@ -43,18 +43,21 @@ func TestLabel(t *testing.T) {
 }
 
 // TestMatchSaysWhy: a board configured alone on what is a bus line, a bus
-// board configured on a port where a single board answered, a board on a
-// port that was not there and one on a busy port are missing, each with
-// its reason; the boards found on them stay "not in the configuration";
+// board configured on a port where a single board answered (without an
+// address, or with another), a board on a port that was not there and one
+// on a busy port are missing, each with its reason; a board alone on its
+// port is matched by the bus address it answered with; the boards found on them stay "not in the configuration";
 // a configured port is matched through resolve (a stable name).
 func TestMatchSaysWhy(t *testing.T) {
 	ports := []Port{
 		{Path: "/dev/ttyUSB0", Device: "/dev/ttyUSB0", Bus: true, Boards: []Found{{Address: 4102, Serial: "04102"}, {Address: 4101, Serial: "04101"}}},
 		{Path: "/dev/ttyACM0", Device: "/dev/ttyACM0", Boards: []Found{{Serial: "01025", Clock: DGT3000}}},
 		{Path: "/dev/dgt/by-path/x", Err: &OpenError{Path: "/dev/dgt/by-path/x", Err: fs.ErrNotExist}},
+		{Path: "/dev/ttyACM2", Device: "/dev/ttyACM2", Boards: []Found{{Address: 4444, Serial: "04444", Clock: XL}}},
+		{Path: "/dev/ttyACM3", Device: "/dev/ttyACM3", Boards: []Found{{Address: 4445, Serial: "04445"}}},
 		{Path: "/dev/ttyACM1", Device: "/dev/ttyACM1", Err: &BusyError{Path: "/dev/ttyACM1", Holders: []serialport.Holder{{PID: 812, Command: "dgtbridge"}}}},
 	}
-	names := map[string]string{"/dev/dgt/by-path/line": "/dev/ttyUSB0", "/dev/ttyACM0": "/dev/ttyACM0", "/dev/ttyUSB0": "/dev/ttyUSB0", "/dev/ttyACM1": "/dev/ttyACM1"}
+	names := map[string]string{"/dev/dgt/by-path/line": "/dev/ttyUSB0", "/dev/ttyACM0": "/dev/ttyACM0", "/dev/ttyUSB0": "/dev/ttyUSB0", "/dev/ttyACM1": "/dev/ttyACM1", "/dev/ttyACM2": "/dev/ttyACM2", "/dev/ttyACM3": "/dev/ttyACM3"}
 	wants := []Want{
 		{Board: 1, Port: "/dev/dgt/by-path/line", Address: 4101},
 		{Board: 5, Port: "/dev/ttyUSB0"},
@@ -62,6 +65,8 @@ func TestMatchSaysWhy(t *testing.T) {
 		{Board: 7, Port: "/dev/dgt/by-path/x"},
 		{Board: 8, Port: "/dev/ttyACM1"},
 		{Board: 9, Port: "/dev/dgt/by-path/never-asked"},
+		{Board: 10, Port: "/dev/ttyACM2", Address: 4444},
+		{Board: 11, Port: "/dev/ttyACM3", Address: 4446},
 	}
 	r := Match(ports, wants, func(p string) string { return names[p] })
 	if rows := r.Ports[0].Rows; rows[0].Found.Address != 4101 || rows[0].Want == nil || rows[0].Want.Board != 1 || rows[1].Want != nil {
@@ -75,18 +80,22 @@ func TestMatchSaysWhy(t *testing.T) {
 		why[m.Want.Board] = m.Why
 	}
 	for board, want := range map[int]string{
-		5: "its port is a bus line (2 boards): give each board its bus_address",
-		6: "a board on a port of its own answered there, not a bus line with address 4106",
-		7: "no such port",
-		8: "its port /dev/ttyACM1 is held by dgtbridge (pid 812)",
-		9: "no such port",
+		5:  "its port is a bus line (2 boards): give each board its bus_address",
+		6:  "a board on a port of its own answered there, not a bus line with address 4106",
+		7:  "no such port",
+		8:  "its port /dev/ttyACM1 is held by dgtbridge (pid 812)",
+		9:  "no such port",
+		11: "the one board there has address 4445, not 4446",
 	} {
 		if !strings.Contains(why[board], want) {
 			t.Errorf("board %d missing because %q, want %q", board, why[board], want)
 		}
 	}
-	if found, unknown := r.Found(); found != 3 || unknown != 2 || len(r.Missing) != 5 {
-		t.Errorf("found %d (%d unknown), missing %d; want 3 (2), 5", found, unknown, len(r.Missing))
+	if row := r.Ports[3].Rows[0]; row.Want == nil || row.Want.Board != 10 || row.Shows != "b   10" {
+		t.Errorf("a board alone on its port, configured by its bus address: %+v, want board 10 showing \"b   10\"", row)
+	}
+	if found, unknown := r.Found(); found != 5 || unknown != 3 || len(r.Missing) != 6 {
+		t.Errorf("found %d (%d unknown), missing %d; want 5 (3), 6", found, unknown, len(r.Missing))
 	}
 	var b strings.Builder
 	if err := Print(&b, r); err != nil {
@@ -95,7 +104,7 @@ func TestMatchSaysWhy(t *testing.T) {
 	for _, want := range []string{
 		"/dev/ttyUSB0  (bus line: its clocks show nothing, find each board by the address on it)\n  board 1     address 4101, serial 04101, firmware 0.00, no clock\n  ?           address 4102",
 		"busy: /dev/ttyACM1 is held by dgtbridge (pid 812); not opened. The running daemon reads it: \"dgtbridge status\" shows its boards",
-		"3 boards found: 1 in the configuration, 2 not; 5 configured boards missing",
+		"5 boards found: 2 in the configuration, 3 not; 6 configured boards missing",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the list lacks %q:\n%s", want, b.String())

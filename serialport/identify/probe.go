@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -50,10 +49,10 @@ type Target struct {
 // Probe asks every port of targets and every configured port (the same
 // device named twice is asked once), all at once, and matches the boards
 // that answered to wants. A port held by another program is not opened
-// ([BusyError]). A port configured with bus addresses is discovered as a
-// bus line; any other is asked for a board of its own first and, when
-// none answers, discovered as a bus line (the bus commands switch the
-// line's boards back to bus mode).
+// ([BusyError]). Every port is discovered as a bus line first (the
+// configured addresses asked first), then asked as a board on its own
+// when that found one board, on a port not configured as a bus line, or
+// none (see askPort).
 func Probe(ctx context.Context, targets []Target, wants []Want, o Options) Report {
 	resolve := func(p string) string {
 		d, err := filepath.EvalSymlinks(p)
@@ -115,26 +114,47 @@ func Probe(ctx context.Context, targets []Target, wants []Want, o Options) Repor
 	return Match(ports, wants, resolve)
 }
 
-// askPort asks one port: a bus line first when addresses are configured
-// on it, else a single board first, then the other.
+// askPort asks one port. The line is discovered first: a board on a
+// port of its own answers a bus discovery as well (with its address), but
+// the boards of a bus line all answer a single-board request at once, and
+// their replies merge on the wired-OR line into one that looks valid (two
+// serial numbers OR-ed into a third). Two boards or more are a bus line;
+// one, on a port not configured as a bus line, is asked again as a board
+// on its own (for its serial number and clock), keeping the address; none
+// is asked as a board on its own.
 func askPort(ctx context.Context, p *Port, addrs []uint16, o Options) {
 	path := p.Path
 	if p.Device != "" {
 		path = p.Device
 	}
-	var singleErr, busErr error
 	var heard counter
-	trySingle := func() bool {
-		rwc, err := open(path)
-		if err != nil {
-			p.Err = err
-			return true
+	var busErr, singleErr error
+	rwc, err := open(path)
+	if err != nil {
+		p.Err = err
+		return
+	}
+	s := o.Bus
+	s.Addresses = addrs
+	found, busErr := bus.Probe(ctx, counted{rwc, &heard}, s)
+	for _, f := range found {
+		b := Found{Address: f.Address, Serial: fmt.Sprintf("%05d", f.Address), Firmware: [2]uint8{f.Version.Major, f.Version.Minor}}
+		if f.Clock {
+			b.Clock = BusClock
 		}
-		c, err := link.Probe(ctx, counted{rwc, &heard}, o.single())
-		if err != nil {
-			singleErr = err
-			return false
-		}
+		p.Boards = append(p.Boards, b)
+	}
+	if len(found) > 1 || len(found) == 1 && len(addrs) > 0 || ctx.Err() != nil {
+		p.Bus = len(found) > 0
+		return
+	}
+	if rwc, err = open(path); err != nil {
+		p.Err = err
+		return
+	}
+	c, singleErr := link.Probe(ctx, counted{rwc, &heard}, o.single())
+	switch {
+	case singleErr == nil:
 		f := Found{Serial: c.Serial, LongSerial: c.LongSerial, Firmware: [2]uint8{c.Version.Major, c.Version.Minor}, ClockVersion: c.ClockVersion}
 		switch {
 		case !c.Clock:
@@ -143,45 +163,13 @@ func askPort(ctx context.Context, p *Port, addrs []uint16, o Options) {
 		default:
 			f.Clock = XL
 		}
+		if len(found) == 1 {
+			f.Address = found[0].Address
+		}
 		p.Boards = []Found{f}
-		return true
-	}
-	tryBus := func() bool {
-		rwc, err := open(path)
-		if err != nil {
-			p.Err = err
-			return true
-		}
-		s := o.Bus
-		s.Addresses = addrs
-		found, err := bus.Probe(ctx, counted{rwc, &heard}, s)
-		for _, f := range found {
-			b := Found{Address: f.Address, Serial: fmt.Sprintf("%05d", f.Address), Firmware: [2]uint8{f.Version.Major, f.Version.Minor}}
-			if f.Clock {
-				b.Clock = BusClock
-			}
-			p.Boards = append(p.Boards, b)
-		}
-		if len(found) > 0 {
-			p.Bus = true
-			return true
-		}
-		busErr = err
-		return false
-	}
-	order := []func() bool{trySingle, tryBus}
-	if len(addrs) > 0 {
-		slices.Reverse(order)
-	}
-	for _, try := range order {
-		if try() || ctx.Err() != nil {
-			break
-		}
-	}
-	if len(p.Boards) == 0 && p.Err == nil {
-		if singleErr == nil {
-			singleErr = errors.New("not asked")
-		}
+	case len(found) == 1:
+		p.Bus = true // a line of one board that does not answer on its own
+	default:
 		p.Err = &NoBoardError{Single: singleErr, Bus: busErr, Heard: heard.n.Load()}
 	}
 }
