@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -55,9 +56,16 @@ func runIdentify(ctx context.Context, paths []string, file string, show time.Dur
 			targets = append(targets, t)
 		}
 	}
+	targets, other := withoutOtherProtocols(cfg, targets)
 	r := identify.Probe(ctx, targets, wants, identify.Options{})
 	if err := identify.Print(stdout, r); err != nil {
 		return err
+	}
+	if len(other) > 0 {
+		fmt.Fprintf(stdout, "\nnot asked (Open Board Protocol boards; \"dgtbridge run --check\" checks their ports):\n")
+		for _, o := range other {
+			fmt.Fprintf(stdout, "  %s\n", o)
+		}
 	}
 	if show > 0 && ctx.Err() == nil {
 		showLabels(ctx, r, show, stdout)
@@ -66,6 +74,37 @@ func runIdentify(ctx context.Context, paths []string, file string, show time.Dur
 		return fmt.Errorf("ports: configured boards not found: %d (listed under \"missing\")", n)
 	}
 	return ctx.Err()
+}
+
+// withoutOtherProtocols leaves out of targets the ports of the configured
+// boards that speak another protocol than DGT (DGT requests at 9600 baud
+// mean nothing to them), and names those boards.
+func withoutOtherProtocols(cfg config.Config, targets []identify.Target) ([]identify.Target, []string) {
+	skip := map[string]bool{}
+	var names []string
+	for _, b := range cfg.Boards {
+		if p := cfg.Effective(b).Protocol; p == config.ProtocolDGT || p == config.ProtocolManual || b.Port == "" {
+			continue
+		}
+		skip[realPath(b.Port)] = true
+		names = append(names, fmt.Sprintf("board %d, %s", b.Board, b.Port))
+	}
+	out := targets[:0:0]
+	for _, t := range targets {
+		if !skip[realPath(t.Path)] {
+			out = append(out, t)
+		}
+	}
+	return out, names
+}
+
+// realPath is path with its symlinks resolved, or path when it does not
+// resolve.
+func realPath(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	return path
 }
 
 // identifyWants returns the configured DGT boards with a port: each

@@ -86,7 +86,8 @@ func holdAsDaemon(t *testing.T, path string) {
 // the others; a port the daemon holds is reported busy with the daemon's
 // way, and its board is never sent a byte. The DGT 3000 shows "board 7"
 // while the command waits and its time display again afterwards; the bus
-// boards' clocks show nothing. Exit status 1 names the missing boards.
+// boards' clocks show nothing. An Open Board Protocol board's port is not
+// asked, and said so. Exit status 1 names the missing boards.
 func TestPortsIdentify(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration: real pseudo-terminals in real time")
@@ -112,6 +113,11 @@ func TestPortsIdentify(t *testing.T) {
 	heldPath, stopHeld := servedPTY(t, held)
 	defer stopHeld()
 	holdAsDaemon(t, heldPath)
+	obpMaster, obpPath, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer obpMaster.Close()
 
 	cfg := filepath.Join(t.TempDir(), "dgtbridge.yaml")
 	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`event: {id: cup, ruleset: fide2018-rapid, time_control: "900+10"}
@@ -121,17 +127,23 @@ boards:
   - {port: %[1]s, bus_address: 4103, round: 1, board: 3}
   - {port: %[2]s, round: 1, board: 7}
   - {port: %[3]s, round: 1, board: 9}
-`, linePath, singlePath, heldPath)), 0o600); err != nil {
+  - {port: %[4]s, round: 1, board: 20, protocol: obp, variant: xiangqi, ruleset: xiangqi-vn2004}
+`, linePath, singlePath, heldPath, obpPath)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 
 	var out, errOut syncBuffer
 	code := make(chan int, 1)
 	go func() {
-		code <- mainExit([]string{"ports", "--identify", "--config", cfg, "--show", "3s", silentPath, noisePath}, &out, &errOut)
+		code <- mainExit([]string{"ports", "--identify", "--config", cfg, "--show", "3s", silentPath, noisePath, obpPath}, &out, &errOut)
 	}()
 	shown := ""
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline) && shown == ""; time.Sleep(50 * time.Millisecond) {
+		select {
+		case c := <-code:
+			t.Fatalf("ports --identify ended (exit %d) before showing anything:\n%s%s", c, out.String(), errOut.String())
+		default:
+		}
 		shown = strings.TrimSpace(single.Clock(time.Now()).Text)
 	}
 	if shown != "board 7" {
@@ -172,6 +184,7 @@ boards:
 		"4 boards found: 3 in the configuration, 1 not; 2 configured boards missing",
 		"clocks showing their board numbers: 1, until ",
 		"clocks back to their time display: 1\n",
+		"not asked (Open Board Protocol boards; \"dgtbridge run --check\" checks their ports):\n  board 20, " + obpPath + "\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the output lacks %q", want)
@@ -179,6 +192,9 @@ boards:
 	}
 	if cmds, _ := held.Received(); len(cmds) != 0 {
 		t.Errorf("the board on the daemon's port was sent % x", cmds)
+	}
+	if strings.Contains(text, obpPath+"\n  ") {
+		t.Errorf("the Open Board Protocol board's port %s was asked for a DGT board", obpPath)
 	}
 }
 
