@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // Holders returns, for each path of paths whose device another process
@@ -17,12 +19,15 @@ import (
 // a program holds fails anyway with EBUSY (every port this package opens
 // is set for exclusive use), and root gets through that lock, so the two
 // tell a held port apart between them. Paths that do not exist or are no
-// device are left out; this process is never a holder.
+// serial line (a device of a terminal driver: ttyS, ttyUSB, ttyACM,
+// rfcomm, pts; not /dev/null, nor the console every shell holds) are left
+// out; this process is never a holder.
 func Holders(paths []string) map[string][]Holder {
 	want := map[uint64][]string{}
+	ttys := ttyMajors()
 	for _, p := range paths {
 		var st syscall.Stat_t
-		if err := syscall.Stat(p, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFCHR {
+		if err := syscall.Stat(p, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFCHR || !ttys[unix.Major(st.Rdev)] {
 			continue
 		}
 		want[st.Rdev] = append(want[st.Rdev], p)
@@ -62,6 +67,32 @@ func Holders(paths []string) map[string][]Holder {
 			for _, p := range ps {
 				out[p] = append(out[p], h)
 			}
+		}
+	}
+	return out
+}
+
+// ttyMajors returns the major device numbers of the serial lines' drivers,
+// from /proc/devices: those named tty… (ttyS, ttyUSB, ttyACM), pts and
+// rfcomm; not /dev/tty, /dev/console and /dev/ptmx, listed with a slash.
+func ttyMajors() map[uint32]bool {
+	out := map[uint32]bool{}
+	b, err := os.ReadFile("/proc/devices")
+	if err != nil {
+		return out
+	}
+	chars, _, _ := strings.Cut(string(b), "Block devices:")
+	for _, line := range strings.Split(chars, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			continue
+		}
+		n, err := strconv.Atoi(f[0])
+		if err != nil {
+			continue
+		}
+		if strings.HasPrefix(f[1], "tty") || f[1] == "pts" || f[1] == "rfcomm" {
+			out[uint32(n)] = true
 		}
 	}
 	return out

@@ -13,7 +13,8 @@ import (
 
 // TestHoldersNamesTheProgram: a port another process has open is reported
 // with that process's id and name, also under a symlink's name; a port
-// only this process has open, and a path that is no device, are not.
+// only this process has open, a path that is no device, and /dev/null
+// (a device every process has open, but no serial line), are not.
 func TestHoldersNamesTheProgram(t *testing.T) {
 	m, path, err := pty.Open()
 	if err != nil {
@@ -47,7 +48,7 @@ func TestHoldersNamesTheProgram(t *testing.T) {
 	}
 	var got map[string][]Holder
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if got = Holders([]string{path, link, freePath, os.TempDir()}); len(got[path]) > 0 {
+		if got = Holders([]string{path, link, freePath, os.TempDir(), os.DevNull}); len(got[path]) > 0 {
 			break // the child has started
 		}
 	}
