@@ -124,7 +124,9 @@ func showOne(ctx, lctx context.Context, path string, row Row, o Options, done fu
 	if row.Found.Clock == XL {
 		cmd = dgt.ClockDisplay{Chars: dgt.XLText(row.Shows)}
 	}
-	if err := l.Clock(ctx, cmd); err != nil {
+	// Sent on lctx: a label sent just before ctx ends (Ctrl-C) is
+	// acknowledged and then taken back by End, never left on the clock.
+	if err := l.Clock(lctx, cmd); err != nil {
 		done(err, nil)
 		return
 	}
