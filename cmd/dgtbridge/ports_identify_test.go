@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -255,5 +257,51 @@ func TestIdentifyWantsHall60(t *testing.T) {
 	}
 	if len(tables) != 60 || bus != 56 {
 		t.Errorf("%d tables, %d on bus lines; want 60 and 56", len(tables), bus)
+	}
+}
+
+// TestIdentifyInterrupted: an interrupt (the command's context ending, as
+// Ctrl-C ends it) while the clocks show their numbers gives every clock
+// its time display back at once, however long --show was.
+func TestIdentifyInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration: real pseudo-terminals in real time")
+	}
+	single := emu.New(emu.Setup{Serial: "00707", ClockVersion: [2]byte{1, 14}}, time.Now())
+	path, stop := servedPTY(t, single)
+	defer stop()
+	cfg := filepath.Join(t.TempDir(), "dgtbridge.yaml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`event: {id: cup, ruleset: fide2018-rapid, time_control: "900+10", round: 1}
+boards:
+  - {port: %s, board: 7}
+`, path)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- runIdentify(ctx, []string{path}, cfg, time.Hour, &out) }()
+	shown := ""
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline) && shown == ""; time.Sleep(50 * time.Millisecond) {
+		shown = single.Clock(time.Now()).Text
+	}
+	if shown != "b    7" {
+		t.Errorf("the XL of board 7 shows %q, want \"b    7\"", shown)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("interrupted: %v, want context.Canceled", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the interrupt did not end the wait")
+	}
+	if got := single.Clock(time.Now()).Text; got != "" {
+		t.Errorf("after the interrupt the clock shows %q", got)
+	}
+	if !strings.Contains(out.String(), "clocks back to their time display: 1\n") {
+		t.Errorf("output:\n%s", out.String())
 	}
 }
