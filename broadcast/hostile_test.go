@@ -165,6 +165,9 @@ func TestHostileOrganiser(t *testing.T) {
 		t.Fatal(err)
 	}
 	org.nc.Flush()
+	// A grace period for an absence: the responder answers each request on
+	// a goroutine of its own, so no later message keeps an order with the
+	// reply this request would get.
 	time.Sleep(300 * time.Millisecond)
 	check("live PGN replied to " + inbox)
 
