@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/serialport"
 )
 
@@ -19,11 +20,11 @@ import (
 // the table, naming it. With --identify it maps the hall instead
 // (ports_identify.go).
 func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("ports", "[--identify [--config FILE] [--show DURATION]] [PATH…]", portsSummary, stderr)
+	fs := cli.NewFlags("ports", "[--identify [--config FILE] [--show DURATION]] [PATH…]", portsSummary, stderr)
 	ident := fs.Bool("identify", false, "find every board (bus lines too), match each to the configured board it is, list the missing ones,\nand show each board's number on its clock")
 	file := fs.String("config", "", "with --identify: configuration file (default ./dgtbridge.yaml, then /etc/dgtbridge/dgtbridge.yaml)")
 	show := fs.Duration("show", 5*time.Minute, "with --identify: how long the clocks show their board numbers before their time display comes back\n(Ctrl-C ends sooner; 0: the clocks are left alone)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if *ident {
@@ -36,7 +37,7 @@ func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	})
 	if len(stray) > 0 {
-		return usageError{fmt.Errorf("ports: %s: only with --identify", strings.Join(stray, " and "))}
+		return cli.UsageError{Err: fmt.Errorf("ports: %s: only with --identify", strings.Join(stray, " and "))}
 	}
 	var ports []serialport.Port
 	if fs.NArg() > 0 {
