@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/dgt/link"
 	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/serialport"
 )
@@ -55,21 +54,7 @@ func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	results := serialport.Discover(ctx, ports)
-	fmt.Fprintf(stdout, "%-20s %-10s %s\n", "PORT", "USB", "DGT")
-	for _, r := range results {
-		usb := "-"
-		if r.USB {
-			usb = r.VID + ":" + r.PID
-		}
-		found := describeBoard(r.Board)
-		switch {
-		case r.Unopened:
-			found = "cannot open: " + r.Err.Error()
-		case r.Err != nil:
-			found = "no DGT board: " + r.Err.Error()
-		}
-		fmt.Fprintf(stdout, "%-20s %-10s %s\n", r.Path, usb, found)
-	}
+	serialport.PrintDiscovered(stdout, results)
 	var bad []string
 	for _, r := range results {
 		if r.Unopened && fs.NArg() > 0 {
@@ -80,22 +65,4 @@ func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("ports: %s cannot be opened as a serial port: check the path (ls /dev/ttyACM* /dev/ttyUSB* /dev/rfcomm*) and that you may use it (group dialout)", strings.Join(bad, ", "))
 	}
 	return ctx.Err()
-}
-
-// describeBoard says what a probe found, e.g. "board 1.07 serial 01025
-// (0000001025), clock DGT 3000 2.0".
-func describeBoard(c link.Connected) string {
-	s := fmt.Sprintf("board %d.%02d serial %s", c.Version.Major, c.Version.Minor, c.Serial)
-	if c.LongSerial != "" {
-		s += " (" + c.LongSerial + ")"
-	}
-	switch {
-	case !c.Clock:
-		s += ", no clock"
-	case c.ClockVersion[0] == 2:
-		s += fmt.Sprintf(", clock DGT 3000 %d.%d", c.ClockVersion[0], c.ClockVersion[1])
-	default:
-		s += fmt.Sprintf(", clock XL %d.%d", c.ClockVersion[0], c.ClockVersion[1])
-	}
-	return s
 }
