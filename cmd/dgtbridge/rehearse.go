@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/internal/daemon"
 	"github.com/dgtbridge/dgtbridge/rehearse"
 )
@@ -17,7 +18,7 @@ import (
 // daemon package (daemon.Rehearse), its flags and its output: the lines
 // of the checklist as they change, the whole checklist at the end.
 func runRehearse(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("rehearse", "[--config FILE] [--lichess-round ID] [flags]",
+	fs := cli.NewFlags("rehearse", "[--config FILE] [--lichess-round ID] [flags]",
 		"Rehearse the event in the hall: run the daemon on the configuration's boards, users and Lichess token, for\n"+
 			"games of the rehearsal's own (event.id + \""+daemon.RehearsalSuffix+"\", a data folder of their own), and check, while\n"+
 			"the organiser moves a piece and presses the clock on each board: every board and clock answers and the clock\n"+
@@ -35,18 +36,18 @@ func runRehearse(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.DurationVar(&o.Timeout, "timeout", 15*time.Minute, "how long the rehearsal waits for every check to pass")
 	fs.StringVar(&o.DataDir, "data-dir", "", "the rehearsal's data folder (default <data_dir>/rehearsal, emptied at start); a folder given here must be empty")
 	level := fs.String("log-level", "warn", "the daemon's log level: debug, info, warn or error")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("rehearse: unexpected argument %q (the configuration is given with --config FILE)", fs.Arg(0))}
+		return cli.UsageError{Err: fmt.Errorf("rehearse: unexpected argument %q (the configuration is given with --config FILE)", fs.Arg(0))}
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
-		return usageError{fmt.Errorf("rehearse: --log-level %q: want debug, info, warn or error", *level)}
+		return cli.UsageError{Err: fmt.Errorf("rehearse: --log-level %q: want debug, info, warn or error", *level)}
 	}
 	if o.PublicDelay < 0 || o.Timeout <= o.PublicDelay {
-		return usageError{fmt.Errorf("rehearse: --timeout (%v) must be longer than --public-delay (%v), which is not negative", o.Timeout, o.PublicDelay)}
+		return cli.UsageError{Err: fmt.Errorf("rehearse: --timeout (%v) must be longer than --public-delay (%v), which is not negative", o.Timeout, o.PublicDelay)}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
 	cfg, err := config.Load(config.LoadOptions{File: *file})

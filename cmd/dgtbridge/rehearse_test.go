@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/nats-io/nats.go"
@@ -285,8 +286,8 @@ func TestRehearsalFails(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatalf("rehearse did not end:\n%s", out.String())
 	}
-	if err == nil || !strings.Contains(err.Error(), "checks not passed") || exitCode(err) != 1 {
-		t.Errorf("rehearse returned %v (exit %d), want checks not passed, exit 1", err, exitCode(err))
+	if err == nil || !strings.Contains(err.Error(), "checks not passed") || cli.ExitCode(err) != 1 {
+		t.Errorf("rehearse returned %v (exit %d), want checks not passed, exit 1", err, cli.ExitCode(err))
 	}
 	final := out.String()[strings.LastIndex(out.String(), "rehearsal over at"):]
 	for _, want := range []string{
@@ -334,8 +335,8 @@ func TestRehearsalCommandLine(t *testing.T) {
 	} {
 		var out syncBuffer
 		err := run(context.Background(), append([]string{"rehearse", "--config", c.cfg}, c.args...), &out, &out)
-		if err == nil || exitCode(err) != c.code || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("rehearse %v: %v (exit %d), want exit %d with %q", c.args, err, exitCode(err), c.code, c.msg)
+		if err == nil || cli.ExitCode(err) != c.code || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("rehearse %v: %v (exit %d), want exit %d with %q", c.args, err, cli.ExitCode(err), c.code, c.msg)
 		}
 	}
 }
