@@ -1,13 +1,11 @@
 package hall
 
 import (
-	"errors"
 	"fmt"
-	"sync"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/gamestore"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -38,26 +36,22 @@ type compaction struct {
 	err      error
 }
 
-// compactParallel bounds the record files fsynced at once: the file
-// system merges concurrent fsyncs, and a handful of threads is enough.
-const compactParallel = 8
-
 // maybeCompact starts a compaction when one is due (or forced) and none
 // runs; never while changes wait for the journal.
 func (w *writer) maybeCompact(force bool) {
 	if w.compacting || len(w.uncommitted) > 0 {
 		return
 	}
-	due := w.j.size >= w.o.compactBytes || w.o.compactEvery > 0 && !w.o.now().Before(w.lastCompact.Add(w.o.compactEvery))
+	due := w.j.Size() >= w.o.compactBytes || w.o.compactEvery > 0 && !w.o.now().Before(w.lastCompact.Add(w.o.compactEvery))
 	if !force && !due {
 		return
 	}
 	w.lastCompact = w.o.now()
 	snap := w.snapshot()
-	if len(snap) == 0 && len(w.j.segs) == 1 {
+	if len(snap) == 0 && w.j.Segments() == 1 {
 		return
 	}
-	boundary, err := w.j.rotate(w.next)
+	boundary, err := w.j.Rotate(w.next)
 	if err != nil {
 		w.health.Fail(w.o.now(), err)
 		w.o.log.Error("storage: journal compaction could not start", "err", err)
@@ -95,38 +89,17 @@ func (w *writer) writeFiles(boundary uint64, snap []snapRecord) compaction {
 			return r
 		}
 	}
-	r.err = writeRecordFiles(w, snap)
+	r.err = gamestore.WriteRecordFiles(w.o.fs, w.o.gamesDir, recordFiles(snap))
 	return r
 }
 
-// writeRecordFiles writes every record of snap into its file, several at
-// once, and fsyncs the directory.
-func writeRecordFiles(w *writer, snap []snapRecord) error {
-	if err := w.o.fs.MkdirAll(w.o.gamesDir, storage.DirMode); err != nil {
-		return err
+// recordFiles are the record files of snap.
+func recordFiles(snap []snapRecord) []gamestore.RecordFile {
+	files := make([]gamestore.RecordFile, len(snap))
+	for i, s := range snap {
+		files[i] = gamestore.RecordFile{Record: s.rec, JournalSeq: s.seq}
 	}
-	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		errs []error
-		sem  = make(chan struct{}, compactParallel)
-	)
-	for _, s := range snap {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			if err := writeRecordFile(w.o.fs, w.o.gamesDir, s.rec, s.seq); err != nil {
-				mu.Lock()
-				errs = append(errs, err)
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	if len(errs) > 0 {
-		return errors.Join(errs...)
-	}
-	return w.o.fs.SyncDir(w.o.gamesDir)
+	return files
 }
 
 // compacted takes a compaction's outcome (on the writer goroutine).
@@ -142,7 +115,7 @@ func (w *writer) compacted(r compaction) {
 		}
 		return
 	}
-	if err := w.j.dropBefore(r.boundary); err != nil {
+	if err := w.j.DropBefore(r.boundary); err != nil {
 		w.health.Fail(w.o.now(), err)
 		w.o.log.Error("storage: old journal segments not deleted", "err", err)
 	}
@@ -184,7 +157,7 @@ func (w *writer) finish(deadline time.Time) {
 		}
 	}
 	if w.compacting && !wait() {
-		w.j.close()
+		w.j.Close()
 		return
 	}
 	if len(w.uncommitted) == 0 {
@@ -193,68 +166,45 @@ func (w *writer) finish(deadline time.Time) {
 			wait()
 		}
 	}
-	w.j.close()
+	w.j.Close()
 }
 
-// repair answers damage found when the journal was opened: every record
-// the journal holds is written into its file (so nothing depends on the
-// damaged segments any more), then the damaged segments are set aside
-// (renamed, kept as evidence) and the others deleted. It returns, by
-// game, what the arbiter must be told. When the files cannot be written
-// the segments stay as they are (read again next time).
-func repair(w *writer, l *loaded, now time.Time) map[game.ID][]string {
+// repair answers damage found when the journal was opened
+// (gamestore.Journal.Repair: the records written into their files, the
+// damaged files and segments set aside, the others deleted), logs what
+// was done and returns, by game, what the arbiter must be told.
+func repair(w *writer, l *gamestore.Loaded, now time.Time) map[game.ID][]string {
+	r := w.j.Repair(l, now)
 	notes := map[game.ID][]string{}
-	for g, why := range l.badFiles {
-		path := RecordPath(w.o.gamesDir, g)
-		aside, err := setAside(w.o.fs, path, now)
-		if err != nil {
-			notes[g] = append(notes[g], fmt.Sprintf("its record file %s is damaged (%s) and could not be set aside: %v", path, why, err))
+	for _, f := range r.Files {
+		if f.Err != nil {
+			notes[f.Game] = append(notes[f.Game], fmt.Sprintf("its record file %s is damaged (%s) and could not be set aside: %v", f.Path, f.Why, f.Err))
 			continue
 		}
-		notes[g] = append(notes[g], fmt.Sprintf("its record file %s was damaged (%s) and is set aside as %s", path, why, aside))
+		notes[f.Game] = append(notes[f.Game], fmt.Sprintf("its record file %s was damaged (%s) and is set aside as %s", f.Path, f.Why, f.Aside))
 	}
-	if len(l.damaged) == 0 && len(l.holes) == 0 && len(l.badFiles) == 0 {
-		return notes
-	}
-	for g := range l.holes {
+	for g := range l.Holes {
 		notes[g] = append(notes[g], "the journal lost some of its changes")
 	}
-	var snap []snapRecord
-	for g, r := range l.records {
-		snap = append(snap, snapRecord{rec: r, seq: l.seqs[g], rev: r.Revision, published: r.Published})
-	}
-	if err := writeRecordFiles(w, snap); err != nil {
-		w.o.log.Error("storage: damaged journal: record files not written; the segments stay", "err", err)
-		for _, d := range l.damaged {
-			for _, g := range d.games {
-				notes[g] = append(notes[g], fmt.Sprintf("the journal segment %s is damaged (%s)", d.path, d.res))
+	if r.Unwritten != nil {
+		w.o.log.Error("storage: damaged journal: record files not written; the segments stay", "err", r.Unwritten)
+		for _, d := range l.Damaged {
+			for _, g := range d.Games {
+				notes[g] = append(notes[g], fmt.Sprintf("the journal segment %s is damaged (%s)", d.Path, d.Scan))
 			}
 		}
 		return notes
 	}
-	damaged := map[string]journalDamage{}
-	for _, d := range l.damaged {
-		damaged[d.path] = d
-	}
-	newest := w.j.newest()
-	for _, s := range w.j.segs[:len(w.j.segs)-1] {
-		s.f.Close()
-		d, bad := damaged[s.path]
-		if !bad {
-			w.o.fs.Remove(s.path)
-			continue
+	for _, s := range r.Segments {
+		aside := s.Aside
+		if s.Err != nil {
+			aside = "(could not be set aside: " + s.Err.Error() + ")"
 		}
-		aside, err := setAside(w.o.fs, s.path, now)
-		if err != nil {
-			aside = "(could not be set aside: " + err.Error() + ")"
-		}
-		w.o.log.Error("storage: damaged journal segment set aside", "segment", s.path, "aside", aside, "damage", d.res.String())
-		for _, g := range d.games {
+		w.o.log.Error("storage: damaged journal segment set aside", "segment", s.Path, "aside", aside, "damage", s.Scan.String())
+		for _, g := range s.Games {
 			notes[g] = append(notes[g], fmt.Sprintf("the journal segment %s was damaged (%s) and is set aside as %s; "+
-				"this game's latest changes may be missing", s.path, d.res, aside))
+				"this game's latest changes may be missing", s.Path, s.Scan, aside))
 		}
 	}
-	w.j.segs = []*jsegment{newest}
-	w.j.fs.SyncDir(w.j.dir)
 	return notes
 }

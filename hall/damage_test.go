@@ -16,6 +16,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast/storage/storagetest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/gamestore"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -46,14 +47,14 @@ func boardAt(t *testing.T, id string, g game.ID, pl rules.Placement) (*emu.Emula
 }
 
 // segmentBytes returns a journal segment holding entries.
-func segmentBytes(t *testing.T, base uint64, entries ...*entry) ([]byte, []int) {
+func segmentBytes(t *testing.T, base uint64, entries ...*gamestore.Entry) ([]byte, []int) {
 	t.Helper()
 	b := storage.AppendFrame(nil, binary.BigEndian.AppendUint64([]byte{'H'}, base))
 	var offs []int
 	for _, e := range entries {
 		offs = append(offs, len(b))
 		var err error
-		if b, err = encodeEntry(b, e); err != nil {
+		if b, err = gamestore.AppendEntry(b, e); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -61,10 +62,10 @@ func segmentBytes(t *testing.T, base uint64, entries ...*entry) ([]byte, []int) 
 }
 
 // entryOf is the journal entry adding r's moves from `from` on.
-func entryOf(seq, prev uint64, r *gamerecord.Record, from int) *entry {
+func entryOf(seq, prev uint64, r *gamerecord.Record, from int) *gamestore.Entry {
 	rec := *r
 	rec.Moves = r.Moves[from:]
-	return &entry{Seq: seq, Prev: prev, Game: r.Info.Game, From: from, Rec: rec}
+	return &gamestore.Entry{Seq: seq, Prev: prev, Game: r.Info.Game, From: from, Rec: rec}
 }
 
 // asideFiles lists the files of dir set aside as damaged.
@@ -105,8 +106,8 @@ func TestDamagedDataDoesNotStopTheHall(t *testing.T) {
 		recovered []string
 	}{
 		{"corrupt record file", func(t *testing.T, games, _ string) {
-			os.WriteFile(RecordPath(games, g1), []byte(`{"info":{"game":"open2026.8.1"},"moves":[{"uci":"e2e4"`), 0o644)
-			if err := SaveRecord(games, r2); err != nil {
+			os.WriteFile(gamestore.RecordPath(games, g1), []byte(`{"info":{"game":"open2026.8.1"},"moves":[{"uci":"e2e4"`), 0o644)
+			if err := gamestore.SaveRecord(games, r2); err != nil {
 				t.Fatal(err)
 			}
 		}, "games/open2026.8.1.json.damaged-*", []game.ID{g1}, nil},
@@ -129,8 +130,8 @@ func TestDamagedDataDoesNotStopTheHall(t *testing.T) {
 			bad := *r1
 			bad.Moves = append([]gamerecord.Ply(nil), r1.Moves...)
 			bad.Moves[2].UCI = "g1g3" // not a move there
-			SaveRecord(games, &bad)
-			SaveRecord(games, r2)
+			gamestore.SaveRecord(games, &bad)
+			gamestore.SaveRecord(games, r2)
 		}, "games/open2026.8.1.json.unreplayable-*", []game.ID{g1}, line1[:2]},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -187,7 +188,7 @@ func TestDamagedDataDoesNotStopTheHall(t *testing.T) {
 				sh.stop()
 				// Stopped, the records are whole in their files.
 				for g, n := range map[game.ID]int{g1: len(c.recovered), g2: 5} {
-					r, ok, err := LoadRecord(games, g)
+					r, ok, err := gamestore.LoadRecord(games, g)
 					if err != nil || !ok || len(r.Moves) != n && (g == g2 || c.recovered != nil) {
 						t.Errorf("%s after stop: %v %v %v", g, ok, err, r)
 					}
@@ -204,7 +205,7 @@ func TestGroupCommit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		fs := storagetest.New(nil)
 		dir := t.TempDir()
-		j, l, err := openJournal(fs, filepath.Join(dir, "journal"), dir)
+		j, l, err := gamestore.Open(fs, filepath.Join(dir, "journal"), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,14 +229,14 @@ func TestGroupCommit(t *testing.T) {
 			t.Errorf("%d moves published, want 50", n)
 		}
 		w.stop()
-		_, l2, err := openJournal(fs, filepath.Join(dir, "journal"), dir)
+		_, l2, err := gamestore.Open(fs, filepath.Join(dir, "journal"), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := range 50 {
 			g := game.ID{Event: "e", Round: 1, Board: i + 1}
-			r, ok, err := LoadRecord(dir, g)
-			if r2, inJournal := l2.records[g]; inJournal {
+			r, ok, err := gamestore.LoadRecord(dir, g)
+			if r2, inJournal := l2.Records[g]; inJournal {
 				r, ok = r2, true
 			}
 			if err != nil || !ok || len(r.Moves) != 1 {

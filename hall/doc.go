@@ -8,14 +8,15 @@
 // record), in arrival order and in time order (a tick never lets a later
 // event go back in time). What a session produces goes to one storage
 // goroutine (the writer, writer.go): it writes every board's changes to
-// the game journal (journal.go) and makes them durable with one fsync for
-// all of them (group commit), and only then hands the payloads to a Sink
-// (a *broadcast.Publisher: durable and asynchronous, so a slow or absent
-// NATS never blocks a board). Compaction (compact.go) folds the journal
-// into one record file per game.
+// the game journal (hall/gamestore) and makes them durable with one fsync
+// for all of them (group commit), and only then hands the payloads to a
+// Sink (a *broadcast.Publisher: durable and asynchronous, so a slow or
+// absent NATS never blocks a board). Compaction (compact.go) folds the
+// journal into one record file per game.
 //
 // What moved out of the runtime lives beside it: the per-game pure core in
-// hall/session, the game record and its PGN in hall/gamerecord, and the
+// hall/session, the game record and its PGN in hall/gamerecord, the
+// journal and the record files on disk in hall/gamestore, and the
 // reconstruction of recorded traffic (`dgtbridge replay`) in hall/replay.
 //
 // # Recovery

@@ -17,6 +17,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/gamestore"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -80,7 +81,7 @@ func New(o Options) (*Hall, error) {
 		o.CompactBytes = DefaultCompactBytes
 	}
 	h := &Hall{o: o, log: log, byGame: map[game.ID]*boardRun{}, changed: make(chan struct{}, 1), fs: storage.Or(o.FS), pace: newPace()}
-	j, l, err := openJournal(h.fs, filepath.Join(h.gamesDir(), "journal"), h.gamesDir())
+	j, l, err := gamestore.Open(h.fs, filepath.Join(h.gamesDir(), "journal"), h.gamesDir())
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +122,7 @@ func New(o Options) (*Hall, error) {
 		}
 		rec, err := h.load(g, l, notes)
 		if err != nil {
-			j.close()
+			j.Close()
 			return nil, err
 		}
 		br := &boardRun{h: h, b: b, rec: rec, notes: notes[g], cmds: make(chan command), log: log.With("board", b.ID, "game", g.String())}
@@ -149,17 +150,17 @@ func defaultDur(d, def time.Duration) time.Duration {
 // load returns game g's record (nil: a new game): the journal's, else its
 // file's (which the writer then adopts). A file that does not parse is
 // set aside and noted; an error means the disk could not be read at all.
-func (h *Hall) load(g game.ID, l *loaded, notes map[game.ID][]string) (*gamerecord.Record, error) {
-	if r, ok := l.records[g]; ok {
+func (h *Hall) load(g game.ID, l *gamestore.Loaded, notes map[game.ID][]string) (*gamerecord.Record, error) {
+	if r, ok := l.Records[g]; ok {
 		return cloneRecord(r), nil
 	}
-	if _, bad := l.badFiles[g]; bad {
+	if _, bad := l.BadFiles[g]; bad {
 		return nil, nil // set aside by repair
 	}
-	r, seq, ok, err := loadRecordFile(h.fs, h.gamesDir(), g)
-	if errors.Is(err, ErrCorruptRecord) {
-		path := RecordPath(h.gamesDir(), g)
-		aside, serr := setAside(h.fs, path, h.o.Now())
+	r, seq, ok, err := gamestore.LoadRecordFile(h.fs, h.gamesDir(), g)
+	if errors.Is(err, gamestore.ErrCorruptRecord) {
+		path := gamestore.RecordPath(h.gamesDir(), g)
+		aside, serr := gamestore.SetAside(h.fs, path, h.o.Now())
 		if serr != nil {
 			return nil, fmt.Errorf("hall: %w (and it could not be set aside: %v)", err, serr)
 		}
@@ -184,7 +185,7 @@ func cloneRecord(r *gamerecord.Record) *gamerecord.Record {
 // keepUnreplayable writes a record that does not replay beside its file
 // (<g>.json.unreplayable-<time>) for the arbiter and returns the path.
 func (h *Hall) keepUnreplayable(r *gamerecord.Record, now time.Time) string {
-	path := RecordPath(h.gamesDir(), r.Info.Game) + ".unreplayable-" + now.UTC().Format("20060102T150405.000")
+	path := gamestore.RecordPath(h.gamesDir(), r.Info.Game) + ".unreplayable-" + now.UTC().Format("20060102T150405.000")
 	b, err := json.Marshal(r)
 	if err == nil {
 		var f storage.File

@@ -13,6 +13,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/gamestore"
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
@@ -125,8 +126,8 @@ func TestDamagedRecordRecoveredFromHistory(t *testing.T) {
 				dir := t.TempDir()
 				games := filepath.Join(dir, "data", "games")
 				os.MkdirAll(games, 0o755)
-				os.WriteFile(RecordPath(games, g1), []byte(`{"info":{"game":"open2026.8.1"},"moves":[{"uci":"e2e4"`), 0o644)
-				if err := SaveRecord(games, r2); err != nil {
+				os.WriteFile(gamestore.RecordPath(games, g1), []byte(`{"info":{"game":"open2026.8.1"},"moves":[{"uci":"e2e4"`), 0o644)
+				if err := gamestore.SaveRecord(games, r2); err != nil {
 					t.Fatal(err)
 				}
 				e1, b1 := boardAt(t, "r8-b1", g1, pl1)
@@ -229,7 +230,7 @@ func TestDamagedRecordFromStream(t *testing.T) {
 	streamMsgs(t, org, "DGT_GAMES", testPrefix+".game.open2026.6.2.move", 4, 40*time.Second)
 	quiesce(t, d, org)
 	d.stop()
-	path := RecordPath(filepath.Join(data, "games"), g1)
+	path := gamestore.RecordPath(filepath.Join(data, "games"), g1)
 	if err := os.WriteFile(path, []byte(`{"info":{"game":"open2026.6.1"},"moves":[{"uci":"e2`), 0o644); err != nil {
 		t.Fatal(err)
 	}

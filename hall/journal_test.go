@@ -11,6 +11,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast/storage/storagetest"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/gamestore"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/teamdrop"
@@ -93,7 +94,7 @@ func TestJournalReplaysExactly(t *testing.T) {
 		dir := t.TempDir()
 		fs := storagetest.New(nil)
 		jdir := filepath.Join(dir, "journal")
-		j, l, err := openJournal(fs, jdir, dir)
+		j, l, err := gamestore.Open(fs, jdir, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,10 +121,10 @@ func TestJournalReplaysExactly(t *testing.T) {
 			t.Errorf("the entries of a change cost %d bytes at step 40, %d at step 10", cost[39], cost[10])
 		}
 		// Killed: the journal as it is. A restart replays it.
-		check := func(what string, l *loaded, step int) {
+		check := func(what string, l *gamestore.Loaded, step int) {
 			t.Helper()
 			for k, r := range []*gamerecord.Record{games.chess, games.team} {
-				got, ok := l.records[r.Info.Game]
+				got, ok := l.Records[r.Info.Game]
 				if !ok {
 					t.Fatalf("%s: game %s not in the journal", what, r.Info.Game)
 				}
@@ -131,11 +132,11 @@ func TestJournalReplaysExactly(t *testing.T) {
 					t.Errorf("%s: game %s replayed\n got %s\nwant %s", what, r.Info.Game, g, want[step][k])
 				}
 			}
-			if len(l.holes) != 0 || len(l.damaged) != 0 {
-				t.Errorf("%s: holes %v, damage %v", what, l.holes, l.damaged)
+			if len(l.Holes) != 0 || len(l.Damaged) != 0 {
+				t.Errorf("%s: holes %v, damage %v", what, l.Holes, l.Damaged)
 			}
 		}
-		_, l2, err := openJournal(storagetest.New(nil), jdir, dir)
+		_, l2, err := gamestore.Open(storagetest.New(nil), jdir, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,13 +158,13 @@ func TestJournalReplaysExactly(t *testing.T) {
 		// The last two entries are step 39's (chess, then team, in either
 		// order): cut the last one short.
 		os.WriteFile(filepath.Join(torn, last), b[:len(b)-7], 0o640)
-		_, l3, err := openJournal(storagetest.New(nil), torn, dir)
+		_, l3, err := gamestore.Open(storagetest.New(nil), torn, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		cut := 0
 		for k, r := range []*gamerecord.Record{games.chess, games.team} {
-			switch recordJSON(t, l3.records[r.Info.Game]) {
+			switch recordJSON(t, l3.Records[r.Info.Game]) {
 			case want[journalSteps-1][k]:
 			case want[journalSteps-2][k]:
 				cut++

@@ -10,6 +10,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/gamestore"
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -200,11 +201,11 @@ func TestNextGameInTheHall(t *testing.T) {
 	// Stopped, the hall has compacted its journal: both games are in
 	// their record files.
 	d.stop()
-	rec, ok, err := LoadRecord(filepath.Join(dir, "data", "games"), g1)
+	rec, ok, err := gamestore.LoadRecord(filepath.Join(dir, "data", "games"), g1)
 	if err != nil || !ok || rec.Result != "0-1" || strings.Join(rec.UCIs(), " ") != strings.Join(moves, " ") {
 		t.Errorf("the finished game after the arbiter's result: %v %v %q %v", ok, err, rec.Result, rec.UCIs())
 	}
-	rec, ok, err = LoadRecord(filepath.Join(dir, "data", "games"), g2)
+	rec, ok, err = gamestore.LoadRecord(filepath.Join(dir, "data", "games"), g2)
 	if err != nil || !ok || strings.Join(rec.UCIs(), " ") != "d2d4 d7d5" || rec.Result != "1/2-1/2" {
 		t.Errorf("next line's record: %v %v %+v", ok, err, rec)
 	}

@@ -1,13 +1,10 @@
 package hall
 
 import (
-	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/gamestore"
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -27,10 +24,10 @@ func TestSessionResume(t *testing.T) {
 		t.Fatalf("move events %+v", evs)
 	}
 	s.Record().Revision = 2 // as after two corrections
-	if err := SaveRecord(dir, s.Record()); err != nil {
+	if err := gamestore.SaveRecord(dir, s.Record()); err != nil {
 		t.Fatal(err)
 	}
-	rec, ok, err := LoadRecord(dir, o.Info.Game)
+	rec, ok, err := gamestore.LoadRecord(dir, o.Info.Game)
 	if err != nil || !ok {
 		t.Fatalf("load: %v %v", ok, err)
 	}
@@ -56,31 +53,5 @@ func TestSessionResume(t *testing.T) {
 	}
 	if corr == nil || corr.Ply != 1 || corr.Revision != 3 || len(r.Record().Moves) != 1 {
 		t.Fatalf("takeback: %+v, record %v", corr, r.Record().UCIs())
-	}
-}
-
-func TestRecordFiles(t *testing.T) {
-	dir := t.TempDir()
-	g := game.ID{Event: "e", Round: 1, Board: 1}
-	if _, ok, err := LoadRecord(dir, g); ok || err != nil {
-		t.Fatalf("missing record: %v %v", ok, err)
-	}
-	os.WriteFile(RecordPath(dir, g), []byte("{not json"), 0o644)
-	_, _, err := LoadRecord(dir, g)
-	var re *RecordError
-	if !errors.Is(err, ErrCorruptRecord) || !errors.As(err, &re) || re.Path != RecordPath(dir, g) {
-		t.Fatalf("corrupt record: %v", err)
-	}
-	other := gamerecord.NewRecord(gamerecord.Info{Game: game.ID{Event: "e", Round: 1, Board: 2}}, "", t0)
-	if err := SaveRecord(dir, other); err != nil {
-		t.Fatal(err)
-	}
-	os.Rename(RecordPath(dir, other.Info.Game), RecordPath(dir, g))
-	if _, _, err := LoadRecord(dir, g); !errors.Is(err, ErrCorruptRecord) {
-		t.Errorf("a record of another game: %v", err)
-	}
-	left, _ := filepath.Glob(filepath.Join(dir, ".tmp-*"))
-	if len(left) != 0 {
-		t.Errorf("temporary files left: %v", left)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/gamestore"
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -49,7 +50,7 @@ func BenchmarkRecordCopies(b *testing.B) {
 func handOffGames(tb testing.TB, games, plies int) float64 {
 	dir := tb.TempDir()
 	heap := liveHeap
-	j, l, err := openJournal(storage.OS, filepath.Join(dir, "journal"), dir)
+	j, l, err := gamestore.Open(storage.OS, filepath.Join(dir, "journal"), dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestWriterReleasesGamesOver(t *testing.T) {
 	const boards, plies = 200, 40
 	dir := t.TempDir()
 	jdir := filepath.Join(dir, "journal")
-	j, l, err := openJournal(storage.OS, jdir, dir)
+	j, l, err := gamestore.Open(storage.OS, jdir, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,12 +251,12 @@ func TestWriterReleasesGamesOver(t *testing.T) {
 	if gc := w.games[first.Info.Game]; gc.released || len(gc.rec.Moves) != plies {
 		t.Fatalf("after the correction the copy has %d moves (released %v), want %d", len(gc.rec.Moves), gc.released, plies)
 	}
-	w.j.close()
-	_, l2, err := openJournal(storage.OS, jdir, dir)
+	w.j.Close()
+	_, l2, err := gamestore.Open(storage.OS, jdir, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := l2.records[first.Info.Game]
+	got := l2.Records[first.Info.Game]
 	if got == nil || len(got.Moves) != plies || got.Result != "0-1" || got.Published != plies {
 		t.Fatalf("restart reads game %s as %+v, want %d moves, result 0-1, %d published", first.Info.Game, got, plies, plies)
 	}

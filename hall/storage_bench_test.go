@@ -11,6 +11,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/broadcast/storage/storagetest"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/gamestore"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/nats-io/nats.go"
 )
@@ -50,7 +51,7 @@ func benchStorage(b *testing.B, n int) {
 	var mu sync.Mutex
 	handed := map[game.ID][]time.Time{} // per game, the hand-off of each ply
 	var durable []time.Duration
-	j, l, err := openJournal(fs, filepath.Join(dir, "games", "journal"), filepath.Join(dir, "games"))
+	j, l, err := gamestore.Open(fs, filepath.Join(dir, "games", "journal"), filepath.Join(dir, "games"))
 	if err != nil {
 		b.Fatal(err)
 	}

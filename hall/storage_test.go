@@ -12,6 +12,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/broadcast/storage/storagetest"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/gamestore"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -216,7 +217,7 @@ func TestStopKeepsTheDrainTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		fs := storagetest.New(nil)
 		dir := t.TempDir()
-		j, l, err := openJournal(fs, filepath.Join(dir, "journal"), dir)
+		j, l, err := gamestore.Open(fs, filepath.Join(dir, "journal"), dir)
 		if err != nil {
 			t.Fatal(err)
 		}

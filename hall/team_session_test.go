@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/gamestore"
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/rules"
 
@@ -204,13 +205,13 @@ func TestTeamRestart(t *testing.T) {
 	h.play(0, "e4d5")
 	h.play(1, "g1f3")
 	for _, s := range h.s {
-		if err := SaveRecord(dir, s.Record()); err != nil {
+		if err := gamestore.SaveRecord(dir, s.Record()); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var recs [2]*gamerecord.Record
 	for i, s := range h.s {
-		r, ok, err := LoadRecord(dir, s.Record().Info.Game)
+		r, ok, err := gamestore.LoadRecord(dir, s.Record().Info.Game)
 		if err != nil || !ok {
 			t.Fatalf("load: %v %v", ok, err)
 		}

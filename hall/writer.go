@@ -10,6 +10,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/hall/gamestore"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -120,7 +121,7 @@ type writerOptions struct {
 // writer is the storage goroutine's state (see above).
 type writer struct {
 	o writerOptions
-	j *journal
+	j *gamestore.Journal
 
 	mu       sync.Mutex
 	queue    []*change
@@ -149,12 +150,12 @@ type writer struct {
 
 // newWriter returns a writer over an open journal and the records it
 // loaded (their copies; the boards own their own).
-func newWriter(o writerOptions, j *journal, l *loaded) *writer {
+func newWriter(o writerOptions, j *gamestore.Journal, l *gamestore.Loaded) *writer {
 	w := &writer{o: o, j: j, wake: make(chan struct{}, 1), done: make(chan struct{}),
-		games: map[game.ID]*gameCopy{}, playing: map[*boardRun]game.ID{}, next: l.next, warned: map[game.ID]bool{},
+		games: map[game.ID]*gameCopy{}, playing: map[*boardRun]game.ID{}, next: l.Next, warned: map[game.ID]bool{},
 		compactDone: make(chan compaction, 1), lastCompact: o.now()}
-	for g, r := range l.records {
-		w.adopt(g, r, l.seqs[g])
+	for g, r := range l.Records {
+		w.adopt(g, r, l.Seqs[g])
 	}
 	return w
 }
@@ -392,7 +393,7 @@ func (w *writer) commit() error {
 		if !gc.dirty {
 			continue
 		}
-		e := &entry{Seq: w.next, Game: g, Rec: *gc.rec}
+		e := &gamestore.Entry{Seq: w.next, Game: g, Rec: *gc.rec}
 		w.next++
 		e.Rec.Published = gc.safe
 		if !gc.full && gc.seq != 0 && gc.writtenRev == gc.rec.Revision && gc.written <= len(gc.rec.Moves) {
@@ -412,7 +413,7 @@ func (w *writer) commit() error {
 			}
 		}
 		var err error
-		if buf, err = encodeEntry(buf, e); err != nil {
+		if buf, err = gamestore.AppendEntry(buf, e); err != nil {
 			return err
 		}
 		done = append(done, pending{gc, e.Seq})
@@ -420,9 +421,9 @@ func (w *writer) commit() error {
 	if len(done) == 0 {
 		return nil
 	}
-	err := w.j.append(buf, base)
+	err := w.j.Append(buf, base)
 	if err == nil {
-		err = w.j.sync()
+		err = w.j.Sync()
 	}
 	if err != nil {
 		for _, p := range done {

@@ -96,6 +96,10 @@ var layers = []rule{
 	{pkg: "web"},
 	// A game's record and its PGN: the rules and the vocabulary only.
 	{pkg: "hall/gamerecord", internal: []string{"rules/..."}},
+	// The game store (the journal, the record files, their repair): the
+	// disk seam, the record and the engine under it; never a board, the
+	// adjudicator, NATS or a serial port.
+	{pkg: "hall/gamestore", internal: storeDeps},
 	// The per-game core: the tracker, the adjudicator, the record and the
 	// DGT codec's messages (replayed recordings), never a link, NATS or
 	// storage.
@@ -107,7 +111,7 @@ var layers = []rule{
 	// The daemon's runtime: every board's goroutine from the link to the
 	// publisher. It sees the protocols, the tracker, the per-game core and
 	// the publisher, never configuration or a serial library.
-	{pkg: "hall", internal: []string{"rules/...", "board/...", "dgt", "dgt/bus", "dgt/link", "dgt/recording", "dgt/internal/evq", "obp/...", "port", "broadcast/...", "hall/session", "hall/gamerecord", "internal/metrics", "web"}, external: natsDeps},
+	{pkg: "hall", internal: []string{"rules/...", "board/...", "dgt", "dgt/bus", "dgt/link", "dgt/recording", "dgt/internal/evq", "obp/...", "port", "broadcast/...", "hall/session", "hall/gamerecord", "hall/gamestore", "internal/metrics", "web"}, external: natsDeps},
 	// The demo's scripts drive emulated boards and read the feed as a
 	// client: no runtime, no configuration.
 	{pkg: "hall/demo", internal: []string{"rules/...", "board/...", "dgt", "dgt/emu", "dgt/pty", "obp", "obp/emu", "hall/session", "hall/gamerecord"}, external: natsDeps},
@@ -116,7 +120,7 @@ var layers = []rule{
 	// LiveChess API, status, reloads.
 	// No emulator, demo or test support: those are the command's.
 	{pkg: "internal/daemon", internal: []string{"rules/...", "board/...", "dgt", "dgt/bus", "dgt/link", "dgt/recording", "dgt/internal/evq", "obp", "obp/link", "obp/obpfeed", "port", "serialport", "serialport/identify",
-		"broadcast/...", "config", "pairings", "hall", "hall/gamerecord", "hall/session", "internal/metrics", "lichess", "livechess", "status", "systemd/sdnotify", "web", "rehearse", "rehearse/watch"},
+		"broadcast/...", "config", "pairings", "hall", "hall/gamerecord", "hall/gamestore", "hall/session", "internal/metrics", "lichess", "livechess", "status", "systemd/sdnotify", "web", "rehearse", "rehearse/watch"},
 		external: append(append([]string{"go.bug.st/serial", "github.com/coder/websocket"}, natsDeps...), viperDeps...)},
 	// The demo: the daemon on hall/demo's emulated room.
 	{pkg: "internal/demorun", internal: []string{"..."}, external: append(append([]string{"go.bug.st/serial", "github.com/coder/websocket", "golang.org/x/sys/unix"}, natsDeps...), viperDeps...)},
@@ -161,6 +165,11 @@ var layers = []rule{
 	// feed as any client would: no daemon package.
 	{pkg: "internal/loadtest", internal: []string{"rules/...", "dgt", "dgt/emu", "dgt/pty"}, external: natsDeps},
 }
+
+// storeDeps are what the game store may see: the disk seam, the record,
+// the engine it renders with and the vocabulary (no rules/adjudicator).
+var storeDeps = []string{"broadcast/storage", "hall/gamerecord", "rules", "rules/chess", "rules/xiangqi", "rules/clock",
+	"rules/ruleset", "rules/pgn", "rules/teamdrop", "rules/game"}
 
 // viperDeps are the modules viper and its file formats pull in.
 var viperDeps = []string{
@@ -274,6 +283,8 @@ func TestRuleCheck(t *testing.T) {
 		{"tree prefix is not a tree", rule{pkg: "board", internal: []string{"rules/..."}}, []string{module + "rulesx"}, 1},
 		{"NATS", rule{pkg: "rules/arbiter", internal: []string{"rules/..."}}, []string{"github.com/nats-io/nats.go", module + "broadcast"}, 2},
 		{"external allowed", rule{pkg: "dgt/pty", external: []string{"golang.org/x/sys/unix"}}, []string{"golang.org/x/sys/unix"}, 0},
+		{"store: no adjudicator, board, NATS or serial", rule{pkg: "hall/gamestore", internal: storeDeps},
+			[]string{module + "rules/game", module + "broadcast/storage", module + "rules/adjudicator", module + "board", "github.com/nats-io/nats.go", "go.bug.st/serial"}, 4},
 		{"external sibling", rule{pkg: "dgt/pty", external: []string{"golang.org/x/sys/unix"}}, []string{"golang.org/x/sys/unixy", "go.bug.st/serial"}, 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
