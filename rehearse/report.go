@@ -102,3 +102,25 @@ func Print(w io.Writer, r Report) error {
 	}
 	return nil
 }
+
+// PrintChanges returns a function that writes, for each report it is
+// given, the lines whose state changed since the report before, each
+// with the time now gives (a line still waiting in the first report is
+// not written: the final checklist lists it).
+func PrintChanges(w io.Writer, now func() time.Time) func(Report) {
+	states := map[int]State{}
+	return func(r Report) {
+		for i, l := range r.Lines {
+			prev, seen := states[i]
+			states[i] = l.State
+			if (!seen && l.State == Waiting) || (seen && prev == l.State) {
+				continue
+			}
+			line := fmt.Sprintf("%s %-7s %s", now().Format(time.TimeOnly), l.State, l.Subject)
+			if l.Reason != "" {
+				line += ": " + l.Reason
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+}

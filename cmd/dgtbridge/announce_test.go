@@ -5,9 +5,10 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"strings"
 	"testing"
+
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 )
 
 func TestAnnounceCommand(t *testing.T) {

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"strings"
 	"testing"
+
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 )
 
 // TestAnnounceXiangqi: "announce --variant xiangqi" prints the spoken form

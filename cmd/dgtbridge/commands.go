@@ -3,8 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"io"
+
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 )
 
 // command is one subcommand of dgtbridge.

@@ -5,9 +5,10 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"strings"
 	"testing"
+
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 )
 
 // TestEveryCommandHelp: every subcommand of contract.md §1 answers

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/internal/cli"
@@ -47,7 +46,7 @@ func parseDemoFlags(args []string, stderr io.Writer) (demorun.Options, error) {
 	natsListen := fs.String("nats-listen", "127.0.0.1:0", "embedded NATS client address (port 0: a free port)")
 	wsListen := fs.String("websocket-listen", "127.0.0.1:0", `embedded NATS websocket address for the arbiters' page (port 0: a free port; "off" disables it)`)
 	liveChess := fs.String("livechess", "", `serve the LiveChess-compatible local API (docs/livechess.md) on this address, e.g. 127.0.0.1:1982 ("": off)`)
-	level := fs.String("log-level", "warn", "log level on stderr: debug, info, warn or error")
+	logger := fs.Logger("warn", stderr)
 	if err := cli.Parse(fs, args); err != nil {
 		return demorun.Options{}, err
 	}
@@ -66,11 +65,11 @@ func parseDemoFlags(args []string, stderr io.Writer) (demorun.Options, error) {
 	if *delay < 0 {
 		return demorun.Options{}, cli.UsageError{Err: errors.New("demo: --public-delay must not be negative")}
 	}
-	var lv slog.Level
-	if err := lv.UnmarshalText([]byte(*level)); err != nil {
-		return demorun.Options{}, cli.UsageError{Err: fmt.Errorf("demo: --log-level %q: want debug, info, warn or error", *level)}
+	log, err := logger()
+	if err != nil {
+		return demorun.Options{}, err
 	}
 	return demorun.Options{Boards: *boards, Xiangqi: *xq, Speed: *speed, PublicDelay: *delay, Seed: *seed, Blind: *blind, Team: *team,
 		DataDir: *dataDir, HTTPListen: *httpListen, NATSListen: *natsListen, WebSocketListen: *wsListen, LiveChess: *liveChess,
-		Log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))}, nil
+		Log: log}, nil
 }

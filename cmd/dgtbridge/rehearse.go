@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/config"
@@ -35,21 +34,20 @@ func runRehearse(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.DurationVar(&o.PublicDelay, "public-delay", 30*time.Second, "the rehearsal's public delay (its games are not the event's: the delay of event.public_delay is not needed)")
 	fs.DurationVar(&o.Timeout, "timeout", 15*time.Minute, "how long the rehearsal waits for every check to pass")
 	fs.StringVar(&o.DataDir, "data-dir", "", "the rehearsal's data folder (default <data_dir>/rehearsal, emptied at start); a folder given here must be empty")
-	level := fs.String("log-level", "warn", "the daemon's log level: debug, info, warn or error")
+	logger := fs.Logger("warn", stderr)
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return cli.UsageError{Err: fmt.Errorf("rehearse: unexpected argument %q (the configuration is given with --config FILE)", fs.Arg(0))}
 	}
-	var lv slog.Level
-	if err := lv.UnmarshalText([]byte(*level)); err != nil {
-		return cli.UsageError{Err: fmt.Errorf("rehearse: --log-level %q: want debug, info, warn or error", *level)}
-	}
 	if o.PublicDelay < 0 || o.Timeout <= o.PublicDelay {
 		return cli.UsageError{Err: fmt.Errorf("rehearse: --timeout (%v) must be longer than --public-delay (%v), which is not negative", o.Timeout, o.PublicDelay)}
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
+	log, err := logger()
+	if err != nil {
+		return err
+	}
 	cfg, err := config.Load(config.LoadOptions{File: *file})
 	if err != nil {
 		return err
@@ -64,23 +62,7 @@ func runRehearse(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintf(stdout, "rehearsal of %s: %d checks, until %s; games %s%s.<round>.<board>, data in %s\n",
 			event, len(checks), time.Now().Add(o.Timeout).Format(time.TimeOnly), event, daemon.RehearsalSuffix, dataDir)
 	}
-	// Each line whose state changed (a line still waiting at the start is
-	// not printed: the final checklist lists it).
-	states := map[int]rehearse.State{}
-	o.OnChange = func(r rehearse.Report) {
-		for i, l := range r.Lines {
-			prev, seen := states[i]
-			states[i] = l.State
-			if (!seen && l.State == rehearse.Waiting) || (seen && prev == l.State) {
-				continue
-			}
-			line := fmt.Sprintf("%s %-7s %s", time.Now().Format(time.TimeOnly), l.State, l.Subject)
-			if l.Reason != "" {
-				line += ": " + l.Reason
-			}
-			fmt.Fprintln(stdout, line)
-		}
-	}
+	o.OnChange = rehearse.PrintChanges(stdout, time.Now)
 	final, err := daemon.Rehearse(ctx, cfg, o, log)
 	if err != nil {
 		return fmt.Errorf("rehearse: %w", err)

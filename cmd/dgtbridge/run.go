@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/internal/cli"
@@ -51,18 +50,17 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&rf.dataDir, "data-dir", "", "override data_dir")
 	fs.StringVar(&rf.natsURL, "nats-url", "", "override nats.url (an external NATS server)")
 	fs.StringVar(&rf.httpListen, "http-listen", "", `override http.listen ("off" disables HTTP)`)
-	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	logger := fs.Logger("info", stderr)
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return cli.UsageError{Err: fmt.Errorf("run: unexpected argument %q (the configuration is given with --config FILE)", fs.Arg(0))}
 	}
-	var lv slog.Level
-	if err := lv.UnmarshalText([]byte(*level)); err != nil {
-		return cli.UsageError{Err: fmt.Errorf("run: --log-level %q: want debug, info, warn or error", *level)}
+	log, err := logger()
+	if err != nil {
+		return err
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
 
 	cfg, err := rf.load()
 	if err != nil {

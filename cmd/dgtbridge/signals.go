@@ -5,12 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"io"
 	"os"
 	"os/signal"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 )
 
 // mainExit runs one command with a context that SIGINT and SIGTERM cancel

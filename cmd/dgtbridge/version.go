@@ -3,10 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"io"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 )
 
 // version is set at link time: -ldflags "-X main.version=v1.2.3".

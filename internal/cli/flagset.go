@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 )
 
@@ -71,4 +72,18 @@ func Parse(fs *Flags, args []string) error {
 		return err
 	}
 	return UsageError{Err: fmt.Errorf("%s: %v (\"dgtbridge %s --help\" lists its flags)", fs.Name(), err, fs.Name())}
+}
+
+// Logger adds the --log-level flag to fs (def: its default) and returns
+// a function that, once fs is parsed, gives the logger writing text to w
+// at that level, or a usage error naming a level it does not know.
+func (fs *Flags) Logger(def string, w io.Writer) func() (*slog.Logger, error) {
+	level := fs.String("log-level", def, "log level: debug, info, warn or error")
+	return func() (*slog.Logger, error) {
+		var lv slog.Level
+		if err := lv.UnmarshalText([]byte(*level)); err != nil {
+			return nil, UsageError{Err: fmt.Errorf("%s: --log-level %q: want debug, info, warn or error", fs.Name(), *level)}
+		}
+		return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})), nil
+	}
 }
