@@ -12,7 +12,6 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/demo"
-	"github.com/dgtbridge/dgtbridge/rules/pgn"
 )
 
 // runEmulate runs one emulated DGT board with a DGT 3000 clock
@@ -117,91 +116,27 @@ func emulateOne(ctx context.Context, f emulateFlags, stdout, stderr io.Writer) e
 	if *f.speed <= 0 {
 		return usageError{errors.New("--speed must be positive")}
 	}
-	opts := emu.Setup{Serial: *f.serialNr, Seed: *f.seed, Flicker: *f.flicker, NoClock: *f.noClock}
+	o := demo.BoardOptions{Setup: emu.Setup{Serial: *f.serialNr, Seed: *f.seed, Flicker: *f.flicker, NoClock: *f.noClock},
+		Speed: *f.speed, Seed: *f.seed, Gesture: *f.gesture, PTY: *f.usePTY}
 	if *f.rotated {
-		opts.Orientation = dgt.Rotated
+		o.Setup.Orientation = dgt.Rotated
 	}
 	tc := *f.tc
-	var g *pgn.Game
 	if *f.game != "" {
 		var err error
-		if g, err = readGame(*f.game, *f.index); err != nil {
+		if o.Game, err = demo.ReadGame(*f.game, *f.index); err != nil {
 			return err
 		}
 		if tc == "" {
-			tc = g.Tag("TimeControl")
+			tc = o.Game.Tag("TimeControl")
 		}
-		pl := g.Start.Placement()
-		opts.Placement = &pl
 	}
 	if tc != "" && tc != "-" && tc != "?" {
 		set, err := emu.ParseTimeControl(tc)
 		if err != nil {
 			return usageError{err}
 		}
-		opts.Clock = set
+		o.Setup.Clock = set
 	}
-	e := emu.New(opts, time.Now())
-	serving := emu.Serving{PTY: *f.usePTY, OnPath: func(path string) {
-		fmt.Fprintln(stdout, path)
-		fmt.Fprintf(stderr, "dgtbridge emulate: board %s on %s (Ctrl-C to stop)\n", opts.Serial, path)
-	}}
-	if g != nil {
-		script, err := emu.HumanScript(humanGame(g), *f.speed, *f.seed, *f.gesture)
-		if err != nil {
-			return err
-		}
-		if len(script) > 0 {
-			serving.Talked = func() bool { cmds, _ := e.Received(); return len(cmds) > 0 }
-			serving.Start = func() {
-				startScript(stderr, script.Duration(), len(script), func(at time.Time) { e.Schedule(at, script) })
-			}
-		}
-	}
-	if !*f.usePTY {
-		fmt.Fprintln(stderr, "dgtbridge emulate: serving on stdin/stdout")
-	}
-	return emu.Serve(ctx, e, serving)
-}
-
-// startScript schedules a game's script 2 s from now, saying so.
-func startScript(stderr io.Writer, d time.Duration, actions int, schedule func(time.Time)) {
-	schedule(time.Now().Add(2 * time.Second))
-	fmt.Fprintf(stderr, "dgtbridge emulate: host connected, playing %d actions over %v\n", actions, d.Round(time.Second))
-}
-
-// humanGame is g's main line with its recorded think times.
-func humanGame(g *pgn.Game) emu.HumanGame {
-	h := emu.HumanGame{Start: g.Start, Result: g.Result}
-	for _, m := range g.Moves {
-		h.Moves = append(h.Moves, m.Move)
-		h.Thought = append(h.Thought, 0)
-		if m.HasEMT {
-			h.Thought[len(h.Thought)-1] = m.EMT
-		}
-	}
-	return h
-}
-
-// readGame reads game number index (1-based) of a PGN file.
-func readGame(path string, index int) (*pgn.Game, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r := pgn.NewReader(f, pgn.ReaderOptions{Variations: pgn.SkipVariations})
-	for i := 1; ; i++ {
-		g, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s has %d games, no game %d", path, i-1, index)
-		}
-		if i < index {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return g, nil
-	}
+	return demo.ServeBoard(ctx, o, stdout, stderr)
 }

@@ -5,15 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"time"
 
 	dgtemu "github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/obp/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
-	"github.com/dgtbridge/dgtbridge/rules/pgn"
-	"github.com/dgtbridge/dgtbridge/rules/xiangqi/games"
 )
 
 // emulateProtocol returns the value of --protocol in emulate's arguments,
@@ -70,78 +67,37 @@ func runEmulateOBP(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if *badLines < 0 || *badLines >= 1 || *incidents < 0 || *incidents > 1 {
 		return usageError{errors.New("--bad-lines must be in [0, 1) and --incidents in [0, 1]")}
 	}
-	opts := emu.Options{Serial: *serialNr, NoClock: *noClock, Occupancy: *occupancy, BadLines: *badLines, Seed: *seed}
+	o := demo.OBPBoardOptions{Board: emu.Options{Serial: *serialNr, NoClock: *noClock, Occupancy: *occupancy, BadLines: *badLines, Seed: *seed},
+		Variant: *variant, Speed: *speed, Seed: *seed, Incidents: *incidents, PTY: *usePTY}
 	switch *variant {
 	case "xiangqi":
-		opts.Geo = rules.Xiangqi9x10
+		o.Board.Geo = rules.Xiangqi9x10
 	case "chess":
-		opts.Geo = rules.Chess8x8
+		o.Board.Geo = rules.Chess8x8
 	default:
 		return usageError{fmt.Errorf("--variant %q: want xiangqi or chess", *variant)}
 	}
-	var g *pgn.Game
 	if *game != "" {
 		var err error
-		if g, err = obpGame(*game, *index); err != nil {
+		o.Game, err = demo.XiangqiGame(*game, *index)
+		if errors.Is(err, demo.ErrNoSuchGame) {
+			return usageError{fmt.Errorf("--game %w", err)}
+		} else if err != nil {
 			return err
 		}
-		if g.Start.Geometry() != opts.Geo {
-			return usageError{fmt.Errorf("--game is a %s game, the board is --variant %s", g.Start.Variant(), *variant)}
+		if o.Game.Start.Geometry() != o.Board.Geo {
+			return usageError{fmt.Errorf("--game is a %s game, the board is --variant %s", o.Game.Start.Variant(), *variant)}
 		}
 		if *tc == "" {
-			*tc = g.Tag("TimeControl")
+			*tc = o.Game.Tag("TimeControl")
 		}
-		pl := g.Start.Placement()
-		opts.Placement = &pl
 	}
 	if *tc != "" && *tc != "-" && *tc != "?" {
 		set, err := dgtemu.ParseTimeControl(*tc)
 		if err != nil {
 			return usageError{err}
 		}
-		opts.Base, opts.Increment = set.Base, set.Increment
+		o.Board.Base, o.Board.Increment = set.Base, set.Increment
 	}
-	e, err := emu.New(opts, time.Now())
-	if err != nil {
-		return err
-	}
-	serving := dgtemu.Serving{PTY: *usePTY, OnPath: func(path string) {
-		fmt.Fprintln(stdout, path)
-		fmt.Fprintf(stderr, "dgtbridge emulate: OBP %s board %s on %s (Ctrl-C to stop)\n", *variant, opts.Serial, path)
-	}}
-	if g != nil {
-		h := humanGame(g)
-		script, err := emu.HumanScript(h.Start, h.Moves, h.Thought, *speed, *seed, *incidents)
-		if err != nil {
-			return err
-		}
-		if len(script) > 0 {
-			serving.Talked = func() bool { return len(e.Received()) > 0 }
-			serving.Start = func() {
-				startScript(stderr, script.Duration(), len(script), func(at time.Time) { e.Schedule(at, script) })
-			}
-		}
-	}
-	if !*usePTY {
-		fmt.Fprintln(stderr, "dgtbridge emulate: OBP board serving on stdin/stdout")
-	}
-	return dgtemu.Serve(ctx, e, serving)
-}
-
-// obpGame reads the game to play: ccpd:N names a built-in game, anything
-// else is a PGN file (game number index).
-func obpGame(name string, index int) (*pgn.Game, error) {
-	n, ok := strings.CutPrefix(name, "ccpd:")
-	if !ok {
-		return readGame(name, index)
-	}
-	i, err := strconv.Atoi(n)
-	if err != nil || i < 1 || i > games.Count {
-		return nil, usageError{fmt.Errorf("--game %s: want ccpd:1 to ccpd:%d", name, games.Count)}
-	}
-	all, errs := pgn.ReadAll(strings.NewReader(games.CCPD), pgn.ReaderOptions{Variations: pgn.SkipVariations})
-	if len(errs) > 0 || len(all) < i {
-		return nil, fmt.Errorf("built-in games: %v", errs)
-	}
-	return all[i-1], nil
+	return demo.ServeOBPBoard(ctx, o, stdout, stderr)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/obp"
 	"github.com/dgtbridge/dgtbridge/obp/link"
 	"github.com/dgtbridge/dgtbridge/rules"
@@ -36,7 +37,7 @@ func TestEmulateOBP(t *testing.T) {
 	if err := os.WriteFile(chessFile, []byte("[TimeControl \"180+2\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 1-0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	chessGame, err := readGame(chessFile, 1)
+	chessGame, err := demo.ReadGame(chessFile, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

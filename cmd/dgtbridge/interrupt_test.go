@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -117,31 +118,50 @@ func TestReplayAlertsNeverOverwrite(t *testing.T) {
 	}
 }
 
-// TestSignalsExitCodes builds the binary and sends real signals: perft
-// and a replay waiting on a growing recording exit within a second with
-// 143 (SIGTERM) and 130 (SIGINT).
+// TestSignalsExitCodes builds the binary and sends real signals, once
+// the command is at work (perft computing, a replay waiting on a growing
+// recording it has opened): each exits with 143 (SIGTERM) or 130
+// (SIGINT). A command still running 20 s after the signal is a hang.
 func TestSignalsExitCodes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration: builds the binary")
 	}
 	bin := buildBinary(t, t.TempDir())
+	computing := func(pid int) bool { return cpuTicks(pid) >= 20 } // 0.2 s of CPU: past start-up, in perft
+	opened := func(path string) func(int) bool {
+		return func(pid int) bool {
+			fds, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", pid))
+			for _, fd := range fds {
+				if l, err := os.Readlink(fd); err == nil && l == path {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	rec1, rec2 := growingRecording(t), growingRecording(t)
 	for _, c := range []struct {
-		args []string
-		sig  syscall.Signal
-		code int
+		args  []string
+		ready func(pid int) bool
+		sig   syscall.Signal
+		code  int
 	}{
-		{[]string{"perft", "--variant", "xiangqi", "--depth", "7"}, syscall.SIGTERM, 143},
-		{[]string{"replay", growingRecording(t)}, syscall.SIGINT, 130},
-		{[]string{"replay", growingRecording(t)}, syscall.SIGTERM, 143},
+		{[]string{"perft", "--variant", "xiangqi", "--depth", "7"}, computing, syscall.SIGTERM, 143},
+		{[]string{"replay", rec1}, opened(rec1), syscall.SIGINT, 130},
+		{[]string{"replay", rec2}, opened(rec2), syscall.SIGTERM, 143},
 	} {
 		cmd := exec.Command(bin, c.args...)
 		dieWithTest(cmd)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(500 * time.Millisecond)
+		for deadline := time.Now().Add(20 * time.Second); !c.ready(cmd.Process.Pid); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("%v: not at work after 20 s", c.args)
+			}
+		}
 		cmd.Process.Signal(c.sig)
-		at := time.Now()
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
 		select {
@@ -150,11 +170,25 @@ func TestSignalsExitCodes(t *testing.T) {
 			cmd.Process.Kill()
 			t.Fatalf("%v: still running 20 s after %v", c.args, c.sig)
 		}
-		if d := time.Since(at); d > time.Second {
-			t.Errorf("%v: exited %v after %v, want within a second", c.args, d, c.sig)
-		}
 		if got := cmd.ProcessState.ExitCode(); got != c.code {
 			t.Errorf("%v after %v: exit %d, want %d", c.args, c.sig, got, c.code)
 		}
 	}
+}
+
+// cpuTicks is a process's user and system CPU time in clock ticks
+// (/proc/<pid>/stat; 0 when it cannot be read).
+func cpuTicks(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.Atoi(f[11])
+	st, _ := strconv.Atoi(f[12])
+	return ut + st
 }

@@ -21,7 +21,8 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			"duplicated, the alerts raised, the daemon's own delay (from the board's answer that completed the\n"+
 			"move, holding its press and its last square change, to the MoveEvent), the delays from the first\n"+
 			"answer holding the press and from the press, the poll interval of every board, and the daemon's\n"+
-			"RSS and CPU.", stderr)
+			"RSS and CPU. With --kill-after, the daemon is killed mid-game and started again: the report says which\n"+
+			"moves the outage held up and how soon they came, and times the others as usual.", stderr)
 	boards := fs.Int("boards", 500, "how many boards play")
 	bus := fs.Int("bus", 32, "boards per DGT bus line (1: each board on its own port)")
 	interval := fs.Duration("interval", 2*time.Second, "time between two plies of a board")
@@ -33,6 +34,8 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	profile := fs.String("profile", "", "write a CPU profile of the daemon taken during play to this `file` (with --pprof, or a daemon that serves /debug/pprof/)")
 	pprof := fs.Bool("pprof", false, "turn the daemon's http.pprof on")
 	extra := fs.String("config", "", "YAML `text` appended to the daemon's configuration")
+	kill := fs.Duration("kill-after", 0, "kill the daemon (SIGKILL) this long after the games begin and start it again --down later (0: no kill)")
+	down := fs.Duration("down", 15*time.Second, "with --kill-after: how long the daemon stays down")
 	var env []string
 	fs.Func("daemon-env", "`KEY=VALUE` added to the daemon's environment (repeatable), e.g. GOMEMLIMIT=350MiB", func(v string) error {
 		if k, _, ok := strings.Cut(v, "="); !ok || k == "" {
@@ -66,7 +69,8 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	fmt.Fprintf(stderr, "loadtest: daemon %s, data in %s\n", *daemon, *dir)
 	rep, err := loadtest.Run(ctx, loadtest.Options{Boards: *boards, Bus: *bus, Interval: *interval, Plies: *plies, Seed: *seed,
-		Daemon: *daemon, Dir: *dir, PublicDelay: *delay, Profile: *profile, Pprof: *pprof, ExtraConfig: *extra, DaemonEnv: env, Log: stderr})
+		Daemon: *daemon, Dir: *dir, PublicDelay: *delay, Profile: *profile, Pprof: *pprof, ExtraConfig: *extra, DaemonEnv: env, Log: stderr,
+		Kill: *kill, Down: *down})
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/internal/daemon"
 	"github.com/dgtbridge/dgtbridge/serialport"
 	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
 )
@@ -42,7 +43,7 @@ func (f runFlags) load() (config.Config, error) {
 // runRun implements "dgtbridge run [--config FILE] [--check]", also what
 // a bare "dgtbridge" does: the daemon. With --check it only validates the
 // configuration, the pairing file and the token file (docs/contract.md §1).
-// SIGHUP re-reads the configuration (reload.go).
+// SIGHUP re-reads the configuration (the daemon package's reloader).
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", "[--config FILE] [--check] [flags]",
 		"Run the daemon: read the configured boards, publish the games over NATS, serve the PGN feeds.\n"+
@@ -72,7 +73,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if *check {
-		printCheck(stdout, &cfg)
+		daemon.PrintCheck(stdout, &cfg)
 		return nil
 	}
 	if err := cfg.Unsupported(); err != nil {
@@ -83,15 +84,15 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if cfg.File != "" {
 		log.Info("configuration read", "file", cfg.File)
 	}
-	for _, n := range append(teamDropNotes(&cfg), cfg.SecretFileNotes()...) {
+	for _, n := range append(daemon.TeamDropNotes(&cfg), cfg.SecretFileNotes()...) {
 		log.Warn(n)
 	}
 	if len(cfg.Boards) == 0 {
-		return errNoBoards
+		return daemon.ErrNoBoards
 	}
 	claims := &serialport.Claims{}
-	boards, err := hallBoards(&cfg, func(b config.Board) (hall.Board, error) {
-		return daemonBoard(b, claims, log), nil // boards_obp.go
+	boards, err := daemon.HallBoards(&cfg, func(b config.Board) (hall.Board, error) {
+		return daemon.BoardFor(b, claims, log), nil // boards_obp.go
 	})
 	if err != nil {
 		return err
@@ -102,6 +103,6 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer n.Close()
 	// The daemon's memory limit (not demo's, nor a test's process).
-	applyMemoryLimit(cfg.Daemon, len(boards), log)
-	return runDaemon(ctx, cfg, daemonHooks{Boards: boards, Reload: rf.load}, log, n)
+	daemon.ApplyMemoryLimit(cfg.Daemon, len(boards), log)
+	return daemon.Run(ctx, cfg, daemon.Options{Boards: boards, Reload: rf.load, Version: version, Commit: commit}, log, n)
 }

@@ -7,13 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/internal/daemon"
 	"github.com/dgtbridge/dgtbridge/status"
-	"github.com/nats-io/nats.go"
 )
 
 // runStatus implements "dgtbridge status [--config FILE] [--json]"
@@ -50,8 +49,10 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	nc, where, err := statusConnect(&cfg, *user, pw, *timeout)
-	if err != nil {
+	nc, where, err := daemon.Connect(&cfg, *user, pw, *timeout)
+	if errors.Is(err, daemon.ErrNoClientUser) {
+		return usageError{fmt.Errorf("status: %w", err)}
+	} else if err != nil {
 		return err
 	}
 	defer nc.Close()
@@ -73,49 +74,4 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return enc.Encode(broadcast.StatusReport{Boards: boards, Lichess: d.Lichess, Version: d.Version, Commit: d.Commit})
 	}
 	return status.Print(stdout, d, boards, time.Now())
-}
-
-// statusConnect connects to the configuration's NATS server the way the
-// status command may: nats.url with nats.creds, or the embedded server's
-// listener as a user of the configuration. It returns the connection and
-// a description of where it went.
-func statusConnect(cfg *config.Config, user, password string, timeout time.Duration) (*nats.Conn, string, error) {
-	if cfg.NATS.URL == "" && user == "" && len(cfg.NATS.Embedded.Users) > 0 {
-		u, err := statusUser(cfg.NATS.Embedded.Users, password != "")
-		if err != nil {
-			return nil, "", err
-		}
-		user = u.User
-		if password == "" {
-			password = u.Password
-		}
-	}
-	u := findUser(cfg, user)
-	return status.Connect(status.Dial{URL: cfg.NATS.URL, Creds: cfg.NATS.Creds, Nkey: cfg.NATS.Nkey,
-		Listen: cfg.NATS.Embedded.Listen, TLSCert: cfg.NATS.Embedded.TLS.Cert, User: user, Password: password,
-		Arbiter: user != "" && u != nil && u.Role == config.RoleArbiter, Timeout: timeout})
-}
-
-// statusUser picks the first organiser, else arbiter, user: with a
-// password given (havePassword), whatever the configuration holds for it;
-// without, one whose password is written out (a bcrypt hash cannot log in).
-func statusUser(users []config.User, havePassword bool) (config.User, error) {
-	for _, role := range []config.Role{config.RoleOrganiser, config.RoleArbiter} {
-		for _, u := range users {
-			if u.Role == role && (havePassword || !strings.HasPrefix(u.Password, "$2")) {
-				return u, nil
-			}
-		}
-	}
-	return config.User{}, usageError{errors.New("status: no organiser or arbiter user with a plain password in nats.embedded.users: " +
-		"give the password in " + status.PasswordEnv + ", with --password-file FILE or --password-stdin (and --user for another user)")}
-}
-
-func findUser(cfg *config.Config, name string) *config.User {
-	for i, u := range cfg.NATS.Embedded.Users {
-		if u.User == name {
-			return &cfg.NATS.Embedded.Users[i]
-		}
-	}
-	return nil
 }

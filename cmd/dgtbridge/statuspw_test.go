@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/internal/daemon"
 	"github.com/dgtbridge/dgtbridge/status"
 )
 
@@ -20,10 +21,10 @@ func TestStatusPassword(t *testing.T) {
 		{User: "arb", Password: "$2a$10$abcdefghijklmnopqrstuv", Role: config.RoleArbiter},
 		{User: "hall", Password: "$2a$10$abcdefghijklmnopqrstuw", Role: config.RoleOrganiser},
 	}
-	if u, err := statusUser(users, true); err != nil || u.User != "hall" {
+	if u, err := daemon.ClientUser(users, true); err != nil || u.User != "hall" {
 		t.Errorf("with a password: %+v %v, want hall", u, err)
 	}
-	if _, err := statusUser(users, false); err == nil || !strings.Contains(err.Error(), status.PasswordEnv) || !strings.Contains(err.Error(), "--password-stdin") {
+	if _, err := daemon.ClientUser(users, false); err == nil || !strings.Contains(err.Error(), status.PasswordEnv) || !strings.Contains(err.Error(), "--password-stdin") {
 		t.Errorf("hashes only, no password: %v", err)
 	}
 	t.Setenv(status.PasswordEnv, "from env")

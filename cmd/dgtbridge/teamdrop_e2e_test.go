@@ -20,6 +20,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/internal/daemon"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -209,7 +210,7 @@ boards:
 	log := slog.New(slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	start := func() (stop func()) {
 		claims := &serialport.Claims{}
-		hb, err := hallBoards(&cfg, func(b config.Board) (hall.Board, error) {
+		hb, err := daemon.HallBoards(&cfg, func(b config.Board) (hall.Board, error) {
 			return hall.Board{Open: serialport.Opener(b.Port, claims, 0, log)}, nil
 		})
 		if err != nil {
@@ -217,7 +218,7 @@ boards:
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
-		go func() { done <- runDaemon(ctx, cfg, daemonHooks{Boards: hb}, log, nil) }()
+		go func() { done <- daemon.Run(ctx, cfg, daemon.Options{Boards: hb}, log, nil) }()
 		return func() {
 			cancel()
 			if err := <-done; err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/internal/daemon"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -30,7 +31,7 @@ func TestTeamDropBoardsWired(t *testing.T) {
 	if err := cfg.Unsupported(); err != nil {
 		t.Fatalf("team-drop boards refused: %v", err)
 	}
-	boards, err := hallBoards(&cfg, func(config.Board) (hall.Board, error) { return hall.Board{}, nil })
+	boards, err := daemon.HallBoards(&cfg, func(config.Board) (hall.Board, error) { return hall.Board{}, nil })
 	if err != nil {
 		t.Fatal(err)
 	}

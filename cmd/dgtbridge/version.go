@@ -45,3 +45,9 @@ func buildStamp() (commit string, modified bool) {
 	}
 	return commit, modified
 }
+
+// buildCommit is the commit the program was built from (buildStamp).
+func buildCommit() string {
+	c, _ := buildStamp()
+	return c
+}

@@ -106,8 +106,16 @@ var layers = []rule{
 	// The demo's scripts drive emulated boards and read the feed as a
 	// client: no runtime, no configuration.
 	{pkg: "hall/demo", internal: []string{"rules/...", "board/...", "dgt", "dgt/emu", "dgt/pty", "obp", "obp/emu", "hall/session", "hall/gamerecord"}, external: natsDeps},
-	// The command wires everything; it is the only package that may
-	// import configuration and the serial library.
+	// The daemon's assembly turns a configuration into the running hall:
+	// embedded NATS, publisher, HTTP, the hall's boards, Lichess, the
+	// LiveChess API, status, reloads.
+	// No emulator, demo or test support: those are the command's.
+	{pkg: "internal/daemon", internal: []string{"rules/...", "board/...", "dgt", "dgt/bus", "dgt/link", "dgt/recording", "dgt/internal/evq", "obp", "obp/link", "obp/obpfeed", "port", "serialport",
+		"broadcast/...", "config", "pairings", "hall", "hall/gamerecord", "hall/session", "internal/metrics", "lichess", "livechess", "status", "systemd/sdnotify", "web"},
+		external: append(append([]string{"go.bug.st/serial", "github.com/coder/websocket"}, natsDeps...), viperDeps...)},
+	// The demo: the daemon on hall/demo's emulated room.
+	{pkg: "internal/demorun", internal: []string{"..."}, external: append(append([]string{"go.bug.st/serial", "github.com/coder/websocket", "golang.org/x/sys/unix"}, natsDeps...), viperDeps...)},
+	// The command parses the command line and calls the packages above.
 	{pkg: "cmd/dgtbridge", internal: []string{"..."}, external: append(append(append([]string{"go.bug.st/serial", "github.com/coder/websocket", "golang.org/x/term"}, natsDeps...), viperDeps...), "golang.org/x/text")},
 	// Test support.
 	{pkg: "dgt/dgttest", internal: []string{"rules/...", "dgt", "internal/testenv"}},

@@ -37,26 +37,16 @@
 package loadtest
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"net"
-	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
-
-	"github.com/nats-io/nats.go"
 )
 
 // Options configure a load test.
@@ -92,6 +82,11 @@ type Options struct {
 	DaemonEnv []string
 	// Log receives progress lines (nil: none).
 	Log io.Writer
+	// Kill, when positive, is how long after the games start the daemon
+	// is killed (SIGKILL: no drain, no last save); it is started again
+	// Down later (default 15 s) on the same data while the boards play
+	// on. The report then has an Outage.
+	Kill, Down time.Duration
 }
 
 // Report is what a load test measured.
@@ -151,6 +146,28 @@ type Report struct {
 	// 1-minute load average when play began and ended.
 	BoardsCPU float64
 	LoadAvg   [2]float64
+	// Outage is the kill and restart of a run with Options.Kill (nil
+	// without); FromPress and the other delays then leave out the moves
+	// it held up (Outage.Held).
+	Outage *Outage
+}
+
+// Outage is what a kill and restart did to the moves. A move is held up
+// by it when its MoveEvent had not arrived when the daemon was killed
+// and its press came before the restarted daemon had every board
+// connected again: those moves wait for the restart by nature (the
+// daemon rebuilds them from the board's log). Every other move of the
+// run is timed as usual.
+type Outage struct {
+	Killed  time.Duration // after the games began
+	Down    time.Duration // from the kill to the new daemon's start
+	Back    time.Duration // from the kill to every board connected again
+	Held    int           // moves held up by the outage
+	Caught  Dist          // their MoveEvents, from the new daemon's start
+	Missing int           // of those, never published
+
+	killedAt, restartAt, backAt time.Time
+	err                         error // the restart failed
 }
 
 // Dist summarises durations.
@@ -199,6 +216,9 @@ func (o *Options) defaults() error {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
+	if o.Kill > 0 && o.Down <= 0 {
+		o.Down = 15 * time.Second
+	}
 	return nil
 }
 
@@ -208,13 +228,9 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		return Report{}, err
 	}
 	var rep Report
-	games := make([]game, o.Boards)
-	for i := range games {
-		g, err := randomGame(o.Seed*100003+uint64(i), o.Plies, o.Interval)
-		if err != nil {
-			return rep, err
-		}
-		games[i] = g
+	games, err := randomGames(o)
+	if err != nil {
+		return rep, err
 	}
 	rep.PlySpacing = games[0].script.Duration() / time.Duration(len(games[0].ucis))
 
@@ -232,61 +248,43 @@ func Run(ctx context.Context, o Options) (Report, error) {
 
 	// httpPort is the admin listener's (health with its reasons, metrics,
 	// profiles); the public listener runs on its own port, as in a hall.
-	natsPort, httpPort, publicPort, err := freePort(), freePort(), freePort(), error(nil)
-	cfg := filepath.Join(o.Dir, "dgtbridge.yaml")
-	if err := os.MkdirAll(o.Dir, 0o750); err != nil {
-		return rep, err
+	natsPort, httpPort := freePort(), freePort()
+	var live liveDaemon
+	d, err := launch(ctx, o, boards, natsPort, httpPort, &rep)
+	if d != nil {
+		defer func() { live.current().stop() }()
 	}
-	if err := os.WriteFile(cfg, []byte(config(o, boards, natsPort, httpPort, publicPort)), 0o640); err != nil {
-		return rep, err
-	}
-	d, err := startDaemon(o, cfg)
+	live.set(d)
 	if err != nil {
 		return rep, err
 	}
-	defer d.stop()
-	fmt.Fprintf(o.Log, "daemon pid %d started: %d boards on %d lines\n", d.cmd.Process.Pid, rep.Boards, rep.Lines)
 
-	t0 := time.Now()
-	health := fmt.Sprintf("http://127.0.0.1:%d/healthz", httpPort)
-	if err := waitHealthy(ctx, health, d, 5*time.Minute); err != nil {
-		return rep, err
-	}
-	rep.StartUp = time.Since(t0)
-	fmt.Fprintf(o.Log, "every board connected after %v\n", rep.StartUp.Round(time.Millisecond))
-
-	nc, err := nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", natsPort))
-	if err != nil {
-		return rep, fmt.Errorf("loadtest: subscribe: %w", err)
-	}
-	defer nc.Close()
 	col := newCollector(boards)
 	col.polls = polls
-	if _, err := nc.Subscribe("dgt.game.*.*.*.move", func(m *nats.Msg) { col.move(time.Now(), m.Data) }); err != nil {
+	nc, err := subscribe(natsPort, col)
+	if err != nil {
 		return rep, err
 	}
-	if _, err := nc.Subscribe("dgt.arbiter.*.*.*.alert", col.alert); err != nil {
-		return rep, err
-	}
-	if err := nc.Flush(); err != nil {
-		return rep, err
-	}
+	defer nc.Close()
 
 	// The games start spread over one interval, so the moves come evenly.
 	polls.start()
-	start := time.Now().Add(500 * time.Millisecond)
-	var end time.Time
-	for i, b := range boards {
-		col.setStart(b, start.Add(time.Duration(i)*o.Interval/time.Duration(len(boards))))
-		b.e.Schedule(b.start, b.game.script)
-		if e := b.start.Add(b.game.script.Duration()); e.After(end) {
-			end = e
-		}
+	start, end := schedule(boards, col, o.Interval)
+	m := measure(d, &rep)
+	var outage chan *Outage
+	if o.Kill > 0 && start.Add(o.Kill).After(end) {
+		return rep, fmt.Errorf("loadtest: the kill %v after the games began would come after their last move (%v)", o.Kill, end.Sub(start).Round(time.Second))
 	}
-	cpu0, _ := d.cpu()
-	self0 := selfCPU()
-	rep.LoadAvg[0] = loadAvg()
-	stopSampling := d.sampleRSS()
+	if o.Kill > 0 {
+		outage = make(chan *Outage, 1)
+		go func() {
+			out := killAndRestart(ctx, o, &live, start, httpPort)
+			if out.err == nil {
+				out.err = col.catchUp(ctx, nc)
+			}
+			outage <- out
+		}()
+	}
 	var prof error
 	if o.Profile != "" {
 		profWin := min(30*time.Second, max(time.Until(end)-time.Second, time.Second))
@@ -298,53 +296,28 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	}
 	rep.Expected = want
 	fmt.Fprintf(o.Log, "playing %d plies, last one due in %v\n", want, time.Until(end).Round(time.Second))
-	deadline := time.NewTimer(time.Until(end) + 60*time.Second)
-	defer deadline.Stop()
-	tick := time.NewTicker(10 * time.Second)
-	defer tick.Stop()
-wait:
-	for {
-		select {
-		case <-col.done:
-			break wait
-		case <-deadline.C:
-			break wait
-		case <-ctx.Done():
-			return rep, ctx.Err()
-		case <-tick.C:
-			fmt.Fprintf(o.Log, "%d of %d moves\n", col.count(), want)
-		}
+	if err := awaitMoves(ctx, col, end, want, o.Log); err != nil {
+		return rep, err
 	}
 	rep.Play = time.Since(start)
+	if outage != nil {
+		if rep.Outage = <-outage; rep.Outage.err != nil {
+			return rep, rep.Outage.err
+		}
+		col.outage(rep.Outage)
+	}
 	if o.Profile != "" {
 		// The heap at the end of play, beside the CPU profile.
 		if err := fetch(ctx, fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/heap", httpPort), o.Profile+".heap"); err != nil {
 			fmt.Fprintf(o.Log, "heap profile: %v\n", err)
 		}
 	}
-	cpu1, _ := d.cpu()
-	rep.CPUCores = (cpu1 - cpu0).Seconds() / rep.Play.Seconds()
-	rep.BoardsCPU = (selfCPU() - self0).Seconds() / rep.Play.Seconds()
-	rep.LoadAvg[1] = loadAvg()
-	rep.RSSMaxMB, rep.RSSEndMB = stopSampling()
+	m.end(&rep)
 	// A little more, so that duplicates arriving late show.
 	time.Sleep(2 * time.Second)
 	col.report(&rep)
 	rep.Polls = dist(polls.take())
-	if err := col.writeAlerts(filepath.Join(o.Dir, "alerts.jsonl")); err != nil {
-		fmt.Fprintf(o.Log, "alerts: %v\n", err)
-	}
-	if err := col.writeTimings(filepath.Join(o.Dir, "moves.csv"), start); err != nil {
-		fmt.Fprintf(o.Log, "moves: %v\n", err)
-	}
-	if len(rep.Mismatches) > 0 {
-		f := filepath.Join(o.Dir, "mismatches.txt")
-		if err := os.WriteFile(f, []byte(strings.Join(rep.Mismatches, "\n")+"\n"), 0o640); err != nil {
-			fmt.Fprintf(o.Log, "mismatches: %v\n", err)
-		} else {
-			fmt.Fprintf(o.Log, "games with moves lost or wrong: %s\n", f)
-		}
-	}
+	writeFiles(o, col, &rep, start)
 	metricsOf(httpPort, &rep)
 	if prof != nil {
 		fmt.Fprintf(o.Log, "profile: %v\n", prof)
@@ -352,506 +325,31 @@ wait:
 	return rep, nil
 }
 
-// metricsOf reads the daemon's /metrics: dgtbridge_messages_journalled_total
-// by kind, and the input lag and move delay histograms (p50, p99 as
-// bucket upper bounds).
-func metricsOf(port int, r *Report) {
-	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/metrics", port))
-	if err != nil {
-		return
-	}
-	defer resp.Body.Close()
-	out := map[string]float64{}
-	type bucket struct{ le, n float64 }
-	hist := map[string][]bucket{}
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		line := sc.Text()
-		for _, h := range []string{"dgtbridge_input_lag_seconds", "dgtbridge_move_delay_seconds"} {
-			rest, ok := strings.CutPrefix(line, h+`_bucket{le="`)
-			if !ok {
-				continue
-			}
-			le, v, _ := strings.Cut(rest, `"} `)
-			b := bucket{le: -1}
-			if f, err := strconv.ParseFloat(le, 64); err == nil {
-				b.le = f
-			}
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
-				b.n = f
-				hist[h] = append(hist[h], b)
-			}
-		}
-		rest, ok := strings.CutPrefix(line, `dgtbridge_messages_journalled_total{kind="`)
-		if !ok {
-			continue
-		}
-		kind, v, _ := strings.Cut(rest, `"} `)
-		if f, err := strconv.ParseFloat(v, 64); err == nil {
-			out[kind] = f
+// schedule starts every board's game, spread over one interval so that
+// the moves come evenly; end is when the last move is due.
+func schedule(boards []*board, col *collector, interval time.Duration) (start, end time.Time) {
+	start = time.Now().Add(500 * time.Millisecond)
+	for i, b := range boards {
+		col.setStart(b, start.Add(time.Duration(i)*interval/time.Duration(len(boards))))
+		b.e.Schedule(b.start, b.game.script)
+		if e := b.start.Add(b.game.script.Duration()); e.After(end) {
+			end = e
 		}
 	}
-	r.Messages = out
-	q := func(bs []bucket, p float64) time.Duration {
-		if len(bs) == 0 || bs[len(bs)-1].n == 0 {
-			return 0
-		}
-		for _, b := range bs { // cumulative counts
-			if b.n >= p*bs[len(bs)-1].n {
-				if b.le < 0 {
-					return -1 // above the last bound
-				}
-				return time.Duration(b.le * float64(time.Second))
-			}
-		}
-		return 0
-	}
-	for h, dst := range map[string]*[2]time.Duration{"dgtbridge_input_lag_seconds": &r.InputLag, "dgtbridge_move_delay_seconds": &r.MoveDelay} {
-		*dst = [2]time.Duration{q(hist[h], 0.5), q(hist[h], 0.99)}
-	}
+	return start, end
 }
 
-func freePort() int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// config is the daemon's configuration: every board on its port (and bus
-// address), recording on, the embedded server on a loopback port, the
-// admin HTTP listener on adminPort and the public one on publicPort.
-func config(o Options, boards []*board, natsPort, adminPort, publicPort int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "data_dir: %q\nrecord: true\n", filepath.Join(o.Dir, "data"))
-	fmt.Fprintf(&b, "nats:\n  prefix: dgt\n  embedded:\n    listen: 127.0.0.1:%d\n", natsPort)
-	fmt.Fprintf(&b, "http:\n  listen: 127.0.0.1:%d\n  admin_listen: 127.0.0.1:%d\n", publicPort, adminPort)
-	if o.Pprof {
-		b.WriteString("  pprof: true\n")
-	}
-	fmt.Fprintf(&b, "event:\n  id: load\n  name: \"Load test\"\n  time_control: \"5400+30\"\n  public_delay: %s\n", o.PublicDelay)
-	b.WriteString("boards:\n")
-	for _, bd := range boards {
-		fmt.Fprintf(&b, "  - {port: %q, bus_address: %d, round: 1, board: %d, white: \"White %d\", black: \"Black %d\"}\n",
-			bd.path, bd.addr, bd.n, bd.n, bd.n)
-	}
-	b.WriteString(o.ExtraConfig)
-	return b.String()
-}
-
-// daemon is the dgtbridge process under test.
-type daemon struct {
-	cmd  *exec.Cmd
-	done chan error
-	log  *os.File
-}
-
-func startDaemon(o Options, cfg string) (*daemon, error) {
-	logf, err := os.Create(filepath.Join(o.Dir, "daemon.log"))
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(o.Daemon, "run", "--config", cfg)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if len(o.DaemonEnv) > 0 {
-		cmd.Env = append(os.Environ(), o.DaemonEnv...)
-	}
-	if err := cmd.Start(); err != nil {
-		logf.Close()
-		return nil, fmt.Errorf("loadtest: start %s: %w", o.Daemon, err)
-	}
-	d := &daemon{cmd: cmd, done: make(chan error, 1), log: logf}
-	go func() { d.done <- cmd.Wait() }()
-	return d, nil
-}
-
-func (d *daemon) stop() {
-	_ = d.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-d.done:
-	case <-time.After(30 * time.Second):
-		_ = d.cmd.Process.Kill()
-		<-d.done
-	}
-	d.log.Close()
-}
-
-// cpu is the daemon's user+system CPU time so far (/proc/<pid>/stat).
-func (d *daemon) cpu() (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", d.cmd.Process.Pid))
-	if err != nil {
-		return 0, err
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	if len(f) < 13 {
-		return 0, errors.New("loadtest: short /proc stat")
-	}
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(ut+st) * time.Second / 100, nil // USER_HZ is 100 on Linux
-}
-
-// selfCPU is this process's user+system CPU time so far.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// loadAvg is the machine's 1-minute load average (/proc/loadavg; 0 when
-// unknown).
-func loadAvg() float64 {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return 0
-	}
-	f, _ := strconv.ParseFloat(strings.Fields(string(b) + " 0")[0], 64)
-	return f
-}
-
-// rss is the daemon's resident set in MB (/proc/<pid>/status VmRSS).
-func (d *daemon) rss() float64 {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", d.cmd.Process.Pid))
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
-			return kb / 1024
-		}
-	}
-	return 0
-}
-
-// sampleRSS samples the RSS every half second until the returned function
-// is called; it returns the largest and the last sample.
-func (d *daemon) sampleRSS() func() (maxMB, lastMB float64) {
-	stop := make(chan struct{})
-	res := make(chan [2]float64, 1)
-	go func() {
-		var hi, last float64
-		t := time.NewTicker(500 * time.Millisecond)
-		defer t.Stop()
-		for {
-			last = d.rss()
-			hi = max(hi, last)
-			select {
-			case <-stop:
-				res <- [2]float64{hi, last}
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return func() (float64, float64) {
-		close(stop)
-		r := <-res
-		return r[0], r[1]
-	}
-}
-
-func waitHealthy(ctx context.Context, url string, d *daemon, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	var last string
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-d.done:
-			return fmt.Errorf("loadtest: the daemon exited: %v (see daemon.log)", err)
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
-		resp, err := http.Get(url)
+// randomGames are the boards' games, one each, from o.Seed.
+func randomGames(o Options) ([]game, error) {
+	games := make([]game, o.Boards)
+	for i := range games {
+		g, err := randomGame(o.Seed*100003+uint64(i), o.Plies, o.Interval)
 		if err != nil {
-			continue
+			return nil, err
 		}
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-		resp.Body.Close()
-		if resp.StatusCode == http.StatusOK {
-			return nil
-		}
-		last = string(b)
+		games[i] = g
 	}
-	return fmt.Errorf("loadtest: not every board connected after %v: %.500s", timeout, last)
-}
-
-func fetchProfile(ctx context.Context, port int, d time.Duration, file string) error {
-	return fetch(ctx, fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/profile?seconds=%d", port, int(d.Seconds())), file)
-}
-
-// fetch writes what url returns to file.
-func fetch(ctx context.Context, url, file string) error {
-	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: %s", url, resp.Status)
-	}
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(f, resp.Body)
-	return errors.Join(err, f.Close())
-}
-
-// collector checks the MoveEvents and alerts as they arrive.
-type collector struct {
-	mu         sync.Mutex
-	games      map[string]*board
-	seen       map[string]int // game.ply.revision -> deliveries
-	got        map[string]map[int]string
-	delay      []time.Duration // from the answer that completed the move
-	fromAnswer []time.Duration // from the first answer that held the press
-	fromLast   []time.Duration // from the board's last answer before the MoveEvent
-	own        []time.Duration // from the answer that let the daemon read the move
-	press      []time.Duration // from the press
-	later      int
-	unattrib   int
-	timings    []timing
-	polls      *pollLog // clock reads (nil: not noted)
-	alerts     map[string]int
-	sample     map[string]string
-	all        [][]byte // every alert as received
-	n          int
-	want       int
-	done       chan struct{}
-}
-
-func newCollector(boards []*board) *collector {
-	c := &collector{games: map[string]*board{}, seen: map[string]int{},
-		got: map[string]map[int]string{}, alerts: map[string]int{}, sample: map[string]string{}, done: make(chan struct{})}
-	for _, b := range boards {
-		g := fmt.Sprintf("load.1.%d", b.n)
-		c.games[g] = b
-		c.got[g] = map[int]string{}
-		c.want += len(b.game.ucis)
-	}
-	return c
-}
-
-// setStart sets when b's script starts.
-func (c *collector) setStart(b *board, t time.Time) {
-	c.mu.Lock()
-	b.start = t
-	c.mu.Unlock()
-}
-
-func (c *collector) count() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n
-}
-
-type moveEvent struct {
-	Game     string    `json:"game"`
-	Ply      int       `json:"ply"`
-	UCI      string    `json:"uci"`
-	At       time.Time `json:"at"`
-	Revision int       `json:"revision"`
-}
-
-// timing is when one move was pressed, held in an answer, completed and
-// published (zero: not known).
-type timing struct {
-	board, ply                             int
-	press, first, whole, lastScan, arrived time.Time
-	clockRead                              time.Time // the board's first clock read after whole
-	firstChange                            time.Time // the answer holding the ply's first square change
-	last                                   time.Time // the board's last answer before the MoveEvent
-	readable                               time.Time // the answer that let the daemon read the move
-}
-
-// move takes a MoveEvent that arrived at now: it counts it and times it
-// from the press, from the first answer that held the press, and from the
-// answer that completed the move (see the package doc).
-func (c *collector) move(now time.Time, data []byte) {
-	var ev moveEvent
-	if err := json.Unmarshal(data, &ev); err != nil {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	key := fmt.Sprintf("%s.%d.%d", ev.Game, ev.Ply, ev.Revision)
-	c.seen[key]++
-	if c.seen[key] > 1 {
-		return
-	}
-	b := c.games[ev.Game]
-	if b == nil {
-		return
-	}
-	c.got[ev.Game][ev.Ply] = ev.UCI
-	if ev.Ply >= 1 && ev.Ply <= len(b.game.press) {
-		pressed := b.pressed(ev.Ply)
-		c.press = append(c.press, now.Sub(pressed))
-		began, scanned := b.scans(ev.Ply)
-		firstChange, _ := b.answerHolding(began)
-		first, ok1 := b.answerHolding(pressed)
-		whole, ok2 := b.answerHolding(later(pressed, scanned))
-		var clk time.Time
-		if c.polls != nil && b.addr != 0 && ok2 {
-			clk = c.polls.clockReadAfter(b.addr, whole)
-		}
-		last, ok3 := b.lastAnswer(now)
-		var readAt time.Time
-		if w, r, ok, has := b.readable(pressed, scanned); ok && !w.sent.After(now) {
-			readAt = r.sent
-			if !has || now.Before(r.sent) { // read on its completing answer
-				readAt = w.sent
-			}
-			c.own = append(c.own, now.Sub(readAt))
-		}
-		c.timings = append(c.timings, timing{board: b.n, ply: ev.Ply, press: pressed, first: first, whole: whole, lastScan: scanned, arrived: now, clockRead: clk, firstChange: firstChange, last: last, readable: readAt})
-		if ok2 && ok3 && !whole.After(now) {
-			c.fromLast = append(c.fromLast, now.Sub(last))
-		}
-		if ok1 && !first.After(now) {
-			c.fromAnswer = append(c.fromAnswer, now.Sub(first))
-		}
-		if ok2 && !whole.After(now) {
-			c.delay = append(c.delay, now.Sub(whole))
-			if ok1 && whole.After(first) {
-				c.later++
-			}
-		} else {
-			c.unattrib++
-		}
-	}
-	c.n++
-	if c.n == c.want {
-		close(c.done)
-	}
-}
-
-// later returns the later of a and b.
-func later(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
-}
-
-func (c *collector) alert(m *nats.Msg) {
-	var a struct {
-		Kind string `json:"kind"`
-	}
-	if json.Unmarshal(m.Data, &a) != nil {
-		return
-	}
-	c.mu.Lock()
-	c.all = append(c.all, m.Data)
-	c.alerts[a.Kind]++
-	if _, ok := c.sample[a.Kind]; !ok {
-		c.sample[a.Kind] = string(m.Data)
-	}
-	c.mu.Unlock()
-}
-
-func (c *collector) report(r *Report) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	type mm struct {
-		n    int
-		line string
-	}
-	var bad []mm
-	for g, b := range c.games {
-		got := c.got[g]
-		ok0 := true
-		for i, u := range b.game.ucis {
-			switch v, ok := got[i+1]; {
-			case !ok:
-				r.Lost++
-				ok0 = false
-			case v != u:
-				r.Wrong++
-				ok0 = false
-			default:
-				r.Received++
-			}
-		}
-		for p := range got {
-			if p < 1 || p > len(b.game.ucis) {
-				r.Wrong++
-				ok0 = false
-			}
-		}
-		if !ok0 {
-			var pub []string
-			for p := 1; p <= max(len(b.game.ucis), slices.Max(append(slices.Collect(maps.Keys(got)), 0))); p++ {
-				v, ok := got[p]
-				if !ok {
-					v = "-"
-				}
-				pub = append(pub, v)
-			}
-			bad = append(bad, mm{b.n, fmt.Sprintf("%s played %s\n%s published %s", g, strings.Join(b.game.ucis, " "), g, strings.Join(pub, " "))})
-		}
-	}
-	slices.SortFunc(bad, func(a, b mm) int { return a.n - b.n })
-	for _, x := range bad {
-		r.Mismatches = append(r.Mismatches, x.line)
-	}
-	for _, n := range c.seen {
-		r.Duplicated += n - 1
-	}
-	r.Alerts, r.AlertSamples = c.alerts, c.sample
-	for k, n := range c.alerts {
-		if !ruleAlerts[k] {
-			r.FalseAlerts += n
-		}
-	}
-	r.Delay = dist(c.delay)
-	r.FromAnswer = dist(c.fromAnswer)
-	r.FromLast = dist(c.fromLast)
-	r.Own = dist(c.own)
-	r.FromPress = dist(c.press)
-	r.Later, r.Unattributed = c.later, c.unattrib
-}
-
-// writeTimings writes every move's times, one a line (CSV, milliseconds
-// from t0): board, ply, press, last square change scanned, first answer
-// holding the press, answer that completed the move, MoveEvent, the
-// board's first clock read (BUS_SEND_CLK) after that answer, the answer
-// holding the ply's first square change, the board's last answer before
-// the MoveEvent, the answer that let the daemon read the move (Own).
-func (c *collector) writeTimings(file string, t0 time.Time) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ms := func(t time.Time) string {
-		if t.IsZero() {
-			return ""
-		}
-		return strconv.FormatFloat(float64(t.Sub(t0).Microseconds())/1000, 'f', 1, 64)
-	}
-	b := []byte("board,ply,press,last_scan,first_answer,completing_answer,move_event,clock_read,first_change_answer,last_answer,readable_answer\n")
-	for _, x := range c.timings {
-		b = fmt.Appendf(b, "%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", x.board, x.ply, ms(x.press), ms(x.lastScan), ms(x.first), ms(x.whole), ms(x.arrived), ms(x.clockRead), ms(x.firstChange), ms(x.last), ms(x.readable))
-	}
-	return os.WriteFile(file, b, 0o640)
-}
-
-// writeAlerts writes every alert received, one JSON object a line.
-func (c *collector) writeAlerts(file string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var b []byte
-	for _, a := range c.all {
-		b = append(append(b, a...), '\n')
-	}
-	return os.WriteFile(file, b, 0o640)
+	return games, nil
 }
 
 // Print writes the report, one figure a line.
@@ -884,6 +382,12 @@ func (r Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "the board's last answer before the MoveEvent -> MoveEvent (processing, without waits for the board's next look): %v\n", r.FromLast)
 	fmt.Fprintf(w, "first answer holding the press -> MoveEvent: %v\n", r.FromAnswer)
 	fmt.Fprintf(w, "press -> MoveEvent: %v\n", r.FromPress)
+	if o := r.Outage; o != nil {
+		fmt.Fprintf(w, "kill: SIGKILL %v after the games began, started again %v later, every board connected %v after the kill\n",
+			o.Killed.Round(time.Millisecond), o.Down.Round(time.Millisecond), o.Back.Round(time.Millisecond))
+		fmt.Fprintf(w, "  moves held up by the outage (left out of the delays above): %d, %d never published; the new daemon's start -> their MoveEvents: %v\n",
+			o.Held, o.Missing, o.Caught)
+	}
 	fmt.Fprintf(w, "poll interval per board: %v\n", r.Polls)
 	bound := func(d time.Duration) string {
 		if d < 0 {

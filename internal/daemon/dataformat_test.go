@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"context"
@@ -21,9 +21,9 @@ func TestDaemonRefusesNewerData(t *testing.T) {
 	if err := os.WriteFile(marker, []byte("dgtbridge data format 99\n"), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	err := runDaemon(context.Background(), cfg, daemonHooks{Boards: hb}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	err := Run(context.Background(), cfg, Options{Boards: hb}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	if !errors.Is(err, storage.ErrNewerFormat) {
-		t.Fatalf("runDaemon on a newer data folder: %v", err)
+		t.Fatalf("Run on a newer data folder: %v", err)
 	}
 	entries, _ := os.ReadDir(cfg.DataDir)
 	if len(entries) != 1 || entries[0].Name() != storage.FormatFile {

@@ -1,7 +1,9 @@
-package main
+package daemon
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/config"
@@ -33,4 +35,18 @@ func webOptions(cfg *config.Config, subj broadcast.Subjects, pub *broadcast.Publ
 		})
 	}
 	return o
+}
+
+// newWeb makes the pages' server when http.listen is set (nil without).
+func newWeb(cfg *config.Config, subj broadcast.Subjects, pub *broadcast.Publisher, dial func(context.Context) (*nats.Conn, error), log *slog.Logger) (*broadcast.Web, error) {
+	if cfg.HTTP.Listen == "" {
+		return nil, nil
+	}
+	wo := webOptions(cfg, subj, pub, dial)
+	wo.Logger = log.With("part", "web")
+	web, err := broadcast.NewWeb(wo)
+	if err != nil {
+		return nil, fmt.Errorf("web pages: %w", err)
+	}
+	return web, nil
 }

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"errors"
@@ -26,7 +26,7 @@ type opener func(b config.Board) (hall.Board, error)
 // hallBoards turns the configured boards into the hall's. cfg has passed
 // config.Load, which checked every value; what can still fail here is the
 // host (a speech folder that cannot be made).
-func hallBoards(cfg *config.Config, open opener) ([]hall.Board, error) {
+func HallBoards(cfg *config.Config, open opener) ([]hall.Board, error) {
 	var out []hall.Board
 	var errs []error
 	for i, b := range cfg.EffectiveBoards() {

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"log/slog"
@@ -13,7 +13,7 @@ import (
 // daemon.memory_limit asks for a hall of boards boards, unless GOMEMLIMIT
 // is set in the daemon's environment: the runtime read that at start, and
 // it wins. It returns the limit in force (math.MaxInt64: none).
-func applyMemoryLimit(d config.Daemon, boards int, log *slog.Logger) int64 {
+func ApplyMemoryLimit(d config.Daemon, boards int, log *slog.Logger) int64 {
 	if v := os.Getenv("GOMEMLIMIT"); v != "" {
 		limit := debug.SetMemoryLimit(-1)
 		log.Info("memory limit from GOMEMLIMIT; daemon.memory_limit is not used", "GOMEMLIMIT", v, "mib", limit>>20)

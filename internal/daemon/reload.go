@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"context"
@@ -95,7 +95,7 @@ func (r *reloader) reload(ctx context.Context) error {
 		r.log.Error("reload: some boards did not take their next game", "err", err)
 	}
 	r.push.update(&next)
-	applyMemoryLimit(next.Daemon, len(r.boards), r.log)
+	ApplyMemoryLimit(next.Daemon, len(r.boards), r.log)
 	r.keeper.Refresh() // boards whose game changed have no payload to show it yet
 	r.cfg = next
 	r.log.Info("configuration reloaded: each board's next game follows it", "file", next.File, "boards", len(plan), "rounds", roundsOf(&next))

@@ -1,12 +1,13 @@
-package main
+package daemon
 
 import (
 	"errors"
-	"github.com/dgtbridge/dgtbridge/rules/game"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dgtbridge/dgtbridge/rules/game"
 
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
@@ -41,7 +42,7 @@ func TestPlanReload(t *testing.T) {
 	dir := t.TempDir()
 	base := "event: {id: open, round: %d, pairings: p.csv}\nboards:\n  - {port: /dev/a, board: 1}\n  - {port: /dev/b, board: 2}\n"
 	old := loadConfig(t, dir, strings.Replace(base, "%d", "1", 1), map[string]string{"p.csv": reloadPairings})
-	boards, err := hallBoards(&old, func(config.Board) (hall.Board, error) { return hall.Board{}, nil })
+	boards, err := HallBoards(&old, func(config.Board) (hall.Board, error) { return hall.Board{}, nil })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"log/slog"
@@ -28,14 +28,14 @@ func TestApplyMemoryLimit(t *testing.T) {
 		{"500MiB", 2000, 500 << 20},
 		{"off", 2000, math.MaxInt64},
 	} {
-		got := applyMemoryLimit(config.Daemon{MemoryLimit: tc.limit}, tc.boards, log)
+		got := ApplyMemoryLimit(config.Daemon{MemoryLimit: tc.limit}, tc.boards, log)
 		if rt := debug.SetMemoryLimit(-1); got != tc.want || rt != tc.want {
 			t.Errorf("memory_limit %s, %d boards: returned %d, runtime's %d, want %d", tc.limit, tc.boards, got, rt, tc.want)
 		}
 	}
 	debug.SetMemoryLimit(300 << 20) // as GOMEMLIMIT=300MiB does at start
 	t.Setenv("GOMEMLIMIT", "300MiB")
-	if got := applyMemoryLimit(config.Daemon{MemoryLimit: "auto"}, 2000, log); got != 300<<20 || debug.SetMemoryLimit(-1) != 300<<20 {
+	if got := ApplyMemoryLimit(config.Daemon{MemoryLimit: "auto"}, 2000, log); got != 300<<20 || debug.SetMemoryLimit(-1) != 300<<20 {
 		t.Errorf("with GOMEMLIMIT=300MiB the limit became %d, want GOMEMLIMIT's", got)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"context"
@@ -29,7 +29,7 @@ func hallProtocol(b config.Board) hall.Protocol {
 // daemonBoard is the board of "run" for a configured board: a DGT board
 // on its port (or found by port auto), an OBP board on its device path at
 // 115200 baud, or a manual board with no port.
-func daemonBoard(b config.Board, claims *serialport.Claims, log *slog.Logger) hall.Board {
+func BoardFor(b config.Board, claims *serialport.Claims, log *slog.Logger) hall.Board {
 	switch hallProtocol(b) {
 	case hall.ProtocolOBP:
 		return hall.Board{Open: obpOpener(b.Port, claims)}

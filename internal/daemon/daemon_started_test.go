@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"context"
@@ -45,7 +45,7 @@ func TestStartedOnceStreamsExist(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		done <- runDaemon(ctx, cfg, daemonHooks{Boards: hb, Started: started}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+		done <- Run(ctx, cfg, Options{Boards: hb, Started: started}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	}()
 	select {
 	case err := <-checked:
@@ -74,7 +74,7 @@ func manualDaemon(t *testing.T) (config.Config, []hall.Board) {
 	cfg.HTTP.Listen = ""
 	cfg.Event.ID = "open2026"
 	cfg.Boards = []config.Board{{Protocol: "manual", Round: 1, Board: 1, White: "A", Black: "B"}}
-	hb, err := hallBoards(&cfg, func(config.Board) (hall.Board, error) { return hall.Board{}, nil })
+	hb, err := HallBoards(&cfg, func(config.Board) (hall.Board, error) { return hall.Board{}, nil })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"fmt"
@@ -44,7 +44,7 @@ func TestRuleOverridesReachTheArbiter(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, body)
 			}
-			hbs, err := hallBoards(&cfg, func(config.Board) (hall.Board, error) { return hall.Board{}, nil })
+			hbs, err := HallBoards(&cfg, func(config.Board) (hall.Board, error) { return hall.Board{}, nil })
 			if err != nil || len(hbs) != 1 {
 				t.Fatalf("boards %d: %v", len(hbs), err)
 			}

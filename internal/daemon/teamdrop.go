@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ func partnerGame(cfg *config.Config, b config.Board) game.ID {
 // shows must not let a player see the partner board or the pockets) when
 // event.public_delay is 0. The configuration stays valid: the organiser
 // may show nothing in the hall.
-func teamDropNotes(cfg *config.Config) []string {
+func TeamDropNotes(cfg *config.Config) []string {
 	if cfg.Event.PublicDelay > 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package main
+package demorun
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 )
 
 // maxDemoXiangqi bounds --xiangqi.
-const maxDemoXiangqi = 12
+const MaxXiangqi = 12
 
 // printDemoXiangqi says where the xiangqi boards are and what they play.
 func printDemoXiangqi(w io.Writer, room *demo.Room, round int) {

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"errors"
@@ -16,7 +16,7 @@ import (
 // rounds), then notes that do not make it invalid but deserve a look (a
 // port not there now, a token file others can read, boards this build
 // does not run yet). It opens nothing.
-func printCheck(w io.Writer, cfg *config.Config) {
+func PrintCheck(w io.Writer, cfg *config.Config) {
 	where := "the built-in defaults (no configuration file found)"
 	if cfg.File != "" {
 		where = cfg.File
@@ -85,7 +85,7 @@ func checkNotes(cfg *config.Config) []string {
 	if len(cfg.Boards) == 0 {
 		notes = append(notes, "boards: none configured: run would refuse to start")
 	}
-	notes = append(notes, teamDropNotes(cfg)...)
+	notes = append(notes, TeamDropNotes(cfg)...)
 	if err := cfg.Unsupported(); err != nil {
 		var ce *config.Error
 		if errors.As(err, &ce) {

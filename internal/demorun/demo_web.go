@@ -1,4 +1,4 @@
-package main
+package demorun
 
 import (
 	"crypto/rand"

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"fmt"
@@ -37,7 +37,7 @@ func TestBlindPlayerFollowedAcrossRounds(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cur := loadConfig(t, dir, body(1), map[string]string{"swiss.trf": string(trf)})
-	boards, err := hallBoards(&cur, func(config.Board) (hall.Board, error) { return hall.Board{}, nil })
+	boards, err := HallBoards(&cur, func(config.Board) (hall.Board, error) { return hall.Board{}, nil })
 	if err != nil {
 		t.Fatal(err)
 	}
