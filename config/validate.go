@@ -159,8 +159,19 @@ func (v *boardsCheck) spares() {
 	for i, b := range v.c.Boards {
 		ids[fmt.Sprintf("r%d-b%d", v.c.round(b), b.Board)] = fmt.Sprintf("boards[%d]", i)
 	}
+	auto := ""
+	for i, b := range v.c.Boards {
+		if b.Port == AutoPort && auto == "" {
+			auto = fmt.Sprintf("boards[%d]", i)
+		}
+	}
 	for i, s := range v.c.Spares {
 		p := fmt.Sprintf("spares[%d]", i)
+		if auto != "" {
+			// A board on auto takes the first DGT board it finds on a
+			// port not open now: an idle spare's.
+			v.add(keyErr(p, "%s is on port auto, which could take this spare's board: give that board its device path", auto))
+		}
 		switch other, dup := ids[s.ID]; {
 		case checkToken(p+".id", s.ID) != nil:
 			v.add(checkToken(p+".id", s.ID))

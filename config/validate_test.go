@@ -75,6 +75,7 @@ func TestErrors(t *testing.T) {
 		{"spare id is a board's", "boards:\n" + board(1, 1, "/dev/a") + "spares:\n  - {id: r1-b1, port: /dev/s}\n", nil, nil, "spares[0].id", false, "already the id of boards[0]"},
 		{"spare id twice", "spares:\n  - {id: s1, port: /dev/s}\n  - {id: s1, port: /dev/t}\n", nil, nil, "spares[1].id", false, "already the id of spares[0]"},
 		{"spare on a board's port", "boards:\n" + board(1, 1, "/dev/a") + "spares:\n  - {id: s1, port: /dev/a}\n", nil, nil, "spares[0].port", false, "already used by boards[0]"},
+		{"spare with a board on auto", "boards:\n" + board(1, 1, "auto") + "spares:\n  - {id: s1, port: /dev/s}\n", nil, nil, "spares[0]", false, "boards[0] is on port auto"},
 		{"spare auto", "spares:\n  - {id: s1, port: auto}\n", nil, nil, "spares[0].port", false, "not auto"},
 		{"spare unknown key", "spares:\n  - {id: s1, port: /dev/s, bus_address: 3}\n", nil, nil, "spares[0].bus_address", true, "not a configuration key"},
 		{"bool", "record: yes please\n", nil, nil, "record", false, "not a valid boolean"},

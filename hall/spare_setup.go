@@ -49,6 +49,10 @@ func (br *boardRun) setupMessage(at time.Time, m dgt.Message) {
 			if su.read && su.board.Geo.Contains(r.Square) {
 				su.board.Sq[r.Square] = r.Piece
 			}
+		case game.ClockFace, game.LeverPress, game.ResultSignal:
+			// The clock's messages went to the session above; a result
+			// signalled with the magic pieces on a board not set up
+			// means nothing for the game.
 		}
 	}
 	br.setupCheck(at, false)

@@ -104,5 +104,5 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer n.Close()
 	// The daemon's memory limit (not demo's, nor a test's process).
 	daemon.ApplyMemoryLimit(cfg.Daemon, len(boards), log)
-	return daemon.Run(ctx, cfg, daemon.Options{Boards: boards, Reload: rf.load, Version: version, Commit: commit}, log, n)
+	return daemon.Run(ctx, cfg, daemon.Options{Boards: boards, Spares: daemon.HallSpares(&cfg, claims, log), Reload: rf.load, Version: version, Commit: commit}, log, n)
 }
