@@ -46,8 +46,8 @@ var allKinds = func() string {
 	return string(b)
 }()
 
-// ErrBackupTarget: the backup's folder exists already (a backup never
-// writes into or over another folder).
+// ErrBackupTarget: the backup's folder exists already, or is inside the
+// data folder (a backup never writes into or over another folder).
 var ErrBackupTarget = errors.New("storage: the backup folder exists already")
 
 // BackupReport says what a backup copied.
@@ -81,6 +81,9 @@ func Backup(src, dst string) (BackupReport, error) {
 	}
 	if !st.IsDir() {
 		return rep, fmt.Errorf("storage: the data folder %s is not a folder", src)
+	}
+	if inside(src, dst) {
+		return rep, fmt.Errorf("%w: %s is inside the data folder %s: give a folder elsewhere (another disk is best)", ErrBackupTarget, dst, src)
 	}
 	format, err := readFormat(src)
 	if err != nil {
@@ -116,6 +119,23 @@ func Backup(src, dst string) (BackupReport, error) {
 		return rep, err
 	}
 	return rep, osFS{}.SyncDir(filepath.Dir(dst))
+}
+
+// inside reports whether path p is dir or under it.
+func inside(dir, p string) bool {
+	d, err1 := filepath.Abs(dir)
+	q, err2 := filepath.Abs(p)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	if r, err := filepath.EvalSymlinks(d); err == nil {
+		d = r
+	}
+	if r, err := filepath.EvalSymlinks(filepath.Dir(q)); err == nil {
+		q = filepath.Join(r, filepath.Base(q))
+	}
+	rel, err := filepath.Rel(d, q)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // readFormat returns the format of the data folder dir (1 for a folder

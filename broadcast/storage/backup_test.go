@@ -94,7 +94,8 @@ func TestBackupCopiesTheDataFolder(t *testing.T) {
 	}
 }
 
-// TestBackupRefuses: a backup never writes into an existing folder, and
+// TestBackupRefuses: a backup never writes into an existing folder nor
+// into the data folder itself, and
 // never copies a data folder of a newer format; a data folder that does
 // not exist is an error naming it; nothing is left behind.
 func TestBackupRefuses(t *testing.T) {
@@ -103,6 +104,9 @@ func TestBackupRefuses(t *testing.T) {
 	dst := t.TempDir() // exists
 	if _, err := Backup(src, dst); !errors.Is(err, ErrBackupTarget) {
 		t.Errorf("backup into an existing folder: %v, want ErrBackupTarget", err)
+	}
+	if _, err := Backup(src, filepath.Join(src, "games", "copy")); !errors.Is(err, ErrBackupTarget) {
+		t.Errorf("backup into the data folder: %v, want ErrBackupTarget", err)
 	}
 	newer := t.TempDir()
 	writeTree(t, newer, map[string][]byte{FormatFile: []byte("dgtbridge data format 99\n")})
