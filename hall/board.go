@@ -91,6 +91,7 @@ type boardRun struct {
 	// link now read (its goroutine in lw); where is the port read now
 	// (spare.go).
 	setup    *spareSetup
+	spareNow string // the spare read now ("": the board's own port)
 	stopLink func()
 	lw       *sync.WaitGroup
 	where    atomic.Value // string
@@ -442,6 +443,9 @@ func (br *boardRun) apply(st session.Step) {
 		return
 	}
 	rec := br.s.Record()
+	if br.syncSpare(rec) { // spare.go
+		st.Changed = true
+	}
 	if adj := br.s.Adjudicator(); adj != nil && adj.ClockHost() != rec.ClockHost {
 		rec.ClockHost = adj.ClockHost() // for the clock model after a restart
 		st.Changed = true

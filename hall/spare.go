@@ -12,6 +12,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/port"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
@@ -25,7 +26,8 @@ import (
 // of it writes nothing into it). Nothing the spare shows counts until it
 // shows the game's position (spare_setup alerts tell the arbiter what
 // differs); the daemon never makes up moves to explain it. The switch is
-// kept in the record (Record.Spare): a restart reads the spare again.
+// kept in the record (Record.Spare, the board's next games too): a
+// restart reads the spare again.
 type Spare struct {
 	// ID names the spare in the command and its recordings (a subject
 	// token, [a-z0-9_-]+, not a board's id).
@@ -88,6 +90,7 @@ func (h *Hall) prepareSpares() error {
 			continue
 		}
 		h.spareOf[br.rec.Spare] = br
+		br.spareNow = br.rec.Spare
 	}
 	return nil
 }
@@ -95,13 +98,8 @@ func (h *Hall) prepareSpares() error {
 // readFrom returns the port the board reads now: the spare its record
 // names (when it is one of the hall's), else its own.
 func (br *boardRun) readFrom() source {
-	if id := br.s.Record().Spare; id != "" {
-		br.h.mu.Lock()
-		sp, mine := br.h.spares[id], br.h.spareOf[id] == br
-		br.h.mu.Unlock()
-		if sp != nil && mine {
-			return source{id: sp.ID, port: sp.Port, open: sp.Open, link: sp.Link, spare: true}
-		}
+	if sp := br.h.spares[br.spareNow]; sp != nil {
+		return source{id: sp.ID, port: sp.Port, open: sp.Open, link: sp.Link, spare: true}
 	}
 	return source{id: br.b.ID, port: br.b.Port, open: br.b.Open, link: br.b.Link}
 }
@@ -125,6 +123,10 @@ func (br *boardRun) runLink(ctx context.Context, wg *sync.WaitGroup, src source)
 	br.stopLink = func() { cancel(); <-done }
 	br.status.Port = src.port
 	br.where.Store(src.port)
+	br.spareNow = ""
+	if src.spare {
+		br.spareNow = src.id
+	}
 }
 
 // answerSwitch serves switch_board on the game's board goroutine.
@@ -137,6 +139,16 @@ func (h *Hall) answerSwitch(ctx context.Context, br *boardRun, ended bool, req b
 		return broadcast.StatusReply(fmt.Errorf("%w: %v", ErrBadInput, err))
 	}
 	return broadcast.StatusReply(h.onBoard(ctx, br, func(br *boardRun) error { return br.switchTo(c) }))
+}
+
+// syncSpare keeps the record's Spare the spare read now (a next game on
+// the board included), so that a restart reads the same board.
+func (br *boardRun) syncSpare(rec *gamerecord.Record) bool {
+	if rec.Spare == br.spareNow {
+		return false
+	}
+	rec.Spare = br.spareNow
+	return true
 }
 
 // switchTo moves the game onto the board c names (on the board goroutine).
@@ -187,10 +199,6 @@ func (br *boardRun) switchTo(c switchCommand) error {
 	now := br.h.o.Now()
 	br.down(now, fmt.Sprintf("the arbiter moved the game to %s (%s)", to.id, to.port))
 	rec := br.s.Record()
-	rec.Spare = ""
-	if to.spare {
-		rec.Spare = to.id
-	}
 	br.setup = &spareSetup{id: to.id, port: to.port, since: now}
 	br.boardLog, br.awaitLog, br.held, br.tail = nil, false, nil, nil
 	br.runLink(br.ctx, br.lw, to)
