@@ -48,7 +48,9 @@ func startSpareDaemon(t testing.TB, dataDir string, srv *broadcast.Server, spare
 // boards. An organiser, a public user and a client without a user are
 // refused (the game stays on its board); the arbiter's command is
 // answered ok, and the spare is then read: the board status names its
-// port. A spare that does not exist is refused with the spares named.
+// port. A spare that does not exist is refused with the spares named. The
+// old board, plugged in again, is not read: a move on it is not the
+// game's, a move on the spare is.
 func TestSwitchBoardOnlyArbiters(t *testing.T) {
 	integration(t)
 	dir := t.TempDir()
@@ -102,6 +104,21 @@ func TestSwitchBoardOnlyArbiters(t *testing.T) {
 	waitFor(t, 20*time.Second, "the spare connected", func() bool { _, dis := d.h.Summary(); return dis == 0 && d.h.portOf(g) == "pty-spare" })
 	if r, _ := d.h.Record(g); r.Spare != "spare-1" {
 		t.Errorf("the record says the game is read from %q", r.Spare)
+	}
+	// The old board plugged in again, and a move made on it: not the
+	// game's. The same move on the spare is.
+	own.Unplug()
+	own.Plug()
+	own.e.Schedule(time.Now(), script(t, "e2e4"))
+	handsDone(t, own.e, 20*time.Second)
+	time.Sleep(3 * time.Second)
+	if r, _ := d.h.Record(g); len(r.Moves) != 0 {
+		t.Fatalf("a move on the old board was recorded: %s", strings.Join(r.UCIs(), " "))
+	}
+	spare.e.Schedule(time.Now(), script(t, "d2d4"))
+	waitFor(t, 20*time.Second, "the spare's move recorded", func() bool { r, _ := d.h.Record(g); return len(r.Moves) == 1 })
+	if r, _ := d.h.Record(g); r.Moves[0].UCI != "d2d4" {
+		t.Errorf("ply 1 %s, want the spare's d2d4", r.Moves[0].UCI)
 	}
 }
 
