@@ -173,7 +173,7 @@ func (br *boardRun) switchTo(c switchCommand) error {
 	h.mu.Lock()
 	if user := h.spareOf[to.id]; to.spare && user != nil && user != br {
 		h.mu.Unlock()
-		return fmt.Errorf("%w: spare %s reads game %s now", ErrSwitch, to.id, user.s.Record().Info.Game)
+		return fmt.Errorf("%w: spare %s reads the game of board %s now", ErrSwitch, to.id, user.b.ID)
 	}
 	if from.spare {
 		delete(h.spareOf, from.id)

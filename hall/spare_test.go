@@ -181,3 +181,43 @@ func TestSwitchToSpareMidGame(t *testing.T) {
 		}
 	})
 }
+
+// TestSwitchSpareOneGameAtATime: a spare reads one game: while board 1's
+// game is on it, board 2's is refused (naming board 1); moved back to its
+// own board (switch_board to its id), board 1 frees the spare for board 2.
+// A command for a game the hall does not have moves nothing.
+func TestSwitchSpareOneGameAtATime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g1, g2 := game.ID{Event: "open2026", Round: 1, Board: 1}, game.ID{Event: "open2026", Round: 1, Board: 2}
+		b1, b2, sp := emu.New(emu.Setup{Serial: "00001"}, time.Now()), emu.New(emu.Setup{Serial: "00002"}, time.Now()), emu.New(emu.Setup{Serial: "00009"}, time.Now())
+		sh := startSim(t, t.TempDir(), Options{
+			Boards: []Board{boardFor(t, "r1-b1", g1, servePipe(t, b1).Open), boardFor(t, "r1-b2", g2, servePipe(t, b2).Open)},
+			Spares: []Spare{{ID: "spare-1", Port: "pipe-spare", Open: servePipe(t, sp).Open}}})
+		waitConnected(t, sh.h)
+		to := func(g game.ID, id string) CommandReply {
+			return sendCommand(t, sh.h, g, `{"cmd":"switch_board","to":"`+id+`"}`)
+		}
+		if cr := to(g1, "spare-1"); !cr.OK {
+			t.Fatalf("board 1 to the spare: %+v", cr)
+		}
+		if cr := to(g2, "spare-1"); cr.OK || !strings.Contains(cr.Error, "r1-b1") {
+			t.Errorf("board 2 to the spare board 1's game is on: %+v, want refused naming r1-b1", cr)
+		}
+		if cr := to(g1, "spare-1"); cr.OK || !strings.Contains(cr.Error, "already") {
+			t.Errorf("board 1 to the spare it is on: %+v, want refused", cr)
+		}
+		if cr := to(g1, "r1-b1"); !cr.OK {
+			t.Fatalf("board 1 back to its own board: %+v", cr)
+		}
+		if cr := to(g2, "spare-1"); !cr.OK {
+			t.Errorf("board 2 to the spare freed: %+v", cr)
+		}
+		if cr := to(game.ID{Event: "open2026", Round: 1, Board: 9}, "spare-1"); cr.OK {
+			t.Errorf("a game the hall does not have: %+v", cr)
+		}
+		waitFor(t, 20*time.Second, "both boards read", func() bool { _, dis := sh.h.Summary(); return dis == 0 })
+		if p1, p2 := sh.h.portOf(g1), sh.h.portOf(g2); p1 != "pty" || p2 != "pipe-spare" {
+			t.Errorf("ports read: board 1 %s, board 2 %s; want pty and pipe-spare", p1, p2)
+		}
+	})
+}
