@@ -197,9 +197,11 @@ func (br *boardRun) switchTo(c switchCommand) error {
 		}
 	}
 	now := br.h.o.Now()
-	br.down(now, fmt.Sprintf("the arbiter moved the game to %s (%s)", to.id, to.port))
+	if br.connected.Load() { // a board lost already: the session knows
+		br.down(now, fmt.Sprintf("the arbiter moved the game to %s (%s)", to.id, to.port))
+	}
 	rec := br.s.Record()
-	br.setup = &spareSetup{id: to.id, port: to.port, since: now}
+	br.setup = &spareSetup{id: to.id, port: to.port}
 	br.boardLog, br.awaitLog, br.held, br.tail = nil, false, nil, nil
 	br.runLink(br.ctx, br.lw, to)
 	br.log.Warn("game moved to another board", "to", to.id, "port", to.port, "by", c.By)

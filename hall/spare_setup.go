@@ -17,12 +17,10 @@ import (
 // session, and the arbiter is told what differs.
 type spareSetup struct {
 	id, port string
-	since    time.Time
 	board    rules.Placement // what it shows (its last full read, then its square changes)
 	read     bool            // a full read came
 	told     string          // the differences last told ("" none yet)
 	toldAt   time.Time
-	n        int // alerts told
 }
 
 // sessionStep is a step of payloads alone (and a changed record).
@@ -98,7 +96,6 @@ func (br *boardRun) setupCheck(at time.Time, tick bool) {
 		return
 	}
 	su.told, su.toldAt = diff, at
-	su.n++
 	a := game.Alert{ID: fmt.Sprintf("%s.%s.%d.%d", g, game.KindSpareSetup, ply, at.UnixMilli()), Game: g, Kind: game.KindSpareSetup,
 		Severity: game.Warn, Ply: ply, At: game.T(at),
 		Message: fmt.Sprintf("%s (%s) does not show the game's position after ply %d yet: %s. Nothing it shows counts until it does.",
