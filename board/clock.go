@@ -40,73 +40,6 @@ type clockState struct {
 	bits [2]game.Display
 }
 
-// lever is the presses not judged yet.
-type lever struct {
-	presses []pendingPress // oldest first
-	// unpressed: the last ply completed without a press (0: none); a late
-	// press by its mover belongs to it and is no ClockWithoutMove.
-	unpressed int
-	// heard: on a polled board, when presses were read from the clock's
-	// running side that no press record has matched yet (the board's
-	// record of a press may come after the clock reading that showed it).
-	heard []heardPress
-}
-
-// heardPress is a press a polled board's clock reading showed before the
-// board's record of it: when, and the presser's time the reading showed
-// (0: not known).
-type heardPress struct {
-	at     time.Time
-	halted time.Duration
-}
-
-// heardFrom is the press reading r showed at at: the presser is the side
-// whose clock r does not run.
-func heardFrom(at time.Time, r game.ClockReading) heardPress {
-	h := heardPress{at: at}
-	switch r.Running {
-	case rules.White:
-		h.halted = r.Black
-	case rules.Black:
-		h.halted = r.White
-	}
-	return h
-}
-
-// pendingPress is a lever press not judged yet (the scan may lag).
-type pendingPress struct {
-	at    time.Time
-	side  rules.Color
-	clock game.ClockReading
-	// unread: no reading was heard before the press (its record's):
-	// clock holds the presser's time only, and the move it completes
-	// gets no reading.
-	unread bool
-	due    time.Time // the scan that follows the press has reported the board
-	// scanned: the board was looked at once the scan had reported it.
-	scanned bool
-	// recorded: a polled board's answer at due recorded the press; it is
-	// judged once that answer has been fed whole (reached).
-	recorded bool
-	// tentative: the press is judged on the answer that recorded it, where
-	// only a board that shows exactly the pressers' moves answers it
-	// (exactFit); otherwise it waits for the board's next answer.
-	tentative bool
-	answer    time.Time // recorded: the answer that recorded it
-	burst     bool      // it was pending in a burst, or came in one (beforeInput)
-	touches   int       // recorded: the turn's touches logged before the record
-}
-
-// reached reports whether press p may be judged: the scan that follows
-// it has reported the board by at, or, for a press a polled board
-// recorded, the answer that holds it has been fed whole.
-func (t *Tracker) reached(p *pendingPress, at time.Time) bool {
-	if p.recorded {
-		return !p.due.After(t.fedTo)
-	}
-	return !at.Before(p.due)
-}
-
 // Clock feeds a clock reading. Every changed reading is passed on as
 // [game.ClockChanged]. A lever press is read from the running side changing
 // from one side to the other (a pause in between does not hide it); under
@@ -201,8 +134,9 @@ func (t *Tracker) leverPress(at time.Time, lp game.LeverPress) []game.Event {
 	if len(t.lever.heard) > 0 {
 		t.lever.heard = t.lever.heard[1:]
 		for i := range t.lever.presses {
-			if p := &t.lever.presses[i]; !p.recorded {
-				p.recorded, p.tentative, p.due, p.scanned, p.answer, p.touches = true, true, at, false, at, len(t.turn.touches)
+			if p := &t.lever.presses[i]; !p.stage.recorded() {
+				p.to(pressTentative)
+				p.due, p.answer, p.touches = at, at, len(t.turn.touches)
 				break
 			}
 		}
@@ -249,65 +183,8 @@ func (t *Tracker) leverPress(at time.Time, lp game.LeverPress) []game.Event {
 			r.Black = lp.Time
 		}
 	}
-	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r, unread: t.clk.last == nil, due: at, recorded: true, tentative: true, answer: at, touches: len(t.turn.touches)})
+	t.lever.presses = append(t.lever.presses, pendingPress{at: at, side: side, clock: r, unread: t.clk.last == nil, due: at, stage: pressTentative, answer: at, touches: len(t.turn.touches)})
 	t.pressedHeld()
-	return evs
-}
-
-// replyPressed judges a polled board's waiting press when the record of
-// its opponent's press comes (side: the new presser). The press waited
-// for a later look at the board (the lever may have beaten the board's
-// scan of the square a sliding hand put the piece on), but the opponent
-// has moved and pressed since: the presser's move was done, and the board
-// as it stands at this record, before the rest of the answer, shows it.
-// Judged at the end of the answer instead, a piece the presser moved again
-// after the reply (his next move, its press in a later answer) was taken
-// for the same slide: two moves of one piece read as one, the record one
-// ply short from there on.
-func (t *Tracker) replyPressed(at time.Time, side rules.Color, evs []game.Event) []game.Event {
-	if len(t.lever.presses) != 1 || t.state.phase == ended {
-		return evs
-	}
-	p := &t.lever.presses[0]
-	base := t.line.node(t.line.done)
-	if p.side != side.Other() || !p.recorded || p.tentative || p.scanned || base.pos.Turn() != p.side {
-		return evs
-	}
-	// The presser's move is the one move of his the board shows, with
-	// nothing else changed but by the opponent's hand (his reply).
-	base.expand(&t.srch.scratch)
-	found := -1
-	for i := range base.kids {
-		kp := base.kidPlace(i)
-		if shownWithReply(&t.board.sensed, &base.place, &kp, base.kids[i].m.To, p.side, t.landed(base.kids[i].m.To, &kp, p.at)) {
-			if found >= 0 {
-				return evs // two fit: judged at the end of the answer, as before
-			}
-			found = i
-		}
-	}
-	if found < 0 {
-		return evs
-	}
-	m := base.kids[found].m
-	ply := t.line.done + 1
-	switch {
-	case len(t.line.hist)-1 == t.line.done:
-		c := base.child(found)
-		if c == nil {
-			return evs
-		}
-		evs = t.resolved(at, evs)
-		evs = t.appendMoves(at, t.line.done, path{moves: []rules.Move{m}, nodes: []*node{c}}, false, false, evs)
-	case t.line.moves[t.line.done] != m:
-		return evs // the line made another move of his: judged at the end of the answer
-	}
-	t.lever.unpressed = 0
-	evs = t.completeUpTo(p.at, ply, p.reading(), evs)
-	t.lever.presses = t.lever.presses[1:]
-	if t.board.sensed != t.line.top().place {
-		evs = t.unexplain(at, evs) // the opponent's hand, at work
-	}
 	return evs
 }
 
@@ -445,11 +322,11 @@ func (t *Tracker) completeIllegal(p *pendingPress, evs []game.Event) []game.Even
 // judged when it settles, as any.
 func (t *Tracker) pressScanned(at time.Time, fit bool, evs []game.Event) []game.Event {
 	p := &t.lever.presses[0]
-	p.scanned = true
+	p.to(p.stage.lookedAt())
 	// A polled board's answer is whole: when it is the press's own, or the
 	// presser's move was made already (a later answer may replace it: a
 	// slide's resting square), the board is judged.
-	if fit || !t.board.lastChange.After(p.at) || p.recorded && (!t.board.lastChange.After(p.answer) || t.line.firstPlyBy(p.side) > 0) {
+	if fit || !t.board.lastChange.After(p.at) || p.stage.recorded() && (!t.board.lastChange.After(p.answer) || t.line.firstPlyBy(p.side) > 0) {
 		evs = t.evaluate(at, t.opts.MaxDepth, evs)
 		if len(t.lever.presses) == 0 || t.lever.presses[0].at != p.at {
 			return evs // answered
@@ -516,94 +393,6 @@ func shownWithReply(p, before, after *rules.Placement, to rules.Square, mover ru
 	return true
 }
 
-// polledAnswer judges the presses a polled board's answer recorded, once
-// the answer has been fed whole: the presses whose moves the board shows
-// exactly (answered) are judged on it; the others wait for the board's
-// next answer (or, when nothing new comes in it, one poll cycle): the
-// lever may have beaten the scan.
-func (t *Tracker) polledAnswer(evs []game.Event) []game.Event {
-	var answer time.Time
-	for i := range t.lever.presses {
-		if p := &t.lever.presses[i]; p.tentative && t.reached(p, t.now) {
-			p.tentative, answer = false, p.due
-		}
-	}
-	if answer.IsZero() {
-		return evs
-	}
-	k := t.answered(answer)
-	for i := range t.lever.presses {
-		p := &t.lever.presses[i]
-		switch {
-		case i < k:
-			p.due = minTime(p.due, answer)
-		case p.recorded && p.due.Equal(answer):
-			p.due, p.scanned = t.scanned(answer), false
-		}
-	}
-	if k == 0 {
-		return evs
-	}
-	return t.pressScanned(answer, true, evs)
-}
-
-// answered returns how many of the pending presses a polled board's
-// answer at time answer answers: the board shows exactly their moves, one
-// each, made in turn by the pressers from the record's position and found
-// one way only (the last presser's opponent may have lifted pieces). The
-// last of them is left out when a hand may still be sliding it (mayGoOn)
-// and the answer reported it: its square may not be scanned yet. A board
-// with pieces in the air, or one move more (the opponent's fast reply),
-// answers none.
-func (t *Tracker) answered(answer time.Time) int {
-	n := len(t.lever.presses)
-	base := t.line.node(t.line.done)
-	if t.state.phase == ended || base.pos.Turn() != t.lever.presses[0].side {
-		return 0
-	}
-	for i := 1; i < n; i++ {
-		if t.lever.presses[i].side == t.lever.presses[i-1].side {
-			return 0
-		}
-	}
-	// A move the board showed before this answer, nothing changed since,
-	// is no slide on its way.
-	still := t.board.lastChange.Before(answer)
-	slid := func(before *rules.Placement, m rules.Move) int {
-		if !still && mayGoOn(before, m) {
-			return n - 1
-		}
-		return n
-	}
-	if last := len(t.line.hist) - 1; last == t.line.done+n && t.board.sensed == t.line.top().place {
-		return slid(&t.line.node(last-1).place, t.line.moves[last-1])
-	}
-	if n == 1 {
-		base.expand(&t.srch.scratch)
-		found := -1
-		for i := range base.kids {
-			if kp := base.kidPlace(i); shownWithLifts(&t.board.sensed, &kp, base.pos.Turn()) {
-				if found >= 0 {
-					return 0
-				}
-				found = i
-			}
-		}
-		if found < 0 {
-			return 0
-		}
-		return slid(&base.place, base.kids[found].m)
-	}
-	if n > maxAnswered {
-		return 0 // deeper than the search goes: the presses are judged one by one
-	}
-	pth, amb := t.find(base, &t.board.sensed, n)
-	if amb || len(pth.moves) != n {
-		return 0
-	}
-	return slid(&pth.nodes[n-2].place, pth.moves[n-1])
-}
-
 // maxAnswered bounds the presses one polled answer may answer together
 // (the plies the search follows from one placement: TrackerOptions
 // MaxDepth at most): the search grows with the power of it, and an answer
@@ -616,78 +405,6 @@ func minTime(a, b time.Time) time.Time {
 		return b
 	}
 	return a
-}
-
-// shownWithLifts reports whether placement p is after with nothing
-// changed but pieces of mover's opponent lifted off.
-func shownWithLifts(p, after *rules.Placement, mover rules.Color) bool {
-	n := p.Geo.Size()
-	for i := 0; i < n; i++ {
-		if p.Sq[i] != after.Sq[i] && (!p.Sq[i].IsEmpty() || after.Sq[i].IsEmpty() || after.Sq[i].Color == mover) {
-			return false
-		}
-	}
-	return true
-}
-
-// mayGoOn reports whether move m, made from placement before, may be a
-// hand still on its way: a piece that slides (a pawn from its first
-// square, a bishop, rook or queen, a king one square sideways as in
-// castling) put on an empty square from which it could go on in the same
-// direction. A board scanned while the hand rested there shows m; the
-// square it ends on may not be scanned yet when the lever is pressed.
-func mayGoOn(before *rules.Placement, m rules.Move) bool {
-	if m.Drop != rules.NoKind || m.Promo != rules.NoKind {
-		return false
-	}
-	g := before.Geo
-	pc, to := before.Sq[m.From], before.Sq[m.To]
-	if pc.IsEmpty() || !to.IsEmpty() {
-		return false // a capture ends where the captured piece stood
-	}
-	df, dr := g.File(m.To)-g.File(m.From), g.Rank(m.To)-g.Rank(m.From)
-	switch pc.Kind {
-	case rules.Pawn:
-		if df != 0 || (dr != 1 && dr != -1) {
-			return false
-		}
-	case rules.King:
-		if dr != 0 || (df != 1 && df != -1) {
-			return false
-		}
-	case rules.Bishop, rules.Rook, rules.Queen:
-		if df != 0 && dr != 0 && df != dr && df != -dr {
-			return false
-		}
-	default:
-		return false
-	}
-	next := g.Square(g.File(m.To)+sign(df), g.Rank(m.To)+sign(dr))
-	if next == rules.NoSquare {
-		return false
-	}
-	q := before.Sq[next]
-	switch pc.Kind {
-	case rules.Pawn:
-		home := 1
-		if pc.Color == rules.Black {
-			home = g.Ranks - 2
-		}
-		return g.Rank(m.From) == home && q.IsEmpty()
-	case rules.King:
-		return q.IsEmpty()
-	}
-	return q.IsEmpty() || q.Color != pc.Color
-}
-
-func sign(d int) int {
-	switch {
-	case d > 0:
-		return 1
-	case d < 0:
-		return -1
-	}
-	return 0
 }
 
 // landed reports whether the board reported the piece that after shows

@@ -111,7 +111,10 @@
 // until explained), ended (a result was signalled; only a set-up starts
 // again). How the clock is heard is a phase of its own (clocklost.go):
 // heard, lost, returning, returned. Every change of phase goes through one
-// function that checks it against a table of the allowed changes.
+// function that checks it against a table of the allowed changes. So does
+// every lever press not judged yet (press.go): heard from the clock or
+// recorded by a polled board's answer, judged on that answer or waiting
+// for the next, the board looked at after it or not.
 //
 // # Replaying recordings
 //

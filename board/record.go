@@ -63,7 +63,7 @@ func (t *Tracker) nextHand(prev, next *node) []game.Touch {
 			continue
 		}
 		mark := len(t.turn.touches) // every touch reported with the press came before it
-		if p.recorded && p.at.Equal(p.answer) {
+		if p.stage.recorded() && p.at.Equal(p.answer) {
 			mark = p.touches // but a polled board's record says which came after
 		}
 		return t.turn.cut(p.at, mark, func(sq rules.Square) bool { return prev.place.Sq[sq] != next.place.Sq[sq] })

@@ -144,10 +144,11 @@ func (t *Tracker) Squares(at time.Time, changes []game.SquareChange) []game.Even
 		evs = t.touch(at, sq, old, c.Piece, evs)
 		t.board.lastChange = at
 		t.board.dirty = true
-		if p := t.firstPress(); p != nil && p.recorded && !p.tentative {
+		if p := t.firstPress(); p != nil && p.stage.recorded() && !p.stage.tentative() {
 			// A later answer of a polled board: the press is judged on it
 			// anew (the lever beat the scan).
-			p.due, p.scanned = at, false
+			p.due = at
+			p.to(p.stage.unlooked())
 		}
 	}
 	if t.board.dirty && t.state.phase != ended {
@@ -249,7 +250,7 @@ func (t *Tracker) NextDeadline() (at time.Time, ok bool) {
 	}
 	if len(t.lever.presses) > 0 {
 		p := t.lever.presses[0]
-		if p.recorded && !t.reached(&p, t.now) {
+		if p.stage.recorded() && !t.reached(&p, t.now) {
 			at, ok = p.due, true // the answer holding it, once fed whole
 		}
 		add(p.due)
@@ -313,7 +314,7 @@ func (t *Tracker) advance(at time.Time, evs []game.Event) []game.Event {
 	}
 	evs = t.polledAnswer(evs)
 	if t.board.dirty && len(t.lever.presses) > 0 {
-		if p := &t.lever.presses[0]; !p.scanned && !p.tentative && t.reached(p, at) {
+		if p := &t.lever.presses[0]; !p.stage.looked() && !p.stage.tentative() && t.reached(p, at) {
 			evs = t.pressScanned(p.due, false, evs)
 		}
 	}

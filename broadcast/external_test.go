@@ -33,7 +33,7 @@ func TestExternalServerRestart(t *testing.T) {
 	for i := 16; i <= 30; i++ {
 		p.PublishMove(move(i, 0))
 	}
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(100 * time.Millisecond) // the outage lasts: the client's reconnect attempts fail meanwhile
 	srv2, err := StartServer(ServerOptions{Prefix: testPrefix, StoreDir: store, Listen: u.Host})
 	if err != nil {
 		t.Fatalf("restart on %s: %v", u.Host, err)

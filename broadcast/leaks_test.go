@@ -73,8 +73,12 @@ func (h *leakHall) msgs(t *testing.T, stream string) uint64 {
 // subjects the spectators' view reads, or the public user w.
 func (h *leakHall) clean(t *testing.T, what string, w *publicWatch) {
 	t.Helper()
-	// Whatever the server was made to publish has been routed once the
-	// attacker's own witness got it (or after this grace period).
+	// A grace period, not a wait on an event: what is checked is that
+	// nothing arrives, and the attacks here (JetStream API requests, which
+	// the server hands to a pool of workers, and push consumers, which
+	// deliver from a loop of their own) keep no order with any message the
+	// test could wait for. Whatever the server was made to publish would
+	// have been routed well within it.
 	time.Sleep(200 * time.Millisecond)
 	if n := h.msgs(t, "DGT_PUBLIC"); n != 0 {
 		t.Errorf("%s: the PUBLIC stream holds %d message(s) an hour before the delay", what, n)
@@ -165,10 +169,13 @@ func TestLeakDaemonInbox(t *testing.T) {
 			t.Fatalf("live PGN: %v", err)
 		}
 	}
+	// Each reply and acknowledgement went to every subscription it matched
+	// in one pass before it reached its owner (who has it: the requests
+	// returned, the publisher counted the ack); the organiser's round trip
+	// then proves its connection has read, into got, all it was sent.
 	if err := org.nc.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond)
 	if n := len(got); n > 0 {
 		t.Errorf("the organiser read %d message(s) on other users' inboxes, the first on %s", n, (<-got).Subject)
 	}
@@ -185,21 +192,38 @@ func TestLeakAlertsStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.daemon.Flush()
+	get := []byte(`{"last_by_subj":"dgt.game.open2026.1.1.move"}`)
 	for _, who := range []struct{ user, pw string }{{"hall", "hall-pw"}, {"arb", "arb-pw"}} {
 		c := connectAs(t, h.srv, who.user, who.pw)
-		if err := c.nc.PublishRequest("$JS.API.DIRECT.GET.DGT_GAMES", testPrefix+".arbiter.open2026.1.1.alert",
-			[]byte(`{"last_by_subj":"dgt.game.open2026.1.1.move"}`)); err != nil {
+		if err := c.nc.PublishRequest("$JS.API.DIRECT.GET.DGT_GAMES", testPrefix+".arbiter.open2026.1.1.alert", get); err != nil {
 			t.Fatal(err)
 		}
-		c.nc.Flush()
+		// The same get answered to the user's own inbox: the server takes a
+		// connection's messages in order and a stream sends its direct-get
+		// answers from one queue, so once this answer is in, the one aimed
+		// at the alert subject has been delivered (or refused).
+		if _, err := c.nc.Request("$JS.API.DIRECT.GET.DGT_GAMES", get, 5*time.Second); err != nil {
+			t.Fatalf("%s's own direct get: %v", who.user, err)
+		}
 	}
-	time.Sleep(300 * time.Millisecond)
-	if n := h.msgs(t, "DGT_ALERTS"); n != before {
-		t.Errorf("ALERTS holds %d messages after the reply trick, %d before", n, before)
+	// A real alert after them, acknowledged once stored: the stream stores
+	// what reaches it in order, and the daemon's subscription got what the
+	// stream got in the same pass.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := h.js.Publish(ctx, testPrefix+".arbiter.open2026.1.1.alert", []byte(`{"id":"witness"}`)); err != nil {
+		t.Fatalf("the witness alert: %v", err)
 	}
-	h.daemon.Flush()
-	if n := len(alerts); n > 0 {
-		t.Errorf("%d non-alert(s) on the alert subject where the daemon reads it", n)
+	if n := h.msgs(t, "DGT_ALERTS"); n != before+1 {
+		t.Errorf("ALERTS holds %d messages after the reply trick and one alert, %d before", n, before)
+	}
+	if err := h.daemon.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(alerts); n != 1 {
+		t.Errorf("%d message(s) on the alert subject where the daemon reads it: want only the witness alert", n)
+	} else if m := <-alerts; string(m.Data) != `{"id":"witness"}` {
+		t.Errorf("the daemon read %q on the alert subject: want only the witness alert", m.Data)
 	}
 }
 
@@ -235,6 +259,8 @@ func TestLeakIntoSpectatorsView(t *testing.T) {
 		}
 	}
 	org.nc.Flush()
+	// A grace period for an absence: the JetStream API's workers and the
+	// consumer's delivery loop keep no order with anything to wait for.
 	time.Sleep(500 * time.Millisecond)
 	if b := w.snapshot().Boards[0]; b.Ply != 0 || b.Last != nil {
 		t.Errorf("the spectators' view shows ply %d (%+v) an hour before the delay", b.Ply, b.Last)

@@ -191,7 +191,9 @@ func TestLateAcksNotSentAgain(t *testing.T) {
 	// come in time.
 	waitFor(t, "a batch stored", 10*time.Second, func() bool { ids, _ := subs.count(); return ids > 4 })
 	waitFor(t, "the publisher's time-out", 10*time.Second, func() bool { return p.Health() != nil })
-	time.Sleep(500 * time.Millisecond) // more passes fail while the replies are held
+	// More passes fail while the replies are held: the wall clock against
+	// the 300-ms PublishTimeout is what this exercises.
+	time.Sleep(500 * time.Millisecond)
 	slow.hold(false)
 	waitFor(t, "the outbox empty", 10*time.Second, func() bool { return p.Pending() == 0 })
 	subs.check(t, 24)

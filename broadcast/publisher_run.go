@@ -64,19 +64,8 @@ func (l *runLoop) pass() bool {
 	if err != nil {
 		return l.diskFail(err)
 	}
-	if p.closed() {
-		p.disconnect()
-		if err := p.connect(l.ctx); err != nil {
-			return l.fail(err)
-		}
-		l.needSetup = true
-	}
-	if l.needSetup {
-		if err := p.setup(l.ctx, !l.loaded); err != nil {
-			return l.fail(err)
-		}
-		l.loaded, l.needSetup = true, false
-		p.connected.Store(true)
+	if err := l.ready(); err != nil {
+		return l.fail(err)
 	}
 	recs, wake, err := p.ob.NextBatch(p.o.Now(), p.o.MaxInFlight)
 	if err != nil {
@@ -99,12 +88,51 @@ func (l *runLoop) pass() bool {
 		l.needSetup = true
 		return l.fail(err)
 	}
-	res := p.sendBatch(l.ctx, recs, l.known)
-	// The leading records done (stored, or refused for good and set
-	// aside) leave the outbox; of the others, the stored ones are not sent
-	// again and the unsure ones are asked about first.
-	n := 0
+	n, err := l.settle(recs, p.sendBatch(l.ctx, recs, l.known))
+	if n > 0 {
+		l.acked(recs[:n])
+	}
+	if serr := p.ob.SyncDirty(); serr != nil {
+		p.log.Error("outbox sync failed", "err", serr)
+	}
+	if err != nil {
+		if l.ctx.Err() != nil {
+			return false
+		}
+		l.needSetup = true
+		return l.fail(err)
+	}
+	l.backoff = 0
+	p.connected.Store(true)
+	return true
+}
 
+// ready connects the publisher when it is not, and makes its streams
+// when a connection is new.
+func (l *runLoop) ready() error {
+	p := l.p
+	if p.closed() {
+		p.disconnect()
+		if err := p.connect(l.ctx); err != nil {
+			return err
+		}
+		l.needSetup = true
+	}
+	if l.needSetup {
+		if err := p.setup(l.ctx, !l.loaded); err != nil {
+			return err
+		}
+		l.loaded, l.needSetup = true, false
+		p.connected.Store(true)
+	}
+	return nil
+}
+
+// settle reads a batch's results: the leading records done (stored, or
+// refused for good and set aside) are the first n, which leave the
+// outbox; of the others, the stored ones are not sent again and the
+// unsure ones are asked about first. err is what stopped the batch.
+func (l *runLoop) settle(recs []OutboxEntry, res []sent) (n int, err error) {
 	for ; n < len(recs); n++ {
 		r := res[n]
 		if r.outcome == stored {
@@ -112,7 +140,7 @@ func (l *runLoop) pass() bool {
 		}
 		if r.outcome == notSent && r.err != nil && permanent(r.err) {
 			// recs[n] will never be taken: set it aside and go on.
-			if err = p.setAside(recs[n], r.err); err == nil {
+			if err = l.p.setAside(recs[n], r.err); err == nil {
 				continue
 			}
 			break
@@ -130,22 +158,7 @@ func (l *runLoop) pass() bool {
 			l.unsure[recs[i].Seq] = true
 		}
 	}
-	if n > 0 {
-		l.acked(recs[:n])
-	}
-	if serr := p.ob.SyncDirty(); serr != nil {
-		p.log.Error("outbox sync failed", "err", serr)
-	}
-	if err != nil {
-		if l.ctx.Err() != nil {
-			return false
-		}
-		l.needSetup = true
-		return l.fail(err)
-	}
-	l.backoff = 0
-	p.connected.Store(true)
-	return true
+	return n, err
 }
 
 // ask finds, among recs, the records whose outcome is unknown (sent in

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -315,21 +316,24 @@ func TestPGNRequestReply(t *testing.T) {
 // was not running is served as soon as the next one opens its outbox, even
 // before NATS is reachable.
 func TestPublicStateDueWhileDown(t *testing.T) {
-	dir := t.TempDir()
-	down := func(context.Context) (*nats.Conn, error) { return nil, fmt.Errorf("test: unreachable") }
-	const delay = 200 * time.Millisecond
-	p1 := newPublisher(t, dir, down, delay)
-	start := time.Now()
-	p1.PublishState(game.GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, SAN: []string{"c4"}})
-	p1.Close()
-	time.Sleep(time.Until(start.Add(delay + 50*time.Millisecond)))
-	p2 := newPublisher(t, dir, down, delay)
-	if _, ok := p2.Public().Get(testGame); !ok {
-		t.Error("a public state already due is not served after a restart")
-	}
-	if _, ok := p2.live.Get(testGame); ok {
-		t.Error("the live store was filled from the outbox (it comes from KV)")
-	}
+	// In a synctest bubble (no connection is made): the restart comes
+	// exactly when the state is due.
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		down := func(context.Context) (*nats.Conn, error) { return nil, fmt.Errorf("test: unreachable") }
+		const delay = 200 * time.Millisecond
+		p1 := newPublisher(t, dir, down, delay)
+		p1.PublishState(game.GameState{Game: testGame, Event: "open2026", Round: 1, Board: 1, SAN: []string{"c4"}})
+		p1.Close()
+		time.Sleep(delay)
+		p2 := newPublisher(t, dir, down, delay)
+		if _, ok := p2.Public().Get(testGame); !ok {
+			t.Error("a public state already due is not served after a restart")
+		}
+		if _, ok := p2.live.Get(testGame); ok {
+			t.Error("the live store was filled from the outbox (it comes from KV)")
+		}
+	})
 }
 
 // TestCoreSubjects: announcements and board status go out as core NATS

@@ -120,7 +120,14 @@ func TestResponderRequestID(t *testing.T) {
 	if strings.Contains(string(r.Data), "request_id") || !strings.Contains(string(r.Data), `"cmd":"apply_penalty"`) {
 		t.Errorf("handler got %s", r.Data)
 	}
-	time.Sleep(200 * time.Millisecond) // the copies are in by now; none may start the handler
+	// The two copies are in and wait for the first one's reply (none may
+	// start the handler: the count below).
+	ids := &h.p.Responder().ids
+	waitFor(t, "the two copies waiting for the first", 10*time.Second, func() bool {
+		ids.mu.Lock()
+		defer ids.mu.Unlock()
+		return ids.waiting == 2
+	})
 	close(release)
 	wg.Wait()
 	if again := send(arb, "pen-1"); again != replies[0] {

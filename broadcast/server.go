@@ -106,40 +106,15 @@ func StartServer(opts ServerOptions) (*Server, error) {
 	if so.ServerName == "" {
 		so.ServerName = "dgtbridge"
 	}
-	if opts.Listen != "" {
-		host, port, err := splitListen("nats.embedded.listen", opts.Listen)
-		if err != nil {
-			return nil, err
-		}
-		if err := checkExposed("nats.embedded.listen", opts, host); err != nil {
-			return nil, err
-		}
-		so.Host, so.Port = host, port
-	}
-	if opts.Websocket != "" {
-		host, port, err := splitListen("nats.embedded.websocket", opts.Websocket)
-		if err != nil {
-			return nil, err
-		}
-		if err := checkExposed("nats.embedded.websocket", opts, host); err != nil {
-			return nil, err
-		}
-		so.Websocket.Host, so.Websocket.Port = host, port
+	if err := configureListeners(so, opts); err != nil {
+		return nil, err
 	}
 	if err := configureTLS(so, opts); err != nil {
 		return nil, err
 	}
 	so.JetStreamDomain = opts.Domain
-	for _, r := range opts.LeafRemotes {
-		u, err := url.Parse(r.URL)
-		if err != nil || u.Host == "" {
-			return nil, fmt.Errorf("broadcast: leaf remote %q: not a URL", r.URL)
-		}
-		ro := &server.RemoteLeafOpts{URLs: []*url.URL{u}, Credentials: r.Credentials, DenyExports: r.DenyExports}
-		if len(opts.Users) > 0 {
-			ro.LocalAccount = daemonAccount // the streams' account
-		}
-		so.LeafNode.Remotes = append(so.LeafNode.Remotes, ro)
+	if err := configureLeaves(so, opts); err != nil {
+		return nil, err
 	}
 	s := &Server{}
 	if len(opts.Users) > 0 {
@@ -176,6 +151,49 @@ func StartServer(opts ServerOptions) (*Server, error) {
 		}
 	}
 	return s, nil
+}
+
+// configureListeners sets the client and websocket listeners of so from
+// opts (none when empty), each checked against exposure (checkExposed).
+func configureListeners(so *server.Options, opts ServerOptions) error {
+	if opts.Listen != "" {
+		host, port, err := splitListen("nats.embedded.listen", opts.Listen)
+		if err != nil {
+			return err
+		}
+		if err := checkExposed("nats.embedded.listen", opts, host); err != nil {
+			return err
+		}
+		so.Host, so.Port = host, port
+	}
+	if opts.Websocket != "" {
+		host, port, err := splitListen("nats.embedded.websocket", opts.Websocket)
+		if err != nil {
+			return err
+		}
+		if err := checkExposed("nats.embedded.websocket", opts, host); err != nil {
+			return err
+		}
+		so.Websocket.Host, so.Websocket.Port = host, port
+	}
+	return nil
+}
+
+// configureLeaves adds opts.LeafRemotes to so: the streams' account (with
+// users) is the one the leaf connections carry.
+func configureLeaves(so *server.Options, opts ServerOptions) error {
+	for _, r := range opts.LeafRemotes {
+		u, err := url.Parse(r.URL)
+		if err != nil || u.Host == "" {
+			return fmt.Errorf("broadcast: leaf remote %q: not a URL", r.URL)
+		}
+		ro := &server.RemoteLeafOpts{URLs: []*url.URL{u}, Credentials: r.Credentials, DenyExports: r.DenyExports}
+		if len(opts.Users) > 0 {
+			ro.LocalAccount = daemonAccount // the streams' account
+		}
+		so.LeafNode.Remotes = append(so.LeafNode.Remotes, ro)
+	}
+	return nil
 }
 
 func splitListen(key, addr string) (string, int, error) {

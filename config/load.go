@@ -81,21 +81,7 @@ func Load(opts LoadOptions) (Config, error) {
 	v.AllowEmptyEnv(true)
 	v.AutomaticEnv()
 
-	var errs []error
-	scalar := defaultKeys()
-	for _, k := range sortedKeys(opts.Overrides) {
-		lk := strings.ToLower(k)
-		if _, isList := scalar[lk].([]any); !isList && scalar[lk] != nil {
-			v.Set(lk, opts.Overrides[k])
-			continue
-		}
-		if scalar[lk] == nil {
-			errs = append(errs, unknownOverride(k, scalar))
-		} else {
-			errs = append(errs, keyErr(k, "a list cannot be set from the command line"))
-		}
-	}
-
+	errs := applyOverrides(v, opts.Overrides)
 	errs = append(errs, checkKeys(v.AllSettings(), reflect.TypeFor[Config](), "")...)
 	for _, e := range errs {
 		if !errors.Is(e, ErrUnknownKey) {
@@ -139,6 +125,26 @@ func Load(opts LoadOptions) (Config, error) {
 		return Config{}, err
 	}
 	return c, nil
+}
+
+// applyOverrides sets the command line's keys (overrides) in v; a key
+// that is not a configuration key, or names a list, is an error.
+func applyOverrides(v *viper.Viper, overrides map[string]any) []error {
+	var errs []error
+	scalar := defaultKeys()
+	for _, k := range sortedKeys(overrides) {
+		lk := strings.ToLower(k)
+		if _, isList := scalar[lk].([]any); !isList && scalar[lk] != nil {
+			v.Set(lk, overrides[k])
+			continue
+		}
+		if scalar[lk] == nil {
+			errs = append(errs, unknownOverride(k, scalar))
+		} else {
+			errs = append(errs, keyErr(k, "a list cannot be set from the command line"))
+		}
+	}
+	return errs
 }
 
 // unknownOverride is the error of a command-line key that is not a

@@ -61,11 +61,16 @@ func newFakeHandler(t *testing.T, token string, ids ...string) *fakeLichess {
 }
 
 // Client returns an HTTP client that serves every request with the
-// imitation's handler, in memory (no connection).
+// imitation's handler, in memory (no connection). As a real transport,
+// it answers a request whose context ended (a push abandoned after its
+// Timeout) with the context's error, not with what the handler wrote.
 func (f *fakeLichess) Client() *http.Client {
 	return &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		rec := httptest.NewRecorder()
 		f.mux.ServeHTTP(rec, r)
+		if err := r.Context().Err(); err != nil {
+			return nil, err
+		}
 		return rec.Result(), nil
 	})}
 }
@@ -281,17 +286,21 @@ func testPushOnChange(t *testing.T) {
 // is still read (the pusher never waits on the boards' side); Stats says
 // what failed, and clears once a push goes through.
 func TestPushHangAndErrors(t *testing.T) {
-	f := newFakeLichess(t, "tok", "AbCd1234")
+	synctest.Test(t, testPushHangAndErrors)
+}
+
+func testPushHangAndErrors(t *testing.T) {
+	f := newFakeHandler(t, "tok", "AbCd1234")
 	f.setMode("hang")
 	src := &source{rounds: map[int]string{1: game(1, 1, "1. e4")}}
-	p := start(t, fast(Options{URL: f.srv.URL, Token: "tok", Rounds: map[int]string{1: "AbCd1234"}, Source: src.get}))
+	p := start(t, fast(Options{URL: "http://lichess.test", Token: "tok", Rounds: map[int]string{1: "AbCd1234"}, Source: src.get, Client: f.Client()}))
 	waitFor(t, "a retry after the hang", func() bool { return len(f.got()) >= 2 })
 	pushes := f.got()
-	if gap := pushes[1].at.Sub(pushes[0].at); gap < 290*time.Millisecond {
+	if gap := pushes[1].at.Sub(pushes[0].at); gap != 300*time.Millisecond {
 		t.Errorf("retry %v after the first push; want Timeout (200 ms) + back-off (100 ms)", gap)
 	}
 	calls := src.callCount()
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(100 * time.Millisecond) // ten polls (Poll 10 ms) while the retry hangs
 	if src.callCount() <= calls {
 		t.Error("the source was not read while a push hung")
 	}
@@ -307,15 +316,19 @@ func TestPushHangAndErrors(t *testing.T) {
 // TestPush429PausesEveryRound: after a 429 on one round, no round is
 // pushed for Pause.
 func TestPush429PausesEveryRound(t *testing.T) {
-	f := newFakeLichess(t, "tok", "AbCd1234", "EfGh5678")
+	synctest.Test(t, testPush429PausesEveryRound)
+}
+
+func testPush429PausesEveryRound(t *testing.T) {
+	f := newFakeHandler(t, "tok", "AbCd1234", "EfGh5678")
 	f.setMode("429")
 	src := &source{rounds: map[int]string{}}
-	p := start(t, fast(Options{URL: f.srv.URL, Token: "tok", Rounds: map[int]string{1: "AbCd1234", 2: "EfGh5678"}, Source: src.get}))
+	p := start(t, fast(Options{URL: "http://lichess.test", Token: "tok", Rounds: map[int]string{1: "AbCd1234", 2: "EfGh5678"}, Source: src.get, Client: f.Client()}))
 	src.set(1, game(1, 1, "1. e4"))
 	waitFor(t, "the 429", func() bool { return len(f.got()) == 1 })
 	f.setMode("")
 	src.set(2, game(2, 1, "1. d4"))
-	time.Sleep(400 * time.Millisecond)
+	time.Sleep(590 * time.Millisecond) // all but the last 10 ms of the Pause
 	if n := len(f.got()); n != 1 {
 		t.Errorf("%d pushes during the pause, want none after the 429", n-1)
 	}
@@ -323,8 +336,8 @@ func TestPush429PausesEveryRound(t *testing.T) {
 		st := p.Stats()
 		return st[0].Pushes == 1 && st[1].Pushes == 1
 	})
-	if gap := f.got()[1].at.Sub(f.got()[0].at); gap < 590*time.Millisecond {
-		t.Errorf("first push after the 429 came %v later, want Pause (600 ms)", gap)
+	if gap := f.got()[1].at.Sub(f.got()[0].at); gap < 600*time.Millisecond || gap > 610*time.Millisecond {
+		t.Errorf("first push after the 429 came %v later, want Pause (600 ms, one 10-ms poll late at most)", gap)
 	}
 }
 

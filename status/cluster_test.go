@@ -60,7 +60,7 @@ func TestKeeperBucketReplicas(t *testing.T) {
 	}()
 	defer func() { cancel(); <-done }()
 	var leader string
-	waitFor(t, func() bool {
+	waitFor(t, "bucket with 3 current replicas", func() bool {
 		i := info()
 		if i == nil || i.Config.Replicas != 3 || i.Cluster == nil || i.Cluster.Leader == "" || len(i.Cluster.Replicas) != 2 {
 			return false
@@ -75,7 +75,7 @@ func TestKeeperBucketReplicas(t *testing.T) {
 	})
 
 	// What the daemon wrote is on the three nodes.
-	waitFor(t, func() bool {
+	waitFor(t, "report on all three nodes", func() bool {
 		d, b, err := Read(context.Background(), nc, subj)
 		return err == nil && strings.Join(d.Boards, ",") == "r1-b1,r1-b2" && len(b) == 2 && !b[1].UpdatedAt.IsZero()
 	})
@@ -90,7 +90,7 @@ func TestKeeperBucketReplicas(t *testing.T) {
 		}
 	}
 	k.Status(game.BoardStatus{BoardID: "r1-b2", Connected: true, Port: "/dev/b"})
-	waitFor(t, func() bool {
+	waitFor(t, "report after the leader went down", func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		d, b, err := Read(ctx, nc, subj)
@@ -149,7 +149,7 @@ func startCluster(t *testing.T, n int) ([]*server.Server, string) {
 	}
 	defer nc.Close()
 	js, _ := jetstream.New(nc)
-	waitFor(t, func() bool {
+	waitFor(t, "JetStream on the cluster", func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		_, err := js.AccountInfo(ctx)

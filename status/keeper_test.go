@@ -152,7 +152,7 @@ func TestKeeperBucket(t *testing.T) {
 	stop := run(k)
 	k.Status(game.BoardStatus{BoardID: "r1-b2", Connected: true})
 	k.Observe(hall.Observation{Board: "r1-b2", Game: g2, Payload: alert("open.1.2.illegal_move.7.0", game.KindIllegalMove, game.Crit, 7)})
-	waitFor(t, func() bool {
+	waitFor(t, "report of board 2 connected with its alert", func() bool {
 		_, b, err := Read(context.Background(), nc, subj)
 		return err == nil && len(b) == 2 && b[1].Connected && len(b[1].Alerts) == 1
 	})
@@ -169,7 +169,7 @@ func TestKeeperBucket(t *testing.T) {
 	k2 := NewKeeper([]Board{{ID: "r1-b2", Port: "/dev/b", Game: g2}}, nil, nil)
 	stop = run(k2)
 	defer stop()
-	waitFor(t, func() bool { d, _ := read(); return d.StoppedAt.IsZero() })
+	waitFor(t, "daemon report of the restarted daemon", func() bool { d, _ := read(); return d.StoppedAt.IsZero() })
 	d, b = read()
 	if len(b) != 1 || b[0].BoardID != "r1-b2" || len(b[0].Alerts) != 1 || b[0].Alerts[0].ID != "open.1.2.illegal_move.7.0" {
 		t.Errorf("after a restart: %+v", b)
@@ -270,12 +270,14 @@ func TestDaemonName(t *testing.T) {
 	}
 }
 
-func waitFor(t *testing.T, cond func() bool) {
+// waitFor polls cond every 10 ms until it holds, and fails naming what
+// it waited for after 60 s (a generous bound for a loaded machine).
+func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("timed out")
+			t.Fatalf("no %s within 60 s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

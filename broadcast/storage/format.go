@@ -54,6 +54,7 @@ func (e *FormatError) Unwrap() error { return e.Err }
 func PrepareDataDir(fsys FS, dir string) (was int, err error) {
 	path := filepath.Join(dir, FormatFile)
 	b, err := fsys.ReadFile(path)
+	marked := err == nil
 	switch {
 	case err == nil:
 		was, err = parseFormat(b)
@@ -74,7 +75,7 @@ func PrepareDataDir(fsys FS, dir string) (was int, err error) {
 	default:
 		return 0, &FormatError{Path: path, Err: err}
 	}
-	if was == DataFormat {
+	if marked && was == DataFormat {
 		return was, nil
 	}
 	if err := fsys.MkdirAll(dir, 0o750); err != nil {

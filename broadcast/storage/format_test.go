@@ -34,6 +34,9 @@ func TestPrepareDataDir(t *testing.T) {
 		if err != nil || was != 1 {
 			t.Fatalf("unmarked folder: was %d, %v", was, err)
 		}
+		if b, err := os.ReadFile(filepath.Join(dir, FormatFile)); err != nil || string(b) != "dgtbridge data format 1\n" {
+			t.Fatalf("unmarked folder's format file after the start: %q, %v", b, err)
+		}
 		if was, err := PrepareDataDir(OS, dir); err != nil || was != DataFormat {
 			t.Fatalf("marked folder: was %d, %v", was, err)
 		}

@@ -24,7 +24,7 @@ func commands() []command {
 		{"passwd", "", "print a bcrypt hash of a password (typed, or on standard input) for the configuration's users", runPasswd},
 		{"demo", "[--boards N]", "the whole pipeline without hardware: emulated boards play famous games, live feed on stdout", runDemo},
 		{"replay", "[flags] FILE…", "reconstruct games from recorded serial traffic (PGN on stdout, alerts as JSON lines)", runReplay},
-		{"ports", "[PATH…]", "list serial ports and probe each for a DGT board (version, serial number, clock)", runPorts},
+		{"ports", "[--identify [--config FILE]] [PATH…]", "list serial ports and probe each for a DGT board; --identify maps the hall's boards to the configuration", runPorts},
 		{"emulate", "[--pty] [--game PGN]", "run one emulated DGT board + clock on a pseudo-terminal and print its path", runEmulate},
 		{"loadtest", "[--boards N] [--bus 32] [--dir DIR]", "measure a daemon under a hall's load: emulated boards on bus lines, every move checked and timed", runLoadtest},
 		{"perft", "--variant V [--fen FEN] --depth D", "count the leaves of the legal move tree (rules engine check)", runPerft},

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt/link"
 	"github.com/dgtbridge/dgtbridge/serialport"
@@ -14,11 +16,27 @@ import (
 // (docs/contract.md §1). Paths given as arguments are probed instead of
 // the listed ports (the enumerator does not list pseudo-terminals); when
 // one of them cannot be opened the command fails (exit status 1) after
-// the table, naming it.
+// the table, naming it. With --identify it maps the hall instead
+// (ports_identify.go).
 func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("ports", "[PATH…]", "List serial ports and probe each for a DGT board (version, serial number, clock).\nWith paths, probe those ports only.", stderr)
+	fs := newFlags("ports", "[--identify [--config FILE] [--show DURATION]] [PATH…]", portsSummary, stderr)
+	ident := fs.Bool("identify", false, "find every board (bus lines too), match each to the configured board it is, list the missing ones,\nand show each board's number on its clock")
+	file := fs.String("config", "", "with --identify: configuration file (default ./dgtbridge.yaml, then /etc/dgtbridge/dgtbridge.yaml)")
+	show := fs.Duration("show", 5*time.Minute, "with --identify: how long the clocks show their board numbers before their time display comes back\n(Ctrl-C ends sooner; 0: the clocks are left alone)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *ident {
+		return runIdentify(ctx, fs.Args(), *file, *show, stdout)
+	}
+	var stray []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "config" || f.Name == "show" {
+			stray = append(stray, "--"+f.Name)
+		}
+	})
+	if len(stray) > 0 {
+		return usageError{fmt.Errorf("ports: %s: only with --identify", strings.Join(stray, " and "))}
 	}
 	var ports []serialport.Port
 	if fs.NArg() > 0 {

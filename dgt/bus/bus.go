@@ -124,6 +124,7 @@ func (b *Bus) emit(_ context.Context, e Event) { b.events.Put(e) }
 // board is the state of one known board.
 type board struct {
 	addr        uint16
+	version     dgt.BusVersion // its answer to SEND_VERSION when it was found
 	lost        bool
 	lastClock   dgt.ClockTimes
 	haveClock   bool

@@ -105,7 +105,7 @@ func (l *line) register(a uint16) error {
 		l.boards = append(l.boards, bd)
 		l.sortBoards()
 	}
-	bd.lost, bd.haveClock = false, false
+	bd.lost, bd.haveClock, bd.version = false, false, v
 	l.busy = true
 	l.b.opts.Logger.Info("dgt bus board found", "addr", a)
 	l.b.emit(l.ctx, BoardFound{At: now(), Address: a, Version: v})

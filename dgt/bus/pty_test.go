@@ -63,11 +63,14 @@ func TestSixteenBoardsOverPTY(t *testing.T) {
 	until("16 boards", func() bool { return len(s.fields) == 16 })
 	e := h.boards[2009]
 	before := e.Placement()
-	e.Schedule(time.Now(), emu.Script{
+	begin := time.Now()
+	e.Schedule(begin, emu.Script{
 		{At: 0, Kind: emu.Lift, Square: sq("c2")},
 		{At: 200 * time.Millisecond, Kind: emu.Place, Square: sq("c4"), Piece: rules.Piece{Color: rules.White, Kind: rules.Pawn}},
 	})
-	time.Sleep(500 * time.Millisecond)
+	// The move is played on the wall clock (this test is the real-time
+	// one): its last action is due 200 ms after the first.
+	time.Sleep(time.Until(begin.Add(200 * time.Millisecond)))
 	e.Advance(time.Now()) // the script is done even if the serving goroutine lags
 	want := e.Placement()
 	if want == before || want.At(sq("c4")) != (rules.Piece{Color: rules.White, Kind: rules.Pawn}) {
@@ -129,6 +132,8 @@ func benchPollGaps(b *testing.B, lines int) {
 		})
 		taps, buses, halls = append(taps, tap), append(buses, bs), append(halls, h)
 	}
+	// A benchmark of the lines in real time: the boards are found and read
+	// in warm, and the figures are taken over play, both on the wall clock.
 	time.Sleep(warm)
 	start := time.Now().Add(500 * time.Millisecond)
 	for _, h := range halls {

@@ -57,8 +57,8 @@
 //
 // # What is not modelled
 //
-// The EEPROM's clock record skipped on very fast moves; the XL's
-// 7-segment display contents; the
+// The EEPROM's clock record skipped on very fast moves; the XL's icons
+// (its digits are read back as characters, [ClockState].Text); the
 // 10-byte input buffer; Revelation II LEDs and draughts commands (ignored);
 // throughput limits of single-board links in [Run] (a pty is as fast as
 // memory; [Play] stamps messages with their 9600-baud arrival).

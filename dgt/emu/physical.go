@@ -115,7 +115,7 @@ type ClockState struct {
 	LeftFlag    bool
 	RightFlag   bool
 	HostControl bool   // set by SetNRun
-	Text        string // what the display shows instead of times ("" = times)
+	Text        string // what the display shows instead of times ("" = times): a DGT 3000's 8 characters, an XL's six digits A…F of "1A:BC 1D:EF" ('?' for a bitmap that is no character)
 	Beeps       int    // beep requests received
 }
 

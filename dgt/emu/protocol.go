@@ -95,8 +95,15 @@ func (e *Emulator) execClock(now time.Time, p []byte) {
 	e.clockCmd = append(e.clockCmd, cmd)
 	ack := [4]byte{0x10, cmd, 0, 0}
 	switch cmd {
-	case 0x01: // DISPLAY (XL 7-segment)
-		e.c.text = "<segments>"
+	case 0x01: // DISPLAY (XL 7-segment): C B A F E D icons beep
+		if len(arg) < 8 {
+			ack[0] = 0x40
+			break
+		}
+		e.c.text = xlText(arg[2], arg[1], arg[0], arg[5], arg[4], arg[3])
+		if arg[7]&0x02 != 0 {
+			e.c.beeps++
+		}
 	case 0x02: // ICONS
 	case 0x03: // END: back to the time display
 		e.c.text = ""

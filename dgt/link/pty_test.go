@@ -92,16 +92,20 @@ func TestPTYGameAcrossReplug(t *testing.T) {
 	for i := range script {
 		script[i].At /= 4
 	}
-	e.Schedule(time.Now(), script)
+	begin := time.Now()
+	e.Schedule(begin, script)
 	if err := l.Clock(ctx, emuVersionRequest); err != nil {
 		t.Fatalf("clock version over pty: %v", err)
 	}
-	time.Sleep(script.Duration() / 2)
+	// The game is played on the wall clock (this test is the real-time
+	// one): the board is lost half-way through it, and the final position
+	// is due when the script's last action is.
+	time.Sleep(time.Until(begin.Add(script.Duration() / 2)))
 	pb.unplug()
 	next("disconnect", func() bool { return len(m.disconn) == 1 })
 	pb.serve(t)
 	next("reconnect", func() bool { return m.dumps == 2 })
-	time.Sleep(script.Duration()/2 + time.Second)
+	time.Sleep(time.Until(begin.Add(script.Duration())))
 	e.Advance(time.Now())
 	want := e.Placement()
 	if want != final {

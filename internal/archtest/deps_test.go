@@ -54,6 +54,11 @@ var layers = []rule{
 	// and its own termios code) and probes them for DGT boards through
 	// dgt/link.
 	{pkg: "serialport", internal: []string{"rules", "dgt", "dgt/link", "dgt/internal/evq", "port"}, external: []string{"go.bug.st/serial", "golang.org/x/sys/unix"}},
+	// Identifying the boards of a hall (`dgtbridge ports --identify`): the
+	// serial ports, the single-board and bus-line probes and the clock
+	// commands; the configured boards come in as plain values, never
+	// configuration.
+	{pkg: "serialport/identify", internal: []string{"rules", "dgt", "dgt/link", "dgt/bus", "dgt/internal/evq", "port", "serialport"}, external: []string{"go.bug.st/serial", "golang.org/x/sys/unix"}},
 	// The Open Board Protocol is a codec of its own beside dgt; it sees
 	// only the rules vocabulary (squares, pieces, geometries).
 	{pkg: "obp", internal: []string{"rules"}},

@@ -47,6 +47,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/nats-io/nats.go"
 )
 
 // Options configure a load test.
@@ -271,25 +273,11 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	polls.start()
 	start, end := schedule(boards, col, o.Interval)
 	m := measure(d, &rep)
-	var outage chan *Outage
 	if o.Kill > 0 && start.Add(o.Kill).After(end) {
 		return rep, fmt.Errorf("loadtest: the kill %v after the games began would come after their last move (%v)", o.Kill, end.Sub(start).Round(time.Second))
 	}
-	if o.Kill > 0 {
-		outage = make(chan *Outage, 1)
-		go func() {
-			out := killAndRestart(ctx, o, &live, start, httpPort)
-			if out.err == nil {
-				out.err = col.catchUp(ctx, nc)
-			}
-			outage <- out
-		}()
-	}
-	var prof error
-	if o.Profile != "" {
-		profWin := min(30*time.Second, max(time.Until(end)-time.Second, time.Second))
-		go func() { prof = fetchProfile(ctx, httpPort, profWin, o.Profile) }()
-	}
+	outage := startOutage(ctx, o, &live, start, httpPort, col, nc)
+	prof := startProfile(ctx, o, httpPort, end)
 	want := 0
 	for _, b := range boards {
 		want += len(b.game.ucis)
@@ -306,12 +294,6 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		}
 		col.outage(rep.Outage)
 	}
-	if o.Profile != "" {
-		// The heap at the end of play, beside the CPU profile.
-		if err := fetch(ctx, fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/heap", httpPort), o.Profile+".heap"); err != nil {
-			fmt.Fprintf(o.Log, "heap profile: %v\n", err)
-		}
-	}
 	m.end(&rep)
 	// A little more, so that duplicates arriving late show.
 	time.Sleep(2 * time.Second)
@@ -319,10 +301,59 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	rep.Polls = dist(polls.take())
 	writeFiles(o, col, &rep, start)
 	metricsOf(httpPort, &rep)
-	if prof != nil {
-		fmt.Fprintf(o.Log, "profile: %v\n", prof)
-	}
+	prof.finish(ctx)
 	return rep, nil
+}
+
+// startOutage kills and restarts the daemon in the background when
+// o.Kill is set (nil channel otherwise), then reads from the streams what
+// the subscriber missed meanwhile.
+func startOutage(ctx context.Context, o Options, live *liveDaemon, start time.Time, httpPort int, col *collector, nc *nats.Conn) chan *Outage {
+	if o.Kill <= 0 {
+		return nil
+	}
+	outage := make(chan *Outage, 1)
+	go func() {
+		out := killAndRestart(ctx, o, live, start, httpPort)
+		if out.err == nil {
+			out.err = col.catchUp(ctx, nc)
+		}
+		outage <- out
+	}()
+	return outage
+}
+
+// profiler takes the daemon's CPU profile during play (Options.Profile).
+type profiler struct {
+	o        Options
+	httpPort int
+	done     chan error // the CPU profile's outcome (nil: no profile)
+}
+
+// startProfile starts a CPU profile of up to 30 s of play (until end).
+func startProfile(ctx context.Context, o Options, httpPort int, end time.Time) *profiler {
+	p := &profiler{o: o, httpPort: httpPort}
+	if o.Profile == "" {
+		return p
+	}
+	p.done = make(chan error, 1)
+	win := min(30*time.Second, max(time.Until(end)-time.Second, time.Second))
+	go func() { p.done <- fetchProfile(ctx, httpPort, win, o.Profile) }()
+	return p
+}
+
+// finish takes the heap at the end of play, beside the CPU profile, and
+// says on the log what could not be written.
+func (p *profiler) finish(ctx context.Context) {
+	if p.done == nil {
+		return
+	}
+	if err := fetch(ctx, fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/heap", p.httpPort), p.o.Profile+".heap"); err != nil {
+		fmt.Fprintf(p.o.Log, "heap profile: %v\n", err)
+	}
+	if err := <-p.done; err != nil {
+		fmt.Fprintf(p.o.Log, "profile: %v\n", err)
+	}
 }
 
 // schedule starts every board's game, spread over one interval so that
