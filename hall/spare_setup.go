@@ -92,6 +92,9 @@ func (br *boardRun) setupCheck(at time.Time, tick bool) {
 		return
 	}
 	diff := placementDiff(&su.board, &want)
+	if turned := turnedAround(su.board); turned == want {
+		diff = "the board is turned around (White's pieces on the side where Black's belong): turn it, or set the position up the other way"
+	}
 	if diff == su.told || su.told != "" && at.Sub(su.toldAt) < spareTold || tick && su.told == "" {
 		return
 	}
@@ -102,6 +105,16 @@ func (br *boardRun) setupCheck(at time.Time, tick bool) {
 			su.id, su.port, ply, diff),
 		Proposal: map[string]any{"board": su.board.String(), "position": want.String(), "differences": diff}}
 	br.apply(sessionStep([]game.Payload{a}, false))
+}
+
+// turnedAround is what a board shows turned by half a turn.
+func turnedAround(p rules.Placement) rules.Placement {
+	q := rules.NewPlacement(p.Geo)
+	n := p.Geo.Size()
+	for i := range n {
+		q.Sq[n-1-i] = p.Sq[i]
+	}
+	return q
 }
 
 // placementDiff names the squares where the board (has) differs from the

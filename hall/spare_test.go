@@ -68,8 +68,8 @@ func spareAlerts(obs []Observation) []game.Alert {
 // TestSwitchToSpareMidGame: a game of six plies on its board is moved to
 // a spare by the arbiter (switch_board). The spare, at the start
 // position, is not the game's: a warn spare_setup alert names what
-// differs and no move is made up; a move on the old board (its cable in)
-// counts no more. Set up one piece short, still nothing counts; set up
+// differs and no move is made up; set up turned around, the alert says
+// so; a move on the old board counts no more. Set up one piece short, still nothing counts; set up
 // right, an info alert, and the game goes on on the spare: the record is
 // the twelve plies exactly, one MoveEvent each, in order, with the
 // spare's clock. The switch is kept in the record: a hall restarted on the
@@ -105,6 +105,15 @@ func TestSwitchToSpareMidGame(t *testing.T) {
 			t.Errorf("first spare_setup alert %s %q, want warn naming e4", a.Severity, a.Message)
 		}
 
+		// The spare set up turned around: the arbiter is told so.
+		_, at6 := spareScript(t, 6, 12)
+		turned := turnedAround(at6)
+		spare.SetPlacement(time.Now(), &turned)
+		waitFor(t, 30*time.Second, "the spare told turned around", func() bool {
+			as := spareAlerts(sh.observed())
+			return as[len(as)-1].Severity == game.Warn && strings.Contains(as[len(as)-1].Message, "turned around")
+		})
+
 		// A hand moves on the old board: it is not read.
 		stray, _ := spareScript(t, 6, 7)
 		old.Schedule(time.Now(), stray)
@@ -113,7 +122,6 @@ func TestSwitchToSpareMidGame(t *testing.T) {
 			t.Fatal("the stray move was not made on the old board")
 		}
 		// The spare set up one piece short (no white pawn on e4).
-		_, at6 := spareScript(t, 6, 12)
 		short := at6
 		e4, _ := rules.Chess8x8.ParseSquare("e4")
 		short.Sq[e4] = rules.NoPiece
