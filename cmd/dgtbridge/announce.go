@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/rules/announce"
 )
 
@@ -16,7 +17,7 @@ import (
 // instead of MOVE it prints the talking-clock announcement (D.2.6.1).
 func runAnnounce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	const synopsis = "--lang L [--variant V] [--fen FEN] [--style long|short] MOVE\n       dgtbridge announce --lang L --clock WHITE/BLACK [--moves N]"
-	fs := newFlags("announce", synopsis,
+	fs := cli.NewFlags("announce", synopsis,
 		"Print the blind-player announcement (FIDE Laws Appendix D) of one move, written in UCI or SAN,\n"+
 			"in the given position; or, with --clock, the talking-clock announcement of the times and move count.", stderr)
 	lang := fs.String("lang", "en", "language: en, de (FIDE D.2.1 wording) or vi")
@@ -31,7 +32,7 @@ func runAnnounce(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	// Flags may follow MOVE: parse, take one positional, parse the rest.
 	var pos []string
 	for {
-		if err := parseFlags(fs, args); err != nil {
+		if err := cli.Parse(fs, args); err != nil {
 			return err
 		}
 		if fs.NArg() == 0 {
@@ -43,25 +44,25 @@ func runAnnounce(ctx context.Context, args []string, stdout, stderr io.Writer) e
 
 	l, err := announce.ParseLang(*lang)
 	if err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	var text string
 	switch {
 	case *clock != "":
 		if len(pos) > 0 {
-			return usageError{fmt.Errorf("announce: give either MOVE or --clock, not both")}
+			return cli.UsageError{Err: fmt.Errorf("announce: give either MOVE or --clock, not both")}
 		}
 		text, err = announce.ClockText(*clock, *moves, l)
 	case len(pos) == 1:
 		text, err = announce.MoveText(pos[0], *variant, *fen, *style, *noCheck, l)
 	case len(pos) == 0:
-		return usageError{errors.New("announce: give the MOVE to announce (UCI or SAN), e.g. dgtbridge announce --lang de Nf3")}
+		return cli.UsageError{Err: errors.New("announce: give the MOVE to announce (UCI or SAN), e.g. dgtbridge announce --lang de Nf3")}
 	default:
-		return usageError{fmt.Errorf("announce: one MOVE only, got %q", strings.Join(pos, " "))}
+		return cli.UsageError{Err: fmt.Errorf("announce: one MOVE only, got %q", strings.Join(pos, " "))}
 	}
 	var re *announce.RequestError
 	if errors.As(err, &re) {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	if err != nil {
 		return err

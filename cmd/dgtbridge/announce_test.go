@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"strings"
 	"testing"
 )
@@ -61,7 +62,7 @@ func TestAnnounceCommandErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error; printed %q", out.String())
 			}
-			if got := exitCode(err) == 2; got != tc.usage {
+			if got := cli.ExitCode(err) == 2; got != tc.usage {
 				t.Errorf("usage error = %v, want %v (%v)", got, tc.usage, err)
 			}
 			if !strings.Contains(err.Error(), tc.msg) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"strings"
 	"testing"
 )
@@ -48,7 +49,7 @@ func TestAnnounceXiangqi(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
 			err := run(context.Background(), append([]string{"announce"}, tc.args...), &out, &errb)
-			var u usageError
+			var u cli.UsageError
 			if err == nil || errors.As(err, &u) != tc.usage {
 				t.Errorf("err %v (usage error wanted: %v)", err, tc.usage)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 )
 
 // runBackup implements "dgtbridge backup [--config FILE | --data-dir DIR]
@@ -14,20 +15,20 @@ import (
 // that must not exist yet, whether the daemon runs or not
 // (storage.Backup; docs/operations.md).
 func runBackup(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("backup", "[--config FILE | --data-dir DIR] DIR",
+	fs := cli.NewFlags("backup", "[--config FILE | --data-dir DIR] DIR",
 		"Copy the data folder (data_dir: the game records, the outbox, the embedded NATS store, the recordings)\n"+
 			"into DIR, a folder that must not exist yet, while the daemon runs or not. The copy is a data folder a\n"+
 			"daemon starts on: every game resumes from it (docs/operations.md, \"Backup and restore\").", stderr)
 	file := fs.String("config", "", "configuration file whose data_dir is copied (default ./dgtbridge.yaml, then /etc/dgtbridge/dgtbridge.yaml)")
 	dataDir := fs.String("data-dir", "", "the data folder to copy (instead of the configuration's data_dir)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageError{fmt.Errorf("backup: give the folder to copy into, once (e.g. dgtbridge backup /media/usb/dgtbridge-round3)")}
+		return cli.UsageError{Err: fmt.Errorf("backup: give the folder to copy into, once (e.g. dgtbridge backup /media/usb/dgtbridge-round3)")}
 	}
 	if *dataDir != "" && *file != "" {
-		return usageError{fmt.Errorf("backup: give --config or --data-dir, not both")}
+		return cli.UsageError{Err: fmt.Errorf("backup: give --config or --data-dir, not both")}
 	}
 	src := *dataDir
 	if src == "" {

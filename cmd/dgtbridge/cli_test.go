@@ -48,7 +48,7 @@ func TestCommandFlagsInHelp(t *testing.T) {
 		{"demo", []string{"-boards", "-speed", "-public-delay"}, []string{"-check", "-config"}},
 		{"replay", []string{"-ruleset", "-variant", "-fen", "-format", "-alerts"}, []string{"-config"}},
 		{"perft", []string{"-variant", "-depth", "-fen"}, []string{"-config"}},
-		{"ports", nil, []string{"-config", "-depth"}},
+		{"ports", []string{"-identify", "-config", "-show"}, []string{"-depth", "-json"}},
 	} {
 		code, _, errOut := runMain(t, c.cmd, "--help")
 		if code != 0 {

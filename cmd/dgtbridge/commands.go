@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"io"
-	"strings"
 )
 
 // command is one subcommand of dgtbridge.
@@ -56,7 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	usage(stderr)
-	return usageError{fmt.Errorf("unknown command %q: give one of the commands listed above", name)}
+	return cli.UsageError{Err: fmt.Errorf("unknown command %q: give one of the commands listed above", name)}
 }
 
 func usage(w io.Writer) {
@@ -65,62 +63,4 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\n\"dgtbridge <command> --help\" describes a command's flags; a bare \"dgtbridge\" is \"dgtbridge run\".")
-}
-
-// usageError marks a mistake in the command line (exit status 2).
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func exitCode(err error) int {
-	var u usageError
-	if errors.As(err, &u) {
-		return 2
-	}
-	return 1
-}
-
-// flags is a subcommand's flag set; its usage goes to stderr on --help.
-type flags struct {
-	*flag.FlagSet
-	args, summary string
-	stderr        io.Writer
-}
-
-// newFlags returns a flag set for a subcommand: --help prints its usage
-// and flags to stderr; a mistake is reported once, by parseFlags.
-func newFlags(name, args, summary string, stderr io.Writer) *flags {
-	fs := &flags{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), args: args, summary: summary, stderr: stderr}
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	return fs
-}
-
-// printUsage writes "usage: dgtbridge NAME ARGS", the summary and the
-// flags.
-func (fs *flags) printUsage() {
-	fmt.Fprintf(fs.stderr, "usage: %s\n\n%s\n", strings.TrimSpace("dgtbridge "+fs.Name()+" "+fs.args), fs.summary)
-	n := 0
-	fs.VisitAll(func(*flag.Flag) { n++ })
-	if n > 0 {
-		fmt.Fprintln(fs.stderr, "\nflags:")
-		fs.SetOutput(fs.stderr)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
-}
-
-// parseFlags parses args: --help prints the usage and returns
-// flag.ErrHelp; a mistake is a usage error that says how to get help.
-func parseFlags(fs *flags, args []string) error {
-	err := fs.Parse(args)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, flag.ErrHelp):
-		fs.printUsage()
-		return err
-	}
-	return usageError{fmt.Errorf("%s: %v (\"dgtbridge %s --help\" lists its flags)", fs.Name(), err, fs.Name())}
 }

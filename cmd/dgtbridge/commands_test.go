@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"strings"
 	"testing"
 )
@@ -47,7 +48,7 @@ func TestCommandLineMistakes(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v, want one containing %q", err, tc.want)
 			}
-			if got := exitCode(err); got != 2 {
+			if got := cli.ExitCode(err); got != 2 {
 				t.Errorf("exit status %d, want 2", got)
 			}
 			if out.Len() != 0 {

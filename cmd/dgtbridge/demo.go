@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/internal/demorun"
 )
 
@@ -30,7 +31,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // parseDemoFlags reads and checks demo's flags.
 func parseDemoFlags(args []string, stderr io.Writer) (demorun.Options, error) {
-	fs := newFlags("demo", "[--boards N] [flags]",
+	fs := cli.NewFlags("demo", "[--boards N] [flags]",
 		"Run the whole pipeline without hardware: embedded NATS, N emulated DGT boards + clocks on pseudo-terminals\n"+
 			"playing famous games (with a few touch-move and illegal-move incidents), the HTTP PGN feeds, and a live\n"+
 			"feed of moves, alerts and results on stdout. Runs until interrupted (Ctrl-C).", stderr)
@@ -47,27 +48,27 @@ func parseDemoFlags(args []string, stderr io.Writer) (demorun.Options, error) {
 	wsListen := fs.String("websocket-listen", "127.0.0.1:0", `embedded NATS websocket address for the arbiters' page (port 0: a free port; "off" disables it)`)
 	liveChess := fs.String("livechess", "", `serve the LiveChess-compatible local API (docs/livechess.md) on this address, e.g. 127.0.0.1:1982 ("": off)`)
 	level := fs.String("log-level", "warn", "log level on stderr: debug, info, warn or error")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return demorun.Options{}, err
 	}
 	if fs.NArg() > 0 {
-		return demorun.Options{}, usageError{fmt.Errorf("demo: unexpected argument %q", fs.Arg(0))}
+		return demorun.Options{}, cli.UsageError{Err: fmt.Errorf("demo: unexpected argument %q", fs.Arg(0))}
 	}
 	if *boards < 1 || *boards > demorun.MaxBoards {
-		return demorun.Options{}, usageError{fmt.Errorf("demo: --boards %d: want 1 to %d", *boards, demorun.MaxBoards)}
+		return demorun.Options{}, cli.UsageError{Err: fmt.Errorf("demo: --boards %d: want 1 to %d", *boards, demorun.MaxBoards)}
 	}
 	if *xq < 0 || *xq > demorun.MaxXiangqi {
-		return demorun.Options{}, usageError{fmt.Errorf("demo: --xiangqi %d: want 0 to %d", *xq, demorun.MaxXiangqi)}
+		return demorun.Options{}, cli.UsageError{Err: fmt.Errorf("demo: --xiangqi %d: want 0 to %d", *xq, demorun.MaxXiangqi)}
 	}
 	if *speed <= 0 || *speed > demorun.MaxSpeed {
-		return demorun.Options{}, usageError{fmt.Errorf("demo: --speed %g: want more than 0 and at most %d", *speed, demorun.MaxSpeed)}
+		return demorun.Options{}, cli.UsageError{Err: fmt.Errorf("demo: --speed %g: want more than 0 and at most %d", *speed, demorun.MaxSpeed)}
 	}
 	if *delay < 0 {
-		return demorun.Options{}, usageError{errors.New("demo: --public-delay must not be negative")}
+		return demorun.Options{}, cli.UsageError{Err: errors.New("demo: --public-delay must not be negative")}
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
-		return demorun.Options{}, usageError{fmt.Errorf("demo: --log-level %q: want debug, info, warn or error", *level)}
+		return demorun.Options{}, cli.UsageError{Err: fmt.Errorf("demo: --log-level %q: want debug, info, warn or error", *level)}
 	}
 	return demorun.Options{Boards: *boards, Xiangqi: *xq, Speed: *speed, PublicDelay: *delay, Seed: *seed, Blind: *blind, Team: *team,
 		DataDir: *dataDir, HTTPListen: *httpListen, NATSListen: *natsListen, WebSocketListen: *wsListen, LiveChess: *liveChess,

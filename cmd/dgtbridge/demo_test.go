@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/hall/demo"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/nats-io/nats.go"
@@ -311,8 +312,8 @@ func TestDemoFlags(t *testing.T) {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			var out, errOut lockedBuffer
 			err := run(context.Background(), append([]string{"demo"}, c.args...), &out, &errOut)
-			if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("err %v (exit %d), want a usage error naming %q", err, exitCode(err), c.want)
+			if err == nil || cli.ExitCode(err) != 2 || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("err %v (exit %d), want a usage error naming %q", err, cli.ExitCode(err), c.want)
 			}
 			if out.String() != "" {
 				t.Errorf("stdout %q", out.String())

@@ -12,6 +12,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/demo"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 )
 
 // runEmulate runs one emulated DGT board with a DGT 3000 clock
@@ -20,7 +21,7 @@ func runEmulate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if emulateProtocol(args) == "obp" {
 		return runEmulateOBP(ctx, args, stdout, stderr)
 	}
-	fs := newFlags("emulate", "[--pty] [--game PGN] [flags] | --boards N [--bus 32] [flags]",
+	fs := cli.NewFlags("emulate", "[--pty] [--game PGN] [flags] | --boards N [--bus 32] [flags]",
 		"Run one emulated DGT board + DGT 3000 clock on a pseudo-terminal and print its device path.\n"+
 			"With --game, play the game's moves with human-like handling once a host has talked to the board;\n"+
 			"otherwise just answer host commands. Runs until interrupted.\n"+
@@ -47,21 +48,21 @@ func runEmulate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	f.gamesFile = fs.String("games", "", "with --boards: PGN `file` of the games the boards play in turn (default: built-in famous games)")
 	f.round = fs.Int("round", 1, "with --boards: the round in the printed configuration")
 	f.truthFile = fs.String("truth", "", "with --boards: write every ply played (board, game, ply, move, touch, release, press times) as JSON lines to `file`")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("emulate takes no arguments, got %q", fs.Args())}
+		return cli.UsageError{Err: fmt.Errorf("emulate takes no arguments, got %q", fs.Args())}
 	}
 	if *f.nBoards < 1 || *f.busSize < 0 {
-		return usageError{errors.New("--boards must be at least 1 and --bus not negative")}
+		return cli.UsageError{Err: errors.New("--boards must be at least 1 and --bus not negative")}
 	}
 	if *f.nBoards > 1 || *f.busSize > 0 {
 		set := map[string]bool{}
 		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 		for _, single := range []string{"pty", "game", "index", "serial", "speed", "gesture", "rotated", "no-clock", "flicker"} {
 			if set[single] {
-				return usageError{fmt.Errorf("--%s is for one board; with --boards use --games, --move-every, --seed, --clock", single)}
+				return cli.UsageError{Err: fmt.Errorf("--%s is for one board; with --boards use --games, --move-every, --seed, --clock", single)}
 			}
 		}
 		return emulateMany(ctx, f, stdout, stderr)
@@ -82,11 +83,11 @@ type emulateFlags struct {
 // emulateMany serves a hall of boards (emulate --boards N [--bus M]).
 func emulateMany(ctx context.Context, f emulateFlags, stdout, stderr io.Writer) error {
 	if *f.busSize > demo.BusMax {
-		return usageError{fmt.Errorf("--bus %d: at most %d boards on a line", *f.busSize, demo.BusMax)}
+		return cli.UsageError{Err: fmt.Errorf("--bus %d: at most %d boards on a line", *f.busSize, demo.BusMax)}
 	}
 	think, err := emu.ParseSpan(*f.moveEvery)
 	if err != nil {
-		return usageError{fmt.Errorf("--move-every %w", err)}
+		return cli.UsageError{Err: fmt.Errorf("--move-every %w", err)}
 	}
 	games, err := demo.HallGames(*f.gamesFile)
 	if err != nil {
@@ -96,7 +97,7 @@ func emulateMany(ctx context.Context, f emulateFlags, stdout, stderr io.Writer) 
 		Clock: emu.ClockSetting{Base: 90 * time.Minute, Increment: 30 * time.Second, Mode: emu.Fischer}, TimeControl: "5400+30"}
 	if *f.tc != "" {
 		if ho.Clock, err = emu.ParseTimeControl(*f.tc); err != nil {
-			return usageError{err}
+			return cli.UsageError{Err: err}
 		}
 		ho.TimeControl = *f.tc
 	}
@@ -114,7 +115,7 @@ func emulateMany(ctx context.Context, f emulateFlags, stdout, stderr io.Writer) 
 // emulateOne serves one board, playing --game once a host talks to it.
 func emulateOne(ctx context.Context, f emulateFlags, stdout, stderr io.Writer) error {
 	if *f.speed <= 0 {
-		return usageError{errors.New("--speed must be positive")}
+		return cli.UsageError{Err: errors.New("--speed must be positive")}
 	}
 	o := demo.BoardOptions{Setup: emu.Setup{Serial: *f.serialNr, Seed: *f.seed, Flicker: *f.flicker, NoClock: *f.noClock},
 		Speed: *f.speed, Seed: *f.seed, Gesture: *f.gesture, PTY: *f.usePTY}
@@ -134,7 +135,7 @@ func emulateOne(ctx context.Context, f emulateFlags, stdout, stderr io.Writer) e
 	if tc != "" && tc != "-" && tc != "?" {
 		set, err := emu.ParseTimeControl(tc)
 		if err != nil {
-			return usageError{err}
+			return cli.UsageError{Err: err}
 		}
 		o.Setup.Clock = set
 	}

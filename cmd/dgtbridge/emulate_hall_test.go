@@ -18,6 +18,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt"
 	"github.com/dgtbridge/dgtbridge/dgt/bus"
 	"github.com/dgtbridge/dgtbridge/hall/demo"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/serialport"
 )
 
@@ -32,7 +33,7 @@ func TestEmulateHallFlags(t *testing.T) {
 		{"emulate", "--boards", "4", "--move-every", "3s-1s"},
 	} {
 		err := run(context.Background(), args, io.Discard, io.Discard)
-		var ue usageError
+		var ue cli.UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%v: %v, want a usage error", args, err)
 		}

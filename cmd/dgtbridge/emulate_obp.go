@@ -9,6 +9,7 @@ import (
 
 	dgtemu "github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/demo"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/obp/emu"
 	"github.com/dgtbridge/dgtbridge/rules"
 )
@@ -37,7 +38,7 @@ func emulateProtocol(args []string) string {
 // (9×10) or chess (8×8), on a pseudo-terminal whose path it prints. With
 // --game it plays the game with human hands once a host has talked to it.
 func runEmulateOBP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("emulate", "--protocol obp [--variant xiangqi|chess] [--game PGN] [flags]",
+	fs := cli.NewFlags("emulate", "--protocol obp [--variant xiangqi|chess] [--game PGN] [flags]",
 		"Run one emulated Open Board Protocol board + clock (docs/open-board-protocol.md) on a pseudo-terminal\n"+
 			"and print its device path. With --game, play the game's moves with human hands (lifts, puts, the lever,\n"+
 			"now and then a touched piece, a slide or a damaged line) once a host has talked to the board;\n"+
@@ -55,17 +56,17 @@ func runEmulateOBP(ctx context.Context, args []string, stdout, stderr io.Writer)
 	tc := fs.String("clock", "", "time control `base+inc` in seconds (default: the game's TimeControl tag, else 900+10)")
 	badLines := fs.Float64("bad-lines", 0.02, "probability that a line is damaged on the wire")
 	incidents := fs.Float64("incidents", 0.1, "probability per move of a touched piece put back or a slide across a point")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("emulate takes no arguments, got %q", fs.Args())}
+		return cli.UsageError{Err: fmt.Errorf("emulate takes no arguments, got %q", fs.Args())}
 	}
 	if *speed <= 0 {
-		return usageError{errors.New("--speed must be positive")}
+		return cli.UsageError{Err: errors.New("--speed must be positive")}
 	}
 	if *badLines < 0 || *badLines >= 1 || *incidents < 0 || *incidents > 1 {
-		return usageError{errors.New("--bad-lines must be in [0, 1) and --incidents in [0, 1]")}
+		return cli.UsageError{Err: errors.New("--bad-lines must be in [0, 1) and --incidents in [0, 1]")}
 	}
 	o := demo.OBPBoardOptions{Board: emu.Options{Serial: *serialNr, NoClock: *noClock, Occupancy: *occupancy, BadLines: *badLines, Seed: *seed},
 		Variant: *variant, Speed: *speed, Seed: *seed, Incidents: *incidents, PTY: *usePTY}
@@ -75,18 +76,18 @@ func runEmulateOBP(ctx context.Context, args []string, stdout, stderr io.Writer)
 	case "chess":
 		o.Board.Geo = rules.Chess8x8
 	default:
-		return usageError{fmt.Errorf("--variant %q: want xiangqi or chess", *variant)}
+		return cli.UsageError{Err: fmt.Errorf("--variant %q: want xiangqi or chess", *variant)}
 	}
 	if *game != "" {
 		var err error
 		o.Game, err = demo.XiangqiGame(*game, *index)
 		if errors.Is(err, demo.ErrNoSuchGame) {
-			return usageError{fmt.Errorf("--game %w", err)}
+			return cli.UsageError{Err: fmt.Errorf("--game %w", err)}
 		} else if err != nil {
 			return err
 		}
 		if o.Game.Start.Geometry() != o.Board.Geo {
-			return usageError{fmt.Errorf("--game is a %s game, the board is --variant %s", o.Game.Start.Variant(), *variant)}
+			return cli.UsageError{Err: fmt.Errorf("--game is a %s game, the board is --variant %s", o.Game.Start.Variant(), *variant)}
 		}
 		if *tc == "" {
 			*tc = o.Game.Tag("TimeControl")
@@ -95,7 +96,7 @@ func runEmulateOBP(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if *tc != "" && *tc != "-" && *tc != "?" {
 		set, err := dgtemu.ParseTimeControl(*tc)
 		if err != nil {
-			return usageError{err}
+			return cli.UsageError{Err: err}
 		}
 		o.Board.Base, o.Board.Increment = set.Base, set.Increment
 	}

@@ -8,13 +8,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/internal/loadtest"
 )
 
 // runLoadtest runs the load test of internal/loadtest and prints its
 // report: this binary (or --daemon) is started as the daemon under test.
 func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("loadtest", "[--boards N] [--bus 32] [--dir DIR] [flags]",
+	fs := cli.NewFlags("loadtest", "[--boards N] [--bus 32] [--dir DIR] [flags]",
 		"Start emulated DGT boards on pseudo-terminals (on bus lines of --bus boards), a daemon reading them\n"+
 			"(\"dgtbridge run\" with a configuration written in --dir, recording on, its data in --dir), play a\n"+
 			"random game on every board with a ply every --interval, and report the moves lost, wrong and\n"+
@@ -44,14 +45,14 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		env = append(env, v)
 		return nil
 	})
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("loadtest takes no arguments, got %q", fs.Args())}
+		return cli.UsageError{Err: fmt.Errorf("loadtest takes no arguments, got %q", fs.Args())}
 	}
 	if *boards < 1 || *bus < 1 || *bus > 64 {
-		return usageError{fmt.Errorf("loadtest: --boards must be at least 1 and --bus 1 to 64")}
+		return cli.UsageError{Err: fmt.Errorf("loadtest: --boards must be at least 1 and --bus 1 to 64")}
 	}
 	if *daemon == "" {
 		exe, err := os.Executable()

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dgtbridge/dgtbridge/broadcast/httpauth"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/status"
 	"golang.org/x/term"
 )
@@ -26,15 +27,15 @@ func runPasswd(_ context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 func passwd(args []string, in *os.File, stdout, stderr io.Writer) error {
-	fs := newFlags("passwd", "",
+	fs := cli.NewFlags("passwd", "",
 		"Print a bcrypt hash of a password, for nats.embedded.users[].password: the embedded NATS server and the HTTP\n"+
 			"staff sign-in take it, and the configuration file then holds no password. The password is typed twice\n"+
 			"(not shown) on a terminal, or is the first line of standard input (echo … | dgtbridge passwd).", stderr)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{errors.New("passwd: the password is never an argument (every user of this machine sees those in ps): type it, or give it on standard input")}
+		return cli.UsageError{Err: errors.New("passwd: the password is never an argument (every user of this machine sees those in ps): type it, or give it on standard input")}
 	}
 	var pw string
 	if fd := int(in.Fd()); term.IsTerminal(fd) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"golang.org/x/crypto/bcrypt"
 	"golang.org/x/sys/unix"
 )
@@ -34,7 +35,7 @@ func TestPasswdStdin(t *testing.T) {
 		t.Errorf("hash %q does not check, stderr %q", h, errb.String())
 	}
 	out.Reset()
-	if err := passwd([]string{"s3cret"}, pipe(""), &out, &errb); err == nil || exitCode(err) != 2 || out.Len() != 0 {
+	if err := passwd([]string{"s3cret"}, pipe(""), &out, &errb); err == nil || cli.ExitCode(err) != 2 || out.Len() != 0 {
 		t.Errorf("password as argument: %v, printed %q", err, out.String())
 	}
 	if err := passwd(nil, pipe("\n"), &out, &errb); err == nil || !strings.Contains(err.Error(), "empty") || out.Len() != 0 {

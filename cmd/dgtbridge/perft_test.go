@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"strings"
 	"testing"
 )
@@ -74,7 +75,7 @@ func TestPerftCommandErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var u usageError
+			var u cli.UsageError
 			if errors.As(err, &u) != tc.usage {
 				t.Errorf("usage error = %v, want %v (%v)", !tc.usage, tc.usage, err)
 			}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dgtbridge/dgtbridge/dgt/link"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/serialport"
 )
 
@@ -19,11 +19,11 @@ import (
 // the table, naming it. With --identify it maps the hall instead
 // (ports_identify.go).
 func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("ports", "[--identify [--config FILE] [--show DURATION]] [PATH…]", portsSummary, stderr)
+	fs := cli.NewFlags("ports", "[--identify [--config FILE] [--show DURATION]] [PATH…]", portsSummary, stderr)
 	ident := fs.Bool("identify", false, "find every board (bus lines too), match each to the configured board it is, list the missing ones,\nand show each board's number on its clock")
 	file := fs.String("config", "", "with --identify: configuration file (default ./dgtbridge.yaml, then /etc/dgtbridge/dgtbridge.yaml)")
 	show := fs.Duration("show", 5*time.Minute, "with --identify: how long the clocks show their board numbers before their time display comes back\n(Ctrl-C ends sooner; 0: the clocks are left alone)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if *ident {
@@ -36,7 +36,7 @@ func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	})
 	if len(stray) > 0 {
-		return usageError{fmt.Errorf("ports: %s: only with --identify", strings.Join(stray, " and "))}
+		return cli.UsageError{Err: fmt.Errorf("ports: %s: only with --identify", strings.Join(stray, " and "))}
 	}
 	var ports []serialport.Port
 	if fs.NArg() > 0 {
@@ -54,21 +54,7 @@ func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	results := serialport.Discover(ctx, ports)
-	fmt.Fprintf(stdout, "%-20s %-10s %s\n", "PORT", "USB", "DGT")
-	for _, r := range results {
-		usb := "-"
-		if r.USB {
-			usb = r.VID + ":" + r.PID
-		}
-		found := describeBoard(r.Board)
-		switch {
-		case r.Unopened:
-			found = "cannot open: " + r.Err.Error()
-		case r.Err != nil:
-			found = "no DGT board: " + r.Err.Error()
-		}
-		fmt.Fprintf(stdout, "%-20s %-10s %s\n", r.Path, usb, found)
-	}
+	serialport.PrintDiscovered(stdout, results)
 	var bad []string
 	for _, r := range results {
 		if r.Unopened && fs.NArg() > 0 {
@@ -79,22 +65,4 @@ func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("ports: %s cannot be opened as a serial port: check the path (ls /dev/ttyACM* /dev/ttyUSB* /dev/rfcomm*) and that you may use it (group dialout)", strings.Join(bad, ", "))
 	}
 	return ctx.Err()
-}
-
-// describeBoard says what a probe found, e.g. "board 1.07 serial 01025
-// (0000001025), clock DGT 3000 2.0".
-func describeBoard(c link.Connected) string {
-	s := fmt.Sprintf("board %d.%02d serial %s", c.Version.Major, c.Version.Minor, c.Serial)
-	if c.LongSerial != "" {
-		s += " (" + c.LongSerial + ")"
-	}
-	switch {
-	case !c.Clock:
-		s += ", no clock"
-	case c.ClockVersion[0] == 2:
-		s += fmt.Sprintf(", clock DGT 3000 %d.%d", c.ClockVersion[0], c.ClockVersion[1])
-	default:
-		s += fmt.Sprintf(", clock XL %d.%d", c.ClockVersion[0], c.ClockVersion[1])
-	}
-	return s
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/internal/daemon"
 	"github.com/dgtbridge/dgtbridge/serialport"
 	"github.com/dgtbridge/dgtbridge/serialport/identify"
 )
@@ -35,7 +35,7 @@ func runIdentify(ctx context.Context, paths []string, file string, show time.Dur
 	if err != nil {
 		return err
 	}
-	wants := identifyWants(cfg)
+	wants := daemon.IdentifyWants(cfg)
 	if cfg.File == "" {
 		fmt.Fprintf(stdout, "no configuration found (%s): every board is listed as not in the configuration\n\n", strings.Join(config.DefaultSearchPaths(), ", "))
 	}
@@ -56,7 +56,7 @@ func runIdentify(ctx context.Context, paths []string, file string, show time.Dur
 			targets = append(targets, t)
 		}
 	}
-	targets, other := withoutOtherProtocols(cfg, targets)
+	targets, other := daemon.WithoutOtherProtocols(cfg, targets)
 	r := identify.Probe(ctx, targets, wants, identify.Options{})
 	if err := identify.Print(stdout, r); err != nil {
 		return err
@@ -68,95 +68,10 @@ func runIdentify(ctx context.Context, paths []string, file string, show time.Dur
 		}
 	}
 	if show > 0 && ctx.Err() == nil {
-		showLabels(ctx, r, show, stdout)
+		identify.ShowFor(ctx, r, show, stdout, identify.Options{})
 	}
 	if n := len(r.Missing); n > 0 {
 		return fmt.Errorf("ports: configured boards not found: %d (listed under \"missing\")", n)
 	}
 	return ctx.Err()
-}
-
-// withoutOtherProtocols leaves out of targets the ports of the configured
-// boards that speak another protocol than DGT (DGT requests at 9600 baud
-// mean nothing to them), and names those boards.
-func withoutOtherProtocols(cfg config.Config, targets []identify.Target) ([]identify.Target, []string) {
-	skip := map[string]bool{}
-	var names []string
-	for _, b := range cfg.Boards {
-		if p := cfg.Effective(b).Protocol; p == config.ProtocolDGT || p == config.ProtocolManual || b.Port == "" {
-			continue
-		}
-		skip[realPath(b.Port)] = true
-		names = append(names, fmt.Sprintf("board %d, %s", b.Board, b.Port))
-	}
-	out := targets[:0:0]
-	for _, t := range targets {
-		if !skip[realPath(t.Path)] {
-			out = append(out, t)
-		}
-	}
-	return out, names
-}
-
-// realPath is path with its symlinks resolved, or path when it does not
-// resolve.
-func realPath(path string) string {
-	if r, err := filepath.EvalSymlinks(path); err == nil {
-		return r
-	}
-	return path
-}
-
-// identifyWants returns the configured DGT boards with a port: each
-// game's board and each blind player's own board.
-func identifyWants(cfg config.Config) []identify.Want {
-	var wants []identify.Want
-	for _, b := range cfg.Boards {
-		if cfg.Effective(b).Protocol != config.ProtocolDGT {
-			continue
-		}
-		wants = append(wants, identify.Want{Board: b.Board, Port: b.Port, Address: uint16(b.BusAddress)})
-		if b.Blind != nil && b.Blind.Port != "" {
-			wants = append(wants, identify.Want{Board: b.Board, Blind: true, Port: b.Blind.Port, Address: uint16(b.Blind.BusAddress)})
-		}
-	}
-	return wants
-}
-
-// showLabels shows the board numbers on the clocks for d (or until ctx
-// ends) and gives the clocks their time display back.
-func showLabels(ctx context.Context, r identify.Report, d time.Duration, stdout io.Writer) {
-	s := identify.Show(ctx, r, identify.Options{})
-	shown := s.Shown()
-	if len(shown) == 0 {
-		fmt.Fprintln(stdout, "\nno clock to show a board number on (only a board on a port of its own with a DGT 3000 or an XL can)")
-		return
-	}
-	ok := 0
-	for _, sh := range shown {
-		if sh.Err != nil {
-			fmt.Fprintf(stdout, "%s: the clock did not take %q: %v\n", sh.Port, sh.Label, sh.Err)
-			continue
-		}
-		ok++
-	}
-	fmt.Fprintf(stdout, "\nclocks showing their board numbers: %d, until %s (%s); Ctrl-C gives them their time display back sooner\n", ok, time.Now().Add(d).Format(time.TimeOnly), d)
-	t := time.NewTimer(d)
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-		t.Stop()
-	}
-	back := 0
-	for i, sh := range s.End() {
-		if shown[i].Err != nil {
-			continue // never shown
-		}
-		if sh.Err != nil {
-			fmt.Fprintf(stdout, "%s: %v\n", sh.Port, sh.Err)
-			continue
-		}
-		back++
-	}
-	fmt.Fprintf(stdout, "clocks back to their time display: %d\n", back)
 }

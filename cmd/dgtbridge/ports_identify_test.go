@@ -16,6 +16,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
+	"github.com/dgtbridge/dgtbridge/internal/daemon"
 	"github.com/dgtbridge/dgtbridge/serialport"
 )
 
@@ -234,7 +235,7 @@ func TestIdentifyWantsHall60(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wants := identifyWants(c)
+	wants := daemon.IdentifyWants(c)
 	if len(wants) != 61 {
 		t.Fatalf("%d boards to identify, want 60 tables and the blind player's board", len(wants))
 	}

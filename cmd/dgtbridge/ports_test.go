@@ -78,7 +78,7 @@ func TestDescribeXLAndNoClock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := describeBoard(info); !strings.HasSuffix(got, tc.want) {
+		if got := serialport.Describe(info); !strings.HasSuffix(got, tc.want) {
 			t.Errorf("%q, want … %s", got, tc.want)
 		}
 	}

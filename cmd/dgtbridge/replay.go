@@ -13,6 +13,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/hall/replay"
 	"github.com/dgtbridge/dgtbridge/hall/session"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -30,7 +31,7 @@ import (
 // A team-drop rule set replays two partner boards together
 // (replay_team.go).
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("replay", "[flags] FILE…",
+	fs := cli.NewFlags("replay", "[flags] FILE…",
 		"Reconstruct games from recorded serial traffic of DGT or OBP boards (hexlog, raw or base64): the games as PGN on stdout,\n"+
 			"the arbiter alerts as JSON lines on stderr or --alerts FILE. Untimed recordings (raw, base64) are\n"+
 			"read with messages 700 ms apart.", stderr)
@@ -40,19 +41,19 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	format := fs.String("format", "auto", "recording format: auto, hexlog, raw or base64")
 	alerts := fs.String("alerts", "", "write the alerts (JSON lines) to this file instead of stderr")
 	bpgn := fs.Bool("bpgn", false, "team-drop: print the match of the two recordings as BPGN instead of two PGN games")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usageError{errors.New("replay: give at least one recording FILE (e.g. data/record/1/…hexlog)")}
+		return cli.UsageError{Err: errors.New("replay: give at least one recording FILE (e.g. data/record/1/…hexlog)")}
 	}
 	f, err := recording.ParseFormat(*format)
 	if err != nil {
-		return usageError{fmt.Errorf("replay: --format: %w (want auto, hexlog, raw or base64)", err)}
+		return cli.UsageError{Err: fmt.Errorf("replay: --format: %w (want auto, hexlog, raw or base64)", err)}
 	}
 	rs, err := ruleset.Lookup(*rsName)
 	if err != nil {
-		return usageError{fmt.Errorf("replay: --ruleset: %w", err)}
+		return cli.UsageError{Err: fmt.Errorf("replay: --ruleset: %w", err)}
 	}
 	v, rs, err := replayVariant(fs.FlagSet, *variant, rs) // replay_obp.go
 	if err != nil {
@@ -60,7 +61,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *fen != "" {
 		if _, err := pgn.Position(v, *fen); err != nil {
-			return usageError{fmt.Errorf("replay: --fen: %w", err)}
+			return cli.UsageError{Err: fmt.Errorf("replay: --fen: %w", err)}
 		}
 	}
 	if v == "team-drop" || *bpgn {
@@ -133,11 +134,11 @@ func createAlerts(path string, inputs []string) (*os.File, error) {
 	if err == nil {
 		for _, in := range inputs {
 			if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
-				return nil, usageError{fmt.Errorf("replay: --alerts %s is also one of the recordings to replay: give a new file for the alerts (did a shell pattern expand into --alerts?)", path)}
+				return nil, cli.UsageError{Err: fmt.Errorf("replay: --alerts %s is also one of the recordings to replay: give a new file for the alerts (did a shell pattern expand into --alerts?)", path)}
 			}
 		}
 		if !alertsFile(path) {
-			return nil, usageError{fmt.Errorf("replay: --alerts %s exists and is not an alerts file (it could be a recording): give a new file name, or remove it first", path)}
+			return nil, cli.UsageError{Err: fmt.Errorf("replay: --alerts %s exists and is not an alerts file (it could be a recording): give a new file name, or remove it first", path)}
 		}
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
@@ -17,7 +18,7 @@ func replayVariant(fs *flag.FlagSet, variant string, rs ruleset.RuleSet) (string
 	}
 	if variant != "xiangqi" {
 		if _, err := chess.ParseVariant(variant); err != nil {
-			return "", rs, usageError{fmt.Errorf("replay: --variant %q: %w (want chess, chess960, team-drop or xiangqi)", variant, err)}
+			return "", rs, cli.UsageError{Err: fmt.Errorf("replay: --variant %q: %w (want chess, chess960, team-drop or xiangqi)", variant, err)}
 		}
 		return variant, rs, nil
 	}
@@ -31,7 +32,7 @@ func replayVariant(fs *flag.FlagSet, variant string, rs ruleset.RuleSet) (string
 		rs = x
 	}
 	if rs.Variant != "xiangqi" {
-		return "", rs, usageError{fmt.Errorf("replay: --ruleset %s is for %s games, not xiangqi (want xiangqi-vn2004, -rapid or -blitz)", rs.Name, rs.Variant)}
+		return "", rs, cli.UsageError{Err: fmt.Errorf("replay: --ruleset %s is for %s games, not xiangqi (want xiangqi-vn2004, -rapid or -blitz)", rs.Name, rs.Variant)}
 	}
 	return variant, rs, nil
 }

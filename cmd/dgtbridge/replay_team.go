@@ -12,6 +12,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
 	"github.com/dgtbridge/dgtbridge/hall/replay"
 	"github.com/dgtbridge/dgtbridge/hall/session"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
@@ -37,13 +38,13 @@ type teamReplay struct {
 // JSON lines to stderr or --alerts FILE.
 func runReplayTeam(ctx context.Context, o teamReplay, stdout, stderr io.Writer) error {
 	if o.variant != "team-drop" {
-		return usageError{fmt.Errorf("replay: --bpgn is for team-drop matches (--ruleset %s is %s)", o.rs.Name, o.rs.Variant)}
+		return cli.UsageError{Err: fmt.Errorf("replay: --bpgn is for team-drop matches (--ruleset %s is %s)", o.rs.Name, o.rs.Variant)}
 	}
 	if len(o.files) != 2 {
-		return usageError{fmt.Errorf("replay: a team-drop match is replayed from the recordings of its two boards: give A (board 1) and B (board 2), not %d file(s)", len(o.files))}
+		return cli.UsageError{Err: fmt.Errorf("replay: a team-drop match is replayed from the recordings of its two boards: give A (board 1) and B (board 2), not %d file(s)", len(o.files))}
 	}
 	if o.rs.Variant != "team-drop" {
-		return usageError{fmt.Errorf("replay: --variant team-drop needs a team-drop rule set (e.g. --ruleset %s), not %s", ruleset.BGO2026Team, o.rs.Name)}
+		return cli.UsageError{Err: fmt.Errorf("replay: --variant team-drop needs a team-drop rule set (e.g. --ruleset %s), not %s", ruleset.BGO2026Team, o.rs.Name)}
 	}
 	var ins [2]io.Reader
 	for i, name := range o.files {
@@ -78,7 +79,7 @@ func runReplayTeam(ctx context.Context, o teamReplay, stdout, stderr io.Writer) 
 		return ctx.Err()
 	}
 	if errors.Is(err, replay.ErrUntimed) {
-		return usageError{fmt.Errorf("replay: %w", err)}
+		return cli.UsageError{Err: fmt.Errorf("replay: %w", err)}
 	}
 	if res.Games[0] != nil {
 		if o.bpgn {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/internal/daemon"
 	"github.com/dgtbridge/dgtbridge/serialport"
 	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
@@ -45,7 +46,7 @@ func (f runFlags) load() (config.Config, error) {
 // configuration, the pairing file and the token file (docs/contract.md §1).
 // SIGHUP re-reads the configuration (the daemon package's reloader).
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("run", "[--config FILE] [--check] [flags]",
+	fs := cli.NewFlags("run", "[--config FILE] [--check] [flags]",
 		"Run the daemon: read the configured boards, publish the games over NATS, serve the PGN feeds.\n"+
 			"SIGHUP (systemctl reload dgtbridge) re-reads the configuration and the pairing file for the next games.\n"+
 			"With --check, validate the configuration, the pairing file and the token file, open nothing, and exit.", stderr)
@@ -56,15 +57,15 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&rf.natsURL, "nats-url", "", "override nats.url (an external NATS server)")
 	fs.StringVar(&rf.httpListen, "http-listen", "", `override http.listen ("off" disables HTTP)`)
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("run: unexpected argument %q (the configuration is given with --config FILE)", fs.Arg(0))}
+		return cli.UsageError{Err: fmt.Errorf("run: unexpected argument %q (the configuration is given with --config FILE)", fs.Arg(0))}
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
-		return usageError{fmt.Errorf("run: --log-level %q: want debug, info, warn or error", *level)}
+		return cli.UsageError{Err: fmt.Errorf("run: --log-level %q: want debug, info, warn or error", *level)}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"io"
 	"os"
 	"os/signal"
@@ -32,7 +33,7 @@ func mainExit(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintln(stderr, "dgtbridge:", err)
-	return exitCode(err)
+	return cli.ExitCode(err)
 }
 
 // signalContext returns a context cancelled by the first SIGINT or

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast"
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/internal/daemon"
 	"github.com/dgtbridge/dgtbridge/status"
 )
@@ -21,7 +22,7 @@ import (
 // set, else as the first organiser (or arbiter) user of the embedded
 // server whose password is written out (--user/--password otherwise).
 func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("status", "[--config FILE] [--json]",
+	fs := cli.NewFlags("status", "[--config FILE] [--json]",
 		"Show every board of the running daemon: connected or not, its game, ply, last move, clocks and the\n"+
 			"alerts the arbiter has not acted on, read from NATS (the daemon writes them to the bucket <prefix>_status).", stderr)
 	file := fs.String("config", "", "configuration file (default ./dgtbridge.yaml, then /etc/dgtbridge/dgtbridge.yaml)")
@@ -31,11 +32,11 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	pwFile := fs.String("password-file", "", "read that user's password from the first line of this file")
 	pwStdin := fs.Bool("password-stdin", false, "read that user's password from the first line of standard input")
 	timeout := fs.Duration("timeout", 5*time.Second, "how long to wait for NATS")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("status: unexpected argument %q (the configuration is given with --config FILE)", fs.Arg(0))}
+		return cli.UsageError{Err: fmt.Errorf("status: unexpected argument %q (the configuration is given with --config FILE)", fs.Arg(0))}
 	}
 	cfg, err := config.Load(config.LoadOptions{File: *file})
 	if err != nil {
@@ -51,7 +52,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	nc, where, err := daemon.Connect(&cfg, *user, pw, *timeout)
 	if errors.Is(err, daemon.ErrNoClientUser) {
-		return usageError{fmt.Errorf("status: %w", err)}
+		return cli.UsageError{Err: fmt.Errorf("status: %w", err)}
 	} else if err != nil {
 		return err
 	}

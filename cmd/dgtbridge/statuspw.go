@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/status"
 )
 
@@ -15,14 +16,14 @@ import (
 func statusPassword(flag string, o status.PasswordOptions, stderr io.Writer) (string, error) {
 	if flag != "" {
 		if o.Stdin || o.File != "" {
-			return "", usageError{errors.New("status: --password beside --password-file or --password-stdin: give the password one way")}
+			return "", cli.UsageError{Err: errors.New("status: --password beside --password-file or --password-stdin: give the password one way")}
 		}
 		fmt.Fprintf(stderr, "dgtbridge status: a password on the command line is visible to every user of this machine (ps); use %s, --password-file or --password-stdin\n", status.PasswordEnv)
 		return flag, nil
 	}
 	pw, _, err := status.ReadPassword(o)
 	if err != nil {
-		return "", usageError{err}
+		return "", cli.UsageError{Err: err}
 	}
 	return pw, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/internal/daemon"
 	"github.com/dgtbridge/dgtbridge/status"
 )
@@ -35,10 +36,10 @@ func TestStatusPassword(t *testing.T) {
 	if pw, err := statusPassword("flag pw", status.PasswordOptions{}, &errb); err != nil || pw != "flag pw" || !strings.Contains(errb.String(), "visible to every user") {
 		t.Errorf("--password: %q %v, warned %q", pw, err, errb.String())
 	}
-	if _, err := statusPassword("flag pw", status.PasswordOptions{File: "/x"}, &errb); err == nil || exitCode(err) != 2 {
+	if _, err := statusPassword("flag pw", status.PasswordOptions{File: "/x"}, &errb); err == nil || cli.ExitCode(err) != 2 {
 		t.Errorf("--password with --password-file: %v", err)
 	}
-	if _, err := statusPassword("", status.PasswordOptions{File: "/x"}, &errb); err == nil || exitCode(err) != 2 {
+	if _, err := statusPassword("", status.PasswordOptions{File: "/x"}, &errb); err == nil || cli.ExitCode(err) != 2 {
 		t.Errorf("environment and --password-file: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"io"
 	"runtime"
 	"runtime/debug"
@@ -12,12 +13,12 @@ import (
 var version = "dev"
 
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("version", "", "Print the version, the commit and the Go version.", stderr)
-	if err := parseFlags(fs, args); err != nil {
+	fs := cli.NewFlags("version", "", "Print the version, the commit and the Go version.", stderr)
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("version takes no arguments, got %q", fs.Args())}
+		return cli.UsageError{Err: fmt.Errorf("version takes no arguments, got %q", fs.Args())}
 	}
 	commit, dirty := buildStamp()
 	modified := ""

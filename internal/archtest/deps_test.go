@@ -115,11 +115,13 @@ var layers = []rule{
 	// embedded NATS, publisher, HTTP, the hall's boards, Lichess, the
 	// LiveChess API, status, reloads.
 	// No emulator, demo or test support: those are the command's.
-	{pkg: "internal/daemon", internal: []string{"rules/...", "board/...", "dgt", "dgt/bus", "dgt/link", "dgt/recording", "dgt/internal/evq", "obp", "obp/link", "obp/obpfeed", "port", "serialport",
+	{pkg: "internal/daemon", internal: []string{"rules/...", "board/...", "dgt", "dgt/bus", "dgt/link", "dgt/recording", "dgt/internal/evq", "obp", "obp/link", "obp/obpfeed", "port", "serialport", "serialport/identify",
 		"broadcast/...", "config", "pairings", "hall", "hall/gamerecord", "hall/session", "internal/metrics", "lichess", "livechess", "status", "systemd/sdnotify", "web"},
 		external: append(append([]string{"go.bug.st/serial", "github.com/coder/websocket"}, natsDeps...), viperDeps...)},
 	// The demo: the daemon on hall/demo's emulated room.
 	{pkg: "internal/demorun", internal: []string{"..."}, external: append(append([]string{"go.bug.st/serial", "github.com/coder/websocket", "golang.org/x/sys/unix"}, natsDeps...), viperDeps...)},
+	// The command line's conventions: the standard library.
+	{pkg: "internal/cli"},
 	// The command parses the command line and calls the packages above.
 	{pkg: "cmd/dgtbridge", internal: []string{"..."}, external: append(append(append([]string{"go.bug.st/serial", "github.com/coder/websocket", "golang.org/x/term"}, natsDeps...), viperDeps...), "golang.org/x/text")},
 	// Test support.

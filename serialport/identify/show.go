@@ -170,3 +170,42 @@ func (s *Showing) End() []Shown {
 	s.wg.Wait()
 	return s.Shown()
 }
+
+// ShowFor shows the board numbers of r on the clocks for d (or until ctx
+// ends) and gives the clocks their time display back, saying on stdout
+// what each clock took.
+func ShowFor(ctx context.Context, r Report, d time.Duration, stdout io.Writer, o Options) {
+	s := Show(ctx, r, o)
+	shown := s.Shown()
+	if len(shown) == 0 {
+		fmt.Fprintln(stdout, "\nno clock to show a board number on (only a board on a port of its own with a DGT 3000 or an XL can)")
+		return
+	}
+	ok := 0
+	for _, sh := range shown {
+		if sh.Err != nil {
+			fmt.Fprintf(stdout, "%s: the clock did not take %q: %v\n", sh.Port, sh.Label, sh.Err)
+			continue
+		}
+		ok++
+	}
+	fmt.Fprintf(stdout, "\nclocks showing their board numbers: %d, until %s (%s); Ctrl-C gives them their time display back sooner\n", ok, time.Now().Add(d).Format(time.TimeOnly), d)
+	t := time.NewTimer(d)
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		t.Stop()
+	}
+	back := 0
+	for i, sh := range s.End() {
+		if shown[i].Err != nil {
+			continue // never shown
+		}
+		if sh.Err != nil {
+			fmt.Fprintf(stdout, "%s: %v\n", sh.Port, sh.Err)
+			continue
+		}
+		back++
+	}
+	fmt.Fprintf(stdout, "clocks back to their time display: %d\n", back)
+}
