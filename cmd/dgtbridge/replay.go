@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -76,7 +75,6 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		defer af.Close()
 		aw = af
 	}
-	enc := json.NewEncoder(aw)
 	for i, name := range fs.Args() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -85,7 +83,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			Info:     gamerecord.Info{Game: game.ID{Event: "replay", Round: i + 1, Board: 1}, Variant: v, Ruleset: rs.Name},
 			StartFEN: *fen, RuleSet: rs, Tracker: session.DefaultTrackerOptions(),
 		}, BadLine: func(err error) { fmt.Fprintf(stderr, "dgtbridge replay: %s: skipped: %v\n", name, err) }}
-		if err := replayFile(ctx, name, o, stdout, enc); err != nil {
+		if err := replayFile(ctx, name, o, stdout, aw); err != nil {
 			return err
 		}
 	}
@@ -93,8 +91,8 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 // replayFile replays one recording: its games as PGN on stdout, its
-// alerts to enc. An interrupt stops it, even mid-read.
-func replayFile(ctx context.Context, name string, o replay.Options, stdout io.Writer, enc *json.Encoder) error {
+// alerts (JSON lines) to alerts. An interrupt stops it, even mid-read.
+func replayFile(ctx context.Context, name string, o replay.Options, stdout, alerts io.Writer) error {
 	in, err := os.Open(name)
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
@@ -106,18 +104,8 @@ func replayFile(ctx context.Context, name string, o replay.Options, stdout io.Wr
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	for _, g := range res.Games {
-		if len(g.Moves) == 0 && g.Result == "*" && len(res.Games) > 1 {
-			continue // a set-up with no game after it
-		}
-		if err := pgn.Write(stdout, g.PGNGame(), pgn.WriteOptions{}); err != nil {
-			return err
-		}
-	}
-	for _, a := range res.Alerts {
-		if err := enc.Encode(a); err != nil {
-			return fmt.Errorf("replay: writing alerts: %w", err)
-		}
+	if werr := res.Write(stdout, alerts); werr != nil {
+		return werr
 	}
 	if err != nil {
 		return fmt.Errorf("replay: %s: %w", name, err)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"github.com/dgtbridge/dgtbridge/hall/session"
 	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/rules/game"
-	"github.com/dgtbridge/dgtbridge/rules/pgn"
 	"github.com/dgtbridge/dgtbridge/rules/ruleset"
 )
 
@@ -81,24 +79,8 @@ func runReplayTeam(ctx context.Context, o teamReplay, stdout, stderr io.Writer) 
 	if errors.Is(err, replay.ErrUntimed) {
 		return cli.UsageError{Err: fmt.Errorf("replay: %w", err)}
 	}
-	if res.Games[0] != nil {
-		if o.bpgn {
-			if err := pgn.WriteBPGN(stdout, res.BPGN, pgn.WriteOptions{}); err != nil {
-				return err
-			}
-		} else {
-			for _, g := range res.Games {
-				if err := pgn.Write(stdout, g.PGNGame(), pgn.WriteOptions{}); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	enc := json.NewEncoder(aw)
-	for _, a := range res.Alerts {
-		if err := enc.Encode(a); err != nil {
-			return fmt.Errorf("replay: writing alerts: %w", err)
-		}
+	if werr := res.Write(stdout, aw, o.bpgn); werr != nil {
+		return werr
 	}
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)

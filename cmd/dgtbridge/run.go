@@ -2,18 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 
 	"github.com/dgtbridge/dgtbridge/config"
-	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/internal/daemon"
-	"github.com/dgtbridge/dgtbridge/serialport"
-	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
 )
 
 // runFlags are the flags of "run": where the configuration is and the
@@ -85,25 +80,5 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if cfg.File != "" {
 		log.Info("configuration read", "file", cfg.File)
 	}
-	for _, n := range append(daemon.TeamDropNotes(&cfg), cfg.SecretFileNotes()...) {
-		log.Warn(n)
-	}
-	if len(cfg.Boards) == 0 {
-		return daemon.ErrNoBoards
-	}
-	claims := &serialport.Claims{}
-	boards, err := daemon.HallBoards(&cfg, func(b config.Board) (hall.Board, error) {
-		return daemon.BoardFor(b, claims, log), nil // boards_obp.go
-	})
-	if err != nil {
-		return err
-	}
-	n, err := sdnotify.New()
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		log.Warn("systemd notification socket unusable", "err", err)
-	}
-	defer n.Close()
-	// The daemon's memory limit (not demo's, nor a test's process).
-	daemon.ApplyMemoryLimit(cfg.Daemon, len(boards), log)
-	return daemon.Run(ctx, cfg, daemon.Options{Boards: boards, Spares: daemon.HallSpares(&cfg, claims, log), Reload: rf.load, Version: version, Commit: commit}, log, n)
+	return daemon.RunConfigured(ctx, cfg, daemon.Options{Reload: rf.load, Version: version, Commit: commit}, log)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/internal/daemon"
+	"github.com/dgtbridge/dgtbridge/rehearse"
 	"github.com/dgtbridge/dgtbridge/status"
 )
 
@@ -66,13 +67,30 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return fmt.Errorf("status: reading the status bucket on %s: %w", where, err)
 	}
+	// A rehearsal's checklist (dgtbridge rehearse), when one is running
+	// or ran on this NATS server.
+	rh, isRehearsal, err := status.ReadRehearsal(rctx, nc, subj)
+	if err != nil {
+		return fmt.Errorf("status: reading the rehearsal's checklist on %s: %w", where, err)
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if d.StoppedAt.IsZero() && time.Since(d.UpdatedAt.Time) > status.StaleAfter {
 			fmt.Fprintf(stderr, "dgtbridge status: the daemon has written nothing since %s: the reports are old\n", d.UpdatedAt.Local().Format(time.DateTime))
 		}
-		return enc.Encode(broadcast.StatusReport{Boards: boards, Lichess: d.Lichess, Version: d.Version, Commit: d.Commit})
+		out := struct {
+			broadcast.StatusReport
+			Rehearsal *rehearse.Report `json:"rehearsal,omitempty"`
+		}{StatusReport: broadcast.StatusReport{Boards: boards, Lichess: d.Lichess, Version: d.Version, Commit: d.Commit}}
+		if isRehearsal {
+			out.Rehearsal = &rh
+		}
+		return enc.Encode(out)
 	}
-	return status.Print(stdout, d, boards, time.Now())
+	if err := status.Print(stdout, d, boards, time.Now()); err != nil || !isRehearsal {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	return rehearse.Print(stdout, rh)
 }

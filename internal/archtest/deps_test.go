@@ -116,7 +116,7 @@ var layers = []rule{
 	// LiveChess API, status, reloads.
 	// No emulator, demo or test support: those are the command's.
 	{pkg: "internal/daemon", internal: []string{"rules/...", "board/...", "dgt", "dgt/bus", "dgt/link", "dgt/recording", "dgt/internal/evq", "obp", "obp/link", "obp/obpfeed", "port", "serialport", "serialport/identify",
-		"broadcast/...", "config", "pairings", "hall", "hall/gamerecord", "hall/session", "internal/metrics", "lichess", "livechess", "status", "systemd/sdnotify", "web"},
+		"broadcast/...", "config", "pairings", "hall", "hall/gamerecord", "hall/session", "internal/metrics", "lichess", "livechess", "status", "systemd/sdnotify", "web", "rehearse", "rehearse/watch"},
 		external: append(append([]string{"go.bug.st/serial", "github.com/coder/websocket"}, natsDeps...), viperDeps...)},
 	// The demo: the daemon on hall/demo's emulated room.
 	{pkg: "internal/demorun", internal: []string{"..."}, external: append(append([]string{"go.bug.st/serial", "github.com/coder/websocket", "golang.org/x/sys/unix"}, natsDeps...), viperDeps...)},
@@ -136,7 +136,15 @@ var layers = []rule{
 	{pkg: "rules/chess/internal/magicgen"},
 	// status reads the hall's observations and records and writes the
 	// status bucket: above the hall, below the command.
-	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "port", "web", "internal/metrics"}, external: natsDeps},
+	// It reads a rehearsal's checklist from the bucket too.
+	{pkg: "status", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "port", "web", "internal/metrics", "rehearse"}, external: natsDeps},
+	// The rehearsal's runtime reads the daemon as a client (the status
+	// bucket through status, the feeds) and the embedded server's
+	// connections, and asks Lichess over HTTP: no configuration, and the
+	// hall only as status sees it.
+	{pkg: "rehearse/watch", internal: []string{"rules/...", "board/...", "dgt/...", "obp/...", "broadcast/...", "hall/...", "port", "web", "internal/metrics", "rehearse", "status"}, external: natsDeps},
+	// The rehearsal's checklist is a pure core over the game vocabulary.
+	{pkg: "rehearse", internal: []string{"rules", "rules/game"}},
 	// The metrics writer is the standard library only.
 	{pkg: "internal/metrics"},
 	// The LiveChess-compatible API reads the daemon's feed (the broadcast

@@ -238,6 +238,8 @@ var exhaustive = []string{
 	"rules/game.Payload",
 	"rules/game.LogEntry",
 	"rules/clock.Event",
+	"rehearse.Check",
+	"rehearse.Event",
 }
 
 // memberName returns the qualified name of t, or of the type t points to

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/hall"
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
+	"github.com/dgtbridge/dgtbridge/serialport"
 	"github.com/dgtbridge/dgtbridge/status"
 	"github.com/dgtbridge/dgtbridge/systemd/sdnotify"
 	"github.com/nats-io/nats.go"
@@ -40,6 +42,36 @@ type Options struct {
 	Reload func() (config.Config, error)
 	// Version and Commit name the build in the status and /healthz?detail.
 	Version, Commit string
+}
+
+// RunConfigured is "dgtbridge run" once its configuration is loaded: the
+// configuration's warnings logged, its boards opened (each port claimed
+// once), systemd told (sd_notify, when started by it), the memory limit
+// set for the hall's size, and [Run] on those boards. o.Boards is
+// ignored.
+func RunConfigured(ctx context.Context, cfg config.Config, o Options, log *slog.Logger) error {
+	for _, n := range append(TeamDropNotes(&cfg), cfg.SecretFileNotes()...) {
+		log.Warn(n)
+	}
+	if len(cfg.Boards) == 0 {
+		return ErrNoBoards
+	}
+	claims := &serialport.Claims{}
+	boards, err := HallBoards(&cfg, func(b config.Board) (hall.Board, error) {
+		return BoardFor(b, claims, log), nil
+	})
+	if err != nil {
+		return err
+	}
+	n, err := sdnotify.New()
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		log.Warn("systemd notification socket unusable", "err", err)
+	}
+	defer n.Close()
+	// The daemon's memory limit (not demo's, nor a test's process).
+	ApplyMemoryLimit(cfg.Daemon, len(boards), log)
+	o.Boards, o.Spares = boards, HallSpares(&cfg, claims, log)
+	return Run(ctx, cfg, o, log, n)
 }
 
 // Run is the daemon: embedded NATS (when nats.url is empty),
