@@ -25,6 +25,9 @@ type Config struct {
 	// Boards lists the games of the hall; empty means no boards (the run
 	// command reports that; demo builds its own).
 	Boards []Board `mapstructure:"boards" json:"boards"`
+	// Spares are DGT boards kept ready on their own ports: an arbiter
+	// moves a game whose board fails onto one (the switch_board command).
+	Spares []Spare `mapstructure:"spares" json:"spares"`
 
 	// File is the configuration file that was read, "" when none. It is
 	// set by [Load], not read from the file.
@@ -284,6 +287,15 @@ type Board struct {
 	// dgt. A manual board has no port: its moves are entered on
 	// <p>.input.<g>.move.
 	Protocol string `mapstructure:"protocol" json:"protocol"`
+}
+
+// Spare is a DGT board kept ready on its own port, onto which an arbiter
+// moves a game mid-game ({"cmd":"switch_board","to":"<id>"}).
+type Spare struct {
+	// ID names the spare in the command ([a-z0-9_-]+, not a board's id).
+	ID string `mapstructure:"id" json:"id"`
+	// Port is its device path (not auto, not a bus line, no board's).
+	Port string `mapstructure:"port" json:"port"`
 }
 
 // Blind is the blind player's board and announcement language.

@@ -95,5 +95,6 @@ func defaultKeys() map[string]any {
 		"tracker.lost_after":      d.Tracker.LostAfter.String(),
 		"daemon.memory_limit":     d.Daemon.MemoryLimit,
 		"boards":                  []any{},
+		"spares":                  []any{},
 	}
 }

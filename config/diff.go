@@ -29,6 +29,7 @@ var restartKeys = []struct {
 	{"livechess", func(c *Config) any { return c.LiveChess }},
 	{"relay.speak", func(c *Config) any { return c.Relay.Speak }},
 	{"event.public_delay", func(c *Config) any { return c.Event.PublicDelay }},
+	{"spares", func(c *Config) any { return c.Spares }},
 }
 
 // ErrRestart: a reload asks for a change only a restart makes.

@@ -148,7 +148,44 @@ func (c *Config) validateBoards() []error {
 	for i, b := range c.Boards {
 		v.partner(i, b)
 	}
+	v.spares()
 	return v.errs
+}
+
+// spares checks the spares: an id that is a subject token and no board's
+// ("r<round>-b<board>"), used once, and a device path of their own.
+func (v *boardsCheck) spares() {
+	ids := map[string]string{}
+	for i, b := range v.c.Boards {
+		ids[fmt.Sprintf("r%d-b%d", v.c.round(b), b.Board)] = fmt.Sprintf("boards[%d]", i)
+	}
+	auto := ""
+	for i, b := range v.c.Boards {
+		if b.Port == AutoPort && auto == "" {
+			auto = fmt.Sprintf("boards[%d]", i)
+		}
+	}
+	for i, s := range v.c.Spares {
+		p := fmt.Sprintf("spares[%d]", i)
+		if auto != "" {
+			// A board on auto takes the first DGT board it finds on a
+			// port not open now: an idle spare's.
+			v.add(keyErr(p, "%s is on port auto, which could take this spare's board: give that board its device path", auto))
+		}
+		switch other, dup := ids[s.ID]; {
+		case checkToken(p+".id", s.ID) != nil:
+			v.add(checkToken(p+".id", s.ID))
+		case dup:
+			v.add(keyErr(p+".id", "%q is already the id of %s", s.ID, other))
+		default:
+			ids[s.ID] = p
+		}
+		if s.Port == AutoPort {
+			v.add(keyErr(p+".port", "a spare needs its device path, not auto"))
+			continue
+		}
+		v.usePort(p, s.Port, 0)
+	}
 }
 
 // boardsCheck gathers the errors of the boards section and what its

@@ -86,6 +86,15 @@ type boardRun struct {
 	// every change it made up to then is in; the line's ticks go no
 	// further (bus.go).
 	answered time.Time
+	// setup: the board the game was just moved to, until it shows the
+	// game's position (spare_setup.go); nil otherwise. stopLink ends the
+	// link now read (its goroutine in lw); where is the port read now
+	// (spare.go).
+	setup    *spareSetup
+	spareNow string // the spare read now ("": the board's own port)
+	stopLink func()
+	lw       *sync.WaitGroup
+	where    atomic.Value // string
 	// heard: when the link last delivered a message of the board (zero
 	// before the connection's first); damaged: when it found the damage
 	// it is repairing (linkrepair.go), zero when none.
@@ -211,17 +220,8 @@ func (br *boardRun) cutUnreplayable(cause error, now time.Time) (*session.Sessio
 
 // serveLink owns the board's own line (dgt/link) until ctx is done.
 func (br *boardRun) serveLink(ctx context.Context) error {
-	lo := br.b.Link
-	if lo.Logger == nil {
-		lo.Logger = br.log
-	}
-	open := br.b.Open
-	if br.h.o.Record {
-		open = recordingOpener(open, br.h.o.DataDir, br.b.ID, br.h.o.Now, br.log)
-	}
-	br.lk = link.New(open, lo)
 	var lw sync.WaitGroup
-	lw.Go(func() { br.lk.Run(ctx) })
+	br.runLink(ctx, &lw, br.readFrom()) // the board's own port, or the spare it was moved to (spare.go)
 	defer lw.Wait()
 	blindEvs, timeReqs := br.startBlind(ctx, &lw)
 	partnerEvs, partner := br.startPartner(ctx, &lw), br.servedPartner()
@@ -268,6 +268,7 @@ func (br *boardRun) serveLink(ctx context.Context) error {
 				partner.clockDue(time.Now(), false)
 			}
 			br.clockDue(time.Now(), false)
+			br.setupDue(now)
 		case ev, ok := <-blindEvs:
 			if !ok {
 				blindEvs = nil
@@ -364,6 +365,10 @@ func (br *boardRun) event(ev link.Event) {
 	case link.Message:
 		br.status.LastSeen = game.T(e.At)
 		br.h.pace.input(br.b.Port, e.At, time.Now())
+		if br.setup != nil {
+			br.setupMessage(e.At, e.Msg) // a board moved to, not set up yet
+			return
+		}
 		since := br.repairing(e.Msg)
 		if !br.recoverOn(e.At, e.Msg) && !br.repairRead(e.At, since, e.Msg) {
 			br.apply(br.s.Message(br.mono(e.At), e.Msg))
@@ -380,6 +385,9 @@ func (br *boardRun) event(ev link.Event) {
 		br.log.Debug("serial resync", "err", e.Err)
 		br.lineDamaged(e.At)
 	case link.Log:
+		if br.setup != nil {
+			return // the log of a board moved to is not this game's
+		}
 		br.logArrived(e.Log, e.Err)
 	}
 }
@@ -435,6 +443,9 @@ func (br *boardRun) apply(st session.Step) {
 		return
 	}
 	rec := br.s.Record()
+	if br.syncSpare(rec) { // spare.go
+		st.Changed = true
+	}
 	if adj := br.s.Adjudicator(); adj != nil && adj.ClockHost() != rec.ClockHost {
 		rec.ClockHost = adj.ClockHost() // for the clock model after a restart
 		st.Changed = true

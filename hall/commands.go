@@ -79,6 +79,9 @@ func (h *Hall) answer(ctx context.Context, req broadcast.Request) broadcast.Repl
 	if err := json.Unmarshal(req.Data, &c); err != nil {
 		return broadcast.StatusReply(fmt.Errorf("%w: not a JSON command: %v", adjudicator.ErrBadCommand, err))
 	}
+	if c.Cmd == "switch_board" {
+		return h.answerSwitch(ctx, br, ended, req) // spare.go: the board's, not the adjudicator's
+	}
 	if c.Cmd == "identify" {
 		return h.answerIdentify(ctx, br, ended, req) // input_route.go: a board's, not the adjudicator's
 	}

@@ -45,6 +45,9 @@ type Hall struct {
 
 	mu     sync.Mutex
 	runCtx context.Context // Run's, for the request handlers; nil before
+	// spares by id, and the board reading each (spare.go; under mu).
+	spares  map[string]*Spare
+	spareOf map[string]*boardRun
 }
 
 // New checks the options, opens the game journal in DataDir and loads
@@ -128,6 +131,10 @@ func New(o Options) (*Hall, error) {
 		br := &boardRun{h: h, b: b, rec: rec, notes: notes[g], cmds: make(chan command), log: log.With("board", b.ID, "game", g.String())}
 		h.boards = append(h.boards, br)
 		h.byGame[g] = br
+	}
+	if err := h.prepareSpares(); err != nil {
+		j.close()
+		return nil, err
 	}
 	h.prepareBlind()
 	if err := h.pairTeams(); err != nil {
@@ -297,7 +304,7 @@ func (h *Hall) Health() error {
 			if e, _ := br.lastErr.Load().(string); e != "" {
 				why = "disconnected: " + e
 			}
-			lines = append(lines, fmt.Sprintf("board %s (%s): %s", br.b.ID, br.b.Port, why))
+			lines = append(lines, fmt.Sprintf("board %s (%s): %s", br.b.ID, br.portNow(), why))
 		}
 		lines = append(lines, br.blindHealth()...)
 	}

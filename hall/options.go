@@ -80,6 +80,9 @@ type Board struct {
 // required unless NoPersist.
 type Options struct {
 	Boards []Board
+	// Spares are DGT boards kept ready on their own ports, onto which an
+	// arbiter moves a game whose board fails (switch_board; spare.go).
+	Spares []Spare
 	Sink   Sink
 	// DataDir holds the game records (<DataDir>/games/<g>.json) and,
 	// with Record, the serial recordings (<DataDir>/record/<id>/…hexlog).

@@ -20,6 +20,7 @@ func commands() []command {
 		{"run", "[--config FILE] [--check]", "the daemon: boards to NATS (also what a bare dgtbridge does); --check validates the configuration", runRun},
 		{"status", "[--config FILE] [--json]", "every configured board as the running daemon sees it: connected, game, ply, clocks, alerts", runStatus},
 		{"rehearse", "[--config FILE] [--lichess-round ID]", "rehearse the event in the hall: every board, clock, move, Lichess round, staff sign-in and blind relay checked", runRehearse},
+		{"backup", "[--config FILE | --data-dir DIR] DIR", "copy the data folder (games, outbox, NATS store) consistently, while the daemon runs or not", runBackup},
 		{"passwd", "", "print a bcrypt hash of a password (typed, or on standard input) for the configuration's users", runPasswd},
 		{"demo", "[--boards N]", "the whole pipeline without hardware: emulated boards play famous games, live feed on stdout", runDemo},
 		{"replay", "[flags] FILE…", "reconstruct games from recorded serial traffic (PGN on stdout, alerts as JSON lines)", runReplay},

@@ -95,6 +95,10 @@ type Record struct {
 	// penalty applied, an arbiter's setting) and adds no increments; the
 	// clock model resumes with it (kept across restarts).
 	ClockHost bool `json:"clock_host,omitempty"`
+	// Spare names the spare board (hall.Spare's ID) the game is read
+	// from since an arbiter moved it there (switch_board); "" for the
+	// board's own port. Kept across restarts.
+	Spare string `json:"spare,omitempty"`
 	// Rotated: the board is read turned around (kept across restarts).
 	Rotated bool `json:"rotated,omitempty"`
 	// SetUp: the board was seen in the game's start position before its

@@ -32,7 +32,9 @@ var ErrNoBoards = errors.New("no boards configured: add a board under \"boards:\
 // the hall and HTTP are started and the publisher holds its NATS
 // connection with the streams made (publisherUp).
 type Options struct {
-	Boards   []hall.Board
+	Boards []hall.Board
+	// Spares are the boards kept ready for switch_board ([HallSpares]).
+	Spares   []hall.Spare
 	Observer func(hall.Observation)
 	Started  func(h *hall.Hall, srv *broadcast.Server)
 	// Reload loads the configuration again on SIGHUP; nil: SIGHUP is
@@ -68,7 +70,7 @@ func RunConfigured(ctx context.Context, cfg config.Config, o Options, log *slog.
 	defer n.Close()
 	// The daemon's memory limit (not demo's, nor a test's process).
 	ApplyMemoryLimit(cfg.Daemon, len(boards), log)
-	o.Boards = boards
+	o.Boards, o.Spares = boards, HallSpares(&cfg, claims, log)
 	return Run(ctx, cfg, o, log, n)
 }
 
@@ -105,7 +107,7 @@ func Run(ctx context.Context, cfg config.Config, hk Options, log *slog.Logger, n
 	// Every board as the daemon sees it (dgtbridge status, /healthz?detail).
 	var h *hall.Hall
 	keeper := status.NewKeeper(statusBoards(boards), func(id string) (gamerecord.Record, bool) { return h.BoardRecord(id) }, nil)
-	h, err = hall.New(withStorage(hall.Options{Boards: boards, Sink: keeper.Sink(pub), DataDir: cfg.DataDir, Record: cfg.Record, Subjects: subj,
+	h, err = hall.New(withStorage(hall.Options{Boards: boards, Spares: hk.Spares, Sink: keeper.Sink(pub), DataDir: cfg.DataDir, Record: cfg.Record, Subjects: subj,
 		Requests: pub.Responder(), Observer: observers(hk.Observer, keeper.Observe), Logger: log.With("part", "hall")}, cfg.Storage, pub))
 	if err != nil {
 		return err

@@ -102,6 +102,11 @@ const (
 	// record's last ply (wrapped, erased, a board without one): moves made
 	// while the board was not heard are missing from the record.
 	KindMovesMissing = "moves_missing"
+	// KindSpareSetup: a game was moved to another board (a spare) by the
+	// arbiter, and that board does not show the game's position yet
+	// (warn; the differences are in the proposal): nothing it shows
+	// counts until it does; info once it does, and the game goes on.
+	KindSpareSetup = "spare_setup"
 	// KindMessageRejected: NATS refused one of a game's messages for good
 	// (e.g. over the server's max payload): the message is set aside and
 	// the others flow.

@@ -1,6 +1,6 @@
 // The commands of one board (the arbiters' page, and the board's detail on
 // the hall page for arbiters): move entry, result, clock, reinstate,
-// penalty, claim, draw offer, identify; each a form whose button has
+// penalty, claim, draw offer, identify, move to a spare; each a form whose button has
 // data-cmd, the reply shown below (interfaces.md §3.1).
 
 import { el } from './dom';
@@ -84,5 +84,9 @@ export function boardTools(s: Sender, d: { game: string; variant: string }): HTM
   const idSquare = input('square', t('arb.point.ph'));
   const idPiece = pieceSelect(d.variant);
   const fIdentify = form(t('arb.identify'), 'identify', [idSquare, idPiece], () => (idSquare.value.trim() ? { square: idSquare.value.trim(), piece: idPiece.value } : t('arb.err.point')));
-  return el('details', { class: 'board-tools' }, el('summary', {}, t('arb.commands')), el('div', { class: 'cmds' }, fMove, fResult, fClock, fReinstate, fPenalty, fClaim, fOffer, fIdentify), box);
+  // A board that fails mid-game: the game moves to a spare of the
+  // configuration (or back to its own board, by its id).
+  const spareTo = input('to', t('arb.spare.ph'));
+  const fSwitch = form(t('arb.switchboard'), 'switch_board', [spareTo], () => (spareTo.value.trim() ? { to: spareTo.value.trim() } : t('arb.err.spare')));
+  return el('details', { class: 'board-tools' }, el('summary', {}, t('arb.commands')), el('div', { class: 'cmds' }, fMove, fResult, fClock, fReinstate, fPenalty, fClaim, fOffer, fIdentify, fSwitch), box);
 }
