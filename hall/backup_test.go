@@ -10,6 +10,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/broadcast/storage"
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
+	"github.com/dgtbridge/dgtbridge/hall/gamestore"
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
@@ -64,7 +65,7 @@ func backupMidGame(t *testing.T, game12 []string, compactEvery time.Duration) {
 		if _, err := storage.Backup(filepath.Join(dirA, "data"), filepath.Join(dirB, "data")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := os.Stat(RecordPath(filepath.Join(dirB, "data", "games"), g)); compactEvery > 0 && err != nil {
+		if _, err := os.Stat(gamestore.RecordPath(filepath.Join(dirB, "data", "games"), g)); compactEvery > 0 && err != nil {
 			t.Fatalf("compaction every %s: no record file in the backup: %v", compactEvery, err)
 		}
 		waitFor(t, time.Minute, "eight plies", moved(a.h, 8))

@@ -133,7 +133,7 @@ func New(o Options) (*Hall, error) {
 		h.byGame[g] = br
 	}
 	if err := h.prepareSpares(); err != nil {
-		j.close()
+		j.Close()
 		return nil, err
 	}
 	h.prepareBlind()
