@@ -29,17 +29,10 @@ func runAnnounce(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	moves := fs.Int("moves", 0, "with --clock: the number of moves completed")
 	speak := fs.String("speak", "", `also speak it with espeak-ng: "device", or a folder for announce.wav`)
 
-	// Flags may follow MOVE: parse, take one positional, parse the rest.
-	var pos []string
-	for {
-		if err := cli.Parse(fs, args); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	// Flags may follow MOVE.
+	pos, err := cli.ParseInterspersed(fs, args)
+	if err != nil {
+		return err
 	}
 
 	l, err := announce.ParseLang(*lang)
@@ -68,18 +61,13 @@ func runAnnounce(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	fmt.Fprintln(stdout, text)
-	if *speak != "" {
-		s, err := announce.NewSpeaker(*speak)
-		if err != nil {
-			return err
-		}
-		path, err := s.Speak(ctx, l, text, "announce")
-		if err != nil {
-			return err
-		}
-		if path != "" {
-			fmt.Fprintln(stderr, "wrote", path)
-		}
+	sp, err := announce.NewSpeaker(*speak) // nil without --speak: Speak does nothing
+	if err != nil {
+		return err
 	}
-	return nil
+	path, err := sp.Speak(ctx, l, text, "announce")
+	if path != "" {
+		fmt.Fprintln(stderr, "wrote", path)
+	}
+	return err
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/internal/demorun"
+	"github.com/dgtbridge/dgtbridge/internal/release"
 )
 
 // runDemo implements "dgtbridge demo [--boards N]" (docs/contract.md §1): the
@@ -24,7 +25,8 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	o.Version, o.Commit = version, buildCommit()
+	o.Version = version
+	o.Commit, _ = release.Stamp()
 	return demorun.Run(ctx, o, stdout)
 }
 

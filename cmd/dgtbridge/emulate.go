@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -58,8 +57,7 @@ func runEmulate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return cli.UsageError{Err: errors.New("--boards must be at least 1 and --bus not negative")}
 	}
 	if *f.nBoards > 1 || *f.busSize > 0 {
-		set := map[string]bool{}
-		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+		set := fs.Given()
 		for _, single := range []string{"pty", "game", "index", "serial", "speed", "gesture", "rotated", "no-clock", "flicker"} {
 			if set[single] {
 				return cli.UsageError{Err: fmt.Errorf("--%s is for one board; with --boards use --games, --move-every, --seed, --clock", single)}
@@ -122,21 +120,16 @@ func emulateOne(ctx context.Context, f emulateFlags, stdout, stderr io.Writer) e
 	if *f.rotated {
 		o.Setup.Orientation = dgt.Rotated
 	}
-	tc := *f.tc
 	if *f.game != "" {
 		var err error
 		if o.Game, err = demo.ReadGame(*f.game, *f.index); err != nil {
 			return err
 		}
-		if tc == "" {
-			tc = o.Game.Tag("TimeControl")
-		}
 	}
-	if tc != "" && tc != "-" && tc != "?" {
-		set, err := emu.ParseTimeControl(tc)
-		if err != nil {
-			return cli.UsageError{Err: err}
-		}
+	set, ok, err := demo.ClockFor(*f.tc, o.Game)
+	if err != nil {
+		return cli.UsageError{Err: err}
+	} else if ok {
 		o.Setup.Clock = set
 	}
 	return demo.ServeBoard(ctx, o, stdout, stderr)

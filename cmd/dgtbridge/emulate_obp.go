@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 
-	dgtemu "github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/hall/demo"
 	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/obp/emu"
@@ -89,15 +88,11 @@ func runEmulateOBP(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if o.Game.Start.Geometry() != o.Board.Geo {
 			return cli.UsageError{Err: fmt.Errorf("--game is a %s game, the board is --variant %s", o.Game.Start.Variant(), *variant)}
 		}
-		if *tc == "" {
-			*tc = o.Game.Tag("TimeControl")
-		}
 	}
-	if *tc != "" && *tc != "-" && *tc != "?" {
-		set, err := dgtemu.ParseTimeControl(*tc)
-		if err != nil {
-			return cli.UsageError{Err: err}
-		}
+	set, ok, err := demo.ClockFor(*tc, o.Game)
+	if err != nil {
+		return cli.UsageError{Err: err}
+	} else if ok {
 		o.Board.Base, o.Board.Increment = set.Base, set.Increment
 	}
 	return demo.ServeOBPBoard(ctx, o, stdout, stderr)

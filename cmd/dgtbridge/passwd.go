@@ -39,22 +39,11 @@ func passwd(args []string, in *os.File, stdout, stderr io.Writer) error {
 	}
 	var pw string
 	if fd := int(in.Fd()); term.IsTerminal(fd) {
-		ask := func(prompt string) (string, error) {
-			fmt.Fprint(stderr, prompt)
-			b, err := term.ReadPassword(fd)
-			fmt.Fprintln(stderr)
-			return string(b), err
-		}
-		a, err := ask("password: ")
-		if err != nil {
-			return fmt.Errorf("passwd: reading the terminal: %w", err)
-		}
-		b, err := ask("the same again: ")
-		if err != nil {
-			return fmt.Errorf("passwd: reading the terminal: %w", err)
-		}
-		if a != b {
+		a, err := cli.PromptTwice(fd, stderr, "password: ", "the same again: ")
+		if errors.Is(err, cli.ErrDiffer) {
 			return errors.New("passwd: the two passwords differ; nothing printed")
+		} else if err != nil {
+			return fmt.Errorf("passwd: reading the terminal: %w", err)
 		}
 		pw = a
 	} else {

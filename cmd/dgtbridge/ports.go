@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -30,11 +29,11 @@ func runPorts(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return runIdentify(ctx, fs.Args(), *file, *show, stdout)
 	}
 	var stray []string
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "config" || f.Name == "show" {
-			stray = append(stray, "--"+f.Name)
+	for _, name := range []string{"config", "show"} {
+		if fs.Given()[name] {
+			stray = append(stray, "--"+name)
 		}
-	})
+	}
 	if len(stray) > 0 {
 		return cli.UsageError{Err: fmt.Errorf("ports: %s: only with --identify", strings.Join(stray, " and "))}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/internal/daemon"
+	"github.com/dgtbridge/dgtbridge/internal/release"
 	"github.com/dgtbridge/dgtbridge/rehearse"
 )
 
@@ -57,7 +58,7 @@ func runRehearse(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	event := cfg.Event.ID
 	o.Version = version
-	o.Commit, _ = buildStamp()
+	o.Commit, _ = release.Stamp()
 	o.OnStart = func(checks []rehearse.Check, dataDir string) {
 		fmt.Fprintf(stdout, "rehearsal of %s: %d checks, until %s; games %s%s.<round>.<board>, data in %s\n",
 			event, len(checks), time.Now().Add(o.Timeout).Format(time.TimeOnly), event, daemon.RehearsalSuffix, dataDir)

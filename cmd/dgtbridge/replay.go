@@ -116,36 +116,19 @@ func replayFile(ctx context.Context, name string, o replay.Options, stdout, aler
 // createAlerts creates the --alerts file, refusing to write over one of
 // the recordings (a shell glob can expand into the flag's place:
 // "replay --alerts *.hexlog") or over an existing file that does not hold
-// alerts (JSON lines).
+// alerts (JSON lines: empty, or a JSON object first).
 func createAlerts(path string, inputs []string) (*os.File, error) {
-	st, err := os.Stat(path)
-	if err == nil {
-		for _, in := range inputs {
-			if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
-				return nil, cli.UsageError{Err: fmt.Errorf("replay: --alerts %s is also one of the recordings to replay: give a new file for the alerts (did a shell pattern expand into --alerts?)", path)}
-			}
-		}
-		if !alertsFile(path) {
-			return nil, cli.UsageError{Err: fmt.Errorf("replay: --alerts %s exists and is not an alerts file (it could be a recording): give a new file name, or remove it first", path)}
-		}
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
+	f, err := cli.CreateOutput(path, inputs, func(head []byte) bool {
+		h := strings.TrimLeft(string(head), " \t\r\n")
+		return h == "" || h[0] == '{' // empty, or JSON lines
+	})
+	switch {
+	case errors.Is(err, cli.ErrOutputIsInput):
+		return nil, cli.UsageError{Err: fmt.Errorf("replay: --alerts %s is also one of the recordings to replay: give a new file for the alerts (did a shell pattern expand into --alerts?)", path)}
+	case errors.Is(err, cli.ErrNotOurs):
+		return nil, cli.UsageError{Err: fmt.Errorf("replay: --alerts %s exists and is not an alerts file (it could be a recording): give a new file name, or remove it first", path)}
+	case err != nil:
 		return nil, fmt.Errorf("replay: --alerts: %w", err)
 	}
 	return f, nil
-}
-
-// alertsFile reports whether an existing file is empty or starts with a
-// JSON object, as the alerts replay writes do.
-func alertsFile(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	buf := make([]byte, 512)
-	n, _ := f.Read(buf)
-	head := strings.TrimLeft(string(buf[:n]), " \t\r\n")
-	return head == "" || head[0] == '{'
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/config"
 	"github.com/dgtbridge/dgtbridge/internal/cli"
 	"github.com/dgtbridge/dgtbridge/internal/daemon"
+	"github.com/dgtbridge/dgtbridge/internal/release"
 )
 
 // runFlags are the flags of "run": where the configuration is and the
@@ -73,7 +74,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := cfg.Unsupported(); err != nil {
 		return err
 	}
-	commit, modified := buildStamp()
+	commit, modified := release.Stamp()
 	log.Info("dgtbridge starting", "version", version, "commit", commit, "modified", modified)
 	if cfg.File != "" {
 		log.Info("configuration read", "file", cfg.File)

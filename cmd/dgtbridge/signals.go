@@ -6,10 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"sync/atomic"
-	"syscall"
 
 	"github.com/dgtbridge/dgtbridge/internal/cli"
 )
@@ -21,7 +17,7 @@ import (
 // ("run", "demo") drain and exit 0 when stopped that way, which is what
 // a service manager expects. A second signal while draining exits at once.
 func mainExit(args []string, stdout, stderr io.Writer) int {
-	ctx, caught, stop := signalContext()
+	ctx, caught, stop := cli.SignalContext()
 	defer stop()
 	err := run(ctx, args, stdout, stderr)
 	if sig := caught(); sig != 0 && (err == nil || errors.Is(err, context.Canceled)) {
@@ -35,34 +31,4 @@ func mainExit(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "dgtbridge:", err)
 	return cli.ExitCode(err)
-}
-
-// signalContext returns a context cancelled by the first SIGINT or
-// SIGTERM, a function telling which signal came (0 for none), and a stop
-// function. A second signal exits the process at once with 128+N.
-func signalContext() (context.Context, func() syscall.Signal, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	var got atomic.Int32
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-ch:
-			n := s.(syscall.Signal)
-			got.Store(int32(n))
-			cancel()
-			select {
-			case s := <-ch:
-				os.Exit(128 + int(s.(syscall.Signal)))
-			case <-done:
-			}
-		case <-done:
-		}
-	}()
-	return ctx, func() syscall.Signal { return syscall.Signal(got.Load()) }, func() {
-		signal.Stop(ch)
-		close(done)
-		cancel()
-	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -73,24 +72,15 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("status: reading the rehearsal's checklist on %s: %w", where, err)
 	}
+	var shown *rehearse.Report
+	if isRehearsal {
+		shown = &rh
+	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
 		if d.StoppedAt.IsZero() && time.Since(d.UpdatedAt.Time) > status.StaleAfter {
 			fmt.Fprintf(stderr, "dgtbridge status: the daemon has written nothing since %s: the reports are old\n", d.UpdatedAt.Local().Format(time.DateTime))
 		}
-		out := struct {
-			broadcast.StatusReport
-			Rehearsal *rehearse.Report `json:"rehearsal,omitempty"`
-		}{StatusReport: broadcast.StatusReport{Boards: boards, Lichess: d.Lichess, Version: d.Version, Commit: d.Commit}}
-		if isRehearsal {
-			out.Rehearsal = &rh
-		}
-		return enc.Encode(out)
+		return status.WriteJSON(stdout, d, boards, shown)
 	}
-	if err := status.Print(stdout, d, boards, time.Now()); err != nil || !isRehearsal {
-		return err
-	}
-	fmt.Fprintln(stdout)
-	return rehearse.Print(stdout, rh)
+	return status.PrintWith(stdout, d, boards, shown, time.Now())
 }

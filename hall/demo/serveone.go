@@ -168,3 +168,17 @@ func XiangqiGame(name string, index int) (*pgn.Game, error) {
 	}
 	return all[i-1], nil
 }
+
+// ClockFor is the clock of an emulated board: tc ("base+inc" in
+// seconds), or, when tc is "", the TimeControl tag of g (nil: none). ok is
+// false when neither names one ("", "-" or "?").
+func ClockFor(tc string, g *pgn.Game) (set emu.ClockSetting, ok bool, err error) {
+	if tc == "" && g != nil {
+		tc = g.Tag("TimeControl")
+	}
+	if tc == "" || tc == "-" || tc == "?" {
+		return emu.ClockSetting{}, false, nil
+	}
+	set, err = emu.ParseTimeControl(tc)
+	return set, err == nil, err
+}

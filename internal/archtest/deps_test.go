@@ -124,8 +124,9 @@ var layers = []rule{
 		external: append(append([]string{"go.bug.st/serial", "github.com/coder/websocket"}, natsDeps...), viperDeps...)},
 	// The demo: the daemon on hall/demo's emulated room.
 	{pkg: "internal/demorun", internal: []string{"..."}, external: append(append([]string{"go.bug.st/serial", "github.com/coder/websocket", "golang.org/x/sys/unix"}, natsDeps...), viperDeps...)},
-	// The command line's conventions: the standard library.
-	{pkg: "internal/cli"},
+	// The command line's conventions: the standard library and the
+	// terminal.
+	{pkg: "internal/cli", external: []string{"golang.org/x/term", "golang.org/x/sys"}},
 	// The command parses the command line and calls the packages above.
 	{pkg: "cmd/dgtbridge", internal: []string{"..."}, external: append(append(append([]string{"go.bug.st/serial", "github.com/coder/websocket", "golang.org/x/term"}, natsDeps...), viperDeps...), "golang.org/x/text")},
 	// Test support.

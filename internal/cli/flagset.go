@@ -74,6 +74,13 @@ func Parse(fs *Flags, args []string) error {
 	return UsageError{Err: fmt.Errorf("%s: %v (\"dgtbridge %s --help\" lists its flags)", fs.Name(), err, fs.Name())}
 }
 
+// Given returns the names of the flags set on the command line.
+func (fs *Flags) Given() map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
 // Logger adds the --log-level flag to fs (def: its default) and returns
 // a function that, once fs is parsed, gives the logger writing text to w
 // at that level, or a usage error naming a level it does not know.
@@ -85,5 +92,22 @@ func (fs *Flags) Logger(def string, w io.Writer) func() (*slog.Logger, error) {
 			return nil, UsageError{Err: fmt.Errorf("%s: --log-level %q: want debug, info, warn or error", fs.Name(), *level)}
 		}
 		return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})), nil
+	}
+}
+
+// ParseInterspersed is Parse for a command whose flags may come after
+// its arguments (announce --lang de Nf3 --style short): it returns the
+// arguments, in order.
+func ParseInterspersed(fs *Flags, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := Parse(fs, args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
 }
