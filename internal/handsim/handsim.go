@@ -24,6 +24,12 @@
 // Occasional noise (a square read empty for one scan) and bursts (reports
 // handed over late, all at once) are optional.
 //
+// A board on a DGT bus line (Options.Polled) is read as the line polls it:
+// every 40–400 ms, with jitter, answers now and then read late; each
+// answer holds the changes the board logged since the previous one and a
+// record of each lever press (the display it halted and the time shown),
+// in the order they happened; the clock is read between polls.
+//
 // Every choice comes from a [Rand], so a property-testing library can
 // drive (and shrink) it. The package is pure: no goroutines, no wall
 // clock.
@@ -72,14 +78,23 @@ type Options struct {
 	// Noise: now and then a square is read empty for one scan.
 	Noise bool
 	// Bursts: now and then the reports of up to 1.5 s are handed over at
-	// once, late (a reader that stalled).
+	// once, late (a reader that stalled). Not on a polled board.
 	Bursts bool
+	// Polled: the board is on a DGT bus line and read as the line polls
+	// it (bus.go): answers every 40–400 ms with the changes the board
+	// logged since the previous one and its lever presses as it recorded
+	// them, and clock readings between them.
+	Polled bool
 }
 
-// Input is one report as the board's reader hears it, at At.
+// Input is one report as the board's reader hears it, at At. On a polled
+// board an input with Sensed nil ends an answer: the answer read at At
+// (every input of it is stamped At) is whole, and Asked is when its poll
+// was sent.
 type Input struct {
 	At     time.Time
 	Sensed game.Sensed
+	Asked  time.Time
 }
 
 // Ply is one move as played.
@@ -108,6 +123,8 @@ type Game struct {
 	End time.Time
 	// NoiseAt are the times the board misread a square.
 	NoiseAt []time.Time
+	// Line is the bus line of a polled board (Options.Polled).
+	Line Line
 }
 
 // UCI returns the moves played, in UCI.
@@ -189,9 +206,15 @@ func Play(r Rand, o Options) Game {
 	}
 	reports, noiseAt := b.scan(r, g.Scan, g.Phase, g.End, noise)
 	g.NoiseAt = noiseAt
-	if o.DumpsOnly {
+	switch {
+	case o.DumpsOnly:
 		g.Inputs = dumps(r, start.Placement(), reports, o.Start, g.End)
-	} else {
+	case o.Polled:
+		g.Inputs, g.Line = b.poll(r, start.Turn(), reports, g.End)
+		if last := g.Inputs[len(g.Inputs)-1].At; last.After(g.End) {
+			g.End = last
+		}
+	default:
 		g.Inputs = merge(reports, b.faces(o.Start, g.End, start.Turn()))
 		if o.Bursts {
 			g.Inputs = bursts(r, g.Inputs)
