@@ -90,8 +90,11 @@ func (t *Tracker) replyPressed(at time.Time, side rules.Color, evs []game.Event)
 		return evs // the line made another move of his: judged at the end of the answer
 	}
 	t.lever.unpressed = 0
-	evs = t.completeUpTo(p.at, ply, p.reading(), evs)
-	t.lever.presses = t.lever.presses[1:]
+	if len(t.lever.presses) > 0 {
+		// (Appending the move may have judged the press already.)
+		evs = t.completeUpTo(p.at, ply, p.reading(), evs)
+		t.lever.presses = t.lever.presses[1:]
+	}
 	if t.board.sensed != t.line.top().place {
 		evs = t.unexplain(at, evs) // the opponent's hand, at work
 	}

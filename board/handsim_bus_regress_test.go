@@ -30,3 +30,18 @@ func TestBusSlideRestOnAFastLine(t *testing.T) { busSoakGameExact(t, 102) }
 // TestBusSlideRestInBlitz: the same in blitz (a poll every 149 ms, a
 // second look after a press): a rook slid a5–a6–a7 read as Ra6.
 func TestBusSlideRestInBlitz(t *testing.T) { busSoakGameExact(t, 295) }
+
+// TestBusReplyAfterAMoveAppended: a polled board's answer held Black's
+// knight move, then White's press record: the press completed Black's
+// waiting move (replyPressed), appending it to the record, which judged
+// the press already; the press was then taken off the list a second time
+// and the tracker panicked (a slice bound out of range), which in the
+// daemon stops the line's goroutine. (The record then differs later, a
+// slide f7-g7-h7 read as f7g7 on a line polling every 52 ms: an open
+// record_lost covers it.)
+func TestBusReplyAfterAMoveAppended(t *testing.T) {
+	g, scan := busSoakGame(313)
+	if out := followBus(t, g, scan); out.stuck() {
+		t.Fatalf("line %+v, tracker cycle %v: %s", g.Line, scan, out)
+	}
+}
