@@ -22,3 +22,17 @@ func TestOBPCannonRestsWhileCapturing(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 }
+
+// TestOBPCannonRestsTwiceWhileCapturing: game 47 of the OBP soak (a board
+// that senses only occupancy): a cannon slid b7-b5-b4-b0 to its capture,
+// resting twice, the captured horse lifted before the first rest. The
+// first rest counted as the end of the cannon's move, so the second was
+// named after the other side: the horse stood on b4, the cannon vanished,
+// and the record was lost a few plies later. A rest leaves the
+// captured piece in the hand: no move ended.
+func TestOBPCannonRestsTwiceWhileCapturing(t *testing.T) {
+	g, o := obpSoakGame(47)
+	if out := followOBP(t, g, obpRuleSet(o.Pace)); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}

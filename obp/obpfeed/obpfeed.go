@@ -40,8 +40,8 @@ type Translator struct {
 	board rules.Placement
 	hand  []lifted
 	// moved is the colour of the piece an occupancy board last put down
-	// on a point it was not lifted from (the side that moved last), or
-	// NoColor before the first.
+	// on a point it was not lifted from, leaving nothing in the hand (the
+	// side that moved last), or NoColor before the first (SetTurn).
 	moved rules.Color
 }
 
@@ -134,9 +134,10 @@ func (t *Translator) Append(dst []game.Sensed, m obp.Message) ([]game.Sensed, er
 }
 
 // fromHand takes the piece put down on s out of the hand. When the hand
-// holds the piece lifted from s, this is a capture (the capturer is the
-// last piece lifted of the other colour) or that piece put back (nothing
-// else in the hand); otherwise it is the last piece lifted of the side
+// holds the piece lifted from s, this is that piece put back when it is
+// of the side to move (the side that did not move last) or nothing else
+// is in the hand, else a capture (the capturer is the last piece lifted
+// of the other colour); otherwise it is the last piece lifted of the side
 // that did not move last (a piece slid across a point, resting there
 // while the piece it captures is already off the board: the captured
 // piece, lifted after it, is not what rests), or the last piece lifted
@@ -154,7 +155,10 @@ func (t *Translator) fromHand(s rules.Square) (rules.Piece, bool) {
 		}
 	}
 	pick := -1
-	for j := len(t.hand) - 1; at < 0 && t.moved != rules.NoColor && j >= 0; j-- {
+	if at >= 0 && t.moved != rules.NoColor && t.hand[at].piece.Color != t.moved {
+		pick = at // the mover's own piece put back (or its sensor chattering): he captures none of his own
+	}
+	for j := len(t.hand) - 1; pick < 0 && at < 0 && t.moved != rules.NoColor && j >= 0; j-- {
 		if t.hand[j].piece.Color != t.moved {
 			pick = j
 			break
@@ -176,9 +180,6 @@ func (t *Translator) fromHand(s rules.Square) (rules.Piece, bool) {
 		return rules.NoPiece, false
 	}
 	pc := t.hand[pick].piece
-	if pick != at {
-		t.moved = pc.Color
-	}
 	keep := t.hand[:0]
 	for i, l := range t.hand {
 		if i != pick && l.from != s {
@@ -186,6 +187,9 @@ func (t *Translator) fromHand(s rules.Square) (rules.Piece, bool) {
 		}
 	}
 	t.hand = keep
+	if pick != at && len(t.hand) == 0 {
+		t.moved = pc.Color // a move ended (a rest on the way leaves a captured piece in the hand)
+	}
 	return pc, true
 }
 

@@ -139,7 +139,11 @@ func TestClockAndBoard(t *testing.T) {
 // lifting the cannon and resting the cannon on a point on its way. The
 // piece put on the resting point is the mover's (the side that did not
 // move last), not the captured one lifted after it; then the same for
-// the other side's capture.
+// the other side's capture, resting twice (a rest is not the end of a
+// move: the captured piece is still in the hand). A resting piece whose
+// sensor chatters (lifted and put back, the captured piece in the hand)
+// is the mover's piece put back, not a capture of it: a player captures
+// none of his own.
 func TestOccupancyRestWhileCapturing(t *testing.T) {
 	start := xiangqi.StartPosition()
 	tr := New(start.Placement())
@@ -160,11 +164,15 @@ func TestOccupancyRestWhileCapturing(t *testing.T) {
 		{obp.Lift{Square: sq("b2")}, rules.NoPiece},
 		{obp.Lift{Square: sq("b9")}, rules.NoPiece},
 		{obp.Put{Square: sq("b5"), Unidentified: true}, cannon(rules.White)},
+		{obp.Lift{Square: sq("b5")}, rules.NoPiece}, // the resting cannon's sensor chatters
+		{obp.Put{Square: sq("b5"), Unidentified: true}, cannon(rules.White)},
 		{obp.Lift{Square: sq("b5")}, rules.NoPiece},
 		{obp.Put{Square: sq("b9"), Unidentified: true}, cannon(rules.White)},
 		{obp.Lift{Square: sq("b7")}, rules.NoPiece},
 		{obp.Lift{Square: sq("b0")}, rules.NoPiece},
-		{obp.Put{Square: sq("b4"), Unidentified: true}, cannon(rules.Black)},
+		{obp.Put{Square: sq("b5"), Unidentified: true}, cannon(rules.Black)},
+		{obp.Lift{Square: sq("b5")}, rules.NoPiece},
+		{obp.Put{Square: sq("b4"), Unidentified: true}, cannon(rules.Black)}, // a second rest
 		{obp.Lift{Square: sq("b4")}, rules.NoPiece},
 		{obp.Put{Square: sq("b0"), Unidentified: true}, cannon(rules.Black)},
 	} {
