@@ -30,6 +30,7 @@ func (t *Tracker) Answered(at, asked time.Time) []game.Event {
 		asked = at
 	}
 	if t.opts.Polled {
+		t.board.asked = asked
 		for i := range t.lever.presses {
 			p := &t.lever.presses[i]
 			if p.stage == pressRecorded && p.due.After(at) && !asked.Before(p.answer.Add(t.opts.BoardScan)) {
@@ -89,8 +90,11 @@ func (t *Tracker) replyPressed(at time.Time, side rules.Color, evs []game.Event)
 		return evs // the line made another move of his: judged at the end of the answer
 	}
 	t.lever.unpressed = 0
-	evs = t.completeUpTo(p.at, ply, p.reading(), evs)
-	t.lever.presses = t.lever.presses[1:]
+	if len(t.lever.presses) > 0 {
+		// (Appending the move may have judged the press already.)
+		evs = t.completeUpTo(p.at, ply, p.reading(), evs)
+		t.lever.presses = t.lever.presses[1:]
+	}
 	if t.board.sensed != t.line.top().place {
 		evs = t.unexplain(at, evs) // the opponent's hand, at work
 	}
@@ -150,8 +154,16 @@ func (t *Tracker) answered(answer time.Time) int {
 		}
 	}
 	// A move the board showed before this answer, nothing changed since,
-	// is no slide on its way.
-	still := t.board.lastChange.Before(answer)
+	// is no slide on its way, once the board has had time to report the
+	// hand moving on: a hand rests on a square it slides a piece across
+	// for less than a board scan, and the board reports its leaving within
+	// a scan; so the answer's poll came two board scans after the answer
+	// that showed the move was read. On a line that polls every 0.8 s
+	// that is always so; on a short line, polling every 40–400 ms, the
+	// previous answer may have shown a rest of the slide and the lever
+	// beaten the scan of its last square (the press then waits for a
+	// later look).
+	still := t.board.lastChange.Before(answer) && !t.board.asked.Before(t.board.lastChange.Add(2*t.opts.BoardScan))
 	slid := func(before *rules.Placement, m rules.Move) int {
 		if !still && mayGoOn(before, m) {
 			return n - 1

@@ -57,6 +57,9 @@ type sensors struct {
 	rotated    bool            // the board is read turned around
 	lastChange time.Time
 	dirty      bool // changed since the last judgement: the hand may be busy
+	// asked is, on a polled board, when the poll of its last answer was
+	// sent ([Tracker.Answered]).
+	asked time.Time
 }
 
 // pendingIllegal is an illegal move standing on the board.

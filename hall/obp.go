@@ -189,6 +189,7 @@ func (br *boardRun) obpConnected(e obplink.Connected) {
 		// (an occupancy board's '?'); the same board coming back keeps
 		// what the translator followed.
 		st.feed = obpfeed.New(br.s.Tracker().Position().Placement())
+		st.feed.SetTurn(br.s.Tracker().Position().Turn())
 	}
 	st.ident = id
 	if e.Clock.None {

@@ -40,6 +40,7 @@ func (rp *replayer) obpChunk(c recording.Chunk) {
 	if rp.ob == nil {
 		pos := rp.s.Tracker().Position()
 		rp.ob = &obpReplay{dec: obp.NewDecoder(pos.Geometry()), feed: obpfeed.New(pos.Placement()), slides: session.NewSlideWatch(rp.s)}
+		rp.ob.feed.SetTurn(pos.Turn()) // as the hall does when the board connects
 	}
 	ob := rp.ob
 	ob.dec.Feed(c.Bytes)

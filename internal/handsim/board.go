@@ -14,6 +14,7 @@ type board struct {
 	start   rules.Placement
 	cur     rules.Placement
 	changes [][]change // per square, in time order
+	seq     []report   // every change in the order the hands made them
 	presses []time.Time
 	t0      time.Time
 }
@@ -31,6 +32,7 @@ func newBoard(start rules.Placement, t0 time.Time) *board {
 func (b *board) set(at time.Time, s rules.Square, pc rules.Piece) {
 	b.cur.Sq[s] = pc
 	b.changes[s] = append(b.changes[s], change{at: at, pc: pc})
+	b.seq = append(b.seq, report{at: at, sq: s, pc: pc})
 }
 
 // report is a square change the board reported.

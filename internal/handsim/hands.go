@@ -114,11 +114,11 @@ func (h *hand) capture(from, to, victim rules.Square, final rules.Piece, before 
 	h.put(to, final)
 }
 
-// slide: a bishop, rook or queen is now and then slid, resting a moment on
+// slide: a bishop, rook, queen or cannon is now and then slid, resting a moment on
 // one or two empty squares on its way.
 func (h *hand) slide(from, to rules.Square, pc rules.Piece, before *rules.Placement) {
 	switch pc.Kind {
-	case rules.Bishop, rules.Rook, rules.Queen:
+	case rules.Bishop, rules.Rook, rules.Queen, rules.Cannon:
 	default:
 		return
 	}

@@ -1,8 +1,8 @@
-// Package handsim plays chess games with simulated hands on a simulated
-// sensor board and returns what a board's reader would hear: square
-// changes in the board's scan order, clock faces at presses and once a
-// second, or whole-board reads once a second on a board read only by
-// dumps (no clock, the square reports lost). It is the second, independent
+// Package handsim plays chess (and xiangqi) games with simulated hands on
+// a simulated sensor board and returns what a board's reader would hear:
+// square changes in the board's scan order, clock faces at presses and
+// once a second, or whole-board reads once a second on a board read only
+// by dumps (no clock, the square reports lost). It is the second, independent
 // source of real play the board tracker is tested against: its hands, its
 // scan and its timing are its own.
 //
@@ -24,6 +24,18 @@
 // Occasional noise (a square read empty for one scan) and bursts (reports
 // handed over late, all at once) are optional.
 //
+// A board on a DGT bus line (Options.Polled) is read as the line polls it:
+// every 40–400 ms, with jitter, answers now and then read late; each
+// answer holds the changes the board logged since the previous one and a
+// record of each lever press (the display it halted and the time shown),
+// in the order they happened; the clock is read between polls.
+//
+// A xiangqi game (Options.Xiangqi) is played on a 9×10 board that speaks
+// the Open Board Protocol: it sends a line at each lift and each put, at
+// once (no scan: a rest of a slide is seen), naming the piece or, on a
+// board that senses only occupancy, not; and its clock's line at every
+// press and once a second.
+//
 // Every choice comes from a [Rand], so a property-testing library can
 // drive (and shrink) it. The package is pure: no goroutines, no wall
 // clock.
@@ -35,6 +47,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
+	"github.com/dgtbridge/dgtbridge/rules/xiangqi"
 )
 
 // Rand is the source of every choice: IntN returns a number in [0, n)
@@ -72,14 +85,30 @@ type Options struct {
 	// Noise: now and then a square is read empty for one scan.
 	Noise bool
 	// Bursts: now and then the reports of up to 1.5 s are handed over at
-	// once, late (a reader that stalled).
+	// once, late (a reader that stalled). Not on a polled board.
 	Bursts bool
+	// Polled: the board is on a DGT bus line and read as the line polls
+	// it (bus.go): answers every 40–400 ms with the changes the board
+	// logged since the previous one and its lever presses as it recorded
+	// them, and clock readings between them.
+	Polled bool
+	// Xiangqi: the game is xiangqi, on a 9×10 board that speaks the Open
+	// Board Protocol (obp.go): its lines, not square reports, are what
+	// the reader hears (Game.Lines).
+	Xiangqi bool
+	// Occupancy: the OBP board senses only whether a point is occupied
+	// (its puts say "?").
+	Occupancy bool
 }
 
-// Input is one report as the board's reader hears it, at At.
+// Input is one report as the board's reader hears it, at At. On a polled
+// board an input with Sensed nil ends an answer: the answer read at At
+// (every input of it is stamped At) is whole, and Asked is when its poll
+// was sent.
 type Input struct {
 	At     time.Time
 	Sensed game.Sensed
+	Asked  time.Time
 }
 
 // Ply is one move as played.
@@ -108,6 +137,11 @@ type Game struct {
 	End time.Time
 	// NoiseAt are the times the board misread a square.
 	NoiseAt []time.Time
+	// Line is the bus line of a polled board (Options.Polled).
+	Line Line
+	// Lines are an OBP board's lines as the reader hears them
+	// (Options.Xiangqi; Inputs is then empty).
+	Lines []Sent
 }
 
 // UCI returns the moves played, in UCI.
@@ -130,13 +164,17 @@ func between(r Rand, lo, hi time.Duration) time.Duration {
 // chance reports true with probability pct %.
 func chance(r Rand, pct int) bool { return r.IntN(100) < pct }
 
-// Play plays a game of standard chess with moves chosen by r (captures and
-// recaptures preferred now and then) and returns it.
+// Play plays a game of standard chess (or xiangqi, Options.Xiangqi) with
+// moves chosen by r (captures and recaptures preferred now and then) and
+// returns it.
 func Play(r Rand, o Options) Game {
 	if o.Plies <= 0 {
 		o.Plies = 40
 	}
-	start := chess.StartPosition(chess.Standard)
+	var start rules.Position = chess.StartPosition(chess.Standard)
+	if o.Xiangqi {
+		start = xiangqi.StartPosition()
+	}
 	g := Game{Start: start}
 	b := newBoard(start.Placement(), o.Start)
 	pos := rules.Position(start)
@@ -181,6 +219,10 @@ func Play(r Rand, o Options) Game {
 		pos = next
 	}
 	g.End = press.Add(5 * time.Second)
+	if o.Xiangqi {
+		g.Lines = b.obpLines(r, start.Turn(), g.End, o.Occupancy, o.Noise)
+		return g
+	}
 	g.Scan = between(r, 180*time.Millisecond, 260*time.Millisecond)
 	g.Phase = between(r, 0, g.Scan)
 	noise := 0
@@ -189,9 +231,15 @@ func Play(r Rand, o Options) Game {
 	}
 	reports, noiseAt := b.scan(r, g.Scan, g.Phase, g.End, noise)
 	g.NoiseAt = noiseAt
-	if o.DumpsOnly {
+	switch {
+	case o.DumpsOnly:
 		g.Inputs = dumps(r, start.Placement(), reports, o.Start, g.End)
-	} else {
+	case o.Polled:
+		g.Inputs, g.Line = b.poll(r, start.Turn(), reports, g.End)
+		if last := g.Inputs[len(g.Inputs)-1].At; last.After(g.End) {
+			g.End = last
+		}
+	default:
 		g.Inputs = merge(reports, b.faces(o.Start, g.End, start.Turn()))
 		if o.Bursts {
 			g.Inputs = bursts(r, g.Inputs)

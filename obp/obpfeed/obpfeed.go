@@ -39,11 +39,20 @@ type lifted struct {
 type Translator struct {
 	board rules.Placement
 	hand  []lifted
+	// moved is the colour of the piece an occupancy board last put down
+	// on a point it was not lifted from, leaving nothing in the hand (the
+	// side that moved last), or NoColor before the first (SetTurn).
+	moved rules.Color
 }
 
 // New returns a translator for a board showing pl (its first full read,
 // e.g. link.Connected's Board).
-func New(pl rules.Placement) *Translator { return &Translator{board: pl} }
+func New(pl rules.Placement) *Translator { return &Translator{board: pl, moved: rules.NoColor} }
+
+// SetTurn tells the translator which side is to move (the game's record
+// when the board connects): the other side counts as the one that moved
+// last, until a piece put down says otherwise (see fromHand).
+func (t *Translator) SetTurn(c rules.Color) { t.moved = c.Other() }
 
 // Placement returns what the translator believes stands on the board.
 func (t *Translator) Placement() rules.Placement { return t.board }
@@ -125,11 +134,16 @@ func (t *Translator) Append(dst []game.Sensed, m obp.Message) ([]game.Sensed, er
 }
 
 // fromHand takes the piece put down on s out of the hand. When the hand
-// holds the piece lifted from s, this is a capture (the capturer is the
-// last piece lifted of the other colour) or that piece put back (nothing
-// else in the hand); otherwise it is the last piece lifted. The piece
-// lifted from s then leaves the hand either way: a captured piece is set
-// aside, never put down again.
+// holds the piece lifted from s, this is that piece put back when it is
+// of the side to move (the side that did not move last) or nothing else
+// is in the hand, else a capture (the capturer is the last piece lifted
+// of the other colour); otherwise it is the last piece lifted of the side
+// that did not move last (a piece slid across a point, resting there
+// while the piece it captures is already off the board: the captured
+// piece, lifted after it, is not what rests), or the last piece lifted
+// when the hand holds none of that side's. The piece lifted from s then
+// leaves the hand either way: a captured piece is set aside, never put
+// down again.
 func (t *Translator) fromHand(s rules.Square) (rules.Piece, bool) {
 	if len(t.hand) == 0 {
 		return rules.NoPiece, false
@@ -141,7 +155,16 @@ func (t *Translator) fromHand(s rules.Square) (rules.Piece, bool) {
 		}
 	}
 	pick := -1
-	for j := len(t.hand) - 1; j >= 0; j-- {
+	if at >= 0 && t.moved != rules.NoColor && t.hand[at].piece.Color != t.moved {
+		pick = at // the mover's own piece put back (or its sensor chattering): he captures none of his own
+	}
+	for j := len(t.hand) - 1; pick < 0 && at < 0 && t.moved != rules.NoColor && j >= 0; j-- {
+		if t.hand[j].piece.Color != t.moved {
+			pick = j
+			break
+		}
+	}
+	for j := len(t.hand) - 1; pick < 0 && j >= 0; j-- {
 		if j == at {
 			continue
 		}
@@ -164,6 +187,9 @@ func (t *Translator) fromHand(s rules.Square) (rules.Piece, bool) {
 		}
 	}
 	t.hand = keep
+	if pick != at && len(t.hand) == 0 {
+		t.moved = pc.Color // a move ended (a rest on the way leaves a captured piece in the hand)
+	}
 	return pc, true
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/rules"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 	"github.com/dgtbridge/dgtbridge/rules/pgn"
+	"github.com/dgtbridge/dgtbridge/rules/xiangqi"
 	"github.com/dgtbridge/dgtbridge/rules/xiangqi/games"
 )
 
@@ -130,5 +131,57 @@ func TestClockAndBoard(t *testing.T) {
 	}
 	if _, err := New(emu.StartArray(g)).Append(nil, obp.Put{Square: e5, Unidentified: true}); !errors.Is(err, ErrUnidentified) {
 		t.Errorf("a put with an empty hand: %v", err)
+	}
+}
+
+// TestOccupancyRestWhileCapturing: a board that senses only occupancy; a
+// cannon captures, its player taking the captured piece off after
+// lifting the cannon and resting the cannon on a point on its way. The
+// piece put on the resting point is the mover's (the side that did not
+// move last), not the captured one lifted after it; then the same for
+// the other side's capture, resting twice (a rest is not the end of a
+// move: the captured piece is still in the hand). A resting piece whose
+// sensor chatters (lifted and put back, the captured piece in the hand)
+// is the mover's piece put back, not a capture of it: a player captures
+// none of his own.
+func TestOccupancyRestWhileCapturing(t *testing.T) {
+	start := xiangqi.StartPosition()
+	tr := New(start.Placement())
+	tr.SetTurn(rules.White)
+	geo := start.Geometry()
+	sq := func(n string) rules.Square {
+		s, err := geo.ParseSquare(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	cannon := func(c rules.Color) rules.Piece { return rules.Piece{Color: c, Kind: rules.Cannon} }
+	for _, step := range []struct {
+		msg  obp.Message
+		want rules.Piece // put: the piece named
+	}{
+		{obp.Lift{Square: sq("b2")}, rules.NoPiece},
+		{obp.Lift{Square: sq("b9")}, rules.NoPiece},
+		{obp.Put{Square: sq("b5"), Unidentified: true}, cannon(rules.White)},
+		{obp.Lift{Square: sq("b5")}, rules.NoPiece}, // the resting cannon's sensor chatters
+		{obp.Put{Square: sq("b5"), Unidentified: true}, cannon(rules.White)},
+		{obp.Lift{Square: sq("b5")}, rules.NoPiece},
+		{obp.Put{Square: sq("b9"), Unidentified: true}, cannon(rules.White)},
+		{obp.Lift{Square: sq("b7")}, rules.NoPiece},
+		{obp.Lift{Square: sq("b0")}, rules.NoPiece},
+		{obp.Put{Square: sq("b5"), Unidentified: true}, cannon(rules.Black)},
+		{obp.Lift{Square: sq("b5")}, rules.NoPiece},
+		{obp.Put{Square: sq("b4"), Unidentified: true}, cannon(rules.Black)}, // a second rest
+		{obp.Lift{Square: sq("b4")}, rules.NoPiece},
+		{obp.Put{Square: sq("b0"), Unidentified: true}, cannon(rules.Black)},
+	} {
+		out, err := tr.Append(nil, step.msg)
+		if err != nil || len(out) != 1 {
+			t.Fatalf("%+v: %v, %v", step.msg, out, err)
+		}
+		if got := out[0].(game.SquareChange).Piece; got != step.want {
+			t.Fatalf("%+v: named %v, want %v", step.msg, got, step.want)
+		}
 	}
 }

@@ -222,8 +222,8 @@ func (a *Adjudicator) Handle(ev game.Event) []game.Verdict {
 	case game.ClockWithoutMove:
 		out = a.onClockWithoutMove(e)
 	case game.ClockChanged:
-		if e.Resync && a.clk != nil && a.lastReading != nil {
-			a.clk.Resync()
+		if e.Resync && a.clk != nil {
+			a.clk.Resync() // the first reading of a polled board too: its setting is judged as it can be
 		}
 		out = a.onClock(e.Clock, e.At)
 	case game.TouchEvidence:

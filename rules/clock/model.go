@@ -145,7 +145,10 @@ func (m *Model) AdjustHost(white, black time.Duration, running rules.Color) {
 // Resync tells the model that readings were interrupted (the board or
 // the clock was disconnected): presses and time used meanwhile were not
 // seen, so the next reading is accepted as it is and timing restarts from
-// it, as after the first reading of a game under way.
+// it, as after the first reading of a game under way. Before the first
+// reading (a polled board's readings held back until its clock sides were
+// known) it says that both clocks may have run: that reading's setting
+// check finds only a time above the setting.
 func (m *Model) Resync() { m.resync = true }
 
 // HostControlled reports whether the model believes the clock runs under
@@ -213,7 +216,8 @@ func (m *Model) Observe(r Reading, t time.Time) []Event {
 	switch {
 	case !m.started:
 		m.started, m.settling = true, true
-		out = m.first(r, t)
+		out = m.first(r, t, m.resync)
+		m.resync = false
 	case m.resync:
 		m.resync, m.settling = false, true
 		m.base = [2]time.Duration{r.White, r.Black}
@@ -243,7 +247,10 @@ func (m *Model) Observe(r Reading, t time.Time) []Event {
 }
 
 // first handles the first reading: it checks the setting (7.1, 6.10.2).
-func (m *Model) first(r Reading, t time.Time) []Event {
+// After a Resync (ran: the readings before it were not passed on) both
+// sides' clocks may have run already: only a time above the setting is
+// wrong then.
+func (m *Model) first(r Reading, t time.Time, ran bool) []Event {
 	m.base = [2]time.Duration{r.White, r.Black}
 	m.restart(r.Running, t, r)
 	if m.midGame || !m.tc.Timed() || m.tc.Periods[0].Sandclock {
@@ -257,7 +264,7 @@ func (m *Model) first(r Reading, t time.Time) []Event {
 	for _, c := range [2]rules.Color{White, Black} {
 		got := r.Time(c)
 		// A side whose clock already ran may show less; more is always wrong.
-		if got > b+inc+m.tol || (c != r.Running && !near(got, b, m.tol) && !near(got, b+inc, m.tol)) {
+		if got > b+inc+m.tol || (!ran && c != r.Running && !near(got, b, m.tol) && !near(got, b+inc, m.tol)) {
 			out = append(out, Inconsistency{At: t, Kind: SettingMismatch, Side: c, Expected: b, Reported: got,
 				Detail: fmt.Sprintf("%s's clock shows %s, the control %s gives %s", c, fmtDur(got), m.tc, fmtDur(b))})
 		}

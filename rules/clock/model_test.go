@@ -408,3 +408,21 @@ func TestModelUnknownControlHiddenPresses(t *testing.T) {
 		{at: 12, w: 5545, b: 5400, run: B, want: []string{"time_jump black", "time_added white"}},
 	})
 }
+
+// TestModelResyncBeforeTheFirstReading: a polled board's readings are held
+// back until its clock sides are known; the first one passed on comes with
+// a Resync, after both players have pressed. Both clocks have run: a time
+// below the setting on the side not running is no setting error (it was,
+// a false crit on every third bus board's game), one above it still is.
+func TestModelResyncBeforeTheFirstReading(t *testing.T) {
+	run(t, "600", Options{}, []step{
+		{at: 5, w: 597, b: 596, run: W, resync: true},
+		{at: 6, w: 596, b: 596, run: W},
+	})
+	run(t, "600", Options{}, []step{
+		{at: 5, w: 597, b: 605, run: W, resync: true, want: []string{"setting_mismatch black"}},
+	})
+	run(t, "600", Options{}, []step{ // without the Resync, as before
+		{at: 5, w: 597, b: 596, run: W, want: []string{"setting_mismatch black"}},
+	})
+}

@@ -1,0 +1,47 @@
+package board_test
+
+import "testing"
+
+// busSoakGameExact follows game i of the bus soak and wants its record
+// exact.
+func busSoakGameExact(t *testing.T, i int) {
+	t.Helper()
+	g, scan := busSoakGame(i)
+	if out := followBus(t, g, scan); !out.exact() {
+		t.Fatalf("line %+v, tracker cycle %v: %s", g.Line, scan, out)
+	}
+}
+
+// TestBusSlideRestBeforeThePressAnswer: on a short bus line (a poll
+// every 212 ms), a rook slid h1–h2–h3: one answer showed it resting on
+// h2, the next held the press and nothing else (the lever had beaten the
+// board's scan of h2 and h3). The rest shown an answer earlier was taken
+// for a move at rest, Rh2 completed on the press, and the rook reaching h3
+// read as a second move (Rh3) a ply later: the record went on, one ply
+// off, without an alert. A move shown less than two board scans before
+// the press's answer was asked may be a rest: the press waits for a later
+// look.
+func TestBusSlideRestBeforeThePressAnswer(t *testing.T) { busSoakGameExact(t, 226) }
+
+// TestBusSlideRestOnAFastLine: the same on a line polling every 40 ms,
+// answers now and then read late: a queen slid d8–b6–a5 read as Qb6.
+func TestBusSlideRestOnAFastLine(t *testing.T) { busSoakGameExact(t, 102) }
+
+// TestBusSlideRestInBlitz: the same in blitz (a poll every 149 ms, a
+// second look after a press): a rook slid a5–a6–a7 read as Ra6.
+func TestBusSlideRestInBlitz(t *testing.T) { busSoakGameExact(t, 295) }
+
+// TestBusReplyAfterAMoveAppended: a polled board's answer held Black's
+// knight move, then White's press record: the press completed Black's
+// waiting move (replyPressed), appending it to the record, which judged
+// the press already; the press was then taken off the list a second time
+// and the tracker panicked (a slice bound out of range), which in the
+// daemon stops the line's goroutine. (The record then differs later, a
+// slide f7-g7-h7 read as f7g7 on a line polling every 52 ms: an open
+// record_lost covers it.)
+func TestBusReplyAfterAMoveAppended(t *testing.T) {
+	g, scan := busSoakGame(313)
+	if out := followBus(t, g, scan); out.stuck() {
+		t.Fatalf("line %+v, tracker cycle %v: %s", g.Line, scan, out)
+	}
+}
