@@ -98,8 +98,8 @@ boards:
 
 // TestRehearsalChecksOfHall60: the example hall's rehearsal: 60 boards
 // and the blind player's own board answer, 60 clocks, 60 moves live and
-// public, the blind player's relay (nothing can hear it: the example
-// neither speaks nor has a relay user, and the line says so), three
+// public, the blind player's relay (spoken on the machine's sound card:
+// the line passes with a note to listen at the table), three
 // staff users, three Lichess rounds and the test push.
 func TestRehearsalChecksOfHall60(t *testing.T) {
 	dir := t.TempDir()
