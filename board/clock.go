@@ -357,7 +357,9 @@ func (t *Tracker) tryPress(at time.Time, evs []game.Event) []game.Event {
 		switch {
 		case t.line.firstPlyBy(p.side) > 0:
 			t.lever.unpressed = 0
-			evs = t.completeUpTo(p.at, t.line.firstPlyBy(p.side), p.reading(), evs)
+			ply := t.line.firstPlyBy(p.side)
+			evs = t.completeUpTo(p.at, ply, p.reading(), evs)
+			t.line.pressed[ply-1] = true
 		case t.lever.unpressed > 0 && t.lever.unpressed <= t.line.done && t.line.node(t.lever.unpressed-1).pos.Turn() == p.side:
 			// The press that goes with a move already completed without it
 			// (a move that ended the game, or the player's next move came

@@ -124,3 +124,28 @@ func TestBlitzSlideRestThenReply(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 }
+
+// TestRereadKeepsPressedPlies: blitz, a knight's move taken at once (Nd4
+// Rxd4, the recapture 100–300 ms after the press) was read as Nxd6. When
+// the board showed Kc3 next, the shortest line from an earlier ply was Rd1
+// Nd4 Rxd4 Kc3 from four plies back: it dropped the rook's detour (Rh6
+// Kd2 Rd6+) that the board had shown and the presses had confirmed, and
+// the record ended silently wrong. The line whose length fits the presses
+// heard since its start (Nd4 Rxd4 Kc3 for Nxd6) is the one played.
+func TestRereadKeepsPressedPlies(t *testing.T) {
+	wantReread(t, simSoakGameReread(t, 994))
+}
+
+// TestRereadTwoLiftsReadAsCaptures: blitz, Rxh1 Rxh1 with the recapture
+// before the scan saw the black rook on h1: the board showed f1 and h1
+// empty, which the record read as two captures on d1 (Rxd1 Rxd1), both
+// presses completing them. Without rereading, the next position was read
+// forward as three plies (Ke7 Rh1 Kd8 for Kd8) and the record stayed two
+// plies long with no alert; the rereading finds Rxh1 Rxh1 from the ply
+// before, which fits the two presses.
+func TestRereadTwoLiftsReadAsCaptures(t *testing.T) {
+	wantReread(t, simSoakGameReread(t, 247))
+	if out := followSimWith(t, soakGame(247), false, false); out.exact() {
+		t.Fatalf("without rereading the record is exact: the case no longer tests rereading")
+	}
+}

@@ -193,10 +193,18 @@ func (t *Tracker) judgeOther(at time.Time, depth int, evs []game.Event) []game.E
 	if ev, ok := t.trySetupMismatch(at, evs); ok {
 		return ev
 	}
-	if ev, ok := t.judgeHeal(at, depth, evs); ok {
-		return ev
+	// An illegal move of the side to move explains the board as it is
+	// (one piece moved the wrong way): the arbiter must see it, and no
+	// line from an earlier ply rewrites the record around it. A piece of
+	// the side not having the move is another matter: the record may have
+	// lost a ply, and a line reread from an earlier ply may explain it.
+	il := t.classify(at)
+	if il == nil || il.ev.Reason == rules.ReasonNotYourTurn {
+		if ev, ok := t.judgeHeal(at, depth, evs); ok {
+			return ev
+		}
 	}
-	if il := t.classify(at); il != nil {
+	if il != nil {
 		// Reported once completed, or once it has stood
 		// TrackerOptions.HoldAfter (a hand in the middle of en passant or
 		// a capture looks the same for a moment).
