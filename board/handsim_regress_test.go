@@ -187,3 +187,30 @@ func TestKnightTakenAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestSlideRestsWhilePressPending: the shrunk case of TestHandsimGuarantee
+// (32 plies at slow pace): Rxh4 slid h1–h2–h3–h4, resting 250 ms on h2
+// and 500 ms on h3, the black rook on h4 lifted before the rook arrived;
+// the lever was pressed at the release, before the board's scan reported
+// the rook on h4. The placement with the rook resting on h3 settled first,
+// and was read as three plies (Rh2 Rh3+ Rxh3) for the one press; the
+// record ended two plies long with no alert, rereading or not. An
+// explanation with more plies than the presses and one waits for the
+// scan that follows the press.
+func TestSlideRestsWhilePressPending(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{0, 4940, 31, 0, 5, 48, 2, 1889, 0, 2, 19, 93, 0, 61, 4, 9, 4638, 1, 10, 3, 143, 1, 56, 14, 13, 84, 4, 13, 41, 64, 1, 2,
+		189, 23, 1771, 3, 14, 100, 0, 1, 1, 64, 45, 3052, 52, 1, 11, 10, 0, 1, 28, 61, 1, 55, 16, 1, 0, 0, 7, 1, 96, 6, 2, 0,
+		91, 20, 26, 0, 3, 87, 2, 3, 124, 2, 1, 175, 25, 2, 50, 144, 1, 2737, 1, 6, 83, 1, 1, 13, 278, 8, 3178, 10, 1, 2, 75, 0,
+		5, 133, 27, 0, 13, 102, 7, 0, 99, 3, 203, 89, 1, 47, 0, 916, 14, 2, 15, 144, 292, 7, 5000, 17, 1, 124, 1, 21, 3848, 7,
+		12, 49, 29, 1, 1, 141, 46, 17, 5000, 10, 0, 182, 69, 201, 2, 0, 3860, 15, 0, 9, 1, 95, 0, 20, 4510, 33, 1, 10, 1, 1, 1,
+		443, 0, 4, 37, 21, 0, 190, 1, 16, 1, 7, 58, 2, 0, 65, 65, 0, 16, 0, 10, 1, 1, 13, 0, 400, 3, 1, 253, 3, 8, 18, 3, 1,
+		86, 1, 55, 8, 4, 1, 339, 38, 1, 0, 183, 5, 0, 0, 26, 3213, 91, 0, 3, 0, 95, 259, 94, 92, 1, 1767, 1, 1, 80, 1, 1, 132,
+		400, 1, 1, 14, 21, 1, 187, 15, 1, 0, 325, 14, 1, 69, 2, 5, 1, 1, 1, 10, 23, 3, 0, 0, 100, 3, 0, 3, 2, 25, 2993, 98, 1,
+		0, 48, 47, 210, 7, 4492, 72, 1, 119, 37, 11, 1, 56, 209, 0, 34, 280, 15, 0, 19, 28, 61, 1, 6, 1, 1, 308, 70, 239}},
+		handsim.Options{Start: simStart, Plies: 32, Pace: handsim.Slow})
+	for _, reread := range []bool{false, true} {
+		if out := followSimWith(t, g, false, reread); !out.exact() {
+			t.Fatalf("rereading %v: %s", reread, out)
+		}
+	}
+}
