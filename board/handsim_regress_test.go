@@ -214,3 +214,17 @@ func TestSlideRestsWhilePressPending(t *testing.T) {
 		}
 	}
 }
+
+// TestRereadPressBeforeItsMove: the shrunk case of TestHandsimGuarantee
+// (33 plies at blitz pace, with bursts): Rxg4 slid g8–g7–g4 and was read
+// as Rg7, then Rxg4 after Qc1 (a rook's slide split in two). The reports
+// came in a burst, and the rereading heard White's next press (Kd2)
+// before the squares of its move: counting it, the line that fitted the
+// presses was one ply too long (Qe1 Rxg4 Qc1 h5 for Qc1 h5). A press whose
+// scan has not reported the board yet may have no move on it: the line
+// Rxg4 Qc1 h5 from the ply before fits, and is the one played.
+func TestRereadPressBeforeItsMove(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{2, 24, 46, 1, 110, 0, 34, 141, 12, 45, 23, 1, 1, 1, 81, 0, 1490, 75, 2, 94, 331, 66, 6, 3, 1558, 51, 1, 85, 400, 26, 115, 0, 2, 3, 10, 16, 2, 2, 1, 0, 0, 49, 16, 4, 4, 6, 84, 4, 0, 48, 329, 94, 5, 266, 38, 2, 7, 132, 62, 1, 11, 1, 1, 11, 7, 43, 2, 37, 0, 40, 13, 71, 8, 2, 22, 1, 1, 73, 0, 0, 3, 89, 391, 1, 64, 68, 1, 1672, 96, 28, 0, 110, 0, 339, 1, 0, 6, 373, 0, 3, 7, 110, 0, 2, 110, 3, 11, 0, 1, 64, 180, 28, 2, 4, 87, 0, 0, 6, 2, 1, 320, 13, 3, 74, 1, 14, 57, 18, 39, 7, 13, 1570, 38, 1, 66, 0, 92, 0, 1, 98, 1, 1, 263, 49, 1, 1, 153, 11, 1, 4, 122, 80, 1, 1550, 88, 1, 0, 6, 1, 4, 69, 31, 28, 79, 1, 1, 167, 48, 0, 0, 6, 70, 17, 43, 0, 3, 2, 0, 1, 1, 1, 3, 2, 70, 2, 314, 11, 1, 41, 3, 400, 7, 3, 3, 15, 2, 0, 374, 99, 29, 1, 1, 32, 3, 1, 2, 56, 8, 1, 0, 29, 1, 3, 34, 6, 726, 99, 0, 0, 75, 107, 97, 46, 4, 7, 192, 18, 1, 33, 15, 393, 13, 4, 13, 85, 93, 1, 12, 67, 21, 22, 10, 1, 1, 1, 2, 3, 88, 0, 27, 1, 15, 0, 43, 0, 3, 400, 11, 32, 17, 2, 0, 85, 3, 0, 61, 32, 0, 75, 31, 13, 0, 192, 16, 106, 23, 1499, 4, 12, 75, 86, 1, 21, 4, 87, 3, 1478, 95, 0, 68, 88, 8, 1, 20, 266, 3, 72, 99, 1, 10, 0, 10, 18, 2, 0, 100, 28, 2, 11, 47, 341, 23, 2, 42, 30, 532, 0, 1, 3, 6, 2, 0, 1, 0, 1, 2, 51, 0, 1, 30, 44, 0, 42, 1, 9, 7, 13, 520, 15, 1, 104, 32, 10, 1, 4, 0, 27, 10, 1, 1, 6, 33, 25, 2, 27, 4, 0, 231, 23, 134, 1, 114, 1, 348, 444, 26969, 71}},
+		handsim.Options{Start: simStart, Plies: 33, Pace: handsim.Blitz, Bursts: true})
+	wantReread(t, followSimWith(t, g, false, true))
+}

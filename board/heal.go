@@ -133,7 +133,7 @@ func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
 				continue
 			}
 			line, score, other := h.best(from)
-			c := healPick{base: base, line: line, score: score, fit: t.healFit(base, n)}
+			c := healPick{base: base, line: line, score: score, fit: t.healFit(at, base, n)}
 			best, runner = c.consider(best, runner, t.pressed())
 			if other != nil {
 				// Another line from this ply explains the board as well.
@@ -205,13 +205,21 @@ func (t *Tracker) pressed() bool { return t.completion() == ClockPress }
 // healFit scores a line of n plies from ply base against the presses
 // heard since: those that completed the record's plies after base, and
 // those heard since the record last grew. A line may hold one ply more
-// than the presses (the last move made, its press to come). Lower is
-// better.
-func (t *Tracker) healFit(base, n int) int {
+// than the presses (the last move made, its press to come), and one
+// fewer for each pending press whose scan has not reported the board by
+// at (the lever beats the scan, and a burst of reports may bring a press
+// before the squares of its move). Lower is better.
+func (t *Tracker) healFit(at time.Time, base, n int) int {
 	p := t.line.pressesAfter(base) + t.heal.presses
+	unseen := 0
+	for i := range t.lever.presses {
+		if !t.reached(&t.lever.presses[i], at) {
+			unseen++
+		}
+	}
 	switch {
-	case n < p:
-		return p - n
+	case n < p-unseen:
+		return p - unseen - n
 	case n > p+1:
 		return n - p - 1
 	}
