@@ -228,3 +228,17 @@ func TestRereadPressBeforeItsMove(t *testing.T) {
 		handsim.Options{Start: simStart, Plies: 33, Pace: handsim.Blitz, Bursts: true})
 	wantReread(t, followSimWith(t, g, false, true))
 }
+
+// TestRereadSlideEndHeardLate: the shrunk case of TestHandsimGuarantee (46
+// plies at blitz pace, with bursts): the game's last move, Ra8–d8, rested
+// on b8 and was pressed at the release; the rest of the slide came in a
+// burst a second later. The press completed Rb8, and the rook on d8 was a
+// move of the side not having it (Rb8–d8), which kept the rereading off
+// until the game ended silently wrong. A piece of the side not having the
+// move that stands for the hold is searched for from earlier plies: Rd8
+// for Rb8.
+func TestRereadSlideEndHeardLate(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{7, 194, 47, 1, 106, 270, 30, 0, 19, 729, 8, 1, 6, 5, 93, 0, 2, 62, 1, 97, 193, 3, 0, 0, 1, 99, 0, 40, 19, 91, 3, 1410, 7, 14, 3, 28, 1, 0, 32, 67, 22, 11, 1, 97, 1, 1, 18, 47, 15, 18, 785, 86, 0, 1, 0, 2, 3, 24, 0, 3, 6, 1, 97, 2, 6, 355, 99, 24, 0, 12, 1, 2, 24, 43, 26, 0, 1, 9, 0, 85, 29, 1, 110, 46, 1, 98, 6, 0, 44, 1, 1, 158, 97, 1, 834, 1, 10, 46, 106, 0, 40, 0, 11, 0, 78, 1, 5, 83, 0, 0, 5, 0, 7, 39, 3, 67, 2, 6, 1, 63, 3, 0, 2, 17, 1543, 46, 0, 72, 42, 377, 99, 15, 972, 0, 0, 22, 110, 2, 3, 50, 228, 33, 103, 0, 13, 89, 0, 8, 3, 73, 2, 57, 14, 2, 17, 2, 0, 0, 0, 5, 23, 6, 96, 33, 58, 28, 3, 19, 0, 106, 55, 22, 1, 1, 105, 2, 72, 344, 90, 4, 237, 39, 2, 81, 1, 16, 8, 45, 1, 225, 99, 0, 13, 400, 0, 26, 18, 742, 28, 0, 2, 227, 1, 1, 28, 1, 5, 129, 48, 1, 0, 9, 54, 0, 1, 44, 2, 1, 0, 0, 99, 94, 2, 14, 0, 5, 21, 24, 12, 1, 0, 3, 3, 3, 0, 0, 0, 1, 93, 68, 5, 58, 71, 6, 30, 31, 0, 110, 27, 63, 26, 99, 2, 0, 37, 0, 1, 1, 6, 0, 30, 81, 11, 0, 61, 3, 1, 150, 0, 1, 4, 12, 6, 12, 1, 11, 82, 31, 3, 46, 150, 1, 19, 75, 0, 0, 23, 11, 0, 22, 1471, 45, 0, 0, 72, 45, 29, 40, 1, 324, 99, 82, 1, 28, 19, 229, 79, 25, 193, 73, 1, 11, 226, 86, 36, 0, 3, 1, 7, 2, 16, 0, 2, 10, 53, 1, 48, 50, 4, 0, 0, 2, 5, 92, 2, 26, 4, 4, 122, 1, 63, 10, 1, 100, 6, 14, 1, 82, 63, 1, 0, 200, 1, 5, 65, 34, 0, 52, 69, 0, 1, 211, 3, 0, 1, 110, 0, 3, 100, 88, 1, 10, 112, 82, 79, 6, 209, 3, 1, 55, 18, 2, 0, 146, 34, 1, 0, 759, 0, 3, 40, 0, 2, 0, 59, 44, 59, 15, 16, 20, 2, 73, 6, 0, 4, 4, 0, 11, 2, 1, 1, 63, 22, 1, 8, 391, 13, 17, 2, 176, 44, 0, 3, 4, 77, 40, 2, 7, 63, 3, 73, 14, 833, 26, 1, 36, 31, 0, 1, 8, 0, 41, 6, 30, 0, 1, 1, 107, 90, 48, 0, 0, 2, 6, 1, 1, 1, 75, 12, 13, 64, 0, 13, 7, 9, 0, 66, 0, 91, 6, 79, 126, 1, 32, 8, 27, 2, 13, 28, 2, 0, 93, 0, 0, 1, 6, 1047, 0, 8, 6, 50, 1, 71, 11, 0, 20, 157, 54, 376, 4, 0, 13, 2, 1, 35854, 833, 0, 171}},
+		handsim.Options{Start: simStart, Plies: 46, Pace: handsim.Blitz, Bursts: true})
+	wantReread(t, followSimWith(t, g, false, true))
+}

@@ -101,7 +101,7 @@ func (h *healer) note(p *rules.Placement) {
 // healNow searches for a line from an earlier ply that explains the
 // board, and rewrites the record with it when one does.
 func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
-	if !t.opts.Reread || t.opts.Drops || t.heal.off || t.illegal != nil || t.state.setup || t.srch.deep || t.piecesInHand() || t.line.done == 0 {
+	if !t.opts.Reread || t.opts.Drops || t.heal.off || t.illegal != nil && !t.illegal.notYourTurn() || t.state.setup || t.srch.deep || t.piecesInHand() || t.line.done == 0 {
 		return evs, false
 	}
 	p := &t.board.sensed
@@ -149,6 +149,14 @@ func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
 		evs = t.healAmbiguous(at, best, runner, evs)
 	}
 	return t.reread(at, best.base, t.line.node(best.base).pos, best.line, evs), true
+}
+
+// notYourTurn reports whether the illegal move is a piece of the side not
+// having the move, moved and not completed: the record may have lost a
+// ply (a slide's rest completed by the press, the rest of the slide read
+// later), and a line reread from an earlier ply may explain the board.
+func (il *pendingIllegal) notYourTurn() bool {
+	return !il.completed && il.ev.Reason == rules.ReasonNotYourTurn
 }
 
 // healPick is a line found by the rereading search: the ply it starts
