@@ -77,6 +77,7 @@ func captureOptions() TrackerOptions {
 		AutoOrientation: true,
 		KingsCentre:     true,
 		Setup:           ChessSetup(chess.Standard),
+		Reread:          true,
 	}
 }
 

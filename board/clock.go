@@ -234,7 +234,9 @@ func (t *Tracker) tryPress(at time.Time, evs []game.Event) []game.Event {
 		switch {
 		case t.line.firstPlyBy(p.side) > 0:
 			t.lever.unpressed = 0
-			evs = t.completeUpTo(p.at, t.line.firstPlyBy(p.side), p.reading(), evs)
+			ply := t.line.firstPlyBy(p.side)
+			evs = t.completeUpTo(p.at, ply, p.reading(), evs)
+			t.line.pressed[ply-1] = true
 		case t.lever.unpressed > 0 && t.lever.unpressed <= t.line.done && t.line.node(t.lever.unpressed-1).pos.Turn() == p.side:
 			// The press that goes with a move already completed without it
 			// (a move that ended the game, or the player's next move came
@@ -411,13 +413,19 @@ func minTime(a, b time.Time) time.Time {
 // on square sq put down there since the press at time pressed: the
 // mover's hand was done by then (the lever beat the scan), so that is
 // where the piece ended, whatever took it after. (Seen there before the
-// press, it may have been a slide's resting square.)
+// press, it may have been a slide's resting square.) A report since the
+// press of the piece lifted off sq while the opponent's piece now stands
+// there is the same evidence: the opponent captured it there, before the
+// scan saw it at rest (the mover lifting it off a slide's resting square
+// leaves the square empty).
 func (t *Tracker) landed(sq rules.Square, after *rules.Placement, pressed time.Time) bool {
 	if !t.geo.Contains(sq) {
 		return false
 	}
+	now := t.board.sensed.Sq[sq]
+	taken := !now.IsEmpty() && now.Color != after.Sq[sq].Color
 	for _, tc := range t.turn.touches {
-		if !tc.Lift && tc.Square == sq && tc.Piece == after.Sq[sq] && !tc.At.Before(pressed) {
+		if (!tc.Lift || taken) && tc.Square == sq && tc.Piece == after.Sq[sq] && !tc.At.Before(pressed) {
 			return true
 		}
 	}

@@ -56,10 +56,13 @@
 // piece it takes) shows later as positions the record does not explain.
 // Once such a board is reported unexplained, or a press is heard since the
 // record last grew, the tracker searches from the last 8 plies (16 while
-// nothing fits) for the shortest legal line to the board's position that
-// holds a ply for every press since its start, preferring lines through
-// placements the board showed, and rewrites the record with it
-// ([game.Correction] of reason [game.Reread]) (heal.go). A board nothing
+// nothing fits) for the legal line to the board's position whose length
+// best fits the presses heard since its start, then the shortest,
+// preferring lines through placements the board showed, and rewrites the
+// record with it ([game.Correction] of reason [game.Reread]); two lines
+// that fit equally give an [game.Ambiguous] too (heal.go). An illegal
+// move of the side to move is reported, never reread; a drop variant's
+// board is not reread. A board nothing
 // explains for [TrackerOptions.LostAfter], or pressed meanwhile, is a lost
 // record ([game.Unexplained] with Lost), reported once and found again
 // ([game.Explained] with Found) when the board is explained (lost.go). A

@@ -45,13 +45,15 @@ type fataler interface {
 
 // followSim follows g with a tracker and an adjudicator as the hall does:
 // inputs as they come, a tick every 50 ms between them, Finish at the end.
+// The tracker rereads the record, as a hall board's does, unless
+// DGTBRIDGE_SIM_REREAD=off (the figures without it).
 func followSim(tb fataler, g handsim.Game, dumpsOnly bool) simOutcome {
 	tb.Helper()
-	return followSimWith(tb, g, dumpsOnly, false)
+	return followSimWith(tb, g, dumpsOnly, os.Getenv("DGTBRIDGE_SIM_REREAD") != "off")
 }
 
 // followSimWith is followSim with the tracker's rereading on or off
-// (TrackerOptions.Reread; off by default, as the daemon runs it).
+// (TrackerOptions.Reread).
 func followSimWith(tb fataler, g handsim.Game, dumpsOnly, reread bool) simOutcome {
 	tb.Helper()
 	rs, err := ruleset.Lookup("fide2018-standard")

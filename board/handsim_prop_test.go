@@ -154,7 +154,7 @@ func TestHandsimSoak(t *testing.T) {
 			t.Logf("game %d (%s): %s", i, handsim.Pace(i%3), out.brief())
 		}
 	}
-	t.Logf("%d games, %d plies: %d exact (%d of them corrected on the way), %d covered by an open alert, %d stuck", n, plies, exact, reread, covered, stuck)
+	t.Logf("%d games, %d plies, rereading %s: %d exact (%d of them corrected on the way), %d covered by an open alert, %d stuck (silently wrong)", n, plies, rereading(), exact, reread, covered, stuck)
 	keys := make([]string, 0, len(false_))
 	for k := range false_ {
 		keys = append(keys, k)
@@ -163,6 +163,14 @@ func TestHandsimSoak(t *testing.T) {
 	for _, k := range keys {
 		t.Logf("  false %s: %d (%.3f per game)", k, false_[k], float64(false_[k])/float64(max(exact, 1)))
 	}
+}
+
+// rereading says whether the soak's trackers reread the record.
+func rereading() string {
+	if os.Getenv("DGTBRIDGE_SIM_REREAD") == "off" {
+		return "off"
+	}
+	return "on"
 }
 
 func pct(a, b int) string { return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(max(b, 1))) }

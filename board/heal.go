@@ -2,6 +2,7 @@ package board
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
@@ -14,10 +15,16 @@ import (
 // the piece it takes, a transposition the sensors could not order): the
 // players play on from the true position, and the board shows it. The
 // tracker then searches from earlier plies of the record too (the last
-// healBack plies, up to healFar while nothing fits) for the shortest legal
-// line that leads to the board's position; the line must hold at least
-// one ply for each press that completed a ply after its start (the
-// presses bound the line from below). When one does, the record is
+// healBack plies, up to healFar while nothing fits) for a legal line that
+// leads to the board's position. Of the lines found (the shortest from
+// each ply), the one whose length fits the presses heard since its start
+// wins: each press is a ply a hand finished, and the record's plies that
+// the board showed and the presses confirmed are not given up for a
+// shorter line that skips them (healPick.better). Two lines that explain
+// the board equally well are both named to the arbiter ([game.Ambiguous]).
+// An illegal move of the side to move is never reread (judgeOther
+// classifies it first), nor is a drop variant's board (its pockets change
+// with the partner's captures). When a line is found, the record is
 // rewritten from that ply ([game.Correction], reason [game.Reread], with
 // the moves replaced and the new ones), and the tracker follows the board
 // again. It tries again at every new position the board shows, so a board
@@ -94,7 +101,7 @@ func (h *healer) note(p *rules.Placement) {
 // healNow searches for a line from an earlier ply that explains the
 // board, and rewrites the record with it when one does.
 func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
-	if !t.opts.Reread || t.heal.off || t.illegal != nil || t.state.setup || t.srch.deep || t.piecesInHand() || t.line.done == 0 {
+	if !t.opts.Reread || t.opts.Drops || t.heal.off || t.illegal != nil && !t.illegal.notYourTurn() || t.state.setup || t.srch.deep || t.piecesInHand() || t.line.done == 0 {
 		return evs, false
 	}
 	p := &t.board.sensed
@@ -105,23 +112,17 @@ func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
 	h.tried, h.triedPly, h.triedDone = *p, len(t.line.hist), true
 	done := t.line.done
 	h.budget = healBudget
-	// The shortest explanation of the board from the start wins (the
-	// fewest plies in the record once rewritten); of equal ones, the one
-	// that keeps more of the record.
-	var (
-		bestBase  = -1
-		bestLine  []rules.Move
-		bestScore int
-	)
+	var best, runner healPick
+	best.base, runner.base = -1, -1
 	for base := done - 1; base >= t.line.entered && base >= 0 && base >= done-healFar; base-- {
-		if base < done-healBack && (h.budget <= 0 || bestBase >= 0) {
+		if base < done-healBack && (h.budget <= 0 || best.base >= 0) {
 			break
 		}
 		from := t.line.node(base).pos
 		minLen := max(1, done-base)
 		maxLen := len(t.line.hist) - 1 - base + h.presses + healLonger
-		if bestBase >= 0 {
-			maxLen = min(maxLen, bestBase+len(bestLine)-base)
+		if best.base >= 0 && !t.pressed() {
+			maxLen = min(maxLen, best.base+len(best.line)-base)
 		}
 		for n := minLen; n <= maxLen && h.budget > 0; n++ {
 			h.failed = map[healKey]bool{}
@@ -131,25 +132,130 @@ func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
 			if len(h.found) == 0 {
 				continue
 			}
-			line, score := h.best(from)
-			if bestBase < 0 || base+n < bestBase+len(bestLine) || score > bestScore {
-				bestBase, bestLine, bestScore = base, line, score
+			line, score, other := h.best(from)
+			c := healPick{base: base, line: line, score: score, fit: t.healFit(at, base, n)}
+			best, runner = c.consider(best, runner, t.pressed())
+			if other != nil {
+				// Another line from this ply explains the board as well.
+				best, runner = healPick{base: base, line: other, score: score, fit: c.fit}.consider(best, runner, t.pressed())
 			}
 			break
 		}
 	}
-	if bestBase < 0 {
+	if best.base < 0 {
 		return evs, false
 	}
-	return t.reread(at, bestBase, t.line.node(bestBase).pos, bestLine, evs), true
+	if runner.base >= 0 {
+		evs = t.healAmbiguous(at, best, runner, evs)
+	}
+	return t.reread(at, best.base, t.line.node(best.base).pos, best.line, evs), true
+}
+
+// notYourTurn reports whether the illegal move is a piece of the side not
+// having the move, moved and not completed: the record may have lost a
+// ply (a slide's rest completed by the press, the rest of the slide read
+// later), and a line reread from an earlier ply may explain the board.
+func (il *pendingIllegal) notYourTurn() bool {
+	return !il.completed && il.ev.Reason == rules.ReasonNotYourTurn
+}
+
+// healPick is a line found by the rereading search: the ply it starts
+// from, its moves, how many placements the board showed it passes
+// through, and how far its length is from the plies the presses since
+// base finished (healFit).
+type healPick struct {
+	base  int
+	line  []rules.Move
+	score int
+	fit   int
+}
+
+// better reports whether line a explains the board better than b. On a
+// board whose clock presses complete the moves (pressed), the line whose
+// length fits the presses heard since its start wins (each press is a ply
+// a hand finished: the record's plies the board showed and the presses
+// confirmed are not given up for a shorter line that skips them); then
+// the shortest explanation of the board from the start (the fewest plies
+// in the record once rewritten); then the one that passes through more of
+// the placements the board showed; then the one that keeps more of the
+// record. Neither is better when all of these are equal.
+func (a healPick) better(b healPick, pressed bool) bool {
+	if pressed && a.fit != b.fit {
+		return a.fit < b.fit
+	}
+	if ta, tb := a.base+len(a.line), b.base+len(b.line); ta != tb {
+		return ta < tb
+	}
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return false
+}
+
+// consider returns the best line and its runner-up once c is compared
+// with them: a runner-up explains the board as well as the best one.
+func (c healPick) consider(best, runner healPick, pressed bool) (healPick, healPick) {
+	switch {
+	case best.base < 0 || c.better(best, pressed):
+		if best.base >= 0 && !best.better(c, pressed) {
+			return c, best
+		}
+		return c, healPick{base: -1}
+	case !best.better(c, pressed):
+		return best, c
+	}
+	return best, runner
+}
+
+// pressed reports whether the clock's presses complete the moves.
+func (t *Tracker) pressed() bool { return t.completion() == ClockPress }
+
+// healFit scores a line of n plies from ply base against the presses
+// heard since: those that completed the record's plies after base, and
+// those heard since the record last grew. A line may hold one ply more
+// than the presses (the last move made, its press to come), and one
+// fewer for each pending press whose scan has not reported the board by
+// at (the lever beats the scan, and a burst of reports may bring a press
+// before the squares of its move). Lower is better.
+func (t *Tracker) healFit(at time.Time, base, n int) int {
+	p := t.line.pressesAfter(base) + t.heal.presses
+	unseen := 0
+	for i := range t.lever.presses {
+		if !t.reached(&t.lever.presses[i], at) {
+			unseen++
+		}
+	}
+	switch {
+	case n < p-unseen:
+		return p - unseen - n
+	case n > p+1:
+		return n - p - 1
+	}
+	return 0
+}
+
+// healAmbiguous tells the arbiter that two lines explain the board
+// equally well (the rereading takes a, the one that keeps more of the
+// record): both are written from the earlier of their starts.
+func (t *Tracker) healAmbiguous(at time.Time, a, b healPick, evs []game.Event) []game.Event {
+	base := min(a.base, b.base)
+	from := func(c healPick) []rules.Move {
+		return append(append([]rules.Move(nil), t.line.moves[base:c.base]...), c.line...)
+	}
+	chosen, other := from(a), from(b)
+	if slices.Equal(chosen, other) {
+		return evs
+	}
+	return append(evs, game.Ambiguous{Stamp: game.Stamp{At: at}, Ply: base + 1, Chosen: chosen, Other: other})
 }
 
 // best returns the line found that passes through the most placements
 // the board was seen to show (transpositions: the order the board saw),
-// and how many it passes through. Lines of the same length from earlier
-// plies compete the same way.
-func (h *healer) best(from rules.Position) ([]rules.Move, int) {
-	best, score := 0, -1
+// how many it passes through, and another line that passes through as
+// many (nil when none does). Lines of the same length from earlier plies
+// compete the same way.
+func (h *healer) best(from rules.Position) ([]rules.Move, int, []rules.Move) {
+	best, score, tie := 0, -1, -1
 	for i, line := range h.found {
 		n := 0
 		pos := from
@@ -167,11 +273,17 @@ func (h *healer) best(from rules.Position) ([]rules.Move, int) {
 			}
 			pos = next
 		}
-		if n > score {
-			best, score = i, n
+		switch {
+		case n > score:
+			best, score, tie = i, n, -1
+		case n == score && tie < 0:
+			tie = i
 		}
 	}
-	return h.found[best], score
+	if tie >= 0 {
+		return h.found[best], score, h.found[tie]
+	}
+	return h.found[best], score, nil
 }
 
 // search collects (up to healLines) legal lines of exactly n plies from
@@ -267,6 +379,7 @@ func (t *Tracker) reread(at time.Time, base int, from rules.Position, moves []ru
 	lost := t.state.lost
 	t.state.lost = false // found: said below, once the record holds the line
 	done := t.line.done
+	pressed := t.line.pressesAfter(base) // the presses that completed the plies replaced
 	evs = t.resolved(at, evs)
 	if base < done {
 		evs = append(evs, game.Correction{At: game.T(at), Ply: base, Reason: game.Reread, Position: from, Was: was, Now: now,
@@ -287,6 +400,11 @@ func (t *Tracker) reread(at time.Time, base int, from rules.Position, moves []ru
 		upTo = last - 1
 	}
 	evs = t.completeUpTo(at, min(upTo, last), nil, evs)
+	// Those presses completed the new line's plies.
+	for i := base; i < t.line.done && pressed > 0; i++ {
+		t.line.pressed[i] = true
+		pressed--
+	}
 	if lost {
 		evs = append(evs, game.Explained{Stamp: game.Stamp{At: at}, Found: true, Ply: t.line.done})
 	}

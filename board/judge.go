@@ -92,6 +92,14 @@ func (t *Tracker) judgeMoves(at time.Time, depth int, evs []game.Event) ([]game.
 	if len(direct.moves) == 0 || t.replacedShorter(len(direct.moves), depth) {
 		return evs, false
 	}
+	if t.pressDue(at, len(direct.moves)) {
+		// More plies than the presses heard (one more: a move not pressed
+		// yet) while the scan that follows a press has not reported the
+		// board yet: a hand still at work (a slide resting on a square, a
+		// captured piece lifted) may look like a few plies. The press says
+		// the mover's hand is done; the board is judged once it is read.
+		return t.unexplain(at, evs), true
+	}
 	evs = t.resolved(at, evs)
 	evs = t.appendMoves(at, len(t.line.hist)-1, direct, directAmb, false, evs)
 	return t.tryPress(at, evs), true
@@ -193,10 +201,18 @@ func (t *Tracker) judgeOther(at time.Time, depth int, evs []game.Event) []game.E
 	if ev, ok := t.trySetupMismatch(at, evs); ok {
 		return ev
 	}
-	if ev, ok := t.judgeHeal(at, depth, evs); ok {
-		return ev
+	// An illegal move of the side to move explains the board as it is
+	// (one piece moved the wrong way): the arbiter must see it, and no
+	// line from an earlier ply rewrites the record around it. A piece of
+	// the side not having the move is another matter: the record may have
+	// lost a ply, and a line reread from an earlier ply may explain it.
+	il := t.classify(at)
+	if il == nil || il.ev.Reason == rules.ReasonNotYourTurn {
+		if ev, ok := t.judgeHeal(at, depth, evs); ok {
+			return ev
+		}
 	}
-	if il := t.classify(at); il != nil {
+	if il != nil {
 		// Reported once completed, or once it has stood
 		// TrackerOptions.HoldAfter (a hand in the middle of en passant or
 		// a capture looks the same for a moment).
@@ -221,6 +237,14 @@ func liftedOnly(p, q *rules.Placement) bool {
 		}
 	}
 	return true
+}
+
+// pressDue reports whether an explanation of n plies holds more plies
+// than the pending presses and one, while the oldest of them waits for
+// the scan that follows it (clock presses complete the moves).
+func (t *Tracker) pressDue(at time.Time, n int) bool {
+	k := len(t.lever.presses)
+	return t.pressed() && k > 0 && n > k+1 && !t.reached(&t.lever.presses[0], at)
 }
 
 // plyFit scores an explanation of n plies: its distance from the number

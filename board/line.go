@@ -16,7 +16,10 @@ type line struct {
 	moves  []rules.Move
 	madeAt []time.Time
 	illeg  []bool // illeg[i]: ply i+1 was an illegal move that stood
-	done   int
+	// pressed[i]: ply i+1 was completed by its mover's press (the
+	// rereading counts the plies the presses finished: heal.go).
+	pressed []bool
+	done    int
 	// entered is the last ply entered by hand (Tracker.Enter), 0 if
 	// none: no takeback reaches back past it.
 	entered int
@@ -47,6 +50,7 @@ func (l *line) reset(pos rules.Position) {
 	l.moves = l.moves[:0]
 	l.madeAt = l.madeAt[:0]
 	l.illeg = l.illeg[:0]
+	l.pressed = l.pressed[:0]
 	l.done = 0
 	l.entered = 0
 }
@@ -60,6 +64,7 @@ func (l *line) push(n *node, m rules.Move, at time.Time, illegal bool) {
 	l.moves = append(l.moves, m)
 	l.madeAt = append(l.madeAt, at)
 	l.illeg = append(l.illeg, illegal)
+	l.pressed = append(l.pressed, false)
 	l.prune()
 }
 
@@ -129,8 +134,21 @@ func (l *line) cut(ply int) {
 	l.moves = l.moves[:ply]
 	l.madeAt = l.madeAt[:ply]
 	l.illeg = l.illeg[:ply]
+	l.pressed = l.pressed[:ply]
 	l.done = min(l.done, ply)
 	l.entered = min(l.entered, ply)
+}
+
+// pressesAfter returns how many of the completed plies after ply base
+// were completed by their mover's press.
+func (l *line) pressesAfter(base int) int {
+	n := 0
+	for _, p := range l.pressed[base:l.done] {
+		if p {
+			n++
+		}
+	}
+	return n
 }
 
 // firstPlyBy returns the first made, not completed ply by side (0 if

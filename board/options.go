@@ -130,11 +130,13 @@ type TrackerOptions struct {
 	// tell them apart). Default 300 ms.
 	Flicker time.Duration
 	// Reread: when nothing explains the board, search lines from earlier
-	// plies of the record for the shortest one that does, and rewrite the
-	// record with it (a reread Correction; heal.go). Off by default: on
-	// games with illegal moves taken back and on team-drop boards whose
-	// partner's captures change the pockets, it rewrote records that were
-	// right; a board that stays unexplained raises record_lost instead.
+	// plies of the record for the one that does (fitting the presses
+	// heard, the shortest), and rewrite the record with it (a reread
+	// Correction; heal.go). Never on a board the side to move's illegal
+	// move explains (the arbiter must see it), nor on a drop variant's
+	// board (a partner's capture changes the pockets at a time the search
+	// cannot know). Off in the zero value; a hall board has it on. A board
+	// that stays unexplained raises record_lost either way.
 	Reread bool
 	// DumpsOnly: the board is read only by whole-board reads (a host that
 	// polls the whole board, a board whose square reports are lost): a

@@ -338,6 +338,13 @@ func (t *Tracker) advance(at time.Time, evs []game.Event) []game.Event {
 	evs = t.holdAfter(at, evs)
 	evs = t.lostAfter(at, evs)
 	if il := t.illegal; il != nil && !il.reported && !il.completed && !at.Before(il.ev.At.Add(t.opts.HoldAfter)) {
+		if il.notYourTurn() {
+			// A piece of the side not having the move that stands: a line
+			// from an earlier ply may explain it (heal.go).
+			if out, ok := t.healNow(il.ev.At.Add(t.opts.HoldAfter), evs); ok {
+				return out
+			}
+		}
 		il.reported = true
 		ev := il.ev
 		evs = append(evs, ev)

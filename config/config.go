@@ -242,6 +242,12 @@ type Tracker struct {
 	// crit); a clock press heard while the board is unexplained reports it
 	// at once.
 	LostAfter time.Duration `mapstructure:"lost_after" json:"lost_after"`
+	// Reread: when nothing explains the board, the record is reread from
+	// an earlier ply (a move read wrongly, e.g. a blitz recapture made
+	// before the board's scan saw the piece it takes), with a
+	// record_corrected warning; false: the board stays unexplained until
+	// the arbiter acts on record_lost.
+	Reread bool `mapstructure:"reread" json:"reread"`
 }
 
 // Board is one game: a board (and clock) on a port, and its pairing.

@@ -42,7 +42,7 @@ func Defaults() Config {
 			DrainTimeout: 15 * time.Second,
 			HistoryWait:  15 * time.Second,
 		},
-		Tracker: Tracker{HandHold: 20 * time.Second, LostAfter: 20 * time.Second},
+		Tracker: Tracker{HandHold: 20 * time.Second, LostAfter: 20 * time.Second, Reread: true},
 		Daemon:  Daemon{MemoryLimit: MemoryLimitAuto},
 	}
 }
@@ -93,6 +93,7 @@ func defaultKeys() map[string]any {
 		"tracker.press_grace":     d.Tracker.PressGrace.String(),
 		"tracker.hand_hold":       d.Tracker.HandHold.String(),
 		"tracker.lost_after":      d.Tracker.LostAfter.String(),
+		"tracker.reread":          d.Tracker.Reread,
 		"daemon.memory_limit":     d.Daemon.MemoryLimit,
 		"boards":                  []any{},
 		"spares":                  []any{},

@@ -403,7 +403,7 @@ func (s *Session) clock(e game.ClockChanged, st *Step) {
 // is read turned around) and the kings-in-the-centre result gesture, the
 // DGT conventions every board in a hall is set up for.
 func DefaultTrackerOptions() board.TrackerOptions {
-	return board.TrackerOptions{AutoOrientation: true, KingsCentre: true}
+	return board.TrackerOptions{AutoOrientation: true, KingsCentre: true, Reread: true}
 }
 
 // Empty reports whether the step has nothing to do.

@@ -95,6 +95,6 @@ func sessionOptions(cfg *config.Config, b config.Board) (session.SessionOptions,
 // trackerOptions are a hall board's tracker options with the tracker keys.
 func trackerOptions(t config.Tracker) board.TrackerOptions {
 	o := session.DefaultTrackerOptions()
-	o.PressGrace, o.HandHold, o.LostAfter = t.PressGrace, t.HandHold, t.LostAfter
+	o.PressGrace, o.HandHold, o.LostAfter, o.Reread = t.PressGrace, t.HandHold, t.LostAfter, t.Reread
 	return o
 }
