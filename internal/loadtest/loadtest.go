@@ -218,6 +218,8 @@ func (o *Options) defaults() error {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
+	// The kill's goroutine writes progress lines too.
+	o.Log = &lockedWriter{w: o.Log}
 	if o.Kill > 0 && o.Down <= 0 {
 		o.Down = 15 * time.Second
 	}
@@ -439,4 +441,17 @@ func (r Report) Print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "messages journalled per move: %.2f (%s)\n", total/float64(r.Received), strings.Join(parts, ", "))
 	}
+}
+
+// lockedWriter is a writer several goroutines may write to, one line at
+// a time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
