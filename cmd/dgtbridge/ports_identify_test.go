@@ -17,6 +17,7 @@ import (
 	"github.com/dgtbridge/dgtbridge/dgt/emu"
 	"github.com/dgtbridge/dgtbridge/dgt/pty"
 	"github.com/dgtbridge/dgtbridge/internal/daemon"
+	"github.com/dgtbridge/dgtbridge/internal/testenv"
 	"github.com/dgtbridge/dgtbridge/serialport"
 )
 
@@ -218,6 +219,7 @@ func TestPortsIdentifyFlagsAlone(t *testing.T) {
 // number of the blind player's game, as does the blind player's own
 // board on its socket, and the table that had that number takes 60.
 func TestIdentifyWantsHall60(t *testing.T) {
+	testenv.LookPath(t, "espeak-ng", "apt-get install -y espeak-ng") // the example speaks to the blind player (relay.speak: device)
 	dir := t.TempDir()
 	for _, f := range []string{"hall60.yaml", "hall60-pairings.csv"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "config", "example", f))

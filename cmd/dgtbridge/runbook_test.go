@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dgtbridge/dgtbridge/config"
+	"github.com/dgtbridge/dgtbridge/internal/testenv"
 )
 
 // helpCommands returns the command names "dgtbridge help" lists.
@@ -135,6 +136,7 @@ func TestRunbookKeyCheckFails(t *testing.T) {
 // beside it; the blind player's table has the blind player's game, and
 // every port is a stable name.
 func TestHall60ExamplePassesCheck(t *testing.T) {
+	testenv.LookPath(t, "espeak-ng", "apt-get install -y espeak-ng") // the example speaks to the blind player (relay.speak: device)
 	dir := t.TempDir()
 	for _, f := range []string{"hall60.yaml", "hall60-pairings.csv"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "config", "example", f))

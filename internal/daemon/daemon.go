@@ -56,10 +56,7 @@ func RunConfigured(ctx context.Context, cfg config.Config, o Options, log *slog.
 	if len(cfg.Boards) == 0 {
 		return ErrNoBoards
 	}
-	claims := &serialport.Claims{}
-	boards, err := HallBoards(&cfg, func(b config.Board) (hall.Board, error) {
-		return BoardFor(b, claims, log), nil
-	})
+	boards, claims, err := openBoards(&cfg, log)
 	if err != nil {
 		return err
 	}
@@ -72,6 +69,14 @@ func RunConfigured(ctx context.Context, cfg config.Config, o Options, log *slog.
 	ApplyMemoryLimit(cfg.Daemon, len(boards), log)
 	o.Boards, o.Spares = boards, HallSpares(&cfg, claims, log)
 	return Run(ctx, cfg, o, log, n)
+}
+
+// openBoards is the configuration's boards as the hall reads them, each
+// port claimed once (claims: for the spares, which claim theirs after).
+func openBoards(cfg *config.Config, log *slog.Logger) ([]hall.Board, *serialport.Claims, error) {
+	claims := &serialport.Claims{}
+	boards, err := HallBoards(cfg, func(b config.Board) (hall.Board, error) { return BoardFor(b, claims, log), nil })
+	return boards, claims, err
 }
 
 // Run is the daemon: embedded NATS (when nats.url is empty),

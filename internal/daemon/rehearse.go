@@ -18,7 +18,6 @@ import (
 	"github.com/dgtbridge/dgtbridge/rehearse/watch"
 	"github.com/dgtbridge/dgtbridge/rules/clock"
 	"github.com/dgtbridge/dgtbridge/rules/game"
-	"github.com/dgtbridge/dgtbridge/serialport"
 )
 
 // RehearsalSuffix is added to event.id for a rehearsal's games: nothing a
@@ -66,8 +65,7 @@ func Rehearse(ctx context.Context, cfg config.Config, o RehearsalOptions, log *s
 	if err := rehearsalConfig(&cfg, o); err != nil {
 		return rehearse.Report{}, err
 	}
-	claims := &serialport.Claims{}
-	boards, err := HallBoards(&cfg, func(b config.Board) (hall.Board, error) { return BoardFor(b, claims, log), nil })
+	boards, _, err := openBoards(&cfg, log)
 	if err != nil {
 		return rehearse.Report{}, err
 	}

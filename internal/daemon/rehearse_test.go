@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dgtbridge/dgtbridge/internal/testenv"
 	"github.com/dgtbridge/dgtbridge/rehearse"
 )
 
@@ -102,6 +103,7 @@ boards:
 // the line passes with a note to listen at the table), three
 // staff users, three Lichess rounds and the test push.
 func TestRehearsalChecksOfHall60(t *testing.T) {
+	testenv.LookPath(t, "espeak-ng", "apt-get install -y espeak-ng") // the example speaks to the blind player (relay.speak: device)
 	dir := t.TempDir()
 	files := map[string]string{"lichess.token": "lip_example\n"}
 	for _, f := range []string{"hall60.yaml", "hall60-pairings.csv"} {
