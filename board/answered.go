@@ -33,7 +33,10 @@ func (t *Tracker) Answered(at, asked time.Time) []game.Event {
 		t.board.asked = asked
 		for i := range t.lever.presses {
 			p := &t.lever.presses[i]
-			if p.stage == pressRecorded && p.due.After(at) && !asked.Before(p.answer.Add(t.opts.BoardScan)) {
+			if p.stage.recorded() && p.asked.IsZero() && !p.answer.After(at) {
+				p.asked = asked
+			}
+			if p.stage == pressRecorded && p.due.After(at) && !asked.Before(p.asked.Add(t.opts.BoardScan)) {
 				p.due = at
 			}
 		}
@@ -124,7 +127,7 @@ func (t *Tracker) polledAnswer(evs []game.Event) []game.Event {
 		case i < k:
 			p.due = minTime(p.due, answer)
 		case p.stage.recorded() && p.due.Equal(answer):
-			p.due = t.scanned(answer)
+			p.due = lookLater
 			p.to(p.stage.unlooked())
 		}
 	}

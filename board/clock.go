@@ -272,8 +272,12 @@ func (p *pendingPress) reading() *game.ClockReading {
 // (force: at the end of the input, whatever the board shows).
 func (t *Tracker) judgePress(at time.Time, force bool, evs []game.Event) []game.Event {
 	n := len(t.lever.presses)
-	if force {
+	switch {
+	case force:
 		t.lever.presses[0].due = at
+	case t.lever.presses[0].due == lookLater:
+		// The grace has passed: no later look is waited for any more.
+		t.lever.presses[0].due = t.fedTo
 	}
 	evs = t.tryPress(at, evs)
 	if len(t.lever.presses) < n || len(t.lever.presses) == 0 {

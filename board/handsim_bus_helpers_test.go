@@ -28,7 +28,8 @@ type busOutcome struct {
 // followBus follows g, a game of the independent hands read as a bus
 // line polls the board (handsim Options.Polled), as the hall follows a
 // bus board: a tracker with Polled and ScanPeriod scan (the hall's
-// hallBusCycle, or the line's own cycle), each answer's reports fed in
+// hallBusCycle, or the line's own cycle) that rereads the record as a hall
+// board's does (tracker.reread, on by default), each answer's reports fed in
 // order stamped with the answer's time, then Answered(at, asked); clock
 // readings as they come; Finish at the end. The hall's ticks of a bus
 // board never pass its last answer (hall/bus.go), which Answered has
@@ -40,7 +41,7 @@ func followBus(tb fataler, g handsim.Game, scan time.Duration) busOutcome {
 		tb.Fatal(err)
 	}
 	opts := board.TrackerOptions{Start: g.Start, AutoOrientation: true, KingsCentre: true,
-		Setup: board.ChessSetup(chess.Standard), IllegalStands: rs.IllegalMovesStand(), Polled: true, ScanPeriod: scan}
+		Setup: board.ChessSetup(chess.Standard), IllegalStands: rs.IllegalMovesStand(), Polled: true, ScanPeriod: scan, Reread: true}
 	tr, err := board.New(opts)
 	if err != nil {
 		tb.Fatal(err)

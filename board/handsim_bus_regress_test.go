@@ -31,6 +31,18 @@ func TestBusSlideRestOnAFastLine(t *testing.T) { busSoakGameExact(t, 102) }
 // second look after a press): a rook slid a5–a6–a7 read as Ra6.
 func TestBusSlideRestInBlitz(t *testing.T) { busSoakGameExact(t, 295) }
 
+// TestBusPressHeardAnswerReadLate: a queen slid a1–a4–a5 on a line
+// polling every 252 ms (the tracker's cycle the hall's 900 ms). An answer
+// showed it resting on a4; the clock's reading then showed Black's press;
+// the next answer, which held the press's record and the queen reaching
+// a5, was read 1.5 s late (the line held up). Counted by reading time, the
+// press's scan had long reported when that answer began to be fed, and the
+// press was judged before its contents, on the board the answer before
+// had shown: Qa4 recorded, without an alert. What the board shows is known
+// as of its last poll: the press waits for an answer to a poll sent after
+// its scan.
+func TestBusPressHeardAnswerReadLate(t *testing.T) { busSoakGameExact(t, 628) }
+
 // TestBusReplyAfterAMoveAppended: a polled board's answer held Black's
 // knight move, then White's press record: the press completed Black's
 // waiting move (replyPressed), appending it to the record, which judged

@@ -165,17 +165,42 @@ type pendingPress struct {
 	// recorded by a polled board's answer, judged on that answer
 	// (tentative) or waiting for the next, looked at or not.
 	stage   pressStage
-	answer  time.Time // recorded: the answer that recorded it
+	answer  time.Time // recorded: the answer that recorded it (read then)
+	asked   time.Time // recorded: when that answer's poll was sent (Answered)
 	burst   bool      // it was pending in a burst, or came in one (beforeInput)
 	touches int       // recorded: the turn's touches logged before the record
 }
 
+// lookLater is the due time of a recorded press that waits for a later
+// look at the board: no time reaches it; an answer to a poll sent a
+// board scan after the press's own (Answered) brings the press's due
+// time to that answer's.
+var lookLater = time.Unix(1<<40, 0)
+
 // reached reports whether press p may be judged: the scan that follows
 // it has reported the board by at, or, for a press a polled board
-// recorded, the answer that holds it has been fed whole.
+// recorded, the answer that holds it has been fed whole. On a polled
+// board a press heard from the clock is reached once a whole answer's
+// poll was sent after that scan (polledNow): what the board shows is
+// known as of its last poll, not as of the time an answer is read, and a
+// line held up reads late an answer the board made early. (Counted by
+// reading time, an answer read 1.5 s late judged the press before its
+// contents were fed: a slide's resting square, shown by the answer
+// before, was recorded as the move.)
 func (t *Tracker) reached(p *pendingPress, at time.Time) bool {
 	if p.stage.recorded() {
 		return !p.due.After(t.fedTo)
 	}
-	return !at.Before(p.due)
+	return !t.polledNow(at).Before(p.due)
+}
+
+// polledNow is the time as far as the board is known at at: on a polled
+// board the poll of its last whole answer (never later than at), else at
+// (and on a polled board fed no answer's end, [Tracker.Answered], only
+// ticks).
+func (t *Tracker) polledNow(at time.Time) time.Time {
+	if t.opts.Polled && !t.board.asked.IsZero() && t.board.asked.Before(at) {
+		return t.board.asked
+	}
+	return at
 }

@@ -133,18 +133,31 @@ func (t *Tracker) scanPeriod() time.Duration {
 }
 
 // pressGrace returns how long a press waits for the board to show a move
-// before it is judged: TrackerOptions.PressGrace, or two scan periods.
+// before it is judged: TrackerOptions.PressGrace, or two scan periods. On
+// a polled board, counted by poll time (polledNow), never less than two
+// board scans: a line polling every 40 ms asks the board several times
+// before its scan that follows a press has reached every square, and a
+// press judged then, on a board not showing the move yet, was a false
+// clock_without_move.
 func (t *Tracker) pressGrace() time.Duration {
+	g := 2 * t.scanPeriod()
 	if t.opts.PressGrace > 0 {
-		return t.opts.PressGrace
+		g = t.opts.PressGrace
 	}
-	return 2 * t.scanPeriod()
+	if t.opts.Polled {
+		g = max(g, 2*t.opts.BoardScan)
+	}
+	return g
 }
 
 // scanned returns when the scan that follows a press at time at has
 // reported every square: one period later, and a little for the reports
-// to cross the line.
+// to cross the line. On a polled board the period is the longer of the
+// poll cycle and the board's own scan (BoardScan).
 func (t *Tracker) scanned(at time.Time) time.Time {
 	p := t.scanPeriod()
+	if t.opts.Polled {
+		p = max(p, t.opts.BoardScan)
+	}
 	return at.Add(p + max(20*time.Millisecond, p/10))
 }

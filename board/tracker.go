@@ -253,10 +253,12 @@ func (t *Tracker) NextDeadline() (at time.Time, ok bool) {
 	}
 	if len(t.lever.presses) > 0 {
 		p := t.lever.presses[0]
-		if p.stage.recorded() && !t.reached(&p, t.now) {
+		if p.stage.recorded() && !t.reached(&p, t.now) && p.due != lookLater {
 			at, ok = p.due, true // the answer holding it, once fed whole
 		}
-		add(p.due)
+		if p.due != lookLater {
+			add(p.due)
+		}
 		add(p.at.Add(t.pressGrace()))
 		switch t.state.phase {
 		case inHand, unexplained, held:
@@ -328,7 +330,7 @@ func (t *Tracker) advance(at time.Time, evs []game.Event) []game.Event {
 		return evs // the hand is still busy
 	}
 	evs = t.tryPress(at, evs)
-	for len(t.lever.presses) > 0 && !at.Before(t.lever.presses[0].at.Add(t.pressGrace())) {
+	for len(t.lever.presses) > 0 && !t.polledNow(at).Before(t.lever.presses[0].at.Add(t.pressGrace())) {
 		n := len(t.lever.presses)
 		evs = t.judgePress(at, false, evs)
 		if len(t.lever.presses) == n {
