@@ -1,6 +1,10 @@
 package board_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/dgtbridge/dgtbridge/rules/game"
+)
 
 // busSoakGameExact follows game i of the bus soak and wants its record
 // exact.
@@ -42,6 +46,39 @@ func TestBusSlideRestInBlitz(t *testing.T) { busSoakGameExact(t, 295) }
 // as of its last poll: the press waits for an answer to a poll sent after
 // its scan.
 func TestBusPressHeardAnswerReadLate(t *testing.T) { busSoakGameExact(t, 628) }
+
+// TestBusSlideRestLeftBeforeTheLook: a bishop slid d3–b5–a6 on a line
+// polling every 77 ms. The answer before the press showed it resting on
+// b5; the press's answer showed nothing more, so the press waited for a
+// later look; the next answer, 84 ms after the press, reported b5 empty
+// (the scan had not reached a6 yet) and, being a change, had the press
+// judged at once: Bb5 recorded, the bishop then on a6 without a word. A
+// change the board reports before a board scan has passed since the
+// press's answer does not end the wait for the look.
+func TestBusSlideRestLeftBeforeTheLook(t *testing.T) { busSoakGameExact(t, 1957) }
+
+// TestBusOpponentMovedWhileALookWaits: three plies (Nh6 Qxh6 Rxh6) came
+// in one late answer with the first two presses, the third press in the
+// next, the rook still in the hand. The first press waited for a later
+// look while the search made all three moves and completed the first
+// without it; the look then came and the press completed the next of its
+// presser's plies, the opponent's with it, and the two presses left were
+// read as presses without a move (two false clock_without_move crits on
+// an exact record). Once the opponent has made a move after the
+// presser's, the presser's move was done: the press is judged without
+// waiting for the look.
+func TestBusOpponentMovedWhileALookWaits(t *testing.T) {
+	g, scan := busSoakGame(907)
+	out := followBus(t, g, scan)
+	if !out.exact() {
+		t.Fatalf("line %+v, tracker cycle %v: %s", g.Line, scan, out)
+	}
+	for _, ev := range out.evs {
+		if c, ok := ev.(game.ClockWithoutMove); ok {
+			t.Errorf("%v's press at %v read as one without a move", c.Side, c.At.Format("15:04:05.000"))
+		}
+	}
+}
 
 // TestBusReplyAfterAMoveAppended: a polled board's answer held Black's
 // knight move, then White's press record: the press completed Black's

@@ -189,6 +189,12 @@ var lookLater = time.Unix(1<<40, 0)
 // before, was recorded as the move.)
 func (t *Tracker) reached(p *pendingPress, at time.Time) bool {
 	if p.stage.recorded() {
+		if p.due == lookLater {
+			// The opponent has made a move since the presser's: the
+			// presser's move was done, whatever a later look would show.
+			ply := t.line.firstPlyBy(p.side)
+			return ply > 0 && ply < len(t.line.hist)-1
+		}
 		return !p.due.After(t.fedTo)
 	}
 	return !t.polledNow(at).Before(p.due)

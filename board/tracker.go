@@ -147,9 +147,13 @@ func (t *Tracker) Squares(at time.Time, changes []game.SquareChange) []game.Even
 		evs = t.touch(at, sq, old, c.Piece, evs)
 		t.board.lastChange = at
 		t.board.dirty = true
-		if p := t.firstPress(); p != nil && p.stage.recorded() && !p.stage.tentative() {
+		if p := t.firstPress(); p != nil && p.stage.recorded() && !p.stage.tentative() && p.due != lookLater {
 			// A later answer of a polled board: the press is judged on it
-			// anew (the lever beat the scan).
+			// anew (the lever beat the scan). Not while it waits for the
+			// later look (lookLater): a change the board reports before
+			// its scan that followed the press has reached every square
+			// may be a slide's rest left (the piece lifted from it),
+			// shown before the square it ended on.
 			p.due = at
 			p.to(p.stage.unlooked())
 		}
