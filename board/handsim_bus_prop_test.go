@@ -32,7 +32,7 @@ func TestHandsimBusGuarantee(t *testing.T) {
 		}
 		out := followBus(rt, g, scan)
 		if out.stuck() {
-			rt.Fatalf("%s game stuck on a line %+v (tracker cycle %v): %s", pace, g.Line, scan, out)
+			rt.Fatalf("%s game stuck on a line %+v (tracker cycle %v, %d answers with 4 presses or more): %s", pace, g.Line, scan, out.crowded, out)
 		}
 	})
 }
