@@ -69,7 +69,7 @@ func TestPlayTeamReachesTheMatch(t *testing.T) {
 			for _, in := range g.Inputs {
 				if f, ok := in.Sensed.(game.ClockFace); ok {
 					faces++
-					if f.Left > (5 * time.Minute) || f.Right > (5 * time.Minute) {
+					if f.Left > (5*time.Minute) || f.Right > (5*time.Minute) {
 						t.Fatalf("seed %d board %s: a clock shows %v / %v, more than %v", seed, b, f.Left, f.Right, (5 * time.Minute))
 					}
 				}
