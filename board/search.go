@@ -173,10 +173,12 @@ func (t *Tracker) liftOrderFits(moves []rules.Move) bool {
 }
 
 // pathSeen reports whether the sensors saw every move of p: its piece
-// put on the move's destination (castling and drops count as seen).
+// put on the move's destination (castling counts as seen; a drop's piece
+// must have been seen where it was put, so that a piece taken at once is
+// still told from the pocket's other kinds).
 func (t *Tracker) pathSeen(p path) bool {
 	for i, m := range p.moves {
-		if m.IsCastle() || m.IsDrop() {
+		if m.IsCastle() {
 			continue
 		}
 		pc := p.nodes[i].place.Sq[m.To]
