@@ -214,10 +214,13 @@ type path struct {
 func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, ambiguous bool) {
 	diff := t.searchFrom(n, target)
 	for d := 1; d <= depth; d++ {
-		if d >= 3 && diff < d+1 && !t.srch.deep {
+		if d >= 3 && diff < d+1 && !t.srch.deep && !(t.opts.Drops && diff >= d && len(t.lever.presses) >= d-1) {
 			// Three plies or more leave at least four squares changed in
 			// any real game; fewer is a hand in the middle of a move, and
-			// searching deeper for it is expensive and pointless.
+			// searching deeper for it is expensive and pointless. With
+			// drops, one square fewer once the presses say the hands
+			// made that many moves: a piece dropped and taken at once,
+			// and taken back, changes one square per ply.
 			break
 		}
 		var found []path
@@ -246,8 +249,15 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 				seen = append(seen, p)
 			}
 		}
-		if len(seen) == 1 {
+		switch {
+		case len(seen) == 1:
 			return seen[0], false
+		case len(seen) > 1:
+			return seen[0], true
+		case len(ok) > 0:
+			// None was seen all the way (a drop taken before any scan
+			// saw it): the order of the lifts still rules out some.
+			return ok[0], true
 		}
 		return found[0], true
 	}
@@ -296,6 +306,11 @@ func (t *Tracker) walk(n *node, target *rules.Placement, d int, pre path, found 
 		// and once per sequence, which keeps the search small (during
 		// play the next settled read shows the trail instead).
 		returned := pre.returned
+		if k.m.IsDrop() && !t.srch.changed[k.m.To] {
+			// A drop before the last ply puts its piece on a square that
+			// differs at the end (it stands there, or what took it does).
+			continue
+		}
 		if !k.m.IsDrop() && !t.srch.changed[k.m.From] && !(k.m.IsCastle() && t.srch.changed[k.m.To]) &&
 			n.place.Sq[k.m.From] == t.srch.root.Sq[k.m.From] && !(k.m.IsCastle() && n.place.Sq[k.m.To] != t.srch.root.Sq[k.m.To]) {
 			if !t.srch.deep || d < 3 || returned {
