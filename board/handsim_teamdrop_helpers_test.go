@@ -44,7 +44,8 @@ func playTeam(tb fataler, r handsim.Rand, o handsim.TeamOptions) handsim.TeamMat
 type teamOutcome struct {
 	boards [2]simOutcome
 	// unexpected: crit and warn alerts that are neither the truth's
-	// findings nor about the record's trouble, by board.
+	// findings nor the word that the partner board's record is lost, by
+	// board.
 	unexpected [2][]game.Alert
 	// unseen: the plies (from 1) of each board that dropped a piece no
 	// scan saw where it was put (taken at once by the opponent).
@@ -200,7 +201,7 @@ func followTeam(tb fataler, tm handsim.TeamMatch) teamOutcome {
 				truth[k]--
 				continue
 			}
-			if a.Severity != game.Info && !endOfGame(a, len(g.Plies)) {
+			if a.Severity != game.Info && !endOfGame(a, len(g.Plies)) && a.Proposal["partner"] == nil {
 				o.unexpected[b] = append(o.unexpected[b], a)
 			}
 		}
@@ -212,9 +213,10 @@ func followTeam(tb fataler, tm handsim.TeamMatch) teamOutcome {
 // played and the open alert that covers it, from the alerts the arbiter
 // was given (a session's trackers' events are not seen): the record lost
 // (record_lost crit) or the board unexplained (displaced_pieces warn) and
-// not resolved since (their info alerts), an ambiguity named at the ply,
-// or the match's own word on the ply (an illegal move, a board the
-// pockets cannot explain).
+// not resolved since (their info alerts), the partner board's record lost
+// while the ply was played (this board's pockets then lack what was
+// captured there), an ambiguity named at the ply, or the match's own word
+// on the ply (an illegal move, a board the pockets cannot explain).
 func (o *simOutcome) judgeAlerts() {
 	if slices.Equal(o.got, o.want) {
 		return
@@ -225,8 +227,22 @@ func (o *simOutcome) judgeAlerts() {
 	}
 	o.diff = d + 1
 	open := ""
+	partner := -1 // this board's ply when the partner board's record was lost, while it is
 	for _, a := range o.alerts {
 		switch {
+		case a.Kind == game.KindRecordLost && a.Proposal["partner"] != nil:
+			// The partner board's record lost, then found: this board's
+			// drops in between were judged with pockets that may lack
+			// pieces, and the arbiter was told so.
+			switch {
+			case a.Severity != game.Info && partner < 0:
+				partner = a.Ply
+			case a.Severity == game.Info && partner >= 0:
+				if partner < o.diff && o.diff <= a.Ply+1 {
+					o.cover = "partner " + game.KindRecordLost
+				}
+				partner = -1
+			}
 		case a.Kind == game.KindRecordLost || a.Kind == game.KindDisplaced:
 			open = a.Kind
 			if a.Severity == game.Info {
@@ -237,6 +253,9 @@ func (o *simOutcome) judgeAlerts() {
 			a.Kind == game.KindBoardMismatch && a.Severity == game.Crit:
 			o.cover = a.Kind
 		}
+	}
+	if o.cover == "" && partner >= 0 && partner < o.diff {
+		o.cover = "partner " + game.KindRecordLost
 	}
 	if o.cover == "" {
 		o.cover = open
