@@ -84,3 +84,23 @@ func TestTeamDropUnseenStillWrong(t *testing.T) {
 		t.Fatalf("match 655 board A is no longer wrong after the drop no scan saw (%s): remove the allowance for such drops", out.brief())
 	}
 }
+
+// TestTeamDropLiftsOverAShorterLine: a failure the team-drop soak found
+// (match 466, blitz). On board B White drops a pawn on c7 and presses;
+// Black's bishop takes it (e5xc7) before the board's scan saw the pawn,
+// then White moves g2-g1. The board shows a bishop and a piece of White
+// moved: the one line of two plies (g2-g1, then e5-c7) was taken, though
+// the bishop was lifted first and three presses had come; the record went
+// wrong with nothing said at the ply. On a drop board a sole line whose
+// lifts came in another order gives way to a longer one whose lifts fit
+// when the presses say there were more moves: the record is exact.
+func TestTeamDropLiftsOverAShorterLine(t *testing.T) {
+	tm := teamSoakMatch(t, 466)
+	if got := tm.Boards[1].Plies[50].UCI; got != "P@c7" {
+		t.Fatalf("match 466 board B ply 51 is %s, not the P@c7 of the case (the generator changed)", got)
+	}
+	out := followTeam(t, tm)
+	if b := out.boards[1]; !b.exact() {
+		t.Errorf("board B: %s", out.brief())
+	}
+}

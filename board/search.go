@@ -1,6 +1,7 @@
 package board
 
 import (
+	"slices"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
@@ -211,8 +212,20 @@ type path struct {
 // find searches for the shortest legal sequences (1…depth plies) from n to
 // target. It returns the first one found and whether another sequence of
 // the same length also fits (an ambiguity the arbiter should hear of).
+//
+// On a drop board, a sole sequence whose pieces were lifted in another
+// order than its moves, while more presses wait than it has plies, gives
+// way to a longer one whose lifts fit (a piece dropped and taken before
+// any scan saw it, then another move: the board shows two pieces moved,
+// the lifts and presses three plies).
 func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, ambiguous bool) {
 	diff := t.searchFrom(n, target)
+	var fallback []path
+	defer func() {
+		if len(best.moves) == 0 && len(fallback) > 0 {
+			best, ambiguous = fallback[0], false
+		}
+	}()
 	for d := 1; d <= depth; d++ {
 		if d >= 3 && diff < d+1 && !t.srch.deep && !(t.opts.Drops && diff >= d && len(t.lever.presses) >= d-1) {
 			// Three plies or more leave at least four squares changed in
@@ -225,10 +238,17 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 		}
 		var found []path
 		t.walk(n, target, d, path{}, &found)
+		if len(fallback) > 0 {
+			found = slices.DeleteFunc(found, func(p path) bool { return !t.liftOrderFits(p.moves) })
+		}
 		switch len(found) {
 		case 0:
 			continue
 		case 1:
+			if len(fallback) == 0 && t.opts.Drops && d < depth && len(t.lever.presses) > d && !t.liftOrderFits(found[0].moves) {
+				fallback = found
+				continue
+			}
 			return found[0], false
 		}
 		// Several orders of the same moves (transpositions) or different
