@@ -73,7 +73,7 @@ func TestHandsimTeamSoak(t *testing.T) {
 	n := soakGames(t) / 3
 	type tally struct{ games, plies, exact, covered, stuck, unseen, drops, handed, removals int }
 	var per [3]tally
-	false_ := map[string]int{}
+	false_, covers := map[string]int{}, map[string]int{}
 	for i := range n {
 		tm := teamSoakMatch(t, i)
 		out := followTeam(t, tm)
@@ -96,6 +96,7 @@ func TestHandsimTeamSoak(t *testing.T) {
 				k.stuck++
 			default:
 				k.covered++
+				covers[o.cover]++
 			}
 		}
 		switch {
@@ -113,6 +114,7 @@ func TestHandsimTeamSoak(t *testing.T) {
 		t.Logf("%s: %d games, %d plies (%d drops, %d of a piece handed over less than 1.5 s before; %d removals): %d exact, %d covered by an open alert, %d stuck, %d wrong after a drop no scan saw",
 			handsim.Pace(p), k.games, k.plies, k.drops, k.handed, k.removals, k.exact, k.covered, k.stuck, k.unseen)
 	}
+	t.Logf("differences covered, by the alert that covers them: %v", covers)
 	keys := make([]string, 0, len(false_))
 	for k := range false_ {
 		keys = append(keys, k)
