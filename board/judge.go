@@ -86,6 +86,13 @@ func (t *Tracker) judgeMoves(at time.Time, depth int, evs []game.Event) ([]game.
 		return t.unexplain(at, evs), true
 	}
 	direct, directAmb := t.find(t.line.top(), &t.board.sensed, depth)
+	if len(direct.moves) == 0 && len(chained.moves) == 0 && t.opts.Drops {
+		// A piece dropped before the partner board reported the capture
+		// that gave it, and what followed.
+		if fed := t.fedTop(); fed != nil {
+			direct, directAmb = t.find(fed, &t.board.sensed, depth)
+		}
+	}
 	if len(chained.moves) > 0 && (len(direct.moves) == 0 || t.plyFit(len(chained.moves)) <= t.plyFit(len(direct.moves))) {
 		direct, directAmb = chained, chainAmb
 	}
