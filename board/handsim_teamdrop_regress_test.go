@@ -104,3 +104,24 @@ func TestTeamDropLiftsOverAShorterLine(t *testing.T) {
 		t.Errorf("board B: %s", out.brief())
 	}
 }
+
+// TestTeamDropSeenKindOverThePocket: a failure the team-drop soak found
+// (match 745, blitz), while board B's record was lost, so that board A's
+// pockets lacked the pieces captured there. Black on board A drops a
+// knight on d8, seen there by the scan, and White takes it at once
+// (Qd4xd8). The pocket the tracker knew held a queen, not the knight: the
+// board was read as Q@d8 and the queen went to the partner board. A line
+// dropping the piece the sensors saw put down (fedTop) is now preferred
+// to one dropping a piece no scan saw: the record holds N@d8 (the match
+// reports the drop of a piece not in its pocket, which is true of the
+// pockets it knows).
+func TestTeamDropSeenKindOverThePocket(t *testing.T) {
+	tm := teamSoakMatch(t, 745)
+	if got := tm.Boards[0].Plies[39].UCI; got != "N@d8" {
+		t.Fatalf("match 745 board A ply 40 is %s, not the N@d8 of the case (the generator changed)", got)
+	}
+	out := followTeam(t, tm)
+	if a := out.boards[0]; !a.exact() {
+		t.Errorf("board A: %s", out.brief())
+	}
+}
