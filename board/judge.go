@@ -86,6 +86,18 @@ func (t *Tracker) judgeMoves(at time.Time, depth int, evs []game.Event) ([]game.
 		return t.unexplain(at, evs), true
 	}
 	direct, directAmb := t.find(t.line.top(), &t.board.sensed, depth)
+	if len(chained.moves) == 0 && t.opts.Drops {
+		// A piece dropped before the partner board reported the capture
+		// that gave it, and what followed: read so when nothing else
+		// explains the board, or when the sensors saw that piece put
+		// where the line drops it and not what the other line drops.
+		if fed := t.fedTop(); fed != nil {
+			if fp, famb := t.find(fed, &t.board.sensed, depth); len(fp.moves) > 0 &&
+				(len(direct.moves) == 0 || len(fp.moves) == len(direct.moves) && t.pathSeen(fp) && !t.pathSeen(direct)) {
+				direct, directAmb = fp, famb
+			}
+		}
+	}
 	if len(chained.moves) > 0 && (len(direct.moves) == 0 || t.plyFit(len(chained.moves)) <= t.plyFit(len(direct.moves))) {
 		direct, directAmb = chained, chainAmb
 	}

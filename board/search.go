@@ -1,6 +1,7 @@
 package board
 
 import (
+	"slices"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
@@ -173,10 +174,12 @@ func (t *Tracker) liftOrderFits(moves []rules.Move) bool {
 }
 
 // pathSeen reports whether the sensors saw every move of p: its piece
-// put on the move's destination (castling and drops count as seen).
+// put on the move's destination (castling counts as seen; a drop's piece
+// must have been seen where it was put, so that a piece taken at once is
+// still told from the pocket's other kinds).
 func (t *Tracker) pathSeen(p path) bool {
 	for i, m := range p.moves {
-		if m.IsCastle() || m.IsDrop() {
+		if m.IsCastle() {
 			continue
 		}
 		pc := p.nodes[i].place.Sq[m.To]
@@ -209,21 +212,43 @@ type path struct {
 // find searches for the shortest legal sequences (1…depth plies) from n to
 // target. It returns the first one found and whether another sequence of
 // the same length also fits (an ambiguity the arbiter should hear of).
+//
+// On a drop board, a sole sequence whose pieces were lifted in another
+// order than its moves, while more presses wait than it has plies, gives
+// way to a longer one whose lifts fit (a piece dropped and taken before
+// any scan saw it, then another move: the board shows two pieces moved,
+// the lifts and presses three plies).
 func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, ambiguous bool) {
 	diff := t.searchFrom(n, target)
+	var fallback []path
+	defer func() {
+		if len(best.moves) == 0 && len(fallback) > 0 {
+			best, ambiguous = fallback[0], false
+		}
+	}()
 	for d := 1; d <= depth; d++ {
-		if d >= 3 && diff < d+1 && !t.srch.deep {
+		if d >= 3 && diff < d+1 && !t.srch.deep && !(t.opts.Drops && diff >= d && len(t.lever.presses) >= d-1) {
 			// Three plies or more leave at least four squares changed in
 			// any real game; fewer is a hand in the middle of a move, and
-			// searching deeper for it is expensive and pointless.
+			// searching deeper for it is expensive and pointless. With
+			// drops, one square fewer once the presses say the hands
+			// made that many moves: a piece dropped and taken at once,
+			// and taken back, changes one square per ply.
 			break
 		}
 		var found []path
 		t.walk(n, target, d, path{}, &found)
+		if len(fallback) > 0 {
+			found = slices.DeleteFunc(found, func(p path) bool { return !t.liftOrderFits(p.moves) })
+		}
 		switch len(found) {
 		case 0:
 			continue
 		case 1:
+			if len(fallback) == 0 && t.opts.Drops && d < depth && len(t.lever.presses) > d && !t.liftOrderFits(found[0].moves) {
+				fallback = found
+				continue
+			}
 			return found[0], false
 		}
 		// Several orders of the same moves (transpositions) or different
@@ -244,8 +269,15 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 				seen = append(seen, p)
 			}
 		}
-		if len(seen) == 1 {
+		switch {
+		case len(seen) == 1:
 			return seen[0], false
+		case len(seen) > 1:
+			return seen[0], true
+		case len(ok) > 0:
+			// None was seen all the way (a drop taken before any scan
+			// saw it): the order of the lifts still rules out some.
+			return ok[0], true
 		}
 		return found[0], true
 	}
@@ -294,6 +326,11 @@ func (t *Tracker) walk(n *node, target *rules.Placement, d int, pre path, found 
 		// and once per sequence, which keeps the search small (during
 		// play the next settled read shows the trail instead).
 		returned := pre.returned
+		if k.m.IsDrop() && !t.srch.changed[k.m.To] {
+			// A drop before the last ply puts its piece on a square that
+			// differs at the end (it stands there, or what took it does).
+			continue
+		}
 		if !k.m.IsDrop() && !t.srch.changed[k.m.From] && !(k.m.IsCastle() && t.srch.changed[k.m.To]) &&
 			n.place.Sq[k.m.From] == t.srch.root.Sq[k.m.From] && !(k.m.IsCastle() && n.place.Sq[k.m.To] != t.srch.root.Sq[k.m.To]) {
 			if !t.srch.deep || d < 3 || returned {

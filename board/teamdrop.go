@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/rules"
+	"github.com/dgtbridge/dgtbridge/rules/chess"
 	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
@@ -140,4 +141,34 @@ func (t *Tracker) AcceptIllegalAs(at time.Time, pos rules.Position) ([]game.Even
 // as a capture under way.
 func (t *Tracker) SetLiftable(squares []rules.Square) {
 	t.liftable = append(t.liftable[:0], squares...)
+}
+
+// fedTop returns the record's last node with a piece in the pocket of the
+// side to move for each kind that its hands put on an empty square this
+// turn although the pocket lacks it, or nil when there is none (or the
+// position has no pockets to feed). The piece came from the partner board:
+// the capture that brings it may not be reported there yet (the board
+// reports a move once its scan has seen it), and the opponent may take
+// the dropped piece at once. The match, which owns the pockets, judges
+// whether the capture came in time (an illegal drop otherwise); the
+// search only needs the drop to read what followed it.
+func (t *Tracker) fedTop() *node {
+	top := t.line.top()
+	fed, ok := top.pos.(*chess.Position)
+	if !ok {
+		return nil
+	}
+	turn := fed.Turn()
+	changed := false
+	for _, tc := range t.turn.touches {
+		k := tc.Piece.Kind
+		if tc.Lift || tc.Piece.Color != turn || k == rules.King || !top.place.Sq[tc.Square].IsEmpty() || fed.Pocket(turn, k) > 0 {
+			continue
+		}
+		fed, changed = fed.WithPocket(turn, k, 1), true
+	}
+	if !changed {
+		return nil
+	}
+	return newNode(fed)
 }

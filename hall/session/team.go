@@ -270,3 +270,33 @@ func (tm *teamMatch) repocket(b, from teamdrop.Board, own *Step, at time.Time) {
 	}
 	s.handle(evs, st)
 }
+
+// partnerLost tells the partner board of board b that b's record is lost
+// (a record_lost crit there) or found again (its info): while it is lost,
+// the captures made on b reach nobody's pocket, so the partner's drops
+// are judged with pockets that may lack pieces (a drop read as another
+// kind, or reported as a drop of a piece not in the pocket). The alert is
+// the partner's record_lost warning, naming b's game in its proposal
+// ("partner"), resolved by an info alert of the same kind when b's record
+// is found.
+func (tm *teamMatch) partnerLost(b teamdrop.Board, a game.Alert, own *Step) {
+	p := b.Partner()
+	s := tm.s[p]
+	if s.Over() {
+		return
+	}
+	g := s.rec.Info.Game
+	lost := a.Severity != game.Info
+	key := fmt.Sprintf("%s.%s.%d", g, game.KindRecordLost, len(s.rec.Moves))
+	seq := tm.seq[key]
+	tm.seq[key] = seq + 1
+	out := game.Alert{ID: fmt.Sprintf("%s.%d", key, seq), Game: g, Kind: game.KindRecordLost, Severity: game.Warn, Article: a.Article,
+		Ply: len(s.rec.Moves), At: a.At, Proposal: map[string]any{"partner": a.Game.String()},
+		Message: fmt.Sprintf("The record of the partner board %s is lost (its ply %d is the last that agreed with its board): the pieces captured there since reach no pocket, so this board's drops are judged with pockets that may lack them. Check this board's drops until the partner board's record is found again.", a.Game, a.Ply)}
+	if !lost {
+		out.Severity = game.Info
+		out.Message = fmt.Sprintf("The record of the partner board %s was found again: this board's pockets follow it again; check the drops made meanwhile.", a.Game)
+	}
+	st := tm.step(p, b, own)
+	st.Out = append(st.Out, out)
+}

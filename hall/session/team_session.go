@@ -273,6 +273,9 @@ func (s *Session) teamVerdict(v game.Verdict, st *Step) bool {
 	l := s.team
 	switch v := v.(type) {
 	case game.Alert:
+		if v.Kind == game.KindRecordLost {
+			l.tm.partnerLost(l.b, v, st)
+		}
 		if v.Kind != game.KindFlagFall || v.Proposal["result"] == nil {
 			return false
 		}

@@ -69,7 +69,7 @@ var layers = []rule{
 	{pkg: "board/dgtfeed", internal: []string{"rules", "rules/game", "dgt"}},
 	// The independent generator of real play (hands, scan, clock) sees the
 	// rules and the vocabulary only: never dgt/emu, whose hands it checks.
-	{pkg: "internal/handsim", internal: []string{"obp", "rules", "rules/chess", "rules/game", "rules/xiangqi"}},
+	{pkg: "internal/handsim", internal: []string{"obp", "rules", "rules/chess", "rules/game", "rules/xiangqi", "rules/teamdrop", "rules/ruleset", "rules/clock"}},
 	{pkg: "systemd/sdnotify"},
 	{pkg: "internal/fsf", internal: []string{"internal/testenv"}},
 	// The pairing file reader is pure: bytes in, pairings out.

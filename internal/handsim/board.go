@@ -17,6 +17,16 @@ type board struct {
 	seq     []report   // every change in the order the hands made them
 	presses []time.Time
 	t0      time.Time
+	// clock is each side's time at the start (zero: 10 minutes).
+	clock time.Duration
+}
+
+// startTime is each side's time on the clock at the start.
+func (b *board) startTime() time.Duration {
+	if b.clock == 0 {
+		return 10 * time.Minute
+	}
+	return b.clock
 }
 
 type change struct {
@@ -85,9 +95,10 @@ func (b *board) scan(r Rand, period, phase time.Duration, end time.Time, noise i
 }
 
 // faces returns the clock's faces: one at the start, one at each press,
-// and one a second between (White on the left display, 10 minutes each).
+// and one a second between (White on the left display, 10 minutes each
+// unless the board's clock says otherwise).
 func (b *board) faces(t0, end time.Time, first rules.Color) []Input {
-	left := [2]time.Duration{10 * time.Minute, 10 * time.Minute} // White, Black
+	left := [2]time.Duration{b.startTime(), b.startTime()} // White, Black
 	running := 0
 	if first == rules.Black {
 		running = 1

@@ -36,7 +36,7 @@ type record struct {
 // time runs (0 White, 1 Black): 10 minutes each, the first mover's time
 // running from the start, each press before at handing over to the other.
 func (b *board) clockAt(first rules.Color, at time.Time) ([2]time.Duration, int) {
-	left := [2]time.Duration{10 * time.Minute, 10 * time.Minute}
+	left := [2]time.Duration{b.startTime(), b.startTime()}
 	running := 0
 	if first == rules.Black {
 		running = 1

@@ -36,6 +36,13 @@
 // board that senses only occupancy, not; and its clock's line at every
 // press and once a second.
 //
+// A team-drop match (PlayTeam, teamdrop.go) is played on two boards at
+// once, each with its own clock (5 minutes) and scan: a capture's piece
+// goes to the partner's pocket at the capturer's press, reaches the
+// partner's hand 0.1–1.5 s later, and is dropped on an empty square from
+// beside the board; a pawn on the last rank is lifted off by the opponent.
+// The match of package rules/teamdrop says what is legal and is the truth.
+//
 // Every choice comes from a [Rand], so a property-testing library can
 // drive (and shrink) it. The package is pure: no goroutines, no wall
 // clock.
