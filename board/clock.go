@@ -335,8 +335,14 @@ func (t *Tracker) pressScanned(at time.Time, fit bool, evs []game.Event) []game.
 		}
 		p = &t.lever.presses[0]
 	}
+	if t.state.phase == ended {
+		return evs
+	}
+	if ply := t.line.firstPlyBy(p.side); ply > 0 {
+		return t.restReplaced(at, p, ply, evs)
+	}
 	top := t.line.top()
-	if t.line.firstPlyBy(p.side) > 0 || top.pos.Turn() != p.side || t.state.phase == ended {
+	if top.pos.Turn() != p.side || t.putBeforeLift(p.side) {
 		return evs
 	}
 	if (t.opts.Polled || p.burst) && len(t.lever.presses) > 1 {

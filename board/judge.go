@@ -80,17 +80,26 @@ func (t *Tracker) judgeRecord(at time.Time, _ int, evs []game.Event) ([]game.Eve
 // trail, which the sensors saw, wins.
 func (t *Tracker) judgeMoves(at time.Time, depth int, evs []game.Event) ([]game.Event, bool) {
 	chained, chainAmb := t.findViaTrail(min(depth, 2))
-	if len(chained.moves) == 0 && len(t.trail.nodes) > 0 && t.liftedFrom(t.trail.nodes[len(t.trail.nodes)-1]) {
+	direct, directAmb := t.find(t.line.top(), &t.board.sensed, depth)
+	if len(chained.moves) == 0 && len(t.trail.nodes) > 0 && t.liftedFrom(t.trail.nodes[len(t.trail.nodes)-1]) && !t.pressesShow(at, direct) {
 		// The board showed a position a few moves on and now only has
 		// pieces lifted off it: a hand in the air, not a different game.
 		return t.unexplain(at, evs), true
 	}
-	direct, directAmb := t.find(t.line.top(), &t.board.sensed, depth)
 	if len(chained.moves) > 0 && (len(direct.moves) == 0 || t.plyFit(len(chained.moves)) <= t.plyFit(len(direct.moves))) {
 		direct, directAmb = chained, chainAmb
 	}
 	if len(direct.moves) == 0 || t.replacedShorter(len(direct.moves), depth) {
 		return evs, false
+	}
+	if !t.handsOrderFits(direct) {
+		// The sensors saw a later move of the line finished before an
+		// earlier one was begun: the side that moved last moved on (the
+		// rest of a slide the press completed, heard late). A line from an
+		// earlier ply may put the moves in the order the hands made them.
+		if out, ok := t.healNow(at, evs); ok {
+			return out, true
+		}
 	}
 	if t.pressDue(at, len(direct.moves)) {
 		// More plies than the presses heard (one more: a move not pressed
@@ -103,6 +112,28 @@ func (t *Tracker) judgeMoves(at time.Time, depth int, evs []game.Event) ([]game.
 	evs = t.resolved(at, evs)
 	evs = t.appendMoves(at, len(t.line.hist)-1, direct, directAmb, false, evs)
 	return t.tryPress(at, evs), true
+}
+
+// pressesShow reports whether p, a line from the record's last position,
+// is the pending presses' moves: one ply per press, each by its presser,
+// and the scan that follows the last press has reported the board. Every
+// presser's hand was done, so pieces that look lifted off a position the
+// board showed on the way are no hand in the air (a queen taken at once
+// on a square whose piece was of the kind that took it: Qxc6 bxc6 leaves
+// a4 and b7 empty, as two hands lifting would).
+func (t *Tracker) pressesShow(at time.Time, p path) bool {
+	k := len(t.lever.presses)
+	if !t.pressed() || t.opts.Polled || k == 0 || len(p.moves) != k || len(t.line.hist)-1 != t.line.done || !t.reached(&t.lever.presses[k-1], at) {
+		return false
+	}
+	pos := t.line.top().pos
+	for i, pr := range t.lever.presses {
+		if pos.Turn() != pr.side {
+			return false
+		}
+		pos = p.nodes[i].pos
+	}
+	return true
 }
 
 // replacedShorter reports whether replacing moves made but not completed

@@ -1,0 +1,123 @@
+package board_test
+
+import (
+	"testing"
+
+	"github.com/dgtbridge/dgtbridge/internal/handsim"
+)
+
+// Shrunk cases of TestHandsimGuarantee at blitz pace (runs of 20,000
+// random cases), each misread silently before its fix.
+
+// TestQueenTakenOnAPawnsSquare: Qa4xc6+ (the queen slid a4–b5–c6) taken
+// by bxc6 at once, the scan never seeing the queen on c6: the board ended
+// with a4 and b7 empty and a black pawn on c6 as before, which is the
+// record's position with two pieces lifted. Having shown the queen
+// resting on b5, the board was read as a hand in the air, both presses
+// became one displaced_pieces warning, and the game ended two plies short
+// with no open alert. Both pressers' hands were done: the two plies the
+// presses finished (Qxc6+ bxc6, the square c6 touched, where Qxa6 bxa6
+// would leave the same placement) are the moves.
+func TestQueenTakenOnAPawnsSquare(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{
+		14, 0, 67, 0, 5, 1, 2, 1, 4, 26, 11, 2, 95, 62, 7, 10, 15, 1321, 47, 0, 22, 400, 24, 9, 0, 63, 3, 5, 1, 64, 1, 5, 4,
+		86, 14, 62, 8, 2, 0, 12, 3, 142, 71, 2, 998, 1, 37, 0, 1, 1, 5, 1, 8, 4, 7, 0, 18, 87, 66, 0, 1, 6, 0, 93, 0, 2, 3, 8,
+		59, 1, 11, 1303, 61, 2, 10, 110, 298, 20, 59, 6, 2, 9, 140, 26, 0, 7, 10, 389, 53, 6, 14, 6, 1, 3, 2, 21, 2, 15, 208,
+		3, 43, 99, 10, 726, 86, 0, 25, 9, 0, 40, 0, 28, 0, 82, 2, 1055, 22, 2, 0, 400, 24, 3, 48, 5, 9, 136, 29, 2, 14, 37,
+		23, 0, 20, 88, 13, 8, 5, 44, 3, 0, 6, 1, 57, 2, 6, 3, 14, 99, 62, 242}},
+		handsim.Options{Start: simStart, Plies: 14, Pace: handsim.Blitz})
+	out := followSim(t, g, false)
+	if !out.exact() {
+		t.Fatalf("%s", out)
+	}
+	if n := out.falseAlerts(); len(n) > 0 {
+		t.Fatalf("false alerts %v on an exact record: %s", n, out)
+	}
+}
+
+// TestSlideRestBeforePress: Bf1–b5 slid resting on e2 long enough for the
+// placement to settle, so Be2 was made; the lever came before the scan
+// reported the bishop on b5. With the opponent's king moving at once,
+// the board never settled again before the next plies, and the press
+// completed Be2: the bishop's arrival on b5 was read as a second bishop
+// move, the record a ply off from there (Be2 Ke7 Bb5 Kf7 Kf1 for Bb5 Ke7
+// Kf1 Kf7) with no alert. The scan that follows the press shows Bb5 from
+// the same position: the rest is replaced before the press completes it.
+func TestSlideRestBeforePress(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{
+		18, 1651, 0, 0, 62, 0, 1, 21, 1, 21, 136, 0, 546, 56, 0, 47, 11, 4, 70, 2, 1394, 28, 1, 57, 1, 23, 2, 0, 1124, 67, 1,
+		56, 294, 1, 3, 15, 0, 2, 0, 70, 95, 2, 98, 1, 93, 73, 4, 122, 2, 3, 2, 11, 1, 2, 3, 1, 15, 21, 1467, 0, 2, 1, 0, 2,
+		58, 13, 38, 9, 2, 22, 61, 2, 84, 13, 99, 2, 13, 0, 15, 2, 4, 2, 4, 3, 0, 104, 14, 296, 61, 2, 0, 397, 39, 20, 3, 3,
+		84, 99, 1, 52, 73, 293, 51, 20, 14, 344, 56, 2, 4, 400, 1, 108, 61, 20, 930, 46, 1, 11, 3, 1, 4, 254, 55, 28, 1, 102,
+		5, 5, 5, 2, 3, 89, 1, 2, 210, 99, 55, 0, 1, 2, 15, 0, 0, 87, 82, 400, 60, 1, 22, 1, 602, 13, 1, 70, 1, 5, 83, 28, 45,
+		13, 11, 498, 15, 2, 1, 0, 3, 146, 43, 15, 3, 114, 71, 1, 2, 2, 0, 14, 139, 36, 9, 82, 0, 1, 46, 15, 1, 7, 0, 7, 0, 4,
+		72, 1, 18, 0, 38, 4, 86, 29, 1, 60, 23, 1, 30, 24, 0, 30, 93, 14, 15, 36, 68, 1, 12, 14, 47, 2, 23, 1, 86, 0, 24, 95,
+		3, 1, 21, 2, 13, 6, 1, 0, 15, 11, 18, 1421, 20, 2, 81, 23, 66, 24, 1, 294, 97, 2, 19, 61, 93, 118, 49, 3, 0, 1163, 9,
+		1, 27, 38, 79, 21, 1, 1, 96, 2, 1, 0, 12, 1, 16, 122, 110, 0, 58, 24, 0, 1700, 28, 0, 110, 264, 53, 64, 25, 0, 1155,
+		86, 0, 69, 95, 99, 23, 5, 6, 0, 552, 21, 14, 71, 1, 7, 12, 64, 269, 42, 9, 7, 1, 0, 3, 2, 46, 2, 83, 169, 64, 60, 3,
+		0, 27, 0, 14, 81, 2, 34, 76, 40, 3, 99, 63, 12, 88, 0, 2, 17, 54, 1, 1, 5, 53, 18, 2, 39, 67, 0, 0, 10, 22, 2, 3, 1,
+		104, 1, 7, 12, 172, 83, 0, 82, 11, 64, 2, 9, 26, 2, 61, 1, 7, 95, 36, 1, 25, 110, 386, 0, 111, 8, 0, 99, 1, 74, 21,
+		66, 1, 35, 169, 2, 151, 0, 3, 1, 15, 0, 77, 30, 9, 18, 1, 89, 27, 1469, 36, 22, 31, 2, 2, 19, 211, 81, 18, 16, 53, 1,
+		5, 4, 1, 0, 2, 27, 4, 5, 34, 57, 2, 1, 16, 1, 2, 7, 314, 34, 0, 8, 0, 0, 50, 278, 17, 387, 42, 138, 2, 31, 1, 1, 6, 0,
+		1, 90, 39, 93, 1, 0, 98, 0, 1, 0, 21, 87, 2, 8, 49, 0, 32, 2, 0, 55, 22, 4, 1, 7, 7, 95, 2, 19, 0, 3, 73, 0, 22, 50,
+		1, 17, 6, 98, 12, 0, 40, 0, 44, 42, 152, 99, 14, 2, 17, 1, 3, 15, 15, 3, 0, 1, 40, 0, 0, 3, 0, 45, 76, 0, 1, 1, 48, 0,
+		0, 9}},
+		handsim.Options{Start: simStart, Plies: 49, Pace: handsim.Blitz, Noise: true, Bursts: true})
+	if out := followSim(t, g, false); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}
+
+// TestSlideEndInABurstBeforeTheReply: the shrunk case of
+// TestHandsimGuarantee at rapid pace with bursts: Bc8xa6 slid resting on
+// b7 and was pressed at once; the reports of the next 0.6 s came in a
+// burst, so the scan that follows the press showed the bishop on b7 and
+// the press completed Bb7. The burst then showed the bishop on a6, and
+// White's Nb1 was read with it as his move and Black's reply (Nb1 Bxa6),
+// the record a ply long from there with no alert. The bishop was seen on
+// a6 before White lifted the knight: no reply to Nb1, but the end of
+// Black's own slide. The line from the ply before (Bxa6 Nb1), which puts
+// the moves in the order the hands made them, is the one played.
+func TestSlideEndInABurstBeforeTheReply(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{
+		0, 2, 99, 1, 89, 314, 4, 2225, 0, 1, 0, 2, 1, 1, 28, 16, 63, 6, 5, 47, 87, 0, 33, 7, 5, 3, 1, 9, 31, 15, 2, 3, 386, 6,
+		1, 8, 0, 90, 190, 1, 1, 80, 33, 1, 1, 3, 6, 51, 328, 5, 1, 3, 1, 7, 0, 77, 0, 143, 3, 6, 1, 7, 21, 28, 1, 3, 250, 0,
+		1, 90, 0, 0, 107, 12, 17, 1957, 91, 0, 19, 7, 10, 28, 65, 0, 4, 4, 1, 6, 5, 0, 48, 1, 2, 179, 4, 20, 1, 97, 0, 0, 320,
+		57, 1, 2, 3, 3, 6, 0, 1, 9, 7, 1, 15, 3, 88, 101, 36, 0, 86, 0, 1, 7, 2, 2, 1, 498, 0, 3, 37, 62, 1, 23, 133, 15, 1,
+		80, 0, 0, 17, 9, 36, 24, 377, 81, 84, 0, 427, 1, 4, 73, 108, 2, 1, 6, 0, 0, 0, 1, 6, 79, 136, 1, 54, 100, 108, 10,
+		1431, 2, 1, 36, 139, 1, 36, 6, 39, 2, 3, 0, 85, 6, 12, 89, 161, 1, 120, 9, 0, 99, 1, 3, 2, 99, 2, 2, 125, 2, 1, 50, 7,
+		179, 28, 257, 1, 116, 1, 45, 0, 2, 95, 13, 2, 0, 278, 96, 28, 8, 7, 6, 1, 46, 1, 0, 92, 19, 95, 97, 0, 5, 166, 3, 0,
+		0, 1, 0, 0, 0, 5, 190, 1, 1, 68, 86, 16, 4, 68, 62, 0, 93, 1, 80, 3, 0, 83, 2, 1, 121, 41, 39, 119, 12, 526, 1, 4, 34,
+		126, 2, 35, 22, 82, 9, 1, 51, 84, 1, 13, 157, 10, 0, 50, 80, 2, 50, 5, 3, 26, 0, 2, 8366, 286, 7, 617, 42, 3}},
+		handsim.Options{Start: simStart, Plies: 27, Pace: handsim.Rapid, Noise: true, Bursts: true})
+	wantReread(t, followSim(t, g, false))
+}
+
+// TestBlitzSlideEndInABurst: the same at blitz pace (50 plies, noise and
+// bursts): Bf8–d6 rested on e7, the press completed Be7, and the rest of
+// the slide came in a burst before White's next move (a king adjusted,
+// then b3): read as b3 Bd6 from Be7, it left the record a ply long.
+func TestBlitzSlideEndInABurst(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{
+		1, 1, 20, 0, 84, 172, 74, 13, 48, 48, 0, 0, 74, 1, 3, 1, 1, 12, 7, 86, 2, 5, 94, 5, 18, 3, 10, 3, 57, 1, 9, 29, 99,
+		33, 0, 2, 54, 1, 3, 0, 68, 4, 16, 998, 1, 5, 88, 1, 2, 30, 15, 14, 25, 0, 2, 74, 47, 85, 0, 21, 48, 370, 24, 10, 2,
+		71, 0, 22, 3, 12, 44, 76, 2, 21, 2, 0, 7, 127, 67, 7, 15, 7, 7, 32, 0, 2, 5, 3, 1, 0, 68, 50, 1, 78, 2, 1, 23, 14, 2,
+		12, 46, 30, 6, 15, 1, 7, 41, 2, 1, 40, 111, 1, 9, 3, 1, 31, 3, 67, 2, 11, 108, 24, 1, 0, 10, 123, 8, 1, 7, 1, 8, 30,
+		1, 2, 44, 45, 11, 1, 1700, 64, 2, 0, 110, 74, 1, 96, 2, 935, 0, 0, 30, 2, 15, 1, 90, 1, 79, 5, 43, 58, 0, 1, 328, 51,
+		42, 25, 8, 72, 58, 12, 0, 77, 6, 0, 1, 8, 3, 13, 48, 4, 24, 32, 1, 1, 93, 12, 14, 25, 3, 99, 0, 2, 30, 42, 2, 111, 1,
+		16, 5, 8, 1, 53, 2, 0, 2, 0, 53, 44, 28, 24, 0, 0, 9, 0, 5, 0, 1, 105, 18, 9, 92, 1, 3, 32, 2, 0, 350, 1, 34, 18, 20,
+		1, 10, 9, 82, 1, 104, 1, 1, 6, 237, 49, 47, 3, 2, 74, 10, 22, 4, 2, 27, 42, 2, 77, 2, 15, 2, 5, 1426, 82, 0, 1, 0, 63,
+		108, 26, 6, 40, 2, 39, 2, 17, 1, 61, 6, 27, 108, 1, 0, 3, 0, 24, 108, 13, 1, 20, 1, 7, 1, 1, 1, 164, 33, 1, 38, 18,
+		400, 85, 2, 950, 40, 2, 15, 2, 3, 0, 10, 6, 90, 1, 22, 66, 20, 0, 85, 0, 31, 0, 64, 69, 20, 3, 7, 1674, 10, 8, 45, 1,
+		110, 5, 384, 11, 3, 8, 0, 21, 1, 110, 21, 0, 6, 7, 29, 75, 53, 133, 22, 1, 8, 1, 2, 0, 1, 101, 4, 0, 94, 1, 110, 29,
+		1, 150, 11, 787, 0, 2, 84, 95, 0, 13, 3, 1, 67, 62, 0, 227, 11, 72, 1, 2, 57, 1, 42, 40, 0, 46, 97, 0, 22, 230, 1,
+		150, 10, 169, 6, 7, 7, 78, 1, 67, 21, 1, 55, 92, 7, 32, 1, 4, 2, 0, 37, 0, 1, 81, 1, 0, 154, 35, 12, 36, 53, 31, 1, 1,
+		1, 34, 1, 9, 14, 0, 6, 5, 0, 1, 60, 1, 90, 7, 1, 90, 1, 49, 65, 227, 3, 150, 34, 376, 30, 7, 85, 0, 22, 1, 323, 16,
+		11, 12, 40, 78, 1, 95, 9, 1, 68, 43, 64, 0, 1, 255, 72, 0, 110, 3, 0, 8, 21, 176, 1, 7, 1, 0, 2, 79, 0, 1, 81, 71, 51,
+		33, 80, 60, 1, 1, 6, 1, 10, 145, 90, 5, 5, 3, 172, 19, 2, 26, 107, 3, 0, 32, 170, 29, 3, 2, 1, 14, 94, 31, 0, 26, 0,
+		0, 76, 0, 0, 106, 96, 12, 7, 0, 1, 14, 2, 17, 4, 0, 45, 16, 1700, 1, 1, 3, 6, 0, 12, 2, 1, 52, 272, 11, 3, 5, 2, 2,
+		60, 116, 1, 805, 67, 1, 14, 0, 96, 2, 124, 1, 2, 1, 19, 2, 7, 1, 1, 2, 5, 3, 71, 2, 3, 312, 85, 18, 13, 1, 171, 33, 2,
+		1, 1, 10200, 3, 12382, 0}},
+		handsim.Options{Start: simStart, Plies: 50, Pace: handsim.Blitz, Noise: true, Bursts: true})
+	wantReread(t, followSim(t, g, false))
+}
