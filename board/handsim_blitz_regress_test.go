@@ -121,3 +121,31 @@ func TestBlitzSlideEndInABurst(t *testing.T) {
 		handsim.Options{Start: simStart, Plies: 50, Pace: handsim.Blitz, Noise: true, Bursts: true})
 	wantReread(t, followSim(t, g, false))
 }
+
+// TestSlideOnAFullTrail: the shrunk case of TestHandsimGuarantee (36
+// plies at blitz pace, with bursts): fourteen plies came without the board
+// standing still for the settle window, and the trail of fast moves was
+// full (twelve) when the rook slid f1–f2–f3, resting on f2. The trail
+// kept Rf2, the slide's end could not replace it, and the board was read
+// as Rf2 d6 Rf1 for Rf3 d6 Rf1: the same placement, the same number of
+// presses, no alert. Replacing the trail's last move does not lengthen
+// it, so a full trail takes it too.
+func TestSlideOnAFullTrail(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{
+		2, 702, 48, 1, 7, 397, 53, 21, 1, 1, 0, 15, 7, 50, 1, 1, 1, 13, 130, 3, 21, 99, 2, 1, 1, 0, 67, 12, 11, 32, 79, 99, 1,
+		0, 93, 2, 3, 1, 3, 0, 77, 1, 5, 0, 42, 57, 2, 1, 750, 66, 2, 1, 45, 305, 49, 46, 2, 1, 1, 14, 3, 28, 2, 1, 1, 8, 1, 3,
+		7, 16, 3, 6, 0, 2, 0, 0, 0, 49, 0, 0, 2, 33, 39, 19, 2, 9, 2, 22, 107, 19, 0, 0, 51, 30, 233, 43, 6, 2, 0, 889, 0, 83,
+		28, 1, 9, 0, 44, 3, 77, 40, 7, 20, 51, 13, 0, 0, 53, 0, 0, 13, 0, 110, 278, 48, 46, 45, 15, 22, 97, 35, 2, 1, 15, 0,
+		0, 0, 17, 18, 32, 0, 46, 106, 60, 2, 9, 0, 2, 1, 29, 3, 0, 36, 29, 1, 29, 19, 2, 99, 0, 1, 400, 4, 59, 5, 28, 74, 2,
+		55, 3, 0, 1, 21, 3, 51, 0, 44, 46, 0, 110, 122, 1, 150, 1, 47, 11, 0, 10, 98, 388, 3, 3, 8, 62, 98, 1, 101, 24, 1, 10,
+		226, 92, 383, 1, 2, 13, 0, 1, 7, 2, 5, 0, 1, 1, 49, 2, 6, 21, 14, 1, 0, 20, 1, 87, 112, 6, 13, 11, 1371, 1, 2, 4, 0,
+		1, 16, 7, 0, 223, 61, 13, 6, 860, 4, 6, 2, 3, 0, 44, 25, 0, 7, 3, 114, 12, 124, 1, 5, 10, 14, 2, 48, 0, 72, 85, 2, 1,
+		21, 1, 62, 391, 1, 6, 16, 836, 71, 2, 23, 83, 12, 23, 18, 0, 76, 0, 82, 4, 3, 1, 23, 125, 73, 24, 2, 77, 400, 10, 73,
+		23, 1, 352, 15, 128, 1, 10, 22, 59, 1, 48, 25, 240, 9, 1, 1, 3, 30, 1, 6, 6, 4, 7, 0, 173, 0, 6, 44, 39, 0, 101, 196,
+		24, 1, 6, 6, 62, 2, 79, 1, 39, 0, 11, 1700, 11, 1, 108, 1, 1, 0, 2, 20, 13, 48, 14, 0, 3, 400, 76, 0, 729, 17, 1, 110,
+		400, 15, 94, 8, 3, 99, 0, 94, 12, 2, 74, 10, 1, 71, 2, 7, 48, 7, 99, 67, 30, 0, 0, 1}},
+		handsim.Options{Start: simStart, Plies: 36, Pace: handsim.Blitz, Bursts: true})
+	if out := followSim(t, g, false); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}

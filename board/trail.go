@@ -54,11 +54,9 @@ func (t *Tracker) follow() {
 			return
 		}
 	}
-	if len(t.trail.nodes) >= maxTrail {
-		return
-	}
 	// The last move of the trail replaced by another one of the same side
-	// (a slide that went on from a square it touched).
+	// (a slide that went on from a square it touched; a full trail too:
+	// the replacement does not lengthen it).
 	if len(t.trail.nodes) > 0 {
 		parent := t.line.top()
 		if len(t.trail.nodes) > 1 {
@@ -75,6 +73,9 @@ func (t *Tracker) follow() {
 			}
 			return
 		}
+	}
+	if len(t.trail.nodes) >= maxTrail {
+		return
 	}
 	// Two or three plies at once (the scan saw the next hand before the
 	// last move's last square): at least three squares differ.
