@@ -149,3 +149,56 @@ func TestSlideOnAFullTrail(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 }
+
+// TestRookSlideOverACapture: the shrunk case of TestHandsimGuarantee (15
+// plies at blitz pace, with noise and bursts): gxh4 answered at once by
+// Rxh4, the rook slid h1–h2–h3–h4 and the pawn on h4 taken off first. The
+// board showed the rook resting on h2 and h3 with h4 empty, which the trail
+// of fast moves read as Rh2 h3 Rxh3 (the pawn moved on, then taken): the
+// record ended two plies longer than the presses (nine plies for seven)
+// with no alert. An explanation with more plies than the presses and one
+// has the rereading search from the record's last ply too, and the line
+// that fits the presses (gxh4 Rxh4 Ke8 Rxh7 Rxh7 d5) is the game.
+func TestRookSlideOverACapture(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{
+		15, 4, 35, 1, 0, 1, 6, 0, 9, 868, 12, 2, 1, 107, 6, 27, 5, 0, 3, 1, 23, 14, 1, 21, 147, 1, 1, 9, 920, 0, 1, 32, 97, 0,
+		79, 1, 1, 6, 4, 0, 9, 0, 62, 1, 18, 7, 0, 3, 73, 1, 59, 172, 3, 1, 9, 1, 2, 3, 21, 43, 2, 61, 58, 3, 71, 3, 1273, 99,
+		72, 2, 7, 98, 147, 3, 1, 23, 213, 0, 0, 0, 63, 0, 3, 400, 79, 6, 322, 23, 0, 86, 0, 99, 36, 8, 92, 88, 1, 1, 13, 2, 0,
+		9, 5, 4, 2, 32, 7, 26, 1, 1, 105, 74, 30, 32, 0, 0, 47, 0, 3, 259, 89, 0, 43, 19, 0, 65, 16, 348, 2, 1, 1, 78, 0, 13,
+		2, 61, 7, 4, 16, 50, 13, 65, 1, 3, 4, 0, 10, 0, 62, 90, 99, 1, 18, 3, 15, 3, 1, 2, 3, 0, 1, 3, 27, 95, 26, 30, 1, 45,
+		13, 0, 2529, 370}},
+		handsim.Options{Start: simStart, Plies: 15, Pace: handsim.Blitz, Noise: true, Bursts: true})
+	if out := followSim(t, g, false); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}
+
+// TestBlitzFlurryBehindTheBoard: the shrunk case of TestHandsimGuarantee
+// (36 plies at blitz pace, with noise): from ply 22 on, fifteen plies came
+// without the board standing still for the settle window, more than the
+// trail of fast moves follows (twelve). The board then showed a position
+// of the trail with pieces lifted, and was taken for a hand in the middle
+// of a move (20 s before it is reported) although fifteen presses had
+// been heard: the game ended with one displaced_pieces warning, the record
+// fifteen plies short and no open alert. Pieces lifted after both players
+// pressed are no move in progress: the board is reported unexplained.
+func TestBlitzFlurryBehindTheBoard(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{
+		10, 244, 33, 1, 3, 20, 58, 0, 9, 568, 8, 2, 2, 3, 22, 145, 1, 1040, 28, 2, 37, 14, 23, 1, 5, 1700, 25, 0, 78, 1, 0, 7,
+		19, 0, 99, 1, 77, 78, 5, 147, 2, 12, 93, 1, 1, 185, 10, 1, 85, 50, 1, 1322, 8, 1, 3, 278, 3, 2, 15, 0, 55, 1, 0, 5,
+		74, 46, 1700, 24, 59, 96, 2, 0, 11, 28, 1, 1, 2, 1, 3, 106, 14, 0, 7, 10, 49, 93, 99, 3, 386, 28, 0, 3, 3, 42, 10, 21,
+		767, 1, 9, 27, 1, 1, 13, 1, 0, 0, 52, 203, 19, 335, 58, 0, 0, 1, 91, 99, 1, 7, 3, 3, 1, 10, 89, 3, 6, 68, 2, 8, 0, 12,
+		1, 10, 1, 0, 12, 1, 34, 2, 74, 1, 0, 400, 37, 127, 1, 19, 28, 2, 1, 0, 35, 107, 63, 10, 0, 73, 12, 1, 110, 12, 2, 1,
+		1, 126, 75, 62, 6, 0, 0, 5, 39, 4, 0, 56, 39, 20, 5, 3, 91, 102, 2, 35, 6, 4, 62, 4, 28, 1077, 14, 1, 49, 7, 0, 2, 92,
+		10, 10, 42, 0, 10, 1, 81, 1, 988, 14, 1, 3, 289, 81, 91, 4, 5, 0, 2, 0, 2, 2, 86, 52, 51, 20, 1, 28, 1, 54, 3, 49, 0,
+		3, 110, 11, 1, 51, 242, 49, 5, 6, 91, 4, 9, 53, 0, 205, 1, 145, 7, 1, 23, 3, 1, 78, 5, 51, 1, 51, 2, 28, 14, 0, 1, 0,
+		27, 66, 35, 9, 84, 3, 1, 3, 91, 1, 103, 81, 251, 0, 70, 21, 1700, 5, 28, 1, 6, 3, 0, 1, 2, 1, 24, 0, 100, 21, 1700,
+		11, 45, 6, 2, 95, 8, 1, 23, 3, 109, 99, 3, 50, 3, 5, 6, 0, 2, 5, 14, 1, 1, 14, 276, 1, 94, 0, 2, 6, 41, 4, 74, 93, 2,
+		2, 10, 51, 0, 2, 4, 30, 32, 1, 78, 1, 34, 29, 8, 105, 0, 30, 6, 0, 0, 4, 1, 53, 400, 25, 82, 1, 4, 32, 2, 0, 109, 325,
+		25, 4, 19, 7, 89, 16, 0, 1, 0, 1, 8, 84, 14, 1, 10, 2, 0, 1, 1, 46, 220, 17, 44, 0, 67, 315, 74, 65, 38, 45, 63, 83,
+		0, 78, 55, 23, 62, 6, 19, 4, 23, 1, 0, 0, 0, 110, 0, 0, 4, 37, 49, 52, 24, 29, 1, 9, 0}},
+		handsim.Options{Start: simStart, Plies: 36, Pace: handsim.Blitz, Noise: true})
+	if out := followSim(t, g, false); out.stuck() {
+		t.Fatalf("%s", out)
+	}
+}

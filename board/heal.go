@@ -101,6 +101,21 @@ func (h *healer) note(p *rules.Placement) {
 // healNow searches for a line from an earlier ply that explains the
 // board, and rewrites the record with it when one does.
 func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
+	return t.healWith(at, healAsk{}, evs)
+}
+
+// healAsk widens or narrows a rereading search: top lets it start from
+// the record's last completed ply too (the moves made since are replaced
+// by the line), and a line is taken only when its healFit is below beat
+// (0: any line). judgeMoves asks so when the line it found holds more
+// plies than the presses heard and one (a hand's rests read as moves).
+type healAsk struct {
+	top  bool
+	beat int
+}
+
+// healWith is healNow as ask says.
+func (t *Tracker) healWith(at time.Time, ask healAsk, evs []game.Event) ([]game.Event, bool) {
 	if !t.opts.Reread || t.opts.Drops || t.heal.off || t.illegal != nil && !t.illegal.notYourTurn() || t.state.setup || t.srch.deep || t.piecesInHand() || t.line.done == 0 {
 		return evs, false
 	}
@@ -114,7 +129,11 @@ func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
 	h.budget = healBudget
 	var best, runner healPick
 	best.base, runner.base = -1, -1
-	for base := done - 1; base >= t.line.entered && base >= 0 && base >= done-healFar; base-- {
+	first := done - 1
+	if ask.top {
+		first = done
+	}
+	for base := first; base >= t.line.entered && base >= 0 && base >= done-healFar; base-- {
 		if base < done-healBack && (h.budget <= 0 || best.base >= 0) {
 			break
 		}
@@ -142,7 +161,7 @@ func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
 			break
 		}
 	}
-	if best.base < 0 {
+	if best.base < 0 || ask.beat > 0 && best.fit >= ask.beat {
 		return evs, false
 	}
 	if runner.base >= 0 {
@@ -381,6 +400,9 @@ func (t *Tracker) reread(at time.Time, base int, from rules.Position, moves []ru
 	done := t.line.done
 	pressed := t.line.pressesAfter(base) // the presses that completed the plies replaced
 	evs = t.resolved(at, evs)
+	if base == done && base < len(t.line.hist)-1 {
+		evs = append(evs, game.MoveRetracted{Stamp: game.Stamp{At: at}, Ply: base, Position: from})
+	}
 	if base < done {
 		evs = append(evs, game.Correction{At: game.T(at), Ply: base, Reason: game.Reread, Position: from, Was: was, Now: now,
 			Why: fmt.Sprintf("the board shows the position after %s, which the record did not explain", joinSAN(now))})

@@ -101,6 +101,15 @@ func (t *Tracker) judgeMoves(at time.Time, depth int, evs []game.Event) ([]game.
 			return out, true
 		}
 	}
+	if extra := t.healFit(at, t.line.done, len(t.line.hist)-1-t.line.done+len(direct.moves)); extra > 0 && t.pressed() && len(t.lever.presses) > 0 {
+		// More plies than the presses heard and one: a hand's rests (a
+		// slide's squares, a captured piece lifted first) may have been
+		// read as moves. A line that fits the presses better, from the
+		// record's last ply or an earlier one, is the game.
+		if out, ok := t.healWith(at, healAsk{top: true, beat: extra}, evs); ok {
+			return out, true
+		}
+	}
 	if t.pressDue(at, len(direct.moves)) {
 		// More plies than the presses heard (one more: a move not pressed
 		// yet) while the scan that follows a press has not reported the
