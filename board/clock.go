@@ -353,7 +353,7 @@ func (t *Tracker) pressScanned(at time.Time, fit bool, evs []game.Event) []game.
 	top.expand(&t.srch.scratch)
 	found := -1
 	for i := range top.kids {
-		if kp := top.kidPlace(i); shownWithReply(&t.board.sensed, &top.place, &kp, top.kids[i].m.To, p.side, t.landed(top.kids[i].m.To, &kp, p.at)) {
+		if kp := top.kidPlace(i); shownWithReply(&t.board.sensed, &top.place, &kp, top.kids[i].m.To, p.side, t.landed(top.kids[i].m.To, &kp, p.at) || t.liftedAfterPress(&top.place, top.kids[i].m, &kp, p.at)) {
 			if found >= 0 {
 				return evs // two moves fit: wait for the board to settle
 			}

@@ -202,3 +202,30 @@ func TestBlitzFlurryBehindTheBoard(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 }
+
+// TestRookTakenOnItsSquareAtOnce: game 5044 of the soak (blitz, noise):
+// Ra1 answered by Rxa1 0.3 s after the press, the black rook lifted off a8
+// and the white rook off a1 before any scan saw the black one land. The
+// scan that follows White's press showed a7, a8 and a1 empty: read as
+// Rxa8 taken at once (the sensors never saw a white rook on a8), the record
+// was later reread into another order of the same moves, with no alert.
+// The white rook was reported on a1 before the press and lifted off it
+// after, on a square it could not have rested on to go on: Ra1 stood.
+func TestRookTakenOnItsSquareAtOnce(t *testing.T) {
+	if _, out := simSoakGame(t, 5044); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}
+
+// TestCaptureAndRecaptureWhileAMoveWaits: game 1300 of the soak (blitz,
+// bursts): Rxa6 bxa6 (the rook resting on a5 on its way) while Black's g6
+// still waited for its press, heard in a burst. The board showed a2 and b7
+// empty, a pawn on a6 as before: two pieces lifted off the rook's rest on
+// a5. It was read as a hand in the air, then as a record lost (a
+// record_lost crit for a game the presses had followed). The two plies
+// after g6 are the two presses heard since: the presses win.
+func TestCaptureAndRecaptureWhileAMoveWaits(t *testing.T) {
+	if _, out := simSoakGame(t, 1300); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}

@@ -124,23 +124,31 @@ func (t *Tracker) judgeMoves(at time.Time, depth int, evs []game.Event) ([]game.
 }
 
 // pressesShow reports whether p, a line from the record's last position,
-// is the pending presses' moves: one ply per press, each by its presser,
-// and the scan that follows the last press has reported the board. Every
-// presser's hand was done, so pieces that look lifted off a position the
-// board showed on the way are no hand in the air (a queen taken at once
-// on a square whose piece was of the kind that took it: Qxc6 bxc6 leaves
-// a4 and b7 empty, as two hands lifting would).
+// is with the moves made since the last completed ply the pending
+// presses' moves: one ply per press, each by its presser, and the scan
+// that follows the last press has reported the board. Every presser's
+// hand was done, so pieces that look lifted off a position the board
+// showed on the way are no hand in the air (a queen taken at once on a
+// square whose piece was of the kind that took it: Qxc6 bxc6 leaves a4
+// and b7 empty, as two hands lifting would).
 func (t *Tracker) pressesShow(at time.Time, p path) bool {
 	k := len(t.lever.presses)
-	if !t.pressed() || t.opts.Polled || k == 0 || len(p.moves) != k || len(t.line.hist)-1 != t.line.done || !t.reached(&t.lever.presses[k-1], at) {
+	made := len(t.line.hist) - 1 - t.line.done
+	if !t.pressed() || t.opts.Polled || k == 0 || len(p.moves) == 0 || made+len(p.moves) != k || !t.reached(&t.lever.presses[k-1], at) {
 		return false
 	}
-	pos := t.line.top().pos
 	for i, pr := range t.lever.presses {
-		if pos.Turn() != pr.side {
+		var n *node
+		if i < made {
+			n = t.line.node(t.line.done + i)
+		} else if i == made {
+			n = t.line.top()
+		} else {
+			n = p.nodes[i-made-1]
+		}
+		if n.pos.Turn() != pr.side {
 			return false
 		}
-		pos = p.nodes[i].pos
 	}
 	return true
 }

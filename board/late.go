@@ -52,7 +52,7 @@ func (t *Tracker) restReplaced(at time.Time, p *pendingPress, ply int, evs []gam
 	base.expand(&t.srch.scratch)
 	found := -1
 	for i := range base.kids {
-		if kp := base.kidPlace(i); shownWithReply(&t.board.sensed, &base.place, &kp, base.kids[i].m.To, p.side, t.landed(base.kids[i].m.To, &kp, p.at)) {
+		if kp := base.kidPlace(i); shownWithReply(&t.board.sensed, &base.place, &kp, base.kids[i].m.To, p.side, t.landed(base.kids[i].m.To, &kp, p.at) || t.liftedAfterPress(&base.place, base.kids[i].m, &kp, p.at)) {
 			if found >= 0 {
 				return evs // two moves fit: wait for the board to settle
 			}
@@ -107,4 +107,26 @@ func (t *Tracker) handsOrderFits(p path) bool {
 		}
 	}
 	return true
+}
+
+// liftedAfterPress reports whether the piece move m (from placement
+// before, leading to after) puts on its destination was reported lifted
+// off it since the press at time pressed, on a square where m's piece
+// could not have rested on its way to another (mayGoOn): it stood there
+// when the mover's hand was done, and the opponent's hand took it, the
+// capture begun with the captured piece before any scan saw the capturer
+// land (Ra1 Rxa1 with the white rook seen on a1 before the press and
+// lifted off it after: not Rxa8 taken at once, which the sensors never
+// saw).
+func (t *Tracker) liftedAfterPress(before *rules.Placement, m rules.Move, after *rules.Placement, pressed time.Time) bool {
+	if t.opts.Polled || m.IsCastle() || m.IsDrop() || mayGoOn(before, m) {
+		return false
+	}
+	pc := after.Sq[m.To]
+	for _, tc := range t.turn.touches {
+		if tc.Lift && tc.Square == m.To && tc.Piece == pc && !tc.At.Before(pressed) {
+			return true
+		}
+	}
+	return false
 }
