@@ -229,3 +229,58 @@ func TestCaptureAndRecaptureWhileAMoveWaits(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 }
+
+// TestRookSlideOverAQueen: the shrunk case of TestHandsimGuarantee (26
+// plies at blitz pace, with noise and bursts): Qxh4 answered by Rxh4, the
+// rook slid h1–h2–h3–h4 with the queen taken off first, in a stretch of
+// twelve plies the board never stood still. The trail of fast moves read
+// the rook resting on h3 as two plies at once (Qh3 Rxh3: the queen moving
+// on, taken there), a ply more than the presses heard and one, and the
+// record ended two plies long with no alert. The trail takes no more plies
+// than the presses heard and one: the rook's arrival on h4 then replaces
+// the rest.
+func TestRookSlideOverAQueen(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{
+		2, 919, 0, 5, 0, 106, 0, 0, 352, 90, 14, 33, 1, 7, 78, 59, 1, 104, 2, 99, 1, 2, 5, 5, 0, 27, 1, 1, 240, 68, 86, 16,
+		10, 5, 4, 1, 24, 2, 83, 38, 14, 91, 0, 14, 47, 0, 29, 2, 12, 45, 5, 13, 22, 0, 3, 77, 2, 87, 7, 84, 71, 26, 6, 72, 1,
+		2, 121, 45, 2, 17, 3, 10, 1, 91, 5, 0, 96, 0, 0, 96, 3, 0, 0, 110, 1, 104, 3, 65, 6, 5, 1, 6, 31, 2, 20, 52, 29, 1, 3,
+		5, 87, 63, 2, 5, 59, 0, 95, 46, 761, 26, 2, 97, 2, 7, 6, 2, 1, 18, 231, 76, 0, 5, 69, 0, 2, 23, 20, 7, 51, 2, 22, 15,
+		10, 2, 27, 1545, 0, 55, 7, 12, 4, 43, 2, 0, 0, 59, 1, 31, 1, 11, 45, 1, 40, 13, 0, 37, 64, 0, 0, 14, 205, 1, 236, 20,
+		1, 1, 0, 1377, 5, 9, 1, 12, 1, 49, 56, 3, 81, 4, 34, 52, 76, 3, 1, 35, 103, 1, 0, 2, 10, 1, 3, 92, 50, 7, 1460, 28, 1,
+		91, 45, 99, 12, 3, 99, 34, 29, 12, 14, 2, 58, 400, 2, 1, 1, 0, 0, 187, 75, 0, 62, 4, 3, 5, 142, 71, 12, 2, 32, 200,
+		77, 2, 19, 110, 19, 0, 3, 59, 115, 14, 3, 2, 4, 56, 52, 0, 10, 59, 1, 3, 51, 1342, 1, 26, 0, 0, 72, 87, 2, 7, 96, 4,
+		0, 1, 36, 137, 5, 1700, 31, 2, 25, 98, 23, 1, 13, 128, 28, 0, 0, 32, 3, 95, 3, 125, 48, 0, 98, 28, 0, 167, 0, 62, 1,
+		424, 39, 28, 73, 1, 8, 101, 73, 38, 1, 114, 50, 16, 1, 0, 15, 1, 3, 12, 3045, 50}},
+		handsim.Options{Start: simStart, Plies: 26, Pace: handsim.Blitz, Noise: true, Bursts: true})
+	if out := followSim(t, g, false); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}
+
+// TestRookRestThenExchange: the shrunk case of TestHandsimGuarantee (37
+// plies at blitz pace, with noise): Rh8–h2 resting on h6, taken by Rxh2 at
+// once, then b5, all before the board stood still. The trail had Rh6 (the
+// rest) and read the rest as Rxh6 b5 Rh2 from it, the record a ply long
+// and the same placement, no alert. Three plies from the position before
+// the rest (Rh2 Rxh2 b5) are fewer: the rest was no move.
+func TestRookRestThenExchange(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{
+		8, 21, 9, 1, 10, 0, 0, 1, 1, 93, 2, 11, 6, 3, 1, 0, 3, 0, 25, 3, 39, 1, 5, 11, 12, 0, 14, 71, 0, 58, 0, 1397, 24, 1,
+		3, 216, 5, 117, 9, 0, 19, 1, 27, 9, 59, 0, 75, 24, 492, 3, 2, 2, 11, 0, 76, 92, 16, 140, 15, 1047, 57, 1, 9, 1, 85,
+		41, 18, 7, 6, 5, 14, 63, 0, 70, 8, 0, 2, 0, 4, 95, 1, 6, 400, 4, 150, 5, 0, 115, 84, 0, 19, 7, 281, 70, 29, 434, 56,
+		16, 1, 0, 100, 66, 2, 26, 5, 51, 0, 1, 1, 14, 3, 52, 0, 5, 3, 0, 103, 0, 1, 12, 2, 31, 105, 4, 0, 19, 22, 30, 2, 100,
+		49, 40, 7, 6, 760, 18, 0, 30, 10, 7, 1, 10, 280, 4, 12, 216, 37, 7, 1, 144, 7, 1, 34, 12, 2, 6, 7, 0, 24, 0, 1, 1,
+		142, 3, 87, 26, 57, 34, 0, 11, 380, 30, 150, 2, 583, 0, 12, 55, 0, 4, 6, 138, 3, 72, 19, 6, 0, 1, 8, 0, 40, 52, 131,
+		6, 141, 34, 14, 2, 84, 1, 108, 4, 1, 1, 113, 0, 0, 141, 54, 123, 24, 41, 40, 2, 9, 2, 60, 0, 1, 82, 2, 0, 17, 7, 0,
+		39, 20, 3, 0, 1, 86, 12, 1, 87, 391, 50, 0, 0, 1, 1405, 3, 134, 0, 0, 2, 28, 1, 90, 5, 99, 12, 89, 93, 20, 1, 1, 5,
+		30, 1, 1, 0, 0, 2, 3, 0, 184, 11, 1, 3, 15, 1, 0, 16, 1, 96, 1, 68, 31, 1, 1, 123, 99, 3, 0, 50, 15, 0, 35, 47, 43,
+		45, 90, 4, 611, 2, 11, 87, 1, 1, 67, 362, 9, 6, 2, 5, 9, 0, 2, 14, 3, 1, 9, 1, 7, 83, 0, 58, 1, 52, 23, 1373, 48, 2,
+		9, 11, 4, 0, 7, 7, 2, 21, 1, 2, 33, 79, 2, 1, 1, 1, 1, 1, 3, 84, 99, 2, 5, 9, 7, 9, 2, 64, 101, 25, 48, 43, 2, 21, 52,
+		123, 5, 0, 61, 20, 84, 64, 2, 24, 383, 94, 1, 2, 103, 0, 0, 64, 2, 12, 3, 9, 31, 37, 4, 0, 15, 0, 5, 30, 7, 0, 82, 86,
+		5, 0, 164, 0, 83, 6, 5, 66, 2, 84, 1, 1, 4, 50, 28, 86, 14, 1700, 2, 7, 56, 34, 0, 50, 20, 0, 69, 51, 265, 18, 146,
+		98, 2, 7, 1, 5, 12, 85, 2, 2, 400, 28, 10, 6, 5, 1, 4, 2}},
+		handsim.Options{Start: simStart, Plies: 37, Pace: handsim.Blitz, Noise: true})
+	if out := followSim(t, g, false); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}
