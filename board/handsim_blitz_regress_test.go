@@ -284,3 +284,30 @@ func TestRookRestThenExchange(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 }
+
+// TestSlideRestThenBurstWithThePress: the shrunk case of
+// TestHandsimGuarantee (28 plies at blitz pace, with bursts): Bf1–b5
+// rested on e2 long enough to be made (Be2+), and the rest of the slide
+// came in a burst with the press, White's Kd2 right behind it. The rest was
+// completed by the press and the bishop's arrival read with the next
+// move (Be2 Kd2 Bc4 for Bb5 Kd2 Bc4: the same placement, no alert). The
+// scan that follows the press shows Bb5 from the same position, the
+// opponent's hand at work: it replaces the rest, in a burst too.
+func TestSlideRestThenBurstWithThePress(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{
+		14, 4, 84, 0, 61, 6, 34, 78, 15, 1, 55, 0, 77, 219, 62, 7, 48, 3, 0, 0, 64, 0, 102, 72, 12, 1, 56, 81, 3, 211, 20, 3,
+		0, 1, 7, 30, 2, 1, 1, 55, 376, 4, 2, 9, 2, 22, 0, 75, 162, 61, 20, 0, 1, 9, 0, 32, 2, 1, 20, 55, 114, 14, 39, 29, 0,
+		5, 41, 5, 51, 1, 9, 0, 1, 0, 5, 1, 86, 146, 0, 1, 23, 1, 57, 0, 74, 23, 0, 97, 38, 693, 49, 2, 110, 145, 1, 103, 14,
+		20, 38, 2, 2, 67, 66, 5, 0, 1, 10, 1, 8, 1, 19, 91, 10, 12, 2, 2, 18, 14, 0, 101, 3, 0, 365, 15, 69, 0, 3, 0, 10, 0,
+		2, 0, 13, 58, 12, 3, 31, 0, 1700, 5, 4, 49, 44, 2, 35, 3, 29, 9, 8, 22, 11, 66, 1, 12, 0, 16, 0, 110, 1, 71, 107, 3,
+		1, 70, 62, 9, 891, 20, 104, 82, 2, 30, 0, 55, 391, 1, 31, 11, 5, 21, 0, 46, 63, 14, 0, 5, 52, 2, 1123, 2, 96, 3, 11,
+		98, 12, 1, 6, 110, 42, 4, 64, 0, 531, 0, 7, 71, 23, 0, 68, 0, 7, 31, 4, 0, 96, 2, 2, 19, 5, 0, 1, 194, 76, 12, 22, 41,
+		87, 99, 0, 5, 27, 2, 15, 4, 1, 37, 16, 6, 3, 6, 0, 39, 2, 9, 20, 5, 1, 14, 50, 4, 0, 5, 23, 1, 74, 276, 0, 6, 8, 101,
+		1, 7, 32, 3, 0, 48, 18, 1, 10, 236, 79, 21, 50, 63, 42, 1, 10, 3, 117, 7, 1, 31, 30, 1, 57, 142, 0, 6, 7, 0, 20, 2, 3,
+		99, 149, 15, 2, 13, 13, 32, 0, 3, 2, 25, 52, 11, 1278, 0, 0, 1, 1, 1, 9, 0, 30, 21, 0, 131, 49, 30, 2, 14207, 539, 1,
+		293, 7916, 353}},
+		handsim.Options{Start: simStart, Plies: 28, Pace: handsim.Blitz, Bursts: true})
+	if out := followSim(t, g, false); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}

@@ -45,7 +45,7 @@ func (t *Tracker) putBeforeLift(mover rules.Color) bool {
 // slide's end read as his next move, a ply ahead of the game from there.)
 func (t *Tracker) restReplaced(at time.Time, p *pendingPress, ply int, evs []game.Event) []game.Event {
 	base := t.line.node(ply - 1)
-	if ply != t.line.done+1 || len(t.line.hist)-1 != ply || (t.opts.Polled || p.burst) && len(t.lever.presses) > 1 || t.board.sensed == t.line.top().place {
+	if t.opts.Polled || ply != t.line.done+1 || len(t.line.hist)-1 != ply || t.board.sensed == t.line.top().place {
 		return evs
 	}
 	made := t.line.moves[ply-1]
