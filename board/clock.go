@@ -282,12 +282,19 @@ func (t *Tracker) judgePress(at time.Time, force bool, evs []game.Event) []game.
 	if !force && t.inAir(at) {
 		return evs // pieces in the air: judge once the board is explained or held
 	}
+	if q := &t.lever.presses[0]; !force && q.at.Equal(t.revived) && at.Before(q.due.Add(t.pressGrace())) {
+		return evs // made pending again by a burst (reviveSilent): its grace runs from there
+	}
 	p := t.lever.presses[0]
 	t.lever.presses = t.lever.presses[1:]
 	if il := t.illegal; il != nil && t.board.sensed == il.place {
 		return t.completeIllegal(&p, evs)
 	}
 	if t.board.sensed == t.line.top().place {
+		if p.at.Equal(t.revived) {
+			return evs // said once already
+		}
+		t.keepSilent(p)
 		return append(evs, game.ClockWithoutMove{Stamp: game.Stamp{At: p.at}, Side: p.side, Clock: p.clock})
 	}
 	if t.state.displaced {

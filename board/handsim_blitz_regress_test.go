@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dgtbridge/dgtbridge/internal/handsim"
+	"github.com/dgtbridge/dgtbridge/rules/game"
 )
 
 // Shrunk cases of TestHandsimGuarantee at blitz pace (runs of 20,000
@@ -309,5 +310,37 @@ func TestSlideRestThenBurstWithThePress(t *testing.T) {
 		handsim.Options{Start: simStart, Plies: 28, Pace: handsim.Blitz, Bursts: true})
 	if out := followSim(t, g, false); !out.exact() {
 		t.Fatalf("%s", out)
+	}
+}
+
+// TestPressJudgedWhileReportsStalled: the shrunk case of
+// TestHandsimGuarantee (6 plies at blitz pace, with bursts): the board's
+// reader stalled just after White's press for e4, and the reports of the
+// next 1.5 s (e4, b6, Black's press, Na3, White's press) came at once.
+// The press had been judged on the record's position meanwhile: a
+// clock_without_move, the press gone. The burst then read as e4 b5 Na3 for
+// the presses left, a second clock_without_move, and the record ended a
+// ply short with no alert covering it. A press judged without a move on a
+// board that had reported nothing since is pending again when a burst
+// follows: it completes e4, and the record is exact (the arbiter has the
+// first alert, which nothing could tell from a real one when it came).
+func TestPressJudgedWhileReportsStalled(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{
+		11, 0, 3, 0, 92, 61, 2, 64, 34, 9, 10, 10, 403, 9, 1, 1, 74, 1, 14, 16, 1041, 3, 10, 5, 3, 0, 37, 65, 17, 8, 8, 4, 12,
+		1, 20, 308, 0, 147, 1, 0, 42, 2, 43, 371, 3, 16, 8, 246, 6, 13, 16, 1, 1, 13, 2, 1, 34, 65, 21, 1, 2954, 1197, 9000,
+		379}},
+		handsim.Options{Start: simStart, Plies: 6, Pace: handsim.Blitz, Bursts: true})
+	out := followSim(t, g, false)
+	if !out.exact() {
+		t.Fatalf("%s", out)
+	}
+	n := 0
+	for _, a := range out.alerts {
+		if a.Kind == game.KindClockWithoutMove {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d clock_without_move alerts, want the one raised while the reports stalled\n%s", n, out)
 	}
 }

@@ -130,3 +130,49 @@ func (t *Tracker) liftedAfterPress(before *rules.Placement, m rules.Move, after 
 	}
 	return false
 }
+
+// silentPress is a press judged without a move (ClockWithoutMove) while
+// the board had reported nothing since the press: the record's length
+// then, and the press.
+type silentPress struct {
+	press pendingPress
+	hist  int
+}
+
+// keepSilent keeps press p, judged without a move, when the board has
+// reported nothing since it: the board's reader may have stalled, its
+// reports to come at once, late (a burst).
+func (t *Tracker) keepSilent(p pendingPress) {
+	t.silent = nil
+	if t.opts.Polled || t.board.lastChange.After(p.at) {
+		return
+	}
+	t.silent = &silentPress{press: p, hist: len(t.line.hist)}
+}
+
+// reviveSilent: reports come at once (a burst, from time from, the
+// input at at in it) after a press was judged without a move on a board
+// that had reported nothing since it. The reader stalled; the press's move
+// may be in the burst (the lever beat the scan, and the scan's reports
+// were held back). The press is pending again, first, so that it
+// completes its move when the board shows it: the record is not left a
+// ply short, every later press one move behind (the arbiter has had the
+// clock_without_move alert; the record shows what the board then says).
+// A report that came before the burst, or a record that changed, keeps it
+// judged.
+func (t *Tracker) reviveSilent(from, at time.Time) {
+	s := t.silent
+	t.silent = nil
+	if s == nil || s.hist != len(t.line.hist) {
+		return
+	}
+	for _, tc := range t.turn.touches {
+		if tc.At.After(s.press.at) && tc.At.Before(from) {
+			return // reported singly since the press: no stall
+		}
+	}
+	p := s.press
+	p.burst, p.due, p.stage = true, t.scanned(at), pressHeardLooked
+	t.revived = p.at
+	t.lever.presses = append([]pendingPress{p}, t.lever.presses...)
+}
