@@ -344,3 +344,32 @@ func TestPressJudgedWhileReportsStalled(t *testing.T) {
 		t.Fatalf("%d clock_without_move alerts, want the one raised while the reports stalled\n%s", n, out)
 	}
 }
+
+// TestRereadFindsTheHandsLine: the shrunk case of TestHandsimGuarantee (43
+// plies at blitz pace, with noise): Nc6 Qxc6+ Bd7 Qxd7+ Kxd7 in 1.6 s,
+// every piece taken at once, the record left at Qxc2. The rereading search
+// found, within its budget, Ke7 Qxc8 Nd7 Qxd7+ Kxd7 first (the same
+// placement, the same presses) and nothing else: the record was rewritten
+// with moves never played, and no ambiguity was told. The search now
+// tries first the moves that land on squares the hands were seen to touch
+// (c6, d7), and finds the line they made.
+func TestRereadFindsTheHandsLine(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{
+		2, 241, 1, 11, 2, 83, 2, 3, 30, 0, 115, 4, 750, 21, 2, 39, 6, 99, 19, 1, 1, 15, 69, 6, 1, 6, 11, 14, 134, 0, 46, 6,
+		10, 13, 1, 1, 46, 280, 95, 5, 4, 6, 1, 0, 1, 2, 2, 1, 3, 1, 8, 2, 64, 34, 1, 47, 19, 84, 34, 1, 3, 0, 22, 42, 1, 10,
+		102, 246, 15, 63, 3, 68, 28, 0, 110, 32, 7, 150, 12, 19, 10, 2, 86, 1, 99, 14, 480, 5, 3, 32, 16, 0, 54, 21, 1, 5, 25,
+		16, 362, 21, 6, 20, 50, 1, 14, 38, 1, 0, 3, 169, 2, 0, 9, 0, 18, 0, 33, 4, 7, 95, 11, 0, 606, 4, 7, 24, 0, 110, 0, 25,
+		33, 22, 5, 883, 85, 0, 4, 267, 2, 0, 84, 73, 25, 107, 1, 10, 45, 1, 0, 12, 4, 5, 6, 6, 197, 1, 4, 39, 0, 1, 1, 0, 282,
+		3, 77, 66, 611, 1, 111, 25, 2, 2, 4, 10, 0, 277, 23, 0, 6, 11, 12, 2, 55, 17, 1, 1, 96, 7, 193, 53, 2, 13, 2, 64, 0,
+		12, 20, 55, 3, 0, 35, 4, 5, 2, 2, 1, 9, 79, 38, 23, 2, 7, 7, 6, 0, 2, 85, 86, 2, 14, 159, 1, 1, 21, 13, 16, 4, 11, 2,
+		20, 10, 5, 1, 7, 2, 5, 9, 147, 83, 47, 3, 89, 2, 3, 22, 0, 55, 12, 1, 366, 29, 53, 69, 133, 36, 0, 24, 1, 28, 4, 51,
+		15, 12, 8, 17, 0, 1, 7, 10, 2, 1, 30, 29, 67, 128, 13, 13, 97, 1, 1, 104, 4, 1, 9, 2, 70, 1, 3, 1, 1, 265, 35, 21, 0,
+		22, 86, 0, 9, 9, 82, 15, 15, 29, 1, 0, 2, 98, 7, 1, 2, 6, 18, 0, 1, 34, 2, 0, 1, 80, 19, 33, 87, 2, 72, 13, 1, 12, 69,
+		1336, 3, 151, 19, 1, 6, 94, 22, 59, 101, 5, 2, 56, 2, 0, 5, 1, 105, 6, 254, 2, 9, 32, 11, 0, 5, 2, 0, 7, 38, 0, 0, 0,
+		8, 1, 48, 1, 8, 93, 45, 1, 14, 82, 2, 12, 0, 64, 5, 6, 1700, 1, 1, 60, 6, 1, 34, 75, 6, 35, 19, 0, 33, 0, 3, 196, 14,
+		0, 31, 21, 49, 2, 0, 6, 89, 64, 0, 13, 73, 400, 41, 0, 0, 20, 2, 7, 13, 67, 2, 0, 9, 16, 0, 7, 18, 16, 232, 6, 38, 16,
+		1, 15, 1, 140, 57, 0, 7, 7, 6, 23, 140, 0, 112, 40, 1, 65, 145, 0, 112, 1, 5, 12, 0, 6, 3, 2, 68, 9, 13, 68, 0, 39,
+		15, 0, 15, 46, 38, 63, 1, 83, 3, 73, 0}},
+		handsim.Options{Start: simStart, Plies: 43, Pace: handsim.Blitz, Noise: true})
+	wantReread(t, followSim(t, g, false))
+}

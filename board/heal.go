@@ -51,6 +51,9 @@ const (
 type healer struct {
 	off    bool // the record is not reread (a board's log being read)
 	budget int
+	// touched: the squares the hands were seen to touch since the record
+	// last grew; the search tries the moves that land on them first.
+	touched *[rules.MaxSquares]bool
 	// presses counts the clock presses heard since the record last
 	// completed a ply: the players may have made that many moves more.
 	presses int
@@ -127,6 +130,7 @@ func (t *Tracker) healWith(at time.Time, ask healAsk, evs []game.Event) ([]game.
 	h.tried, h.triedPly, h.triedDone = *p, len(t.line.hist), true
 	done := t.line.done
 	h.budget = healBudget
+	h.touched = t.touchedSquares()
 	var best, runner healPick
 	best.base, runner.base = -1, -1
 	first := done - 1
@@ -305,6 +309,19 @@ func (h *healer) best(from rules.Position) ([]rules.Move, int, []rules.Move) {
 	return h.found[best], score, nil
 }
 
+// touchedSquares returns the squares the hands were seen to touch (a lift
+// or a put) since the record last grew, over the last two turns' logs.
+func (t *Tracker) touchedSquares() *[rules.MaxSquares]bool {
+	var out [rules.MaxSquares]bool
+	ts, _ := t.turn.merged()
+	for _, tc := range ts {
+		if t.geo.Contains(tc.Square) {
+			out[tc.Square] = true
+		}
+	}
+	return &out
+}
+
 // search collects (up to healLines) legal lines of exactly n plies from
 // pos to target in h.found. Only moves that leave or reach a square that
 // differs from the target are tried (a piece that moves away and comes
@@ -346,6 +363,14 @@ func (h *healer) search(pos rules.Position, target *rules.Placement, n int) bool
 		h.scratch = append(h.scratch, nil)
 	}
 	h.scratch[n] = pos.LegalMoves(h.scratch[n][:0])
+	if h.touched != nil {
+		// The moves the sensors saw land first: within the budget, the
+		// line the hands made is found before others that reach the same
+		// placement.
+		slices.SortStableFunc(h.scratch[n], func(a, b rules.Move) int {
+			return h.landsUntouched(a) - h.landsUntouched(b)
+		})
+	}
 	any := false
 	for _, m := range h.scratch[n] {
 		if !m.IsDrop() && p.Sq[m.From] == target.Sq[m.From] && (m.To == rules.NoSquare || p.Sq[m.To] == target.Sq[m.To]) {
@@ -366,6 +391,15 @@ func (h *healer) search(pos rules.Position, target *rules.Placement, n int) bool
 		h.failed[key] = true
 	}
 	return any
+}
+
+// landsUntouched is 1 for a move whose destination the hands were not
+// seen to touch, 0 otherwise.
+func (h *healer) landsUntouched(m rules.Move) int {
+	if m.To != rules.NoSquare && h.touched[m.To] {
+		return 0
+	}
+	return 1
 }
 
 func colorIndex(c rules.Color) int {
