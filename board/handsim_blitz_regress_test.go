@@ -373,3 +373,17 @@ func TestRereadFindsTheHandsLine(t *testing.T) {
 		handsim.Options{Start: simStart, Plies: 43, Pace: handsim.Blitz, Noise: true})
 	wantReread(t, followSim(t, g, false))
 }
+
+// TestRestNotReplacedByACaptureUnseen: game 586 of the soak (blitz), read
+// without rereading: Qc3 (made before the press) taken at once by bxc3,
+// the queen lifted off c3 and the pawn off b4 before the scan saw the pawn
+// land. The scan that follows White's press showed d2, c3 and b4 empty,
+// which "Qxb4, taken at once" fits too (the queen going on from c3 to
+// b4): the made move was replaced by it, and without rereading the record
+// stayed wrong, silently. A made move is replaced at the press only by one
+// the board shows where it ended.
+func TestRestNotReplacedByACaptureUnseen(t *testing.T) {
+	if out := followSimWith(t, soakGame(586), false, false); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}

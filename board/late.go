@@ -62,6 +62,9 @@ func (t *Tracker) restReplaced(at time.Time, p *pendingPress, ply int, evs []gam
 	if found < 0 || base.kids[found].m == made || base.kids[found].m.From != made.From {
 		return evs
 	}
+	if m := base.kids[found].m; t.board.sensed.Sq[m.To] != base.kidPlace(found).Sq[m.To] {
+		return evs // not seen where it ended (taken at once, or still on its way): the board says when it settles
+	}
 	c := base.child(found)
 	if c == nil {
 		return evs
