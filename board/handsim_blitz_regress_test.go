@@ -387,3 +387,43 @@ func TestRestNotReplacedByACaptureUnseen(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 }
+
+// TestCaptureRecaptureNotOnAThirdSquare: the shrunk case of
+// TestHandsimGuarantee (46 plies at blitz pace, with noise and bursts),
+// one of the two-lifts misreads: Qd4xg7 (the queen resting on e5 on its
+// way) taken at once by Kxg7, the scan never seeing the queen on g7, then
+// f5 and Kf6. The four presses' board was read as the shortest line, Qf6+
+// Kxf6 f5 (a capture and a recapture on f6, where the king ended), three
+// plies: the fourth press became a clock_without_move crit, and the record
+// was silently wrong. With fewer plies than the presses heard, the
+// rereading search looks on for a line of the presses' length from the
+// same ply (Qxg7 Kxg7 f5 Kf6).
+func TestCaptureRecaptureNotOnAThirdSquare(t *testing.T) {
+	g := handsim.Play(&rapidReplay{vals: []int{
+		3, 0, 45, 2, 34, 110, 0, 98, 10, 3, 1, 6, 2, 3, 2, 1, 140, 89, 1, 384, 2, 1, 3, 5, 2, 49, 2, 8, 54, 10, 197, 1, 0, 78,
+		18, 0, 3, 20, 0, 91, 4, 7, 1, 11, 0, 106, 2, 88, 315, 35, 129, 11, 34, 47, 1, 1, 67, 33, 400, 16, 0, 1, 12, 1, 22, 2,
+		2, 6, 56, 2, 0, 7, 1, 78, 8, 5, 1, 3, 12, 1, 1, 98, 42, 246, 0, 123, 1, 1, 924, 52, 1, 3, 65, 270, 6, 8, 0, 3, 1647,
+		32, 57, 43, 1, 2, 6, 28, 1, 348, 86, 13, 17, 52, 0, 8, 5, 89, 1, 3, 48, 1, 98, 15, 27, 1, 25, 9, 3, 66, 4, 41, 88, 6,
+		3, 78, 1, 0, 271, 67, 200, 6, 1, 49, 41, 2, 1, 12, 75, 3, 69, 19, 2, 2, 2, 36, 45, 0, 65, 3, 44, 40, 8, 107, 18, 1, 0,
+		47, 3, 1, 6, 3, 54, 0, 1, 93, 59, 1, 11, 400, 58, 122, 3, 65, 64, 2, 11, 65, 63, 6, 19, 1, 82, 37, 8, 458, 61, 2, 4,
+		3, 4, 112, 35, 18, 1300, 1, 0, 0, 84, 0, 18, 90, 400, 76, 3, 1, 1248, 3, 113, 1, 3, 6, 1, 1, 26, 1, 49, 7, 80, 1, 914,
+		7, 7, 29, 76, 1, 97, 203, 71, 29, 17, 0, 11, 2, 103, 0, 38, 23, 14, 35, 8, 1352, 0, 0, 7, 97, 2, 25, 55, 57, 1, 83,
+		74, 50, 1, 23, 3, 2, 12, 1, 2, 0, 12, 1, 1, 3, 2, 29, 0, 11, 91, 84, 151, 5, 64, 1, 1, 56, 0, 105, 1, 0, 123, 24, 0,
+		3, 3, 7, 103, 2, 40, 21, 79, 7, 2, 1, 4, 5, 12, 1, 1, 1, 15, 1, 1, 705, 22, 13, 1, 3, 6, 39, 0, 6, 21, 0, 1, 95, 3,
+		34, 116, 0, 100, 6, 4, 86, 50, 2, 56, 400, 3, 112, 13, 4, 42, 1, 42, 42, 18, 63, 18, 1, 185, 0, 4, 1, 29, 2, 2, 311,
+		12, 5, 18, 62, 0, 11, 100, 38, 0, 2, 36, 2, 30, 0, 0, 480, 84, 1, 3, 11, 51, 42, 23, 1, 72, 2, 1, 85, 59, 4, 0, 53, 6,
+		665, 12, 1, 50, 96, 42, 46, 53, 28, 1058, 69, 1, 6, 50, 0, 0, 37, 1, 47, 22, 25, 22, 30, 35, 0, 83, 93, 0, 1, 29, 26,
+		8, 0, 0, 1, 1, 1, 0, 39, 94, 47, 172, 30, 62, 56, 2, 35, 15, 56, 44, 79, 63, 1700, 22, 38, 99, 1, 3, 19, 1, 0, 1, 0,
+		102, 104, 29, 28, 1, 400, 99, 2, 100, 6, 20, 62, 97, 17, 780, 3, 0, 53, 1, 2, 61, 1, 0, 0, 188, 0, 52, 2, 19, 39, 3,
+		45, 3, 99, 0, 0, 29, 181, 85, 15, 15, 0, 0, 35, 2, 1, 81, 0, 43, 4, 0, 5, 14, 1, 2, 237, 76, 5, 3, 0, 0, 250, 6}},
+		handsim.Options{Start: simStart, Plies: 46, Pace: handsim.Blitz, Noise: true, Bursts: true})
+	out := followSim(t, g, false)
+	if !out.exact() {
+		t.Fatalf("%s", out)
+	}
+	for _, a := range out.alerts {
+		if a.Kind == game.KindClockWithoutMove {
+			t.Fatalf("a clock_without_move for a press that completed a move\n%s", out)
+		}
+	}
+}

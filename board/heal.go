@@ -162,7 +162,12 @@ func (t *Tracker) healWith(at time.Time, ask healAsk, evs []game.Event) ([]game.
 				// Another line from this ply explains the board as well.
 				best, runner = healPick{base: base, line: other, score: score, fit: c.fit}.consider(best, runner, t.pressed())
 			}
-			break
+			if !t.pressed() || t.healFit(at, base, n+1) >= c.fit {
+				break
+			}
+			// Fewer plies than the presses heard: a longer line from this
+			// ply may be the one the presses finished (Qxg7 Kxg7 f5 Kf6,
+			// the queen unseen on g7, for Qf6+ Kxf6 f5).
 		}
 	}
 	if best.base < 0 || ask.beat > 0 && best.fit >= ask.beat {
