@@ -286,12 +286,19 @@ func (t *Tracker) judgePress(at time.Time, force bool, evs []game.Event) []game.
 	if !force && t.inAir(at) {
 		return evs // pieces in the air: judge once the board is explained or held
 	}
+	if q := &t.lever.presses[0]; !force && q.at.Equal(t.revived) && at.Before(q.due.Add(t.pressGrace())) {
+		return evs // made pending again by a burst (reviveSilent): its grace runs from there
+	}
 	p := t.lever.presses[0]
 	t.lever.presses = t.lever.presses[1:]
 	if il := t.illegal; il != nil && t.board.sensed == il.place {
 		return t.completeIllegal(&p, evs)
 	}
 	if t.board.sensed == t.line.top().place {
+		if p.at.Equal(t.revived) {
+			return evs // said once already
+		}
+		t.keepSilent(p)
 		return append(evs, game.ClockWithoutMove{Stamp: game.Stamp{At: p.at}, Side: p.side, Clock: p.clock})
 	}
 	if t.state.displaced {
@@ -339,8 +346,14 @@ func (t *Tracker) pressScanned(at time.Time, fit bool, evs []game.Event) []game.
 		}
 		p = &t.lever.presses[0]
 	}
+	if t.state.phase == ended {
+		return evs
+	}
+	if ply := t.line.firstPlyBy(p.side); ply > 0 {
+		return t.restReplaced(at, p, ply, evs)
+	}
 	top := t.line.top()
-	if t.line.firstPlyBy(p.side) > 0 || top.pos.Turn() != p.side || t.state.phase == ended {
+	if top.pos.Turn() != p.side || t.putBeforeLift(p.side) {
 		return evs
 	}
 	if (t.opts.Polled || p.burst) && len(t.lever.presses) > 1 {
@@ -351,7 +364,7 @@ func (t *Tracker) pressScanned(at time.Time, fit bool, evs []game.Event) []game.
 	top.expand(&t.srch.scratch)
 	found := -1
 	for i := range top.kids {
-		if kp := top.kidPlace(i); shownWithReply(&t.board.sensed, &top.place, &kp, top.kids[i].m.To, p.side, t.landed(top.kids[i].m.To, &kp, p.at)) {
+		if kp := top.kidPlace(i); shownWithReply(&t.board.sensed, &top.place, &kp, top.kids[i].m.To, p.side, t.landed(top.kids[i].m.To, &kp, p.at) || t.liftedAfterPress(&top.place, top.kids[i].m, &kp, p.at)) {
 			if found >= 0 {
 				return evs // two moves fit: wait for the board to settle
 			}

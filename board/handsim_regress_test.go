@@ -49,13 +49,13 @@ func wantReread(t *testing.T, out simOutcome) {
 	}
 }
 
-// TestRereadBlitzRecapture: a pawn moved to c4 and was taken 100–300 ms
-// after the press, before the board's scan saw it there; the record read
-// one wrong move (cxd4) and the board then showed the true game. Once a
-// press came, the line from the ply before (c4 Qxc4+) explains the board:
-// the record is reread.
-func TestRereadBlitzRecapture(t *testing.T) {
-	wantReread(t, simSoakGameReread(t, 121))
+// TestBlitzRecaptureReadAtOnce: a pawn moved to c4 and was taken 100–300
+// ms after the press, before the board's scan saw it there; the record
+// once read one wrong move (cxd4), and was reread (c4 Qxc4+) when a press
+// came. The pawn was reported on c4 before the press and lifted off it
+// after: the move that put it there stood, and it is read at once.
+func TestBlitzRecaptureReadAtOnce(t *testing.T) {
+	wantAtOnce(t, simSoakGameReread(t, 121))
 }
 
 // TestRereadRecaptureOrder: a queen's move and its capture, then a king's
@@ -77,11 +77,13 @@ func TestSlideInABurst(t *testing.T) {
 	}
 }
 
-// TestRereadSixPlies: a knight's move taken at once (Nc6 Bxc6 dxc6 in 0.7
-// s) was read as Nxb5; nothing explained the board for six plies, until a
-// placement did: the six are reread.
-func TestRereadSixPlies(t *testing.T) {
-	wantReread(t, simSoakGameReread(t, 640))
+// TestKnightTakenAtOnceReadAtOnce: a knight's move taken at once (Nc6
+// Bxc6 dxc6 in 0.7 s) was once read as Nxb5, and nothing explained the
+// board for six plies, until a placement did and the six were reread. The
+// knight was reported on c6 before the press and lifted off it after: it
+// is read at once.
+func TestKnightTakenAtOnceReadAtOnce(t *testing.T) {
+	wantAtOnce(t, simSoakGameReread(t, 640))
 }
 
 // TestDumpsOnlySlideIsOneMove: a slow game read by whole-board reads once
@@ -92,6 +94,21 @@ func TestDumpsOnlySlideIsOneMove(t *testing.T) {
 	g := handsim.Play(rand.New(rand.NewPCG(3, 11)), handsim.Options{Start: simStart, Plies: 40, Pace: handsim.Slow, DumpsOnly: true})
 	if out := followSim(t, g, true); !out.exact() {
 		t.Fatalf("%s", out)
+	}
+}
+
+// wantAtOnce checks that the record is exact, was never reread, and that
+// the arbiter heard no crit or warn alert (a move read right as it came).
+func wantAtOnce(t *testing.T, out simOutcome) {
+	t.Helper()
+	if !out.exact() {
+		t.Fatalf("%s", out)
+	}
+	if out.reread() {
+		t.Fatalf("the record is exact but was reread: a move was misread first\n%s", out)
+	}
+	if f := out.falseAlerts(); len(f) > 0 {
+		t.Fatalf("alerts %v on a record read right at once\n%s", f, out)
 	}
 }
 
@@ -125,15 +142,16 @@ func TestBlitzSlideRestThenReply(t *testing.T) {
 	}
 }
 
-// TestRereadKeepsPressedPlies: blitz, a knight's move taken at once (Nd4
-// Rxd4, the recapture 100–300 ms after the press) was read as Nxd6. When
-// the board showed Kc3 next, the shortest line from an earlier ply was Rd1
-// Nd4 Rxd4 Kc3 from four plies back: it dropped the rook's detour (Rh6
-// Kd2 Rd6+) that the board had shown and the presses had confirmed, and
-// the record ended silently wrong. The line whose length fits the presses
-// heard since its start (Nd4 Rxd4 Kc3 for Nxd6) is the one played.
-func TestRereadKeepsPressedPlies(t *testing.T) {
-	wantReread(t, simSoakGameReread(t, 994))
+// TestKnightRecaptureReadAtOnce: blitz, a knight's move taken at once
+// (Nd4 Rxd4, the recapture 100–300 ms after the press) was once read as
+// Nxd6. When the board showed Kc3 next, the shortest line from an earlier
+// ply was Rd1 Nd4 Rxd4 Kc3 from four plies back: it dropped the rook's
+// detour (Rh6 Kd2 Rd6+) that the board had shown and the presses had
+// confirmed, and the record ended silently wrong, until the rereading
+// weighed the lines by the presses. The knight was reported on d4 before
+// the press and lifted off it after: it is read at once now.
+func TestKnightRecaptureReadAtOnce(t *testing.T) {
+	wantAtOnce(t, simSoakGameReread(t, 994))
 }
 
 // TestRereadTwoLiftsReadAsCaptures: blitz, Rxh1 Rxh1 with the recapture

@@ -51,6 +51,9 @@ const (
 type healer struct {
 	off    bool // the record is not reread (a board's log being read)
 	budget int
+	// touched: the squares the hands were seen to touch since the record
+	// last grew; the search tries the moves that land on them first.
+	touched *[rules.MaxSquares]bool
 	// presses counts the clock presses heard since the record last
 	// completed a ply: the players may have made that many moves more.
 	presses int
@@ -101,6 +104,21 @@ func (h *healer) note(p *rules.Placement) {
 // healNow searches for a line from an earlier ply that explains the
 // board, and rewrites the record with it when one does.
 func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
+	return t.healWith(at, healAsk{}, evs)
+}
+
+// healAsk widens or narrows a rereading search: top lets it start from
+// the record's last completed ply too (the moves made since are replaced
+// by the line), and a line is taken only when its healFit is below beat
+// (0: any line). judgeMoves asks so when the line it found holds more
+// plies than the presses heard and one (a hand's rests read as moves).
+type healAsk struct {
+	top  bool
+	beat int
+}
+
+// healWith is healNow as ask says.
+func (t *Tracker) healWith(at time.Time, ask healAsk, evs []game.Event) ([]game.Event, bool) {
 	if !t.opts.Reread || t.opts.Drops || t.heal.off || t.illegal != nil && !t.illegal.notYourTurn() || t.state.setup || t.srch.deep || t.piecesInHand() || t.line.done == 0 {
 		return evs, false
 	}
@@ -112,9 +130,14 @@ func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
 	h.tried, h.triedPly, h.triedDone = *p, len(t.line.hist), true
 	done := t.line.done
 	h.budget = healBudget
+	h.touched = t.touchedSquares()
 	var best, runner healPick
 	best.base, runner.base = -1, -1
-	for base := done - 1; base >= t.line.entered && base >= 0 && base >= done-healFar; base-- {
+	first := done - 1
+	if ask.top {
+		first = done
+	}
+	for base := first; base >= t.line.entered && base >= 0 && base >= done-healFar; base-- {
 		if base < done-healBack && (h.budget <= 0 || best.base >= 0) {
 			break
 		}
@@ -139,10 +162,15 @@ func (t *Tracker) healNow(at time.Time, evs []game.Event) ([]game.Event, bool) {
 				// Another line from this ply explains the board as well.
 				best, runner = healPick{base: base, line: other, score: score, fit: c.fit}.consider(best, runner, t.pressed())
 			}
-			break
+			if !t.pressed() || t.healFit(at, base, n+1) >= c.fit {
+				break
+			}
+			// Fewer plies than the presses heard: a longer line from this
+			// ply may be the one the presses finished (Qxg7 Kxg7 f5 Kf6,
+			// the queen unseen on g7, for Qf6+ Kxf6 f5).
 		}
 	}
-	if best.base < 0 {
+	if best.base < 0 || ask.beat > 0 && best.fit >= ask.beat {
 		return evs, false
 	}
 	if runner.base >= 0 {
@@ -286,6 +314,19 @@ func (h *healer) best(from rules.Position) ([]rules.Move, int, []rules.Move) {
 	return h.found[best], score, nil
 }
 
+// touchedSquares returns the squares the hands were seen to touch (a lift
+// or a put) since the record last grew, over the last two turns' logs.
+func (t *Tracker) touchedSquares() *[rules.MaxSquares]bool {
+	var out [rules.MaxSquares]bool
+	ts, _ := t.turn.merged()
+	for _, tc := range ts {
+		if t.geo.Contains(tc.Square) {
+			out[tc.Square] = true
+		}
+	}
+	return &out
+}
+
 // search collects (up to healLines) legal lines of exactly n plies from
 // pos to target in h.found. Only moves that leave or reach a square that
 // differs from the target are tried (a piece that moves away and comes
@@ -327,6 +368,14 @@ func (h *healer) search(pos rules.Position, target *rules.Placement, n int) bool
 		h.scratch = append(h.scratch, nil)
 	}
 	h.scratch[n] = pos.LegalMoves(h.scratch[n][:0])
+	if h.touched != nil {
+		// The moves the sensors saw land first: within the budget, the
+		// line the hands made is found before others that reach the same
+		// placement.
+		slices.SortStableFunc(h.scratch[n], func(a, b rules.Move) int {
+			return h.landsUntouched(a) - h.landsUntouched(b)
+		})
+	}
 	any := false
 	for _, m := range h.scratch[n] {
 		if !m.IsDrop() && p.Sq[m.From] == target.Sq[m.From] && (m.To == rules.NoSquare || p.Sq[m.To] == target.Sq[m.To]) {
@@ -347,6 +396,15 @@ func (h *healer) search(pos rules.Position, target *rules.Placement, n int) bool
 		h.failed[key] = true
 	}
 	return any
+}
+
+// landsUntouched is 1 for a move whose destination the hands were not
+// seen to touch, 0 otherwise.
+func (h *healer) landsUntouched(m rules.Move) int {
+	if m.To != rules.NoSquare && h.touched[m.To] {
+		return 0
+	}
+	return 1
 }
 
 func colorIndex(c rules.Color) int {
@@ -381,6 +439,9 @@ func (t *Tracker) reread(at time.Time, base int, from rules.Position, moves []ru
 	done := t.line.done
 	pressed := t.line.pressesAfter(base) // the presses that completed the plies replaced
 	evs = t.resolved(at, evs)
+	if base == done && base < len(t.line.hist)-1 {
+		evs = append(evs, game.MoveRetracted{Stamp: game.Stamp{At: at}, Ply: base, Position: from})
+	}
 	if base < done {
 		evs = append(evs, game.Correction{At: game.T(at), Ply: base, Reason: game.Reread, Position: from, Was: was, Now: now,
 			Why: fmt.Sprintf("the board shows the position after %s, which the record did not explain", joinSAN(now))})

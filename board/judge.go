@@ -80,12 +80,12 @@ func (t *Tracker) judgeRecord(at time.Time, _ int, evs []game.Event) ([]game.Eve
 // trail, which the sensors saw, wins.
 func (t *Tracker) judgeMoves(at time.Time, depth int, evs []game.Event) ([]game.Event, bool) {
 	chained, chainAmb := t.findViaTrail(min(depth, 2))
-	if len(chained.moves) == 0 && len(t.trail.nodes) > 0 && t.liftedFrom(t.trail.nodes[len(t.trail.nodes)-1]) {
+	direct, directAmb := t.find(t.line.top(), &t.board.sensed, depth)
+	if len(chained.moves) == 0 && len(t.trail.nodes) > 0 && t.liftedFrom(t.trail.nodes[len(t.trail.nodes)-1]) && !t.pressesShow(at, direct) {
 		// The board showed a position a few moves on and now only has
 		// pieces lifted off it: a hand in the air, not a different game.
 		return t.unexplain(at, evs), true
 	}
-	direct, directAmb := t.find(t.line.top(), &t.board.sensed, depth)
 	if len(chained.moves) == 0 && t.opts.Drops {
 		// A piece dropped before the partner board reported the capture
 		// that gave it, and what followed: read so when nothing else
@@ -104,6 +104,24 @@ func (t *Tracker) judgeMoves(at time.Time, depth int, evs []game.Event) ([]game.
 	if len(direct.moves) == 0 || t.replacedShorter(len(direct.moves), depth) {
 		return evs, false
 	}
+	if !t.handsOrderFits(direct) {
+		// The sensors saw a later move of the line finished before an
+		// earlier one was begun: the side that moved last moved on (the
+		// rest of a slide the press completed, heard late). A line from an
+		// earlier ply may put the moves in the order the hands made them.
+		if out, ok := t.healNow(at, evs); ok {
+			return out, true
+		}
+	}
+	if extra := t.healFit(at, t.line.done, len(t.line.hist)-1-t.line.done+len(direct.moves)); extra > 0 && t.pressed() && len(t.lever.presses) > 0 {
+		// More plies than the presses heard and one: a hand's rests (a
+		// slide's squares, a captured piece lifted first) may have been
+		// read as moves. A line that fits the presses better, from the
+		// record's last ply or an earlier one, is the game.
+		if out, ok := t.healWith(at, healAsk{top: true, beat: extra}, evs); ok {
+			return out, true
+		}
+	}
 	if t.pressDue(at, len(direct.moves)) {
 		// More plies than the presses heard (one more: a move not pressed
 		// yet) while the scan that follows a press has not reported the
@@ -115,6 +133,36 @@ func (t *Tracker) judgeMoves(at time.Time, depth int, evs []game.Event) ([]game.
 	evs = t.resolved(at, evs)
 	evs = t.appendMoves(at, len(t.line.hist)-1, direct, directAmb, false, evs)
 	return t.tryPress(at, evs), true
+}
+
+// pressesShow reports whether p, a line from the record's last position,
+// is with the moves made since the last completed ply the pending
+// presses' moves: one ply per press, each by its presser, and the scan
+// that follows the last press has reported the board. Every presser's
+// hand was done, so pieces that look lifted off a position the board
+// showed on the way are no hand in the air (a queen taken at once on a
+// square whose piece was of the kind that took it: Qxc6 bxc6 leaves a4
+// and b7 empty, as two hands lifting would).
+func (t *Tracker) pressesShow(at time.Time, p path) bool {
+	k := len(t.lever.presses)
+	made := len(t.line.hist) - 1 - t.line.done
+	if !t.pressed() || t.opts.Polled || k == 0 || len(p.moves) == 0 || made+len(p.moves) != k || !t.reached(&t.lever.presses[k-1], at) {
+		return false
+	}
+	for i, pr := range t.lever.presses {
+		var n *node
+		if i < made {
+			n = t.line.node(t.line.done + i)
+		} else if i == made {
+			n = t.line.top()
+		} else {
+			n = p.nodes[i-made-1]
+		}
+		if n.pos.Turn() != pr.side {
+			return false
+		}
+	}
+	return true
 }
 
 // replacedShorter reports whether replacing moves made but not completed

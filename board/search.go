@@ -197,6 +197,28 @@ func (t *Tracker) pathSeen(p path) bool {
 	return true
 }
 
+// pathTouched reports whether the sensors reported a change on every
+// move's destination of p this turn (castling and drops count as
+// touched).
+func (t *Tracker) pathTouched(p path) bool {
+	for _, m := range p.moves {
+		if m.IsCastle() || m.IsDrop() {
+			continue
+		}
+		ok := false
+		for _, tc := range t.turn.touches {
+			if tc.Square == m.To {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // maxChange is the most squares one move changes (castling: 4).
 const maxChange = 4
 
@@ -269,9 +291,26 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 				seen = append(seen, p)
 			}
 		}
-		switch {
-		case len(seen) == 1:
+		if len(seen) == 1 {
 			return seen[0], false
+		}
+		// Then the squares the hands touched: a move lands on, or takes
+		// on, a square whose change the sensors reported (Qxc6 bxc6 and
+		// Qxa6 bxa6 leave the same placement; only c6 was touched).
+		pool := seen
+		if len(pool) == 0 {
+			pool = ok
+		}
+		var touched []path
+		for _, p := range pool {
+			if t.pathTouched(p) {
+				touched = append(touched, p)
+			}
+		}
+		if len(touched) == 1 {
+			return touched[0], false
+		}
+		switch {
 		case len(seen) > 1:
 			return seen[0], true
 		case len(ok) > 0:

@@ -45,6 +45,13 @@ type Tracker struct {
 	// queued with the one before (beforeInput).
 	lastInput time.Time
 	chunk     bool
+	// silent: the last press judged without a move while the board had
+	// reported nothing since it, kept until the board reports again: a
+	// burst then may hold its move (late.go).
+	silent *silentPress
+	// revived: the time of the press reviveSilent made pending again (a
+	// second judgement without a move is not reported twice).
+	revived time.Time
 	// liftable: squares whose lift is a move to judge (team-drop,
 	// SetLiftable in teamdrop.go).
 	liftable []rules.Square
@@ -188,11 +195,13 @@ func (t *Tracker) beforeInput(at time.Time) []game.Event {
 	// Two reports less than a message's time on the wire apart were
 	// queued together: the presses pending are judged as in a burst.
 	t.chunk = !t.lastInput.IsZero() && at.Sub(t.lastInput) < queued
+	prev := t.lastInput
 	t.lastInput = at
 	if t.chunk {
 		for i := range t.lever.presses {
 			t.lever.presses[i].burst = true
 		}
+		t.reviveSilent(prev, at)
 	}
 	if !t.burst && t.ticked {
 		if d, ok := t.NextDeadline(); ok && d.Before(at.Add(-burstLate)) && (t.board.dirty || len(t.lever.presses) > 0) {

@@ -54,11 +54,9 @@ func (t *Tracker) follow() {
 			return
 		}
 	}
-	if len(t.trail.nodes) >= maxTrail {
-		return
-	}
 	// The last move of the trail replaced by another one of the same side
-	// (a slide that went on from a square it touched).
+	// (a slide that went on from a square it touched; a full trail too:
+	// the replacement does not lengthen it).
 	if len(t.trail.nodes) > 0 {
 		parent := t.line.top()
 		if len(t.trail.nodes) > 1 {
@@ -76,15 +74,48 @@ func (t *Tracker) follow() {
 			return
 		}
 	}
+	if len(t.trail.nodes) >= maxTrail {
+		return
+	}
 	// Two or three plies at once (the scan saw the next hand before the
 	// last move's last square): at least three squares differ.
 	if diffAtMost(&tip.place, p, 2) {
 		return
 	}
-	if pth, amb := t.find(tip, p, 3); len(pth.moves) >= 2 && !amb {
-		t.trail.nodes = append(t.trail.nodes, pth.nodes...)
-		t.trail.moves = append(t.trail.moves, pth.moves...)
+	pth, amb := t.find(tip, p, 3)
+	keep := len(t.trail.nodes) // the trail's moves kept before pth
+	if k := keep; k > 0 && len(pth.moves) >= 2 && !amb {
+		// The trail's last move may have been a rest of a slide that went
+		// on, the next hand with it: from the position before it, fewer
+		// plies (Rh8–h2 Rxh2 b5 for Rh6 Rxh6 b5 Rh2) may lead there.
+		parent := t.line.top()
+		if k > 1 {
+			parent = t.trail.nodes[k-2]
+		}
+		if alt, altAmb := t.find(parent, p, 3); len(alt.moves) >= 2 && !altAmb && len(alt.moves) <= len(pth.moves) {
+			pth, keep = alt, k-1
+		}
 	}
+	if len(pth.moves) >= 2 && !amb && t.trailRoom(keep-len(t.trail.nodes)+len(pth.moves)) {
+		t.trail.nodes = append(t.trail.nodes[:keep], pth.nodes...)
+		t.trail.moves = append(t.trail.moves[:keep], pth.moves...)
+	}
+}
+
+// trailRoom reports whether the trail may take n plies more at once: on
+// a board whose clock presses complete the moves, the plies made since
+// the record's last completed one stay within the presses heard and one
+// (the last move, its press to come). A reply is made after its
+// opponent's press: plies beyond that are a hand's rests read as moves (a
+// rook resting on h3 on its way to take a queen on h4, lifted first, read
+// as the queen moving to h3 and taken there). The board is judged when it
+// settles instead.
+func (t *Tracker) trailRoom(n int) bool {
+	if !t.pressed() {
+		return true
+	}
+	plies := len(t.line.hist) - 1 - t.line.done + len(t.trail.moves) + n
+	return plies <= len(t.lever.presses)+1
 }
 
 // trailExplains notes that a legal move of the trail explains the board

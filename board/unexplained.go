@@ -16,11 +16,15 @@ import (
 // reported only after [TrackerOptions.HandHold].
 
 // unexplain notes that nothing explains the placement (from its last
-// change on): pieces in the hand, or something else.
+// change on): pieces in the hand, or something else. Pieces lifted off a
+// position of the game after both players pressed since the record last
+// grew are no move in progress (each presser's hand was done): the record
+// has fallen behind the board, and it is reported as unexplained after
+// HoldAfter, not HandHold.
 func (t *Tracker) unexplain(at time.Time, evs []game.Event) []game.Event {
 	switch t.state.phase {
 	case following, unexplained, inHand:
-		if t.piecesInHand() {
+		if t.piecesInHand() && t.heal.presses < 2 {
 			return t.to(inHand, at, evs)
 		}
 		return t.to(unexplained, at, evs)
