@@ -38,7 +38,8 @@ func xiangqiSetup(p rules.Placement) (rules.Position, int, bool) {
 // each line through obpfeed's translator (which names the pieces an
 // occupancy board cannot) to the tracker, set up as the session sets up a
 // xiangqi game (no kings-in-the-centre gesture, the xiangqi set-up, the
-// rule set's IllegalStands), a tick every 50 ms between the lines, Finish
+// rule set's IllegalStands, reports at once as the hall says of an OBP
+// board), a tick every 50 ms between the lines, Finish
 // at the end; the adjudicator judges with rule set rs.
 func followOBP(tb fataler, g handsim.Game, rs string) obpOutcome {
 	tb.Helper()
@@ -46,7 +47,7 @@ func followOBP(tb fataler, g handsim.Game, rs string) obpOutcome {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tr, err := board.New(board.TrackerOptions{Start: g.Start, AutoOrientation: true, Setup: xiangqiSetup, IllegalStands: set.IllegalMovesStand()})
+	tr, err := board.New(board.TrackerOptions{Start: g.Start, AutoOrientation: true, Setup: xiangqiSetup, IllegalStands: set.IllegalMovesStand(), Immediate: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
