@@ -16,8 +16,9 @@ import (
 type obpOutcome struct {
 	simOutcome
 	// unnamed is how many lines the translator could not name a piece in
-	// (the hall raises an unidentified alert for each).
-	unnamed int
+	// (the hall raises an unidentified alert for each), unnamedAt the
+	// record's length at the first (-1: none).
+	unnamed, unnamedAt int
 }
 
 // xiangqiSetup recognises the xiangqi start position, as the hall's
@@ -40,7 +41,9 @@ func xiangqiSetup(p rules.Placement) (rules.Position, int, bool) {
 // xiangqi game (no kings-in-the-centre gesture, the xiangqi set-up, the
 // rule set's IllegalStands, reports at once as the hall says of an OBP
 // board), a tick every 50 ms between the lines, Finish
-// at the end; the adjudicator judges with rule set rs.
+// at the end; the adjudicator judges with rule set rs. A line whose piece
+// the translator cannot name is the hall's unidentified alert, open from
+// the record's ply then: it covers a difference there or later.
 func followOBP(tb fataler, g handsim.Game, rs string) obpOutcome {
 	tb.Helper()
 	set, err := ruleset.Lookup(rs)
@@ -53,7 +56,7 @@ func followOBP(tb fataler, g handsim.Game, rs string) obpOutcome {
 	}
 	adj := adjudicator.New(adjudicator.GameInfo{ID: game.ID{Event: "obp", Round: 1, Board: 1}}, set,
 		adjudicator.Options{TimeControl: clock.MustParse("600+0"), Start: g.Start})
-	o := obpOutcome{simOutcome: simOutcome{want: g.UCI()}}
+	o := obpOutcome{simOutcome: simOutcome{want: g.UCI()}, unnamedAt: -1}
 	take := func(evs []game.Event) {
 		for _, ev := range evs {
 			o.evs = append(o.evs, ev)
@@ -75,6 +78,9 @@ func followOBP(tb fataler, g handsim.Game, rs string) obpOutcome {
 		buf, err = feed.Append(buf[:0], l.Msg)
 		if err != nil {
 			o.unnamed++
+			if o.unnamedAt < 0 {
+				o.unnamedAt = tr.Completed()
+			}
 		}
 		for _, s := range buf {
 			take(tr.Sense(l.At, s))
@@ -86,6 +92,12 @@ func followOBP(tb fataler, g handsim.Game, rs string) obpOutcome {
 	take(tr.Finish(g.End))
 	o.got = record(o.evs)
 	o.judge()
+	if o.stuck() && o.unnamedAt >= 0 && o.diff >= o.unnamedAt {
+		// The hall's unidentified alert (a warn, open until the arbiter
+		// names the piece) says from that ply on that the position may be
+		// read wrong.
+		o.cover = game.KindUnidentified
+	}
 	return o
 }
 

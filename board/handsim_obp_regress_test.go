@@ -99,3 +99,32 @@ func TestOBPRecaptureOfAPieceAtRest(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 }
+
+// TestOBPPressJudgedWithoutAScan: a case of TestHandsimOBPGuarantee on a
+// board that names its pieces (16 plies at blitz pace, sensor chatter):
+// the first ply's cannon (h2h9) stood on the board 270 ms before its
+// press, and the opponent's hand touched a pawn 270 ms after the press,
+// inside the 275 ms a scanning board's press waits for its scan. The
+// board having changed since the press, the press waited for a settled
+// board, which the next four plies, each pressed, never left for 500 ms;
+// read at the end, the cannon's b2b1 and b1b9 were one move, b2b9, and
+// the record silently one ply short. An OBP board has no scan: its press
+// is judged on what was reported before it.
+func TestOBPPressJudgedWithoutAScan(t *testing.T) {
+	r := &rapidReplay{vals: []int{
+		8, 1, 16, 1, 1, 15, 0, 2, 15, 1, 44, 261, 74, 81, 3, 1, 71, 0, 178, 2, 1, 2, 1, 1, 0, 46, 17, 0, 15, 98, 63,
+		20, 5, 1, 10, 50, 1, 2, 8, 0, 1, 151, 62, 17, 83, 3, 2, 44, 0, 62, 326, 31, 26, 22, 0, 31, 0, 22, 53, 38,
+		391, 3, 18, 18, 916, 82, 28, 0, 1, 56, 9, 0, 160, 51, 1, 16, 1021, 93, 1, 16, 0, 10, 42, 12, 228, 99, 2, 73,
+		38, 0, 6, 30, 12, 20, 18, 1, 91, 317, 36, 0, 40, 33, 1270, 53, 1, 10, 12, 1, 71, 2, 81, 0, 91, 52, 171, 1,
+		368, 41, 37, 8, 29, 0, 8, 41, 2, 0, 7, 6, 6, 2, 1, 2, 0, 48, 2, 23, 1, 29, 1, 70, 22, 0, 1, 0, 43, 150, 6, 1,
+		40, 15, 3, 1, 1, 108, 2, 1, 1, 0, 1, 1, 10, 64, 14, 12, 78, 188, 0, 3, 99, 1, 39, 15, 0, 3, 4, 1, 3, 0, 0,
+		31, 2, 142, 0, 1213, 73, 1, 74, 1, 54, 40, 27, 11, 68, 1, 30, 35, 50, 2, 34, 34, 17, 1, 0, 3, 1, 2, 0, 8, 13,
+		324, 1, 7, 16, 3, 3, 7, 1, 11, 1, 2, 0, 17, 1, 1, 5, 7, 3, 4, 13, 3, 18, 1, 11, 0, 4, 15, 18, 14, 15, 3, 3,
+		3, 3, 1, 15, 5, 17, 8, 15, 14, 0, 18, 3, 5, 4, 2, 4, 15, 0, 0, 14, 11, 7, 11, 17, 0, 0, 0, 8, 6, 18, 5, 12,
+		9, 6, 9, 10, 8, 18, 18, 5, 4, 1, 0, 0, 9, 16, 2, 0, 6, 18, 2, 0, 18, 2, 1, 6, 0, 10, 1, 9, 18, 5, 17, 1, 0,
+		8, 17, 1}}
+	g := handsim.Play(r, handsim.Options{Start: simStart, Plies: 16, Pace: handsim.Blitz, Xiangqi: true, Noise: true})
+	if out := followOBP(t, g, obpRuleSet(handsim.Blitz)); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}
