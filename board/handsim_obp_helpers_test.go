@@ -37,7 +37,8 @@ func xiangqiSetup(p rules.Placement) (rules.Position, int, bool) {
 // followOBP follows g, a xiangqi game of the independent hands on a board
 // that speaks the Open Board Protocol, as the hall follows an OBP board:
 // each line through obpfeed's translator (which names the pieces an
-// occupancy board cannot) to the tracker, set up as the session sets up a
+// occupancy board cannot, with the game's rules as the hall gives them) to
+// the tracker, set up as the session sets up a
 // xiangqi game (no kings-in-the-centre gesture, the xiangqi set-up, the
 // rule set's IllegalStands, reports at once as the hall says of an OBP
 // board), a tick every 50 ms between the lines, Finish
@@ -69,6 +70,7 @@ func followOBP(tb fataler, g handsim.Game, rs string) obpOutcome {
 	}
 	feed := obpfeed.New(g.Start.Placement())
 	feed.SetTurn(g.Start.Turn())
+	feed.SetCanTake(func(from, to rules.Square) bool { return obpfeed.CanTake(tr.Position(), from, to) })
 	var buf []game.Sensed
 	beat := g.Lines[0].At.Truncate(simBeat)
 	for _, l := range g.Lines {

@@ -128,3 +128,20 @@ func TestOBPPressJudgedWithoutAScan(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 }
+
+// TestOBPChatterNotACapture: a case of TestHandsimOBPGuarantee (2 plies,
+// a board that senses only occupancy, sensor chatter): Red's pawn, just
+// moved to e4, chattered while Black held his cannon from h7 on its way
+// to take the horse of h0 (lifted 5 ms after the pawn's chatter began).
+// The translator read the pawn put back as the cannon taking it, and the
+// cannon landing on h0 as the horse put back: the record showed an
+// illegal move (Ch7xe4) for the capture played. Given the game's rules,
+// the translator reads a capture only where the piece in the hand may
+// take: a cannon of h7 cannot take on e4, so the pawn was put back.
+func TestOBPChatterNotACapture(t *testing.T) {
+	r := &rapidReplay{vals: []int{60, 41, 15, 32, 1, 0, 9, 0, 1, 1, 7, 5, 0, 104, 1, 16, 174, 30, 187, 2, 5, 1, 564, 11, 6, 381, 4, 15, 0, 0, 14, 2, 15, 6, 0, 1, 0, 13, 2, 3, 12, 0, 0, 4, 9, 1, 16}}
+	g := handsim.Play(r, handsim.Options{Start: simStart, Plies: 2, Pace: handsim.Rapid, Xiangqi: true, Occupancy: true, Noise: true})
+	if out := followOBP(t, g, obpRuleSet(handsim.Rapid)); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}

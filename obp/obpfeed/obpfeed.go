@@ -43,6 +43,9 @@ type Translator struct {
 	// on a point it was not lifted from, leaving nothing in the hand (the
 	// side that moved last), or NoColor before the first (SetTurn).
 	moved rules.Color
+	// canTake says whether the piece lifted from a point may take the
+	// piece on another (SetCanTake; nil: any may).
+	canTake func(from, to rules.Square) bool
 }
 
 // New returns a translator for a board showing pl (its first full read,
@@ -53,6 +56,27 @@ func New(pl rules.Placement) *Translator { return &Translator{board: pl, moved: 
 // when the board connects): the other side counts as the one that moved
 // last, until a piece put down says otherwise (see fromHand).
 func (t *Translator) SetTurn(c rules.Color) { t.moved = c.Other() }
+
+// SetCanTake gives the translator the game's rules: f reports whether
+// the piece lifted from point from may take the piece standing on point
+// to, true when the game cannot tell (the game's position not there
+// yet). An occupancy board's piece put back on the point it was lifted
+// from while a piece of the other side is in the hand is then read as a
+// capture by that piece only if it may take there: otherwise it is the
+// piece put back (a sensor chattering, a brush).
+func (t *Translator) SetCanTake(f func(from, to rules.Square) bool) { t.canTake = f }
+
+// CanTake answers SetCanTake's question from the game's position pos: no
+// only when the piece on from cannot go to to by its way of moving, or
+// its way is blocked; yes whenever pos cannot tell (the other side to
+// move, no piece of the mover's on from in pos).
+func CanTake(pos rules.Position, from, to rules.Square) bool {
+	var ie *rules.IllegalMoveError
+	if err := pos.Check(rules.Move{From: from, To: to}); errors.As(err, &ie) {
+		return ie.Reason != rules.ReasonBadGeometry && ie.Reason != rules.ReasonBlocked
+	}
+	return true
+}
 
 // Placement returns what the translator believes stands on the board.
 func (t *Translator) Placement() rules.Placement { return t.board }
@@ -135,8 +159,9 @@ func (t *Translator) Append(dst []game.Sensed, m obp.Message) ([]game.Sensed, er
 
 // fromHand takes the piece put down on s out of the hand. When the hand
 // holds the piece lifted from s, this is that piece put back when it is
-// of the side to move (the side that did not move last) or nothing else
-// is in the hand, else a capture (the capturer is the last piece lifted
+// of the side to move (the side that did not move last), when nothing
+// else is in the hand, or when the capturer could not take there
+// (SetCanTake), else a capture (the capturer is the last piece lifted
 // of the other colour); otherwise it is the last piece lifted of the side
 // that did not move last (a piece slid across a point, resting there
 // while the piece it captures is already off the board: the captured
@@ -178,6 +203,9 @@ func (t *Translator) fromHand(s rules.Square) (rules.Piece, bool) {
 	}
 	if pick < 0 {
 		return rules.NoPiece, false
+	}
+	if at >= 0 && pick != at && t.canTake != nil && !t.canTake(t.hand[pick].from, s) {
+		pick = at // no capture the rules allow: the piece put back
 	}
 	pc := t.hand[pick].piece
 	keep := t.hand[:0]

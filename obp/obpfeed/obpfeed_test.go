@@ -185,3 +185,73 @@ func TestOccupancyRestWhileCapturing(t *testing.T) {
 		}
 	}
 }
+
+// TestOccupancyChatterWhileTheOpponentMoves: a board that senses only
+// occupancy; Red has moved (an elephant c0-a2) and Black lifts his cannon
+// from h8 while the elephant's sensor chatters (lifted, then back). With
+// the game's rules (SetCanTake, CanTake), the piece put back on a2 is the
+// elephant: the cannon cannot take on a2 from h8. The cannon then rests
+// on g8 and ends on f8. A capture the rules allow (the cannon of b7 over
+// the cannon of b2 onto the horse of b0, lifted first) is read as one;
+// without the rules, the chatter is read as a capture by the cannon.
+func TestOccupancyChatterWhileTheOpponentMoves(t *testing.T) {
+	geo := rules.Xiangqi9x10
+	sq := func(n string) rules.Square {
+		s, err := geo.ParseSquare(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	pl := xiangqi.StartPosition().Placement()
+	move := func(from, to string) { pl.Sq[sq(to)], pl.Sq[sq(from)] = pl.Sq[sq(from)], rules.NoPiece }
+	move("c0", "a2")
+	move("h7", "h8")
+	pos, err := xiangqi.FromPlacement(pl, rules.Black, xiangqi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	elephant, cannon := pl.Sq[sq("a2")], pl.Sq[sq("h8")]
+	type step struct {
+		msg  obp.Message
+		want rules.Piece // put: the piece named
+	}
+	run := func(name string, steps []step) {
+		tr := New(pl)
+		tr.SetTurn(rules.Black)
+		tr.SetCanTake(func(from, to rules.Square) bool { return CanTake(pos, from, to) })
+		for _, s := range steps {
+			out, err := tr.Append(nil, s.msg)
+			if err != nil || len(out) != 1 {
+				t.Fatalf("%s: %+v: %v, %v", name, s.msg, out, err)
+			}
+			if got := out[0].(game.SquareChange).Piece; got != s.want {
+				t.Fatalf("%s: %+v: named %v, want %v", name, s.msg, got, s.want)
+			}
+		}
+	}
+	chatter := []step{
+		{obp.Lift{Square: sq("a2")}, rules.NoPiece},
+		{obp.Lift{Square: sq("h8")}, rules.NoPiece},
+		{obp.Put{Square: sq("a2"), Unidentified: true}, elephant},
+		{obp.Put{Square: sq("g8"), Unidentified: true}, cannon},
+		{obp.Lift{Square: sq("g8")}, rules.NoPiece},
+		{obp.Put{Square: sq("f8"), Unidentified: true}, cannon},
+	}
+	run("chatter", chatter)
+	run("capture", []step{
+		{obp.Lift{Square: sq("b0")}, rules.NoPiece},
+		{obp.Lift{Square: sq("b7")}, rules.NoPiece},
+		{obp.Put{Square: sq("b0"), Unidentified: true}, pl.Sq[sq("b7")]},
+	})
+	tr := New(pl)
+	tr.SetTurn(rules.Black)
+	for _, s := range chatter[:2] {
+		if _, err := tr.Append(nil, s.msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := tr.Append(nil, chatter[2].msg); err != nil || out[0].(game.SquareChange).Piece != cannon {
+		t.Fatalf("without the rules: %v, %v; want the cannon's capture (the reading the rules correct)", out, err)
+	}
+}
