@@ -145,3 +145,19 @@ func TestOBPChatterNotACapture(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 }
+
+// TestOBPChatterDuringACapture: a case of TestHandsimOBPGuarantee (1 ply at
+// blitz pace, a board that senses only occupancy, sensor chatter): Red's
+// cannon took the horse of b9 (the horse lifted first, the cannon resting
+// on b3 on its way), and the chariot of a0 chattered just before the
+// cannon landed. The translator took the last piece of Red's lifted, the
+// chariot, for the capturer: the move was never read. Of the pieces in the
+// hand, the capturer is one the rules let take there: the chariot of a0
+// cannot take on b9.
+func TestOBPChatterDuringACapture(t *testing.T) {
+	r := &rapidReplay{vals: []int{0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 7, 11, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}}
+	g := handsim.Play(r, handsim.Options{Start: simStart, Plies: 1, Pace: handsim.Blitz, Xiangqi: true, Occupancy: true, Noise: true})
+	if out := followOBP(t, g, obpRuleSet(handsim.Blitz)); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}

@@ -160,9 +160,9 @@ func (t *Translator) Append(dst []game.Sensed, m obp.Message) ([]game.Sensed, er
 // fromHand takes the piece put down on s out of the hand. When the hand
 // holds the piece lifted from s, this is that piece put back when it is
 // of the side to move (the side that did not move last), when nothing
-// else is in the hand, or when the capturer could not take there
-// (SetCanTake), else a capture (the capturer is the last piece lifted
-// of the other colour); otherwise it is the last piece lifted of the side
+// else is in the hand, or when no piece of the other colour in the hand
+// may take there (SetCanTake), else a capture (the capturer is the last
+// piece lifted of the other colour that may take there); otherwise it is the last piece lifted of the side
 // that did not move last (a piece slid across a point, resting there
 // while the piece it captures is already off the board: the captured
 // piece, lifted after it, is not what rests), or the last piece lifted
@@ -193,19 +193,19 @@ func (t *Translator) fromHand(s rules.Square) (rules.Piece, bool) {
 		if j == at {
 			continue
 		}
+		if at >= 0 && t.canTake != nil && !t.canTake(t.hand[j].from, s) {
+			continue // it cannot take there (a sensor chattering under it, or a piece adjusted)
+		}
 		if at < 0 || t.hand[j].piece.Color != t.hand[at].piece.Color {
 			pick = j
 			break
 		}
 	}
 	if pick < 0 {
-		pick = at
+		pick = at // no capture the rules allow: the piece put back
 	}
 	if pick < 0 {
 		return rules.NoPiece, false
-	}
-	if at >= 0 && pick != at && t.canTake != nil && !t.canTake(t.hand[pick].from, s) {
-		pick = at // no capture the rules allow: the piece put back
 	}
 	pc := t.hand[pick].piece
 	keep := t.hand[:0]

@@ -192,8 +192,10 @@ func TestOccupancyRestWhileCapturing(t *testing.T) {
 // the game's rules (SetCanTake, CanTake), the piece put back on a2 is the
 // elephant: the cannon cannot take on a2 from h8. The cannon then rests
 // on g8 and ends on f8. A capture the rules allow (the cannon of b7 over
-// the cannon of b2 onto the horse of b0, lifted first) is read as one;
-// without the rules, the chatter is read as a capture by the cannon.
+// the cannon of b2 onto the horse of b0, lifted first) is read as one,
+// also when a chariot's sensor chatters meanwhile (the chariot, lifted
+// last, cannot take there); without the rules, the chatter is read as a
+// capture by the cannon.
 func TestOccupancyChatterWhileTheOpponentMoves(t *testing.T) {
 	geo := rules.Xiangqi9x10
 	sq := func(n string) rules.Square {
@@ -243,6 +245,13 @@ func TestOccupancyChatterWhileTheOpponentMoves(t *testing.T) {
 		{obp.Lift{Square: sq("b0")}, rules.NoPiece},
 		{obp.Lift{Square: sq("b7")}, rules.NoPiece},
 		{obp.Put{Square: sq("b0"), Unidentified: true}, pl.Sq[sq("b7")]},
+	})
+	run("capture while a chariot chatters", []step{
+		{obp.Lift{Square: sq("b0")}, rules.NoPiece},
+		{obp.Lift{Square: sq("b7")}, rules.NoPiece},
+		{obp.Lift{Square: sq("a9")}, rules.NoPiece}, // the chariot's sensor: it cannot take on b0
+		{obp.Put{Square: sq("b0"), Unidentified: true}, pl.Sq[sq("b7")]},
+		{obp.Put{Square: sq("a9"), Unidentified: true}, pl.Sq[sq("a9")]},
 	})
 	tr := New(pl)
 	tr.SetTurn(rules.Black)
