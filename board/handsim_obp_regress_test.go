@@ -161,3 +161,18 @@ func TestOBPChatterDuringACapture(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 }
+
+// TestOBPCaptureWhileASensorChatters: a case of TestHandsimOBPGuarantee
+// (2 plies at blitz pace, a board that senses only occupancy, sensor
+// chatter): Red's cannon took the horse of b9 while the advisor of d0
+// chattered, still up when the cannon landed. The translator counted a
+// move as ended only once the hand was empty, so Black's chariot taking
+// the cannon next was read as Red's cannon put back, and the reply never
+// recorded. A capture ends the move.
+func TestOBPCaptureWhileASensorChatters(t *testing.T) {
+	r := &rapidReplay{vals: []int{0, 0, 2, 0, 3, 7, 109, 2, 12, 1, 90, 7, 70, 11, 476, 79, 51, 59, 1, 4, 84, 1, 1, 2, 56, 1, 2, 0, 3, 1, 1, 15, 0, 0, 17, 0, 12, 3, 11, 15, 0, 5, 7, 12, 11, 0, 8, 5, 16, 5}}
+	g := handsim.Play(r, handsim.Options{Start: simStart, Plies: 2, Pace: handsim.Blitz, Xiangqi: true, Occupancy: true, Noise: true})
+	if out := followOBP(t, g, obpRuleSet(handsim.Blitz)); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}

@@ -215,8 +215,11 @@ func (t *Translator) fromHand(s rules.Square) (rules.Piece, bool) {
 		}
 	}
 	t.hand = keep
-	if pick != at && len(t.hand) == 0 {
-		t.moved = pc.Color // a move ended (a rest on the way leaves a captured piece in the hand)
+	if pick != at && (at >= 0 || len(t.hand) == 0) {
+		// A move ended: a capture (no rest lands on a piece), or the hand
+		// emptied (a rest on the way leaves a captured piece in it). A
+		// piece whose sensor chatters may still be up after a capture.
+		t.moved = pc.Color
 	}
 	return pc, true
 }

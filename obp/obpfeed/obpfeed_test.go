@@ -264,3 +264,45 @@ func TestOccupancyChatterWhileTheOpponentMoves(t *testing.T) {
 		t.Fatalf("without the rules: %v, %v; want the cannon's capture (the reading the rules correct)", out, err)
 	}
 }
+
+// TestOccupancyCaptureEndsTheMove: a board that senses only occupancy;
+// Red's cannon takes the horse of b9 while the advisor of d0 chatters (up
+// when the cannon lands, back after). The capture ended Red's move though
+// a piece was still in the hand: Black's chariot then taking the cannon
+// on b9 is Black's capture, not Red's cannon put back.
+func TestOccupancyCaptureEndsTheMove(t *testing.T) {
+	start := xiangqi.StartPosition()
+	geo := start.Geometry()
+	sq := func(n string) rules.Square {
+		s, err := geo.ParseSquare(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	pl := start.Placement()
+	tr := New(pl)
+	tr.SetTurn(rules.White)
+	tr.SetCanTake(func(from, to rules.Square) bool { return from != sq("d0") }) // an advisor takes nothing on b9
+	for _, step := range []struct {
+		msg  obp.Message
+		want rules.Piece // put: the piece named
+	}{
+		{obp.Lift{Square: sq("b2")}, rules.NoPiece},
+		{obp.Lift{Square: sq("b9")}, rules.NoPiece},
+		{obp.Lift{Square: sq("d0")}, rules.NoPiece}, // the advisor's sensor chatters
+		{obp.Put{Square: sq("b9"), Unidentified: true}, pl.Sq[sq("b2")]},
+		{obp.Put{Square: sq("d0"), Unidentified: true}, pl.Sq[sq("d0")]},
+		{obp.Lift{Square: sq("a9")}, rules.NoPiece},
+		{obp.Lift{Square: sq("b9")}, rules.NoPiece},
+		{obp.Put{Square: sq("b9"), Unidentified: true}, pl.Sq[sq("a9")]},
+	} {
+		out, err := tr.Append(nil, step.msg)
+		if err != nil || len(out) != 1 {
+			t.Fatalf("%+v: %v, %v", step.msg, out, err)
+		}
+		if got := out[0].(game.SquareChange).Piece; got != step.want {
+			t.Fatalf("%+v: named %v, want %v", step.msg, got, step.want)
+		}
+	}
+}
