@@ -70,7 +70,7 @@ func followOBP(tb fataler, g handsim.Game, rs string) obpOutcome {
 	}
 	feed := obpfeed.New(g.Start.Placement())
 	feed.SetTurn(g.Start.Turn())
-	feed.SetCanTake(func(from, to rules.Square) bool { return obpfeed.CanTake(tr.Position(), from, to) })
+	feed.SetCanTake(func(from, to rules.Square) bool { return obpfeed.CanTake(tr.Position(), feed.Shown(), from, to) })
 	var buf []game.Sensed
 	beat := g.Lines[0].At.Truncate(simBeat)
 	for _, l := range g.Lines {

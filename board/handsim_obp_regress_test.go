@@ -176,3 +176,20 @@ func TestOBPCaptureWhileASensorChatters(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 }
+
+// TestOBPChatterWhileACannonRests: a case of TestHandsimOBPGuarantee (3
+// plies, a board that senses only occupancy, sensor chatter): Red's cannon
+// went h2-h3-h4-h9 to take the horse, resting twice, and Black's chariot,
+// just moved to b9, chattered between the rests. Asked whether the cannon
+// could take on b9, the rules were asked from h3, where the record has no
+// piece: they could not tell, and the chatter was read as the cannon's
+// capture (an illegal move for the capture played). A resting piece is
+// asked about from the point it came from: a cannon of h2 cannot take on
+// b9.
+func TestOBPChatterWhileACannonRests(t *testing.T) {
+	r := &rapidReplay{vals: []int{14, 0, 0, 26, 0, 3, 17, 69, 6, 45, 7, 58, 2, 2, 3, 34, 123, 1, 0, 40, 1, 9, 29, 6, 1, 0, 4, 117, 2, 252, 90, 3, 2, 2, 780, 7, 5, 678, 1, 8, 1, 4, 2, 0, 0, 18, 17, 1, 8, 14, 17, 4, 17, 5, 2, 1, 18, 17, 10, 12, 7, 18, 2, 8, 10}}
+	g := handsim.Play(r, handsim.Options{Start: simStart, Plies: 3, Pace: handsim.Rapid, Xiangqi: true, Occupancy: true, Noise: true})
+	if out := followOBP(t, g, obpRuleSet(handsim.Rapid)); !out.exact() {
+		t.Fatalf("%s", out)
+	}
+}

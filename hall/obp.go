@@ -193,7 +193,9 @@ func (br *boardRun) obpConnected(e obplink.Connected) {
 		// A piece of an occupancy board put back while the opponent's
 		// is in the hand is a capture only if the game's rules let
 		// that piece take there.
-		st.feed.SetCanTake(func(from, to rules.Square) bool { return obpfeed.CanTake(br.s.Tracker().Position(), from, to) })
+		st.feed.SetCanTake(func(from, to rules.Square) bool {
+			return obpfeed.CanTake(br.s.Tracker().Position(), st.feed.Shown(), from, to)
+		})
 	}
 	st.ident = id
 	if e.Clock.None {

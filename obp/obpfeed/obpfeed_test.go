@@ -221,7 +221,7 @@ func TestOccupancyChatterWhileTheOpponentMoves(t *testing.T) {
 	run := func(name string, steps []step) {
 		tr := New(pl)
 		tr.SetTurn(rules.Black)
-		tr.SetCanTake(func(from, to rules.Square) bool { return CanTake(pos, from, to) })
+		tr.SetCanTake(func(from, to rules.Square) bool { return CanTake(pos, tr.Shown(), from, to) })
 		for _, s := range steps {
 			out, err := tr.Append(nil, s.msg)
 			if err != nil || len(out) != 1 {
@@ -303,6 +303,84 @@ func TestOccupancyCaptureEndsTheMove(t *testing.T) {
 		}
 		if got := out[0].(game.SquareChange).Piece; got != step.want {
 			t.Fatalf("%+v: named %v, want %v", step.msg, got, step.want)
+		}
+	}
+}
+
+// TestOccupancyRestingPieceAskedFromItsOrigin: a board that senses only
+// occupancy; Red's cannon goes h2-h3-h4-h9 to take the horse (lifted
+// first), resting twice, and the sensor of Black's horse on b9 chatters
+// between the rests. Whether the cannon may take on b9 is asked from h2,
+// where it came from (the rules know no piece on h3): it may not, and the
+// horse is put back; the cannon's capture on h9 is read as one.
+func TestOccupancyRestingPieceAskedFromItsOrigin(t *testing.T) {
+	start := xiangqi.StartPosition()
+	geo := start.Geometry()
+	sq := func(n string) rules.Square {
+		s, err := geo.ParseSquare(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	pl := start.Placement()
+	tr := New(pl)
+	tr.SetTurn(rules.White)
+	tr.SetCanTake(func(from, to rules.Square) bool { return from != sq("h2") || to != sq("b9") })
+	cannon, horse := pl.Sq[sq("h2")], pl.Sq[sq("b9")]
+	for _, step := range []struct {
+		msg  obp.Message
+		want rules.Piece // put: the piece named
+	}{
+		{obp.Lift{Square: sq("h2")}, rules.NoPiece},
+		{obp.Lift{Square: sq("h9")}, rules.NoPiece},
+		{obp.Put{Square: sq("h3"), Unidentified: true}, cannon},
+		{obp.Lift{Square: sq("h3")}, rules.NoPiece},
+		{obp.Lift{Square: sq("b9")}, rules.NoPiece}, // the horse's sensor chatters
+		{obp.Put{Square: sq("b9"), Unidentified: true}, horse},
+		{obp.Put{Square: sq("h4"), Unidentified: true}, cannon},
+		{obp.Lift{Square: sq("h4")}, rules.NoPiece},
+		{obp.Put{Square: sq("h9"), Unidentified: true}, cannon},
+	} {
+		out, err := tr.Append(nil, step.msg)
+		if err != nil || len(out) != 1 {
+			t.Fatalf("%+v: %v, %v", step.msg, out, err)
+		}
+		if got := out[0].(game.SquareChange).Piece; got != step.want {
+			t.Fatalf("%+v: named %v, want %v", step.msg, got, step.want)
+		}
+	}
+}
+
+// TestCanTakeBeforeTheRecordHasTheMove: the game's position has Red to
+// move while the board already shows Red's b2xb9: Black's pieces are asked
+// about in the position after that move (the chariot of a9 may take on
+// b9, the advisor of d9 may not); when no move of Red's shows, nothing
+// can tell.
+func TestCanTakeBeforeTheRecordHasTheMove(t *testing.T) {
+	pos := xiangqi.StartPosition()
+	geo := pos.Geometry()
+	sq := func(n string) rules.Square {
+		s, err := geo.ParseSquare(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	shown := pos.Placement()
+	shown.Sq[sq("b9")], shown.Sq[sq("b2")] = shown.Sq[sq("b2")], rules.NoPiece
+	for _, c := range []struct {
+		shown    rules.Placement
+		from, to string
+		want     bool
+	}{
+		{shown, "a9", "b9", true},
+		{shown, "d9", "b9", false},
+		{pos.Placement(), "d9", "b9", true},
+		{pos.Placement(), "h2", "b9", false}, // Red's cannon: the position says
+	} {
+		if got := CanTake(pos, c.shown, sq(c.from), sq(c.to)); got != c.want {
+			t.Errorf("%s may take on %s: %v, want %v", c.from, c.to, got, c.want)
 		}
 	}
 }
