@@ -434,15 +434,29 @@ func minTime(a, b time.Time) time.Time {
 // press of the piece lifted off sq while the opponent's piece now stands
 // there is the same evidence: the opponent captured it there, before the
 // scan saw it at rest (the mover lifting it off a slide's resting square
-// leaves the square empty).
+// leaves the square empty). On a board that reports at once
+// (TrackerOptions.Immediate), so is the piece put down on sq before the
+// press and lifted off it only after: it stood there when the mover
+// pressed, done, and the hand that lifted it is the opponent's, taking it
+// (the board seen in the middle of the recapture, the capturer still in
+// the air). A scanning board may report the mover's own lift, made before
+// the press, after it (a slide's resting square).
 func (t *Tracker) landed(sq rules.Square, after *rules.Placement, pressed time.Time) bool {
 	if !t.geo.Contains(sq) {
 		return false
 	}
 	now := t.board.sensed.Sq[sq]
 	taken := !now.IsEmpty() && now.Color != after.Sq[sq].Color
+	stood := false // the piece stood on sq at the press
 	for _, tc := range t.turn.touches {
-		if (!tc.Lift || taken) && tc.Square == sq && tc.Piece == after.Sq[sq] && !tc.At.Before(pressed) {
+		if tc.Square != sq {
+			continue
+		}
+		if tc.At.Before(pressed) {
+			stood = !tc.Lift && tc.Piece == after.Sq[sq]
+			continue
+		}
+		if tc.Piece == after.Sq[sq] && (!tc.Lift || taken || stood && t.opts.Immediate) {
 			return true
 		}
 	}

@@ -16,8 +16,9 @@ import (
 type obpOutcome struct {
 	simOutcome
 	// unnamed is how many lines the translator could not name a piece in
-	// (the hall raises an unidentified alert for each).
-	unnamed int
+	// (the hall raises an unidentified alert for each), unnamedAt the
+	// record's length at the first (-1: none).
+	unnamed, unnamedAt int
 }
 
 // xiangqiSetup recognises the xiangqi start position, as the hall's
@@ -36,23 +37,27 @@ func xiangqiSetup(p rules.Placement) (rules.Position, int, bool) {
 // followOBP follows g, a xiangqi game of the independent hands on a board
 // that speaks the Open Board Protocol, as the hall follows an OBP board:
 // each line through obpfeed's translator (which names the pieces an
-// occupancy board cannot) to the tracker, set up as the session sets up a
+// occupancy board cannot, with the game's rules as the hall gives them) to
+// the tracker, set up as the session sets up a
 // xiangqi game (no kings-in-the-centre gesture, the xiangqi set-up, the
-// rule set's IllegalStands), a tick every 50 ms between the lines, Finish
-// at the end; the adjudicator judges with rule set rs.
+// rule set's IllegalStands, reports at once as the hall says of an OBP
+// board), a tick every 50 ms between the lines, Finish
+// at the end; the adjudicator judges with rule set rs. A line whose piece
+// the translator cannot name is the hall's unidentified alert, open from
+// the record's ply then: it covers a difference there or later.
 func followOBP(tb fataler, g handsim.Game, rs string) obpOutcome {
 	tb.Helper()
 	set, err := ruleset.Lookup(rs)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tr, err := board.New(board.TrackerOptions{Start: g.Start, AutoOrientation: true, Setup: xiangqiSetup, IllegalStands: set.IllegalMovesStand()})
+	tr, err := board.New(board.TrackerOptions{Start: g.Start, AutoOrientation: true, Setup: xiangqiSetup, IllegalStands: set.IllegalMovesStand(), Immediate: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	adj := adjudicator.New(adjudicator.GameInfo{ID: game.ID{Event: "obp", Round: 1, Board: 1}}, set,
 		adjudicator.Options{TimeControl: clock.MustParse("600+0"), Start: g.Start})
-	o := obpOutcome{simOutcome: simOutcome{want: g.UCI()}}
+	o := obpOutcome{simOutcome: simOutcome{want: g.UCI()}, unnamedAt: -1}
 	take := func(evs []game.Event) {
 		for _, ev := range evs {
 			o.evs = append(o.evs, ev)
@@ -65,6 +70,7 @@ func followOBP(tb fataler, g handsim.Game, rs string) obpOutcome {
 	}
 	feed := obpfeed.New(g.Start.Placement())
 	feed.SetTurn(g.Start.Turn())
+	feed.SetCanTake(func(from, to rules.Square) bool { return obpfeed.CanTake(tr.Position(), feed.Shown(), from, to) })
 	var buf []game.Sensed
 	beat := g.Lines[0].At.Truncate(simBeat)
 	for _, l := range g.Lines {
@@ -74,6 +80,9 @@ func followOBP(tb fataler, g handsim.Game, rs string) obpOutcome {
 		buf, err = feed.Append(buf[:0], l.Msg)
 		if err != nil {
 			o.unnamed++
+			if o.unnamedAt < 0 {
+				o.unnamedAt = tr.Completed()
+			}
 		}
 		for _, s := range buf {
 			take(tr.Sense(l.At, s))
@@ -85,6 +94,12 @@ func followOBP(tb fataler, g handsim.Game, rs string) obpOutcome {
 	take(tr.Finish(g.End))
 	o.got = record(o.evs)
 	o.judge()
+	if o.stuck() && o.unnamedAt >= 0 && o.diff >= o.unnamedAt {
+		// The hall's unidentified alert (a warn, open until the arbiter
+		// names the piece) says from that ply on that the position may be
+		// read wrong.
+		o.cover = game.KindUnidentified
+	}
 	return o
 }
 

@@ -154,6 +154,20 @@ func TestKnightRecaptureReadAtOnce(t *testing.T) {
 	wantAtOnce(t, simSoakGameReread(t, 994))
 }
 
+// TestRereadKeepsPressedPlies: blitz, a rook's move taken at once (Rd6
+// Bxd6, the recapture 100–300 ms after the press) was read as Rxe7+. When
+// the board showed Ba6 next, the shortest line from an earlier ply was
+// Kf7 Rd6 Bxd6 Ba6 from four plies back: it dropped Kf8 and Rd7 (the
+// king went to f7 in two steps, the rook to d6 in two), which the board
+// had shown and the presses had confirmed, and the record ended wrong. The line whose length fits
+// the presses heard since its start (Rd6 Bxd6 Ba6 for Rxe7+) is the one
+// played. (The game of the soak this was first found in, 994, is now read
+// right without rereading: its press, due between two ticks, was taken
+// for a burst.)
+func TestRereadKeepsPressedPlies(t *testing.T) {
+	wantReread(t, simSoakGameReread(t, 4972))
+}
+
 // TestRereadTwoLiftsReadAsCaptures: blitz, Rxh1 Rxh1 with the recapture
 // before the scan saw the black rook on h1: the board showed f1 and h1
 // empty, which the record read as two captures on d1 (Rxd1 Rxd1), both

@@ -107,6 +107,13 @@ type TrackerOptions struct {
 	// yet (the lever beat the scan), each later answer is judged the same
 	// way until PressGrace has passed.
 	Polled bool
+	// Immediate: the board reports each lift and put the moment it
+	// happens (an Open Board Protocol board sends a line at each), not
+	// when a scan passes the square: a change reported after a lever press
+	// was made after it. A piece put down before the press and lifted
+	// only after it then stood where the mover left it (the opponent
+	// lifted it, to take it), and the move that put it there stood.
+	Immediate bool
 	// BoardScan: for a polled board, the longest the board takes to scan
 	// every square and log what changed (a DGT board scans in 200–250 ms),
 	// a margin included: an answer this long after another holds every

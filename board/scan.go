@@ -150,11 +150,21 @@ func (t *Tracker) pressGrace() time.Duration {
 	return g
 }
 
+// immediateLag is how long a press of a board that reports at once
+// waits for the lines sent before it (an OBP board's lines keep their
+// order on the link; a little for a wiring that reorders).
+const immediateLag = 20 * time.Millisecond
+
 // scanned returns when the scan that follows a press at time at has
 // reported every square: one period later, and a little for the reports
 // to cross the line. On a polled board the period is the longer of the
-// poll cycle and the board's own scan (BoardScan).
+// poll cycle and the board's own scan (BoardScan). A board that reports at
+// once (Immediate) has no scan to wait for: what its hands did before the
+// press was reported before it, and only the line's time is waited for.
 func (t *Tracker) scanned(at time.Time) time.Time {
+	if t.opts.Immediate {
+		return at.Add(immediateLag)
+	}
 	p := t.scanPeriod()
 	if t.opts.Polled {
 		p = max(p, t.opts.BoardScan)

@@ -41,6 +41,8 @@ type Tracker struct {
 	// (beforeInput).
 	burst  bool
 	ticked bool // Tick has been called: the wiring ticks
+	// lastTick is the time of the last Tick.
+	lastTick time.Time
 	// lastInput, chunk: the time of the last input, and whether it came
 	// queued with the one before (beforeInput).
 	lastInput time.Time
@@ -171,10 +173,16 @@ func (t *Tracker) Squares(at time.Time, changes []game.SquareChange) []game.Even
 	return evs
 }
 
-// burstLate is how late a window must be, unprocessed when an input
-// comes, for the input to count as part of a burst: more than a wiring's
-// tick (the hall ticks every 50 ms).
-const burstLate = 0
+// burstLate: an input that comes more than this after the wiring's
+// last Tick comes from a wiring that stalled (a descheduled daemon): more
+// than a wiring's tick (the hall ticks every 50 ms), and a little jitter.
+// A window that fell due since the last Tick, before an input that comes
+// sooner, fell between two ticks: the reader was not stalled, and the
+// window is processed at its time, on the board as it stood then (taken
+// for a burst, a blitz press stayed unjudged while the hands went on, and
+// the plies of an exchange were read as a shorter line). On a polled
+// board (no tick between an answer's reports) every late window counts.
+const burstLate = 60 * time.Millisecond
 
 // queued: reports closer together than this were queued together (a
 // DGT field update takes 3 ms on the wire at 9600 baud).
@@ -183,12 +191,13 @@ const queued = time.Millisecond
 // beforeInput lets time pass up to an input at time at, as advance, and
 // returns the events. When the hand was busy (the board changed since it
 // was last judged, or a press waits) and a window fell due since the last
-// input with no Tick to process it, the input may have waited in a queue
-// with others (a stalled reader hands over a burst, every message stamped
-// with the time it was read; only with a wiring that ticks: one that
-// feeds input alone leaves the windows to the inputs): nothing is judged
-// on what the board showed
-// before it, since what the hand did next may be in the burst. The inputs
+// input with no Tick to process it, while the wiring has not ticked for
+// more than burstLate, the input may have waited in a queue with others
+// (a stalled reader hands over a burst, every message stamped with the
+// time it was read; only with a wiring that ticks: one that feeds input
+// alone leaves the windows to the inputs): nothing is judged on what the
+// board showed before it, since what the hand did next may be in the
+// burst. The inputs
 // go in as they come, and the windows are processed at the next Tick
 // (the wiring hands over what was queued before it ticks).
 func (t *Tracker) beforeInput(at time.Time) []game.Event {
@@ -204,7 +213,8 @@ func (t *Tracker) beforeInput(at time.Time) []game.Event {
 		t.reviveSilent(prev, at)
 	}
 	if !t.burst && t.ticked {
-		if d, ok := t.NextDeadline(); ok && d.Before(at.Add(-burstLate)) && (t.board.dirty || len(t.lever.presses) > 0) {
+		stalled := t.opts.Polled || at.Sub(t.lastTick) > burstLate
+		if d, ok := t.NextDeadline(); ok && stalled && d.Before(at) && (t.board.dirty || len(t.lever.presses) > 0) {
 			t.burst = true
 			for i := range t.lever.presses {
 				t.lever.presses[i].burst = true
@@ -244,6 +254,7 @@ func (t *Tracker) Finish(at time.Time) []game.Event {
 func (t *Tracker) Tick(at time.Time) []game.Event {
 	t.fedTo = maxTime(t.fedTo, at)
 	t.burst, t.ticked = false, true
+	t.lastTick = maxTime(t.lastTick, at)
 	return t.advance(at, nil)
 }
 

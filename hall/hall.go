@@ -110,8 +110,13 @@ func New(o Options) (*Hall, error) {
 		if err := checkProtocol(b); err != nil {
 			return nil, err
 		}
-		if b.Protocol == ProtocolManual {
+		switch b.Protocol {
+		case ProtocolManual:
 			b.Session.NoBoard = true
+		case ProtocolOBP:
+			// An OBP board sends a line at each lift and put, at once:
+			// no scan lags its reports behind a lever press.
+			b.Session.Tracker.Immediate = true
 		}
 		g := b.Session.Info.Game
 		if err := g.Validate(); err != nil {

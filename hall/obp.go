@@ -190,6 +190,12 @@ func (br *boardRun) obpConnected(e obplink.Connected) {
 		// what the translator followed.
 		st.feed = obpfeed.New(br.s.Tracker().Position().Placement())
 		st.feed.SetTurn(br.s.Tracker().Position().Turn())
+		// A piece of an occupancy board put back while the opponent's
+		// is in the hand is a capture only if the game's rules let
+		// that piece take there.
+		st.feed.SetCanTake(func(from, to rules.Square) bool {
+			return obpfeed.CanTake(br.s.Tracker().Position(), st.feed.Shown(), from, to)
+		})
 	}
 	st.ident = id
 	if e.Clock.None {

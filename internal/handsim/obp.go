@@ -44,6 +44,7 @@ func (b *board) obpLines(r Rand, first rules.Color, end time.Time, occupancy, no
 		}
 	}
 	if noise && len(b.seq) > 0 {
+		var chattered []report // the chatters so far: a point's own never overlap
 		for range 1 + r.IntN(3) {
 			c := b.seq[r.IntN(len(b.seq))]
 			if c.pc.IsEmpty() {
@@ -51,9 +52,10 @@ func (b *board) obpLines(r Rand, first rules.Color, end time.Time, occupancy, no
 			}
 			// The piece just put down chatters once it stands.
 			at := c.at.Add(between(r, 200*time.Millisecond, time.Second))
-			if !b.stands(c.sq, c.at, at.Add(40*time.Millisecond)) {
+			if !b.stands(c.sq, c.at, at.Add(40*time.Millisecond)) || chatters(chattered, c.sq, at) {
 				continue
 			}
+			chattered = append(chattered, report{at: at, sq: c.sq})
 			out = append(out, line{at, obp.Lift{Square: c.sq}})
 			put(at.Add(between(r, 5*time.Millisecond, 30*time.Millisecond)), c.sq, c.pc)
 		}
@@ -88,6 +90,19 @@ func (b *board) obpLines(r Rand, first rules.Color, end time.Time, occupancy, no
 		sent[i], last = Sent{At: at, Msg: l.msg}, at
 	}
 	return sent
+}
+
+// chatters reports whether a chatter of point s begun at one of at's
+// neighbours in time (within 40 ms: a chatter lasts 30 ms at most) is
+// among cs: a sensor chattering twice at once would report two lifts
+// without a put between, which no board sends.
+func chatters(cs []report, s rules.Square, at time.Time) bool {
+	for _, c := range cs {
+		if c.sq == s && c.at.Sub(at) < 40*time.Millisecond && at.Sub(c.at) < 40*time.Millisecond {
+			return true
+		}
+	}
+	return false
 }
 
 // stands reports whether the piece put on s at from stands there

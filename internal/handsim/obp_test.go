@@ -74,3 +74,28 @@ func TestXiangqiLinesReachTheGame(t *testing.T) {
 		}
 	}
 }
+
+// TestOBPChatterIsPossible: a chattering sensor's lines are those of a
+// board: every point's lifts and puts alternate (no lift from a free
+// point, no put on an occupied one), however often the chatter falls on
+// the same point (two of one point at once read two lifts in a row).
+func TestOBPChatterIsPossible(t *testing.T) {
+	for seed := range uint64(1500) {
+		g := Play(rand.New(rand.NewPCG(seed, 0x0c4)), Options{Start: t0, Plies: 10, Pace: Pace(seed % 3), Xiangqi: true, Occupancy: seed%2 == 0, Noise: true})
+		p := g.Start.Placement()
+		for _, l := range g.Lines {
+			switch m := l.Msg.(type) {
+			case obp.Lift:
+				if p.Sq[m.Square].IsEmpty() {
+					t.Fatalf("seed %d: at %v a lift from the free point %s", seed, l.At.Sub(t0), p.Geo.Name(m.Square))
+				}
+				p.Sq[m.Square] = rules.NoPiece
+			case obp.Put:
+				if !p.Sq[m.Square].IsEmpty() {
+					t.Fatalf("seed %d: at %v a put on the occupied point %s", seed, l.At.Sub(t0), p.Geo.Name(m.Square))
+				}
+				p.Sq[m.Square] = rules.Piece{Color: rules.White, Kind: rules.Pawn} // occupied
+			}
+		}
+	}
+}

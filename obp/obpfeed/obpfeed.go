@@ -31,6 +31,9 @@ var ErrUnidentified = errors.New("obpfeed: piece not identified")
 type lifted struct {
 	from  rules.Square
 	piece rules.Piece
+	// origin is where the piece stood before this move: from, or, for a
+	// piece lifted off a point it rested on, the point it came from.
+	origin rules.Square
 }
 
 // Translator turns one board's OBP lines into sensor reports. It is not
@@ -43,6 +46,13 @@ type Translator struct {
 	// on a point it was not lifted from, leaving nothing in the hand (the
 	// side that moved last), or NoColor before the first (SetTurn).
 	moved rules.Color
+	// canTake says whether the piece lifted from a point may take the
+	// piece on another (SetCanTake; nil: any may).
+	canTake func(from, to rules.Square) bool
+	// rests holds, for each point a piece rests on during a move (put
+	// down while a piece it captures is still in the hand), the point it
+	// came from.
+	rests map[rules.Square]rules.Square
 }
 
 // New returns a translator for a board showing pl (its first full read,
@@ -53,6 +63,63 @@ func New(pl rules.Placement) *Translator { return &Translator{board: pl, moved: 
 // when the board connects): the other side counts as the one that moved
 // last, until a piece put down says otherwise (see fromHand).
 func (t *Translator) SetTurn(c rules.Color) { t.moved = c.Other() }
+
+// SetCanTake gives the translator the game's rules: f reports whether
+// the piece lifted from point from may take the piece standing on point
+// to, true when the game cannot tell (the game's position not there
+// yet). An occupancy board's piece put back on the point it was lifted
+// from while a piece of the other side is in the hand is then read as a
+// capture by that piece only if it may take there: otherwise it is the
+// piece put back (a sensor chattering, a brush).
+func (t *Translator) SetCanTake(f func(from, to rules.Square) bool) { t.canTake = f }
+
+// CanTake answers SetCanTake's question from the game's position pos and
+// the placement the board shows (Shown): no only when the piece on from
+// cannot go to to by its way of moving, or its way is blocked. When pos
+// has the other side to move (the game has not taken that side's last
+// move in yet), the question goes to the position after the move of
+// pos's that shows; yes whenever nothing can tell (no such move, no piece
+// of the mover's on from).
+func CanTake(pos rules.Position, shown rules.Placement, from, to rules.Square) bool {
+	ok, known := canTake(pos, from, to)
+	if known {
+		return ok
+	}
+	for _, m := range pos.LegalMoves(nil) {
+		if next, err := pos.Play(m); err == nil && next.Placement() == shown {
+			ok, _ := canTake(next, from, to)
+			return ok
+		}
+	}
+	return true
+}
+
+// canTake reports whether the piece on from may go to to in pos by its way
+// of moving, and whether pos can tell (not when the piece is of the side
+// not to move).
+func canTake(pos rules.Position, from, to rules.Square) (ok, known bool) {
+	var ie *rules.IllegalMoveError
+	if err := pos.Check(rules.Move{From: from, To: to}); errors.As(err, &ie) {
+		switch ie.Reason {
+		case rules.ReasonBadGeometry, rules.ReasonBlocked:
+			return false, true
+		case rules.ReasonNotYourTurn:
+			return true, false
+		}
+	}
+	return true, true
+}
+
+// Shown returns what the board showed before the pieces now in the hand
+// were lifted: the translator's placement with each back on the point it
+// was lifted from.
+func (t *Translator) Shown() rules.Placement {
+	pl := t.board
+	for _, l := range t.hand {
+		pl.Sq[l.from] = l.piece
+	}
+	return pl
+}
 
 // Placement returns what the translator believes stands on the board.
 func (t *Translator) Placement() rules.Placement { return t.board }
@@ -86,7 +153,11 @@ func (t *Translator) Append(dst []game.Sensed, m obp.Message) ([]game.Sensed, er
 		pc := t.board.At(m.Square)
 		t.board.Sq[m.Square] = rules.NoPiece
 		if !pc.IsEmpty() {
-			t.hand = append(t.hand, lifted{m.Square, pc})
+			origin := m.Square
+			if o, ok := t.rests[m.Square]; ok {
+				origin = o
+			}
+			t.hand = append(t.hand, lifted{m.Square, pc, origin})
 		}
 		return append(dst, game.SquareChange{Square: m.Square, Piece: rules.NoPiece}), nil
 	case obp.Put:
@@ -116,6 +187,7 @@ func (t *Translator) Append(dst []game.Sensed, m obp.Message) ([]game.Sensed, er
 			}
 		}
 		t.board, t.hand = pl, nil
+		clear(t.rests)
 		return append(dst, game.FullRead{Placement: pl}), err
 	case obp.Clock:
 		if m.None {
@@ -135,9 +207,10 @@ func (t *Translator) Append(dst []game.Sensed, m obp.Message) ([]game.Sensed, er
 
 // fromHand takes the piece put down on s out of the hand. When the hand
 // holds the piece lifted from s, this is that piece put back when it is
-// of the side to move (the side that did not move last) or nothing else
-// is in the hand, else a capture (the capturer is the last piece lifted
-// of the other colour); otherwise it is the last piece lifted of the side
+// of the side to move (the side that did not move last), when nothing
+// else is in the hand, or when no piece of the other colour in the hand
+// may take there (SetCanTake), else a capture (the capturer is the last
+// piece lifted of the other colour that may take there); otherwise it is the last piece lifted of the side
 // that did not move last (a piece slid across a point, resting there
 // while the piece it captures is already off the board: the captured
 // piece, lifted after it, is not what rests), or the last piece lifted
@@ -168,18 +241,21 @@ func (t *Translator) fromHand(s rules.Square) (rules.Piece, bool) {
 		if j == at {
 			continue
 		}
+		if at >= 0 && t.canTake != nil && !t.canTake(t.hand[j].origin, s) {
+			continue // it cannot take there (a sensor chattering under it, or a piece adjusted)
+		}
 		if at < 0 || t.hand[j].piece.Color != t.hand[at].piece.Color {
 			pick = j
 			break
 		}
 	}
 	if pick < 0 {
-		pick = at
+		pick = at // no capture the rules allow: the piece put back
 	}
 	if pick < 0 {
 		return rules.NoPiece, false
 	}
-	pc := t.hand[pick].piece
+	pc, origin := t.hand[pick].piece, t.hand[pick].origin
 	keep := t.hand[:0]
 	for i, l := range t.hand {
 		if i != pick && l.from != s {
@@ -187,8 +263,20 @@ func (t *Translator) fromHand(s rules.Square) (rules.Piece, bool) {
 		}
 	}
 	t.hand = keep
-	if pick != at && len(t.hand) == 0 {
-		t.moved = pc.Color // a move ended (a rest on the way leaves a captured piece in the hand)
+	if pick != at && (at >= 0 || len(t.hand) == 0) {
+		// A move ended: a capture (no rest lands on a piece), or the hand
+		// emptied (a rest on the way leaves a captured piece in it). A
+		// piece whose sensor chatters may still be up after a capture.
+		t.moved = pc.Color
+	}
+	switch {
+	case len(t.hand) == 0 || pick != at && at >= 0:
+		clear(t.rests) // the move ended
+	case pick != at:
+		if t.rests == nil {
+			t.rests = map[rules.Square]rules.Square{}
+		}
+		t.rests[s] = origin // a rest on the way
 	}
 	return pc, true
 }

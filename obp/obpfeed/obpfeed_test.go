@@ -185,3 +185,202 @@ func TestOccupancyRestWhileCapturing(t *testing.T) {
 		}
 	}
 }
+
+// TestOccupancyChatterWhileTheOpponentMoves: a board that senses only
+// occupancy; Red has moved (an elephant c0-a2) and Black lifts his cannon
+// from h8 while the elephant's sensor chatters (lifted, then back). With
+// the game's rules (SetCanTake, CanTake), the piece put back on a2 is the
+// elephant: the cannon cannot take on a2 from h8. The cannon then rests
+// on g8 and ends on f8. A capture the rules allow (the cannon of b7 over
+// the cannon of b2 onto the horse of b0, lifted first) is read as one,
+// also when a chariot's sensor chatters meanwhile (the chariot, lifted
+// last, cannot take there); without the rules, the chatter is read as a
+// capture by the cannon.
+func TestOccupancyChatterWhileTheOpponentMoves(t *testing.T) {
+	geo := rules.Xiangqi9x10
+	sq := func(n string) rules.Square {
+		s, err := geo.ParseSquare(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	pl := xiangqi.StartPosition().Placement()
+	move := func(from, to string) { pl.Sq[sq(to)], pl.Sq[sq(from)] = pl.Sq[sq(from)], rules.NoPiece }
+	move("c0", "a2")
+	move("h7", "h8")
+	pos, err := xiangqi.FromPlacement(pl, rules.Black, xiangqi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	elephant, cannon := pl.Sq[sq("a2")], pl.Sq[sq("h8")]
+	type step struct {
+		msg  obp.Message
+		want rules.Piece // put: the piece named
+	}
+	run := func(name string, steps []step) {
+		tr := New(pl)
+		tr.SetTurn(rules.Black)
+		tr.SetCanTake(func(from, to rules.Square) bool { return CanTake(pos, tr.Shown(), from, to) })
+		for _, s := range steps {
+			out, err := tr.Append(nil, s.msg)
+			if err != nil || len(out) != 1 {
+				t.Fatalf("%s: %+v: %v, %v", name, s.msg, out, err)
+			}
+			if got := out[0].(game.SquareChange).Piece; got != s.want {
+				t.Fatalf("%s: %+v: named %v, want %v", name, s.msg, got, s.want)
+			}
+		}
+	}
+	chatter := []step{
+		{obp.Lift{Square: sq("a2")}, rules.NoPiece},
+		{obp.Lift{Square: sq("h8")}, rules.NoPiece},
+		{obp.Put{Square: sq("a2"), Unidentified: true}, elephant},
+		{obp.Put{Square: sq("g8"), Unidentified: true}, cannon},
+		{obp.Lift{Square: sq("g8")}, rules.NoPiece},
+		{obp.Put{Square: sq("f8"), Unidentified: true}, cannon},
+	}
+	run("chatter", chatter)
+	run("capture", []step{
+		{obp.Lift{Square: sq("b0")}, rules.NoPiece},
+		{obp.Lift{Square: sq("b7")}, rules.NoPiece},
+		{obp.Put{Square: sq("b0"), Unidentified: true}, pl.Sq[sq("b7")]},
+	})
+	run("capture while a chariot chatters", []step{
+		{obp.Lift{Square: sq("b0")}, rules.NoPiece},
+		{obp.Lift{Square: sq("b7")}, rules.NoPiece},
+		{obp.Lift{Square: sq("a9")}, rules.NoPiece}, // the chariot's sensor: it cannot take on b0
+		{obp.Put{Square: sq("b0"), Unidentified: true}, pl.Sq[sq("b7")]},
+		{obp.Put{Square: sq("a9"), Unidentified: true}, pl.Sq[sq("a9")]},
+	})
+	tr := New(pl)
+	tr.SetTurn(rules.Black)
+	for _, s := range chatter[:2] {
+		if _, err := tr.Append(nil, s.msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := tr.Append(nil, chatter[2].msg); err != nil || out[0].(game.SquareChange).Piece != cannon {
+		t.Fatalf("without the rules: %v, %v; want the cannon's capture (the reading the rules correct)", out, err)
+	}
+}
+
+// TestOccupancyCaptureEndsTheMove: a board that senses only occupancy;
+// Red's cannon takes the horse of b9 while the advisor of d0 chatters (up
+// when the cannon lands, back after). The capture ended Red's move though
+// a piece was still in the hand: Black's chariot then taking the cannon
+// on b9 is Black's capture, not Red's cannon put back.
+func TestOccupancyCaptureEndsTheMove(t *testing.T) {
+	start := xiangqi.StartPosition()
+	geo := start.Geometry()
+	sq := func(n string) rules.Square {
+		s, err := geo.ParseSquare(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	pl := start.Placement()
+	tr := New(pl)
+	tr.SetTurn(rules.White)
+	tr.SetCanTake(func(from, to rules.Square) bool { return from != sq("d0") }) // an advisor takes nothing on b9
+	for _, step := range []struct {
+		msg  obp.Message
+		want rules.Piece // put: the piece named
+	}{
+		{obp.Lift{Square: sq("b2")}, rules.NoPiece},
+		{obp.Lift{Square: sq("b9")}, rules.NoPiece},
+		{obp.Lift{Square: sq("d0")}, rules.NoPiece}, // the advisor's sensor chatters
+		{obp.Put{Square: sq("b9"), Unidentified: true}, pl.Sq[sq("b2")]},
+		{obp.Put{Square: sq("d0"), Unidentified: true}, pl.Sq[sq("d0")]},
+		{obp.Lift{Square: sq("a9")}, rules.NoPiece},
+		{obp.Lift{Square: sq("b9")}, rules.NoPiece},
+		{obp.Put{Square: sq("b9"), Unidentified: true}, pl.Sq[sq("a9")]},
+	} {
+		out, err := tr.Append(nil, step.msg)
+		if err != nil || len(out) != 1 {
+			t.Fatalf("%+v: %v, %v", step.msg, out, err)
+		}
+		if got := out[0].(game.SquareChange).Piece; got != step.want {
+			t.Fatalf("%+v: named %v, want %v", step.msg, got, step.want)
+		}
+	}
+}
+
+// TestOccupancyRestingPieceAskedFromItsOrigin: a board that senses only
+// occupancy; Red's cannon goes h2-h3-h4-h9 to take the horse (lifted
+// first), resting twice, and the sensor of Black's horse on b9 chatters
+// between the rests. Whether the cannon may take on b9 is asked from h2,
+// where it came from (the rules know no piece on h3): it may not, and the
+// horse is put back; the cannon's capture on h9 is read as one.
+func TestOccupancyRestingPieceAskedFromItsOrigin(t *testing.T) {
+	start := xiangqi.StartPosition()
+	geo := start.Geometry()
+	sq := func(n string) rules.Square {
+		s, err := geo.ParseSquare(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	pl := start.Placement()
+	tr := New(pl)
+	tr.SetTurn(rules.White)
+	tr.SetCanTake(func(from, to rules.Square) bool { return from != sq("h2") || to != sq("b9") })
+	cannon, horse := pl.Sq[sq("h2")], pl.Sq[sq("b9")]
+	for _, step := range []struct {
+		msg  obp.Message
+		want rules.Piece // put: the piece named
+	}{
+		{obp.Lift{Square: sq("h2")}, rules.NoPiece},
+		{obp.Lift{Square: sq("h9")}, rules.NoPiece},
+		{obp.Put{Square: sq("h3"), Unidentified: true}, cannon},
+		{obp.Lift{Square: sq("h3")}, rules.NoPiece},
+		{obp.Lift{Square: sq("b9")}, rules.NoPiece}, // the horse's sensor chatters
+		{obp.Put{Square: sq("b9"), Unidentified: true}, horse},
+		{obp.Put{Square: sq("h4"), Unidentified: true}, cannon},
+		{obp.Lift{Square: sq("h4")}, rules.NoPiece},
+		{obp.Put{Square: sq("h9"), Unidentified: true}, cannon},
+	} {
+		out, err := tr.Append(nil, step.msg)
+		if err != nil || len(out) != 1 {
+			t.Fatalf("%+v: %v, %v", step.msg, out, err)
+		}
+		if got := out[0].(game.SquareChange).Piece; got != step.want {
+			t.Fatalf("%+v: named %v, want %v", step.msg, got, step.want)
+		}
+	}
+}
+
+// TestCanTakeBeforeTheRecordHasTheMove: the game's position has Red to
+// move while the board already shows Red's b2xb9: Black's pieces are asked
+// about in the position after that move (the chariot of a9 may take on
+// b9, the advisor of d9 may not); when no move of Red's shows, nothing
+// can tell.
+func TestCanTakeBeforeTheRecordHasTheMove(t *testing.T) {
+	pos := xiangqi.StartPosition()
+	geo := pos.Geometry()
+	sq := func(n string) rules.Square {
+		s, err := geo.ParseSquare(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	shown := pos.Placement()
+	shown.Sq[sq("b9")], shown.Sq[sq("b2")] = shown.Sq[sq("b2")], rules.NoPiece
+	for _, c := range []struct {
+		shown    rules.Placement
+		from, to string
+		want     bool
+	}{
+		{shown, "a9", "b9", true},
+		{shown, "d9", "b9", false},
+		{pos.Placement(), "d9", "b9", true},
+		{pos.Placement(), "h2", "b9", false}, // Red's cannon: the position says
+	} {
+		if got := CanTake(pos, c.shown, sq(c.from), sq(c.to)); got != c.want {
+			t.Errorf("%s may take on %s: %v, want %v", c.from, c.to, got, c.want)
+		}
+	}
+}
