@@ -172,3 +172,39 @@ func (t *Tracker) fedTop() *node {
 	}
 	return newNode(fed)
 }
+
+// unseenDrop reports whether a drop of pth (the moves about to be made
+// after ply base) put a piece that no scan saw on its square: the piece
+// was taken before the board's next scan, and its kind is the search's
+// choice among what the known pocket holds, which may lack the piece
+// dropped (the partner board's capture that brought it not reported yet,
+// or misread there). It returns the other reading to name to the arbiter
+// (game.Ambiguous): the same moves with the drop of another kind the
+// pocket holds, or, when it holds no other, the same moves (the pocket's
+// only kind was assumed).
+func (t *Tracker) unseenDrop(base int, pth path) ([]rules.Move, bool) {
+	for i, m := range pth.moves {
+		if !m.IsDrop() {
+			continue
+		}
+		pc := pth.nodes[i].place.Sq[m.To]
+		if slices.ContainsFunc(t.turn.touches, func(tc game.Touch) bool { return !tc.Lift && tc.Square == m.To && tc.Piece == pc }) {
+			continue
+		}
+		other := slices.Clone(pth.moves)
+		prev := t.line.node(base).pos
+		if i > 0 {
+			prev = pth.nodes[i-1].pos
+		}
+		if fed, ok := prev.(*chess.Position); ok {
+			for _, k := range []rules.Kind{rules.Queen, rules.Rook, rules.Bishop, rules.Knight, rules.Pawn} {
+				if k != m.Drop && fed.Pocket(pc.Color, k) > 0 {
+					other[i].Drop = k
+					break
+				}
+			}
+		}
+		return other, true
+	}
+	return nil, false
+}
