@@ -11,12 +11,11 @@ import (
 // The shrunk cases of TestHandsimTeamGuarantee where a dropped piece no
 // scan saw was read as a kind the known pocket held.
 
-// teamDropUnseenWant checks a match where board "from" dropped a piece no
-// scan saw at ply ply (1-based) and the opponent took it at once, both
-// boards reading the same kind wrongly (the wrong piece went to the
-// partner board, which then dropped the right piece from a pocket that
-// lacked it): every difference is covered, and board "to" (the partner
-// board) has an ambiguous_move warning at its ply that names the drop.
+// teamDropUnseenWant checks a match where board "to" dropped, at ply ply
+// (from 1), a piece whose kind the board did not show (taken at once, or
+// the pocket it came from misread on the partner board): every
+// difference is covered, and board "to" is exact or has an
+// ambiguous_move warning at its ply that names the drop.
 func teamDropUnseenWant(t *testing.T, tm handsim.TeamMatch, to, ply int, drop string) {
 	t.Helper()
 	if got := tm.Boards[to].Plies[ply-1].UCI; got != drop {
@@ -26,7 +25,7 @@ func teamDropUnseenWant(t *testing.T, tm handsim.TeamMatch, to, ply int, drop st
 	if out.stuck() || out.unseenStuck(0) || out.unseenStuck(1) {
 		t.Fatalf("a difference no open alert covers: %s", out.brief())
 	}
-	found := false
+	found := out.boards[to].exact()
 	for _, a := range out.boards[to].alerts {
 		if a.Kind == game.KindAmbiguous && a.Ply == ply && strings.Contains(a.Message, "did not show which piece was dropped") {
 			found = true
@@ -35,15 +34,6 @@ func teamDropUnseenWant(t *testing.T, tm handsim.TeamMatch, to, ply int, drop st
 	if !found {
 		t.Errorf("board %d: no ambiguous_move at ply %d naming the unseen drop: %s", to, ply, out.brief())
 	}
-}
-
-func containsInt(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // TestTeamDropUnseenKindFromAWrongPocket: the shrunk case of
@@ -118,4 +108,85 @@ func TestTeamDropUnseenKnightFromAWrongPocket(t *testing.T) {
 		29, 13, 26, 2, 69, 15, 99, 97, 0, 26, 1, 7, 9, 43, 16, 30, 12, 115, 39, 58, 3, 0, 15, 52, 2, 16, 0, 1, 1, 1, 0, 1, 1,
 		0, 0, 0, 0, 1, 0, 1, 1, 1, 0, 0, 0, 1, 1, 0}}, handsim.TeamOptions{Start: simStart, Plies: 19, Pace: handsim.Blitz, Noise: true})
 	teamDropUnseenWant(t, tm, 0, 6, "N@b3")
+}
+
+// TestTeamDropUnseenPutOrder: the shrunk case of TestHandsimTeamGuarantee
+// (28 plies a board, blitz, noise). On board B Black drops a knight on
+// h2, White's king takes it at once (Kxh2) before any scan saw it, and
+// Black drops a pawn on c5: three presses, and the board shows the king
+// moved and a pawn put down. The one line of two plies (P@c5, then Kh2)
+// was taken, though the pawn was put down after the king was lifted: the
+// drop went missing, the knight stayed in Black's pocket and the later
+// plies were read wrong, with nothing said at the ply. A drop's hand now
+// counts where its piece was put down in the order of the hands
+// (liftOrderFits), so the line gives way to the three plies the presses
+// heard, the drop among them.
+func TestTeamDropUnseenPutOrder(t *testing.T) {
+	tm := playTeam(t, &rapidReplay{vals: []int{
+		251, 44, 11, 8, 0, 30, 0, 0, 0, 1, 1, 8, 0, 57, 0, 0, 28, 0, 7, 8, 0, 35, 0, 16, 39, 0, 3, 11, 0, 81, 2, 35,
+		33, 8, 34, 2, 26, 333, 99, 63, 11, 24, 2, 84, 0, 57, 0, 0, 202, 20, 50, 1, 98, 6, 10, 0, 36, 212, 32, 15, 43,
+		31, 3, 49, 0, 89, 41, 95, 1345, 25, 2, 389, 306, 95, 89, 1, 10, 4, 5, 1, 5, 203, 107, 0, 74, 3, 2, 0, 150,
+		33, 2, 10, 1, 94, 107, 105, 0, 0, 438, 21, 13, 160, 224, 3, 0, 4, 12, 57, 2, 30, 7, 114, 17, 31, 0, 52, 2, 0,
+		0, 1, 30, 3, 3, 1700, 3, 22, 62, 100, 96, 2, 2, 43, 120, 99, 113, 0, 1, 1, 6, 0, 13, 29, 1, 44, 1, 10, 23, 1,
+		613, 1, 1, 0, 8, 49, 40, 1, 56, 2, 2, 104, 143, 0, 2, 14, 26, 3, 1, 3, 90, 1, 0, 17, 17, 99, 3, 10, 79, 7,
+		82, 0, 42, 1, 17, 2, 0, 12, 99, 101, 14, 85, 0, 16, 31, 0, 87, 471, 3, 63, 16, 0, 11, 100, 10, 2, 1, 1, 0,
+		63, 0, 98, 1, 78, 122, 1, 120, 0, 756, 0, 22, 29, 10, 38, 0, 10, 1, 118, 7, 0, 103, 1, 1, 0, 14, 0, 1, 9, 96,
+		3, 1, 75, 12, 31, 88, 12, 88, 1, 0, 11, 32, 1, 2, 2, 1, 7, 2, 7, 36, 12, 1, 0, 23, 153, 23, 0, 14, 982, 2, 0,
+		0, 57, 2, 2, 90, 235, 0, 32, 3, 1, 3, 0, 80, 5, 2, 20, 400, 90, 60, 4, 12, 2, 63, 39, 17, 94, 0, 23, 36, 6,
+		1, 9, 0, 0, 0, 7, 1, 80, 0, 13, 1, 4, 87, 0, 0, 15, 1, 2, 0, 99, 40, 37, 0, 2, 71, 1, 116, 1, 11, 2, 0, 172,
+		14, 80, 1, 1, 77, 1, 0, 5, 1, 2, 104, 1, 9, 0, 4, 95, 108, 3, 2, 97, 6, 4, 3, 62, 301, 17, 0, 9, 13, 1, 110,
+		57, 91, 10, 3, 106, 496, 58, 16, 44, 1, 11, 16, 211, 0, 131, 0, 24, 0, 7, 41, 28, 50, 3, 805, 75, 822, 63, 0,
+		1, 21, 5, 99, 7, 32, 0, 378, 96, 16, 29, 2, 16, 0, 2, 67, 1700, 1, 60, 86, 1, 4, 2, 95, 10, 1, 909, 392, 3,
+		0, 0, 0, 57, 81, 0, 37, 4, 1, 15, 85, 0, 4, 3, 1, 2, 85, 110, 2, 0, 89, 6, 0, 10, 34, 129, 3, 7, 1400, 43,
+		36, 1, 0, 6, 2, 0, 0, 0, 2, 1, 1, 4, 156, 2, 7, 2, 13, 3, 92, 13, 17, 23, 1, 4, 2, 104, 2, 0, 3, 84, 46, 0,
+		13, 0, 894, 804, 1, 21, 0, 91, 2, 36, 115, 2, 71, 39, 11, 6, 0, 60, 64, 41, 2, 9, 87, 0, 15, 0, 58, 28, 2,
+		35, 95, 3, 4, 15, 18, 23, 2, 37, 0, 16, 0, 2, 0, 237, 3, 27, 8, 982, 1, 14, 3, 0, 67, 2, 7, 60, 0, 29, 69,
+		1043, 181, 1, 2, 92, 0, 1, 1, 98, 15, 2, 1, 0, 48, 2, 150, 100, 2, 1, 0, 68, 31, 2, 13, 36, 2, 92, 3, 66, 8,
+		2, 0, 27, 0, 1, 3, 87, 26, 387, 3, 36, 0, 923, 2, 7, 27, 64, 0, 0, 95, 31, 38, 105, 0, 4, 97, 3, 4, 0, 10, 0,
+		20, 1, 71, 60, 46, 52, 45, 4, 10, 0, 53, 219, 14, 37, 0, 7, 0, 9, 0, 8, 7, 62, 1, 69, 76, 6, 0, 1, 8, 1, 34,
+		1, 1, 18, 6, 1, 46, 13, 3, 1, 383, 0, 2, 0, 12, 7, 159, 4, 1, 1, 70, 2, 0, 103, 1, 0, 400, 1, 6, 3, 8, 6, 2,
+		92, 15, 12, 13, 28, 79, 0}}, handsim.TeamOptions{Start: simStart, Plies: 28, Pace: handsim.Blitz, Noise: true})
+	if got := tm.Boards[1].Plies[19].UCI; got != "N@h2" {
+		t.Fatalf("board B ply 20 is %s, not the N@h2 of the case (the generator changed)", got)
+	}
+	out := followTeam(t, tm)
+	if out.stuck() || out.unseenStuck(0) || out.unseenStuck(1) {
+		t.Fatalf("a difference no open alert covers: %s", out.brief())
+	}
+	if b := out.boards[1]; len(b.got) < 21 || b.got[20] != "h1h2" || b.got[19][1] != '@' || b.got[19][2:] != "h2" {
+		t.Errorf("board B: the drop on h2 and its capture are not read: %s", out.brief())
+	}
+}
+
+// TestTeamDropHiddenByItsRecapture: the shrunk case of
+// TestHandsimTeamGuarantee (23 plies a board, blitz, bursts). On board B
+// Black drops a bishop on g5, White takes it (Bd2xg5) and Black retakes
+// with the h6 pawn, all within one burst of reports and no scan seeing
+// the bishop. The black pawn seen put on g5 by the recapture was taken for
+// the dropped piece, so P@g5 went into the record as seen, with nothing
+// said; the wrong piece went to board A. A drop whose square a later move
+// of the same line fills with the same piece is now counted as unseen
+// and named to the arbiter (ambiguous_move at its ply).
+func TestTeamDropHiddenByItsRecapture(t *testing.T) {
+	tm := playTeam(t, &rapidReplay{vals: []int{
+		542, 1, 6, 8, 0, 7, 0, 0, 94, 0, 7, 0, 0, 17, 38, 0, 30, 0, 0, 14, 0, 34, 2, 58, 1, 73, 25, 1356, 9, 55, 2,
+		3, 209, 29, 11, 6, 2, 74, 1, 0, 345, 5, 14, 59, 7, 1, 11, 65, 93, 0, 24, 53, 16, 5, 8, 0, 83, 1, 96, 170, 60,
+		127, 2, 2, 4, 1, 14, 0, 2, 116, 83, 463, 415, 6, 0, 6, 90, 42, 1, 6, 2, 22, 2, 4, 0, 12, 92, 1, 2, 31, 219,
+		9, 115, 867, 0, 14, 82, 2, 1, 1, 34, 36, 7, 1, 27, 1, 1, 203, 10, 14, 14, 12, 83, 0, 1, 97, 94, 7, 63, 1, 0,
+		65, 400, 54, 35, 3, 4, 62, 1, 61, 1, 1, 22, 1, 13, 47, 1, 0, 14, 6, 31, 0, 110, 2, 98, 29, 1083, 86, 6, 72,
+		41, 2, 86, 0, 69, 64, 34, 309, 44, 1, 5, 317, 0, 22, 59, 0, 68, 0, 49, 23, 134, 9, 2, 1, 12, 70, 23, 36, 21,
+		2, 89, 4, 3, 13, 1, 3, 0, 122, 32, 0, 136, 70, 124, 34, 1, 1092, 58, 40, 61, 24, 12, 1, 101, 5, 1, 30, 1091,
+		5, 2, 9, 0, 105, 0, 85, 3, 1, 216, 38, 0, 0, 1, 23, 1, 53, 98, 45, 7, 12, 2, 2, 3, 0, 33, 2, 12, 22, 0, 1,
+		34, 20, 1, 35, 0, 3, 245, 10, 27, 0, 4, 14, 1, 1, 0, 0, 1, 1, 5, 27, 8, 28, 1, 8, 0, 40, 1, 1700, 59, 0, 494,
+		1181, 23, 120, 1, 0, 85, 80, 0, 70, 72, 94, 2, 2, 50, 3, 3, 15, 0, 0, 86, 103, 331, 99, 1, 978, 11, 147, 0,
+		0, 83, 87, 1, 0, 58, 5, 1, 43, 0, 40, 6, 0, 93, 127, 0, 19, 404, 8, 7, 0, 7, 1, 0, 42, 1, 0, 0, 13, 110, 35,
+		4, 79, 1308, 1615, 1, 72, 50, 2, 0, 99, 0, 83, 104, 349, 8, 3, 128, 217, 12, 84, 0, 0, 1, 5, 12, 6, 1, 25,
+		24, 3, 20, 74, 294, 0, 0, 734, 8, 92, 11, 7, 99, 53, 1, 58, 148, 0, 51, 14, 1, 3, 11, 2, 87, 0, 110, 1, 1, 0,
+		385, 3, 82, 12, 26, 9, 1, 90, 1, 4, 13, 20, 0, 1, 1219, 45, 0, 7, 14, 94, 0, 100, 0, 0, 0, 7, 69, 61, 83,
+		1066, 2, 11, 5, 1, 57, 119, 31, 0, 27, 1, 109, 48, 0, 1, 4, 70, 7, 1, 57, 9, 31, 85, 1700, 48, 119, 110, 34,
+		0, 93, 1, 100, 28, 58, 3, 78, 2, 102, 6, 2, 3, 92, 4, 1, 55, 2, 19, 3, 25, 48, 64, 266, 28, 3, 59, 84, 2, 11,
+		0, 6, 5, 2, 1, 4, 67, 52, 2, 40, 12, 67, 59, 75, 0, 3, 5, 176, 12, 1, 42, 0, 2, 73, 0, 19, 82, 12, 1, 3, 5,
+		7, 1, 1, 0, 63, 166, 2, 7, 24, 5, 1, 29, 87, 333, 39, 12, 89, 72, 51, 6, 10, 34, 0, 19, 15, 0, 13, 131, 1,
+		181, 1, 23000, 289, 66, 974, 51, 3, 2, 15, 450, 1150, 1200, 4, 0}}, handsim.TeamOptions{Start: simStart, Plies: 23, Pace: handsim.Blitz, Bursts: true})
+	teamDropUnseenWant(t, tm, 1, 18, "B@g5")
 }

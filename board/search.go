@@ -150,14 +150,16 @@ func diffAtMost(p, q *rules.Placement, limit int) bool {
 const maxFound = 8
 
 // liftOrderFits reports whether the moves' pieces were first lifted in
-// the order of the moves (a move whose origin was not seen lifted fits
-// anywhere).
+// the order of the moves, a drop's piece first put on its square (a move
+// whose origin was not seen lifted fits anywhere).
 func (t *Tracker) liftOrderFits(moves []rules.Move) bool {
 	var last time.Time
 	for _, m := range moves {
 		at, seen := time.Time{}, false
 		for _, tc := range t.turn.touches {
-			if tc.Lift && (tc.Square == m.From || (m.IsCastle() && tc.Square == m.To)) {
+			if tc.Lift && (tc.Square == m.From || (m.IsCastle() && tc.Square == m.To)) ||
+				m.IsDrop() && !tc.Lift && tc.Square == m.To && tc.Piece.Kind == m.Drop {
+				// A drop's hand shows when its piece is put down.
 				at, seen = tc.At, true
 				break
 			}

@@ -174,7 +174,8 @@ func (t *Tracker) fedTop() *node {
 }
 
 // unseenDrop reports whether a drop of pth (the moves about to be made
-// after ply base) put a piece that no scan saw on its square: the piece
+// after ply base) put a piece that no scan saw on its square, or one that
+// a later move of pth puts there too: the piece
 // was taken before the board's next scan, and its kind is the search's
 // choice among what the known pocket holds, which may lack the piece
 // dropped (the partner board's capture that brought it not reported yet,
@@ -188,7 +189,15 @@ func (t *Tracker) unseenDrop(base int, pth path) ([]rules.Move, bool) {
 			continue
 		}
 		pc := pth.nodes[i].place.Sq[m.To]
-		if slices.ContainsFunc(t.turn.touches, func(tc game.Touch) bool { return !tc.Lift && tc.Square == m.To && tc.Piece == pc }) {
+		// A later move of pth that puts the same piece on the square (a
+		// pawn dropped and taken by a pawn) hides the drop's own.
+		hidden := false
+		for j := i + 1; j < len(pth.moves); j++ {
+			if pth.moves[j].To == m.To && pth.nodes[j].place.Sq[m.To] == pc {
+				hidden = true
+			}
+		}
+		if !hidden && slices.ContainsFunc(t.turn.touches, func(tc game.Touch) bool { return !tc.Lift && tc.Square == m.To && tc.Piece == pc }) {
 			continue
 		}
 		other := slices.Clone(pth.moves)
