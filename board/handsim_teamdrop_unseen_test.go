@@ -190,3 +190,51 @@ func TestTeamDropHiddenByItsRecapture(t *testing.T) {
 		181, 1, 23000, 289, 66, 974, 51, 3, 2, 15, 450, 1150, 1200, 4, 0}}, handsim.TeamOptions{Start: simStart, Plies: 23, Pace: handsim.Blitz, Bursts: true})
 	teamDropUnseenWant(t, tm, 1, 18, "B@g5")
 }
+
+// TestTeamDropInAFiveMoveBurst: the shrunk case of
+// TestHandsimTeamGuarantee (22 plies a board, blitz). On board A Black
+// plays Nh6, White Ng1, Black drops a knight on a6, White's rook takes it
+// and Black's knight from b8 retakes, five presses within 1.6 s and the
+// board never at rest long enough to be judged in between. The search
+// goes four plies deep: the one line of four (Nh6 Ra6 Nxa6 Ng1, the
+// knight from h3 lifted first but played last) was taken, the drop lost
+// and a press left over (a false clock_without_move crit), with nothing
+// said at the ply. On a drop board a sole line whose lifts came in
+// another order, while more presses wait than it has plies, now gives
+// way to a line one ply deeper than the search's bound: the record is
+// exact, and the drop seen before the rook took it is not named as
+// unseen (dropSeen).
+func TestTeamDropInAFiveMoveBurst(t *testing.T) {
+	tm := playTeam(t, &rapidReplay{vals: []int{
+		111, 255, 0, 0, 0, 1, 3, 0, 38, 2, 70, 1549, 3, 0, 0, 0, 27, 0, 0, 0, 0, 1, 5, 1, 8, 0, 26, 0, 6, 0, 23, 17,
+		88, 1, 78, 13, 87, 399, 1, 70, 0, 32, 1, 4, 6, 888, 13, 3, 4, 75, 0, 2, 40, 2, 38, 0, 1700, 1, 1, 14, 0, 1,
+		1, 170, 94, 25, 5, 14, 74, 2, 0, 302, 14, 0, 7, 6, 73, 1, 1, 82, 164, 13, 3, 2, 27, 7, 4, 8, 1, 106, 110,
+		238, 1, 1, 4, 4, 1, 20, 2, 1, 5, 98, 0, 85, 7, 808, 74, 211, 1, 74, 37, 0, 3, 7, 1, 2, 35, 3, 42, 6, 0, 18,
+		4, 60, 1, 18, 0, 2, 5, 14, 134, 1, 6, 115, 86, 0, 131, 0, 1, 20, 1, 1, 1, 3, 33, 93, 2, 0, 40, 28, 3, 22, 89,
+		0, 303, 4, 0, 0, 7, 3, 6, 2, 13, 4, 140, 59, 1, 28, 6, 336, 72, 4, 7, 80, 23, 1, 2, 160, 77, 79, 8, 92, 1,
+		29, 81, 11, 17, 76, 2, 13, 3, 14, 91, 135, 2, 3, 39, 2, 14, 42, 60, 67, 48, 2, 1236, 10, 63, 862, 64, 77, 1,
+		83, 50, 56, 3, 1, 2, 1095, 90, 1, 3, 0, 2, 2, 53, 141, 1, 0, 153, 13, 32, 2, 91, 5, 62, 1, 1, 4, 5, 6, 0, 2,
+		0, 17, 64, 12, 5, 46, 335, 10, 2, 14, 10, 389, 94, 1367, 511, 44, 47, 2, 1, 0, 2, 1, 132, 6, 10, 0, 67, 9,
+		11, 0, 1, 280, 23, 27, 92, 4, 0, 99, 56, 1, 13, 1, 5, 2, 0, 1, 4, 238, 13, 14, 12, 6, 30, 22, 95, 1320, 1308,
+		77, 7, 8, 0, 5, 1, 0, 1, 34, 96, 7, 4, 13, 83, 2, 0, 400, 40, 123, 403, 0, 17, 0, 13, 10, 105, 3, 0, 1, 72,
+		3, 52, 18, 82, 1, 3, 40, 1, 70, 32, 0, 0, 93, 122, 3, 167, 45, 99, 56, 2, 11, 1, 0, 1, 1, 0, 51, 3, 0, 24,
+		106, 18, 5, 87, 0, 1, 9, 0, 110, 33, 15, 50, 57, 753, 0, 71, 24, 9, 17, 90, 1, 96, 92, 1, 1, 35, 70, 11, 80,
+		20, 26, 44, 1, 19, 6, 1, 37, 13, 208, 1, 3, 11, 15, 1, 2, 26, 286, 62, 13, 114, 3, 1650, 94, 4, 86, 2, 5, 2,
+		21, 6, 0, 0, 52, 2, 3, 0, 53, 6, 0, 1, 54, 15, 4, 5, 3, 9, 1, 0, 0, 4, 63, 27, 12, 1598, 2, 103, 3, 13, 1,
+		61, 0, 22, 0, 5, 0, 6, 4, 2, 3, 908, 1, 45, 0, 38, 1, 2, 29, 266, 57, 22, 34, 8, 1, 27, 77, 3, 0, 180, 0, 67,
+		12, 0, 31, 1700, 2, 21, 99, 1, 0, 2, 136, 55, 57, 175, 25, 22, 0, 0, 4, 2, 15, 0, 14, 3, 70, 3, 1, 1, 1, 0,
+		38, 1452, 5, 24, 89, 125, 3, 1, 109, 9, 23, 49, 8, 23, 76, 0, 3, 20, 2, 15, 107, 338, 2, 3, 1, 1123, 7, 5, 2,
+		8, 2, 2, 0, 91, 5, 0, 14, 4, 2, 0, 27, 3}}, handsim.TeamOptions{Start: simStart, Plies: 22, Pace: handsim.Blitz})
+	if got := tm.Boards[0].Plies[19].UCI; got != "N@a6" {
+		t.Fatalf("board A ply 20 is %s, not the N@a6 of the case (the generator changed)", got)
+	}
+	out := followTeam(t, tm)
+	if !out.exact() {
+		t.Fatalf("%s", out.brief())
+	}
+	for b, u := range out.unexpected {
+		for _, a := range u {
+			t.Errorf("board %d: false %s %s at ply %d: %s", b, a.Severity, a.Kind, a.Ply, a.Message)
+		}
+	}
+}

@@ -219,7 +219,8 @@ type path struct {
 // order than its moves, while more presses wait than it has plies, gives
 // way to a longer one whose lifts fit (a piece dropped and taken before
 // any scan saw it, then another move: the board shows two pieces moved,
-// the lifts and presses three plies).
+// the lifts and presses three plies), one ply deeper than depth if need
+// be (such a drop in a burst of moves as deep as depth).
 func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, ambiguous bool) {
 	diff := t.searchFrom(n, target)
 	var fallback []path
@@ -228,7 +229,7 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 			best, ambiguous = fallback[0], false
 		}
 	}()
-	for d := 1; d <= depth; d++ {
+	for d := 1; d <= depth || d == depth+1 && len(fallback) > 0; d++ {
 		if d >= 3 && diff < d+1 && !t.srch.deep && !(t.opts.Drops && diff >= d && len(t.lever.presses) >= d-1) {
 			// Three plies or more leave at least four squares changed in
 			// any real game; fewer is a hand in the middle of a move, and
@@ -247,7 +248,7 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 		case 0:
 			continue
 		case 1:
-			if len(fallback) == 0 && t.opts.Drops && d < depth && len(t.lever.presses) > d && !t.liftOrderFits(found[0].moves) {
+			if len(fallback) == 0 && t.opts.Drops && len(t.lever.presses) > d && !t.liftOrderFits(found[0].moves) {
 				fallback = found
 				continue
 			}

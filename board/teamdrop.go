@@ -174,8 +174,7 @@ func (t *Tracker) fedTop() *node {
 }
 
 // unseenDrop reports whether a drop of pth (the moves about to be made
-// after ply base) put a piece that no scan saw on its square, or one that
-// a later move of pth puts there too: the piece
+// after ply base) put a piece that no scan saw on its square (dropSeen): the piece
 // was taken before the board's next scan, and its kind is the search's
 // choice among what the known pocket holds, which may lack the piece
 // dropped (the partner board's capture that brought it not reported yet,
@@ -189,15 +188,7 @@ func (t *Tracker) unseenDrop(base int, pth path) ([]rules.Move, bool) {
 			continue
 		}
 		pc := pth.nodes[i].place.Sq[m.To]
-		// A later move of pth that puts the same piece on the square (a
-		// pawn dropped and taken by a pawn) hides the drop's own.
-		hidden := false
-		for j := i + 1; j < len(pth.moves); j++ {
-			if pth.moves[j].To == m.To && pth.nodes[j].place.Sq[m.To] == pc {
-				hidden = true
-			}
-		}
-		if !hidden && slices.ContainsFunc(t.turn.touches, func(tc game.Touch) bool { return !tc.Lift && tc.Square == m.To && tc.Piece == pc }) {
+		if t.dropSeen(pth, i) {
 			continue
 		}
 		other := slices.Clone(pth.moves)
@@ -216,4 +207,36 @@ func (t *Tracker) unseenDrop(base int, pth path) ([]rules.Move, bool) {
 		return other, true
 	}
 	return nil, false
+}
+
+// dropSeen reports whether the turn's touches show the piece of drop i of
+// pth put on its square. When a later move of pth takes it there, only a
+// sighting before that move's piece was lifted counts (the capturer, or
+// a pawn retaking, may be the same piece as the one dropped); when that
+// lift was not seen, a sighting before the square was first emptied.
+func (t *Tracker) dropSeen(pth path, i int) bool {
+	m := pth.moves[i]
+	pc := pth.nodes[i].place.Sq[m.To]
+	var cut time.Time
+	for j := i + 1; j < len(pth.moves) && cut.IsZero(); j++ {
+		if pth.moves[j].To != m.To {
+			continue
+		}
+		from := pth.moves[j].From
+		for _, tc := range t.turn.touches {
+			if tc.Lift && (tc.Square == from || tc.Square == m.To) {
+				cut = tc.At
+				break
+			}
+		}
+		if cut.IsZero() {
+			return false
+		}
+	}
+	for _, tc := range t.turn.touches {
+		if !tc.Lift && tc.Square == m.To && tc.Piece == pc && (cut.IsZero() || tc.At.Before(cut)) {
+			return true
+		}
+	}
+	return false
 }
