@@ -16,6 +16,9 @@ type searcher struct {
 	// deep: the search explains a full read after the board was not heard
 	// (deeper sequences, pieces coming back to their squares).
 	deep bool
+	// fit: the walk keeps only sequences whose lifts fit their order (a
+	// drop board looking past a sole line the hands contradict).
+	fit bool
 }
 
 // node is a position with its placement and, once expanded, its legal
@@ -240,7 +243,9 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 			break
 		}
 		var found []path
+		t.srch.fit = len(fallback) > 0
 		t.walk(n, target, d, path{}, &found)
+		t.srch.fit = false
 		if len(fallback) > 0 {
 			found = slices.DeleteFunc(found, func(p path) bool { return !t.liftOrderFits(p.moves) })
 		}
@@ -261,6 +266,9 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 			if t.liftOrderFits(p.moves) {
 				ok = append(ok, p)
 			}
+		}
+		if t.opts.Drops && len(ok) > 1 {
+			ok = t.seenDrops(ok)
 		}
 		if len(ok) == 1 {
 			return ok[0], false
@@ -307,6 +315,10 @@ func (t *Tracker) walk(n *node, target *rules.Placement, d int, pre path, found 
 			return
 		}
 		k := &n.kids[i]
+		if t.srch.fit && !t.liftOrderFits(append(pre.moves[:len(pre.moves):len(pre.moves)], k.m)) {
+			// The hands lifted this move's piece before an earlier one's.
+			continue
+		}
 		if d == 1 {
 			if !n.leadsTo(i, target) {
 				continue

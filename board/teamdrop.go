@@ -240,3 +240,27 @@ func (t *Tracker) dropSeen(pth path, i int) bool {
 	}
 	return false
 }
+
+// seenDrops keeps, of the sequences ps, those whose every drop's piece
+// the touches show put on its square (dropSeen), when there are any: a
+// knight seen dropped and taken at once in a burst is not read as a
+// bishop of the pocket because the capturer was never seen at rest.
+func (t *Tracker) seenDrops(ps []path) []path {
+	var out []path
+	for _, p := range ps {
+		all := true
+		for i, m := range p.moves {
+			if m.IsDrop() && !t.dropSeen(p, i) {
+				all = false
+				break
+			}
+		}
+		if all {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return ps
+	}
+	return out
+}
