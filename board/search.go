@@ -219,7 +219,8 @@ type path struct {
 // the same length also fits (an ambiguity the arbiter should hear of).
 //
 // On a drop board, a sole sequence whose pieces were lifted in another
-// order than its moves, while more presses wait than it has plies, gives
+// order than its moves, while as many presses wait as it has plies or
+// more (the last move's press may not be heard yet), gives
 // way to a longer one whose lifts fit (a piece dropped and taken before
 // any scan saw it, then another move: the board shows two pieces moved,
 // the lifts and presses three plies), one ply deeper than depth if need
@@ -253,7 +254,7 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 		case 0:
 			continue
 		case 1:
-			if len(fallback) == 0 && t.opts.Drops && len(t.lever.presses) > d && !t.liftOrderFits(found[0].moves) {
+			if len(fallback) == 0 && t.opts.Drops && len(t.lever.presses) >= d && !t.liftOrderFits(found[0].moves) {
 				fallback = found
 				continue
 			}
