@@ -293,3 +293,50 @@ func TestTeamDropSeenBeforeTheBurst(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamDropUnseenFromAnUnknownPiece: the ninth case go test plays of
+// TestHandsimTeamGuarantee (25 plies a board, blitz, bursts). On board B
+// White drops a pawn on h6, Black's knight takes it at once (Nxh6)
+// before any scan saw it, and White drops a pawn on a6: three presses,
+// and the board shows a knight moved and a pawn put down. The known
+// pocket held one pawn (the second came from a capture on board A not
+// reported yet), so no line of three plies played, and the one line of
+// two (P@a6, then Nh6: the pawn put down after the knight was lifted) was
+// taken with the drop lost and nothing said at the ply. When the search
+// falls back on such a line, a drop board now also looks for a longer
+// line whose lifts fit with one more piece of every kind in the pockets
+// (fedFallback): the record is exact, and which piece went to h6 is named
+// to the arbiter (no scan saw it).
+func TestTeamDropUnseenFromAnUnknownPiece(t *testing.T) {
+	tm := playTeam(t, &rapidReplay{vals: []int{
+		0, 0, 12, 8, 0, 102, 0, 0, 6, 19, 8, 0, 66, 0, 0, 0, 352, 68, 0, 0, 0, 1, 4, 0, 3, 0, 0, 5, 0, 8, 0, 0, 8, 1,
+		0, 0, 192, 70, 0, 8, 0, 33, 0, 0, 73, 7, 1430, 1, 0, 0, 68, 29, 0, 22, 0, 0, 14, 1640, 14, 8, 0, 5, 0, 0, 0,
+		27, 0, 8, 0, 3, 2, 70, 24, 0, 8, 0, 1, 110, 0, 0, 60, 60, 60, 0, 0, 2, 2, 8, 0, 12, 0, 0, 122, 0, 189, 0, 0,
+		3, 8, 2, 6, 77, 30, 0, 0, 47, 0, 3, 0, 8, 0, 5, 0, 0, 44, 1289, 7, 8, 0, 42, 0, 1, 0, 231, 13, 0, 13, 1, 0,
+		0, 53, 0, 0, 127, 10, 1, 14, 58, 2, 0, 4, 1374, 184, 0, 59, 2, 5, 0, 2, 7, 6, 1, 3, 11, 7, 109, 3, 4, 1, 171,
+		79, 28, 1, 95, 1, 91, 23, 36, 1, 20, 377, 5, 23, 0, 80, 7, 185, 3, 63, 2, 99, 1, 91, 2, 88, 1, 7, 110, 230,
+		58, 1, 4, 1, 526, 1, 87, 2, 7, 51, 53, 158, 19, 1, 85, 250, 3, 139, 0, 1, 1, 4, 1, 1, 5, 3, 0, 27, 4, 4, 55,
+		26, 1, 0, 4, 0, 22, 1, 18, 99, 29, 359, 15, 60, 11, 97, 2, 2, 9, 1, 76, 45, 26, 0, 1, 0, 130, 3, 4, 39, 1, 0,
+		4, 6, 1, 1, 0, 14, 82, 56, 0, 5, 0, 71, 110, 2, 93, 155, 84, 1400, 488, 634, 51, 4, 3, 12, 100, 0, 1, 94, 1,
+		0, 0, 280, 61, 124, 37, 54, 3, 17, 0, 1, 262, 0, 1, 142, 0, 90, 1, 29, 0, 14, 2, 99, 0, 43, 1, 4, 5, 15, 77,
+		2, 32, 198, 24, 64, 2, 1, 9, 1, 110, 2, 1, 7, 18, 1, 519, 0, 40, 4, 0, 1, 26, 63, 0, 99, 5, 6, 0, 4, 64, 4,
+		1, 0, 2, 42, 13, 2, 25, 17, 40, 329, 1, 65, 18, 12, 1, 60, 355, 1, 146, 51, 2, 23, 96, 13, 59, 0, 92, 11, 19,
+		0, 3, 1, 0, 1, 3, 6, 1, 6, 1, 32, 96, 1, 1, 87, 1, 25, 0, 0, 34, 13, 210, 7, 2, 12, 3, 1, 18, 11, 0, 49, 41,
+		477, 1490, 3, 7, 57, 2, 1, 9, 66, 128, 11, 11, 3, 180, 5, 1, 192, 6, 4, 4, 20, 0, 5, 10, 47, 1, 64, 87, 76,
+		36, 9, 0, 4, 7, 88, 74, 1, 2, 1, 6, 2, 8, 1, 2, 39, 34, 2, 0, 1, 7, 63, 0, 5, 0, 0, 9, 6, 14, 34, 6, 0, 0, 0,
+		110, 2, 2, 8, 38, 385, 71, 98, 4, 0, 1, 52, 6, 2, 27, 0, 11, 147, 5, 9, 1666, 26, 63, 7, 23, 2, 1, 13, 0, 21,
+		7, 2, 52, 45, 1, 43, 1, 1, 44, 44, 22, 1, 1, 2, 42, 70, 1151, 1, 1, 1, 0, 5, 1, 6, 0, 3, 3, 348, 89, 53, 0,
+		57, 27, 0, 29, 0, 34, 100, 3, 92, 3, 23, 874, 48, 2, 0, 0, 7, 0, 0, 1, 0, 1, 0, 12, 1, 24, 19, 3, 4, 77, 35,
+		30, 82, 6, 5, 16, 54, 10, 1, 0, 2, 14, 1, 6, 0, 35, 0, 4, 2, 3, 14, 7, 3, 4, 22, 350, 0, 0, 21, 2, 79, 3, 57,
+		46, 48, 27, 0, 1, 1, 1, 0, 1, 1, 0, 0, 1}}, handsim.TeamOptions{Start: simStart, Plies: 25, Pace: handsim.Blitz, Bursts: true})
+	if got := tm.Boards[1].Plies[22].UCI; got != "P@h6" {
+		t.Fatalf("board B ply 23 is %s, not the P@h6 of the case (the generator changed)", got)
+	}
+	out := followTeam(t, tm)
+	if out.stuck() {
+		t.Fatalf("a difference no open alert covers: %s", out.brief())
+	}
+	if b := out.boards[1]; !b.exact() {
+		t.Errorf("board B: %s", out.brief())
+	}
+}

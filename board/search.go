@@ -19,6 +19,8 @@ type searcher struct {
 	// fit: the walk keeps only sequences whose lifts fit their order (a
 	// drop board looking past a sole line the hands contradict).
 	fit bool
+	// fed: a search from a position with pockets fed (fedFallback).
+	fed bool
 }
 
 // node is a position with its placement and, once expanded, its legal
@@ -231,6 +233,9 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 	defer func() {
 		if len(best.moves) == 0 && len(fallback) > 0 {
 			best, ambiguous = fallback[0], false
+			if fp := t.fedFallback(n, target, depth, len(best.moves)); len(fp.moves) > 0 {
+				best = fp
+			}
 		}
 	}()
 	for d := 1; d <= depth || d == depth+1 && len(fallback) > 0; d++ {

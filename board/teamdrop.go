@@ -264,3 +264,29 @@ func (t *Tracker) seenDrops(ps []path) []path {
 	}
 	return out
 }
+
+// fedFallback looks, once, for a line longer than n plies from n to
+// target whose lifts fit, with one more piece of every kind in both
+// pockets: find fell back on a sole line the hands contradict while the
+// presses say more moves were made, and the line that fits may drop a
+// piece no scan saw that the known pocket lacks (the partner board's
+// capture not reported yet). The match judges whether the piece was
+// there; the drop's kind is named to the arbiter (unseenDrop).
+func (t *Tracker) fedFallback(n *node, target *rules.Placement, depth, plies int) path {
+	pos, ok := n.pos.(*chess.Position)
+	if !ok || t.srch.fed {
+		return path{}
+	}
+	for _, c := range []rules.Color{rules.White, rules.Black} {
+		for k := rules.Pawn; k <= rules.Queen; k++ {
+			pos = pos.WithPocket(c, k, pos.Pocket(c, k)+1)
+		}
+	}
+	t.srch.fed = true
+	p, _ := t.find(newNode(pos), target, depth)
+	t.srch.fed = false
+	if len(p.moves) <= plies || !t.liftOrderFits(p.moves) {
+		return path{}
+	}
+	return p
+}
