@@ -232,7 +232,7 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 	var fallback []path
 	defer func() {
 		if len(best.moves) == 0 && len(fallback) > 0 {
-			best, ambiguous = fallback[0], false
+			best, ambiguous = fallback[0], len(fallback) > 1
 			if fp := t.fedFallback(n, target, depth, len(best.moves)); len(fp.moves) > 0 {
 				best = fp
 			}
@@ -272,6 +272,12 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 			if t.liftOrderFits(p.moves) {
 				ok = append(ok, p)
 			}
+		}
+		if len(ok) == 0 && len(fallback) == 0 && t.opts.Drops && len(t.lever.presses) >= d {
+			// Every line of d plies is one the hands contradict, while the
+			// presses say as many moves or more: a longer one may fit.
+			fallback = found
+			continue
 		}
 		if t.opts.Drops && len(ok) > 1 {
 			ok = t.seenDrops(ok)

@@ -137,7 +137,7 @@ func (a *Adjudicator) onAmbiguous(e game.Ambiguous) []game.Verdict {
 		if o.Drop != c.Drop {
 			msg = fmt.Sprintf("The board did not show which piece was dropped at ply %d (taken at once before a scan saw it, or a reading taken back): the record has a %s dropped, it may have been a %s or another piece. Check the record.", e.Ply+i, c.Drop, o.Drop)
 		}
-		return []game.Verdict{*a.newAlert(e.At, game.KindAmbiguous, game.Warn, "", rules.NoColor, e.Ply+i, msg)}
+		return []game.Verdict{*a.newAlert(e.At, game.KindAmbiguous, game.Warn, "", rules.NoColor, e.Ply, msg)}
 	}
 	return []game.Verdict{*a.newAlert(e.At, game.KindAmbiguous, game.Warn, "", rules.NoColor, e.Ply,
 		fmt.Sprintf("The board could be read as %d or %d moves from ply %d; the tracker chose the first. Check the record.", len(e.Chosen), len(e.Other), e.Ply))}
