@@ -54,11 +54,10 @@ type teamOutcome struct {
 
 func (o teamOutcome) exact() bool { return o.boards[0].exact() && o.boards[1].exact() }
 
-// stuck: a board's record differs and no open alert says so, other than
-// right after a drop no scan saw (unseenStuck).
+// stuck: a board's record differs and no open alert says so.
 func (o teamOutcome) stuck() bool {
-	for b, out := range o.boards {
-		if out.stuck() && !o.unseenStuck(b) {
+	for _, out := range o.boards {
+		if out.stuck() {
 			return true
 		}
 	}
@@ -67,9 +66,9 @@ func (o teamOutcome) stuck() bool {
 
 // unseenStuck: board b's record differs, uncovered, within two plies of a
 // drop that no scan saw, the piece taken before the board's next scan of
-// its square. The board then shows the opponent's piece arriving on an
-// empty square, nothing else: the tracker does not read a drop into that
-// yet (docs/board-fidelity.md says so), and the soak counts these apart.
+// its square (the board then shows the opponent's piece arriving on an
+// empty square, nothing else). Such a game is stuck like any other; the
+// soak counts these apart in its figures.
 func (o teamOutcome) unseenStuck(b int) bool {
 	out := o.boards[b]
 	if !out.stuck() {

@@ -16,8 +16,13 @@ import (
 func (t *Tracker) appendMoves(at time.Time, base int, pth path, amb bool, replaced bool, evs []game.Event) []game.Event {
 	t.trail.clear()
 	made := t.board.lastChange
-	if amb {
+	switch {
+	case amb:
 		evs = append(evs, game.Ambiguous{Stamp: game.Stamp{At: made}, Ply: base + 1, Chosen: pth.moves, Other: t.alternative(base, len(pth.moves)).moves})
+	case t.opts.Drops:
+		if other, ok := t.unseenDrop(base, pth); ok {
+			evs = append(evs, game.Ambiguous{Stamp: game.Stamp{At: made}, Ply: base + 1, Chosen: pth.moves, Other: other})
+		}
 	}
 	for i, m := range pth.moves {
 		prev := t.line.top()

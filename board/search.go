@@ -16,6 +16,11 @@ type searcher struct {
 	// deep: the search explains a full read after the board was not heard
 	// (deeper sequences, pieces coming back to their squares).
 	deep bool
+	// fit: the walk keeps only sequences whose lifts fit their order (a
+	// drop board looking past a sole line the hands contradict).
+	fit bool
+	// fed: a search from a position with pockets fed (fedFallback).
+	fed bool
 }
 
 // node is a position with its placement and, once expanded, its legal
@@ -150,14 +155,16 @@ func diffAtMost(p, q *rules.Placement, limit int) bool {
 const maxFound = 8
 
 // liftOrderFits reports whether the moves' pieces were first lifted in
-// the order of the moves (a move whose origin was not seen lifted fits
-// anywhere).
+// the order of the moves, a drop's piece first put on its square (a move
+// whose origin was not seen lifted fits anywhere).
 func (t *Tracker) liftOrderFits(moves []rules.Move) bool {
 	var last time.Time
 	for _, m := range moves {
 		at, seen := time.Time{}, false
 		for _, tc := range t.turn.touches {
-			if tc.Lift && (tc.Square == m.From || (m.IsCastle() && tc.Square == m.To)) {
+			if tc.Lift && (tc.Square == m.From || (m.IsCastle() && tc.Square == m.To)) ||
+				m.IsDrop() && !tc.Lift && tc.Square == m.To && tc.Piece.Kind == m.Drop {
+				// A drop's hand shows when its piece is put down.
 				at, seen = tc.At, true
 				break
 			}
@@ -236,19 +243,24 @@ type path struct {
 // the same length also fits (an ambiguity the arbiter should hear of).
 //
 // On a drop board, a sole sequence whose pieces were lifted in another
-// order than its moves, while more presses wait than it has plies, gives
+// order than its moves, while as many presses wait as it has plies or
+// more (the last move's press may not be heard yet), gives
 // way to a longer one whose lifts fit (a piece dropped and taken before
 // any scan saw it, then another move: the board shows two pieces moved,
-// the lifts and presses three plies).
+// the lifts and presses three plies), one ply deeper than depth if need
+// be (such a drop in a burst of moves as deep as depth).
 func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, ambiguous bool) {
 	diff := t.searchFrom(n, target)
 	var fallback []path
 	defer func() {
 		if len(best.moves) == 0 && len(fallback) > 0 {
-			best, ambiguous = fallback[0], false
+			best, ambiguous = fallback[0], len(fallback) > 1
+			if fp := t.fedFallback(n, target, depth, len(best.moves)); len(fp.moves) > 0 {
+				best = fp
+			}
 		}
 	}()
-	for d := 1; d <= depth; d++ {
+	for d := 1; d <= depth || d == depth+1 && len(fallback) > 0; d++ {
 		if d >= 3 && diff < d+1 && !t.srch.deep && !(t.opts.Drops && diff >= d && len(t.lever.presses) >= d-1) {
 			// Three plies or more leave at least four squares changed in
 			// any real game; fewer is a hand in the middle of a move, and
@@ -259,7 +271,9 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 			break
 		}
 		var found []path
+		t.srch.fit = len(fallback) > 0
 		t.walk(n, target, d, path{}, &found)
+		t.srch.fit = false
 		if len(fallback) > 0 {
 			found = slices.DeleteFunc(found, func(p path) bool { return !t.liftOrderFits(p.moves) })
 		}
@@ -267,7 +281,7 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 		case 0:
 			continue
 		case 1:
-			if len(fallback) == 0 && t.opts.Drops && d < depth && len(t.lever.presses) > d && !t.liftOrderFits(found[0].moves) {
+			if len(fallback) == 0 && t.opts.Drops && len(t.lever.presses) >= d && !t.liftOrderFits(found[0].moves) {
 				fallback = found
 				continue
 			}
@@ -280,6 +294,15 @@ func (t *Tracker) find(n *node, target *rules.Placement, depth int) (best path, 
 			if t.liftOrderFits(p.moves) {
 				ok = append(ok, p)
 			}
+		}
+		if len(ok) == 0 && len(fallback) == 0 && t.opts.Drops && len(t.lever.presses) >= d {
+			// Every line of d plies is one the hands contradict, while the
+			// presses say as many moves or more: a longer one may fit.
+			fallback = found
+			continue
+		}
+		if t.opts.Drops && len(ok) > 1 {
+			ok = t.seenDrops(ok)
 		}
 		if len(ok) == 1 {
 			return ok[0], false
@@ -343,6 +366,10 @@ func (t *Tracker) walk(n *node, target *rules.Placement, d int, pre path, found 
 			return
 		}
 		k := &n.kids[i]
+		if t.srch.fit && !t.liftOrderFits(append(pre.moves[:len(pre.moves):len(pre.moves)], k.m)) {
+			// The hands lifted this move's piece before an earlier one's.
+			continue
+		}
 		if d == 1 {
 			if !n.leadsTo(i, target) {
 				continue

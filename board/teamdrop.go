@@ -172,3 +172,121 @@ func (t *Tracker) fedTop() *node {
 	}
 	return newNode(fed)
 }
+
+// unseenDrop reports whether a drop of pth (the moves about to be made
+// after ply base) put a piece that no scan saw on its square (dropSeen): the piece
+// was taken before the board's next scan, and its kind is the search's
+// choice among what the known pocket holds, which may lack the piece
+// dropped (the partner board's capture that brought it not reported yet,
+// or misread there). It returns the other reading to name to the arbiter
+// (game.Ambiguous): the same moves with the drop of another kind the
+// pocket holds, or, when it holds no other, the same moves (the pocket's
+// only kind was assumed).
+func (t *Tracker) unseenDrop(base int, pth path) ([]rules.Move, bool) {
+	for i, m := range pth.moves {
+		if !m.IsDrop() {
+			continue
+		}
+		pc := pth.nodes[i].place.Sq[m.To]
+		if t.dropSeen(pth, i) {
+			continue
+		}
+		other := slices.Clone(pth.moves)
+		prev := t.line.node(base).pos
+		if i > 0 {
+			prev = pth.nodes[i-1].pos
+		}
+		if fed, ok := prev.(*chess.Position); ok {
+			for _, k := range []rules.Kind{rules.Queen, rules.Rook, rules.Bishop, rules.Knight, rules.Pawn} {
+				if k != m.Drop && fed.Pocket(pc.Color, k) > 0 {
+					other[i].Drop = k
+					break
+				}
+			}
+		}
+		return other, true
+	}
+	return nil, false
+}
+
+// dropSeen reports whether the turn's touches show the piece of drop i of
+// pth put on its square. When a later move of pth takes it there, only a
+// sighting before that move's piece was lifted counts (the capturer, or
+// a pawn retaking, may be the same piece as the one dropped); when that
+// lift was not seen, a sighting before the square was first emptied.
+func (t *Tracker) dropSeen(pth path, i int) bool {
+	m := pth.moves[i]
+	pc := pth.nodes[i].place.Sq[m.To]
+	var cut time.Time
+	for j := i + 1; j < len(pth.moves) && cut.IsZero(); j++ {
+		if pth.moves[j].To != m.To {
+			continue
+		}
+		from := pth.moves[j].From
+		for _, tc := range t.turn.touches {
+			if tc.Lift && (tc.Square == from || tc.Square == m.To) {
+				cut = tc.At
+				break
+			}
+		}
+		if cut.IsZero() {
+			return false
+		}
+	}
+	for _, tc := range t.turn.touches {
+		if !tc.Lift && tc.Square == m.To && tc.Piece == pc && (cut.IsZero() || tc.At.Before(cut)) {
+			return true
+		}
+	}
+	return false
+}
+
+// seenDrops keeps, of the sequences ps, those whose every drop's piece
+// the touches show put on its square (dropSeen), when there are any: a
+// knight seen dropped and taken at once in a burst is not read as a
+// bishop of the pocket because the capturer was never seen at rest.
+func (t *Tracker) seenDrops(ps []path) []path {
+	var out []path
+	for _, p := range ps {
+		all := true
+		for i, m := range p.moves {
+			if m.IsDrop() && !t.dropSeen(p, i) {
+				all = false
+				break
+			}
+		}
+		if all {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return ps
+	}
+	return out
+}
+
+// fedFallback looks, once, for a line longer than n plies from n to
+// target whose lifts fit, with one more piece of every kind in both
+// pockets: find fell back on a sole line the hands contradict while the
+// presses say more moves were made, and the line that fits may drop a
+// piece no scan saw that the known pocket lacks (the partner board's
+// capture not reported yet). The match judges whether the piece was
+// there; the drop's kind is named to the arbiter (unseenDrop).
+func (t *Tracker) fedFallback(n *node, target *rules.Placement, depth, plies int) path {
+	pos, ok := n.pos.(*chess.Position)
+	if !ok || t.srch.fed {
+		return path{}
+	}
+	for _, c := range []rules.Color{rules.White, rules.Black} {
+		for k := rules.Pawn; k <= rules.Queen; k++ {
+			pos = pos.WithPocket(c, k, pos.Pocket(c, k)+1)
+		}
+	}
+	t.srch.fed = true
+	p, _ := t.find(newNode(pos), target, depth)
+	t.srch.fed = false
+	if len(p.moves) <= plies || !t.liftOrderFits(p.moves) {
+		return path{}
+	}
+	return p
+}

@@ -131,6 +131,14 @@ func (a *Adjudicator) onOrientation(e game.OrientationChanged) []game.Verdict {
 
 // onAmbiguous: the tracker had to choose between explanations.
 func (a *Adjudicator) onAmbiguous(e game.Ambiguous) []game.Verdict {
+	if i, ok := dropKindOnly(e); ok {
+		c, o := e.Chosen[i], e.Other[i]
+		msg := fmt.Sprintf("The board did not show which piece was dropped at ply %d (taken at once before a scan saw it, or a reading taken back): the record has a %s dropped, the only kind the known pocket held; it may have been another piece (a capture on the partner board not reported yet, or misread there). Check the record.", e.Ply+i, c.Drop)
+		if o.Drop != c.Drop {
+			msg = fmt.Sprintf("The board did not show which piece was dropped at ply %d (taken at once before a scan saw it, or a reading taken back): the record has a %s dropped, it may have been a %s or another piece. Check the record.", e.Ply+i, c.Drop, o.Drop)
+		}
+		return []game.Verdict{*a.newAlert(e.At, game.KindAmbiguous, game.Warn, "", rules.NoColor, e.Ply, msg)}
+	}
 	return []game.Verdict{*a.newAlert(e.At, game.KindAmbiguous, game.Warn, "", rules.NoColor, e.Ply,
 		fmt.Sprintf("The board could be read as %d or %d moves from ply %d; the tracker chose the first. Check the record.", len(e.Chosen), len(e.Other), e.Ply))}
 }
@@ -172,4 +180,33 @@ func capitalise(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// dropKindOnly reports whether the two readings of e are the same moves
+// but for the kind of one drop (a dropped piece no scan saw), and which.
+func dropKindOnly(e game.Ambiguous) (int, bool) {
+	if len(e.Chosen) != len(e.Other) {
+		return 0, false
+	}
+	at := -1
+	for i, m := range e.Chosen {
+		o := e.Other[i]
+		if m == o {
+			continue
+		}
+		if at >= 0 || !m.IsDrop() || !o.IsDrop() || m.To != o.To {
+			return 0, false
+		}
+		at = i
+	}
+	if at < 0 {
+		// The same moves: the drop's kind was the pocket's only one.
+		for i, m := range e.Chosen {
+			if m.IsDrop() {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	return at, true
 }
