@@ -52,6 +52,9 @@ func (t *Tracker) restReplaced(at time.Time, p *pendingPress, ply int, evs []gam
 	base.expand(&t.srch.scratch)
 	found := -1
 	for i := range base.kids {
+		if base.kids[i].m.To == rules.NoSquare {
+			continue // a removal (team-drop) puts nothing down
+		}
 		if kp := base.kidPlace(i); shownWithReply(&t.board.sensed, &base.place, &kp, base.kids[i].m.To, p.side, t.landed(base.kids[i].m.To, &kp, p.at) || t.liftedAfterPress(&base.place, base.kids[i].m, &kp, p.at)) {
 			if found >= 0 {
 				return evs // two moves fit: wait for the board to settle
@@ -92,8 +95,8 @@ func (t *Tracker) restReplaced(at time.Time, p *pendingPress, ply int, evs []gam
 func (t *Tracker) handsOrderFits(p path) bool {
 	for i := 1; i < len(p.moves); i++ {
 		prev, m := p.moves[i-1], p.moves[i]
-		if prev.IsDrop() || m.IsCastle() || m.IsDrop() {
-			continue
+		if prev.IsDrop() || m.IsCastle() || m.IsDrop() || m.To == rules.NoSquare {
+			continue // (a removal, team-drop, puts nothing down)
 		}
 		pc := p.nodes[i].place.Sq[m.To]
 		var lifted, put time.Time
