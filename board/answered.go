@@ -18,13 +18,13 @@ import (
 // made by a piece a sliding hand might still have been carrying on
 // (mayGoOn), waits for a later look at the board: the lever may have
 // beaten the board's scan of the square the piece ended on. An answer to
-// a poll sent at least [TrackerOptions.BoardScan] after the press's own
-// answer was read is that look (the press came before that answer; the
-// board's scan that followed it had reported by the time the poll was
-// heard), so the press is judged on it rather than one poll cycle later.
-// The poll's sending, not the answer's reading, is what counts: a line
-// held up reads late an answer the board made early. For any other
-// tracker Answered is Tick.
+// a poll sent at least [TrackerOptions.BoardScan] after the poll of the
+// press's own answer is that look (the press came before that poll; the
+// board's scan that followed it had reported by the time the later poll
+// was heard), so the press is judged on it (lookLater), or once its grace
+// has passed by poll time. The poll's sending, not the answer's reading,
+// is what counts: a line held up reads late an answer the board made
+// early. For any other tracker Answered is Tick.
 func (t *Tracker) Answered(at, asked time.Time) []game.Event {
 	if asked.IsZero() || asked.After(at) {
 		asked = at
@@ -106,9 +106,10 @@ func (t *Tracker) replyPressed(at time.Time, side rules.Color, evs []game.Event)
 
 // polledAnswer judges the presses a polled board's answer recorded, once
 // the answer has been fed whole: the presses whose moves the board shows
-// exactly (answered) are judged on it; the others wait for the board's
-// next answer (or, when nothing new comes in it, one poll cycle): the
-// lever may have beaten the scan.
+// exactly (answered) are judged on it; the others wait: one whose move a
+// sliding hand may not have finished, for the later look ([Tracker.Answered]);
+// the rest, for the board's next answers (the lever may have beaten the
+// scan).
 func (t *Tracker) polledAnswer(evs []game.Event) []game.Event {
 	var answer time.Time
 	for i := range t.lever.presses {
