@@ -106,10 +106,10 @@ func (t *Tracker) replyPressed(at time.Time, side rules.Color, evs []game.Event)
 
 // polledAnswer judges the presses a polled board's answer recorded, once
 // the answer has been fed whole: the presses whose moves the board shows
-// exactly (answered) are judged on it; the others wait: one whose move a
-// sliding hand may not have finished, for the later look ([Tracker.Answered]);
-// the rest, for the board's next answers (the lever may have beaten the
-// scan).
+// exactly (answered) are judged on it; the others (the lever may have
+// beaten the scan, a sliding hand may not have finished) wait for the
+// later look ([Tracker.Answered], lookLater), a move of the opponent's
+// made since, or their grace.
 func (t *Tracker) polledAnswer(evs []game.Event) []game.Event {
 	var answer time.Time
 	for i := range t.lever.presses {
