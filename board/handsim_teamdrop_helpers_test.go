@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/dgtbridge/dgtbridge/hall/gamerecord"
@@ -284,4 +285,31 @@ func (o teamOutcome) brief() string {
 		}
 	}
 	return b.String()
+}
+
+// followTeamCase follows a match kept as a named case, once it has
+// checked that board b's ply (from 1) is still the move uci the case is
+// about: a generator that plays differently now makes the case another
+// one, and the test says so rather than passing on a game it was not
+// written for.
+func followTeamCase(t *testing.T, tm handsim.TeamMatch, b, ply int, uci string) teamOutcome {
+	t.Helper()
+	if got := tm.Boards[b].Plies[ply-1].UCI; got != uci {
+		t.Fatalf("board %d ply %d is %s, not the %s of the case (the generator changed)", b, ply, got, uci)
+	}
+	return followTeam(t, tm)
+}
+
+// wantTeamQuiet wants both records of a followed match exact and no
+// alert on either that the game played does not call for.
+func wantTeamQuiet(t *testing.T, out teamOutcome) {
+	t.Helper()
+	if !out.exact() {
+		t.Fatalf("%s", out.brief())
+	}
+	for b, u := range out.unexpected {
+		for _, a := range u {
+			t.Errorf("board %d: false %s %s at ply %d: %s", b, a.Severity, a.Kind, a.Ply, a.Message)
+		}
+	}
 }

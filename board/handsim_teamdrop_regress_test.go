@@ -18,10 +18,7 @@ import (
 // are exact, with no ambiguity raised.
 func TestTeamDropTakenAtOnceKeepsItsKind(t *testing.T) {
 	tm := teamSoakMatch(t, 1)
-	if got := tm.Boards[0].Plies[36].UCI; got != "B@c4" {
-		t.Fatalf("match 1 board A ply 37 is %s, not the B@c4 of the case (the generator changed)", got)
-	}
-	out := followTeam(t, tm)
+	out := followTeamCase(t, tm, 0, 37, "B@c4")
 	for b, o := range out.boards {
 		if !o.exact() {
 			t.Errorf("board %d: %s", b, out.brief())
@@ -47,10 +44,7 @@ func TestTeamDropTakenAtOnceKeepsItsKind(t *testing.T) {
 // (ambiguous_move at the ply) and every other ply is exact.
 func TestTeamDropUnseenTakenAtOnce(t *testing.T) {
 	tm := teamSoakMatch(t, 229)
-	if got := tm.Boards[0].Plies[47].UCI; got != "N@c5" {
-		t.Fatalf("match 229 board A ply 48 is %s, not the N@c5 of the case (the generator changed)", got)
-	}
-	out := followTeam(t, tm)
+	out := followTeamCase(t, tm, 0, 48, "N@c5")
 	a := out.boards[0]
 	if len(a.got) != len(a.want) {
 		t.Fatalf("board A: %d plies recorded, %d played: %s", len(a.got), len(a.want), out.brief())
@@ -80,10 +74,7 @@ func TestTeamDropUnseenTakenAtOnce(t *testing.T) {
 // exact.
 func TestTeamDropUnseenThenTheKingSteps(t *testing.T) {
 	tm := teamSoakMatch(t, 655)
-	if got := tm.Boards[0].Plies[16].UCI; got != "P@b5" {
-		t.Fatalf("match 655 board A ply 17 is %s, not the P@b5 of the case (the generator changed)", got)
-	}
-	out := followTeam(t, tm)
+	out := followTeamCase(t, tm, 0, 17, "P@b5")
 	if a := out.boards[0]; !a.exact() {
 		t.Errorf("board A: %s", out.brief())
 	}
@@ -100,10 +91,7 @@ func TestTeamDropUnseenThenTheKingSteps(t *testing.T) {
 // when the presses say there were more moves: the record is exact.
 func TestTeamDropLiftsOverAShorterLine(t *testing.T) {
 	tm := teamSoakMatch(t, 466)
-	if got := tm.Boards[1].Plies[50].UCI; got != "P@c7" {
-		t.Fatalf("match 466 board B ply 51 is %s, not the P@c7 of the case (the generator changed)", got)
-	}
-	out := followTeam(t, tm)
+	out := followTeamCase(t, tm, 1, 51, "P@c7")
 	if b := out.boards[1]; !b.exact() {
 		t.Errorf("board B: %s", out.brief())
 	}
@@ -121,10 +109,7 @@ func TestTeamDropLiftsOverAShorterLine(t *testing.T) {
 // pockets it knows).
 func TestTeamDropSeenKindOverThePocket(t *testing.T) {
 	tm := teamSoakMatch(t, 745)
-	if got := tm.Boards[0].Plies[39].UCI; got != "N@d8" {
-		t.Fatalf("match 745 board A ply 40 is %s, not the N@d8 of the case (the generator changed)", got)
-	}
-	out := followTeam(t, tm)
+	out := followTeamCase(t, tm, 0, 40, "N@d8")
 	if a := out.boards[0]; !a.exact() {
 		t.Errorf("board A: %s", out.brief())
 	}

@@ -148,19 +148,9 @@ func TestOccupancyRestWhileCapturing(t *testing.T) {
 	start := xiangqi.StartPosition()
 	tr := New(start.Placement())
 	tr.SetTurn(rules.White)
-	geo := start.Geometry()
-	sq := func(n string) rules.Square {
-		s, err := geo.ParseSquare(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	sq := xqSquares(t)
 	cannon := func(c rules.Color) rules.Piece { return rules.Piece{Color: c, Kind: rules.Cannon} }
-	for _, step := range []struct {
-		msg  obp.Message
-		want rules.Piece // put: the piece named
-	}{
+	feedNamed(t, "", tr, []namedStep{
 		{obp.Lift{Square: sq("b2")}, rules.NoPiece},
 		{obp.Lift{Square: sq("b9")}, rules.NoPiece},
 		{obp.Put{Square: sq("b5"), Unidentified: true}, cannon(rules.White)},
@@ -175,15 +165,7 @@ func TestOccupancyRestWhileCapturing(t *testing.T) {
 		{obp.Put{Square: sq("b4"), Unidentified: true}, cannon(rules.Black)}, // a second rest
 		{obp.Lift{Square: sq("b4")}, rules.NoPiece},
 		{obp.Put{Square: sq("b0"), Unidentified: true}, cannon(rules.Black)},
-	} {
-		out, err := tr.Append(nil, step.msg)
-		if err != nil || len(out) != 1 {
-			t.Fatalf("%+v: %v, %v", step.msg, out, err)
-		}
-		if got := out[0].(game.SquareChange).Piece; got != step.want {
-			t.Fatalf("%+v: named %v, want %v", step.msg, got, step.want)
-		}
-	}
+	})
 }
 
 // TestOccupancyChatterWhileTheOpponentMoves: a board that senses only
@@ -197,14 +179,7 @@ func TestOccupancyRestWhileCapturing(t *testing.T) {
 // last, cannot take there); without the rules, the chatter is read as a
 // capture by the cannon.
 func TestOccupancyChatterWhileTheOpponentMoves(t *testing.T) {
-	geo := rules.Xiangqi9x10
-	sq := func(n string) rules.Square {
-		s, err := geo.ParseSquare(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	sq := xqSquares(t)
 	pl := xiangqi.StartPosition().Placement()
 	move := func(from, to string) { pl.Sq[sq(to)], pl.Sq[sq(from)] = pl.Sq[sq(from)], rules.NoPiece }
 	move("c0", "a2")
@@ -214,23 +189,12 @@ func TestOccupancyChatterWhileTheOpponentMoves(t *testing.T) {
 		t.Fatal(err)
 	}
 	elephant, cannon := pl.Sq[sq("a2")], pl.Sq[sq("h8")]
-	type step struct {
-		msg  obp.Message
-		want rules.Piece // put: the piece named
-	}
+	type step = namedStep
 	run := func(name string, steps []step) {
 		tr := New(pl)
 		tr.SetTurn(rules.Black)
 		tr.SetCanTake(func(from, to rules.Square) bool { return CanTake(pos, tr.Shown(), from, to) })
-		for _, s := range steps {
-			out, err := tr.Append(nil, s.msg)
-			if err != nil || len(out) != 1 {
-				t.Fatalf("%s: %+v: %v, %v", name, s.msg, out, err)
-			}
-			if got := out[0].(game.SquareChange).Piece; got != s.want {
-				t.Fatalf("%s: %+v: named %v, want %v", name, s.msg, got, s.want)
-			}
-		}
+		feedNamed(t, name+": ", tr, steps)
 	}
 	chatter := []step{
 		{obp.Lift{Square: sq("a2")}, rules.NoPiece},
@@ -272,22 +236,12 @@ func TestOccupancyChatterWhileTheOpponentMoves(t *testing.T) {
 // on b9 is Black's capture, not Red's cannon put back.
 func TestOccupancyCaptureEndsTheMove(t *testing.T) {
 	start := xiangqi.StartPosition()
-	geo := start.Geometry()
-	sq := func(n string) rules.Square {
-		s, err := geo.ParseSquare(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	sq := xqSquares(t)
 	pl := start.Placement()
 	tr := New(pl)
 	tr.SetTurn(rules.White)
 	tr.SetCanTake(func(from, to rules.Square) bool { return from != sq("d0") }) // an advisor takes nothing on b9
-	for _, step := range []struct {
-		msg  obp.Message
-		want rules.Piece // put: the piece named
-	}{
+	feedNamed(t, "", tr, []namedStep{
 		{obp.Lift{Square: sq("b2")}, rules.NoPiece},
 		{obp.Lift{Square: sq("b9")}, rules.NoPiece},
 		{obp.Lift{Square: sq("d0")}, rules.NoPiece}, // the advisor's sensor chatters
@@ -296,15 +250,7 @@ func TestOccupancyCaptureEndsTheMove(t *testing.T) {
 		{obp.Lift{Square: sq("a9")}, rules.NoPiece},
 		{obp.Lift{Square: sq("b9")}, rules.NoPiece},
 		{obp.Put{Square: sq("b9"), Unidentified: true}, pl.Sq[sq("a9")]},
-	} {
-		out, err := tr.Append(nil, step.msg)
-		if err != nil || len(out) != 1 {
-			t.Fatalf("%+v: %v, %v", step.msg, out, err)
-		}
-		if got := out[0].(game.SquareChange).Piece; got != step.want {
-			t.Fatalf("%+v: named %v, want %v", step.msg, got, step.want)
-		}
-	}
+	})
 }
 
 // TestOccupancyRestingPieceAskedFromItsOrigin: a board that senses only
@@ -315,23 +261,13 @@ func TestOccupancyCaptureEndsTheMove(t *testing.T) {
 // horse is put back; the cannon's capture on h9 is read as one.
 func TestOccupancyRestingPieceAskedFromItsOrigin(t *testing.T) {
 	start := xiangqi.StartPosition()
-	geo := start.Geometry()
-	sq := func(n string) rules.Square {
-		s, err := geo.ParseSquare(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	sq := xqSquares(t)
 	pl := start.Placement()
 	tr := New(pl)
 	tr.SetTurn(rules.White)
 	tr.SetCanTake(func(from, to rules.Square) bool { return from != sq("h2") || to != sq("b9") })
 	cannon, horse := pl.Sq[sq("h2")], pl.Sq[sq("b9")]
-	for _, step := range []struct {
-		msg  obp.Message
-		want rules.Piece // put: the piece named
-	}{
+	feedNamed(t, "", tr, []namedStep{
 		{obp.Lift{Square: sq("h2")}, rules.NoPiece},
 		{obp.Lift{Square: sq("h9")}, rules.NoPiece},
 		{obp.Put{Square: sq("h3"), Unidentified: true}, cannon},
@@ -341,15 +277,7 @@ func TestOccupancyRestingPieceAskedFromItsOrigin(t *testing.T) {
 		{obp.Put{Square: sq("h4"), Unidentified: true}, cannon},
 		{obp.Lift{Square: sq("h4")}, rules.NoPiece},
 		{obp.Put{Square: sq("h9"), Unidentified: true}, cannon},
-	} {
-		out, err := tr.Append(nil, step.msg)
-		if err != nil || len(out) != 1 {
-			t.Fatalf("%+v: %v, %v", step.msg, out, err)
-		}
-		if got := out[0].(game.SquareChange).Piece; got != step.want {
-			t.Fatalf("%+v: named %v, want %v", step.msg, got, step.want)
-		}
-	}
+	})
 }
 
 // TestCanTakeBeforeTheRecordHasTheMove: the game's position has Red to
@@ -359,14 +287,7 @@ func TestOccupancyRestingPieceAskedFromItsOrigin(t *testing.T) {
 // can tell.
 func TestCanTakeBeforeTheRecordHasTheMove(t *testing.T) {
 	pos := xiangqi.StartPosition()
-	geo := pos.Geometry()
-	sq := func(n string) rules.Square {
-		s, err := geo.ParseSquare(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	sq := xqSquares(t)
 	shown := pos.Placement()
 	shown.Sq[sq("b9")], shown.Sq[sq("b2")] = shown.Sq[sq("b2")], rules.NoPiece
 	for _, c := range []struct {
@@ -381,6 +302,40 @@ func TestCanTakeBeforeTheRecordHasTheMove(t *testing.T) {
 	} {
 		if got := CanTake(pos, c.shown, sq(c.from), sq(c.to)); got != c.want {
 			t.Errorf("%s may take on %s: %v, want %v", c.from, c.to, got, c.want)
+		}
+	}
+}
+
+// xqSquares returns a function that names the points of a xiangqi board
+// ("b9"), failing the test on a name that is none.
+func xqSquares(t *testing.T) func(string) rules.Square {
+	return func(n string) rules.Square {
+		s, err := rules.Xiangqi9x10.ParseSquare(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+}
+
+// namedStep is a message fed to a translator and, for a put, the piece it
+// must name (rules.NoPiece for a lift).
+type namedStep struct {
+	msg  obp.Message
+	want rules.Piece
+}
+
+// feedNamed feeds steps to tr in order: each must give one square change,
+// naming the step's piece. prefix starts the failure's message.
+func feedNamed(t *testing.T, prefix string, tr *Translator, steps []namedStep) {
+	t.Helper()
+	for _, s := range steps {
+		out, err := tr.Append(nil, s.msg)
+		if err != nil || len(out) != 1 {
+			t.Fatalf("%s%+v: %v, %v", prefix, s.msg, out, err)
+		}
+		if got := out[0].(game.SquareChange).Piece; got != s.want {
+			t.Fatalf("%s%+v: named %v, want %v", prefix, s.msg, got, s.want)
 		}
 	}
 }
