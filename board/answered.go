@@ -222,7 +222,7 @@ func shownWithLifts(p, after *rules.Placement, mover rules.Color) bool {
 // direction. A board scanned while the hand rested there shows m; the
 // square it ends on may not be scanned yet when the lever is pressed.
 func mayGoOn(before *rules.Placement, m rules.Move) bool {
-	if m.Drop != rules.NoKind || m.Promo != rules.NoKind || m.From == rules.NoSquare || m.To == rules.NoSquare {
+	if m.Drop != rules.NoKind || m.Promo != rules.NoKind || m.IsRemove() {
 		return false // a drop, a promotion, a removal (team-drop): no slide
 	}
 	g := before.Geo

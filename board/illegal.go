@@ -122,7 +122,7 @@ func attemptText(g rules.Geometry, p rules.Placement, m rules.Move) string {
 	if m.IsDrop() {
 		return fmt.Sprintf("%c@%s", m.Drop.Letter(), g.Name(m.To))
 	}
-	if m.Flags&rules.FlagRemove != 0 {
+	if m.IsRemove() {
 		return "-" + g.Name(m.From)
 	}
 	if m.IsCastle() {

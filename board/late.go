@@ -52,7 +52,7 @@ func (t *Tracker) restReplaced(at time.Time, p *pendingPress, ply int, evs []gam
 	base.expand(&t.srch.scratch)
 	found := -1
 	for i := range base.kids {
-		if base.kids[i].m.To == rules.NoSquare {
+		if base.kids[i].m.IsRemove() {
 			continue // a removal (team-drop) puts nothing down
 		}
 		if kp := base.kidPlace(i); shownWithReply(&t.board.sensed, &base.place, &kp, base.kids[i].m.To, p.side, t.landed(base.kids[i].m.To, &kp, p.at) || t.liftedAfterPress(&base.place, base.kids[i].m, &kp, p.at)) {
@@ -95,7 +95,7 @@ func (t *Tracker) restReplaced(at time.Time, p *pendingPress, ply int, evs []gam
 func (t *Tracker) handsOrderFits(p path) bool {
 	for i := 1; i < len(p.moves); i++ {
 		prev, m := p.moves[i-1], p.moves[i]
-		if prev.IsDrop() || m.IsCastle() || m.IsDrop() || m.To == rules.NoSquare {
+		if prev.IsDrop() || m.IsCastle() || m.IsDrop() || m.IsRemove() {
 			continue // (a removal, team-drop, puts nothing down)
 		}
 		pc := p.nodes[i].place.Sq[m.To]
@@ -125,7 +125,7 @@ func (t *Tracker) handsOrderFits(p path) bool {
 // lifted off it after: not Rxa8 taken at once, which the sensors never
 // saw).
 func (t *Tracker) liftedAfterPress(before *rules.Placement, m rules.Move, after *rules.Placement, pressed time.Time) bool {
-	if t.opts.Polled || m.IsCastle() || m.IsDrop() || m.To == rules.NoSquare || mayGoOn(before, m) {
+	if t.opts.Polled || m.IsCastle() || m.IsDrop() || m.IsRemove() || mayGoOn(before, m) {
 		return false // (a removal, team-drop, puts nothing down)
 	}
 	pc := after.Sq[m.To]

@@ -105,7 +105,7 @@ func (n *node) child(i int) *node {
 func applyPlacement(p *rules.Placement, turn rules.Color, m rules.Move) rules.Placement {
 	q := *p
 	switch {
-	case m.Flags&rules.FlagRemove != 0:
+	case m.IsRemove():
 		q.Sq[m.From] = rules.Piece{}
 	case m.IsDrop():
 		q.Sq[m.To] = rules.Piece{Color: turn, Kind: m.Drop}

@@ -26,7 +26,7 @@ func movesPiece(k rules.Move, sq rules.Square) bool {
 
 // captures reports whether move k takes the piece on sq in geometry g.
 func captures(g rules.Geometry, k rules.Move, sq rules.Square) bool {
-	if k.Flags&rules.FlagRemove != 0 {
+	if k.IsRemove() {
 		return k.From == sq // a team-drop lift takes the piece off (A4, A6)
 	}
 	if k.IsCastle() || !k.IsCapture() {

@@ -41,6 +41,10 @@ func (m Move) IsDrop() bool { return m.Drop != NoKind }
 // IsCastle reports whether m is castling.
 func (m Move) IsCastle() bool { return m.Flags&FlagCastle != 0 }
 
+// IsRemove reports whether m lifts a piece off the board and puts nothing
+// down (team-drop: the removal of a pawn on the last rank); To is NoSquare.
+func (m Move) IsRemove() bool { return m.Flags&FlagRemove != 0 }
+
 // IsCapture reports whether m takes a piece.
 func (m Move) IsCapture() bool { return m.Flags&FlagCapture != 0 }
 
